@@ -1,0 +1,349 @@
+#include "nres.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace msh::nres {
+
+namespace {
+
+uint8_t fold(uint8_t c) { return (c >= 'A' && c <= 'Z') ? uint8_t(c - 'A' + 'a') : c; }
+
+std::string entry_label(size_t i, const Entry& e) {
+    return "entry " + std::to_string(i) + " '" + e.name() + "'";
+}
+
+bool all_zero(ByteView b) {
+    return std::all_of(b.begin(), b.end(), [](uint8_t c) { return c == 0; });
+}
+
+struct Range {
+    uint64_t offset;
+    uint64_t size;
+    uint32_t entry;
+};
+
+// Describes [16, dir_off) as payloads, canonical pads and gaps (nres.md §8).
+void build_layout(Archive& ar, ByteView bytes, uint64_t dir_off, const std::vector<bool>& usable,
+                  DiagnosticSink& sink, const std::string& where) {
+    std::vector<Range> ranges;
+    for (uint32_t i = 0; i < ar.entries.size(); ++i)
+        if (usable[i])
+            ranges.push_back({ar.entries[i].data_offset, ar.entries[i].data.size(), i});
+    std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
+        return a.offset != b.offset ? a.offset < b.offset : a.size < b.size;
+    });
+
+    uint64_t cursor = kHeaderSize;
+    bool after_payload = false;
+    auto fill = [&](uint64_t to) {
+        if (to <= cursor) return;
+        if (after_payload) {
+            uint64_t pad_end = std::min(align8(cursor), to);
+            ByteView pad = bytes.subspan(cursor, pad_end - cursor);
+            if (pad_end == align8(cursor) && all_zero(pad)) {
+                if (pad_end > cursor)
+                    ar.layout.push_back({Segment::Kind::Pad, 0, uint32_t(cursor), {}});
+                cursor = pad_end;
+            } else {
+                sink.warn(where, cursor, "padding after a payload is not canonical zero bytes");
+            }
+        }
+        if (to > cursor) {
+            ByteView gap = bytes.subspan(cursor, to - cursor);
+            ar.layout.push_back({Segment::Kind::Gap, 0, uint32_t(cursor), Bytes(gap.begin(), gap.end())});
+            sink.warn(where, cursor,
+                          std::to_string(to - cursor) + " bytes not referenced by any entry");
+            cursor = to;
+        }
+    };
+    for (const Range& r : ranges) {
+        if (r.offset < cursor) {
+            sink.error(where + ": " + entry_label(r.entry, ar.entries[r.entry]), r.offset,
+                       "payload overlaps the previous payload (ends at " + std::to_string(cursor) + ")");
+            ar.verbatim_only = true;
+            continue;
+        }
+        fill(r.offset);
+        if (r.offset % 8 != 0)
+            sink.warn(where + ": " + entry_label(r.entry, ar.entries[r.entry]), r.offset,
+                      "payload is not 8-byte aligned");
+        ar.layout.push_back({Segment::Kind::Payload, r.entry, uint32_t(r.offset), {}});
+        cursor = r.offset + r.size;
+        after_payload = true;
+    }
+    fill(dir_off);
+}
+
+} // namespace
+
+std::string Entry::name() const {
+    auto end = std::find(raw_name.begin(), raw_name.end(), uint8_t(0));
+    return std::string(raw_name.begin(), end);
+}
+
+void Entry::set_name(std::string_view name) {
+    raw_name.fill(0);
+    std::copy_n(name.begin(), std::min(name.size(), kNameSize - 1), raw_name.begin());
+}
+
+int compare_names(std::string_view a, std::string_view b) {
+    size_t n = std::min(a.size(), b.size());
+    for (size_t i = 0; i < n; ++i) {
+        uint8_t ca = fold(uint8_t(a[i])), cb = fold(uint8_t(b[i]));
+        if (ca != cb) return ca < cb ? -1 : 1;
+    }
+    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
+}
+
+std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries) {
+    std::vector<std::string> names;
+    names.reserve(entries.size());
+    for (const Entry& e : entries) names.push_back(e.name());
+    std::vector<uint32_t> perm(entries.size());
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+        return compare_names(names[a], names[b]) < 0;
+    });
+    return perm;
+}
+
+std::optional<size_t> Archive::find(std::string_view name) const {
+    for (size_t i = 0; i < entries.size(); ++i)
+        if (compare_names(entries[i].name(), name) == 0) return i;
+    return std::nullopt;
+}
+
+std::optional<size_t> Archive::find_type(uint32_t type) const {
+    for (size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].type == type) return i;
+    return std::nullopt;
+}
+
+void Archive::recompute_sort_index() {
+    std::vector<uint32_t> perm = sorted_permutation(entries);
+    for (size_t i = 0; i < entries.size(); ++i) entries[i].sort_index = perm[i];
+}
+
+size_t Archive::append(Entry e) {
+    entries.push_back(std::move(e));
+    recompute_sort_index();
+    return entries.size() - 1;
+}
+
+void Archive::remove(size_t index) {
+    entries.erase(entries.begin() + std::ptrdiff_t(index));
+    std::vector<Segment> kept;
+    bool dropped_payload = false;
+    for (Segment& s : layout) {
+        if (s.kind == Segment::Kind::Payload) {
+            dropped_payload = s.entry == index;
+            if (dropped_payload) continue;
+            if (s.entry > index) --s.entry;
+        } else if (s.kind == Segment::Kind::Pad && dropped_payload) {
+            continue; // the pad belonged to the removed payload
+        }
+        kept.push_back(std::move(s));
+    }
+    layout = std::move(kept);
+    recompute_sort_index();
+}
+
+bool looks_like_nres(ByteView bytes) {
+    return bytes.size() >= 4 && bytes[0] == 'N' && bytes[1] == 'R' && bytes[2] == 'e' &&
+           bytes[3] == 's';
+}
+
+Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
+    if (bytes.size() < kHeaderSize)
+        sink.fatal(where, 0,
+                   "file is " + std::to_string(bytes.size()) + " bytes, shorter than the 16-byte NRes header");
+    if (!looks_like_nres(bytes)) sink.fatal(where, 0, "bad magic (expected 'NRes')");
+    uint32_t version = load<uint32_t>(bytes, 4);
+    if (version != kVersion)
+        sink.fatal(where, 4, "unsupported NRes version 0x" + [&] {
+            char buf[16];
+            snprintf(buf, sizeof buf, "%x", version);
+            return std::string(buf);
+        }());
+    int32_t count = load<int32_t>(bytes, 8);
+    uint64_t total = load<uint32_t>(bytes, 12);
+    if (count < 0) sink.fatal(where, 8, "negative entry count " + std::to_string(count));
+
+    uint64_t end = bytes.size();
+    Archive ar;
+    if (total != bytes.size()) {
+        if (sink.mode() == ReadMode::Strict)
+            sink.fatal(where, 12,
+                       "header totalSize " + std::to_string(total) + " differs from the file size " +
+                           std::to_string(bytes.size()));
+        sink.warn(where, 12, "header totalSize " + std::to_string(total) + " differs from the file size " +
+                                 std::to_string(bytes.size()));
+        if (total < bytes.size() && total >= kHeaderSize) end = total;
+    }
+    uint64_t dir_size = uint64_t(count) * kEntrySize;
+    if (dir_size > end || end - dir_size < kHeaderSize)
+        sink.fatal(where, 8,
+                   "directory of " + std::to_string(count) + " entries does not fit in " +
+                       std::to_string(end) + " bytes");
+    uint64_t dir_off = end - dir_size;
+    ar.trailing.assign(bytes.begin() + std::ptrdiff_t(end), bytes.end());
+
+    ar.entries.resize(size_t(count));
+    std::vector<bool> usable(size_t(count), true);
+    for (size_t i = 0; i < size_t(count); ++i) {
+        const uint8_t* p = bytes.data() + dir_off + i * kEntrySize;
+        uint64_t at = dir_off + i * kEntrySize;
+        Entry& e = ar.entries[i];
+        e.type = load<uint32_t>(p + 0);
+        e.attr1 = load<uint32_t>(p + 4);
+        e.attr2 = load<uint32_t>(p + 8);
+        uint32_t size = load<uint32_t>(p + 12);
+        e.attr3 = load<uint32_t>(p + 16);
+        std::copy_n(p + 20, kNameSize, e.raw_name.begin());
+        e.data_offset = load<uint32_t>(p + 56);
+        e.sort_index = load<uint32_t>(p + 60);
+        std::string label = where + ": " + entry_label(i, e);
+        if (std::find(e.raw_name.begin(), e.raw_name.end(), 0) == e.raw_name.end())
+            sink.error(label, at + 20, "name field has no NUL terminator");
+        if (e.data_offset < kHeaderSize || !in_range(e.data_offset, size, dir_off)) {
+            usable[i] = false;
+            sink.error(label, at + 56,
+                       "payload [" + std::to_string(e.data_offset) + ", +" + std::to_string(size) +
+                           ") lies outside the data region [16, " + std::to_string(dir_off) + ")");
+            if (sink.mode() == ReadMode::Tolerant) ar.verbatim_only = true;
+            continue;
+        }
+        e.data.assign(bytes.begin() + e.data_offset, bytes.begin() + e.data_offset + size);
+    }
+
+    // Sort index: a permutation of 0..N-1, ideally the recomputed table.
+    std::vector<bool> seen(size_t(count), false);
+    bool permutation = true;
+    for (const Entry& e : ar.entries) {
+        if (e.sort_index >= uint32_t(count) || seen[e.sort_index]) {
+            permutation = false;
+            break;
+        }
+        seen[e.sort_index] = true;
+    }
+    if (!permutation)
+        sink.error(where, dir_off + 60, "sort indices are not a permutation of 0..N-1");
+    else {
+        std::vector<uint32_t> perm = sorted_permutation(ar.entries);
+        for (size_t i = 0; i < perm.size(); ++i)
+            if (perm[i] != ar.entries[i].sort_index) {
+                sink.warn(where, dir_off + i * kEntrySize + 60,
+                          "sort index differs from the case-insensitive name order");
+                break;
+            }
+    }
+
+    build_layout(ar, bytes, dir_off, usable, sink, where);
+    if (ar.verbatim_only) ar.original.assign(bytes.begin(), bytes.end());
+    return ar;
+}
+
+Archive read(ByteView bytes, ReadMode mode, const std::string& where) {
+    DiagnosticSink sink(mode);
+    return read(bytes, sink, where);
+}
+
+namespace {
+
+void put_directory(ByteWriter& w, const Archive& ar, const std::vector<uint32_t>& offsets,
+                   bool fresh_names, const std::vector<uint32_t>* sort_index) {
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        const Entry& e = ar.entries[i];
+        w.put(e.type);
+        w.put(e.attr1);
+        w.put(e.attr2);
+        w.put(uint32_t(e.data.size()));
+        w.put(e.attr3);
+        if (fresh_names) {
+            Entry copy;
+            copy.set_name(e.name());
+            w.put_bytes(copy.raw_name);
+        } else {
+            w.put_bytes(e.raw_name);
+        }
+        w.put(offsets[i]);
+        w.put(sort_index ? (*sort_index)[i] : e.sort_index);
+    }
+}
+
+void check_size(uint64_t size) {
+    if (size > UINT32_MAX)
+        throw FormatError("", 12, "archive would be larger than 4 GiB (" + std::to_string(size) + " bytes)");
+}
+
+} // namespace
+
+Bytes write(const Archive& ar) {
+    if (ar.verbatim_only) {
+        // Overlapping payloads: only an unchanged archive can be re-emitted.
+        DiagnosticSink sink(ReadMode::Tolerant);
+        Archive again = read(ar.original, sink, "");
+        for (size_t i = 0; i < ar.entries.size(); ++i)
+            if (i >= again.entries.size() || again.entries[i].data != ar.entries[i].data ||
+                ar.entries.size() != again.entries.size())
+                throw FormatError("entry " + std::to_string(i), 0,
+                                  "archive with overlapping payloads can only be copied unchanged");
+        return ar.original;
+    }
+    ByteWriter w;
+    w.put_bytes(ByteView(reinterpret_cast<const uint8_t*>("NRes"), 4));
+    w.put(kVersion);
+    w.put(uint32_t(ar.entries.size()));
+    w.put(uint32_t(0)); // totalSize, patched below
+    std::vector<uint32_t> offsets(ar.entries.size(), 0);
+    std::vector<bool> placed(ar.entries.size(), false);
+    for (const Segment& s : ar.layout) {
+        switch (s.kind) {
+        case Segment::Kind::Payload: {
+            if (s.entry >= ar.entries.size()) break;
+            // Things before this payload changed size: keep it 8-byte aligned.
+            if (w.size() != s.original_offset && w.size() % 8 != 0) w.put_zeros(align8(w.size()) - w.size());
+            offsets[s.entry] = uint32_t(w.size());
+            placed[s.entry] = true;
+            w.put_bytes(ar.entries[s.entry].data);
+            break;
+        }
+        case Segment::Kind::Pad: w.put_zeros(align8(w.size()) - w.size()); break;
+        case Segment::Kind::Gap: w.put_bytes(s.gap); break;
+        }
+    }
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        if (placed[i]) continue;
+        w.put_zeros(align8(w.size()) - w.size());
+        offsets[i] = uint32_t(w.size());
+        w.put_bytes(ar.entries[i].data);
+        w.put_zeros(align8(w.size()) - w.size());
+    }
+    put_directory(w, ar, offsets, false, nullptr);
+    check_size(w.size());
+    w.patch(12, uint32_t(w.size()));
+    w.put_bytes(ar.trailing);
+    return w.take();
+}
+
+Bytes write_canonical(const Archive& ar) {
+    ByteWriter w;
+    w.put_bytes(ByteView(reinterpret_cast<const uint8_t*>("NRes"), 4));
+    w.put(kVersion);
+    w.put(uint32_t(ar.entries.size()));
+    w.put(uint32_t(0));
+    std::vector<uint32_t> offsets(ar.entries.size());
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        offsets[i] = uint32_t(w.size());
+        w.put_bytes(ar.entries[i].data);
+        w.put_zeros(align8(w.size()) - w.size());
+    }
+    std::vector<uint32_t> perm = sorted_permutation(ar.entries);
+    put_directory(w, ar, offsets, true, &perm);
+    check_size(w.size());
+    w.patch(12, uint32_t(w.size()));
+    return w.take();
+}
+
+} // namespace msh::nres

@@ -1,0 +1,87 @@
+// NRes container (spec nres.md): header, data region, 64-byte directory at the end.
+// The archive keeps every byte it was read from: entry fields as stored, the 36 raw name bytes,
+// and a physical layout of payloads, canonical pads and verbatim gaps, so that an unchanged
+// archive is re-emitted byte for byte and an edited one changes only what the edit defines.
+#pragma once
+
+#include "bytes.hpp"
+#include "diagnostics.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msh::nres {
+
+constexpr uint32_t kVersion = 0x100;
+constexpr size_t kHeaderSize = 16;
+constexpr size_t kEntrySize = 64;
+constexpr size_t kNameSize = 36;
+
+constexpr uint32_t fourcc(const char (&s)[5]) {
+    return uint32_t(uint8_t(s[0])) | uint32_t(uint8_t(s[1])) << 8 | uint32_t(uint8_t(s[2])) << 16 |
+           uint32_t(uint8_t(s[3])) << 24;
+}
+
+struct Entry {
+    uint32_t type = 0;
+    uint32_t attr1 = 0;
+    uint32_t attr2 = 0;
+    uint32_t attr3 = 0;
+    std::array<uint8_t, kNameSize> raw_name{};
+    uint32_t sort_index = 0;
+    uint32_t data_offset = 0; // as read; writers recompute it
+    Bytes data;
+
+    std::string name() const; // the bytes before the first NUL
+    // A freshly written name field: zero fill, at most 35 bytes (the engine's rule).
+    void set_name(std::string_view name);
+};
+
+// One piece of the data region [16, directory) in physical order.
+struct Segment {
+    enum class Kind { Payload, Pad, Gap };
+    Kind kind = Kind::Gap;
+    uint32_t entry = 0; // Payload: directory index of the entry
+    uint32_t original_offset = 0;
+    Bytes gap; // Gap: the bytes, kept verbatim
+};
+
+struct Archive {
+    std::vector<Entry> entries;  // directory order
+    std::vector<Segment> layout; // physical order; entries missing from it are appended on write
+    Bytes trailing;              // bytes after the directory that totalSize does not cover
+    // Set by the tolerant reader for files whose payloads overlap: they can only be re-emitted
+    // verbatim, so `original` is kept and the writer refuses changed payloads.
+    bool verbatim_only = false;
+    Bytes original;
+
+    // Case-insensitive lookup (MSVC _strcmpi folding); first match in directory order.
+    std::optional<size_t> find(std::string_view name) const;
+    std::optional<size_t> find_type(uint32_t type) const;
+    // Adds an entry at the end of the directory and of the data region; recomputes sort indices.
+    size_t append(Entry e);
+    void remove(size_t index);
+    void recompute_sort_index();
+};
+
+// _strcmpi in the C locale: A..Z folded to a..z, unsigned bytes, NUL sorts first.
+int compare_names(std::string_view a, std::string_view b);
+std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries);
+
+bool looks_like_nres(ByteView bytes);
+
+// `where` names the file (or nested entry) in diagnostics.
+Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where);
+Archive read(ByteView bytes, ReadMode mode, const std::string& where);
+
+// Lossless writer (nres.md §9): original physical order, gaps verbatim, pads regenerated,
+// entry fields and sort indices as stored.
+Bytes write(const Archive& archive);
+// Canonical writer: directory order from offset 16, zero padding, fresh name fields and
+// recomputed sort indices; gaps and trailing bytes dropped.
+Bytes write_canonical(const Archive& archive);
+
+} // namespace msh::nres

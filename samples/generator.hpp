@@ -1,0 +1,30 @@
+// The synthetic corpus (issue 2): archives shaped like the game's, written from the spec.
+// Deterministic for a given seed.
+#pragma once
+
+#include "formats/bytes.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace msh::samples {
+
+struct GeneratedFile {
+    std::string relative_path; // e.g. "static.rlb"
+    Bytes bytes;
+};
+
+struct Options {
+    uint64_t seed = 1998;
+};
+
+// Every archive of the corpus, in memory.
+std::vector<GeneratedFile> generate_corpus(const Options& options);
+
+// Writes generate_corpus() below `out_dir` (atomic per file). Returns the files written.
+std::vector<std::filesystem::path> write_corpus(const std::filesystem::path& out_dir,
+                                                const Options& options);
+
+} // namespace msh::samples
