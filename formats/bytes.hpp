@@ -2,6 +2,7 @@
 // the end of its buffer: callers check ranges first, these assert nothing but never alias.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>

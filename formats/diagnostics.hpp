@@ -26,25 +26,33 @@ class FormatError : public std::runtime_error {
     FormatError(std::string resource, uint64_t offset, const std::string& message);
     const std::string& resource() const { return resource_; }
     uint64_t offset() const { return offset_; }
+    const std::string& message() const { return message_; }
 
   private:
     std::string resource_;
     uint64_t offset_;
+    std::string message_;
 };
 
-// Collects diagnostics; in strict mode an error is thrown at once, in tolerant mode it is kept.
+// Collects diagnostics. Readers are bounds-safe in both modes and keep going after an error, so
+// one pass reports every problem; the mode only decides how strict-only rules are graded.
+// Public read(..., ReadMode) helpers throw after the pass when a strict read found errors.
 class DiagnosticSink {
   public:
     explicit DiagnosticSink(ReadMode mode) : mode_(mode) {}
     ReadMode mode() const { return mode_; }
     void warn(std::string resource, uint64_t offset, std::string message);
-    // Throws FormatError in strict mode; records and returns in tolerant mode.
+    // An error in both modes (the data cannot be used as it is).
     void error(std::string resource, uint64_t offset, std::string message);
-    // Always throws: the damage makes any further reading meaningless.
+    // An error for the strict reader, a warning for the tolerant one (spec tables' two columns).
+    void strict_error(std::string resource, uint64_t offset, std::string message);
+    // Always throws: the damage makes any further reading meaningless (bad header, no directory).
     [[noreturn]] void fatal(std::string resource, uint64_t offset, const std::string& message);
     const std::vector<Diagnostic>& diagnostics() const { return items_; }
     bool has_errors() const;
     size_t warning_count() const;
+    // Throws a FormatError for the first error (mentioning how many followed), if any.
+    void throw_if_errors() const;
 
   private:
     ReadMode mode_;

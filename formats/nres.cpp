@@ -59,7 +59,7 @@ void build_layout(Archive& ar, ByteView bytes, uint64_t dir_off, const std::vect
     };
     for (const Range& r : ranges) {
         if (r.offset < cursor) {
-            sink.error(where + ": " + entry_label(r.entry, ar.entries[r.entry]), r.offset,
+            sink.strict_error(where + ": " + entry_label(r.entry, ar.entries[r.entry]), r.offset,
                        "payload overlaps the previous payload (ends at " + std::to_string(cursor) + ")");
             ar.verbatim_only = true;
             continue;
@@ -177,7 +177,7 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
             sink.fatal(where, 12,
                        "header totalSize " + std::to_string(total) + " differs from the file size " +
                            std::to_string(bytes.size()));
-        sink.warn(where, 12, "header totalSize " + std::to_string(total) + " differs from the file size " +
+        sink.strict_error(where, 12, "header totalSize " + std::to_string(total) + " differs from the file size " +
                                  std::to_string(bytes.size()));
         if (total < bytes.size() && total >= kHeaderSize) end = total;
     }
@@ -205,13 +205,13 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
         e.sort_index = load<uint32_t>(p + 60);
         std::string label = where + ": " + entry_label(i, e);
         if (std::find(e.raw_name.begin(), e.raw_name.end(), 0) == e.raw_name.end())
-            sink.error(label, at + 20, "name field has no NUL terminator");
+            sink.strict_error(label, at + 20, "name field has no NUL terminator");
         if (e.data_offset < kHeaderSize || !in_range(e.data_offset, size, dir_off)) {
             usable[i] = false;
             sink.error(label, at + 56,
                        "payload [" + std::to_string(e.data_offset) + ", +" + std::to_string(size) +
                            ") lies outside the data region [16, " + std::to_string(dir_off) + ")");
-            if (sink.mode() == ReadMode::Tolerant) ar.verbatim_only = true;
+            ar.verbatim_only = true;
             continue;
         }
         e.data.assign(bytes.begin() + e.data_offset, bytes.begin() + e.data_offset + size);
@@ -228,7 +228,7 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
         seen[e.sort_index] = true;
     }
     if (!permutation)
-        sink.error(where, dir_off + 60, "sort indices are not a permutation of 0..N-1");
+        sink.strict_error(where, dir_off + 60, "sort indices are not a permutation of 0..N-1");
     else {
         std::vector<uint32_t> perm = sorted_permutation(ar.entries);
         for (size_t i = 0; i < perm.size(); ++i)
@@ -246,7 +246,9 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
 
 Archive read(ByteView bytes, ReadMode mode, const std::string& where) {
     DiagnosticSink sink(mode);
-    return read(bytes, sink, where);
+    Archive ar = read(bytes, sink, where);
+    if (mode == ReadMode::Strict) sink.throw_if_errors();
+    return ar;
 }
 
 namespace {

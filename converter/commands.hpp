@@ -1,0 +1,23 @@
+// One function per CLI command; each parses its own options and returns the exit code
+// (0 success, 1 invalid input or failed conversion, 2 usage error).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace msh::cli {
+
+using Args = std::vector<std::string>;
+
+int run_info(const Args& args);
+int run_validate(const Args& args);
+int run_nres(const Args& args);
+int run_samples(const Args& args);
+
+// Thrown for command-line mistakes (exit code 2).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+} // namespace msh::cli

@@ -1,0 +1,73 @@
+// mshconv: converter between Parkan: Iron Strategy assets and glTF / OBJ / PNG.
+#include "commands.hpp"
+
+#include "formats/diagnostics.hpp"
+
+#include <boost/program_options/errors.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: mshconv COMMAND [options]
+
+commands:
+  info IN [--json]                 what is inside an archive or model
+  validate IN [--strict] [--json]  diagnostics; exit 1 when invalid
+  nres list IN                     archive directory
+  nres extract IN -o DIR           entries as files plus a manifest (_nres.json)
+  nres pack DIR -o OUT             rebuild an archive from an extracted folder
+  samples OUTDIR [--seed N]        generate the synthetic corpus
+
+IN may name an archive entry: static.rlb:TANK.msh (nested entries by repeating ':').
+Global: --verbose (detail), --quiet (errors only). Run 'mshconv COMMAND --help' for options.
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    auto logger = spdlog::stderr_color_mt("mshconv");
+    spdlog::set_default_logger(logger);
+    spdlog::set_pattern("%^%l%$: %v");
+    spdlog::set_level(spdlog::level::warn);
+
+    msh::cli::Args args;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--verbose" || a == "-v")
+            spdlog::set_level(spdlog::level::debug);
+        else if (a == "--quiet" || a == "-q")
+            spdlog::set_level(spdlog::level::err);
+        else
+            args.push_back(a);
+    }
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    std::string command = args[0];
+    args.erase(args.begin());
+    try {
+        if (command == "info") return msh::cli::run_info(args);
+        if (command == "validate") return msh::cli::run_validate(args);
+        if (command == "nres") return msh::cli::run_nres(args);
+        if (command == "samples") return msh::cli::run_samples(args);
+        throw msh::cli::UsageError("unknown command '" + command + "'");
+    } catch (const msh::cli::UsageError& e) {
+        spdlog::error("{}", e.what());
+        std::fputs(kUsage, stderr);
+        return 2;
+    } catch (const boost::program_options::error& e) {
+        spdlog::error("{}", e.what());
+        return 2;
+    } catch (const msh::FormatError& e) {
+        spdlog::error("{}", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        return 1;
+    }
+}

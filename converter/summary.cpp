@@ -1,0 +1,108 @@
+#include "summary.hpp"
+
+#include "address.hpp"
+
+#include <cctype>
+
+namespace msh::cli {
+
+using nlohmann::json;
+
+std::string type_label(uint32_t type) {
+    std::string s;
+    for (int i = 0; i < 4; ++i) {
+        char c = char((type >> (8 * i)) & 0xFF);
+        if (!std::isprint(static_cast<unsigned char>(c))) return std::to_string(type);
+        s += c;
+    }
+    return s;
+}
+
+json summarize_model(const Model& m) {
+    json j;
+    json order = json::array();
+    for (const nres::Entry& e : m.container.entries) order.push_back(e.type);
+    j["entry_order"] = order;
+    j["legacy_node_table"] = m.legacy_nodes;
+    j["node_count"] = m.node_count();
+    j["slot_count"] = m.slots.size();
+    j["batch_count"] = m.batches.size();
+    j["vertex_count"] = m.positions.size();
+    j["index_count"] = m.indices.size();
+    j["triangle_count"] = m.indices.size() / 3;
+    j["triangle_descriptor_count"] = m.triangles.size();
+
+    // usage[lod][group]: slots referenced and the triangles they draw.
+    json usage = json::array();
+    for (int lod = 0; lod < kLods; ++lod)
+        for (int group = 0; group < kGroups; ++group) {
+            size_t slots = 0, tris = 0, batches = 0;
+            for (size_t n = 0; n < m.nodes.size(); ++n)
+                if (const Slot* s = m.find_slot(n, lod, group)) {
+                    ++slots;
+                    tris += s->tri_count;
+                    batches += s->batch_count;
+                }
+            if (slots)
+                usage.push_back({{"lod", lod}, {"group", group}, {"slots", slots},
+                                 {"batches", batches}, {"triangles", tris}});
+        }
+    j["lod_group_usage"] = usage;
+
+    json nodes = json::array();
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+        const Node& n = m.nodes[i];
+        json slots = json::array();
+        for (int s = 0; s < kSlotWords; ++s)
+            if (n.slots[size_t(s)] != kNone)
+                slots.push_back({{"lod", s / kGroups}, {"group", s % kGroups}, {"slot", n.slots[size_t(s)]}});
+        size_t first = i == 0 ? 0 : size_t(m.nodes[i - 1].fallback_key) + 1;
+        size_t keys = n.fallback_key >= first ? n.fallback_key - first + 1 : 0;
+        nodes.push_back({{"index", i},
+                         {"name", m.node_name(i)},
+                         {"parent", n.parent == kNone ? json(nullptr) : json(n.parent)},
+                         {"flags", n.flags},
+                         {"animated", n.map_start != kNone},
+                         {"keys", keys},
+                         {"slots", slots}});
+    }
+    j["nodes"] = nodes;
+
+    size_t animated = 0;
+    for (const Node& n : m.nodes) animated += n.map_start != kNone;
+    j["animation"] = {{"frame_count", m.animation.frame_count},
+                      {"key_count", m.animation.keys.size()},
+                      {"frame_map_words", m.animation.words.size()},
+                      {"animated_nodes", animated}};
+    json raw = json::array();
+    for (const nres::Entry& e : m.container.entries)
+        if (!(e.type < 32 && m.has(ResType(e.type))))
+            raw.push_back({{"type", e.type}, {"size", e.data.size()}});
+    j["raw_resources"] = raw;
+    return j;
+}
+
+json summarize_archive(const nres::Archive& ar, const std::string& where) {
+    json entries = json::array();
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        const nres::Entry& e = ar.entries[i];
+        json je = {{"index", i},         {"name", e.name()},   {"type", type_label(e.type)},
+                   {"size", e.data.size()}, {"attr1", e.attr1}, {"attr2", e.attr2},
+                   {"attr3", e.attr3},   {"sort_index", e.sort_index}};
+        Kind kind = classify(e.data);
+        if (kind == Kind::Archive) je["nested"] = "archive";
+        if (kind == Kind::Model) {
+            DiagnosticSink sink(ReadMode::Tolerant);
+            try {
+                je["model"] = summarize_model(read_model(e.data, sink, where + ":" + e.name()));
+                je["diagnostics"] = sink.diagnostics().size();
+            } catch (const FormatError& err) {
+                je["error"] = err.what();
+            }
+        }
+        entries.push_back(std::move(je));
+    }
+    return {{"kind", "archive"}, {"entry_count", ar.entries.size()}, {"entries", entries}};
+}
+
+} // namespace msh::cli

@@ -1,0 +1,86 @@
+// `mshconv validate IN [--strict] [--json]`: every diagnostic of the file and the models nested in
+// it; exit 1 when any error was found.
+#include "address.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "formats/msh.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace msh::cli {
+
+namespace {
+
+struct Tally {
+    size_t models = 0, archives = 0;
+};
+
+void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
+    try {
+        switch (classify(bytes)) {
+        case Kind::Model:
+            ++tally.models;
+            read_model(bytes, sink, where);
+            break;
+        case Kind::Archive: {
+            ++tally.archives;
+            nres::Archive ar = nres::read(bytes, sink, where);
+            for (const nres::Entry& e : ar.entries)
+                if (nres::looks_like_nres(e.data)) validate_bytes(e.data, where + ":" + e.name(), sink, tally);
+            break;
+        }
+        case Kind::Other:
+            // Parse again to report why (bad magic, version, directory).
+            nres::read(bytes, sink, where);
+            break;
+        }
+    } catch (const FormatError& e) {
+        sink.error(e.resource(), e.offset(), e.message());
+    }
+}
+
+} // namespace
+
+int run_validate(const Args& args) {
+    po::options_description desc("validate options");
+    desc.add_options()("input", po::value<std::string>()->required(), "file or archive entry")(
+        "strict", "strict reader: every violated invariant of the spec is an error")(
+        "json", "print the diagnostics as JSON");
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    po::variables_map vm;
+    if (!parse_options(args, "validate IN [--strict] [--json]", desc, pos, vm)) return 0;
+
+    Loaded in = load(parse_address(vm["input"].as<std::string>()));
+    std::string where = in.address.display();
+    DiagnosticSink sink(vm.count("strict") ? ReadMode::Strict : ReadMode::Tolerant);
+    Tally tally;
+    validate_bytes(in.bytes, where, sink, tally);
+
+    size_t errors = 0;
+    for (const Diagnostic& d : sink.diagnostics()) errors += d.severity == Severity::Error;
+    if (vm.count("json")) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const Diagnostic& d : sink.diagnostics())
+            list.push_back({{"severity", d.severity == Severity::Error ? "error" : "warning"},
+                            {"resource", d.resource},
+                            {"offset", d.offset},
+                            {"message", d.message}});
+        nlohmann::json j = {{"file", where},          {"valid", errors == 0},
+                            {"models", tally.models}, {"archives", tally.archives},
+                            {"errors", errors},       {"warnings", sink.warning_count()},
+                            {"diagnostics", list}};
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        for (const Diagnostic& d : sink.diagnostics()) std::printf("%s\n", d.to_string().c_str());
+        std::printf("%s: %s (%zu models, %zu archives, %zu errors, %zu warnings)\n", where.c_str(),
+                    errors ? "INVALID" : "valid", tally.models, tally.archives, errors,
+                    sink.warning_count());
+    }
+    return errors ? 1 : 0;
+}
+
+} // namespace msh::cli
