@@ -1,0 +1,157 @@
+// The command line as a user meets it: exit codes, messages, JSON, and no partial output.
+#include "corpus.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/msh.hpp"
+#include "formats/nres.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sys/wait.h>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    std::string out; // stdout and stderr together
+};
+
+Run mshconv(const std::string& args) {
+    std::string cmd = std::string(MSHCONV_BINARY) + " " + args + " 2>&1";
+    Run r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+fs::path scratch(const std::string& name) {
+    fs::path p = fs::temp_directory_path() / ("mshconv-cli-" + std::to_string(::getpid())) / name;
+    fs::create_directories(p.parent_path());
+    return p;
+}
+
+// First nested model entry of an archive.
+std::string first_model(const fs::path& archive) {
+    nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, archive.string());
+    for (const nres::Entry& e : ar.entries)
+        if (nres::looks_like_nres(e.data)) return e.name();
+    return {};
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cli)
+
+BOOST_AUTO_TEST_CASE(samples_command_writes_the_generator_output) {
+    for (const auto& f : test::corpus()) {
+        fs::path p = test::corpus_dir() / f.relative_path;
+        BOOST_REQUIRE(fs::exists(p));
+        BOOST_TEST((read_file(p) == f.bytes), p);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(validate_strict_passes_on_every_corpus_file) {
+    for (const auto& f : test::corpus()) {
+        Run r = mshconv("validate --strict " + q(test::corpus_dir() / f.relative_path));
+        BOOST_TEST(r.code == 0, f.relative_path << ": " << r.out);
+        BOOST_TEST(r.out.find("0 errors, 0 warnings") != std::string::npos, r.out);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(info_json_describes_a_nested_model) {
+    fs::path archive = test::corpus_dir() / "static.rlb";
+    std::string entry = first_model(archive);
+    BOOST_REQUIRE(!entry.empty());
+    // Lookup is case-insensitive.
+    std::string upper = entry;
+    for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+    Run r = mshconv("info --json " + q(archive) + ":" + upper);
+    BOOST_REQUIRE_EQUAL(r.code, 0);
+    auto j = nlohmann::json::parse(r.out);
+    nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, "static.rlb");
+    Model m = read_model(ar.entries[*ar.find(entry)].data, ReadMode::Strict, entry);
+    const auto& jm = j.at("model");
+    BOOST_TEST(j.at("kind") == "model");
+    BOOST_TEST(jm.at("node_count").get<size_t>() == m.nodes.size());
+    BOOST_TEST(jm.at("nodes").size() == m.nodes.size());
+    BOOST_TEST(jm.at("slot_count").get<size_t>() == m.slots.size());
+    BOOST_TEST(jm.at("batch_count").get<size_t>() == m.batches.size());
+    BOOST_TEST(jm.at("vertex_count").get<size_t>() == m.positions.size());
+    BOOST_TEST(jm.at("triangle_count").get<size_t>() == m.indices.size() / 3);
+    BOOST_TEST(jm.at("animation").at("frame_count").get<uint32_t>() == m.animation.frame_count);
+    size_t drawn = 0;
+    for (const auto& u : jm.at("lod_group_usage")) drawn += u.at("triangles").get<size_t>();
+    BOOST_TEST(drawn == m.triangles.size());
+}
+
+BOOST_AUTO_TEST_CASE(info_lists_archive_entries) {
+    Run r = mshconv("info --json " + q(test::corpus_dir() / "system.rlb"));
+    BOOST_REQUIRE_EQUAL(r.code, 0);
+    auto j = nlohmann::json::parse(r.out);
+    BOOST_TEST(j.at("kind") == "archive");
+    size_t models = 0;
+    for (const auto& e : j.at("entries")) models += e.contains("model");
+    BOOST_TEST(models > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(extract_then_pack_is_byte_identical) {
+    for (const auto& f : test::corpus()) {
+        fs::path dir = scratch("x_" + f.relative_path);
+        fs::path out = scratch("packed_" + f.relative_path);
+        Run a = mshconv("nres extract " + q(test::corpus_dir() / f.relative_path) + " -o " + q(dir));
+        BOOST_REQUIRE_MESSAGE(a.code == 0, a.out);
+        Run b = mshconv("nres pack " + q(dir) + " -o " + q(out));
+        BOOST_REQUIRE_MESSAGE(b.code == 0, b.out);
+        BOOST_TEST((read_file(out) == f.bytes), f.relative_path);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(corrupt_input_exits_1_naming_file_and_offset) {
+    fs::path bad = scratch("bad.msh");
+    Bytes b = read_file(test::corpus_dir() / "static.rlb");
+    b[4] = 0x7F; // version
+    write_file_atomic(bad, b);
+    Run r = mshconv("validate " + q(bad));
+    BOOST_TEST(r.code == 1);
+    BOOST_TEST(r.out.find(bad.string()) != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("offset 4") != std::string::npos, r.out);
+    Run i = mshconv("info " + q(bad));
+    BOOST_TEST(i.code == 1);
+}
+
+BOOST_AUTO_TEST_CASE(missing_entry_and_usage_errors) {
+    Run r = mshconv("info " + q(test::corpus_dir() / "static.rlb") + ":NO_SUCH.msh");
+    BOOST_TEST(r.code == 1);
+    BOOST_TEST(r.out.find("no entry named 'NO_SUCH.msh'") != std::string::npos, r.out);
+    BOOST_TEST(mshconv("frobnicate").code == 2);
+    BOOST_TEST(mshconv("info").code == 2);
+    BOOST_TEST(mshconv("nres extract x").code == 2);
+    BOOST_TEST(mshconv("info --help").code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
+    fs::path dir = scratch("broken_extract");
+    Run a = mshconv("nres extract " + q(test::corpus_dir() / "system.rlb") + " -o " + q(dir));
+    BOOST_REQUIRE_EQUAL(a.code, 0);
+    fs::remove(dir / first_model(test::corpus_dir() / "system.rlb")); // a payload file is missing
+    fs::path out = scratch("never.rlb");
+    Run b = mshconv("nres pack " + q(dir) + " -o " + q(out));
+    BOOST_TEST(b.code == 1);
+    BOOST_TEST(!fs::exists(out));
+    for (const auto& e : fs::directory_iterator(out.parent_path()))
+        BOOST_TEST(e.path().filename().string().find(".tmp") == std::string::npos, e.path());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
