@@ -10,6 +10,7 @@ namespace msh::cli {
 
 using Args = std::vector<std::string>;
 
+int run_convert(const Args& args);
 int run_info(const Args& args);
 int run_validate(const Args& args);
 int run_nres(const Args& args);

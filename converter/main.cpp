@@ -15,6 +15,8 @@ namespace {
 constexpr const char* kUsage = R"(usage: mshconv COMMAND [options]
 
 commands:
+  convert IN OUT [--lod N|all] [--group N|all] [--fps F]
+                                   model -> glTF (.gltf + .bin, or .glb) + OUT.sidecar.json
   info IN [--json]                 what is inside an archive or model
   validate IN [--strict] [--json]  diagnostics; exit 1 when invalid
   nres list IN                     archive directory
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
     std::string command = args[0];
     args.erase(args.begin());
     try {
+        if (command == "convert") return msh::cli::run_convert(args);
         if (command == "info") return msh::cli::run_info(args);
         if (command == "validate") return msh::cli::run_validate(args);
         if (command == "nres") return msh::cli::run_nres(args);

@@ -1,0 +1,35 @@
+// Scene -> glTF 2.0 (.gltf + .bin, or .glb) through tinygltf. Every accessor is tightly packed in
+// its own buffer view (no byteStride), vertex/index views carry their targets, POSITION and
+// animation inputs have exact min/max, indices are UNSIGNED_SHORT when every index < 65535
+// (65535 is the primitive-restart value) and UNSIGNED_INT otherwise.
+#pragma once
+
+#include "bytes.hpp"
+#include "mapping/scene.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace tinygltf {
+class Model;
+}
+
+namespace msh::gltf {
+
+// Builds the tinygltf model; `bin_uri` names the external buffer (empty: GLB-embedded buffer).
+void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& out);
+
+struct Encoded {
+    Bytes document; // .gltf JSON text or the whole .glb
+    Bytes bin;      // .gltf only: the external buffer (empty for .glb)
+    std::string bin_name;
+};
+
+// binary = GLB. For .gltf the buffer is external, named `<stem>.bin` after `out_name`.
+Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_name);
+
+// Writes by extension (.gltf or .glb, case-insensitive; anything else throws). Everything is
+// encoded in memory first and each file is written atomically (the .bin before the .gltf).
+void write(const scene::Scene& scene, const std::filesystem::path& out);
+
+} // namespace msh::gltf

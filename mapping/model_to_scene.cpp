@@ -1,0 +1,345 @@
+#include "model_to_scene.hpp"
+
+#include "formats/anim.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+namespace msh::mapping {
+
+namespace {
+
+using Vec3a = std::array<float, 3>;
+
+Vec3a sub(const Vec3a& a, const Vec3a& b) {
+    return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+Vec3a cross(const Vec3a& a, const Vec3a& b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+// Normalises in double, returns false for a zero (or non-finite) vector.
+bool normalize(Vec3a& v) {
+    const double len = std::sqrt(double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2]);
+    if (!(len > 1e-12) || !std::isfinite(len)) return false;
+    for (float& c : v) c = float(double(c) / len);
+    return true;
+}
+
+anim::Quat normalize_quat(const anim::Quat& q) {
+    const double n = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] +
+                               double(q[3]) * q[3]);
+    if (!(n > 0) || !std::isfinite(n)) return {0, 0, 0, 1};
+    return {float(q[0] / n), float(q[1] / n), float(q[2] / n), float(q[3] / n)};
+}
+
+// Decoded, normalised rotation of a key in glTF axes.
+anim::Quat key_rotation(const std::array<int16_t, 4>& raw) {
+    return to_gltf_quat(normalize_quat(anim::decode_quat(raw)));
+}
+
+std::string slot_suffix(int lod, int group) {
+    std::string s;
+    if (lod != 0) s += "lod" + std::to_string(lod);
+    if (group != 0) s += "g" + std::to_string(group);
+    return s.empty() ? s : "@" + s;
+}
+
+class NameSet {
+  public:
+    std::string unique(const std::string& wanted) {
+        std::string base = wanted.empty() ? std::string("node") : wanted;
+        std::string name = base;
+        for (int n = 2; used_.count(name); ++n) name = base + "_" + std::to_string(n);
+        used_.insert(name);
+        return name;
+    }
+
+  private:
+    std::set<std::string> used_;
+};
+
+struct Builder {
+    const Model& model;
+    const ExportOptions& options;
+    scene::Scene out;
+    std::vector<int> material_of_row; // WEAR row -> scene material, -1 = not yet used
+
+    int material(uint16_t row) {
+        if (material_of_row.size() <= row) material_of_row.resize(size_t(row) + 1, scene::kNoIndex);
+        int& m = material_of_row[row];
+        if (m == scene::kNoIndex) {
+            scene::Material mat;
+            mat.name = row < options.material_names.size() && !options.material_names[row].empty()
+                           ? options.material_names[row]
+                           : "mat_" + std::to_string(row);
+            mat.extras = {{"wear_row", row}};
+            m = int(out.materials.size());
+            out.materials.push_back(std::move(mat));
+        }
+        return m;
+    }
+
+    // One primitive per batch; returns false for an empty batch (no triangles).
+    bool primitive(size_t batch_index, scene::Primitive& prim) {
+        const std::string where = "Res13";
+        if (batch_index >= model.batches.size())
+            throw FormatError(where, batch_index * kBatchStride,
+                              "batch " + std::to_string(batch_index) +
+                                  " outside the batch table (" +
+                                  std::to_string(model.batches.size()) + " batches)");
+        const Batch& b = model.batches[batch_index];
+        const size_t count = b.index_count - b.index_count % 3;
+        if (count == 0) return false;
+        if (size_t(b.index_start) + count > model.indices.size())
+            throw FormatError(where, batch_index * kBatchStride,
+                              "batch " + std::to_string(batch_index) + " indices [" +
+                                  std::to_string(b.index_start) + ", +" + std::to_string(count) +
+                                  ") outside Res6 (" + std::to_string(model.indices.size()) +
+                                  " indices)");
+        std::vector<uint32_t> global(count);
+        for (size_t i = 0; i < count; ++i) {
+            const uint64_t v = uint64_t(b.base_vertex) + model.indices[b.index_start + i];
+            if (v >= model.positions.size())
+                throw FormatError(where, batch_index * kBatchStride,
+                                  "batch " + std::to_string(batch_index) + " references vertex " +
+                                      std::to_string(v) + " of " +
+                                      std::to_string(model.positions.size()));
+            global[i] = uint32_t(v);
+        }
+        std::vector<uint32_t> used = global;
+        std::sort(used.begin(), used.end());
+        used.erase(std::unique(used.begin(), used.end()), used.end());
+        prim.indices.resize(count);
+        for (size_t i = 0; i < count; ++i)
+            prim.indices[i] =
+                uint32_t(std::lower_bound(used.begin(), used.end(), global[i]) - used.begin());
+
+        const bool has_normals = model.normals.size() == model.positions.size();
+        const bool has_uvs = model.uvs.size() == model.positions.size();
+        scene::Attribute pos{3, {}}, nrm{3, {}}, uv0{2, {}}, uv1{2, {}};
+        std::vector<Vec3a> p(used.size());
+        for (size_t i = 0; i < used.size(); ++i) {
+            const Vec3& src = model.positions[used[i]];
+            p[i] = to_gltf({src.x, src.y, src.z});
+            pos.data.insert(pos.data.end(), p[i].begin(), p[i].end());
+            if (has_uvs) {
+                uv0.data.push_back(decode_uv(model.uvs[used[i]][0]));
+                uv0.data.push_back(decode_uv(model.uvs[used[i]][1]));
+            }
+            uv1.data.push_back(float(used[i]));
+            uv1.data.push_back(float(batch_index));
+        }
+        if (has_normals) {
+            std::vector<Vec3a> n(used.size());
+            std::vector<bool> ok(used.size());
+            for (size_t i = 0; i < used.size(); ++i) {
+                const PackedNormal& s = model.normals[used[i]];
+                n[i] = to_gltf({decode_normal_component(s[0]), decode_normal_component(s[1]),
+                                decode_normal_component(s[2])});
+                ok[i] = normalize(n[i]);
+            }
+            // Zero-length stored normals: the face normal of the first usable triangle.
+            for (size_t t = 0; t + 2 < prim.indices.size(); t += 3) {
+                const uint32_t a = prim.indices[t], bb = prim.indices[t + 1],
+                               c = prim.indices[t + 2];
+                if (ok[a] && ok[bb] && ok[c]) continue;
+                Vec3a f = cross(sub(p[bb], p[a]), sub(p[c], p[a]));
+                if (!normalize(f)) continue;
+                for (uint32_t v : {a, bb, c})
+                    if (!ok[v]) n[v] = f, ok[v] = true;
+            }
+            for (size_t i = 0; i < used.size(); ++i) {
+                if (!ok[i]) n[i] = {0, 1, 0};
+                nrm.data.insert(nrm.data.end(), n[i].begin(), n[i].end());
+            }
+        }
+        prim.attributes["POSITION"] = std::move(pos);
+        if (has_normals) prim.attributes["NORMAL"] = std::move(nrm);
+        if (has_uvs) prim.attributes["TEXCOORD_0"] = std::move(uv0);
+        prim.attributes["TEXCOORD_1"] = std::move(uv1);
+        prim.material = material(b.material);
+        return true;
+    }
+
+    // A mesh of the batches [first, first + count); kNoIndex when it would be empty.
+    int mesh(const std::string& name, size_t first, size_t count, nlohmann::json extras) {
+        scene::Mesh m;
+        m.name = name;
+        m.extras = std::move(extras);
+        for (size_t b = first; b < first + count; ++b) {
+            scene::Primitive prim;
+            if (primitive(b, prim)) m.primitives.push_back(std::move(prim));
+        }
+        if (m.primitives.empty()) return scene::kNoIndex;
+        out.meshes.push_back(std::move(m));
+        return int(out.meshes.size() - 1);
+    }
+};
+
+// Parent of node i, or kNoIndex when hdr1 is none, out of range or would close a cycle.
+std::vector<int> safe_parents(const std::vector<Node>& nodes) {
+    std::vector<int> parent(nodes.size(), scene::kNoIndex);
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].parent != kNone && nodes[i].parent < nodes.size() && nodes[i].parent != i)
+            parent[i] = nodes[i].parent;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        // Walk up; more steps than nodes means a cycle: detach i.
+        int p = parent[i];
+        for (size_t steps = 0; p != scene::kNoIndex; ++steps) {
+            if (steps > nodes.size() || size_t(p) == i) {
+                parent[i] = scene::kNoIndex;
+                break;
+            }
+            p = parent[size_t(p)];
+        }
+    }
+    return parent;
+}
+
+bool canonical_animation(const Model& model, const std::vector<anim::NodeFields>& fields) {
+    DiagnosticSink sink(ReadMode::Tolerant);
+    anim::validate(model.animation, fields, sink, "animation");
+    return sink.diagnostics().empty();
+}
+
+void build_animation(Builder& b, const std::vector<anim::Track>& tracks,
+                     const std::vector<anim::NodeFields>& fields) {
+    const Model& model = b.model;
+    const double fps = b.options.fps;
+    const bool canonical = canonical_animation(model, fields);
+    scene::Animation an;
+    an.name = "timeline";
+    an.extras = {
+        {"fps", fps}, {"frame_count", model.animation.frame_count}, {"resampled", !canonical}};
+    for (size_t i = 0; i < model.nodes.size(); ++i) {
+        if (model.nodes[i].map_start == kNone) continue;
+        std::vector<float> frames;
+        std::vector<anim::Pose> poses;
+        if (canonical) {
+            for (const anim::Key& k : tracks[i].keys) {
+                frames.push_back(k.time);
+                poses.push_back({anim::decode_quat(k.rot), k.pos});
+            }
+        } else {
+            for (uint32_t f = 0; f < model.animation.frame_count; ++f) {
+                frames.push_back(float(f));
+                poses.push_back(anim::sample(model.animation, fields[i], float(f)));
+            }
+        }
+        scene::Channel tr, rot;
+        tr.node = rot.node = int(i);
+        tr.path = scene::Path::Translation;
+        rot.path = scene::Path::Rotation;
+        anim::Quat prev{0, 0, 0, 1};
+        for (size_t k = 0; k < frames.size(); ++k) {
+            const float t = float(double(frames[k]) / fps);
+            tr.times.push_back(t);
+            rot.times.push_back(t);
+            const auto p = to_gltf(poses[k].pos);
+            tr.values.insert(tr.values.end(), p.begin(), p.end());
+            anim::Quat q = to_gltf_quat(normalize_quat(poses[k].rot));
+            const double d = double(q[0]) * prev[0] + double(q[1]) * prev[1] +
+                             double(q[2]) * prev[2] + double(q[3]) * prev[3];
+            if (k > 0 && d < 0)
+                for (float& c : q) c = -c;
+            rot.values.insert(rot.values.end(), q.begin(), q.end());
+            prev = q;
+        }
+        an.channels.push_back(std::move(tr));
+        an.channels.push_back(std::move(rot));
+    }
+    if (!an.channels.empty()) b.out.animations.push_back(std::move(an));
+}
+
+} // namespace
+
+scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
+    if (!(options.fps > 0) || !std::isfinite(options.fps))
+        throw std::invalid_argument("fps must be a positive number");
+    Builder b{model, options, {}, {}};
+    b.out.extras = {
+        {"mshconv",
+         {{"fps", options.fps},
+          {"lod", options.lod == kAll ? nlohmann::json("all") : nlohmann::json(options.lod)},
+          {"group", options.group == kAll ? nlohmann::json("all") : nlohmann::json(options.group)},
+          {"legacy_nodes", model.legacy_nodes}}}};
+
+    if (model.legacy_nodes) {
+        scene::Node root;
+        root.name = "root";
+        root.extras = {{"legacy_nodes", true}, {"node_count", model.node_count()}};
+        root.mesh = b.mesh("root", 0, model.batches.size(), {{"legacy_nodes", true}});
+        b.out.nodes.push_back(std::move(root));
+        return std::move(b.out);
+    }
+
+    std::vector<anim::NodeFields> fields;
+    for (const Node& n : model.nodes) fields.push_back({n.map_start, n.fallback_key});
+    const std::vector<anim::Track> tracks =
+        model.nodes.empty() ? std::vector<anim::Track>{} : anim::decompose(model.animation, fields);
+    const std::vector<int> parents = safe_parents(model.nodes);
+
+    NameSet names;
+    for (size_t i = 0; i < model.nodes.size(); ++i) {
+        const Node& n = model.nodes[i];
+        scene::Node sn;
+        sn.name = names.unique(model.node_name(i));
+        sn.parent = parents[i];
+        if (!tracks[i].keys.empty()) {
+            const anim::Key& k = tracks[i].keys.front();
+            sn.translation = to_gltf(k.pos);
+            sn.rotation = key_rotation(k.rot);
+        }
+        sn.extras = {{"index", i},
+                     {"flags", n.flags},
+                     {"parent", n.parent},
+                     {"map_start", n.map_start},
+                     {"fallback_key", n.fallback_key}};
+        b.out.nodes.push_back(std::move(sn));
+    }
+
+    const int lod0 = options.lod == kAll ? 0 : options.lod;
+    const int group0 = options.group == kAll ? 0 : options.group;
+    for (size_t i = 0; i < model.nodes.size(); ++i) {
+        for (int lod = 0; lod < kLods; ++lod) {
+            if (options.lod != kAll && lod != options.lod) continue;
+            for (int group = 0; group < kGroups; ++group) {
+                if (options.group != kAll && group != options.group) continue;
+                const uint16_t slot_index = model.nodes[i].slot(lod, group);
+                if (slot_index == kNone) continue;
+                if (slot_index >= model.slots.size())
+                    throw FormatError("Res1", i * kNodeStride,
+                                      "node " + std::to_string(i) + " slot " +
+                                          std::to_string(slot_index) + " outside Res2 (" +
+                                          std::to_string(model.slots.size()) + " slots)");
+                const Slot& s = model.slots[slot_index];
+                const std::string node_name = b.out.nodes[i].name;
+                const bool primary = lod == lod0 && group == group0;
+                const std::string mesh_name = node_name + slot_suffix(lod, group);
+                nlohmann::json extras = {
+                    {"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}};
+                const int m = b.mesh(mesh_name, s.batch_start, s.batch_count, extras);
+                if (m == scene::kNoIndex) continue;
+                if (primary) {
+                    b.out.nodes[i].mesh = m;
+                    continue;
+                }
+                scene::Node child;
+                child.name = names.unique(mesh_name);
+                child.parent = int(i);
+                child.mesh = m;
+                child.extras = {{"lod", lod}, {"group", group}, {"slot", slot_index}};
+                b.out.nodes.push_back(std::move(child));
+            }
+        }
+    }
+
+    bool animated = false;
+    for (const Node& n : model.nodes) animated = animated || n.map_start != kNone;
+    if (animated) build_animation(b, tracks, fields);
+    return std::move(b.out);
+}
+
+} // namespace msh::mapping

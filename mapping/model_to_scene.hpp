@@ -1,0 +1,51 @@
+// MSH Model -> neutral Scene (design.md §2 and §4, msh.md §12, animation.md §10).
+//
+// - One scene node per Res1 node, parented by hdr1, named uniquely from Model::node_name()
+//   (duplicates get `_2`, `_3`, ...), extras {index, flags, parent, map_start, fallback_key}.
+//   Rest pose = the node's first key. The legacy stride-24 table gives one root node drawing
+//   every batch in order, without animation.
+// - Each exported (node, lod, group) slot is one mesh with one primitive per non-empty batch.
+//   The primary slot (lod/group as selected, 0/0 when "all") hangs on the node itself; the
+//   other selected slots become child nodes `<node>@lod1`, `<node>@g4`, `<node>@lod1g4` with
+//   identity TRS and extras {lod, group, slot}.
+// - Primitive vertices are compacted: the vertices a batch references, in ascending Res3 order.
+//   TEXCOORD_1 = (Res3 vertex index, batch index) as exact whole floats (the identity route).
+//   NORMAL = decoded (/127, clamp) and normalised; a zero-length stored normal is replaced by the
+//   face normal of the first non-degenerate triangle using the vertex (else +Y) so that glTF
+//   consumers get unit normals; the sidecar / raw Res4 keeps the original bytes.
+// - Axes: (x, y, z) -> (x, z, -y); quaternions (x, y, z, w) -> (x, z, -y, w).
+// - Animation: for every mapped node a translation and a rotation channel, one key per MSH key,
+//   time = frame / fps; rotations normalised (zero -> identity) and hemisphere-continuous.
+//   Non-canonical animation data is resampled at every whole frame with anim::sample().
+#pragma once
+
+#include "formats/msh.hpp"
+#include "scene.hpp"
+
+#include <string>
+#include <vector>
+
+namespace msh::mapping {
+
+constexpr int kAll = -1;
+
+struct ExportOptions {
+    int lod = 0;     // 0..2, or kAll
+    int group = 0;   // 0..4, or kAll
+    double fps = 24; // frames per second for key times
+    // WEAR row names (material index -> name); rows beyond the list are named mat_<row>.
+    std::vector<std::string> material_names;
+};
+
+// Axis mapping helpers (exact: only permutation and sign).
+inline std::array<float, 3> to_gltf(const std::array<float, 3>& v) {
+    return {v[0], v[2], -v[1]};
+}
+inline std::array<float, 4> to_gltf_quat(const std::array<float, 4>& q) {
+    return {q[0], q[2], -q[1], q[3]};
+}
+
+// Throws FormatError when the model's tables reference data outside their pools.
+scene::Scene model_to_scene(const Model& model, const ExportOptions& options);
+
+} // namespace msh::mapping
