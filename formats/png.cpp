@@ -1,0 +1,331 @@
+#include "png.hpp"
+
+#include <png.h>
+
+#include <algorithm>
+#include <csetjmp>
+#include <cstring>
+
+namespace msh::png {
+
+namespace {
+
+// libpng reports errors by longjmp. Every C++ object lives in the caller of the *_impl functions,
+// so a jump never skips a destructor; the impl frames hold only trivially destructible locals.
+struct Context {
+    ByteView input;
+    size_t pos = 0;
+    Bytes* output = nullptr;
+    char message[256] = {};
+};
+
+void on_error(png_structp png, png_const_charp msg) {
+    auto* ctx = static_cast<Context*>(png_get_error_ptr(png));
+    std::snprintf(ctx->message, sizeof ctx->message, "%s", msg ? msg : "libpng error");
+    png_longjmp(png, 1);
+}
+void on_warning(png_structp, png_const_charp) {}
+
+void on_read(png_structp png, png_bytep out, size_t len) {
+    auto* ctx = static_cast<Context*>(png_get_io_ptr(png));
+    if (len > ctx->input.size() - ctx->pos) png_error(png, "PNG data is truncated");
+    std::memcpy(out, ctx->input.data() + ctx->pos, len);
+    ctx->pos += len;
+}
+void on_write(png_structp png, png_bytep data, size_t len) {
+    auto* ctx = static_cast<Context*>(png_get_io_ptr(png));
+    ctx->output->insert(ctx->output->end(), data, data + len);
+}
+void on_flush(png_structp) {}
+
+constexpr uint64_t kMaxPixels = uint64_t(1) << 28; // 16384 × 16384
+
+struct ReadState {
+    Decoded* out;
+    std::vector<png_bytep> rows;
+    Bytes buffer;
+    std::vector<png_color> plte;
+    std::vector<uint8_t> trns;
+};
+
+// Returns false after a libpng error (message in ctx).
+bool decode_impl(png_structp png, png_infop info, Context& ctx, ReadState& st) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_set_read_fn(png, &ctx, on_read);
+    png_read_info(png, info);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &depth, &color, &interlace, nullptr, nullptr);
+    if (uint64_t(width) * height > kMaxPixels) png_error(png, "image is too large");
+    Decoded& d = *st.out;
+    d.bit_depth = depth;
+    bool has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    bool indexed = color == PNG_COLOR_TYPE_PALETTE;
+    switch (color) {
+    case PNG_COLOR_TYPE_GRAY:
+        d.source_type = ColorType::Gray;
+        break;
+    case PNG_COLOR_TYPE_GRAY_ALPHA:
+        d.source_type = ColorType::GrayAlpha;
+        break;
+    case PNG_COLOR_TYPE_RGB:
+        d.source_type = ColorType::RGB;
+        break;
+    case PNG_COLOR_TYPE_RGB_ALPHA:
+        d.source_type = ColorType::RGBA;
+        break;
+    default:
+        d.source_type = ColorType::Indexed;
+        break;
+    }
+    size_t px_bytes = 4;
+    if (indexed) {
+        png_colorp plte = nullptr;
+        int n = 0;
+        if (png_get_PLTE(png, info, &plte, &n) && plte) st.plte.assign(plte, plte + n);
+        if (has_trns) {
+            png_bytep alpha = nullptr;
+            int na = 0;
+            png_get_tRNS(png, info, &alpha, &na, nullptr);
+            if (alpha) st.trns.assign(alpha, alpha + na);
+        }
+        png_set_packing(png); // 1/2/4-bit indices to one byte each
+        px_bytes = 1;
+    } else {
+        png_set_expand(png); // grey < 8 bits to 8, tRNS to an alpha channel
+        png_set_scale_16(png);
+        png_set_gray_to_rgb(png);
+        if (!(color & PNG_COLOR_MASK_ALPHA) && !has_trns)
+            png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != size_t(width) * px_bytes)
+        png_error(png, "unexpected row layout");
+    st.buffer.resize(size_t(width) * height * px_bytes);
+    st.rows.resize(height);
+    for (png_uint_32 y = 0; y < height; ++y)
+        st.rows[y] = st.buffer.data() + size_t(y) * width * px_bytes;
+    png_read_image(png, st.rows.data());
+    png_read_end(png, nullptr);
+    d.rgba.width = width;
+    d.rgba.height = height;
+    return true;
+}
+
+struct WriteState {
+    std::vector<png_bytep> rows;
+    std::vector<png_color> plte;
+};
+
+bool encode_impl(png_structp png, png_infop info, Context& ctx, WriteState& st, uint32_t width,
+                 uint32_t height, int color, const EncodeOptions& o) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_set_write_fn(png, &ctx, on_write, on_flush);
+    png_set_compression_level(png, o.compression_level);
+    png_set_IHDR(png, info, width, height, 8, color, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (color == PNG_COLOR_TYPE_PALETTE) {
+        png_set_PLTE(png, info, st.plte.data(), int(st.plte.size()));
+        if (!o.palette_alpha.empty())
+            png_set_tRNS(png, info, o.palette_alpha.data(), int(o.palette_alpha.size()), nullptr);
+    }
+    if (o.significant_bits[0] != 0) {
+        png_color_8 sbit{};
+        sbit.red = sbit.gray = o.significant_bits[0];
+        sbit.green = o.significant_bits[1];
+        sbit.blue = o.significant_bits[2];
+        sbit.alpha = o.significant_bits[3];
+        png_set_sBIT(png, info, &sbit);
+    }
+    png_write_info(png, info);
+    png_write_image(png, st.rows.data());
+    png_write_end(png, nullptr);
+    return true;
+}
+
+int png_color_type(ColorType t) {
+    switch (t) {
+    case ColorType::Gray:
+        return PNG_COLOR_TYPE_GRAY;
+    case ColorType::GrayAlpha:
+        return PNG_COLOR_TYPE_GRAY_ALPHA;
+    case ColorType::RGB:
+        return PNG_COLOR_TYPE_RGB;
+    case ColorType::RGBA:
+        return PNG_COLOR_TYPE_RGB_ALPHA;
+    case ColorType::Indexed:
+        return PNG_COLOR_TYPE_PALETTE;
+    }
+    return PNG_COLOR_TYPE_RGB_ALPHA;
+}
+
+size_t channels(ColorType t) {
+    switch (t) {
+    case ColorType::Gray:
+    case ColorType::Indexed:
+        return 1;
+    case ColorType::GrayAlpha:
+        return 2;
+    case ColorType::RGB:
+        return 3;
+    case ColorType::RGBA:
+        return 4;
+    }
+    return 4;
+}
+
+// Drops or reorders channels of an RGBA8 image for `type` (grey takes R).
+Bytes pack(const texm::Image& img, ColorType type) {
+    size_t n = size_t(img.width) * img.height, c = channels(type);
+    if (type == ColorType::RGBA) return img.rgba;
+    Bytes out(n * c);
+    const uint8_t* s = img.rgba.data();
+    uint8_t* o = out.data();
+    for (size_t i = 0; i < n; ++i, s += 4, o += c) {
+        switch (type) {
+        case ColorType::Gray:
+            o[0] = s[0];
+            break;
+        case ColorType::GrayAlpha:
+            o[0] = s[0], o[1] = s[3];
+            break;
+        case ColorType::RGB:
+            o[0] = s[0], o[1] = s[1], o[2] = s[2];
+            break;
+        default:
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+Bytes encode(uint32_t width, uint32_t height, ColorType type, ByteView pixels,
+             const EncodeOptions& options) {
+    if (width == 0 || height == 0) throw FormatError("PNG", 0, "cannot encode an empty image");
+    size_t stride = size_t(width) * channels(type);
+    if (pixels.size() != stride * height)
+        throw FormatError("PNG", 0, "pixel buffer does not match the image size");
+    if (type == ColorType::Indexed && (options.palette.empty() || options.palette.size() > 256))
+        throw FormatError("PNG", 0, "an indexed PNG needs 1 to 256 palette colours");
+    Bytes out;
+    Context ctx;
+    ctx.output = &out;
+    WriteState st;
+    st.rows.resize(height);
+    for (uint32_t y = 0; y < height; ++y)
+        st.rows[y] = const_cast<png_bytep>(pixels.data() + y * stride);
+    for (const auto& c : options.palette) st.plte.push_back({c[0], c[1], c[2]});
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (!png) throw FormatError("PNG", 0, "libpng initialisation failed");
+    png_infop info = png_create_info_struct(png);
+    bool ok = info && encode_impl(png, info, ctx, st, width, height, png_color_type(type), options);
+    png_destroy_write_struct(&png, &info);
+    if (!ok) throw FormatError("PNG", 0, std::string("libpng: ") + ctx.message);
+    return out;
+}
+
+Bytes encode_rgba(const texm::Image& img, const EncodeOptions& options) {
+    bool alpha = false;
+    for (size_t i = 3; i < img.rgba.size() && !alpha; i += 4) alpha = img.rgba[i] != 255;
+    ColorType type = alpha ? ColorType::RGBA : ColorType::RGB;
+    return encode(img.width, img.height, type, pack(img, type), options);
+}
+
+Decoded decode(ByteView data) {
+    if (data.size() < 8 || png_sig_cmp(data.data(), 0, 8) != 0)
+        throw FormatError("PNG", 0, "not a PNG file");
+    Decoded d;
+    Context ctx;
+    ctx.input = data;
+    ReadState st{&d, {}, {}, {}, {}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
+    if (!png) throw FormatError("PNG", 0, "libpng initialisation failed");
+    png_infop info = png_create_info_struct(png);
+    bool ok = info && decode_impl(png, info, ctx, st);
+    png_destroy_read_struct(&png, &info, nullptr);
+    if (!ok) throw FormatError("PNG", ctx.pos, std::string("libpng: ") + ctx.message);
+
+    size_t n = size_t(d.rgba.width) * d.rgba.height;
+    if (d.source_type == ColorType::Indexed) {
+        for (const png_color& c : st.plte) d.palette.push_back({c.red, c.green, c.blue});
+        d.rgba.rgba.resize(n * 4);
+        uint8_t* o = d.rgba.rgba.data();
+        for (size_t i = 0; i < n; ++i, o += 4) {
+            uint8_t k = st.buffer[i];
+            if (k < st.plte.size())
+                o[0] = st.plte[k].red, o[1] = st.plte[k].green, o[2] = st.plte[k].blue;
+            else
+                o[0] = o[1] = o[2] = 0;
+            o[3] = k < st.trns.size() ? st.trns[k] : 255;
+        }
+        d.indices = std::move(st.buffer);
+    } else {
+        d.rgba.rgba = std::move(st.buffer);
+    }
+    return d;
+}
+
+ColorType color_type_for(texm::Format f) {
+    using texm::Format;
+    switch (f) {
+    case Format::Indexed:
+        return ColorType::Indexed;
+    case Format::R5G6B5:
+    case Format::R5G5B6:
+    case Format::X8R8G8B8:
+        return ColorType::RGB;
+    case Format::A4R4G4B4:
+    case Format::A8R8G8B8:
+        return ColorType::RGBA;
+    case Format::L8A8:
+        return ColorType::GrayAlpha;
+    }
+    return ColorType::RGBA;
+}
+
+Bytes from_texm_level(const texm::Texture& t, uint32_t level, const EncodeOptions& base) {
+    using texm::Format;
+    std::optional<Format> f = t.format();
+    if (t.raw_only || !f || level >= t.levels.size())
+        throw FormatError("Texm", 0, "level " + std::to_string(level) + " cannot be exported");
+    uint32_t w = texm::level_width(t.header.width, level),
+             h = texm::level_height(t.header.height, level);
+    EncodeOptions o = base;
+    ColorType type = color_type_for(*f);
+    switch (*f) {
+    case Format::R5G6B5:
+        o.significant_bits = {5, 6, 5, 0};
+        break;
+    case Format::R5G5B6:
+        o.significant_bits = {5, 5, 6, 0};
+        break;
+    case Format::A4R4G4B4:
+        o.significant_bits = {4, 4, 4, 4};
+        break;
+    default:
+        break;
+    }
+    if (*f == Format::Indexed) {
+        constexpr texm::ByteOrder bo = texm::kByteOrder;
+        o.palette.clear();
+        for (size_t k = 0; k < texm::kPaletteEntries; ++k)
+            o.palette.push_back(
+                {t.palette[4 * k + bo.r], t.palette[4 * k + bo.g], t.palette[4 * k + bo.b]});
+        o.palette_alpha.clear();
+        if (t.header.flags5 & texm::kFlags5AlphaKey) o.palette_alpha = {0};
+        return encode(w, h, type, t.levels[level], o);
+    }
+    return encode(w, h, type, pack(texm::decode_level(t, level), type), o);
+}
+
+texm::LevelInput to_level_input(Decoded d) {
+    texm::LevelInput in;
+    in.rgba = std::move(d.rgba);
+    in.indices = std::move(d.indices);
+    return in;
+}
+
+} // namespace msh::png

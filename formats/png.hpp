@@ -1,0 +1,59 @@
+// PNG encode/decode (texm-materials.md §8) and the Texm level <-> PNG glue.
+//
+// Why libpng: it is the PNG reference implementation, Debian-packaged (libpng-dev, so no vendored
+// code to audit or update), and correct on every PNG variant we may be handed back by an image
+// editor (all bit depths, palette + tRNS, grey, 16-bit, interlaced, ancillary chunks), where the
+// small single-header codecs cut corners. Gamma/colour chunks are deliberately ignored: pixels are
+// data here, and an exact round trip matters more than display correctness.
+#pragma once
+
+#include "bytes.hpp"
+#include "texm.hpp"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace msh::png {
+
+enum class ColorType { Gray, GrayAlpha, RGB, RGBA, Indexed };
+
+struct EncodeOptions {
+    int compression_level = 6; // zlib level; 1 is much faster at a modest size cost
+    // sBIT: the significant bits of R, G, B (or grey) and A; 0 = no sBIT chunk.
+    std::array<uint8_t, 4> significant_bits{0, 0, 0, 0};
+    // Indexed: the palette colours (R, G, B) and optional per-entry alpha (tRNS).
+    std::vector<std::array<uint8_t, 3>> palette;
+    std::vector<uint8_t> palette_alpha;
+};
+
+// `pixels`: Gray 1, GrayAlpha 2, RGB 3, RGBA 4 bytes or Indexed 1 byte per pixel, rows top first.
+// Throws FormatError.
+Bytes encode(uint32_t width, uint32_t height, ColorType type, ByteView pixels,
+             const EncodeOptions& options);
+// RGBA8 image as RGB (when every alpha is 255) or RGBA.
+Bytes encode_rgba(const texm::Image& img, const EncodeOptions& options = {});
+
+struct Decoded {
+    texm::Image rgba; // always filled (palette, grey, 16-bit, tRNS expanded)
+    ColorType source_type = ColorType::RGBA;
+    int bit_depth = 8;
+    // 8-bit (or lower) palette PNGs: the indices and the PLTE colours as stored.
+    std::optional<Bytes> indices;
+    std::vector<std::array<uint8_t, 3>> palette;
+};
+// Any valid PNG; throws FormatError with libpng's message on damage.
+Decoded decode(ByteView png);
+
+// ---- Texm glue ------------------------------------------------------------------------------
+
+// Colour type of a Texm format per the §3 table (0 indexed, 565/556/888 RGB, 4444/8888 RGBA,
+// 88 grey + alpha).
+ColorType color_type_for(texm::Format f);
+// One mip level as PNG: PLTE from the palette (R, G, B from B, G, R), tRNS for index 0 when flags5
+// has 0x01000000, sBIT for 565/556/4444.
+Bytes from_texm_level(const texm::Texture& t, uint32_t level, const EncodeOptions& base = {});
+// What a decoded PNG offers a Texm import (indices only for palette PNGs).
+texm::LevelInput to_level_input(Decoded d);
+
+} // namespace msh::png
