@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
     });
     double file_ours = median_seconds(rounds, [&] {
         for (const auto& f : files) {
-            write_file_atomic(dir / "out" / f.relative_path, round_trip(read_file(dir / "in" / f.relative_path)));
+            write_file_atomic(dir / "out" / f.relative_path,
+                              round_trip(read_file(dir / "in" / f.relative_path)));
         }
     });
     double file_copy = median_seconds(rounds, [&] {
@@ -81,12 +82,14 @@ int main(int argc, char** argv) {
     });
     fs::remove_all(dir);
 
-    std::printf("corpus: %zu files, %.2f MB (generated in %.3f s), median of %d rounds\n", files.size(), mb,
-                gen, rounds);
+    std::printf("corpus: %zu files, %.2f MB (generated in %.3f s), median of %d rounds\n",
+                files.size(), mb, gen, rounds);
     std::printf("%-46s %10s %10s\n", "", "seconds", "MB/s");
-    std::printf("%-46s %10.4f %10.1f\n", "read+validate+write, in memory (all models)", mem_ours, mb / mem_ours);
+    std::printf("%-46s %10.4f %10.1f\n", "read+validate+write, in memory (all models)", mem_ours,
+                mb / mem_ours);
     std::printf("%-46s %10.4f %10.1f\n", "memcpy of the same bytes", mem_copy, mb / mem_copy);
-    std::printf("%-46s %10.4f %10.1f\n", "file -> read+validate+write -> file", file_ours, mb / file_ours);
+    std::printf("%-46s %10.4f %10.1f\n", "file -> read+validate+write -> file", file_ours,
+                mb / file_ours);
     std::printf("%-46s %10.4f %10.1f\n", "plain file copy (copy_file)", file_copy, mb / file_copy);
     return sink_bytes == 42 ? 1 : 0;
 }

@@ -56,7 +56,8 @@ Kind classify(ByteView bytes) {
     try {
         nres::Archive ar = nres::read(bytes, ReadMode::Tolerant, "");
         // Terrain (Land.msh) shares types 1..5 but has face records (type 21): not a model.
-        if (ar.find_type(1) && ar.find_type(2) && ar.find_type(3) && !ar.find_type(21)) return Kind::Model;
+        if (ar.find_type(1) && ar.find_type(2) && ar.find_type(3) && !ar.find_type(21))
+            return Kind::Model;
     } catch (const FormatError&) {
         return Kind::Other;
     }

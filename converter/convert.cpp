@@ -8,8 +8,11 @@
 #include "formats/gltf.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "formats/obj.hpp"
 #include "formats/wear.hpp"
 #include "mapping/model_to_scene.hpp"
+#include "mapping/skin.hpp"
+#include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -72,18 +75,6 @@ std::optional<std::pair<std::string, Bytes>> find_wear(const Address& address) {
     return std::nullopt;
 }
 
-uint64_t fnv1a64(ByteView bytes) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-    return h;
-}
-
-std::string hex64(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 nlohmann::json choice_json(int v) {
     return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
 }
@@ -97,22 +88,30 @@ int run_convert(const Args& args) {
         "output", po::value<std::string>()->required(), "OUT.gltf (+ .bin) or OUT.glb")(
         "lod", po::value<std::string>()->default_value("0"), "LOD to export: 0..2 or all")(
         "group", po::value<std::string>()->default_value("0"), "slot group to export: 0..4 or all")(
-        "fps", po::value<double>()->default_value(24.0), "frames per second for key times");
+        "fps", po::value<double>()->default_value(24.0), "frames per second for key times")(
+        "skin", "glTF: one skinned mesh per LOD/group whose joints are the nodes (rigid weights)")(
+        "msft-lod", "glTF with --lod all: also write the MSFT_lod extension")(
+        "sidecar", po::value<std::string>(), "sidecar path (default OUT_STEM.sidecar.json)");
     po::positional_options_description pos;
     pos.add("input", 1).add("output", 1);
     po::variables_map vm;
-    if (!parse_options(args, "convert IN OUT [--lod N|all] [--group N|all] [--fps F]", desc, pos,
-                       vm))
+    if (!parse_options(
+            args, "convert IN OUT [--lod N|all] [--group N|all] [--fps F] [--skin] [--msft-lod]",
+            desc, pos, vm))
         return 0;
 
     const fs::path out = vm["output"].as<std::string>();
     const std::string ext = lower(out.extension().string());
-    if (ext != ".gltf" && ext != ".glb")
-        throw UsageError("OUT must end in .gltf or .glb: " + out.string());
+    if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
+        throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
+    const bool skin = vm.count("skin") > 0;
+    if (skin && ext == ".obj") throw UsageError("--skin applies to glTF output only");
     mapping::ExportOptions opt;
     opt.lod = parse_choice(vm["lod"].as<std::string>(), kLods, "lod");
     opt.group = parse_choice(vm["group"].as<std::string>(), kGroups, "group");
     opt.fps = vm["fps"].as<double>();
+    opt.msft_lod = vm.count("msft-lod") > 0;
+    if (opt.msft_lod && opt.lod != mapping::kAll) throw UsageError("--msft-lod needs --lod all");
     if (!(opt.fps > 0) || !std::isfinite(opt.fps))
         throw UsageError("--fps must be a positive number");
 
@@ -126,11 +125,16 @@ int run_convert(const Args& args) {
     for (const Diagnostic& d : sink.diagnostics()) spdlog::warn("{}", d.to_string());
     sink.throw_if_errors();
 
-    nlohmann::json wear_json = nullptr;
+    sidecar::ExportRecord record;
+    record.source = where;
+    record.output = out.filename().string();
+    record.format = ext.substr(1);
+    record.fps = opt.fps;
     if (auto w = find_wear(in.address)) {
         try {
             opt.material_names = wear::material_names(wear::read(w->second, w->first));
-            wear_json = w->first;
+            record.wear_source = w->first;
+            record.wear_rows = opt.material_names;
             spdlog::debug("{}: {} materials", w->first, opt.material_names.size());
         } catch (const FormatError& e) {
             spdlog::warn("{} (materials named mat_<row>)", e.what());
@@ -138,27 +142,31 @@ int run_convert(const Args& args) {
     } else {
         spdlog::info("{}: no sibling .wea; materials named mat_<row>", where);
     }
+    record.options = {{"lod", choice_json(opt.lod)},
+                      {"group", choice_json(opt.group)},
+                      {"skin", skin},
+                      {"msft_lod", opt.msft_lod}};
 
     scene::Scene sc = mapping::model_to_scene(model, opt);
-    const std::string hash = hex64(fnv1a64(in.bytes));
-    const fs::path sidecar_path = out.parent_path() / (out.stem().string() + ".sidecar.json");
+    if (skin) sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
+    const fs::path sidecar_path = vm.count("sidecar")
+                                      ? fs::path(vm["sidecar"].as<std::string>())
+                                      : out.parent_path() / (out.stem().string() + ".sidecar.json");
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
-    extras["source_fnv1a64"] = hash;
     extras["sidecar"] = sidecar_path.filename().string();
+    const std::string sidecar_text =
+        sidecar::make_model_sidecar(model, in.bytes, record).dump(1) + "\n";
 
-    nlohmann::json sidecar = {
-        {"schema", "mshconv-sidecar/1"},
-        {"source", where},
-        {"source_fnv1a64", hash},
-        {"source_size", in.bytes.size()},
-        {"fps", opt.fps},
-        {"wear", wear_json},
-        {"options", {{"lod", choice_json(opt.lod)}, {"group", choice_json(opt.group)}}},
-        {"output", out.filename().string()}};
-    const std::string sidecar_text = sidecar.dump(2) + "\n";
-
-    gltf::write(sc, out);
+    // Encode everything first, then write each file atomically: no partial output on failure.
+    if (ext == ".obj") {
+        const std::string mtl_name = out.stem().string() + ".mtl";
+        const obj::Files files = obj::write(sc, mtl_name);
+        write_file_atomic(out.parent_path() / mtl_name, Bytes(files.mtl.begin(), files.mtl.end()));
+        write_file_atomic(out, Bytes(files.obj.begin(), files.obj.end()));
+    } else {
+        gltf::write(sc, out);
+    }
     write_file_atomic(sidecar_path, Bytes(sidecar_text.begin(), sidecar_text.end()));
     spdlog::info("{} -> {} ({} nodes, {} meshes, {} materials{})", where, out.string(),
                  sc.nodes.size(), sc.meshes.size(), sc.materials.size(),

@@ -12,7 +12,8 @@ namespace {
 
 void print_model_text(const nlohmann::json& j, const std::string& indent) {
     const auto& a = j["animation"];
-    std::printf("%snodes %zu, slots %zu, batches %zu, vertices %zu, triangles %zu, frames %u (%zu keys, %zu animated nodes)%s\n",
+    std::printf("%snodes %zu, slots %zu, batches %zu, vertices %zu, triangles %zu, frames %u (%zu "
+                "keys, %zu animated nodes)%s\n",
                 indent.c_str(), j["node_count"].get<size_t>(), j["slot_count"].get<size_t>(),
                 j["batch_count"].get<size_t>(), j["vertex_count"].get<size_t>(),
                 j["triangle_count"].get<size_t>(), a["frame_count"].get<uint32_t>(),
@@ -28,8 +29,8 @@ void print_model_text(const nlohmann::json& j, const std::string& indent) {
 
 int run_info(const Args& args) {
     po::options_description desc("info options");
-    desc.add_options()("input", po::value<std::string>()->required(), "file or archive entry")(
-        "json", "print JSON");
+    desc.add_options()("input", po::value<std::string>()->required(),
+                       "file or archive entry")("json", "print JSON");
     po::positional_options_description pos;
     pos.add("input", 1);
     po::variables_map vm;
@@ -45,8 +46,11 @@ int run_info(const Args& args) {
         j["diagnostics"] = sink.diagnostics().size();
         break;
     }
-    case Kind::Archive: j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where), where); break;
-    case Kind::Other: throw FormatError(where, 0, "not an NRes archive or model (no 'NRes' magic)");
+    case Kind::Archive:
+        j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where), where);
+        break;
+    case Kind::Other:
+        throw FormatError(where, 0, "not an NRes archive or model (no 'NRes' magic)");
     }
     j["file"] = where;
     j["size"] = in.bytes.size();
@@ -67,7 +71,8 @@ int run_info(const Args& args) {
                     e["size"].get<size_t>(), e["attr1"].get<uint32_t>(), e["attr2"].get<uint32_t>(),
                     e["attr3"].get<uint32_t>());
         if (e.contains("model")) print_model_text(e["model"], "       ");
-        if (e.contains("error")) std::printf("       error: %s\n", e["error"].get<std::string>().c_str());
+        if (e.contains("error"))
+            std::printf("       error: %s\n", e["error"].get<std::string>().c_str());
     }
     return 0;
 }

@@ -44,7 +44,8 @@ Bytes from_hex(const std::string& s, const std::string& what) {
     };
     if (s.size() % 2) throw std::runtime_error(what + ": odd hex length");
     Bytes out(s.size() / 2);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t(nibble(s[2 * i]) << 4 | nibble(s[2 * i + 1]));
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = uint8_t(nibble(s[2 * i]) << 4 | nibble(s[2 * i + 1]));
     return out;
 }
 
@@ -56,7 +57,8 @@ std::string file_name_for(const nres::Entry& e, size_t index, std::set<std::stri
         unsigned char u = static_cast<unsigned char>(c);
         base += (u < 32 || c == '/' || c == '\\' || c == ':' || u == 127) ? '_' : c;
     }
-    if (base.empty() || base == "." || base == ".." || base == kManifest) base = "entry_" + std::to_string(index);
+    if (base.empty() || base == "." || base == ".." || base == kManifest)
+        base = "entry_" + std::to_string(index);
     std::string name = base;
     auto lower = [](std::string s) {
         for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -70,13 +72,13 @@ std::string file_name_for(const nres::Entry& e, size_t index, std::set<std::stri
 int list(const std::string& input) {
     Loaded in = load(parse_address(input));
     nres::Archive ar = nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
-    std::printf("%-4s %-36s %-6s %10s %10s %10s %10s %10s %5s\n", "#", "name", "type", "size", "offset",
-                "attr1", "attr2", "attr3", "sort");
+    std::printf("%-4s %-36s %-6s %10s %10s %10s %10s %10s %5s\n", "#", "name", "type", "size",
+                "offset", "attr1", "attr2", "attr3", "sort");
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
         std::printf("%-4zu %-36s %-6s %10zu %10u %10u %10u %10u %5u\n", i, e.name().c_str(),
-                    type_label(e.type).c_str(), e.data.size(), e.data_offset, e.attr1, e.attr2, e.attr3,
-                    e.sort_index);
+                    type_label(e.type).c_str(), e.data.size(), e.data_offset, e.attr1, e.attr2,
+                    e.attr3, e.sort_index);
     }
     return 0;
 }
@@ -86,7 +88,8 @@ int extract(const std::string& input, const fs::path& dir) {
     nres::Archive ar = nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
     if (ar.verbatim_only)
         throw FormatError(in.address.display(), 0,
-                          "payloads overlap or lie outside the data region; the archive can be copied but not unpacked");
+                          "payloads overlap or lie outside the data region; the archive can be "
+                          "copied but not unpacked");
     json entries = json::array();
     std::set<std::string> taken{kManifest};
     for (size_t i = 0; i < ar.entries.size(); ++i) {
@@ -108,8 +111,12 @@ int extract(const std::string& input, const fs::path& dir) {
         case nres::Segment::Kind::Payload:
             layout.push_back({{"payload", s.entry}, {"offset", s.original_offset}});
             break;
-        case nres::Segment::Kind::Pad: layout.push_back({{"pad", true}}); break;
-        case nres::Segment::Kind::Gap: layout.push_back({{"gap", to_hex(s.gap)}}); break;
+        case nres::Segment::Kind::Pad:
+            layout.push_back({{"pad", true}});
+            break;
+        case nres::Segment::Kind::Gap:
+            layout.push_back({{"gap", to_hex(s.gap)}});
+            break;
         }
     }
     json manifest = {{"schema", "mshconv-nres/1"},
@@ -118,7 +125,8 @@ int extract(const std::string& input, const fs::path& dir) {
                      {"layout", layout},
                      {"trailing", to_hex(ar.trailing)}};
     std::string text = manifest.dump(1);
-    write_file_atomic(dir / kManifest, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    write_file_atomic(dir / kManifest,
+                      ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     spdlog::info("extracted {} entries to {}", ar.entries.size(), dir.string());
     return 0;
 }
@@ -152,7 +160,8 @@ int pack(const fs::path& dir, const fs::path& out) {
             s.original_offset = js.value("offset", 0u);
             if (s.entry >= ar.entries.size())
                 throw std::runtime_error(manifest_path.string() + ": layout names entry " +
-                                         std::to_string(s.entry) + " of " + std::to_string(ar.entries.size()));
+                                         std::to_string(s.entry) + " of " +
+                                         std::to_string(ar.entries.size()));
         } else if (js.contains("pad")) {
             s.kind = nres::Segment::Kind::Pad;
         } else {
@@ -164,7 +173,8 @@ int pack(const fs::path& dir, const fs::path& out) {
     ar.trailing = from_hex(m.value("trailing", ""), manifest_path.string());
     Bytes bytes = nres::write(ar);
     write_file_atomic(out, bytes);
-    spdlog::info("packed {} entries into {} ({} bytes)", ar.entries.size(), out.string(), bytes.size());
+    spdlog::info("packed {} entries into {} ({} bytes)", ar.entries.size(), out.string(),
+                 bytes.size());
     return 0;
 }
 

@@ -13,7 +13,8 @@ namespace po = boost::program_options;
 
 // Parses `args`; returns false (and prints help) when --help was given.
 inline bool parse_options(const Args& args, const std::string& usage, po::options_description& desc,
-                          const po::positional_options_description& positional, po::variables_map& vm) {
+                          const po::positional_options_description& positional,
+                          po::variables_map& vm) {
     desc.add_options()("help,h", "show this help");
     po::store(po::command_line_parser(args).options(desc).positional(positional).run(), vm);
     if (vm.count("help")) {

@@ -12,8 +12,10 @@ namespace msh::cli {
 
 int run_samples(const Args& args) {
     po::options_description desc("samples options");
-    desc.add_options()("output", po::value<std::string>()->required(), "folder to write the corpus to")(
-        "seed", po::value<uint64_t>()->default_value(1998), "generator seed (same seed, same bytes)");
+    desc.add_options()("output", po::value<std::string>()->required(),
+                       "folder to write the corpus to")("seed",
+                                                        po::value<uint64_t>()->default_value(1998),
+                                                        "generator seed (same seed, same bytes)");
     po::positional_options_description pos;
     pos.add("output", 1);
     po::variables_map vm;
@@ -22,7 +24,8 @@ int run_samples(const Args& args) {
     options.seed = vm["seed"].as<uint64_t>();
     auto files = samples::write_corpus(vm["output"].as<std::string>(), options);
     for (const auto& f : files) spdlog::debug("wrote {}", f.string());
-    std::printf("wrote %zu files to %s (seed %llu)\n", files.size(), vm["output"].as<std::string>().c_str(),
+    std::printf("wrote %zu files to %s (seed %llu)\n", files.size(),
+                vm["output"].as<std::string>().c_str(),
                 static_cast<unsigned long long>(options.seed));
     return 0;
 }

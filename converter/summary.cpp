@@ -44,8 +44,11 @@ json summarize_model(const Model& m) {
                     batches += s->batch_count;
                 }
             if (slots)
-                usage.push_back({{"lod", lod}, {"group", group}, {"slots", slots},
-                                 {"batches", batches}, {"triangles", tris}});
+                usage.push_back({{"lod", lod},
+                                 {"group", group},
+                                 {"slots", slots},
+                                 {"batches", batches},
+                                 {"triangles", tris}});
         }
     j["lod_group_usage"] = usage;
 
@@ -55,7 +58,8 @@ json summarize_model(const Model& m) {
         json slots = json::array();
         for (int s = 0; s < kSlotWords; ++s)
             if (n.slots[size_t(s)] != kNone)
-                slots.push_back({{"lod", s / kGroups}, {"group", s % kGroups}, {"slot", n.slots[size_t(s)]}});
+                slots.push_back(
+                    {{"lod", s / kGroups}, {"group", s % kGroups}, {"slot", n.slots[size_t(s)]}});
         size_t first = i == 0 ? 0 : size_t(m.nodes[i - 1].fallback_key) + 1;
         size_t keys = n.fallback_key >= first ? n.fallback_key - first + 1 : 0;
         nodes.push_back({{"index", i},
@@ -86,9 +90,14 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
     json entries = json::array();
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
-        json je = {{"index", i},         {"name", e.name()},   {"type", type_label(e.type)},
-                   {"size", e.data.size()}, {"attr1", e.attr1}, {"attr2", e.attr2},
-                   {"attr3", e.attr3},   {"sort_index", e.sort_index}};
+        json je = {{"index", i},
+                   {"name", e.name()},
+                   {"type", type_label(e.type)},
+                   {"size", e.data.size()},
+                   {"attr1", e.attr1},
+                   {"attr2", e.attr2},
+                   {"attr3", e.attr3},
+                   {"sort_index", e.sort_index}};
         Kind kind = classify(e.data);
         if (kind == Kind::Archive) je["nested"] = "archive";
         if (kind == Kind::Model) {

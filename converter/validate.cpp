@@ -29,7 +29,8 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             ++tally.archives;
             nres::Archive ar = nres::read(bytes, sink, where);
             for (const nres::Entry& e : ar.entries)
-                if (nres::looks_like_nres(e.data)) validate_bytes(e.data, where + ":" + e.name(), sink, tally);
+                if (nres::looks_like_nres(e.data))
+                    validate_bytes(e.data, where + ":" + e.name(), sink, tally);
             break;
         }
         case Kind::Other:

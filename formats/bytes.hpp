@@ -21,9 +21,13 @@ template <class T> inline T load(const uint8_t* p) {
     std::memcpy(&v, p, sizeof(T));
     return v;
 }
-template <class T> inline T load(ByteView b, size_t off) { return load<T>(b.data() + off); }
+template <class T> inline T load(ByteView b, size_t off) {
+    return load<T>(b.data() + off);
+}
 
-template <class T> inline void store(uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+template <class T> inline void store(uint8_t* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
 
 // Appends values to a growing byte buffer (writers).
 class ByteWriter {
@@ -44,7 +48,9 @@ class ByteWriter {
     Bytes out_;
 };
 
-inline uint64_t align8(uint64_t v) { return (v + 7) & ~uint64_t(7); }
+inline uint64_t align8(uint64_t v) {
+    return (v + 7) & ~uint64_t(7);
+}
 
 // True when [off, off + len) lies inside a buffer of `size` bytes (computed without overflow).
 inline bool in_range(uint64_t off, uint64_t len, uint64_t size) {

@@ -55,8 +55,9 @@ bool DiagnosticSink::has_errors() const {
 }
 
 size_t DiagnosticSink::warning_count() const {
-    return size_t(std::count_if(items_.begin(), items_.end(),
-                                [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
+    return size_t(std::count_if(items_.begin(), items_.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::Warning;
+    }));
 }
 
 } // namespace msh

@@ -31,7 +31,8 @@ void write_file_atomic(const fs::path& path, ByteView bytes) {
     tmp += ".tmp" + std::to_string(::getpid());
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error(tmp.string() + ": cannot create: " + std::strerror(errno));
+        if (!out)
+            throw std::runtime_error(tmp.string() + ": cannot create: " + std::strerror(errno));
         out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
         out.flush();
         if (!out) {
@@ -44,7 +45,8 @@ void write_file_atomic(const fs::path& path, ByteView bytes) {
     fs::rename(tmp, path, ec);
     if (ec) {
         fs::remove(tmp);
-        throw std::runtime_error(path.string() + ": cannot rename the finished file into place: " + ec.message());
+        throw std::runtime_error(path.string() +
+                                 ": cannot rename the finished file into place: " + ec.message());
     }
 }
 

@@ -105,6 +105,21 @@ struct BufferBuilder {
                         std::move(mx));
     }
 
+    // JOINTS_n: whole numbers as UNSIGNED_BYTE when every value < 256, else UNSIGNED_SHORT.
+    int joints(const std::vector<float>& values, int components) {
+        const float top = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+        const int type = components == 4 ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_SCALAR;
+        const size_t count = values.size() / size_t(components);
+        if (top < 256) {
+            std::vector<uint8_t> small(values.begin(), values.end());
+            return accessor(view(small.data(), small.size(), TINYGLTF_TARGET_ARRAY_BUFFER),
+                            TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, type, count);
+        }
+        std::vector<uint16_t> wide(values.begin(), values.end());
+        return accessor(view(wide.data(), wide.size() * 2, TINYGLTF_TARGET_ARRAY_BUFFER),
+                        TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, type, count);
+    }
+
     int indices(const std::vector<uint32_t>& idx) {
         const uint32_t top = idx.empty() ? 0 : *std::max_element(idx.begin(), idx.end());
         if (top < 0xFFFF) {
@@ -158,8 +173,10 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
             prim.mode = TINYGLTF_MODE_TRIANGLES;
             prim.material = p.material;
             for (const auto& [name, attr] : p.attributes)
-                prim.attributes[name] = bb.floats(attr.data, attr.components,
-                                                  TINYGLTF_TARGET_ARRAY_BUFFER, name == "POSITION");
+                prim.attributes[name] =
+                    attr.joints ? bb.joints(attr.data, attr.components)
+                                : bb.floats(attr.data, attr.components, TINYGLTF_TARGET_ARRAY_BUFFER,
+                                            name == "POSITION");
             prim.indices = bb.indices(p.indices);
             mesh.primitives.push_back(std::move(prim));
         }
@@ -173,18 +190,38 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
         tinygltf::Node n;
         n.name = src.name;
         n.mesh = src.mesh;
+        n.skin = src.skin;
+        if (!src.lod_ids.empty()) {
+            tinygltf::Value::Array ids;
+            for (int id : src.lod_ids) ids.push_back(tinygltf::Value(id));
+            n.extensions["MSFT_lod"] = tinygltf::Value(tinygltf::Value::Object{{"ids", tinygltf::Value(ids)}});
+        }
         if (src.translation != std::array<float, 3>{0, 0, 0})
             n.translation.assign(src.translation.begin(), src.translation.end());
         if (src.rotation != std::array<float, 4>{0, 0, 0, 1})
             n.rotation.assign(src.rotation.begin(), src.rotation.end());
-        if (!src.extras.is_null()) n.extras = to_value(src.extras);
+        nlohmann::json extras = src.extras;
+        if (!src.lod_coverage.empty()) extras["MSFT_screencoverage"] = src.lod_coverage;
+        if (!extras.is_null()) n.extras = to_value(extras);
         m.nodes.push_back(std::move(n));
-        if (src.parent == scene::kNoIndex) sc.nodes.push_back(int(i));
+        if (src.parent == scene::kNoIndex && src.in_scene) sc.nodes.push_back(int(i));
     }
     for (size_t i = 0; i < scene.nodes.size(); ++i)
         if (scene.nodes[i].parent != scene::kNoIndex)
             m.nodes[size_t(scene.nodes[i].parent)].children.push_back(int(i));
     if (!scene.extras.is_null()) sc.extras = to_value(scene.extras);
+    if (std::any_of(scene.nodes.begin(), scene.nodes.end(),
+                    [](const scene::Node& n) { return !n.lod_ids.empty(); }))
+        m.extensionsUsed.push_back("MSFT_lod");
+    for (const scene::Skin& src : scene.skins) {
+        tinygltf::Skin skin;
+        skin.name = src.name;
+        skin.joints = src.joints;
+        const int v = bb.view(src.inverse_bind.data(), src.inverse_bind.size() * sizeof(float), 0);
+        skin.inverseBindMatrices =
+            bb.accessor(v, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4, src.joints.size());
+        m.skins.push_back(std::move(skin));
+    }
     m.scenes.push_back(std::move(sc));
     m.defaultScene = 0;
 

@@ -8,7 +8,9 @@ namespace msh {
 
 namespace {
 
-std::string res(uint32_t type) { return "Res" + std::to_string(type); }
+std::string res(uint32_t type) {
+    return "Res" + std::to_string(type);
+}
 
 struct Stride {
     ResType type;
@@ -16,9 +18,9 @@ struct Stride {
 };
 // Fixed-stride resources whose attributes are (count, 0, stride) (msh.md §2, §11).
 constexpr Stride kFixedStride[] = {
-    {kPositions, 12}, {kNormals, 4},         {kUv0, 4},           {kIndices, 2},
-    {kTriangles, 16}, {kBatches, 20},        {kVertexStream15, 8}, {kVertexStream16, 8},
-    {kVertexStream18, 4},
+    {kPositions, 12},     {kNormals, 4},        {kUv0, 4},
+    {kIndices, 2},        {kTriangles, 16},     {kBatches, 20},
+    {kVertexStream15, 8}, {kVertexStream16, 8}, {kVertexStream18, 4},
 };
 
 // Reading context: the container entry of one resource and where its bytes sit in the image.
@@ -65,16 +67,20 @@ class ModelReader {
         const nres::Entry& e = *v.entry;
         bool ok = true;
         if (e.data.size() % stride != 0) {
-            sink_.error(v.label, v.base, "size " + std::to_string(e.data.size()) +
-                                             " is not a multiple of the record size " + std::to_string(stride));
+            sink_.error(v.label, v.base,
+                        "size " + std::to_string(e.data.size()) +
+                            " is not a multiple of the record size " + std::to_string(stride));
             ok = false;
         } else if (e.attr1 != e.data.size() / stride) {
-            sink_.error(v.label, v.base, "attr1 = " + std::to_string(e.attr1) + " but the payload holds " +
-                                             std::to_string(e.data.size() / stride) + " records");
+            sink_.error(v.label, v.base,
+                        "attr1 = " + std::to_string(e.attr1) + " but the payload holds " +
+                            std::to_string(e.data.size() / stride) + " records");
             ok = false;
         }
         if (e.attr3 != attr3) {
-            sink_.error(v.label, v.base, "attr3 = " + std::to_string(e.attr3) + ", expected " + std::to_string(attr3));
+            sink_.error(v.label, v.base,
+                        "attr3 = " + std::to_string(e.attr3) + ", expected " +
+                            std::to_string(attr3));
             ok = false;
         }
         return ok;
@@ -86,14 +92,16 @@ class ModelReader {
             if (!m_.container.find_type(t))
                 sink_.error(where_, 0, "required resource " + res(t) + " is missing");
         for (uint32_t t : {kNormals, kUv0, kTriangles, kNodeStrings})
-            if (!m_.container.find_type(t)) sink_.warn(where_, 0, "expected resource " + res(t) + " is missing");
+            if (!m_.container.find_type(t))
+                sink_.warn(where_, 0, "expected resource " + res(t) + " is missing");
         const auto& es = m_.container.entries;
         for (size_t i = 0; i < es.size(); ++i)
             for (size_t j = 0; j < i; ++j)
                 if (es[i].type == es[j].type) {
                     sink_.strict_error(where_ + ": entry " + std::to_string(i), es[i].data_offset,
                                        "second resource of type " + std::to_string(es[i].type) +
-                                           " (the first, entry " + std::to_string(j) + ", is used)");
+                                           " (the first, entry " + std::to_string(j) +
+                                           ", is used)");
                     break;
                 }
     }
@@ -105,13 +113,16 @@ class ModelReader {
         if (e.attr3 == kLegacyNodeStride) {
             // Layout unknown (msh.md §3): copied through untouched, never interpreted.
             m_.legacy_nodes = true;
-            if (e.data.size() % kLegacyNodeStride != 0 || e.attr1 != e.data.size() / kLegacyNodeStride)
-                sink_.error(v.label, v.base, "legacy stride-24 table: size " + std::to_string(e.data.size()) +
-                                                 " does not match attr1 = " + std::to_string(e.attr1));
+            if (e.data.size() % kLegacyNodeStride != 0 ||
+                e.attr1 != e.data.size() / kLegacyNodeStride)
+                sink_.error(v.label, v.base,
+                            "legacy stride-24 table: size " + std::to_string(e.data.size()) +
+                                " does not match attr1 = " + std::to_string(e.attr1));
             return;
         }
         if (e.attr3 != kNodeStride) {
-            sink_.error(v.label, v.base, "attr3 = " + std::to_string(e.attr3) + ", expected 38 (or 24)");
+            sink_.error(v.label, v.base,
+                        "attr3 = " + std::to_string(e.attr3) + ", expected 38 (or 24)");
             return;
         }
         if (!check_table(v, kNodeStride, kNodeStride)) return;
@@ -128,7 +139,8 @@ class ModelReader {
             node.parent = load<uint16_t>(p + 2);
             node.map_start = load<uint16_t>(p + 4);
             node.fallback_key = load<uint16_t>(p + 6);
-            for (int s = 0; s < kSlotWords; ++s) node.slots[size_t(s)] = load<uint16_t>(p + 8 + 2 * s);
+            for (int s = 0; s < kSlotWords; ++s)
+                node.slots[size_t(s)] = load<uint16_t>(p + 8 + 2 * s);
         }
         mark(kNodes);
     }
@@ -139,21 +151,24 @@ class ModelReader {
         const nres::Entry& e = *v.entry;
         size_t size = e.data.size();
         if (size < kHeaderSize || (size - kHeaderSize) % kSlotStride != 0) {
-            sink_.error(v.label, v.base, "size " + std::to_string(size) + " is not 0x8C + 68 * slotCount");
+            sink_.error(v.label, v.base,
+                        "size " + std::to_string(size) + " is not 0x8C + 68 * slotCount");
             return;
         }
         size_t count = (size - kHeaderSize) / kSlotStride;
         bool ok = true;
         if (e.attr1 != count) {
-            sink_.error(v.label, v.base, "attr1 = " + std::to_string(e.attr1) + " but the payload holds " +
-                                             std::to_string(count) + " slots");
+            sink_.error(v.label, v.base,
+                        "attr1 = " + std::to_string(e.attr1) + " but the payload holds " +
+                            std::to_string(count) + " slots");
             ok = false;
         }
         if (e.attr3 != kSlotStride) {
             sink_.error(v.label, v.base, "attr3 = " + std::to_string(e.attr3) + ", expected 68");
             ok = false;
         }
-        if (e.attr2 != 0) sink_.warn(v.label, v.base, "attr2 = " + std::to_string(e.attr2) + ", expected 0");
+        if (e.attr2 != 0)
+            sink_.warn(v.label, v.base, "attr2 = " + std::to_string(e.attr2) + ", expected 0");
         if (!ok) return;
         const uint8_t* p = e.data.data();
         std::memcpy(m_.header.hull.data(), p, 96);
@@ -180,7 +195,8 @@ class ModelReader {
             ResourceView v = view(st.type);
             if (!v.entry) continue;
             if (v.entry->attr2 != 0)
-                sink_.warn(v.label, v.base, "attr2 = " + std::to_string(v.entry->attr2) + ", expected 0");
+                sink_.warn(v.label, v.base,
+                           "attr2 = " + std::to_string(v.entry->attr2) + ", expected 0");
             if (!check_table(v, st.stride, uint32_t(st.stride))) continue;
             const Bytes& d = v.entry->data;
             size_t n = d.size() / st.stride;
@@ -229,7 +245,8 @@ class ModelReader {
                     b.base_vertex = load<uint32_t>(p + 16);
                 }
                 break;
-            default: break; // 15, 16, 18: checked here, kept raw
+            default:
+                break; // 15, 16, 18: checked here, kept raw
             }
             if (st.type <= kBatches) mark(st.type);
         }
@@ -244,7 +261,9 @@ class ModelReader {
         }
         if (m_.legacy_nodes) return; // animation rules do not apply to the stride-24 table
         bool ok = check_table(kv, 24, 4);
-        if (kv.entry->attr2 != 0) sink_.warn(kv.label, kv.base, "attr2 = " + std::to_string(kv.entry->attr2) + ", expected 0");
+        if (kv.entry->attr2 != 0)
+            sink_.warn(kv.label, kv.base,
+                       "attr2 = " + std::to_string(kv.entry->attr2) + ", expected 0");
         ok = check_table(fv, 2, 2) && ok;
         if (!ok) return;
         const Bytes& k = kv.entry->data;
@@ -271,8 +290,9 @@ class ModelReader {
         size_t nodes = m_.node_count();
         bool ok = true;
         if (e.attr1 != nodes) {
-            sink_.error(v.label, v.base, "attr1 = " + std::to_string(e.attr1) + ", expected nodeCount " +
-                                             std::to_string(nodes));
+            sink_.error(v.label, v.base,
+                        "attr1 = " + std::to_string(e.attr1) + ", expected nodeCount " +
+                            std::to_string(nodes));
             ok = false;
         }
         if (e.attr3 != 0) {
@@ -284,16 +304,18 @@ class ModelReader {
         const Bytes& d = e.data;
         for (size_t i = 0; i < nodes; ++i) {
             if (!in_range(off, 4, d.size())) {
-                sink_.error(v.label, v.base + off, "record " + std::to_string(i) + " of " + std::to_string(nodes) +
-                                                       " is cut off (no length field)");
+                sink_.error(v.label, v.base + off,
+                            "record " + std::to_string(i) + " of " + std::to_string(nodes) +
+                                " is cut off (no length field)");
                 return;
             }
             uint32_t len = load<uint32_t>(d.data() + off);
             NodeString s;
             if (len > 0) {
                 if (!in_range(off + 4, uint64_t(len) + 1, d.size())) {
-                    sink_.error(v.label, v.base + off, "record " + std::to_string(i) + " length " +
-                                                           std::to_string(len) + " runs past the end");
+                    sink_.error(v.label, v.base + off,
+                                "record " + std::to_string(i) + " length " + std::to_string(len) +
+                                    " runs past the end");
                     return;
                 }
                 if (d[off + 4 + len] != 0) {
@@ -310,8 +332,9 @@ class ModelReader {
             out.push_back(std::move(s));
         }
         if (off != d.size()) {
-            sink_.error(v.label, v.base + off, std::to_string(d.size() - off) +
-                                                   " trailing bytes after the last node record");
+            sink_.error(v.label, v.base + off,
+                        std::to_string(d.size() - off) +
+                            " trailing bytes after the last node record");
             return;
         }
         if (!ok) return;
@@ -324,8 +347,9 @@ class ModelReader {
         if (!v.entry) return;
         uint64_t expect = uint64_t(v.entry->attr1) * 20 + uint64_t(v.entry->attr2) * 40;
         if (expect != v.entry->data.size())
-            sink_.warn(v.label, v.base, "size " + std::to_string(v.entry->data.size()) + " differs from 20*attr1 + 40*attr2 = " +
-                                            std::to_string(expect));
+            sink_.warn(v.label, v.base,
+                       "size " + std::to_string(v.entry->data.size()) +
+                           " differs from 20*attr1 + 40*attr2 = " + std::to_string(expect));
     }
 };
 
@@ -339,7 +363,9 @@ int64_t slice_max(const Model& m, const Batch& b) {
 
 } // namespace
 
-bool Model::has(ResType t) const { return (decoded_mask >> t) & 1u; }
+bool Model::has(ResType t) const {
+    return (decoded_mask >> t) & 1u;
+}
 
 const nres::Entry* Model::entry(ResType t) const {
     auto i = container.find_type(t);
@@ -353,7 +379,8 @@ size_t Model::node_count() const {
 }
 
 std::string Model::node_name(size_t node) const {
-    if (node < node_strings.size() && node_strings[node].present && !node_strings[node].text.empty())
+    if (node < node_strings.size() && node_strings[node].present &&
+        !node_strings[node].text.empty())
         return node_strings[node].text;
     if (const nres::Entry* e = entry(kNodeNames32); e && e->data.size() == 32 * node_count()) {
         const char* p = reinterpret_cast<const char*>(e->data.data() + 32 * node);
@@ -364,18 +391,27 @@ std::string Model::node_name(size_t node) const {
 }
 
 const Slot* Model::find_slot(size_t node, int lod, int group) const {
-    if (node >= nodes.size() || lod < 0 || lod >= kLods || group < 0 || group >= kGroups) return nullptr;
+    if (node >= nodes.size() || lod < 0 || lod >= kLods || group < 0 || group >= kGroups)
+        return nullptr;
     uint16_t w = nodes[node].slot(lod, group);
     return w < slots.size() ? &slots[w] : nullptr;
 }
 
-float decode_normal_component(int8_t v) { return std::clamp(float(v) / 127.0f, -1.0f, 1.0f); }
+float decode_normal_component(int8_t v) {
+    return std::clamp(float(v) / 127.0f, -1.0f, 1.0f);
+}
 int8_t encode_normal_component(float v) {
     return int8_t(std::clamp(std::lround(v * 127.0f), -128L, 127L));
 }
-float decode_uv(int16_t v) { return float(v) / 1024.0f; }
-int16_t encode_uv(float v) { return int16_t(std::clamp(std::lround(v * 1024.0f), -32768L, 32767L)); }
-float decode_tri_normal(int16_t v) { return float(v) / 32767.0f; }
+float decode_uv(int16_t v) {
+    return float(v) / 1024.0f;
+}
+int16_t encode_uv(float v) {
+    return int16_t(std::clamp(std::lround(v * 1024.0f), -32768L, 32767L));
+}
+float decode_tri_normal(int16_t v) {
+    return float(v) / 32767.0f;
+}
 
 void validate_model(const Model& m, DiagnosticSink& sink, const std::string& where) {
     auto base = [&](ResType t) -> uint64_t {
@@ -386,15 +422,20 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
     // 5: per-vertex stream counts.
     if (m.has(kPositions)) {
         if (m.has(kNormals) && m.normals.size() != vcount)
-            sink.error(where + ": Res4", base(kNormals), std::to_string(m.normals.size()) + " normals for " +
-                                                           std::to_string(vcount) + " positions");
+            sink.error(where + ": Res4", base(kNormals),
+                       std::to_string(m.normals.size()) + " normals for " + std::to_string(vcount) +
+                           " positions");
         if (m.has(kUv0) && m.uvs.size() != vcount)
-            sink.error(where + ": Res5", base(kUv0), std::to_string(m.uvs.size()) + " UVs for " +
-                                                        std::to_string(vcount) + " positions");
-        for (auto [t, stride] : {std::pair{kVertexStream15, 8u}, {kVertexStream16, 8u}, {kVertexStream18, 4u}})
-            if (const nres::Entry* e = m.entry(t); e && e->data.size() % stride == 0 && e->data.size() / stride != vcount)
-                sink.warn(where + ": " + res(t), e->data_offset, std::to_string(e->data.size() / stride) +
-                                                                 " records for " + std::to_string(vcount) + " vertices");
+            sink.error(where + ": Res5", base(kUv0),
+                       std::to_string(m.uvs.size()) + " UVs for " + std::to_string(vcount) +
+                           " positions");
+        for (auto [t, stride] :
+             {std::pair{kVertexStream15, 8u}, {kVertexStream16, 8u}, {kVertexStream18, 4u}})
+            if (const nres::Entry* e = m.entry(t);
+                e && e->data.size() % stride == 0 && e->data.size() / stride != vcount)
+                sink.warn(where + ": " + res(t), e->data_offset,
+                          std::to_string(e->data.size() / stride) + " records for " +
+                              std::to_string(vcount) + " vertices");
     }
     // 9, 10: batches.
     if (m.has(kBatches)) {
@@ -403,19 +444,23 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             uint64_t at = base(kBatches) + i * kBatchStride;
             std::string label = where + ": Res13 batch " + std::to_string(i);
             if (b.index_count % 3 != 0)
-                sink.error(label, at + 8, "indexCount " + std::to_string(b.index_count) + " is not a multiple of 3");
+                sink.error(label, at + 8,
+                           "indexCount " + std::to_string(b.index_count) +
+                               " is not a multiple of 3");
             if (!m.has(kIndices)) continue;
             if (!in_range(b.index_start, b.index_count, m.indices.size())) {
-                sink.error(label, at + 10, "index range [" + std::to_string(b.index_start) + ", +" +
-                                               std::to_string(b.index_count) + ") exceeds Res6 (" +
-                                               std::to_string(m.indices.size()) + " indices)");
+                sink.error(label, at + 10,
+                           "index range [" + std::to_string(b.index_start) + ", +" +
+                               std::to_string(b.index_count) + ") exceeds Res6 (" +
+                               std::to_string(m.indices.size()) + " indices)");
                 continue;
             }
             int64_t mx = slice_max(m, b);
             if (m.has(kPositions) && mx >= 0 && uint64_t(b.base_vertex) + uint64_t(mx) >= vcount)
-                sink.error(label, at + 16, "baseVertex " + std::to_string(b.base_vertex) + " + index " +
-                                               std::to_string(mx) + " exceeds the " + std::to_string(vcount) +
-                                               " vertices");
+                sink.error(label, at + 16,
+                           "baseVertex " + std::to_string(b.base_vertex) + " + index " +
+                               std::to_string(mx) + " exceeds the " + std::to_string(vcount) +
+                               " vertices");
         }
     }
     // 7, 8, 14: slots.
@@ -425,30 +470,35 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             uint64_t at = base(kHeaderSlots) + kHeaderSize + i * kSlotStride;
             std::string label = where + ": Res2 slot " + std::to_string(i);
             if (m.has(kBatches) && size_t(s.batch_start) + s.batch_count > m.batches.size()) {
-                sink.error(label, at + 4, "batch range [" + std::to_string(s.batch_start) + ", +" +
-                                              std::to_string(s.batch_count) + ") exceeds Res13 (" +
-                                              std::to_string(m.batches.size()) + " batches)");
+                sink.error(label, at + 4,
+                           "batch range [" + std::to_string(s.batch_start) + ", +" +
+                               std::to_string(s.batch_count) + ") exceeds Res13 (" +
+                               std::to_string(m.batches.size()) + " batches)");
             } else if (m.has(kBatches)) {
                 uint64_t tris = 0;
                 for (size_t b = s.batch_start; b < size_t(s.batch_start) + s.batch_count; ++b)
                     tris += m.batches[b].index_count / 3;
                 if (tris != s.tri_count)
-                    sink.warn(label, at + 2, "triCount " + std::to_string(s.tri_count) + " but its batches hold " +
-                                                 std::to_string(tris) + " triangles");
+                    sink.warn(label, at + 2,
+                              "triCount " + std::to_string(s.tri_count) + " but its batches hold " +
+                                  std::to_string(tris) + " triangles");
             }
             if (m.has(kTriangles) && size_t(s.tri_start) + s.tri_count > m.triangles.size())
-                sink.error(label, at, "triangle range [" + std::to_string(s.tri_start) + ", +" +
-                                          std::to_string(s.tri_count) + ") exceeds Res7 (" +
-                                          std::to_string(m.triangles.size()) + " descriptors)");
+                sink.error(label, at,
+                           "triangle range [" + std::to_string(s.tri_start) + ", +" +
+                               std::to_string(s.tri_count) + ") exceeds Res7 (" +
+                               std::to_string(m.triangles.size()) + " descriptors)");
             bool finite = true;
             for (int k = 0; k < 3; ++k)
-                finite = finite && std::isfinite(s.aabb_min[size_t(k)]) && std::isfinite(s.aabb_max[size_t(k)]);
+                finite = finite && std::isfinite(s.aabb_min[size_t(k)]) &&
+                         std::isfinite(s.aabb_max[size_t(k)]);
             if (!finite)
                 sink.warn(label, at + 8, "slot AABB is not finite");
             else if (s.tri_count > 0)
                 for (int k = 0; k < 3; ++k)
                     if (s.aabb_min[size_t(k)] > s.aabb_max[size_t(k)]) {
-                        sink.warn(label, at + 8, "slot AABB min > max on axis " + std::to_string(k));
+                        sink.warn(label, at + 8,
+                                  "slot AABB min > max on axis " + std::to_string(k));
                         break;
                     }
             if (!std::isfinite(s.sphere[3]) || s.sphere[3] < 0)
@@ -461,9 +511,11 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             for (int k = 0; k < 3; ++k) {
                 uint16_t l = m.triangles[i].link[size_t(k)];
                 if (l != kNone && l >= m.triangles.size()) {
-                    sink.error(where + ": Res7 triangle " + std::to_string(i), base(kTriangles) + i * kTriStride + 2 + 2 * k,
-                               "linkTri" + std::to_string(k) + " = " + std::to_string(l) + " exceeds the " +
-                                   std::to_string(m.triangles.size()) + " descriptors");
+                    sink.error(where + ": Res7 triangle " + std::to_string(i),
+                               base(kTriangles) + i * kTriStride + 2 + 2 * k,
+                               "linkTri" + std::to_string(k) + " = " + std::to_string(l) +
+                                   " exceeds the " + std::to_string(m.triangles.size()) +
+                                   " descriptors");
                 }
             }
     if (!m.has(kNodes)) return;
@@ -477,15 +529,18 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             for (int s = 0; s < kSlotWords; ++s) {
                 uint16_t w = node.slots[size_t(s)];
                 if (w != kNone && w >= m.slots.size())
-                    sink.error(label, at + 8 + 2 * s, "slot word " + std::to_string(s) + " = " + std::to_string(w) +
-                                                          " exceeds the " + std::to_string(m.slots.size()) + " slots");
+                    sink.error(label, at + 8 + 2 * s,
+                               "slot word " + std::to_string(s) + " = " + std::to_string(w) +
+                                   " exceeds the " + std::to_string(m.slots.size()) + " slots");
             }
         if (node.parent != kNone) {
             if (node.parent >= n)
-                sink.error(label, at + 2, "parent " + std::to_string(node.parent) + " exceeds the " +
-                                              std::to_string(n) + " nodes");
+                sink.error(label, at + 2,
+                           "parent " + std::to_string(node.parent) + " exceeds the " +
+                               std::to_string(n) + " nodes");
             else if (node.parent >= i)
-                sink.warn(label, at + 2, "parent " + std::to_string(node.parent) + " is not before its child");
+                sink.warn(label, at + 2,
+                          "parent " + std::to_string(node.parent) + " is not before its child");
         }
     }
     // Cycle check: walk up at most n steps from every node.
@@ -496,8 +551,8 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             ++steps;
         }
         if (steps > n) {
-            sink.error(where + ": Res1 node " + std::to_string(i), base(kNodes) + i * kNodeStride + 2,
-                       "parent chain contains a cycle");
+            sink.error(where + ": Res1 node " + std::to_string(i),
+                       base(kNodes) + i * kNodeStride + 2, "parent chain contains a cycle");
             break;
         }
     }
@@ -558,10 +613,14 @@ Bytes encode(const Model& m, ResType t) {
             for (uint32_t u : s.tail) w.put(u);
         }
         break;
-    case kPositions: return pod_bytes(m.positions);
-    case kNormals: return pod_bytes(m.normals);
-    case kUv0: return pod_bytes(m.uvs);
-    case kIndices: return pod_bytes(m.indices);
+    case kPositions:
+        return pod_bytes(m.positions);
+    case kNormals:
+        return pod_bytes(m.normals);
+    case kUv0:
+        return pod_bytes(m.uvs);
+    case kIndices:
+        return pod_bytes(m.indices);
     case kTriangles:
         for (const TriDesc& d : m.triangles) {
             w.put(d.flags);
@@ -589,7 +648,8 @@ Bytes encode(const Model& m, ResType t) {
             for (int16_t q : k.rot) w.put(q);
         }
         break;
-    case kFrameMap: return pod_bytes(m.animation.words);
+    case kFrameMap:
+        return pod_bytes(m.animation.words);
     case kNodeStrings:
         for (const NodeString& s : m.node_strings) {
             if (!s.present || s.text.empty()) {
@@ -601,7 +661,8 @@ Bytes encode(const Model& m, ResType t) {
             w.put(uint8_t(0));
         }
         break;
-    default: break;
+    default:
+        break;
     }
     return w.take();
 }

@@ -48,25 +48,25 @@ constexpr size_t kBatchStride = 20;
 constexpr size_t kTriStride = 16;
 
 struct Node {
-    uint16_t flags = 0;               // hdr0, opaque
-    uint16_t parent = kNone;          // hdr1
-    uint16_t map_start = kNone;       // hdr2, first Res19 word
-    uint16_t fallback_key = 0;        // hdr3, Res8 index
+    uint16_t flags = 0;                     // hdr0, opaque
+    uint16_t parent = kNone;                // hdr1
+    uint16_t map_start = kNone;             // hdr2, first Res19 word
+    uint16_t fallback_key = 0;              // hdr3, Res8 index
     std::array<uint16_t, kSlotWords> slots; // slot[lod * 5 + group], kNone = empty
     Node() { slots.fill(kNone); }
     uint16_t slot(int lod, int group) const { return slots[size_t(lod * kGroups + group)]; }
 };
 
 struct ModelHeader {
-    std::array<float, 24> hull{};  // 8 corners x (x, y, z), model space
-    std::array<float, 4> sphere{}; // centre, radius
+    std::array<float, 24> hull{};   // 8 corners x (x, y, z), model space
+    std::array<float, 4> sphere{};  // centre, radius
     std::array<float, 7> capsule{}; // A, B, radius
 };
 
 struct Slot {
     uint16_t tri_start = 0, tri_count = 0, batch_start = 0, batch_count = 0;
     std::array<float, 3> aabb_min{}, aabb_max{};
-    std::array<float, 4> sphere{}; // node-local centre, radius
+    std::array<float, 4> sphere{};  // node-local centre, radius
     std::array<uint32_t, 5> tail{}; // opaque
 };
 
@@ -120,7 +120,7 @@ struct Model {
     std::vector<TriDesc> triangles;
     std::vector<Batch> batches;
     std::vector<NodeString> node_strings; // Res10
-    anim::Animation animation;             // Res8 + Res19 (+ frame count)
+    anim::Animation animation;            // Res8 + Res19 (+ frame count)
 
     // Which typed views were decoded (tolerant reads leave broken resources raw).
     bool has(ResType t) const;

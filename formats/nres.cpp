@@ -7,7 +7,9 @@ namespace msh::nres {
 
 namespace {
 
-uint8_t fold(uint8_t c) { return (c >= 'A' && c <= 'Z') ? uint8_t(c - 'A' + 'a') : c; }
+uint8_t fold(uint8_t c) {
+    return (c >= 'A' && c <= 'Z') ? uint8_t(c - 'A' + 'a') : c;
+}
 
 std::string entry_label(size_t i, const Entry& e) {
     return "entry " + std::to_string(i) + " '" + e.name() + "'";
@@ -28,8 +30,7 @@ void build_layout(Archive& ar, ByteView bytes, uint64_t dir_off, const std::vect
                   DiagnosticSink& sink, const std::string& where) {
     std::vector<Range> ranges;
     for (uint32_t i = 0; i < ar.entries.size(); ++i)
-        if (usable[i])
-            ranges.push_back({ar.entries[i].data_offset, ar.entries[i].data.size(), i});
+        if (usable[i]) ranges.push_back({ar.entries[i].data_offset, ar.entries[i].data.size(), i});
     std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
         return a.offset != b.offset ? a.offset < b.offset : a.size < b.size;
     });
@@ -51,16 +52,18 @@ void build_layout(Archive& ar, ByteView bytes, uint64_t dir_off, const std::vect
         }
         if (to > cursor) {
             ByteView gap = bytes.subspan(cursor, to - cursor);
-            ar.layout.push_back({Segment::Kind::Gap, 0, uint32_t(cursor), Bytes(gap.begin(), gap.end())});
+            ar.layout.push_back(
+                {Segment::Kind::Gap, 0, uint32_t(cursor), Bytes(gap.begin(), gap.end())});
             sink.warn(where, cursor,
-                          std::to_string(to - cursor) + " bytes not referenced by any entry");
+                      std::to_string(to - cursor) + " bytes not referenced by any entry");
             cursor = to;
         }
     };
     for (const Range& r : ranges) {
         if (r.offset < cursor) {
             sink.strict_error(where + ": " + entry_label(r.entry, ar.entries[r.entry]), r.offset,
-                       "payload overlaps the previous payload (ends at " + std::to_string(cursor) + ")");
+                              "payload overlaps the previous payload (ends at " +
+                                  std::to_string(cursor) + ")");
             ar.verbatim_only = true;
             continue;
         }
@@ -102,9 +105,8 @@ std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries) {
     for (const Entry& e : entries) names.push_back(e.name());
     std::vector<uint32_t> perm(entries.size());
     std::iota(perm.begin(), perm.end(), 0u);
-    std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
-        return compare_names(names[a], names[b]) < 0;
-    });
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](uint32_t a, uint32_t b) { return compare_names(names[a], names[b]) < 0; });
     return perm;
 }
 
@@ -157,15 +159,17 @@ bool looks_like_nres(ByteView bytes) {
 Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
     if (bytes.size() < kHeaderSize)
         sink.fatal(where, 0,
-                   "file is " + std::to_string(bytes.size()) + " bytes, shorter than the 16-byte NRes header");
+                   "file is " + std::to_string(bytes.size()) +
+                       " bytes, shorter than the 16-byte NRes header");
     if (!looks_like_nres(bytes)) sink.fatal(where, 0, "bad magic (expected 'NRes')");
     uint32_t version = load<uint32_t>(bytes, 4);
     if (version != kVersion)
-        sink.fatal(where, 4, "unsupported NRes version 0x" + [&] {
-            char buf[16];
-            snprintf(buf, sizeof buf, "%x", version);
-            return std::string(buf);
-        }());
+        sink.fatal(
+            where, 4, "unsupported NRes version 0x" + [&] {
+                char buf[16];
+                snprintf(buf, sizeof buf, "%x", version);
+                return std::string(buf);
+            }());
     int32_t count = load<int32_t>(bytes, 8);
     uint64_t total = load<uint32_t>(bytes, 12);
     if (count < 0) sink.fatal(where, 8, "negative entry count " + std::to_string(count));
@@ -175,10 +179,11 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
     if (total != bytes.size()) {
         if (sink.mode() == ReadMode::Strict)
             sink.fatal(where, 12,
-                       "header totalSize " + std::to_string(total) + " differs from the file size " +
-                           std::to_string(bytes.size()));
-        sink.strict_error(where, 12, "header totalSize " + std::to_string(total) + " differs from the file size " +
-                                 std::to_string(bytes.size()));
+                       "header totalSize " + std::to_string(total) +
+                           " differs from the file size " + std::to_string(bytes.size()));
+        sink.strict_error(where, 12,
+                          "header totalSize " + std::to_string(total) +
+                              " differs from the file size " + std::to_string(bytes.size()));
         if (total < bytes.size() && total >= kHeaderSize) end = total;
     }
     uint64_t dir_size = uint64_t(count) * kEntrySize;
@@ -276,7 +281,8 @@ void put_directory(ByteWriter& w, const Archive& ar, const std::vector<uint32_t>
 
 void check_size(uint64_t size) {
     if (size > UINT32_MAX)
-        throw FormatError("", 12, "archive would be larger than 4 GiB (" + std::to_string(size) + " bytes)");
+        throw FormatError(
+            "", 12, "archive would be larger than 4 GiB (" + std::to_string(size) + " bytes)");
 }
 
 } // namespace
@@ -305,14 +311,19 @@ Bytes write(const Archive& ar) {
         case Segment::Kind::Payload: {
             if (s.entry >= ar.entries.size()) break;
             // Things before this payload changed size: keep it 8-byte aligned.
-            if (w.size() != s.original_offset && w.size() % 8 != 0) w.put_zeros(align8(w.size()) - w.size());
+            if (w.size() != s.original_offset && w.size() % 8 != 0)
+                w.put_zeros(align8(w.size()) - w.size());
             offsets[s.entry] = uint32_t(w.size());
             placed[s.entry] = true;
             w.put_bytes(ar.entries[s.entry].data);
             break;
         }
-        case Segment::Kind::Pad: w.put_zeros(align8(w.size()) - w.size()); break;
-        case Segment::Kind::Gap: w.put_bytes(s.gap); break;
+        case Segment::Kind::Pad:
+            w.put_zeros(align8(w.size()) - w.size());
+            break;
+        case Segment::Kind::Gap:
+            w.put_bytes(s.gap);
+            break;
         }
     }
     for (size_t i = 0; i < ar.entries.size(); ++i) {

@@ -300,6 +300,9 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
         b.out.nodes.push_back(std::move(sn));
     }
 
+    // lod_child[node][lod]: the scene node of that node's group-0 slot at that LOD.
+    std::vector<std::array<int, kLods>> lod_child(
+        model.nodes.size(), {scene::kNoIndex, scene::kNoIndex, scene::kNoIndex});
     const int lod0 = options.lod == kAll ? 0 : options.lod;
     const int group0 = options.group == kAll ? 0 : options.group;
     for (size_t i = 0; i < model.nodes.size(); ++i) {
@@ -331,8 +334,23 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 child.parent = int(i);
                 child.mesh = m;
                 child.extras = {{"lod", lod}, {"group", group}, {"slot", slot_index}};
+                if (group == 0) lod_child[i][size_t(lod)] = int(b.out.nodes.size());
                 b.out.nodes.push_back(std::move(child));
             }
+        }
+    }
+
+    if (options.msft_lod && options.lod == kAll) {
+        // Screen coverage thresholds: one per level including the base (MSFT_lod convention).
+        const float coverage[kLods + 1] = {0.5f, 0.2f, 0.05f, 0.0f};
+        for (size_t i = 0; i < model.nodes.size(); ++i) {
+            scene::Node& n = b.out.nodes[i];
+            if (n.mesh == scene::kNoIndex) continue;
+            for (int lod = 1; lod < kLods; ++lod)
+                if (lod_child[i][size_t(lod)] != scene::kNoIndex)
+                    n.lod_ids.push_back(lod_child[i][size_t(lod)]);
+            if (n.lod_ids.empty()) continue;
+            n.lod_coverage.assign(coverage, coverage + n.lod_ids.size() + 1);
         }
     }
 

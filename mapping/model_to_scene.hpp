@@ -33,6 +33,8 @@ struct ExportOptions {
     int lod = 0;     // 0..2, or kAll
     int group = 0;   // 0..4, or kAll
     double fps = 24; // frames per second for key times
+    // With lod = all: also write MSFT_lod on each node whose group-0 slot has coarser levels.
+    bool msft_lod = false;
     // WEAR row names (material index -> name); rows beyond the list are named mat_<row>.
     std::vector<std::string> material_names;
 };

@@ -21,13 +21,21 @@ struct Node {
     std::array<float, 3> translation{0, 0, 0};
     std::array<float, 4> rotation{0, 0, 0, 1}; // x, y, z, w
     int mesh = kNoIndex;
+    int skin = kNoIndex;
+    // A root node that is not listed in the scene (an MSFT_lod level referenced from elsewhere).
+    bool in_scene = true;
+    // MSFT_lod: the nodes of the coarser levels, with the screen coverage of each level.
+    std::vector<int> lod_ids;
+    std::vector<float> lod_coverage;
     nlohmann::json extras; // null = none
 };
 
-// A vertex attribute: `components` floats per vertex (2, 3 or 4), tightly packed.
+// A vertex attribute: `components` floats per vertex (2, 3 or 4), tightly packed. `joints`
+// attributes hold whole numbers and are written as unsigned integers (JOINTS_n).
 struct Attribute {
     int components = 3;
     std::vector<float> data;
+    bool joints = false;
     size_t count() const { return components ? data.size() / size_t(components) : 0; }
 };
 
@@ -64,12 +72,19 @@ struct Animation {
     nlohmann::json extras;
 };
 
+struct Skin {
+    std::string name;
+    std::vector<int> joints;
+    std::vector<float> inverse_bind; // 16 floats (column-major) per joint
+};
+
 struct Scene {
     std::vector<Node> nodes;
     std::vector<Mesh> meshes;
     std::vector<Material> materials;
     std::vector<Animation> animations; // zero or one for MSH models
-    nlohmann::json extras;             // scene-level extras
+    std::vector<Skin> skins;
+    nlohmann::json extras; // scene-level extras
 };
 
 } // namespace msh::scene

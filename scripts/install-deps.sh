@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages mshconv builds and tests with, when any is missing.
+# Installs what mshconv builds and tests with on Debian 12, when anything is missing: the
+# compiler and libraries, the real consumers the tests run (Assimp, Blender 3.4 + numpy, Node.js
+# for Khronos glTF-Validator) and the validator itself (npm, pinned by tools/node/package-lock.json).
 set -euo pipefail
-packages=(g++ cmake make pkg-config
-  libtinygltf-dev libassimp-dev assimp-utils
-  libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev)
+cd "$(dirname "$0")/.."
+packages=(g++ cmake make pkg-config python3
+  libtinygltf-dev libassimp-dev assimp-utils libpng-dev
+  libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev
+  blender python3-numpy)
+packages+=(pngcheck) # optional PNG validation in the texm tests
 [ "${1:-}" = "--bench" ] && packages+=(hyperfine time)
+command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -13,5 +19,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
+fi
+if [ ! -d tools/node/node_modules/gltf-validator ]; then
+  npm ci --prefix tools/node --no-audit --no-fund --loglevel=error
 fi

@@ -20,7 +20,8 @@ inline Model make_minimal_model() {
     for (int node = 0; node < 2; ++node) {
         for (const Vec3& p : tet) m.positions.push_back({p.x + float(node), p.y, p.z});
         for (int v = 0; v < 4; ++v) {
-            m.normals.push_back({int8_t(v == 1 ? 127 : -73), int8_t(v == 2 ? 127 : -73), int8_t(v == 3 ? 127 : -73), 0});
+            m.normals.push_back({int8_t(v == 1 ? 127 : -73), int8_t(v == 2 ? 127 : -73),
+                                 int8_t(v == 3 ? 127 : -73), 0});
             m.uvs.push_back({int16_t(v * 256), int16_t(1024 - v * 256)});
         }
         for (uint16_t i : faces) m.indices.push_back(i);
@@ -86,7 +87,9 @@ inline Model make_minimal_model() {
     return m;
 }
 
-inline Bytes make_minimal_model_bytes() { return nres::write_canonical(make_minimal_model().container); }
+inline Bytes make_minimal_model_bytes() {
+    return nres::write_canonical(make_minimal_model().container);
+}
 
 // Offset of the payload of the first entry of `type` inside a model image.
 inline size_t payload_offset(const Bytes& image, uint32_t type) {
@@ -100,6 +103,8 @@ inline size_t directory_offset(const Bytes& image, uint32_t type) {
     return image.size() - 64 * ar.entries.size() + 64 * *ar.find_type(type);
 }
 
-template <class T> inline void poke(Bytes& b, size_t off, T v) { store<T>(b.data() + off, v); }
+template <class T> inline void poke(Bytes& b, size_t off, T v) {
+    store<T>(b.data() + off, v);
+}
 
 } // namespace msh::test

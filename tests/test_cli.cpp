@@ -34,7 +34,9 @@ Run mshconv(const std::string& args) {
     return r;
 }
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) {
+    return "'" + p.string() + "'";
+}
 
 fs::path scratch(const std::string& name) {
     fs::path p = fs::temp_directory_path() / ("mshconv-cli-" + std::to_string(::getpid())) / name;
@@ -110,7 +112,8 @@ BOOST_AUTO_TEST_CASE(extract_then_pack_is_byte_identical) {
     for (const auto& f : test::corpus()) {
         fs::path dir = scratch("x_" + f.relative_path);
         fs::path out = scratch("packed_" + f.relative_path);
-        Run a = mshconv("nres extract " + q(test::corpus_dir() / f.relative_path) + " -o " + q(dir));
+        Run a =
+            mshconv("nres extract " + q(test::corpus_dir() / f.relative_path) + " -o " + q(dir));
         BOOST_REQUIRE_MESSAGE(a.code == 0, a.out);
         Run b = mshconv("nres pack " + q(dir) + " -o " + q(out));
         BOOST_REQUIRE_MESSAGE(b.code == 0, b.out);

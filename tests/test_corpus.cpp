@@ -40,7 +40,8 @@ void check_image(const Bytes& bytes, const std::string& where, Visit& v) {
     Model copy = m;
     sync_container(copy);
     for (size_t i = 0; i < m.container.entries.size(); ++i)
-        BOOST_TEST((copy.container.entries[i].data == m.container.entries[i].data), where << ": entry " << i);
+        BOOST_TEST((copy.container.entries[i].data == m.container.entries[i].data),
+                   where << ": entry " << i);
 }
 
 } // namespace

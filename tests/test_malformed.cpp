@@ -35,7 +35,9 @@ Bytes edit_container(const std::function<void(nres::Archive&)>& f) {
     return nres::write_canonical(m.container);
 }
 
-nres::Entry& entry(nres::Archive& a, uint32_t type) { return a.entries.at(*a.find_type(type)); }
+nres::Entry& entry(nres::Archive& a, uint32_t type) {
+    return a.entries.at(*a.find_type(type));
+}
 
 Bytes edit_payload(uint32_t type, size_t off, uint16_t value) {
     return edit_image([=](Bytes& b) { poke<uint16_t>(b, payload_offset(b, type) + off, value); });
@@ -48,17 +50,23 @@ const std::vector<Case>& cases() {
         {"wrong magic", [] { return edit_image([](Bytes& b) { b[3] = 'z'; }); }, "bad magic"},
         {"wrong version", [] { return edit_image([](Bytes& b) { poke<uint32_t>(b, 4, 0x101); }); },
          "unsupported NRes version"},
-        {"negative entry count", [] { return edit_image([](Bytes& b) { poke<int32_t>(b, 8, -1); }); },
+        {"negative entry count",
+         [] { return edit_image([](Bytes& b) { poke<int32_t>(b, 8, -1); }); },
          "negative entry count"},
         {"directory larger than the file",
          [] { return edit_image([](Bytes& b) { poke<int32_t>(b, 8, 1000000); }); }, "does not fit"},
         {"truncated file", [] { return edit_image([](Bytes& b) { b.pop_back(); }); },
          "differs from the file size"},
         {"payload before the data region",
-         [] { return edit_image([](Bytes& b) { poke<uint32_t>(b, directory_offset(b, 3) + 56, 8); }); },
+         [] {
+             return edit_image([](Bytes& b) { poke<uint32_t>(b, directory_offset(b, 3) + 56, 8); });
+         },
          "outside the data region"},
         {"payload past the directory",
-         [] { return edit_image([](Bytes& b) { poke<uint32_t>(b, directory_offset(b, 3) + 12, 1u << 30); }); },
+         [] {
+             return edit_image(
+                 [](Bytes& b) { poke<uint32_t>(b, directory_offset(b, 3) + 12, 1u << 30); });
+         },
          "outside the data region"},
         {"overlapping payloads",
          [] {
@@ -68,27 +76,38 @@ const std::vector<Case>& cases() {
          },
          "overlaps"},
         {"name without NUL",
-         [] { return edit_image([](Bytes& b) { std::fill_n(b.begin() + long(directory_offset(b, 3) + 20), 36, 'A'); }); },
+         [] {
+             return edit_image([](Bytes& b) {
+                 std::fill_n(b.begin() + long(directory_offset(b, 3) + 20), 36, 'A');
+             });
+         },
          "no NUL"},
         {"sort index not a permutation",
          [] {
              return edit_image([](Bytes& b) {
-                 poke<uint32_t>(b, directory_offset(b, 2) + 60, load<uint32_t>(b, directory_offset(b, 1) + 60));
+                 poke<uint32_t>(b, directory_offset(b, 2) + 60,
+                                load<uint32_t>(b, directory_offset(b, 1) + 60));
              });
          },
          "not a permutation"},
-        {"two resources of one type", [] { return edit_container([](nres::Archive& a) { entry(a, 17).type = 9; }); },
+        {"two resources of one type",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 17).type = 9; }); },
          "second resource of type 9"},
-        {"missing Res3", [] { return edit_container([](nres::Archive& a) { entry(a, 3).type = 99; }); },
+        {"missing Res3",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 3).type = 99; }); },
          "required resource Res3 is missing"},
         {"Res3 size not a multiple of 12",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 3).data.pop_back(); }); }, "record size 12"},
-        {"Res3 attr1 wrong", [] { return edit_container([](nres::Archive& a) { entry(a, 3).attr1 = 9; }); },
+         [] { return edit_container([](nres::Archive& a) { entry(a, 3).data.pop_back(); }); },
+         "record size 12"},
+        {"Res3 attr1 wrong",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 3).attr1 = 9; }); },
          "attr1 = 9 but the payload holds 8"},
-        {"Res1 unknown stride", [] { return edit_container([](nres::Archive& a) { entry(a, 1).attr3 = 30; }); },
+        {"Res1 unknown stride",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 1).attr3 = 30; }); },
          "expected 38 (or 24)"},
         {"Res1 size not a multiple of 38",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 1).data.push_back(0); }); }, "record size 38"},
+         [] { return edit_container([](nres::Archive& a) { entry(a, 1).data.push_back(0); }); },
+         "record size 38"},
         {"legacy Res1 size mismatch",
          [] {
              return edit_container([](nres::Archive& a) {
@@ -98,9 +117,11 @@ const std::vector<Case>& cases() {
          },
          "legacy stride-24"},
         {"Res2 size not 0x8C + 68n",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 2).data.pop_back(); }); }, "0x8C + 68"},
+         [] { return edit_container([](nres::Archive& a) { entry(a, 2).data.pop_back(); }); },
+         "0x8C + 68"},
         {"Res2 attr1 not the slot count",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 2).attr1 = 3; }); }, "payload holds 2 slots"},
+         [] { return edit_container([](nres::Archive& a) { entry(a, 2).attr1 = 3; }); },
+         "payload holds 2 slots"},
         {"Res4 count differs from Res3",
          [] {
              return edit_container([](nres::Archive& a) {
@@ -110,28 +131,46 @@ const std::vector<Case>& cases() {
          },
          "7 normals for 8 positions"},
         {"Res8 size not a multiple of 24",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 8).data.push_back(0); }); }, "record size 24"},
-        {"Res19 without Res8", [] { return edit_container([](nres::Archive& a) { entry(a, 8).type = 98; }); },
+         [] { return edit_container([](nres::Archive& a) { entry(a, 8).data.push_back(0); }); },
+         "record size 24"},
+        {"Res19 without Res8",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 8).type = 98; }); },
          "present together"},
-        {"slot word out of range", [] { return edit_payload(1, 38 + 8, 2); }, "exceeds the 2 slots"},
-        {"slot batch range out of range", [] { return edit_payload(2, 0x8C + 68 + 6, 5); }, "batch range"},
-        {"slot triangle range out of range", [] { return edit_payload(2, 0x8C + 68 + 2, 100); }, "triangle range"},
+        {"slot word out of range", [] { return edit_payload(1, 38 + 8, 2); },
+         "exceeds the 2 slots"},
+        {"slot batch range out of range", [] { return edit_payload(2, 0x8C + 68 + 6, 5); },
+         "batch range"},
+        {"slot triangle range out of range", [] { return edit_payload(2, 0x8C + 68 + 2, 100); },
+         "triangle range"},
         {"batch index range past Res6",
-         [] { return edit_image([](Bytes& b) { poke<uint32_t>(b, payload_offset(b, 13) + 20 + 10, 100); }); },
+         [] {
+             return edit_image(
+                 [](Bytes& b) { poke<uint32_t>(b, payload_offset(b, 13) + 20 + 10, 100); });
+         },
          "exceeds Res6"},
-        {"batch index count not a multiple of 3", [] { return edit_payload(13, 8, 11); }, "not a multiple of 3"},
+        {"batch index count not a multiple of 3", [] { return edit_payload(13, 8, 11); },
+         "not a multiple of 3"},
         {"batch base vertex past the vertices",
-         [] { return edit_image([](Bytes& b) { poke<uint32_t>(b, payload_offset(b, 13) + 20 + 16, 100); }); },
+         [] {
+             return edit_image(
+                 [](Bytes& b) { poke<uint32_t>(b, payload_offset(b, 13) + 20 + 16, 100); });
+         },
          "exceeds the 8 vertices"},
-        {"triangle link out of range", [] { return edit_payload(7, 16 * 3 + 4, 50); }, "linkTri1 = 50"},
+        {"triangle link out of range", [] { return edit_payload(7, 16 * 3 + 4, 50); },
+         "linkTri1 = 50"},
         {"Res10 trailing bytes",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 10).data.push_back(0); }); }, "trailing bytes"},
-        {"Res10 record runs past the end", [] { return edit_payload(10, 0, 100); }, "runs past the end"},
+         [] { return edit_container([](nres::Archive& a) { entry(a, 10).data.push_back(0); }); },
+         "trailing bytes"},
+        {"Res10 record runs past the end", [] { return edit_payload(10, 0, 100); },
+         "runs past the end"},
         {"Res10 record cut off",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 10).data.resize(10); }); }, "cut off"},
-        {"Res10 record not NUL-terminated", [] { return edit_payload(10, 8, 0x5858); }, "not NUL-terminated"},
+         [] { return edit_container([](nres::Archive& a) { entry(a, 10).data.resize(10); }); },
+         "cut off"},
+        {"Res10 record not NUL-terminated", [] { return edit_payload(10, 8, 0x5858); },
+         "not NUL-terminated"},
         {"Res10 attr1 not the node count",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 10).attr1 = 3; }); }, "expected nodeCount 2"},
+         [] { return edit_container([](nres::Archive& a) { entry(a, 10).attr1 = 3; }); },
+         "expected nodeCount 2"},
         {"parent out of range", [] { return edit_payload(1, 38 + 2, 7); }, "exceeds the 2 nodes"},
         {"parent cycle",
          [] {
@@ -143,8 +182,10 @@ const std::vector<Case>& cases() {
          "cycle"},
         {"fallback key past the key pool", [] { return edit_payload(1, 38 + 6, 9); }, "Res"},
         {"frame map block past Res19", [] { return edit_payload(1, 38 + 4, 3); }, "Res"},
-        {"frame count zero", [] { return edit_container([](nres::Archive& a) { entry(a, 19).attr2 = 0; }); }, "Res19"},
-        {"Res5 attr3 not the stride", [] { return edit_container([](nres::Archive& a) { entry(a, 5).attr3 = 5; }); },
+        {"frame count zero",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 19).attr2 = 0; }); }, "Res19"},
+        {"Res5 attr3 not the stride",
+         [] { return edit_container([](nres::Archive& a) { entry(a, 5).attr3 = 5; }); },
          "attr3 = 5, expected 4"},
     };
     return list;
@@ -162,9 +203,12 @@ BOOST_AUTO_TEST_CASE(fixture_is_valid_and_round_trips) {
     BOOST_TEST((write_model(m) == b));
 }
 
-BOOST_AUTO_TEST_CASE(at_least_thirty_distinct_cases) { BOOST_TEST(cases().size() >= 30u); }
+BOOST_AUTO_TEST_CASE(at_least_thirty_distinct_cases) {
+    BOOST_TEST(cases().size() >= 30u);
+}
 
-BOOST_DATA_TEST_CASE(each_corruption_has_its_own_error, boost::unit_test::data::xrange(cases().size()), i) {
+BOOST_DATA_TEST_CASE(each_corruption_has_its_own_error,
+                     boost::unit_test::data::xrange(cases().size()), i) {
     const Case& c = cases()[i];
     BOOST_TEST_CONTEXT(c.name) {
         Bytes b = c.make();
@@ -231,7 +275,8 @@ BOOST_AUTO_TEST_CASE(random_corruption_never_crashes) {
                 Bytes out = write_model(m);
                 (sink.has_errors() ? rejected : accepted)++;
                 if (mode == ReadMode::Strict && !sink.has_errors())
-                    BOOST_TEST((out == b), "strictly valid image did not round-trip, round " << round);
+                    BOOST_TEST((out == b),
+                               "strictly valid image did not round-trip, round " << round);
             } catch (const FormatError&) {
                 ++rejected;
             }

@@ -15,7 +15,8 @@ struct RawEntry {
 };
 
 // Assembles an archive by hand: `region` is the data region from offset 16, then the directory.
-Bytes assemble(const Bytes& region, const std::vector<RawEntry>& entries, int32_t count_override = -1) {
+Bytes assemble(const Bytes& region, const std::vector<RawEntry>& entries,
+               int32_t count_override = -1) {
     ByteWriter w;
     w.put_bytes(ByteView(reinterpret_cast<const uint8_t*>("NRes"), 4));
     w.put(uint32_t(0x100));
@@ -106,9 +107,10 @@ BOOST_AUTO_TEST_CASE(lossless_keeps_gaps_nonzero_padding_raw_names_and_physical_
     // Physical order: entry 1 first, then entry 0; a non-zero unreferenced region before the first
     // payload; non-zero padding after entry 1; bytes after the NUL of a name; a valid permutation
     // that is not the sorted one.
-    Bytes region = bytes_of({0xDE, 0xAD, 0xBE, 0xEF, 0, 0, 0, 1,   // gap at 16
-                             1, 2, 3, 0xAA, 0xBB, 0, 0, 0,        // entry 1 (3 bytes) + odd padding
-                             9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0}); // entry 0 (9 bytes)
+    Bytes region = bytes_of(
+        {0xDE, 0xAD, 0xBE, 0xEF, 0,    0, 0, 1, // gap at 16
+         1,    2,    3,    0xAA, 0xBB, 0, 0, 0, // entry 1 (3 bytes) + odd padding
+         9,    9,    9,    9,    9,    9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0}); // entry 0 (9 bytes)
     Bytes b = assemble(region, {{1, "zeta", 32, 9, 0}, {2, "alpha", 24, 3, 1}});
     size_t name_at = b.size() - 128 + 20;
     b[name_at + 10] = 'Q'; // after the NUL of "zeta"

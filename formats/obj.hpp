@@ -1,0 +1,20 @@
+// Scene -> Wavefront OBJ + MTL. OBJ has no hierarchy: every node's rest-pose world transform is
+// baked into its positions and normals. One `o` per mesh node, one `g` + `usemtl` per primitive
+// (`g <object>.batch<k>` keeps the batch identity), `vt u 1-v`, shortest round-trip floats.
+#pragma once
+
+#include "mapping/scene.hpp"
+
+#include <string>
+
+namespace msh::obj {
+
+struct Files {
+    std::string obj;
+    std::string mtl;
+};
+
+// `mtl_name` is referenced by `mtllib` (the MTL's file name beside the OBJ).
+Files write(const scene::Scene& scene, const std::string& mtl_name);
+
+} // namespace msh::obj

@@ -1,0 +1,28 @@
+// Rigid transforms (rotation + translation, no scale) for rest-pose baking (OBJ, skin bind
+// pose). Computed in double, stored in float.
+#pragma once
+
+#include "scene.hpp"
+
+#include <array>
+#include <vector>
+
+namespace msh::mapping {
+
+struct Rigid {
+    std::array<double, 4> q{0, 0, 0, 1}; // x, y, z, w (unit)
+    std::array<double, 3> t{0, 0, 0};
+};
+
+Rigid compose(const Rigid& parent, const Rigid& child); // parent ∘ child
+Rigid inverse(const Rigid& r);
+std::array<double, 3> rotate(const std::array<double, 4>& q, const std::array<double, 3>& v);
+std::array<float, 3> apply(const Rigid& r, const std::array<float, 3>& p);
+std::array<float, 3> apply_rotation(const Rigid& r, const std::array<float, 3>& v);
+// Column-major 4x4 (glTF order).
+std::array<float, 16> to_matrix(const Rigid& r);
+
+// World rest transform of every scene node (parents before or after children: any order).
+std::vector<Rigid> world_transforms(const scene::Scene& scene);
+
+} // namespace msh::mapping
