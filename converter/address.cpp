@@ -51,6 +51,32 @@ Loaded load(const Address& address) {
     return out;
 }
 
+void store(const Address& address, ByteView bytes) {
+    if (address.entries.empty()) {
+        write_file_atomic(address.file, bytes);
+        return;
+    }
+    // Descend, keeping every archive on the way, then replace and re-emit bottom-up.
+    std::vector<nres::Archive> chain;
+    std::vector<size_t> index;
+    Bytes current = read_file(address.file);
+    std::string where = address.file.string();
+    for (const std::string& name : address.entries) {
+        chain.push_back(nres::read(current, ReadMode::Strict, where));
+        auto i = chain.back().find(name);
+        if (!i) throw FormatError(where, 0, "no entry named '" + name + "' to replace");
+        index.push_back(*i);
+        current = chain.back().entries[*i].data;
+        where += ":" + name;
+    }
+    Bytes payload(bytes.begin(), bytes.end());
+    for (size_t level = chain.size(); level-- > 0;) {
+        chain[level].entries[index[level]].data = std::move(payload);
+        payload = nres::write(chain[level]);
+    }
+    write_file_atomic(address.file, payload);
+}
+
 Kind classify(ByteView bytes) {
     if (!nres::looks_like_nres(bytes)) return Kind::Other;
     try {

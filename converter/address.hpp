@@ -27,6 +27,10 @@ struct Loaded {
 // Reads the file and descends into the named entries; throws with file and entry named.
 Loaded load(const Address& address);
 
+// Writes `bytes` to the address: a standalone file, or the named (nested) entry of an existing
+// archive, which is rewritten losslessly (every other entry, gap and field kept) and atomically.
+void store(const Address& address, ByteView bytes);
+
 enum class Kind { Model, Archive, Other };
 // Model = NRes image with integer resource types 1, 2 and 3; Archive = any other NRes image.
 Kind classify(ByteView bytes);

@@ -33,3 +33,14 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
 void write(const scene::Scene& scene, const std::filesystem::path& out);
 
 } // namespace msh::gltf
+
+namespace msh::gltf {
+
+// Reads a .gltf (+ buffers) or .glb into the neutral scene: nodes (TRS; a node matrix is
+// decomposed, scale must be 1), meshes with every attribute as floats (integer and normalised
+// accessors converted, byteStride honoured), materials by name, skins, and LINEAR/STEP animation
+// channels (translation and rotation; scale channels are dropped with a warning when not 1).
+// `warnings` collects what was dropped. Throws FormatError naming the file on bad input.
+scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings);
+
+} // namespace msh::gltf

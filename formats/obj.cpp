@@ -3,6 +3,11 @@
 #include "mapping/transform.hpp"
 
 #include <charconv>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "diagnostics.hpp"
 
 namespace msh::obj {
 
@@ -97,6 +102,164 @@ Files write(const scene::Scene& scene, const std::string& mtl_name) {
         f.mtl += "\n";
     }
     return f;
+}
+
+namespace {
+
+struct Run {
+    std::string group;
+    int material = scene::kNoIndex;
+    std::vector<std::array<long, 3>> corners; // (v, vt, vn), 0 = absent, in triangle order
+};
+
+} // namespace
+
+scene::Scene read(const std::string& text, const std::string& where) {
+    std::vector<float> v, vt, vn;
+    scene::Scene s;
+    std::map<std::string, int> materials;
+    std::vector<std::pair<std::string, std::vector<Run>>> objects;
+    std::string group;
+    int material = scene::kNoIndex;
+    auto current = [&]() -> Run& {
+        if (objects.empty()) objects.push_back({"obj", {}});
+        auto& runs = objects.back().second;
+        if (runs.empty() || runs.back().group != group || runs.back().material != material)
+            runs.push_back({group, material, {}});
+        return runs.back();
+    };
+    std::istringstream in(text);
+    std::string line;
+    for (size_t no = 1; std::getline(in, line); ++no) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::istringstream ls(line);
+        std::string tag;
+        ls >> tag;
+        auto fail = [&](const std::string& what) -> void {
+            throw FormatError(where, no, "line " + std::to_string(no) + ": " + what);
+        };
+        auto numbers = [&](std::vector<float>& out, int n) {
+            for (int i = 0; i < n; ++i) {
+                std::string t;
+                float f = 0;
+                if (!(ls >> t)) {
+                    if (i == 2 && n == 3 && &out == &vt) {
+                        out.push_back(0);
+                        continue;
+                    }
+                    fail("expected " + std::to_string(n) + " numbers after '" + tag + "'");
+                }
+                auto r = std::from_chars(t.data(), t.data() + t.size(), f);
+                if (r.ec != std::errc() || r.ptr != t.data() + t.size())
+                    fail("'" + t + "' is not a number");
+                out.push_back(f);
+            }
+        };
+        if (tag == "v")
+            numbers(v, 3);
+        else if (tag == "vt") {
+            std::vector<float> uv;
+            std::string t1, t2;
+            ls >> t1 >> t2;
+            float a = 0, b = 0;
+            if (std::from_chars(t1.data(), t1.data() + t1.size(), a).ec != std::errc() ||
+                std::from_chars(t2.data(), t2.data() + t2.size(), b).ec != std::errc())
+                fail("bad texture coordinate");
+            vt.push_back(a);
+            vt.push_back(b);
+        } else if (tag == "vn")
+            numbers(vn, 3);
+        else if (tag == "o") {
+            std::string name;
+            std::getline(ls >> std::ws, name);
+            objects.push_back({name, {}});
+            group.clear();
+        } else if (tag == "g") {
+            std::getline(ls >> std::ws, group);
+        } else if (tag == "usemtl") {
+            std::string name;
+            ls >> name;
+            auto it = materials.find(name);
+            if (it == materials.end()) {
+                it = materials.emplace(name, int(s.materials.size())).first;
+                s.materials.push_back({name, nullptr});
+            }
+            material = it->second;
+        } else if (tag == "f") {
+            std::vector<std::array<long, 3>> poly;
+            std::string ref;
+            while (ls >> ref) {
+                std::array<long, 3> c{0, 0, 0};
+                size_t pos = 0;
+                for (int k = 0; k < 3 && pos <= ref.size(); ++k) {
+                    size_t end = ref.find('/', pos);
+                    std::string part =
+                        ref.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+                    if (!part.empty()) {
+                        long x = 0;
+                        if (std::from_chars(part.data(), part.data() + part.size(), x).ec !=
+                            std::errc())
+                            fail("bad face index '" + ref + "'");
+                        const long count = long((k == 0   ? v.size() / 3
+                                                 : k == 1 ? vt.size() / 2
+                                                          : vn.size() / 3));
+                        if (x < 0) x = count + 1 + x; // relative index
+                        if (x < 1 || x > count) fail("face index " + part + " is out of range");
+                        c[size_t(k)] = x;
+                    }
+                    if (end == std::string::npos) break;
+                    pos = end + 1;
+                }
+                if (c[0] == 0) fail("face corner without a vertex index");
+                poly.push_back(c);
+            }
+            if (poly.size() < 3) fail("face with fewer than 3 corners");
+            Run& run = current();
+            for (size_t k = 1; k + 1 < poly.size(); ++k)
+                run.corners.insert(run.corners.end(), {poly[0], poly[k], poly[k + 1]});
+        }
+    }
+    for (auto& [name, runs] : objects) {
+        scene::Mesh mesh;
+        mesh.name = name;
+        for (const Run& run : runs) {
+            if (run.corners.empty()) continue;
+            std::vector<std::array<long, 3>> keys = run.corners;
+            std::sort(keys.begin(), keys.end());
+            keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+            scene::Primitive p;
+            p.material = run.material;
+            scene::Attribute pos{3, {}}, uv{2, {}}, nrm{3, {}};
+            const bool has_uv = keys.front()[1] != 0, has_n = keys.front()[2] != 0;
+            for (const auto& k : keys) {
+                for (int c = 0; c < 3; ++c) pos.data.push_back(v[size_t(k[0] - 1) * 3 + size_t(c)]);
+                if (has_uv) {
+                    const size_t t = size_t(std::max(1L, k[1]) - 1);
+                    uv.data.push_back(vt[2 * t]);
+                    uv.data.push_back(1.0f - vt[2 * t + 1]);
+                }
+                if (has_n) {
+                    const size_t t = size_t(std::max(1L, k[2]) - 1);
+                    for (int c = 0; c < 3; ++c) nrm.data.push_back(vn[3 * t + size_t(c)]);
+                }
+            }
+            for (const auto& c : run.corners)
+                p.indices.push_back(
+                    uint32_t(std::lower_bound(keys.begin(), keys.end(), c) - keys.begin()));
+            p.attributes["POSITION"] = std::move(pos);
+            if (has_uv) p.attributes["TEXCOORD_0"] = std::move(uv);
+            if (has_n) p.attributes["NORMAL"] = std::move(nrm);
+            mesh.extras["groups"].push_back(run.group);
+            mesh.primitives.push_back(std::move(p));
+        }
+        if (mesh.primitives.empty()) continue;
+        scene::Node node;
+        node.name = name;
+        node.mesh = int(s.meshes.size());
+        s.meshes.push_back(std::move(mesh));
+        s.nodes.push_back(std::move(node));
+    }
+    return s;
 }
 
 } // namespace msh::obj

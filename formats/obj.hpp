@@ -17,4 +17,10 @@ struct Files {
 // `mtl_name` is referenced by `mtllib` (the MTL's file name beside the OBJ).
 Files write(const scene::Scene& scene, const std::string& mtl_name);
 
+// Reads OBJ text into the scene: one root node per `o` (positions as written: world space), one
+// primitive per `g`/`usemtl` run, its vertices the distinct (v, vt, vn) triples it uses ordered by
+// v index; `vt` v is flipped back; polygons are fanned into triangles. Throws FormatError naming
+// `where` and the line on bad input.
+scene::Scene read(const std::string& text, const std::string& where);
+
 } // namespace msh::obj

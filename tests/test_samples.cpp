@@ -85,7 +85,8 @@ BOOST_AUTO_TEST_CASE(deterministic_per_seed) {
     // Every archive with seeded content changes; palettes.lib is procedural (seed-independent).
     for (size_t i = 0; i < first.size(); ++i)
         if (first[i].relative_path != "palettes.lib")
-            BOOST_TEST((first[i].bytes != other[i].bytes), first[i].relative_path << " ignores the seed");
+            BOOST_TEST((first[i].bytes != other[i].bytes),
+                       first[i].relative_path << " ignores the seed");
 }
 
 BOOST_AUTO_TEST_CASE(required_archives_and_siblings) {

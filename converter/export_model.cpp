@@ -1,0 +1,149 @@
+// convert, MSH model -> glTF 2.0 (.gltf + .bin, or .glb) or OBJ + MTL, plus OUT_STEM.sidecar.json.
+#include "address.hpp"
+#include "commands.hpp"
+#include "convert.hpp"
+#include "options.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/msh.hpp"
+#include "formats/nres.hpp"
+#include "formats/obj.hpp"
+#include "formats/wear.hpp"
+#include "mapping/model_to_scene.hpp"
+#include "mapping/skin.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int parse_choice(const std::string& text, int count, const char* what) {
+    if (text == "all") return mapping::kAll;
+    int v = -1;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || v < 0 || v >= count)
+        throw UsageError(std::string("--") + what + " must be 0.." + std::to_string(count - 1) +
+                         " or 'all', got '" + text + "'");
+    return v;
+}
+
+std::string stem_of(const std::string& name) {
+    const auto dot = name.rfind('.');
+    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+// The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
+std::optional<std::pair<std::string, Bytes>> find_wear(const Address& address) {
+    if (!address.entries.empty()) {
+        Address parent = address;
+        const std::string model_name = parent.entries.back();
+        parent.entries.pop_back();
+        Loaded archive = load(parent);
+        nres::Archive ar = nres::read(archive.bytes, ReadMode::Tolerant, parent.display());
+        const std::string wanted = stem_of(model_name) + ".wea";
+        if (auto i = ar.find(wanted)) {
+            Address a = parent;
+            a.entries.push_back(ar.entries[*i].name());
+            return std::make_pair(a.display(), std::move(ar.entries[*i].data));
+        }
+        return std::nullopt;
+    }
+    const fs::path dir =
+        address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
+    const std::string wanted = lower_ascii(stem_of(address.file.filename().string()) + ".wea");
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
+            return std::make_pair(e.path().string(), read_file(e.path()));
+    return std::nullopt;
+}
+
+nlohmann::json choice_json(int v) {
+    return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
+}
+
+} // namespace
+
+int export_model(const Loaded& in, const fs::path& out, const po::variables_map& vm) {
+    const std::string ext = lower_ascii(out.extension().string());
+    if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
+        throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
+    const bool skin = vm.count("skin") > 0;
+    if (skin && ext == ".obj") throw UsageError("--skin applies to glTF output only");
+    mapping::ExportOptions opt;
+    opt.lod = parse_choice(vm["lod"].as<std::string>(), kLods, "lod");
+    opt.group = parse_choice(vm["group"].as<std::string>(), kGroups, "group");
+    opt.fps = vm.count("fps") ? vm["fps"].as<double>() : 24.0;
+    opt.msft_lod = vm.count("msft-lod") > 0;
+    if (opt.msft_lod && opt.lod != mapping::kAll) throw UsageError("--msft-lod needs --lod all");
+    if (!(opt.fps > 0) || !std::isfinite(opt.fps))
+        throw UsageError("--fps must be a positive number");
+
+    const std::string where = in.address.display();
+    DiagnosticSink sink(ReadMode::Tolerant);
+    Model model = read_model(in.bytes, sink, where);
+    for (const Diagnostic& d : sink.diagnostics()) spdlog::warn("{}", d.to_string());
+    sink.throw_if_errors();
+
+    sidecar::ExportRecord record;
+    record.source = where;
+    record.output = out.filename().string();
+    record.format = ext.substr(1);
+    record.fps = opt.fps;
+    if (auto w = find_wear(in.address)) {
+        try {
+            opt.material_names = wear::material_names(wear::read(w->second, w->first));
+            record.wear_source = w->first;
+            record.wear_rows = opt.material_names;
+            spdlog::debug("{}: {} materials", w->first, opt.material_names.size());
+        } catch (const FormatError& e) {
+            spdlog::warn("{} (materials named mat_<row>)", e.what());
+        }
+    } else {
+        spdlog::info("{}: no sibling .wea; materials named mat_<row>", where);
+    }
+    record.options = {{"lod", choice_json(opt.lod)},
+                      {"group", choice_json(opt.group)},
+                      {"skin", skin},
+                      {"msft_lod", opt.msft_lod}};
+
+    scene::Scene sc = mapping::model_to_scene(model, opt);
+    if (skin) sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
+    const fs::path sidecar_path = vm.count("sidecar")
+                                      ? fs::path(vm["sidecar"].as<std::string>())
+                                      : out.parent_path() / (out.stem().string() + ".sidecar.json");
+    auto& extras = sc.extras["mshconv"];
+    extras["source"] = where;
+    extras["sidecar"] = sidecar_path.filename().string();
+    const std::string sidecar_text =
+        sidecar::make_model_sidecar(model, in.bytes, record).dump(1) + "\n";
+
+    // Encode everything first, then write each file atomically: no partial output on failure.
+    if (ext == ".obj") {
+        const std::string mtl_name = out.stem().string() + ".mtl";
+        const obj::Files files = obj::write(sc, mtl_name);
+        write_file_atomic(out.parent_path() / mtl_name, Bytes(files.mtl.begin(), files.mtl.end()));
+        write_file_atomic(out, Bytes(files.obj.begin(), files.obj.end()));
+    } else {
+        gltf::write(sc, out);
+    }
+    write_file_atomic(sidecar_path, Bytes(sidecar_text.begin(), sidecar_text.end()));
+    spdlog::info("{} -> {} ({} nodes, {} meshes, {} materials{})", where, out.string(),
+                 sc.nodes.size(), sc.meshes.size(), sc.materials.size(),
+                 sc.animations.empty() ? "" : ", animated");
+    return 0;
+}
+
+} // namespace msh::cli

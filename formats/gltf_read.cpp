@@ -1,0 +1,254 @@
+#include "tinygltf.hpp"
+
+#include "diagnostics.hpp"
+#include "gltf.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace msh::gltf {
+
+namespace {
+
+nlohmann::json to_json(const tinygltf::Value& v) {
+    switch (v.Type()) {
+    case tinygltf::NULL_TYPE:
+        return nullptr;
+    case tinygltf::BOOL_TYPE:
+        return v.Get<bool>();
+    case tinygltf::INT_TYPE:
+        return v.Get<int>();
+    case tinygltf::REAL_TYPE:
+        return v.Get<double>();
+    case tinygltf::STRING_TYPE:
+        return v.Get<std::string>();
+    case tinygltf::ARRAY_TYPE: {
+        nlohmann::json a = nlohmann::json::array();
+        for (size_t i = 0; i < v.ArrayLen(); ++i) a.push_back(to_json(v.Get(int(i))));
+        return a;
+    }
+    case tinygltf::OBJECT_TYPE: {
+        nlohmann::json o = nlohmann::json::object();
+        for (const std::string& k : v.Keys()) o[k] = to_json(v.Get(k));
+        return o;
+    }
+    default:
+        return nullptr;
+    }
+}
+
+struct Reader {
+    const tinygltf::Model& m;
+    std::string where;
+
+    [[noreturn]] void fail(const std::string& what) const { throw FormatError(where, 0, what); }
+
+    // Every component of an accessor as float (normalised integers scaled as glTF says).
+    std::vector<float> floats(int index, int& components) const {
+        if (index < 0 || size_t(index) >= m.accessors.size())
+            fail("accessor " + std::to_string(index) + " does not exist");
+        const tinygltf::Accessor& a = m.accessors[size_t(index)];
+        components = tinygltf::GetNumComponentsInType(uint32_t(a.type));
+        const int csize = tinygltf::GetComponentSizeInBytes(uint32_t(a.componentType));
+        if (components <= 0 || csize <= 0)
+            fail("accessor " + std::to_string(index) + " has an unknown type");
+        if (a.sparse.isSparse)
+            fail("accessor " + std::to_string(index) + " is sparse (not supported)");
+        std::vector<float> out(a.count * size_t(components), 0.0f);
+        if (a.bufferView < 0) return out; // all zeros by the glTF rules
+        const tinygltf::BufferView& bv = m.bufferViews.at(size_t(a.bufferView));
+        const tinygltf::Buffer& buf = m.buffers.at(size_t(bv.buffer));
+        const size_t elem = size_t(components) * size_t(csize);
+        const size_t stride = bv.byteStride ? bv.byteStride : elem;
+        const size_t start = bv.byteOffset + a.byteOffset;
+        if (a.count > 0 && (start + stride * (a.count - 1) + elem > buf.data.size() ||
+                            a.byteOffset + stride * (a.count - 1) + elem > bv.byteLength))
+            fail("accessor " + std::to_string(index) + " runs past its buffer view");
+        for (size_t i = 0; i < a.count; ++i) {
+            const uint8_t* p = buf.data.data() + start + i * stride;
+            for (int c = 0; c < components; ++c) {
+                const uint8_t* q = p + size_t(c) * size_t(csize);
+                float v = 0;
+                switch (a.componentType) {
+                case TINYGLTF_COMPONENT_TYPE_FLOAT:
+                    std::memcpy(&v, q, 4);
+                    break;
+                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+                    v = a.normalized ? *q / 255.0f : float(*q);
+                    break;
+                case TINYGLTF_COMPONENT_TYPE_BYTE: {
+                    const float s = float(int8_t(*q));
+                    v = a.normalized ? std::max(s / 127.0f, -1.0f) : s;
+                    break;
+                }
+                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+                    uint16_t u;
+                    std::memcpy(&u, q, 2);
+                    v = a.normalized ? u / 65535.0f : float(u);
+                    break;
+                }
+                case TINYGLTF_COMPONENT_TYPE_SHORT: {
+                    int16_t s;
+                    std::memcpy(&s, q, 2);
+                    v = a.normalized ? std::max(float(s) / 32767.0f, -1.0f) : float(s);
+                    break;
+                }
+                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+                    uint32_t u;
+                    std::memcpy(&u, q, 4);
+                    v = float(u);
+                    break;
+                }
+                default:
+                    fail("accessor " + std::to_string(index) +
+                         " has an unsupported component type");
+                }
+                out[i * size_t(components) + size_t(c)] = v;
+            }
+        }
+        return out;
+    }
+
+    std::vector<uint32_t> indices(int index) const {
+        const tinygltf::Accessor& a = m.accessors.at(size_t(index));
+        if (a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) {
+            // Exact for every u32 (floats are not).
+            const tinygltf::BufferView& bv = m.bufferViews.at(size_t(a.bufferView));
+            const tinygltf::Buffer& buf = m.buffers.at(size_t(bv.buffer));
+            const size_t stride = bv.byteStride ? bv.byteStride : 4;
+            const size_t start = bv.byteOffset + a.byteOffset;
+            if (a.count > 0 && start + stride * (a.count - 1) + 4 > buf.data.size())
+                fail("index accessor runs past its buffer");
+            std::vector<uint32_t> out(a.count);
+            for (size_t i = 0; i < a.count; ++i)
+                std::memcpy(&out[i], buf.data.data() + start + i * stride, 4);
+            return out;
+        }
+        int comps = 0;
+        std::vector<float> f = floats(index, comps);
+        return std::vector<uint32_t>(f.begin(), f.end());
+    }
+};
+
+} // namespace
+
+scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings) {
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model m;
+    std::string err, warn;
+    const std::string ext = file.extension().string();
+    const bool binary = ext == ".glb" || ext == ".GLB";
+    const bool ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, file.string())
+                           : loader.LoadASCIIFromFile(&m, &err, &warn, file.string());
+    if (!ok)
+        throw FormatError(file.string(), 0, "not a readable glTF: " + (err.empty() ? warn : err));
+    if (!warn.empty()) warnings.push_back(file.string() + ": " + warn);
+    Reader r{m, file.string()};
+    scene::Scene s;
+    for (const tinygltf::Material& mat : m.materials)
+        s.materials.push_back({mat.name, to_json(mat.extras)});
+    for (const tinygltf::Mesh& mesh : m.meshes) {
+        scene::Mesh out;
+        out.name = mesh.name;
+        out.extras = to_json(mesh.extras);
+        for (const tinygltf::Primitive& p : mesh.primitives) {
+            if (p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) {
+                warnings.push_back(file.string() + ": mesh '" + mesh.name +
+                                   "': a non-triangle primitive was skipped");
+                continue;
+            }
+            scene::Primitive prim;
+            prim.material = p.material;
+            for (const auto& [name, index] : p.attributes) {
+                scene::Attribute a;
+                a.data = r.floats(index, a.components);
+                a.joints = name.rfind("JOINTS_", 0) == 0;
+                prim.attributes[name] = std::move(a);
+            }
+            if (!prim.attributes.count("POSITION"))
+                r.fail("mesh '" + mesh.name + "' has a primitive without POSITION");
+            if (p.indices >= 0) {
+                prim.indices = r.indices(p.indices);
+            } else {
+                prim.indices.resize(prim.attributes["POSITION"].count());
+                for (size_t i = 0; i < prim.indices.size(); ++i) prim.indices[i] = uint32_t(i);
+            }
+            const size_t vcount = prim.attributes["POSITION"].count();
+            for (uint32_t i : prim.indices)
+                if (i >= vcount)
+                    r.fail("mesh '" + mesh.name + "': index " + std::to_string(i) + " past " +
+                           std::to_string(vcount) + " vertices");
+            out.primitives.push_back(std::move(prim));
+        }
+        s.meshes.push_back(std::move(out));
+    }
+    s.nodes.resize(m.nodes.size());
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+        const tinygltf::Node& n = m.nodes[i];
+        scene::Node& out = s.nodes[i];
+        out.name = n.name;
+        out.mesh = n.mesh;
+        out.skin = n.skin;
+        out.extras = to_json(n.extras);
+        if (n.translation.size() == 3)
+            out.translation = {float(n.translation[0]), float(n.translation[1]),
+                               float(n.translation[2])};
+        if (n.rotation.size() == 4)
+            out.rotation = {float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]),
+                            float(n.rotation[3])};
+        if (n.scale.size() == 3 &&
+            (std::abs(n.scale[0] - 1) > 1e-5 || std::abs(n.scale[1] - 1) > 1e-5 ||
+             std::abs(n.scale[2] - 1) > 1e-5))
+            warnings.push_back(file.string() + ": node '" + n.name +
+                               "' has a scale; MSH nodes cannot scale (ignored)");
+        if (n.matrix.size() == 16)
+            r.fail("node '" + n.name + "' uses a matrix; export TRS instead");
+        for (int c : n.children) {
+            if (c < 0 || size_t(c) >= m.nodes.size())
+                r.fail("node '" + n.name + "' has a bad child index");
+            s.nodes[size_t(c)].parent = int(i);
+        }
+    }
+    for (const tinygltf::Skin& sk : m.skins) {
+        scene::Skin out;
+        out.name = sk.name;
+        out.joints = sk.joints;
+        if (sk.inverseBindMatrices >= 0) {
+            int comps = 0;
+            out.inverse_bind = r.floats(sk.inverseBindMatrices, comps);
+        }
+        s.skins.push_back(std::move(out));
+    }
+    for (const tinygltf::Animation& an : m.animations) {
+        scene::Animation out;
+        out.name = an.name;
+        out.extras = to_json(an.extras);
+        for (const tinygltf::AnimationChannel& ch : an.channels) {
+            const tinygltf::AnimationSampler& smp = an.samplers.at(size_t(ch.sampler));
+            if (ch.target_path == "scale" || ch.target_path == "weights") {
+                warnings.push_back(file.string() + ": animation '" + an.name +
+                                   "': " + ch.target_path + " channel ignored (MSH keys have no " +
+                                   ch.target_path + ")");
+                continue;
+            }
+            if (smp.interpolation == "CUBICSPLINE")
+                r.fail("animation '" + an.name +
+                       "': CUBICSPLINE samplers are not supported yet; export LINEAR");
+            scene::Channel c;
+            c.node = ch.target_node;
+            c.path =
+                ch.target_path == "rotation" ? scene::Path::Rotation : scene::Path::Translation;
+            int comps = 0;
+            c.times = r.floats(smp.input, comps);
+            c.values = r.floats(smp.output, comps);
+            if (smp.interpolation == "STEP")
+                out.extras["step_channels"].push_back(out.channels.size());
+            out.channels.push_back(std::move(c));
+        }
+        s.animations.push_back(std::move(out));
+    }
+    if (!m.scenes.empty()) s.extras = to_json(m.scenes[size_t(std::max(0, m.defaultScene))].extras);
+    return s;
+}
+
+} // namespace msh::gltf

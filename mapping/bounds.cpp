@@ -1,0 +1,268 @@
+#include "bounds.hpp"
+
+#include "formats/anim.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace msh::mapping {
+
+namespace {
+
+using D3 = std::array<double, 3>;
+
+bool close(double stored, double rule) {
+    return std::abs(stored - rule) <= 1e-4 * std::max(1.0, std::abs(stored));
+}
+
+struct SlotValues {
+    std::array<float, 3> mn{}, mx{};
+    std::array<float, 4> sphere{};
+    float area = 0, volume = 0;
+    bool empty = true;
+};
+
+// The vertices and triangles a slot draws.
+SlotValues slot_values(const Model& m, const Slot& s) {
+    SlotValues v;
+    std::vector<uint32_t> verts;
+    double area = 0;
+    for (size_t b = s.batch_start;
+         b < size_t(s.batch_start) + s.batch_count && b < m.batches.size(); ++b) {
+        const Batch& bt = m.batches[b];
+        for (size_t k = 0; k + 2 < bt.index_count; k += 3) {
+            D3 p[3];
+            for (int c = 0; c < 3; ++c) {
+                const uint32_t vi = bt.base_vertex + m.indices[bt.index_start + k + size_t(c)];
+                verts.push_back(vi);
+                p[c] = {m.positions[vi].x, m.positions[vi].y, m.positions[vi].z};
+            }
+            const D3 a{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+            const D3 b2{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+            const D3 cr{a[1] * b2[2] - a[2] * b2[1], a[2] * b2[0] - a[0] * b2[2],
+                        a[0] * b2[1] - a[1] * b2[0]};
+            area += 0.5 * std::sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
+        }
+    }
+    if (verts.empty()) return v;
+    v.empty = false;
+    v.mn = {INFINITY, INFINITY, INFINITY};
+    v.mx = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i : verts) {
+        const float p[3] = {m.positions[i].x, m.positions[i].y, m.positions[i].z};
+        for (int c = 0; c < 3; ++c)
+            v.mn[size_t(c)] = std::min(v.mn[size_t(c)], p[c]),
+            v.mx[size_t(c)] = std::max(v.mx[size_t(c)], p[c]);
+    }
+    D3 centre{};
+    for (int c = 0; c < 3; ++c) centre[size_t(c)] = (double(v.mn[size_t(c)]) + v.mx[size_t(c)]) / 2;
+    double r = 0;
+    for (uint32_t i : verts) {
+        const double d[3] = {m.positions[i].x - centre[0], m.positions[i].y - centre[1],
+                             m.positions[i].z - centre[2]};
+        r = std::max(r, std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+    }
+    v.sphere = {float(centre[0]), float(centre[1]), float(centre[2]), float(r)};
+    v.area = float(area);
+    v.volume = float((double(v.mx[0]) - v.mn[0]) * (double(v.mx[1]) - v.mn[1]) *
+                     (double(v.mx[2]) - v.mn[2]));
+    return v;
+}
+
+float tail_float(uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+uint32_t float_bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+} // namespace
+
+void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<bool>& touched,
+                           std::vector<std::string>& warnings) {
+    for (size_t i = 0; i < m.slots.size() && i < touched.size(); ++i) {
+        if (!touched[i]) continue;
+        const SlotValues before = slot_values(orig, orig.slots[i]);
+        const SlotValues after = slot_values(m, m.slots[i]);
+        if (before.empty || after.empty) continue;
+        Slot& s = m.slots[i];
+        const Slot& o = orig.slots[i];
+        bool box = true, sphere = true;
+        for (int c = 0; c < 3; ++c)
+            box = box && close(o.aabb_min[size_t(c)], before.mn[size_t(c)]) &&
+                  close(o.aabb_max[size_t(c)], before.mx[size_t(c)]);
+        for (int c = 0; c < 4; ++c)
+            sphere = sphere && close(o.sphere[size_t(c)], before.sphere[size_t(c)]);
+        if (box)
+            s.aabb_min = after.mn, s.aabb_max = after.mx;
+        else
+            warnings.push_back("slot " + std::to_string(i) +
+                               ": stored AABB does not follow the rule; kept");
+        if (sphere)
+            s.sphere = after.sphere;
+        else
+            warnings.push_back("slot " + std::to_string(i) +
+                               ": stored sphere does not follow the rule; kept");
+        if (close(tail_float(o.tail[0]), before.area))
+            s.tail[0] = float_bits(after.area);
+        else
+            warnings.push_back("slot " + std::to_string(i) +
+                               ": tail +48 is not the triangle area; kept");
+        if (close(tail_float(o.tail[1]), before.volume))
+            s.tail[1] = float_bits(after.volume);
+        else
+            warnings.push_back("slot " + std::to_string(i) +
+                               ": tail +52 is not the AABB volume; kept");
+    }
+}
+
+namespace {
+
+struct Box {
+    D3 mn{INFINITY, INFINITY, INFINITY}, mx{-INFINITY, -INFINITY, -INFINITY};
+    std::vector<D3> points;
+};
+
+// Every drawn vertex of every slot in model space, nodes posed at their first key.
+Box posed_box(const Model& m) {
+    Box box;
+    std::vector<anim::NodeFields> fields;
+    for (const Node& n : m.nodes) fields.push_back({n.map_start, n.fallback_key});
+    std::vector<anim::Track> tracks = anim::decompose(m.animation, fields);
+    std::vector<std::array<double, 4>> rq(m.nodes.size());
+    std::vector<D3> rt(m.nodes.size());
+    auto rotate = [](const std::array<double, 4>& q, const D3& v) {
+        const D3 u{q[0], q[1], q[2]};
+        const D3 uv{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                    u[0] * v[1] - u[1] * v[0]};
+        const D3 uuv{u[1] * uv[2] - u[2] * uv[1], u[2] * uv[0] - u[0] * uv[2],
+                     u[0] * uv[1] - u[1] * uv[0]};
+        return D3{v[0] + 2 * (q[3] * uv[0] + uuv[0]), v[1] + 2 * (q[3] * uv[1] + uuv[1]),
+                  v[2] + 2 * (q[3] * uv[2] + uuv[2])};
+    };
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+        const anim::Key& k = tracks[i].keys.front();
+        anim::Quat q = anim::decode_quat(k.rot);
+        double n = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] +
+                             double(q[3]) * q[3]);
+        std::array<double, 4> lq =
+            n > 0 ? std::array<double, 4>{q[0] / n, q[1] / n, q[2] / n, q[3] / n}
+                  : std::array<double, 4>{0, 0, 0, 1};
+        D3 lt{k.pos[0], k.pos[1], k.pos[2]};
+        const uint16_t p = m.nodes[i].parent;
+        if (p != kNone && p < i) {
+            const auto& a = rq[p];
+            rq[i] = {a[3] * lq[0] + a[0] * lq[3] + a[1] * lq[2] - a[2] * lq[1],
+                     a[3] * lq[1] - a[0] * lq[2] + a[1] * lq[3] + a[2] * lq[0],
+                     a[3] * lq[2] + a[0] * lq[1] - a[1] * lq[0] + a[2] * lq[3],
+                     a[3] * lq[3] - a[0] * lq[0] - a[1] * lq[1] - a[2] * lq[2]};
+            const D3 t = rotate(a, lt);
+            rt[i] = {t[0] + rt[p][0], t[1] + rt[p][1], t[2] + rt[p][2]};
+        } else {
+            rq[i] = lq;
+            rt[i] = lt;
+        }
+        for (uint16_t w : m.nodes[i].slots) {
+            if (w == kNone || w >= m.slots.size()) continue;
+            const Slot& s = m.slots[w];
+            for (size_t b = s.batch_start; b < size_t(s.batch_start) + s.batch_count; ++b) {
+                const Batch& bt = m.batches[b];
+                for (size_t k2 = 0; k2 < bt.index_count; ++k2) {
+                    const Vec3& v = m.positions[bt.base_vertex + m.indices[bt.index_start + k2]];
+                    const D3 r = rotate(rq[i], {v.x, v.y, v.z});
+                    const D3 w2{r[0] + rt[i][0], r[1] + rt[i][1], r[2] + rt[i][2]};
+                    box.points.push_back(w2);
+                    for (int c = 0; c < 3; ++c)
+                        box.mn[size_t(c)] = std::min(box.mn[size_t(c)], w2[size_t(c)]),
+                        box.mx[size_t(c)] = std::max(box.mx[size_t(c)], w2[size_t(c)]);
+                }
+            }
+        }
+    }
+    return box;
+}
+
+struct HeaderValues {
+    std::array<float, 4> sphere{};
+    std::array<float, 7> capsule{};
+};
+
+HeaderValues header_values(const Box& b) {
+    HeaderValues h;
+    D3 c{(b.mn[0] + b.mx[0]) / 2, (b.mn[1] + b.mx[1]) / 2, (b.mn[2] + b.mx[2]) / 2};
+    double r = 0;
+    for (const D3& p : b.points)
+        r = std::max(r, std::sqrt((p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) +
+                                  (p[2] - c[2]) * (p[2] - c[2])));
+    h.sphere = {float(c[0]), float(c[1]), float(c[2]), float(r)};
+    h.capsule = {float(c[0]),
+                 float(c[1]),
+                 float(b.mn[2]),
+                 float(c[0]),
+                 float(c[1]),
+                 float(b.mx[2]),
+                 float(std::hypot((b.mx[0] - b.mn[0]) / 2, (b.mx[1] - b.mn[1]) / 2))};
+    return h;
+}
+
+} // namespace
+
+void recompute_header(const Model& orig, Model& m, std::vector<std::string>& warnings) {
+    if (m.legacy_nodes || m.nodes.empty()) return;
+    const Box before = posed_box(orig), after = posed_box(m);
+    if (before.points.empty() || after.points.empty()) return;
+    // Hull: the stored corners must be an axis-aligned box of the rule's extents; reuse the stored
+    // corner pattern (which corner takes min or max per axis).
+    bool hull = true;
+    std::array<float, 24> new_hull = orig.header.hull;
+    for (int corner = 0; corner < 8 && hull; ++corner)
+        for (int c = 0; c < 3; ++c) {
+            const float stored = orig.header.hull[size_t(corner * 3 + c)];
+            if (close(stored, before.mn[size_t(c)]))
+                new_hull[size_t(corner * 3 + c)] = float(after.mn[size_t(c)]);
+            else if (close(stored, before.mx[size_t(c)]))
+                new_hull[size_t(corner * 3 + c)] = float(after.mx[size_t(c)]);
+            else
+                hull = false;
+        }
+    if (hull)
+        m.header.hull = new_hull;
+    else
+        warnings.push_back("header hull does not follow the rule; kept");
+    const HeaderValues hb = header_values(before), ha = header_values(after);
+    bool sphere = true, capsule = true;
+    for (int c = 0; c < 4; ++c)
+        sphere = sphere && close(orig.header.sphere[size_t(c)], hb.sphere[size_t(c)]);
+    for (int c = 0; c < 7; ++c)
+        capsule = capsule && close(orig.header.capsule[size_t(c)], hb.capsule[size_t(c)]);
+    if (sphere)
+        m.header.sphere = ha.sphere;
+    else
+        warnings.push_back("header sphere does not follow the rule; kept");
+    if (capsule)
+        m.header.capsule = ha.capsule;
+    else
+        warnings.push_back("header capsule does not follow the rule; kept");
+}
+
+std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t t) {
+    const Batch& b = m.batches[batch];
+    D3 p[3];
+    for (int c = 0; c < 3; ++c) {
+        const Vec3& v = m.positions[b.base_vertex + m.indices[b.index_start + 3 * t + size_t(c)]];
+        p[c] = {v.x, v.y, v.z};
+    }
+    const D3 a{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    const D3 e{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+    D3 n{a[1] * e[2] - a[2] * e[1], a[2] * e[0] - a[0] * e[2], a[0] * e[1] - a[1] * e[0]};
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(len > 0)) return {0, 0, 0};
+    return {int16_t(std::lround(n[0] / len * 32767)), int16_t(std::lround(n[1] / len * 32767)),
+            int16_t(std::lround(n[2] / len * 32767))};
+}
+
+} // namespace msh::mapping

@@ -1,0 +1,22 @@
+// Derived geometry values of msh.md §11 (slot AABB/sphere, tail area/volume, header hull, sphere,
+// capsule, Res7 face normals) and the self-check rule: a derived field is recomputed after an edit
+// only when the rule reproduces the stored value of the unedited original (1e-4 relative).
+#pragma once
+
+#include "formats/msh.hpp"
+
+#include <string>
+#include <vector>
+
+namespace msh::mapping {
+
+// Recomputes, for the slots in `touched`, the derived values whose rule reproduces the
+// original's stored values; the others are kept and named in `warnings`.
+void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<bool>& touched,
+                           std::vector<std::string>& warnings);
+// The same for the Res2 header (hull, sphere, capsule) with every node at its first key.
+void recompute_header(const Model& original, Model& edited, std::vector<std::string>& warnings);
+// Res7 face normal of triangle descriptor `t`: round(normalize(cross) * 32767).
+std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t triangle_in_batch);
+
+} // namespace msh::mapping

@@ -1,0 +1,309 @@
+// Import (issue 4): unedited round trips give the original bytes for every corpus model in every
+// export variant; each supported edit rebuilds what it defines and keeps the rest.
+#include "corpus.hpp"
+#include "fixtures.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/obj.hpp"
+#include "mapping/model_to_scene.hpp"
+#include "mapping/scene_to_model.hpp"
+#include "mapping/skin.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Variant {
+    const char* name;
+    int lod, group;
+    bool skin;
+};
+const Variant kVariants[] = {{"default", 0, 0, false},
+                             {"all", mapping::kAll, mapping::kAll, false},
+                             {"skin", 0, 0, true},
+                             {"skin_all", mapping::kAll, mapping::kAll, true}};
+
+struct Exported {
+    scene::Scene scene;
+    sidecar::ModelSidecar sidecar;
+};
+
+Exported export_model(const Model& m, const Bytes& image, const Variant& v) {
+    mapping::ExportOptions opt;
+    opt.lod = v.lod;
+    opt.group = v.group;
+    Exported e;
+    e.scene = mapping::model_to_scene(m, opt);
+    if (v.skin)
+        e.scene = mapping::skin_scene(std::move(e.scene), m.legacy_nodes ? 1 : m.nodes.size());
+    sidecar::ExportRecord r;
+    r.source = "test";
+    r.output = "test.glb";
+    r.format = "glb";
+    r.options = {
+        {"lod", v.lod == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v.lod)},
+        {"group", v.group == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v.group)},
+        {"skin", v.skin}};
+    e.sidecar =
+        sidecar::parse_model_sidecar(sidecar::make_model_sidecar(m, image, r), "test sidecar");
+    return e;
+}
+
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("mshconv-import-" + std::to_string(::getpid()));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+Bytes import_gltf(const scene::Scene& s, const sidecar::ModelSidecar& sc, const fs::path& file) {
+    gltf::write(s, file);
+    std::vector<std::string> warnings;
+    return mapping::import_scene(gltf::read(file, warnings), sc, false, file.string()).image;
+}
+
+// The first drawable model of the corpus with an animation (or any model with `animated` false).
+struct Picked {
+    Model model;
+    Bytes image;
+    std::string name;
+};
+Picked pick(bool animated, size_t min_nodes = 1) {
+    for (const auto& f : test::corpus()) {
+        nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) {
+            if (!nres::looks_like_nres(e.data) || ar.find_type(1)) continue;
+            Model m = read_model(e.data, ReadMode::Strict, e.name());
+            if (m.legacy_nodes || (m.animation.frame_count > 1) != animated ||
+                !m.has(kNodeStrings) || m.nodes.size() < min_nodes)
+                continue;
+            return {m, e.data, f.relative_path + ":" + e.name()};
+        }
+    }
+    throw std::runtime_error("no such corpus model");
+}
+
+int run(const std::string& args) {
+    int status =
+        std::system((std::string(MSHCONV_BINARY) + " " + args + " > /dev/null 2>&1").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(import)
+
+BOOST_AUTO_TEST_CASE(unedited_round_trips_are_byte_identical_for_the_whole_corpus) {
+    TempDir dir;
+    size_t models = 0, trips = 0;
+    for (const auto& f : test::corpus()) {
+        nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) {
+            if (!nres::looks_like_nres(e.data)) continue;
+            const Model m = read_model(e.data, ReadMode::Strict, e.name());
+            ++models;
+            for (const Variant& v : kVariants) {
+                const Exported x = export_model(m, e.data, v);
+                for (const char* ext : {".gltf", ".glb"}) {
+                    const Bytes back =
+                        import_gltf(x.scene, x.sidecar, dir.path / (std::string("m") + ext));
+                    BOOST_TEST((back == e.data),
+                               f.relative_path << ":" << e.name() << " " << v.name << ext);
+                    ++trips;
+                }
+                if (v.skin) continue;
+                const obj::Files o = obj::write(x.scene, "m.mtl");
+                const Bytes back =
+                    mapping::import_scene(obj::read(o.obj, "m.obj"), x.sidecar, true, "m.obj")
+                        .image;
+                BOOST_TEST((back == e.data),
+                           f.relative_path << ":" << e.name() << " " << v.name << ".obj");
+                ++trips;
+            }
+        }
+    }
+    BOOST_TEST(models >= 60u);
+    BOOST_TEST_MESSAGE(models << " models, " << trips << " byte-identical round trips");
+}
+
+BOOST_AUTO_TEST_CASE(moved_vertex_updates_positions_bounds_and_face_normals) {
+    Picked p = pick(false);
+    Exported x = export_model(p.model, p.image, kVariants[0]);
+    // Move every copy of the first vertex of the first mesh off every plane through it
+    // (glTF (x, y, z) = MSH (x, z, -y)).
+    scene::Primitive& prim = x.scene.meshes.at(0).primitives.at(0);
+    const uint32_t vid = uint32_t(prim.attributes["TEXCOORD_1"].data[0]);
+    const size_t batch = size_t(prim.attributes["TEXCOORD_1"].data[1]);
+    for (auto& mesh : x.scene.meshes)
+        for (auto& pr : mesh.primitives)
+            for (size_t v = 0; v < pr.attributes["POSITION"].count(); ++v)
+                if (uint32_t(pr.attributes["TEXCOORD_1"].data[2 * v]) == vid) {
+                    pr.attributes["POSITION"].data[3 * v] += 0.3f;
+                    pr.attributes["POSITION"].data[3 * v + 1] += 0.5f;
+                    pr.attributes["POSITION"].data[3 * v + 2] += 0.2f;
+                }
+    TempDir dir;
+    const Bytes out = import_gltf(x.scene, x.sidecar, dir.path / "moved.glb");
+    DiagnosticSink sink(ReadMode::Strict);
+    const Model m = read_model(out, sink, "moved");
+    BOOST_TEST(!sink.has_errors());
+    BOOST_TEST(m.positions[vid].z == p.model.positions[vid].z + 0.5f);
+    BOOST_TEST(m.positions[vid].x == p.model.positions[vid].x + 0.3f);
+    BOOST_TEST(m.positions[vid].y == p.model.positions[vid].y - 0.2f);
+    for (size_t v = 0; v < m.positions.size(); ++v)
+        if (v != vid)
+            BOOST_TEST((m.positions[v].x == p.model.positions[v].x &&
+                        m.positions[v].z == p.model.positions[v].z));
+    // The slot holding the batch: AABB contains the moved vertex and matches the rule.
+    for (const Slot& s : m.slots)
+        if (batch >= s.batch_start && batch < size_t(s.batch_start) + s.batch_count) {
+            BOOST_TEST(s.aabb_max[2] >= m.positions[vid].z);
+            BOOST_TEST(s.aabb_min[2] <= m.positions[vid].z);
+        }
+    // Res7 normals of triangles using the vertex are recomputed; untouched resources keep bytes.
+    const Batch& b = m.batches[batch];
+    size_t changed_normals = 0;
+    for (size_t t = 0; t < m.triangles.size(); ++t)
+        changed_normals += m.triangles[t].normal != p.model.triangles[t].normal;
+    BOOST_TEST(changed_normals > 0u);
+    BOOST_TEST((m.indices == p.model.indices));
+    BOOST_TEST(m.batches.size() == p.model.batches.size());
+    BOOST_TEST(b.index_count == p.model.batches[batch].index_count);
+    BOOST_TEST((m.entry(kVertexStream15)->data == p.model.entry(kVertexStream15)->data));
+    BOOST_TEST((m.entry(kUv0)->data == p.model.entry(kUv0)->data));
+}
+
+BOOST_AUTO_TEST_CASE(renamed_and_reparented_nodes) {
+    Picked p = pick(true, 4);
+    Exported x = export_model(p.model, p.image, kVariants[0]);
+    const size_t child = p.model.nodes.size() - 1;
+    BOOST_REQUIRE(child >= 2);
+    const uint16_t new_parent = p.model.nodes[child].parent == 0 ? 1 : 0; // an earlier node
+    x.scene.nodes[child].name = "Renamed_Part";
+    x.scene.nodes[child].parent = new_parent;
+    TempDir dir;
+    const Bytes out = import_gltf(x.scene, x.sidecar, dir.path / "ren.gltf");
+    const Model m = read_model(out, ReadMode::Strict, "renamed");
+    BOOST_TEST(m.node_name(child) == "Renamed_Part");
+    BOOST_TEST(m.nodes[child].parent == new_parent);
+    for (size_t i = 0; i < m.nodes.size(); ++i)
+        if (i != child) {
+            BOOST_TEST(m.node_name(i) == p.model.node_name(i));
+            BOOST_TEST(m.nodes[i].parent == p.model.nodes[i].parent);
+        }
+    BOOST_TEST((m.positions.size() == p.model.positions.size()));
+    BOOST_TEST((m.entry(kKeys)->data == p.model.entry(kKeys)->data)); // animation untouched
+}
+
+BOOST_AUTO_TEST_CASE(animation_edit_rebuilds_keys_and_frame_map) {
+    Picked p = pick(true);
+    Exported x = export_model(p.model, p.image, kVariants[0]);
+    scene::Animation& an = x.scene.animations.at(0);
+    // Move the second translation key of the first animated node and add a key past the end.
+    scene::Channel* tr = nullptr;
+    for (auto& c : an.channels)
+        if (c.path == scene::Path::Translation && c.times.size() >= 3) {
+            tr = &c;
+            break;
+        }
+    BOOST_REQUIRE(tr);
+    const int node = tr->node;
+    tr->values[3] += 1.0f; // key 1, glTF x = MSH x
+    const float last = tr->times.back();
+    const float added = last + 10.0f / 24.0f;
+    tr->times.push_back(added);
+    tr->values.insert(tr->values.end(), {tr->values[0], tr->values[1], tr->values[2]});
+    TempDir dir;
+    const Bytes out = import_gltf(x.scene, x.sidecar, dir.path / "anim.glb");
+    DiagnosticSink sink(ReadMode::Strict);
+    const Model m = read_model(out, sink, "anim");
+    BOOST_TEST(!sink.has_errors());
+    BOOST_TEST(sink.warning_count() == 0u); // canonical Res8/Res19
+    std::vector<anim::NodeFields> fields;
+    for (const Node& n : m.nodes) fields.push_back({n.map_start, n.fallback_key});
+    const auto tracks = anim::decompose(m.animation, fields);
+    const auto& keys = tracks[size_t(node)].keys;
+    BOOST_TEST(keys.back().time == std::round(added * 24.0f));
+    BOOST_TEST(m.animation.frame_count >= uint32_t(keys.back().time) + 1);
+    BOOST_TEST(m.entry(kFrameMap)->attr2 == m.animation.frame_count);
+    // The engine sampler reproduces the edited key.
+    const anim::Key& k1 = keys.at(1);
+    const anim::Pose pose = anim::sample(m.animation, fields[size_t(node)], k1.time);
+    BOOST_TEST(pose.pos[0] == tr->values[3]);
+    // Other nodes' tracks keep their keys.
+    std::vector<anim::NodeFields> of;
+    for (const Node& n : p.model.nodes) of.push_back({n.map_start, n.fallback_key});
+    const auto before = anim::decompose(p.model.animation, of);
+    for (size_t i = 0; i < tracks.size(); ++i)
+        if (int(i) != node) {
+            BOOST_TEST(tracks[i].keys.size() == before[i].keys.size());
+            for (size_t k = 0; k < tracks[i].keys.size(); ++k)
+                BOOST_TEST((tracks[i].keys[k].rot == before[i].keys[k].rot));
+        }
+}
+
+BOOST_AUTO_TEST_CASE(topology_edit_is_refused_clearly) {
+    Picked p = pick(false);
+    Exported x = export_model(p.model, p.image, kVariants[0]);
+    auto& idx = x.scene.meshes.at(0).primitives.at(0).indices;
+    idx.resize(idx.size() - 3); // delete a triangle
+    TempDir dir;
+    try {
+        import_gltf(x.scene, x.sidecar, dir.path / "topo.glb");
+        BOOST_FAIL("accepted a deleted triangle");
+    } catch (const FormatError& e) {
+        BOOST_TEST(std::string(e.what()).find("not supported yet") != std::string::npos, e.what());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(edited_sidecar_is_detected) {
+    Picked p = pick(false);
+    Exported x = export_model(p.model, p.image, kVariants[0]);
+    nlohmann::json doc = x.sidecar.doc;
+    std::string img = doc["original_image"];
+    img[10] = img[10] == 'A' ? 'B' : 'A';
+    doc["original_image"] = img;
+    BOOST_CHECK_THROW(sidecar::parse_model_sidecar(doc, "bad"), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(cli_replaces_one_archive_entry_losslessly) {
+    TempDir dir;
+    const fs::path archive = dir.path / "static.rlb";
+    const Bytes original = read_file(test::corpus_dir() / "static.rlb");
+    write_file_atomic(archive, original);
+    nres::Archive ar = nres::read(original, ReadMode::Strict, "static.rlb");
+    std::string name;
+    for (const nres::Entry& e : ar.entries)
+        if (nres::looks_like_nres(e.data)) name = e.name();
+    const std::string q = "'" + archive.string() + "'";
+    const fs::path glb = dir.path / "m.glb";
+    BOOST_REQUIRE_EQUAL(run("convert " + q + ":" + name + " '" + glb.string() + "'"), 0);
+    // Unedited: the archive is unchanged to the byte.
+    BOOST_REQUIRE_EQUAL(run("convert '" + glb.string() + "' " + q + ":" + name), 0);
+    BOOST_TEST((read_file(archive) == original));
+    // Into a standalone file, and with a report.
+    BOOST_REQUIRE_EQUAL(run("convert '" + glb.string() + "' '" + (dir.path / "alone.msh").string() +
+                            "' --report '" + (dir.path / "r.json").string() + "'"),
+                        0);
+    BOOST_TEST((read_file(dir.path / "alone.msh") == ar.entries[*ar.find(name)].data));
+    const Bytes report = read_file(dir.path / "r.json");
+    BOOST_TEST(nlohmann::json::parse(report.begin(), report.end()).at("identical") == true);
+    // Refusals: no sidecar; output = input.
+    fs::remove(dir.path / "m.sidecar.json");
+    BOOST_TEST(run("convert '" + glb.string() + "' '" + (dir.path / "x.msh").string() + "'") == 1);
+    BOOST_TEST(!fs::exists(dir.path / "x.msh"));
+    BOOST_TEST(run("convert '" + glb.string() + "' '" + glb.string() + "'") == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
