@@ -4,7 +4,9 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "formats/arealmap.hpp"
 #include "formats/msh.hpp"
+#include "formats/terrain.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +17,7 @@ namespace msh::cli {
 namespace {
 
 struct Tally {
-    size_t models = 0, archives = 0;
+    size_t models = 0, archives = 0, terrains = 0, areal_maps = 0;
 };
 
 void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
@@ -26,6 +28,17 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             read_model(bytes, sink, where);
             break;
         case Kind::Archive: {
+            nres::Archive probe = nres::read(bytes, ReadMode::Tolerant, where);
+            if (probe.find_type(21)) { // Land.msh
+                ++tally.terrains;
+                terrain::read(bytes, sink, where);
+                break;
+            }
+            if (probe.entries.size() == 1 && probe.entries[0].type == 12) { // Land.map
+                ++tally.areal_maps;
+                arealmap::read(bytes, sink, where);
+                break;
+            }
             ++tally.archives;
             nres::Archive ar = nres::read(bytes, sink, where);
             for (const nres::Entry& e : ar.entries)
@@ -70,16 +83,24 @@ int run_validate(const Args& args) {
                             {"resource", d.resource},
                             {"offset", d.offset},
                             {"message", d.message}});
-        nlohmann::json j = {{"file", where},          {"valid", errors == 0},
-                            {"models", tally.models}, {"archives", tally.archives},
-                            {"errors", errors},       {"warnings", sink.warning_count()},
+        nlohmann::json j = {{"file", where},
+                            {"valid", errors == 0},
+                            {"models", tally.models},
+                            {"archives", tally.archives},
+                            {"terrains", tally.terrains},
+                            {"areal_maps", tally.areal_maps},
+                            {"errors", errors},
+                            {"warnings", sink.warning_count()},
                             {"diagnostics", list}};
         std::printf("%s\n", j.dump(2).c_str());
     } else {
         for (const Diagnostic& d : sink.diagnostics()) std::printf("%s\n", d.to_string().c_str());
-        std::printf("%s: %s (%zu models, %zu archives, %zu errors, %zu warnings)\n", where.c_str(),
-                    errors ? "INVALID" : "valid", tally.models, tally.archives, errors,
-                    sink.warning_count());
+        std::string what = std::to_string(tally.models) + " models, " +
+                           std::to_string(tally.archives) + " archives";
+        if (tally.terrains) what += ", " + std::to_string(tally.terrains) + " terrain";
+        if (tally.areal_maps) what += ", " + std::to_string(tally.areal_maps) + " areal map";
+        std::printf("%s: %s (%s, %zu errors, %zu warnings)\n", where.c_str(),
+                    errors ? "INVALID" : "valid", what.c_str(), errors, sink.warning_count());
     }
     return errors ? 1 : 0;
 }

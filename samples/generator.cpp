@@ -6,6 +6,7 @@
 #include "samples/generator.hpp"
 
 #include "formats/file_io.hpp"
+#include "samples/terrain_gen.hpp"
 #include "samples/textures_gen.hpp"
 
 #include "formats/nres.hpp"
@@ -318,6 +319,9 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
     // so the corpus folder works as --game-dir.
     for (GeneratedFile& f : generate_material_libraries(options.seed))
         files.push_back(std::move(f));
+    // Levels: DATA/MAPS/<map>/Land.msh, Land.map, Land1.wea, Land2.wea (the stress map is on
+    // demand).
+    for (GeneratedFile& f : generate_maps(options.seed, false)) files.push_back(std::move(f));
     return files;
 }
 

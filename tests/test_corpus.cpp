@@ -50,7 +50,10 @@ BOOST_AUTO_TEST_SUITE(corpus)
 
 BOOST_AUTO_TEST_CASE(every_file_and_nested_model_round_trips_byte_for_byte) {
     Visit v;
-    for (const auto& f : test::corpus()) check_image(f.bytes, f.relative_path, v);
+    for (const auto& f : test::corpus())
+        if (nres::looks_like_nres(f.bytes) &&
+            f.relative_path.find("DATA/MAPS") == std::string::npos)
+            check_image(f.bytes, f.relative_path, v); // terrain has its own suites
     BOOST_TEST(v.models >= 60u);
     BOOST_TEST(v.legacy == 1u);
     BOOST_TEST(v.animated >= 10u);
@@ -60,6 +63,7 @@ BOOST_AUTO_TEST_CASE(every_file_and_nested_model_round_trips_byte_for_byte) {
 BOOST_AUTO_TEST_CASE(edited_model_re_reads_to_the_same_views) {
     // Writer output re-reads to the same IR after an edit that changes sizes.
     for (const auto& f : test::corpus()) {
+        if (f.relative_path.find(".rlb") == std::string::npos) continue;
         nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
         for (const nres::Entry& e : ar.entries) {
             if (!nres::looks_like_nres(e.data)) continue;

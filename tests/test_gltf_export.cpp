@@ -327,6 +327,7 @@ BOOST_AUTO_TEST_SUITE(gltf_export)
 BOOST_AUTO_TEST_CASE(every_corpus_model_exports_exactly) {
     size_t checked = 0;
     for (const auto& f : test::corpus()) {
+        if (f.relative_path.find(".rlb") == std::string::npos) continue;
         nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
         for (const nres::Entry& e : ar.entries) {
             if (!nres::looks_like_nres(e.data)) continue;

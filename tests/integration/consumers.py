@@ -89,6 +89,8 @@ with tempfile.TemporaryDirectory() as work:
     subprocess.run([mshconv, "samples", corpus], check=True, capture_output=True)
     models = []
     for archive in sorted(os.listdir(corpus)):
+        if not archive.endswith(".rlb"):
+            continue  # libraries and DATA/MAPS have no models
         info = json.loads(run([mshconv, "info", "--json", os.path.join(corpus, archive)]).stdout)
         for e in info["entries"]:
             if "model" in e:
