@@ -29,7 +29,23 @@ int run_convert(const Args& args) {
         "msft-lod", "export glTF with --lod all: also write the MSFT_lod extension")(
         "sidecar", po::value<std::string>(),
         "sidecar path (default OUT_STEM.sidecar.json / IN_STEM.sidecar.json)")(
-        "report", po::value<std::string>(), "import: write the change report as JSON");
+        "report", po::value<std::string>(), "import: write the change report as JSON")(
+        "mips", "texture export: also write every mip level as OUT_STEM.mip<k>.png")(
+        "format", po::value<std::string>(),
+        "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "
+        "different format re-encodes)")(
+        "game-dir", po::value<std::string>(),
+        "model export: folder with Material.lib, Textures.lib, palettes.lib, LightMap.lib")(
+        "materials", po::value<std::string>(), "model export: Material.lib to use")(
+        "textures", po::value<std::string>(), "model export: Textures.lib to use");
+    // ---- Terrain export options (export_terrain.cpp) ----
+    desc.add_options()("map", po::value<std::string>(),
+                       "terrain export: the Land.map (default: <base>.map next to IN)")(
+        "wear1", po::value<std::string>(),
+        "terrain export: the layer-1 WEAR (default: <base>1.wea next to IN)")(
+        "wear2", po::value<std::string>(),
+        "terrain export: the layer-2 WEAR (default: <base>2.wea next to IN)")(
+        "areal-faces", "terrain export to OBJ: also write the areals as filled faces");
     po::positional_options_description pos;
     pos.add("input", 1).add("output", 1);
     po::variables_map vm;
@@ -42,12 +58,17 @@ int run_convert(const Args& args) {
         fs::path(in.entries.empty() ? in.file : fs::path(in.entries.back())).extension().string());
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         return import_model(in, out_spec, vm);
+    if (in.entries.empty() && in_ext == ".png") return import_texture(in.file, out_spec, vm);
 
     Loaded loaded = load(in);
+    // ---- Terrain export: Land.msh (NRes with type-21 face records; classify() says Archive) ----
+    if (is_terrain(loaded.bytes)) return export_terrain(loaded, fs::path(out_spec), vm);
     if (classify(loaded.bytes) == Kind::Model) return export_model(loaded, fs::path(out_spec), vm);
+    if (is_texm(loaded.bytes) && lower_ascii(fs::path(out_spec).extension().string()) == ".png")
+        return export_texture(loaded, fs::path(out_spec), vm);
     throw FormatError(loaded.address.display(), 0,
-                      "cannot convert this input: expected an MSH model (file or archive entry) or "
-                      "a .gltf/.glb/.obj file");
+                      "cannot convert this input: expected an MSH model or a Texm texture (file or "
+                      "archive entry; a texture converts to .png) or a .gltf/.glb/.obj/.png file");
 }
 
 } // namespace msh::cli

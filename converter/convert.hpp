@@ -15,6 +15,22 @@ int export_model(const Loaded& in, const std::filesystem::path& out, const po::v
 // import_model.cpp
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm);
 
+// Texm texture -> PNG (+ NAME.sidecar.json, --mips: every level). convert_texture.cpp
+int export_texture(const Loaded& in, const std::filesystem::path& out_png,
+                   const po::variables_map& vm);
+// PNG (+ sidecar) -> Texm: an existing archive entry (Textures.lib:NAME.0) or a .texm file.
+int import_texture(const std::filesystem::path& png, const std::string& out_spec,
+                   const po::variables_map& vm);
+// A payload that starts with the Texm magic and a whole header.
+bool is_texm(ByteView bytes);
+
 std::string lower_ascii(std::string s);
+
+// ---- Terrain export (export_terrain.cpp) ----
+// True for an NRes image with terrain face records (type 21) and positions (type 3): Land.msh.
+bool is_terrain(ByteView bytes);
+// Land.msh (+ Land.map, Land1/2.wea found beside it or via --map/--wear1/--wear2) -> .gltf / .glb
+// / .obj (+ sidecar, kind "terrain").
+int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);
 
 } // namespace msh::cli

@@ -10,6 +10,7 @@
 #include "formats/nres.hpp"
 #include "formats/obj.hpp"
 #include "formats/wear.hpp"
+#include "mapping/materials.hpp"
 #include "mapping/model_to_scene.hpp"
 #include "mapping/skin.hpp"
 #include "sidecar/model_sidecar.hpp"
@@ -70,6 +71,57 @@ std::optional<std::pair<std::string, Bytes>> find_wear(const Address& address) {
     return std::nullopt;
 }
 
+// A file of `dir` named `name`, case-insensitively (game folders mix cases).
+std::optional<fs::path> find_ci(const fs::path& dir, const std::string& name) {
+    const std::string wanted = lower_ascii(name);
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
+            return e.path();
+    return std::nullopt;
+}
+
+// Material.lib, Textures.lib, palettes.lib and LightMap.lib: explicit --materials/--textures,
+// else in --game-dir, else beside the input file (the corpus keeps them at its root). A library
+// that is missing or unreadable is a warning (untextured export), never a failure.
+mapping::MaterialLibraries open_libraries(const Address& address, const po::variables_map& vm) {
+    fs::path dir;
+    if (vm.count("game-dir")) {
+        dir = vm["game-dir"].as<std::string>();
+        if (!fs::is_directory(dir)) throw UsageError("--game-dir is not a folder: " + dir.string());
+    } else {
+        dir = address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
+    }
+    auto explicit_file = [&](const char* option) -> std::optional<fs::path> {
+        if (!vm.count(option)) return std::nullopt;
+        fs::path p = vm[option].as<std::string>();
+        if (!fs::is_regular_file(p))
+            throw UsageError(std::string("--") + option + ": no such file: " + p.string());
+        return p;
+    };
+    auto open = [](const std::optional<fs::path>& p, std::optional<nres::Archive>& lib,
+                   std::string& name) {
+        if (!p) return;
+        name = p->string();
+        try {
+            lib = nres::read(read_file(*p), ReadMode::Tolerant, name);
+        } catch (const std::exception& e) {
+            spdlog::warn("{} (ignored: materials stay untextured)", e.what());
+            lib.reset();
+        }
+    };
+    mapping::MaterialLibraries libs;
+    std::optional<fs::path> materials = explicit_file("materials");
+    std::optional<fs::path> textures = explicit_file("textures");
+    if (!materials) materials = find_ci(dir, "Material.lib");
+    if (!textures) textures = find_ci(dir, "Textures.lib");
+    open(materials, libs.materials, libs.materials_name);
+    open(textures, libs.textures, libs.textures_name);
+    open(find_ci(dir, "palettes.lib"), libs.palettes, libs.palettes_name);
+    open(find_ci(dir, "LightMap.lib"), libs.lightmaps, libs.lightmaps_name);
+    return libs;
+}
+
 nlohmann::json choice_json(int v) {
     return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
 }
@@ -121,6 +173,18 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
 
     scene::Scene sc = mapping::model_to_scene(model, opt);
     if (skin) sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
+    if (!opt.material_names.empty()) {
+        const mapping::MaterialLibraries libs = open_libraries(in.address, vm);
+        std::vector<std::string> warnings;
+        const auto resolved = mapping::resolve_materials(opt.material_names, libs, warnings);
+        for (const std::string& w : warnings) spdlog::warn("{}: {}", where, w);
+        const size_t textured = mapping::apply_materials(sc, resolved);
+        nlohmann::json used = nlohmann::json::object();
+        if (libs.materials) used["materials"] = libs.materials_name;
+        if (libs.textures) used["textures"] = libs.textures_name;
+        if (!used.empty()) sc.extras["mshconv"]["libraries"] = used;
+        spdlog::debug("{}: {} of {} materials textured", where, textured, sc.materials.size());
+    }
     const fs::path sidecar_path = vm.count("sidecar")
                                       ? fs::path(vm["sidecar"].as<std::string>())
                                       : out.parent_path() / (out.stem().string() + ".sidecar.json");
@@ -133,7 +197,10 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     // Encode everything first, then write each file atomically: no partial output on failure.
     if (ext == ".obj") {
         const std::string mtl_name = out.stem().string() + ".mtl";
-        const obj::Files files = obj::write(sc, mtl_name);
+        const obj::Files files =
+            obj::write(sc, mtl_name, scene::image_file_stem(out.stem().string()) + "_");
+        for (const scene::ImageFile& f : files.images)
+            write_file_atomic(out.parent_path() / f.name, f.png);
         write_file_atomic(out.parent_path() / mtl_name, Bytes(files.mtl.begin(), files.mtl.end()));
         write_file_atomic(out, Bytes(files.obj.begin(), files.obj.end()));
     } else {

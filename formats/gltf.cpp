@@ -148,18 +148,65 @@ Bytes to_bytes(const std::string& s) {
 
 } // namespace
 
-void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& m) {
+void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& m,
+                 const ImageMode& images) {
     m = tinygltf::Model();
     m.asset.version = "2.0";
     m.asset.generator = "mshconv";
     BufferBuilder bb{m, {}};
 
-    for (const scene::Material& src : scene.materials) {
+    // A texture needs TEXCOORD_0 on every primitive that uses the material (else the asset is
+    // invalid): such materials stay untextured.
+    std::vector<bool> no_uv(scene.materials.size(), false);
+    for (const scene::Mesh& mesh : scene.meshes)
+        for (const scene::Primitive& p : mesh.primitives)
+            if (p.material >= 0 && size_t(p.material) < no_uv.size() &&
+                !p.attributes.count("TEXCOORD_0"))
+                no_uv[size_t(p.material)] = true;
+    std::map<std::string, int> texture_of_image; // image name -> texture index
+    for (size_t mi = 0; mi < scene.materials.size(); ++mi) {
+        const scene::Material& src = scene.materials[mi];
         tinygltf::Material mat;
         mat.name = src.name;
         mat.pbrMetallicRoughness.baseColorFactor = {1, 1, 1, 1};
         mat.pbrMetallicRoughness.metallicFactor = 0;
         mat.pbrMetallicRoughness.roughnessFactor = 1;
+        if (src.base_color && !src.base_color->png.empty() && !no_uv[mi]) {
+            const scene::Image& img = *src.base_color;
+            auto it = texture_of_image.find(img.name);
+            if (it == texture_of_image.end()) {
+                if (m.samplers.empty()) {
+                    tinygltf::Sampler smp;
+                    smp.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+                    smp.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+                    smp.wrapS = TINYGLTF_TEXTURE_WRAP_REPEAT;
+                    smp.wrapT = TINYGLTF_TEXTURE_WRAP_REPEAT;
+                    m.samplers.push_back(std::move(smp));
+                }
+                tinygltf::Image gi;
+                gi.name = img.name;
+                if (images.embed) {
+                    gi.bufferView = bb.view(img.png.data(), img.png.size(), 0);
+                    gi.mimeType = "image/png";
+                } else {
+                    gi.uri = images.prefix + scene::image_file_stem(img.name) + ".png";
+                }
+                m.images.push_back(std::move(gi));
+                tinygltf::Texture tex;
+                tex.source = int(m.images.size() - 1);
+                tex.sampler = 0;
+                m.textures.push_back(std::move(tex));
+                it = texture_of_image.emplace(img.name, int(m.textures.size() - 1)).first;
+            }
+            mat.pbrMetallicRoughness.baseColorTexture.index = it->second;
+            mat.pbrMetallicRoughness.baseColorTexture.texCoord = 0;
+            if (src.alpha_mode == scene::AlphaMode::Mask) {
+                mat.alphaMode = "MASK";
+                mat.alphaCutoff = src.alpha_cutoff;
+            } else if (src.alpha_mode == scene::AlphaMode::Blend) {
+                mat.alphaMode = "BLEND";
+            }
+        }
         if (!src.extras.is_null()) mat.extras = to_value(src.extras);
         m.materials.push_back(std::move(mat));
     }
@@ -170,13 +217,14 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
         if (!src.extras.is_null()) mesh.extras = to_value(src.extras);
         for (const scene::Primitive& p : src.primitives) {
             tinygltf::Primitive prim;
-            prim.mode = TINYGLTF_MODE_TRIANGLES;
+            prim.mode = p.mode == scene::Primitive::Mode::Lines ? TINYGLTF_MODE_LINE
+                                                                : TINYGLTF_MODE_TRIANGLES;
             prim.material = p.material;
             for (const auto& [name, attr] : p.attributes)
                 prim.attributes[name] =
                     attr.joints ? bb.joints(attr.data, attr.components)
-                                : bb.floats(attr.data, attr.components, TINYGLTF_TARGET_ARRAY_BUFFER,
-                                            name == "POSITION");
+                                : bb.floats(attr.data, attr.components,
+                                            TINYGLTF_TARGET_ARRAY_BUFFER, name == "POSITION");
             prim.indices = bb.indices(p.indices);
             mesh.primitives.push_back(std::move(prim));
         }
@@ -194,7 +242,8 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
         if (!src.lod_ids.empty()) {
             tinygltf::Value::Array ids;
             for (int id : src.lod_ids) ids.push_back(tinygltf::Value(id));
-            n.extensions["MSFT_lod"] = tinygltf::Value(tinygltf::Value::Object{{"ids", tinygltf::Value(ids)}});
+            n.extensions["MSFT_lod"] =
+                tinygltf::Value(tinygltf::Value::Object{{"ids", tinygltf::Value(ids)}});
         }
         if (src.translation != std::array<float, 3>{0, 0, 0})
             n.translation.assign(src.translation.begin(), src.translation.end());
@@ -269,7 +318,11 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     if (!binary) e.bin_name = stem + ".bin";
 
     tinygltf::Model m;
-    to_tinygltf(scene, {}, m);
+    ImageMode images;
+    images.embed = binary;
+    images.prefix = scene::image_file_stem(stem) + "_";
+    to_tinygltf(scene, {}, m, images);
+    if (!binary) e.images = scene::image_files(scene, images.prefix);
     tinygltf::TinyGLTF writer;
     std::ostringstream os;
     if (binary) {
@@ -304,6 +357,7 @@ void write(const scene::Scene& scene, const std::filesystem::path& out) {
     else if (!ends_with_ci(name, ".gltf"))
         throw std::invalid_argument(name + ": output must end in .gltf or .glb");
     Encoded e = encode(scene, binary, name);
+    for (const scene::ImageFile& f : e.images) write_file_atomic(out.parent_path() / f.name, f.png);
     if (!e.bin_name.empty()) write_file_atomic(out.parent_path() / e.bin_name, e.bin);
     write_file_atomic(out, e.document);
 }

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace tinygltf {
 class Model;
@@ -16,13 +17,23 @@ class Model;
 
 namespace msh::gltf {
 
+// Material images (scene::Material::base_color): embedded as bufferView images (GLB) or
+// referenced as `<prefix><name>.png` files beside the document (.gltf). One image and texture per
+// distinct image name, one sampler (LINEAR_MIPMAP_LINEAR / LINEAR, REPEAT).
+struct ImageMode {
+    bool embed = true;
+    std::string prefix;
+};
+
 // Builds the tinygltf model; `bin_uri` names the external buffer (empty: GLB-embedded buffer).
-void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& out);
+void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& out,
+                 const ImageMode& images = {});
 
 struct Encoded {
     Bytes document; // .gltf JSON text or the whole .glb
     Bytes bin;      // .gltf only: the external buffer (empty for .glb)
     std::string bin_name;
+    std::vector<scene::ImageFile> images; // .gltf only: `<stem>_<image>.png` files
 };
 
 // binary = GLB. For .gltf the buffer is external, named `<stem>.bin` after `out_name`.

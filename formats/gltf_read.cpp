@@ -134,6 +134,15 @@ struct Reader {
 
 scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings) {
     tinygltf::TinyGLTF loader;
+    // Images are not decoded (textures go through their own PNG route); embedded (bufferView)
+    // images would otherwise fail the load for want of a decoder. Keep their bytes as they are.
+    loader.SetImageLoader(
+        [](tinygltf::Image* image, const int, std::string*, std::string*, int, int,
+           const unsigned char* bytes, int size, void*) {
+            image->image.assign(bytes, bytes + size);
+            return true;
+        },
+        nullptr);
     tinygltf::Model m;
     std::string err, warn;
     const std::string ext = file.extension().string();
@@ -145,8 +154,12 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
     if (!warn.empty()) warnings.push_back(file.string() + ": " + warn);
     Reader r{m, file.string()};
     scene::Scene s;
-    for (const tinygltf::Material& mat : m.materials)
-        s.materials.push_back({mat.name, to_json(mat.extras)});
+    for (const tinygltf::Material& mat : m.materials) {
+        scene::Material sm;
+        sm.name = mat.name;
+        sm.extras = to_json(mat.extras);
+        s.materials.push_back(std::move(sm));
+    }
     for (const tinygltf::Mesh& mesh : m.meshes) {
         scene::Mesh out;
         out.name = mesh.name;

@@ -38,7 +38,8 @@ std::string token(const std::string& s) {
 
 } // namespace
 
-Files write(const scene::Scene& scene, const std::string& mtl_name) {
+Files write(const scene::Scene& scene, const std::string& mtl_name,
+            const std::string& image_prefix) {
     Files f;
     f.obj = "# mshconv: rest pose baked, axes (x, y, z) -> (x, z, -y), vt v flipped\n";
     f.obj += "mtllib " + mtl_name + "\n";
@@ -97,10 +98,14 @@ Files write(const scene::Scene& scene, const std::string& mtl_name) {
     f.mtl = "# mshconv materials (WEAR rows)\n";
     for (const scene::Material& m : scene.materials) {
         f.mtl += "newmtl " + token(m.name) + "\nKd 0.8 0.8 0.8\nKs 0 0 0\nd 1\nillum 1\n";
+        if (m.base_color && !m.base_color->png.empty())
+            f.mtl +=
+                "map_Kd " + image_prefix + scene::image_file_stem(m.base_color->name) + ".png\n";
         if (m.extras.contains("wear_row"))
             f.mtl += "# wear_row " + m.extras["wear_row"].dump() + "\n";
         f.mtl += "\n";
     }
+    f.images = scene::image_files(scene, image_prefix);
     return f;
 }
 
@@ -182,7 +187,11 @@ scene::Scene read(const std::string& text, const std::string& where) {
             auto it = materials.find(name);
             if (it == materials.end()) {
                 it = materials.emplace(name, int(s.materials.size())).first;
-                s.materials.push_back({name, nullptr});
+                {
+                    scene::Material sm;
+                    sm.name = name;
+                    s.materials.push_back(std::move(sm));
+                }
             }
             material = it->second;
         } else if (tag == "f") {

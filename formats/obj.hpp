@@ -6,16 +6,20 @@
 #include "mapping/scene.hpp"
 
 #include <string>
+#include <vector>
 
 namespace msh::obj {
 
 struct Files {
     std::string obj;
     std::string mtl;
+    std::vector<scene::ImageFile> images; // `<image_prefix><image>.png` beside the OBJ
 };
 
-// `mtl_name` is referenced by `mtllib` (the MTL's file name beside the OBJ).
-Files write(const scene::Scene& scene, const std::string& mtl_name);
+// `mtl_name` is referenced by `mtllib` (the MTL's file name beside the OBJ). A material with a
+// base-colour image gets `map_Kd <image_prefix><image>.png`.
+Files write(const scene::Scene& scene, const std::string& mtl_name,
+            const std::string& image_prefix = {});
 
 // Reads OBJ text into the scene: one root node per `o` (positions as written: world space), one
 // primitive per `g`/`usemtl` run, its vertices the distinct (v, vt, vn) triples it uses ordered by

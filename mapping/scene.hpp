@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct Primitive {
     std::map<std::string, Attribute> attributes;
     std::vector<uint32_t> indices; // triangle list; the writer picks u16 when every index fits
     int material = kNoIndex;
+    // Triangles (default): `indices` in threes; Lines: `indices` in pairs (glTF LINES), e.g. the
+    // areal-map outlines of a terrain export. OBJ and import paths handle triangles only.
+    enum class Mode { Triangles, Lines };
+    Mode mode = Mode::Triangles;
 };
 
 struct Mesh {
@@ -52,9 +57,23 @@ struct Mesh {
     nlohmann::json extras;
 };
 
+// A texture image carried by a material: encoded PNG bytes and a name that writers turn into a
+// file name (`<out stem>_<name>.png` beside a .gltf/.obj) or an image name (.glb).
+struct Image {
+    std::string name;
+    std::vector<uint8_t> png;
+    bool operator==(const Image&) const = default;
+};
+
+// glTF alphaMode. OPAQUE unless the material is known to be a cut-out (texm-materials.md §7).
+enum class AlphaMode { Opaque, Mask, Blend };
+
 struct Material {
     std::string name;
     nlohmann::json extras;
+    std::optional<Image> base_color; // baseColorTexture (TEXCOORD_0)
+    AlphaMode alpha_mode = AlphaMode::Opaque;
+    float alpha_cutoff = 0.5f; // MASK only
 };
 
 enum class Path { Translation, Rotation };
@@ -78,13 +97,42 @@ struct Skin {
     std::vector<float> inverse_bind; // 16 floats (column-major) per joint
 };
 
+// The file-name form of an image name: characters outside [A-Za-z0-9._-] become '_' (safe as a
+// file name and as a glTF URI without escaping).
+inline std::string image_file_stem(const std::string& name) {
+    std::string s = name.empty() ? std::string("image") : name;
+    for (char& c : s)
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.'))
+            c = '_';
+    return s;
+}
+
+struct ImageFile {
+    std::string name; // file name beside the document
+    std::vector<uint8_t> png;
+};
+
 struct Scene {
     std::vector<Node> nodes;
     std::vector<Mesh> meshes;
-    std::vector<Material> materials;
+    std::vector<Material> materials;   // images come with their materials (deduplicated by name)
     std::vector<Animation> animations; // zero or one for MSH models
     std::vector<Skin> skins;
     nlohmann::json extras; // scene-level extras
 };
+
+// The distinct image files of the scene's materials, named `<prefix><image_file_stem>.png`.
+inline std::vector<ImageFile> image_files(const Scene& scene, const std::string& prefix) {
+    std::vector<ImageFile> files;
+    for (const Material& mat : scene.materials) {
+        if (!mat.base_color || mat.base_color->png.empty()) continue;
+        const std::string file = prefix + image_file_stem(mat.base_color->name) + ".png";
+        bool seen = false;
+        for (const ImageFile& f : files) seen = seen || f.name == file;
+        if (!seen) files.push_back({file, mat.base_color->png});
+    }
+    return files;
+}
 
 } // namespace msh::scene

@@ -1,0 +1,118 @@
+// convert, Texm texture <-> PNG (texm-materials.md §8). Export: `Textures.lib:NAME.0 NAME.png`
+// writes level 0 (and with --mips every level as NAME.mip<k>.png) plus NAME.sidecar.json. Import:
+// `NAME.png Textures.lib:NAME.0` (an existing archive entry, rewritten losslessly) or `NAME.texm`;
+// an unchanged PNG gives the original bytes. The work is in sidecar/texture_sidecar.
+#include "address.hpp"
+#include "commands.hpp"
+#include "convert.hpp"
+#include "options.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
+#include "formats/texm.hpp"
+#include "sidecar/texture_sidecar.hpp"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <cstdio>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path sidecar_for(const fs::path& png, const po::variables_map& vm) {
+    return vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
+                               : png.parent_path() / (png.stem().string() + ".sidecar.json");
+}
+
+std::optional<texm::Format> format_option(const po::variables_map& vm) {
+    if (!vm.count("format")) return std::nullopt;
+    const std::string text = vm["format"].as<std::string>();
+    uint32_t code = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), code);
+    std::optional<texm::Format> f;
+    if (r.ec == std::errc() && r.ptr == text.data() + text.size()) f = texm::to_format(code);
+    if (!f)
+        throw UsageError("--format must be one of 0, 565, 556, 4444, 88, 888, 8888, got '" + text +
+                         "'");
+    return f;
+}
+
+} // namespace
+
+bool is_texm(ByteView bytes) {
+    return bytes.size() >= texm::kHeaderSize && msh::load<uint32_t>(bytes.data()) == texm::kMagic;
+}
+
+int export_texture(const Loaded& in, const fs::path& out_png, const po::variables_map& vm) {
+    if (lower_ascii(out_png.extension().string()) != ".png")
+        throw UsageError("OUT must end in .png for a texture: " + out_png.string());
+    if (vm.count("format")) throw UsageError("--format applies to PNG -> Texm only");
+    const std::string where = in.address.display();
+    const bool mips = vm.count("mips") > 0;
+    sidecar::TextureExport e =
+        sidecar::export_texture(in.bytes, where, out_png.filename().string(), mips);
+    const fs::path sidecar_path = sidecar_for(out_png, vm);
+    const std::string text = e.sidecar.dump(1) + "\n";
+    // Everything is encoded in memory; each file is written atomically.
+    for (size_t k = 0; k < e.mips.size(); ++k)
+        write_file_atomic(out_png.parent_path() /
+                              sidecar::mip_png_name(out_png.filename().string(), uint32_t(k + 1)),
+                          e.mips[k]);
+    write_file_atomic(out_png, e.png);
+    write_file_atomic(sidecar_path, Bytes(text.begin(), text.end()));
+    spdlog::info("{} -> {} ({}x{}, format {}, {} levels{})", where, out_png.string(),
+                 e.sidecar["header"]["width"].get<uint32_t>(),
+                 e.sidecar["header"]["height"].get<uint32_t>(), e.sidecar["format"].get<uint32_t>(),
+                 e.sidecar["header"]["mip_count"].get<uint32_t>(), mips ? ", all written" : "");
+    return 0;
+}
+
+int import_texture(const fs::path& png, const std::string& out_spec, const po::variables_map& vm) {
+    if (vm.count("mips")) throw UsageError("--mips applies to Texm -> PNG only");
+    const Address out = parse_address(out_spec);
+    if (out.entries.empty() && lower_ascii(out.file.extension().string()) == ".png")
+        throw UsageError("OUT must be a Texm: an archive entry (Textures.lib:NAME.0) or a .texm "
+                         "file, not " +
+                         out_spec);
+    sidecar::TextureImportInput input;
+    input.where = png.string();
+    input.png = read_file(png);
+    input.format = format_option(vm);
+    const fs::path sidecar_path = sidecar_for(png, vm);
+    if (fs::exists(sidecar_path)) {
+        const Bytes text = read_file(sidecar_path);
+        try {
+            input.sidecar = nlohmann::json::parse(text.begin(), text.end());
+        } catch (const nlohmann::json::exception& e) {
+            throw FormatError(sidecar_path.string(), 0, std::string("not JSON: ") + e.what());
+        }
+        // Mip PNGs the export wrote (--mips), when they are still there.
+        if (const auto it = input.sidecar->find("mips");
+            it != input.sidecar->end() && it->is_array())
+            for (const auto& name : *it) {
+                const fs::path p = png.parent_path() / name.get<std::string>();
+                if (fs::exists(p))
+                    input.mips.push_back(read_file(p));
+                else
+                    input.mips.emplace_back();
+            }
+    } else if (vm.count("sidecar")) {
+        throw FormatError(sidecar_path.string(), 0, "sidecar not found");
+    } else {
+        spdlog::warn("{}: no sidecar at {}; writing a new texture", png.string(),
+                     sidecar_path.string());
+    }
+    sidecar::TextureImport r = sidecar::import_texture(input);
+    store(out, r.texm);
+    if (spdlog::get_level() <= spdlog::level::warn)
+        for (const std::string& n : r.notes)
+            std::printf("%s -> %s: %s\n", png.string().c_str(), out.display().c_str(), n.c_str());
+    return 0;
+}
+
+} // namespace msh::cli

@@ -1,0 +1,175 @@
+#include "materials.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/material.hpp"
+#include "formats/png.hpp"
+#include "formats/texm.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace msh::mapping {
+
+using nlohmann::json;
+
+namespace {
+
+std::string upper(std::string s) {
+    for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+struct TextureResult {
+    std::optional<scene::Image> image;
+    scene::AlphaMode alpha = scene::AlphaMode::Opaque;
+    json info = json::object();
+};
+
+// Texture name -> PNG of level 0 (cached per upper-cased name by the caller).
+TextureResult load_texture(const std::string& name, const MaterialLibraries& libs,
+                           std::vector<std::string>& warnings) {
+    TextureResult r;
+    r.info["name"] = name;
+    const material::PaletteRef pal = material::palette_slot(name);
+    if (!pal.valid_name) {
+        warnings.push_back("texture '" + name +
+                           "': Bad texture name. (no '.' in the first 17 "
+                           "characters); untextured");
+        return r;
+    }
+    if (pal.slot >= 0 && pal.slot < material::kPaletteSlots) {
+        // §9: how the external palette combines with the embedded one is undocumented; the
+        // embedded palette decodes, the external one is recorded.
+        const std::string pal_name = material::palette_file_name(pal.slot);
+        r.info["external_palette"] = pal_name;
+        r.info["external_palette_found"] =
+            libs.palettes && libs.palettes->find(pal_name).has_value();
+    }
+    if (!libs.textures) {
+        warnings.push_back("texture '" + name + "': no " + libs.textures_name + "; untextured");
+        return r;
+    }
+    const auto index = material::find_resource(*libs.textures, texm::kMagic, name);
+    if (!index) {
+        warnings.push_back("texture '" + name + "' not found in " + libs.textures_name +
+                           "; untextured");
+        return r;
+    }
+    const nres::Entry& e = libs.textures->entries[*index];
+    const std::string where = libs.textures_name + ":" + e.name();
+    try {
+        DiagnosticSink sink(ReadMode::Tolerant);
+        const texm::Texture t = texm::read(e.data, sink, where);
+        if (t.raw_only || !t.format()) {
+            warnings.push_back(where + ": not an interpretable Texm; untextured");
+            return r;
+        }
+        r.image = scene::Image{e.name(), png::from_texm_level(t, 0)};
+        r.info["name"] = e.name();
+        r.info["format"] = t.header.format;
+        r.info["width"] = t.header.width;
+        r.info["height"] = t.header.height;
+        r.info["mip_count"] = t.header.mip_count;
+        if (t.page) r.info["page_rects"] = t.page->size();
+        // §7: palettised textures with the alpha-key flag are real cut-outs (index 0
+        // transparent). Every other alpha channel is mostly gloss/bump data: OPAQUE.
+        if (*t.format() == texm::Format::Indexed && (t.header.flags5 & texm::kFlags5AlphaKey))
+            r.alpha = scene::AlphaMode::Mask;
+    } catch (const FormatError& ex) {
+        warnings.push_back(std::string(ex.what()) + "; untextured");
+        r.image.reset();
+    }
+    return r;
+}
+
+} // namespace
+
+std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
+                                                const MaterialLibraries& libs,
+                                                std::vector<std::string>& warnings) {
+    std::vector<ResolvedMaterial> out;
+    std::map<std::string, TextureResult> textures; // upper-cased texture name -> result
+    if (!libs.materials && !rows.empty())
+        warnings.push_back("no " + libs.materials_name +
+                           " found; materials are untextured "
+                           "(give --game-dir DIR or --materials/--textures)");
+    for (size_t r = 0; r < rows.size(); ++r) {
+        ResolvedMaterial m;
+        m.name = rows[r];
+        if (!libs.materials) {
+            out.push_back(std::move(m));
+            continue;
+        }
+        const material::Lookup lookup = material::find_material(*libs.materials, m.name);
+        if (!lookup.index) {
+            warnings.push_back("material '" + m.name + "' not found in " + libs.materials_name +
+                               " (no DEFAULT, no MAT0 entry); untextured");
+            out.push_back(std::move(m));
+            continue;
+        }
+        const nres::Entry& e = libs.materials->entries[*lookup.index];
+        const std::string mat_name = e.name();
+        if (lookup.rule == material::LookupRule::Default)
+            warnings.push_back("Material " + m.name + " not found; using DEFAULT");
+        else if (lookup.rule == material::LookupRule::FirstEntry)
+            warnings.push_back("Material " + m.name + " not found and no DEFAULT; using entry 0 (" +
+                               mat_name + ")");
+        m.extras["mat0"] = mat_name;
+        m.extras["lookup"] = lookup.rule == material::LookupRule::Exact     ? "exact"
+                             : lookup.rule == material::LookupRule::Default ? "default"
+                                                                            : "first_entry";
+        m.extras["attr1"] = e.attr1;
+        m.extras["version"] = e.attr2;
+        const std::string where = libs.materials_name + ":" + mat_name;
+        material::Material mat;
+        try {
+            DiagnosticSink sink(ReadMode::Tolerant);
+            mat = material::read(e.data, e.attr2, sink, where);
+        } catch (const FormatError& ex) {
+            warnings.push_back(std::string(ex.what()) + "; untextured");
+            out.push_back(std::move(m));
+            continue;
+        }
+        if (mat.raw_only || mat.phases.empty()) {
+            warnings.push_back(where + ": no usable phase; untextured");
+            out.push_back(std::move(m));
+            continue;
+        }
+        const material::Phase& p0 = mat.phases[0];
+        m.extras["phase_count"] = mat.phases.size();
+        m.extras["phase0"] = {
+            {"params", json(std::vector<int>(p0.params.begin(), p0.params.end()))},
+            {"texture", p0.texture_name()}};
+        const std::string tex = p0.texture_name();
+        if (!tex.empty()) {
+            auto it = textures.find(upper(tex));
+            if (it == textures.end())
+                it = textures.emplace(upper(tex), load_texture(tex, libs, warnings)).first;
+            m.image = it->second.image;
+            m.alpha_mode = it->second.alpha;
+            m.extras["texture"] = it->second.info;
+        }
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>& resolved) {
+    size_t textured = 0;
+    for (scene::Material& mat : scene.materials) {
+        if (!mat.extras.is_object() || !mat.extras.contains("wear_row")) continue;
+        const auto& row_json = mat.extras["wear_row"];
+        if (!row_json.is_number_unsigned() && !row_json.is_number_integer()) continue;
+        const int64_t row = row_json.get<int64_t>();
+        if (row < 0 || size_t(row) >= resolved.size()) continue;
+        const ResolvedMaterial& r = resolved[size_t(row)];
+        mat.base_color = r.image;
+        mat.alpha_mode = r.image ? r.alpha_mode : scene::AlphaMode::Opaque;
+        if (!r.extras.empty()) mat.extras["material"] = r.extras;
+        textured += r.image.has_value();
+    }
+    return textured;
+}
+
+} // namespace msh::mapping

@@ -1,0 +1,47 @@
+// The chain from a batch to pixels (texm-materials.md §12) for textured model export:
+// WEAR row name -> MAT0 in Material.lib (case-insensitive; fallback DEFAULT, then entry 0) ->
+// phase 0 texture name -> Texm in Textures.lib -> level 0 as PNG. Palettised textures decode with
+// their embedded palette (§9: the external palette named by the texture is only recorded).
+// Missing pieces are warnings: the row stays untextured, the export goes on.
+#pragma once
+
+#include "formats/nres.hpp"
+#include "scene.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::mapping {
+
+// The opened game libraries; any of them may be absent. The names are used in messages.
+struct MaterialLibraries {
+    std::optional<nres::Archive> materials; // Material.lib
+    std::optional<nres::Archive> textures;  // Textures.lib
+    std::optional<nres::Archive> palettes;  // palettes.lib
+    std::optional<nres::Archive> lightmaps; // LightMap.lib
+    std::string materials_name = "Material.lib";
+    std::string textures_name = "Textures.lib";
+    std::string palettes_name = "palettes.lib";
+    std::string lightmaps_name = "LightMap.lib";
+};
+
+struct ResolvedMaterial {
+    std::string name;                  // the WEAR row name
+    std::optional<scene::Image> image; // phase-0 texture, level 0 as PNG; none = untextured
+    scene::AlphaMode alpha_mode = scene::AlphaMode::Opaque;
+    nlohmann::json extras = nlohmann::json::object(); // mat0, attr1, phase0 params, texture
+};
+
+// One entry per row, in row order. `warnings` receives one line per missing or unusable piece.
+std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
+                                                const MaterialLibraries& libs,
+                                                std::vector<std::string>& warnings);
+
+// Gives every scene material whose extras hold `wear_row` r the image, alpha mode and extras of
+// resolved[r] (extras are merged under the key "material"). Returns how many got an image.
+size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>& resolved);
+
+} // namespace msh::mapping

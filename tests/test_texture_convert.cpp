@@ -1,0 +1,332 @@
+// Texm <-> PNG conversion (texm-materials.md §8) through the functions `mshconv convert` uses
+// (sidecar/texture_sidecar) and through the CLI itself: unchanged PNGs give the original bytes,
+// edited PNGs give a valid Texm in the same format with the new pixel and rebuilt mips.
+#include "corpus.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "formats/png.hpp"
+#include "formats/texm.hpp"
+#include "samples/textures_gen.hpp"
+#include "sidecar/texture_sidecar.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    std::string out;
+};
+
+Run mshconv(const std::string& args) {
+    std::string cmd = std::string(MSHCONV_BINARY) + " " + args + " 2>&1";
+    Run r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string q(const fs::path& p) {
+    std::string s(1, '\'');
+    s += p.string();
+    s += '\'';
+    return s;
+}
+
+fs::path scratch(const std::string& name) {
+    fs::path p =
+        fs::temp_directory_path() / ("mshconv-texconv-" + std::to_string(::getpid())) / name;
+    fs::create_directories(p.parent_path());
+    return p;
+}
+
+const Bytes& corpus_file(const std::string& name) {
+    for (const auto& f : test::corpus())
+        if (f.relative_path == name) return f.bytes;
+    throw std::runtime_error("corpus has no " + name);
+}
+
+nres::Archive library(const char* name) {
+    return nres::read(corpus_file(name), ReadMode::Strict, name);
+}
+
+// Export then import through the library functions (mips written and read back as the CLI does).
+sidecar::TextureImport round_trip(const Bytes& payload, const std::string& name, bool mips) {
+    sidecar::TextureExport e = sidecar::export_texture(payload, name, name + ".png", mips);
+    // The sidecar goes through its text form, as on disk.
+    sidecar::TextureImportInput in;
+    in.png = e.png;
+    for (const Bytes& m : e.mips) in.mips.push_back(m);
+    in.sidecar = nlohmann::json::parse(e.sidecar.dump(1));
+    in.where = name + ".png";
+    return sidecar::import_texture(in);
+}
+
+// A colour the format stores exactly (widening of its narrow channels).
+std::array<uint8_t, 4> representable(texm::Format f) {
+    switch (f) {
+    case texm::Format::R5G6B5:
+    case texm::Format::R5G5B6:
+        return {255, 0, 255, 255};
+    case texm::Format::A4R4G4B4:
+        return {17, 34, 51, 68};
+    case texm::Format::X8R8G8B8:
+        return {10, 20, 30, 255};
+    case texm::Format::L8A8:
+        return {50, 50, 50, 40};
+    default:
+        return {10, 20, 30, 40};
+    }
+}
+
+bool have_pngcheck() {
+    return std::system("command -v pngcheck >/dev/null 2>&1") == 0;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(texture_convert)
+
+BOOST_AUTO_TEST_CASE(every_corpus_texture_round_trips_byte_identical) {
+    size_t count = 0;
+    for (const char* lib : {samples::kTexturesLib, samples::kLightMapLib}) {
+        const nres::Archive ar = library(lib);
+        for (const nres::Entry& e : ar.entries) {
+            if (e.type != texm::kMagic) continue;
+            BOOST_TEST_CONTEXT(lib << ":" << e.name()) {
+                for (bool mips : {false, true}) {
+                    const sidecar::TextureImport r = round_trip(e.data, e.name(), mips);
+                    BOOST_TEST(r.identical);
+                    BOOST_TEST((r.texm == e.data));
+                }
+                ++count;
+            }
+        }
+    }
+    BOOST_TEST(count > 20u);
+}
+
+BOOST_AUTO_TEST_CASE(png_holds_level_zero_pixels_and_sidecar_the_header) {
+    const nres::Archive ar = library(samples::kTexturesLib);
+    std::map<uint32_t, int> seen_formats;
+    for (const nres::Entry& e : ar.entries) {
+        const texm::Texture t = texm::read(e.data, ReadMode::Strict, e.name());
+        if (seen_formats[t.header.format]++) continue; // one per format is enough
+        BOOST_TEST_CONTEXT(e.name()) {
+            const sidecar::TextureExport x =
+                sidecar::export_texture(e.data, e.name(), "a.png", true);
+            const png::Decoded d = png::decode(x.png);
+            BOOST_TEST((d.rgba == texm::decode_level(t, 0)));
+            BOOST_TEST((d.source_type == png::color_type_for(*t.format())));
+            BOOST_TEST(x.mips.size() == size_t(t.header.mip_count - 1));
+            for (size_t k = 0; k < x.mips.size(); ++k)
+                BOOST_TEST((png::decode(x.mips[k]).rgba == texm::decode_level(t, uint32_t(k + 1))));
+            BOOST_TEST(x.sidecar["schema"] == "mshconv-sidecar/1");
+            BOOST_TEST(x.sidecar["kind"] == "texm");
+            BOOST_TEST(x.sidecar["header"]["flags5"].get<uint32_t>() == t.header.flags5);
+            BOOST_TEST(x.sidecar["header"]["unknown6"].get<uint32_t>() == t.header.unknown6);
+            BOOST_TEST(x.sidecar["format"].get<uint32_t>() == t.header.format);
+            BOOST_TEST(x.sidecar["page"].is_null() == !t.page.has_value());
+            BOOST_TEST(x.sidecar["palette"].is_null() == t.palette.empty());
+            BOOST_TEST(x.sidecar["mips"].size() == x.mips.size());
+        }
+    }
+    BOOST_TEST(seen_formats.count(0) == 1u);
+    BOOST_TEST(seen_formats.count(8888) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(edited_png_reencodes_in_the_same_format_and_rebuilds_mips) {
+    const nres::Archive ar = library(samples::kTexturesLib);
+    std::map<uint32_t, int> done;
+    for (const nres::Entry& e : ar.entries) {
+        const texm::Texture orig = texm::read(e.data, ReadMode::Strict, e.name());
+        if (orig.header.mip_count < 3 || done[orig.header.format]++) continue;
+        BOOST_TEST_CONTEXT(e.name() << " format " << orig.header.format) {
+            const texm::Format f = *orig.format();
+            sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
+            png::Decoded d = png::decode(x.png);
+            sidecar::TextureImportInput in;
+            std::array<uint8_t, 4> colour = representable(f);
+            if (f == texm::Format::Indexed) {
+                // An editor keeps the palette: index 4 (white in the sample palette) at (0, 0).
+                BOOST_REQUIRE(d.indices.has_value());
+                (*d.indices)[0] = 4;
+                png::EncodeOptions o;
+                o.palette = d.palette;
+                in.png = png::encode(d.rgba.width, d.rgba.height, png::ColorType::Indexed,
+                                     *d.indices, o);
+                colour = {d.palette[4][0], d.palette[4][1], d.palette[4][2], 255};
+            } else {
+                std::copy(colour.begin(), colour.end(), d.rgba.at(0, 0));
+                in.png = png::encode_rgba(d.rgba);
+            }
+            in.sidecar = x.sidecar;
+            in.where = "edited.png";
+            const sidecar::TextureImport r = sidecar::import_texture(in);
+            BOOST_TEST(!r.identical);
+            const texm::Texture t = texm::read(r.texm, ReadMode::Strict, "edited");
+            BOOST_TEST(t.header.format == orig.header.format);
+            BOOST_TEST(t.header.mip_count == orig.header.mip_count);
+            BOOST_TEST(t.header.flags4 == orig.header.flags4);
+            BOOST_TEST(t.header.flags5 == orig.header.flags5);
+            BOOST_TEST(t.header.unknown6 == orig.header.unknown6);
+            BOOST_TEST((t.page == orig.page));
+            BOOST_TEST((t.palette == orig.palette));
+            const texm::Image l0 = texm::decode_level(t, 0);
+            BOOST_TEST((l0.pixel(0, 0) == colour));
+            BOOST_TEST((l0.pixel(1, 1) == texm::decode_level(orig, 0).pixel(1, 1)));
+            // Mips: the box-filtered chain of the new level 0, encoded in the format.
+            const auto chain = texm::build_mip_chain(l0, t.header.mip_count);
+            for (uint32_t i = 1; i < t.header.mip_count; ++i)
+                BOOST_TEST((t.levels[i] == texm::encode_pixels(f, chain[i], t.palette)),
+                           "level " << i);
+            BOOST_TEST((t.levels[1] != orig.levels[1]));
+        }
+    }
+    for (uint32_t f : {0u, 565u, 4444u, 888u, 8888u}) BOOST_TEST(done.count(f) == 1u, f);
+}
+
+BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
+    const nres::Archive ar = library(samples::kTexturesLib);
+    const nres::Entry& e = ar.entries.at(0);
+    sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
+    // Wrong size.
+    sidecar::TextureImportInput in;
+    in.png = png::encode_rgba(texm::Image(3, 5));
+    in.sidecar = x.sidecar;
+    in.where = "small.png";
+    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    // Damaged original payload in the sidecar.
+    in.png = x.png;
+    in.sidecar->at("original")["fnv1a64"] = "0000000000000000";
+    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    // Not a PNG.
+    in.sidecar = x.sidecar;
+    in.png = {1, 2, 3};
+    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    // Not a texture.
+    BOOST_CHECK_THROW(sidecar::export_texture(Bytes(40, 7), "x", "x.png", false), FormatError);
+}
+
+BOOST_AUTO_TEST_CASE(new_texture_without_sidecar) {
+    texm::Image img(16, 8);
+    for (uint32_t y = 0; y < 8; ++y)
+        for (uint32_t x = 0; x < 16; ++x) {
+            uint8_t* p = img.at(x, y);
+            p[0] = uint8_t(x * 16), p[1] = uint8_t(y * 32), p[2] = 0, p[3] = 255;
+        }
+    sidecar::TextureImportInput in;
+    in.png = png::encode_rgba(img);
+    in.where = "new.png";
+    const texm::Texture t = texm::read(sidecar::import_texture(in).texm, ReadMode::Strict, "new");
+    BOOST_TEST(t.header.format == 565u);
+    BOOST_TEST(t.header.mip_count == texm::full_mip_count(16, 8));
+    BOOST_TEST(t.header.flags4 == texm::kFlags4Mipmapped);
+    in.format = texm::Format::A8R8G8B8;
+    const texm::Texture t2 = texm::read(sidecar::import_texture(in).texm, ReadMode::Strict, "new");
+    BOOST_TEST(t2.header.format == 8888u);
+    BOOST_TEST((texm::decode_level(t2, 0) == img));
+}
+
+BOOST_AUTO_TEST_CASE(cli_round_trip_into_a_copy_of_textures_lib) {
+    const fs::path lib = test::corpus_dir() / samples::kTexturesLib;
+    const fs::path copy = scratch("Textures.lib");
+    fs::copy_file(lib, copy, fs::copy_options::overwrite_existing);
+    const nres::Archive ar = library(samples::kTexturesLib);
+    // A few entries of different formats, one with --mips.
+    std::map<uint32_t, std::string> picks;
+    for (const nres::Entry& e : ar.entries)
+        picks.emplace(load<uint32_t>(e.data.data() + 28), e.name());
+    BOOST_REQUIRE(picks.size() >= 4u);
+    std::vector<fs::path> written;
+    bool first = true;
+    for (const auto& [format, name] : picks) {
+        BOOST_TEST_CONTEXT(name) {
+            const fs::path png = scratch("cli/" + name + ".png");
+            Run r = mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png) +
+                            (first ? " --mips" : ""));
+            BOOST_TEST(r.code == 0, r.out);
+            BOOST_TEST(fs::exists(png));
+            BOOST_TEST(fs::exists(png.parent_path() / (name + ".sidecar.json")));
+            if (first) BOOST_TEST(fs::exists(png.parent_path() / (name + ".mip1.png")));
+            first = false;
+            written.push_back(png);
+            r = mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
+            BOOST_TEST(r.code == 0, r.out);
+            // Standalone .texm: the payload itself.
+            const fs::path texm_file = scratch("cli/" + name + ".texm");
+            r = mshconv("convert " + q(png) + " " + q(texm_file));
+            BOOST_TEST(r.code == 0, r.out);
+            BOOST_TEST((read_file(texm_file) == ar.entries[*ar.find(name)].data));
+        }
+    }
+    BOOST_TEST((read_file(copy) == read_file(lib)));
+
+    // An edited PNG goes into the archive; a broken one fails with exit 1 and no change.
+    const std::string name = picks.at(8888);
+    const fs::path png = scratch("cli/" + name + ".png");
+    png::Decoded d = png::decode(read_file(png));
+    d.rgba.at(2, 2)[0] ^= 0x55;
+    write_file_atomic(png, png::encode_rgba(d.rgba));
+    Run r = mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
+    BOOST_TEST(r.code == 0, r.out);
+    const nres::Archive edited = nres::read(read_file(copy), ReadMode::Strict, "copy");
+    const texm::Texture t =
+        texm::read(edited.entries[*edited.find(name)].data, ReadMode::Strict, name);
+    BOOST_TEST((texm::decode_level(t, 0).pixel(2, 2) == d.rgba.pixel(2, 2)));
+    const Bytes before = read_file(copy);
+    write_file_atomic(png, Bytes{'n', 'o', 't'});
+    r = mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST((read_file(copy) == before));
+
+    if (have_pngcheck()) {
+        for (size_t i = 0; i < written.size() && i < 3; ++i) {
+            if (written[i] == png) continue;
+            const Run c = [&] {
+                Run k;
+                FILE* p = popen(("pngcheck -q " + q(written[i]) + " 2>&1").c_str(), "r");
+                char buf[512];
+                size_t n;
+                while ((n = fread(buf, 1, sizeof buf, p)) > 0) k.out.append(buf, n);
+                const int st = pclose(p);
+                k.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+                return k;
+            }();
+            BOOST_TEST(c.code == 0, written[i] << ": " << c.out);
+        }
+    } else {
+        BOOST_TEST_MESSAGE("pngcheck not installed; skipped");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(cli_lightmap_round_trip) {
+    const fs::path lib = test::corpus_dir() / samples::kLightMapLib;
+    const nres::Archive ar = library(samples::kLightMapLib);
+    const std::string name = ar.entries.at(0).name();
+    const fs::path png = scratch("lm/" + name + ".png");
+    Run r = mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png));
+    BOOST_TEST(r.code == 0, r.out);
+    const fs::path out = scratch("lm/" + name + ".texm");
+    r = mshconv("convert " + q(png) + " " + q(out));
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST((read_file(out) == ar.entries[0].data));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
