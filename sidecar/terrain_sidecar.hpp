@@ -1,0 +1,42 @@
+// The sidecar of an exported terrain level (design.md §3; `"kind": "terrain"`): the original
+// Land.msh and Land.map payloads (base64, size, FNV-1a 64 as 16 hex digits) so an import can
+// restore every unchanged record exactly, plus the readable fields glTF/OBJ cannot carry:
+//   terrain.faces: {columns: [...], rows: [[...] per face]} keyed by face index = the
+//     TEXCOORD_2.x of the export (mapping/terrain_to_scene.hpp); flags also as hex strings;
+//   areal_map.areals: one object per areal (anchor, area, normal, class id, logic flag, links,
+//     reserved fields, vertex count) keyed by areal index = TEXCOORD_0.x of the overlay;
+//   the WEAR rows used for material names; the NRes directories.
+// No per-vertex JSON: vertex streams travel only inside the base64 Land.msh.
+#pragma once
+
+#include "formats/arealmap.hpp"
+#include "formats/terrain.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace msh::sidecar {
+
+struct TerrainExportRecord {
+    std::string source;       // address of Land.msh
+    std::string output;       // file name of the export
+    std::string format;       // gltf, glb or obj
+    std::string map_source;   // address of Land.map, empty when none
+    std::string wear1_source; // empty when none
+    std::string wear2_source;
+    std::vector<std::string> wear1_rows, wear2_rows;
+    nlohmann::json options; // lift, areal_faces, ...
+};
+
+// `land_map_bytes` / `map` may be empty / null (no overlay).
+nlohmann::json make_terrain_sidecar(const terrain::Terrain& t, ByteView land_msh_bytes,
+                                    const arealmap::ArealMap* map, ByteView land_map_bytes,
+                                    const TerrainExportRecord& record);
+
+// The sidecar text: one line per value whose compact form fits in `width` characters (a face
+// row, an areal), nested indentation above that; newline-terminated.
+std::string dump_readable(const nlohmann::json& doc, size_t width = 240);
+
+} // namespace msh::sidecar

@@ -1,0 +1,490 @@
+// Terrain export (converter/export_terrain + mapping/terrain_to_scene + sidecar/terrain_sidecar):
+// every generated map goes through `mshconv convert Land.msh OUT.glb|.gltf|.obj`; the glTF is
+// read back with tinygltf and compared face for face with the decoded Land.msh, the overlay is
+// counted against Land.map, the sidecar payloads are checked against the inputs, and the real
+// consumers (Khronos glTF-Validator, Blender 3.4) get the exports.
+#include "formats/arealmap.hpp"
+#include "formats/bytes.hpp"
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/terrain.hpp"
+#include "formats/tinygltf.hpp"
+#include "formats/wear.hpp"
+#include "mapping/terrain_to_scene.hpp"
+#include "samples/terrain_gen.hpp"
+#include "sidecar/base64.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+using namespace msh;
+namespace fs = std::filesystem;
+namespace tt = boost::test_tools;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    std::string out;
+};
+
+Run shell(const std::string& cmd) {
+    Run r;
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string q(const fs::path& p) {
+    std::string s(1, '\'');
+    s += p.string();
+    s += '\'';
+    return s;
+}
+
+// The generated levels written once under a scratch folder, exported to .glb, .gltf and .obj.
+struct Exports {
+    fs::path root;
+    std::vector<std::string> maps; // names under DATA/MAPS
+    std::string failure;           // first failed conversion, if any
+
+    Exports() {
+        root = fs::temp_directory_path() / ("mshconv_terrain_export_" + std::to_string(::getpid()));
+        fs::create_directories(root / "out");
+        std::set<std::string> names;
+        for (const auto& f : samples::generate_maps(1998, false)) {
+            const fs::path p = root / f.relative_path;
+            fs::create_directories(p.parent_path());
+            write_file_atomic(p, f.bytes);
+            if (p.filename() == "Land.msh") names.insert(p.parent_path().filename().string());
+        }
+        maps.assign(names.begin(), names.end());
+        for (const std::string& m : maps)
+            for (const char* ext : {".glb", ".gltf", ".obj"}) {
+                const Run r = shell(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
+                                    q(out(m, ext)) + " --quiet");
+                if (r.code != 0 && failure.empty())
+                    failure = m + ext + ": exit " + std::to_string(r.code) + ": " + r.out;
+            }
+    }
+    ~Exports() {
+        std::error_code ec;
+        fs::remove_all(root, ec);
+    }
+    fs::path dir(const std::string& m) const { return root / "DATA" / "MAPS" / m; }
+    fs::path land(const std::string& m) const { return dir(m) / "Land.msh"; }
+    fs::path out(const std::string& m, const std::string& ext) const {
+        return root / "out" / (m + ext);
+    }
+};
+
+const Exports& exports() {
+    static const Exports e;
+    return e;
+}
+
+tinygltf::Model load_gltf(const fs::path& file) {
+    tinygltf::TinyGLTF loader;
+    tinygltf::Model m;
+    std::string err, warn;
+    const bool ok = file.extension() == ".glb"
+                        ? loader.LoadBinaryFromFile(&m, &err, &warn, file.string())
+                        : loader.LoadASCIIFromFile(&m, &err, &warn, file.string());
+    BOOST_TEST_REQUIRE(ok, file.string() << ": " << err);
+    BOOST_TEST(warn.empty(), warn);
+    return m;
+}
+
+std::vector<double> read_accessor(const tinygltf::Model& m, int index) {
+    const tinygltf::Accessor& a = m.accessors.at(size_t(index));
+    const tinygltf::BufferView& v = m.bufferViews.at(size_t(a.bufferView));
+    const tinygltf::Buffer& b = m.buffers.at(size_t(v.buffer));
+    const int components = tinygltf::GetNumComponentsInType(uint32_t(a.type));
+    const int csize = tinygltf::GetComponentSizeInBytes(uint32_t(a.componentType));
+    const size_t stride = v.byteStride ? v.byteStride : size_t(components * csize);
+    BOOST_REQUIRE(v.byteOffset + a.byteOffset + (a.count ? (a.count - 1) * stride : 0) +
+                      size_t(components * csize) <=
+                  b.data.size());
+    std::vector<double> out;
+    out.reserve(a.count * size_t(components));
+    for (size_t i = 0; i < a.count; ++i)
+        for (int c = 0; c < components; ++c) {
+            const unsigned char* p =
+                b.data.data() + v.byteOffset + a.byteOffset + i * stride + size_t(c * csize);
+            switch (a.componentType) {
+            case TINYGLTF_COMPONENT_TYPE_FLOAT:
+                out.push_back(load<float>(p));
+                break;
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+                out.push_back(*p);
+                break;
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
+                out.push_back(load<uint16_t>(p));
+                break;
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
+                out.push_back(load<uint32_t>(p));
+                break;
+            default:
+                BOOST_FAIL("unexpected component type " << a.componentType);
+            }
+        }
+    return out;
+}
+
+int node_named(const tinygltf::Model& m, const std::string& name) {
+    for (size_t i = 0; i < m.nodes.size(); ++i)
+        if (m.nodes[i].name == name) return int(i);
+    return -1;
+}
+
+std::array<double, 3> to_gltf(double x, double y, double z) {
+    return {x, z, -y};
+}
+
+// The environment Blender needs: no pyenv on PATH, no PYENV_* (nor venv/Python overrides).
+std::string blender_env_prefix() {
+    std::string prefix = "env";
+    std::string path;
+    for (char** e = environ; *e; ++e) {
+        const std::string kv = *e;
+        const std::string key = kv.substr(0, kv.find('='));
+        if (key.rfind("PYENV", 0) == 0 || key == "PYTHONHOME" || key == "PYTHONPATH" ||
+            key == "VIRTUAL_ENV")
+            prefix += " -u " + key;
+        if (key == "PATH") {
+            std::stringstream ss(kv.substr(5));
+            std::string part;
+            while (std::getline(ss, part, ':'))
+                if (part.find("pyenv") == std::string::npos &&
+                    part.find("venv") == std::string::npos)
+                    path += (path.empty() ? "" : ":") + part;
+        }
+    }
+    return prefix + " PATH='" + path + "'";
+}
+
+// Checks one exported .glb/.gltf against the decoded level.
+void check_export(const fs::path& file, const terrain::Terrain& t, const arealmap::ArealMap& map,
+                  const std::vector<std::string>& layer1) {
+    BOOST_TEST_CONTEXT(file.filename().string()) {
+        const tinygltf::Model m = load_gltf(file);
+        BOOST_TEST_REQUIRE(m.scenes.size() == 1u);
+        const std::vector<int>& roots = m.scenes[0].nodes;
+        const int ti = node_named(m, mapping::kTerrainNode);
+        const int ai = node_named(m, mapping::kArealNode);
+        BOOST_TEST_REQUIRE(ti >= 0);
+        BOOST_TEST_REQUIRE(ai >= 0);
+        // Two separate top-level nodes.
+        BOOST_TEST(std::count(roots.begin(), roots.end(), ti) == 1);
+        BOOST_TEST(std::count(roots.begin(), roots.end(), ai) == 1);
+        for (const auto& n : m.nodes)
+            for (int c : n.children) BOOST_TEST((c != ti && c != ai));
+        BOOST_TEST(m.nodes[size_t(ai)].mesh == -1);
+        BOOST_TEST(m.nodes[size_t(ai)].translation == (std::vector<double>{0, 0.5, 0}),
+                   tt::per_element());
+
+        // ---- Terrain, face for face ----
+        const tinygltf::Node& tn = m.nodes[size_t(ti)];
+        BOOST_TEST_REQUIRE(tn.mesh >= 0);
+        std::vector<int> seen(t.faces.size(), 0);
+        for (const tinygltf::Primitive& p : m.meshes[size_t(tn.mesh)].primitives) {
+            BOOST_TEST(p.mode == TINYGLTF_MODE_TRIANGLES);
+            const auto idx = read_accessor(m, p.indices);
+            const auto pos = read_accessor(m, p.attributes.at("POSITION"));
+            const auto nrm = read_accessor(m, p.attributes.at("NORMAL"));
+            const auto uv0 = read_accessor(m, p.attributes.at("TEXCOORD_0"));
+            const auto uv1 = read_accessor(m, p.attributes.at("TEXCOORD_1"));
+            const auto fid = read_accessor(m, p.attributes.at("TEXCOORD_2"));
+            const auto vid = read_accessor(m, p.attributes.at("TEXCOORD_3"));
+            BOOST_TEST_REQUIRE(idx.size() % 3 == 0u);
+            const std::string& mat = m.materials.at(size_t(p.material)).name;
+            size_t bad = 0;
+            for (size_t c = 0; c < idx.size(); ++c) {
+                const size_t x = size_t(idx[c]);
+                const size_t f = size_t(fid[2 * x]), k = size_t(fid[2 * x + 1]);
+                if (f >= t.faces.size() || k != c % 3) {
+                    ++bad;
+                    continue;
+                }
+                if (k == 0) ++seen[f];
+                const terrain::Face& face = t.faces[f];
+                const uint16_t v = face.v[k];
+                if (c % 3 == 0 && face.material < layer1.size() && mat != layer1[face.material] &&
+                    mat.rfind(layer1[face.material] + "_", 0) != 0)
+                    ++bad;
+                const auto& s = t.positions[v];
+                const auto g = to_gltf(s.x, s.y, s.z);
+                for (size_t i = 0; i < 3; ++i)
+                    if (pos[3 * x + i] != g[i]) ++bad;
+                const auto& pn = t.normals[v];
+                auto n = to_gltf(terrain::decode_normal_component(pn[0]),
+                                 terrain::decode_normal_component(pn[1]),
+                                 terrain::decode_normal_component(pn[2]));
+                const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                if (len > 0)
+                    for (size_t i = 0; i < 3; ++i)
+                        if (std::abs(nrm[3 * x + i] - n[i] / len) > 1e-6) ++bad;
+                if (uv0[2 * x] != terrain::decode_uv(t.uv1[v][0]) ||
+                    uv0[2 * x + 1] != terrain::decode_uv(t.uv1[v][1]))
+                    ++bad;
+                if (uv1[2 * x] != terrain::decode_uv(t.uv2[v][0]) ||
+                    uv1[2 * x + 1] != terrain::decode_uv(t.uv2[v][1]))
+                    ++bad;
+                if (vid[2 * x] != double(v)) ++bad;
+                const double w =
+                    t.weights.empty() ? 1.0 : double(terrain::weight_value(t.weights[v]));
+                if (vid[2 * x + 1] != w) ++bad;
+            }
+            BOOST_TEST(bad == 0u, mat << ": " << bad << " mismatching values");
+        }
+        BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == std::ptrdiff_t(t.faces.size()),
+                   "every face exactly once");
+
+        // ---- Overlay ----
+        size_t edges = 0, fill = 0;
+        for (const auto& a : map.areals) {
+            edges += a.vertices.size();
+            fill += a.vertices.size() - 2;
+        }
+        const int oi = node_named(m, mapping::kArealOutlinesNode);
+        const int fi = node_named(m, mapping::kArealAreasNode);
+        BOOST_TEST_REQUIRE(oi >= 0);
+        BOOST_TEST_REQUIRE(fi >= 0);
+        const auto& kids = m.nodes[size_t(ai)].children;
+        BOOST_TEST(std::count(kids.begin(), kids.end(), oi) == 1);
+        BOOST_TEST(std::count(kids.begin(), kids.end(), fi) == 1);
+        size_t segments = 0, triangles = 0;
+        std::set<std::string> classes;
+        for (const auto& p : m.meshes.at(size_t(m.nodes[size_t(oi)].mesh)).primitives) {
+            BOOST_TEST(p.mode == TINYGLTF_MODE_LINE);
+            segments += m.accessors[size_t(p.indices)].count / 2;
+        }
+        for (const auto& p : m.meshes.at(size_t(m.nodes[size_t(fi)].mesh)).primitives) {
+            BOOST_TEST(p.mode == TINYGLTF_MODE_TRIANGLES);
+            triangles += m.accessors[size_t(p.indices)].count / 3;
+            classes.insert(m.materials.at(size_t(p.material)).name);
+        }
+        BOOST_TEST(segments == edges);
+        BOOST_TEST(triangles == fill);
+        for (const auto& a : map.areals)
+            BOOST_TEST(classes.count("areal_class_" + std::to_string(a.class_id) +
+                                     (a.logic_flag == 1
+                                          ? std::string()
+                                          : "_logic_" + std::to_string(a.logic_flag))) == 1u);
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(terrain_export)
+
+BOOST_AUTO_TEST_CASE(every_map_exports_face_for_face) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    BOOST_TEST_REQUIRE(e.maps.size() >= 6u);
+    for (const std::string& name : e.maps) {
+        const terrain::Terrain t =
+            terrain::read(read_file(e.land(name)), ReadMode::Strict, e.land(name).string());
+        const arealmap::ArealMap map = arealmap::read(read_file(e.dir(name) / "Land.map"),
+                                                      ReadMode::Strict, name + "/Land.map");
+        const auto layer1 =
+            wear::material_names(wear::read(read_file(e.dir(name) / "Land1.wea"), "Land1.wea"));
+        check_export(e.out(name, ".glb"), t, map, layer1);
+        check_export(e.out(name, ".gltf"), t, map, layer1);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sidecar_carries_the_payloads_and_face_fields) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    for (const std::string& name : e.maps) {
+        BOOST_TEST_CONTEXT(name) {
+            const Bytes msh = read_file(e.land(name));
+            const Bytes map_bytes = read_file(e.dir(name) / "Land.map");
+            const Bytes text = read_file(e.root / "out" / (name + ".sidecar.json"));
+            const auto j = nlohmann::json::parse(text.begin(), text.end());
+            BOOST_TEST(j.at("schema") == "mshconv-sidecar/1");
+            BOOST_TEST(j.at("kind") == "terrain");
+            BOOST_TEST((sidecar::from_base64(j["land_msh"]["base64"].get<std::string>()) == msh));
+            BOOST_TEST(
+                (sidecar::from_base64(j["land_map"]["base64"].get<std::string>()) == map_bytes));
+            char hash[17];
+            std::snprintf(hash, sizeof hash, "%016llx",
+                          static_cast<unsigned long long>(sidecar::fnv1a64(msh)));
+            BOOST_TEST(j["land_msh"]["fnv1a64"].get<std::string>() == std::string(hash));
+            const terrain::Terrain t = terrain::read(msh, ReadMode::Strict, name);
+            const auto& rows = j["terrain"]["faces"]["rows"];
+            BOOST_TEST_REQUIRE(rows.size() == t.faces.size());
+            size_t bad = 0;
+            for (size_t f = 0; f < t.faces.size(); ++f) {
+                const auto& r = rows[f];
+                std::snprintf(hash, sizeof hash, "0x%08x", t.faces[f].flags);
+                if (r[0].get<std::string>() != hash || r[1] != t.faces[f].material ||
+                    r[2] != t.faces[f].aux || r[13] != t.faces[f].edge_class)
+                    ++bad;
+            }
+            BOOST_TEST(bad == 0u);
+            const arealmap::ArealMap map = arealmap::read(map_bytes, ReadMode::Strict, name);
+            BOOST_TEST(j["areal_map"]["areals"].size() == map.areals.size());
+            BOOST_TEST(j["areal_map"]["areals"][0]["class_id"] == map.areals[0].class_id);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(obj_has_terrain_groups_and_outline_polylines) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    for (const std::string& name : e.maps) {
+        BOOST_TEST_CONTEXT(name) {
+            const Bytes b = read_file(e.out(name, ".obj"));
+            std::istringstream in(std::string(b.begin(), b.end()));
+            std::string line, object;
+            size_t faces = 0, lines = 0, v = 0;
+            std::vector<std::string> objects;
+            bool indices_ok = true;
+            while (std::getline(in, line)) {
+                if (line.rfind("o ", 0) == 0) objects.push_back(line.substr(2));
+                if (line.rfind("v ", 0) == 0) ++v;
+                if (line.rfind("f ", 0) == 0) ++faces;
+                if (line.rfind("l ", 0) == 0) {
+                    ++lines;
+                    std::istringstream ls(line.substr(2));
+                    size_t i;
+                    while (ls >> i) indices_ok = indices_ok && i >= 1 && i <= v;
+                }
+            }
+            const terrain::Terrain t =
+                terrain::read(read_file(e.land(name)), ReadMode::Strict, name);
+            const arealmap::ArealMap map =
+                arealmap::read(read_file(e.dir(name) / "Land.map"), ReadMode::Strict, name);
+            BOOST_TEST(faces == t.faces.size()); // no --areal-faces: terrain faces only
+            BOOST_TEST(lines == map.areals.size());
+            BOOST_TEST(indices_ok);
+            BOOST_TEST((objects == std::vector<std::string>{"Terrain", "ArealMap_outlines"}),
+                       tt::per_element());
+        }
+    }
+    // --areal-faces adds the filled polygons as a third object.
+    const std::string name = e.maps.front();
+    const fs::path out = e.root / "out" / "faces.obj";
+    const Run r = shell(std::string(MSHCONV_BINARY) + " convert " + q(e.land(name)) + " " + q(out) +
+                        " --areal-faces --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const Bytes b = read_file(out);
+    BOOST_TEST(std::string(b.begin(), b.end()).find("o ArealMap_areas\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(explicit_level_files_and_missing_map) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string name = e.maps.front();
+    // Land.msh alone: terrain without overlay; the level files given by option: overlay back.
+    const fs::path lone = e.root / "lone" / "Land.msh";
+    fs::create_directories(lone.parent_path());
+    fs::copy_file(e.land(name), lone, fs::copy_options::overwrite_existing);
+    const fs::path out1 = e.root / "out" / "lone.glb", out2 = e.root / "out" / "given.glb";
+    Run r = shell(std::string(MSHCONV_BINARY) + " convert " + q(lone) + " " + q(out1) + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    tinygltf::Model m = load_gltf(out1);
+    BOOST_TEST(node_named(m, mapping::kTerrainNode) >= 0);
+    BOOST_TEST(node_named(m, mapping::kArealNode) == -1);
+    BOOST_TEST(m.materials.front().name.rfind("land1_row_", 0) == 0u);
+    r = shell(std::string(MSHCONV_BINARY) + " convert " + q(lone) + " " + q(out2) + " --map " +
+              q(e.dir(name) / "Land.map") + " --wear1 " + q(e.dir(name) / "Land1.wea") +
+              " --wear2 " + q(e.dir(name) / "Land2.wea") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    m = load_gltf(out2);
+    BOOST_TEST(node_named(m, mapping::kArealNode) >= 0);
+    BOOST_TEST(m.materials.front().name.rfind("land1_row_", 0) != 0u);
+}
+
+BOOST_AUTO_TEST_CASE(stress_map_exports_with_32_bit_indices) {
+    // The map at the u16 limits: 3 x 65535-ish corners need UNSIGNED_INT indices.
+    const samples::MapSpec spec = samples::map_specs(true).back();
+    const samples::GeneratedMap g = samples::build_map(spec, 1998);
+    mapping::TerrainSceneOptions opt;
+    opt.layer1_names = g.layer1;
+    const scene::Scene sc = mapping::terrain_to_scene(g.terrain, &g.areal_map, opt);
+    size_t corners = 0;
+    for (const auto& p : sc.meshes.at(0).primitives) corners += p.indices.size();
+    BOOST_TEST(corners == 3 * g.terrain.faces.size());
+    tinygltf::Model m;
+    gltf::to_tinygltf(sc, {}, m);
+    const int ti = node_named(m, mapping::kTerrainNode);
+    BOOST_TEST_REQUIRE(ti >= 0);
+    for (const auto& p : m.meshes.at(size_t(m.nodes[size_t(ti)].mesh)).primitives)
+        if (m.accessors[size_t(p.indices)].count >= 0xFFFF)
+            BOOST_TEST(m.accessors[size_t(p.indices)].componentType ==
+                       TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
+}
+
+BOOST_AUTO_TEST_CASE(triangulation_gives_v_minus_2_ccw_triangles) {
+    // A non-convex "L" given clockwise, with a collinear vertex.
+    std::vector<arealmap::Vec3> poly = {{0, 0, 0}, {0, 2, 0}, {1, 2, 0}, {1, 1, 0},
+                                        {2, 1, 0}, {2, 0, 0}, {1, 0, 0}};
+    const auto tris = mapping::triangulate_xy(poly);
+    BOOST_TEST(tris.size() == poly.size() - 2);
+    double area = 0;
+    for (const auto& tri : tris) {
+        const auto &a = poly[tri[0]], &b = poly[tri[1]], &c = poly[tri[2]];
+        const double cr = (double(b.x) - a.x) * (c.y - a.y) - (double(b.y) - a.y) * (c.x - a.x);
+        BOOST_TEST(cr >= 0);
+        area += cr / 2;
+    }
+    BOOST_TEST(area == arealmap::polygon_area_xy(poly), tt::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(gltf_validator_reports_no_issues) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const fs::path src = MSHCONV_SOURCE_DIR;
+    if (shell("command -v node").code != 0 || !fs::exists(src / "tools/node/node_modules"))
+        BOOST_FAIL("glTF-Validator not installed: needs `node` on PATH and "
+                   "`npm install --prefix tools/node` (scripts/install-deps.sh; CI installs them)");
+    std::string files;
+    for (const std::string& name : e.maps)
+        for (const char* ext : {".gltf", ".glb"}) files.append(" ").append(q(e.out(name, ext)));
+    const Run r = shell(std::string("node ") + q(src / "tools/validate-gltf.mjs") + files);
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST(r.out.find(std::to_string(2 * e.maps.size()) +
+                          " files, 0 with errors or warnings") != std::string::npos,
+               r.out);
+}
+
+BOOST_AUTO_TEST_CASE(blender_imports_terrain_and_overlay_as_separate_objects) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string env = blender_env_prefix();
+    if (shell(env + " sh -c 'command -v blender'").code != 0)
+        BOOST_FAIL(
+            "Blender not found on PATH (Blender 3.4; scripts/install-deps.sh; CI installs it)");
+    const fs::path script =
+        fs::path(MSHCONV_SOURCE_DIR) / "tests/integration/blender_terrain_check.py";
+    const Run r = shell(env + " blender -b --factory-startup --python-exit-code 1 --python " +
+                        q(script) + " -- " + q(e.out(e.maps.front(), ".glb")));
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST(r.out.find("blender terrain check: OK") != std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
