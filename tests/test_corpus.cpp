@@ -2,6 +2,7 @@
 // diagnostic at all, and write back byte for byte.
 #include "corpus.hpp"
 
+#include "formats/file_io.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
 
@@ -85,6 +86,27 @@ BOOST_AUTO_TEST_CASE(edited_model_re_reads_to_the_same_views) {
         }
     }
     BOOST_FAIL("no model with node strings in the corpus");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(committed_samples)
+
+// samples/data holds a few generated files for quick tries; they must stay what the generator
+// writes today (regenerate with `mshconv samples` and copy them when the generator changes).
+BOOST_AUTO_TEST_CASE(committed_samples_match_the_generator) {
+    const std::filesystem::path dir = std::filesystem::path(MSHCONV_SOURCE_DIR) / "samples" / "data";
+    size_t checked = 0, bytes = 0;
+    for (const auto& f : test::corpus()) {
+        const std::filesystem::path p = dir / f.relative_path;
+        if (!std::filesystem::exists(p)) continue;
+        const Bytes committed = read_file(p);
+        BOOST_TEST((committed == f.bytes), p << " differs from the generator's output");
+        ++checked;
+        bytes += committed.size();
+    }
+    BOOST_TEST(checked >= 5u);
+    BOOST_TEST(bytes < 1024u * 1024u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
