@@ -40,7 +40,6 @@ uint64_t fnv1a64(ByteView bytes) {
 
 json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r) {
     json entries = json::array();
-    json resources = json::object();
     for (const nres::Entry& e : m.container.entries) {
         entries.push_back({{"type", e.type},
                            {"name", e.name()},
@@ -51,8 +50,6 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
                            {"sort_index", e.sort_index},
                            {"size", e.data.size()},
                            {"decoded", e.type < 32 && m.has(ResType(e.type))}});
-        if (!(e.type < 32 && m.has(ResType(e.type))) && !resources.contains(std::to_string(e.type)))
-            resources[std::to_string(e.type)] = to_base64(e.data);
     }
     json nodes = json::array();
     for (size_t i = 0; i < m.nodes.size(); ++i) {
@@ -117,7 +114,6 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
          {{"frame_count", m.animation.frame_count},
           {"key_count", m.animation.keys.size()},
           {"frame_map_words", m.animation.words.size()}}},
-        {"raw_resources", resources},
         {"original_image", to_base64(original)}};
 }
 
