@@ -8,6 +8,7 @@
 #include "bytes.hpp"
 #include "diagnostics.hpp"
 #include "nres.hpp"
+#include "vec3.hpp"
 
 #include <array>
 #include <string>
@@ -21,9 +22,7 @@ inline constexpr uint32_t kGridSize = 128; // shipped cellsX = cellsY
 inline constexpr uint32_t kMaxHits = 1023; // runtime packs (hitCount << 22) | start
 inline constexpr uint64_t kMaxPool = (uint64_t(1) << 22) - 1;
 
-struct Vec3 {
-    float x = 0, y = 0, z = 0;
-};
+using msh::Vec3;
 
 struct EdgeLink {
     int32_t area_ref = -1;

@@ -170,23 +170,7 @@ class ModelReader {
         if (e.attr2 != 0)
             sink_.warn(v.label, v.base, "attr2 = " + std::to_string(e.attr2) + ", expected 0");
         if (!ok) return;
-        const uint8_t* p = e.data.data();
-        std::memcpy(m_.header.hull.data(), p, 96);
-        std::memcpy(m_.header.sphere.data(), p + 0x60, 16);
-        std::memcpy(m_.header.capsule.data(), p + 0x70, 28);
-        m_.slots.resize(count);
-        for (size_t i = 0; i < count; ++i) {
-            const uint8_t* s = p + kHeaderSize + i * kSlotStride;
-            Slot& slot = m_.slots[i];
-            slot.tri_start = load<uint16_t>(s);
-            slot.tri_count = load<uint16_t>(s + 2);
-            slot.batch_start = load<uint16_t>(s + 4);
-            slot.batch_count = load<uint16_t>(s + 6);
-            std::memcpy(slot.aabb_min.data(), s + 8, 12);
-            std::memcpy(slot.aabb_max.data(), s + 20, 12);
-            std::memcpy(slot.sphere.data(), s + 32, 16);
-            std::memcpy(slot.tail.data(), s + 48, 20);
-        }
+        decode_header_slots(e.data, m_.header, m_.slots);
         mark(kHeaderSlots);
     }
 
@@ -397,17 +381,56 @@ const Slot* Model::find_slot(size_t node, int lod, int group) const {
     return w < slots.size() ? &slots[w] : nullptr;
 }
 
+void decode_header_slots(ByteView payload, ModelHeader& h, std::vector<Slot>& slots) {
+    const uint8_t* p = payload.data();
+    std::memcpy(h.hull.data(), p, 96);
+    std::memcpy(h.sphere.data(), p + 0x60, 16);
+    std::memcpy(h.capsule.data(), p + 0x70, 28);
+    slots.resize((payload.size() - kHeaderSize) / kSlotStride);
+    for (size_t i = 0; i < slots.size(); ++i) {
+        const uint8_t* s = p + kHeaderSize + i * kSlotStride;
+        Slot& slot = slots[i];
+        slot.tri_start = load<uint16_t>(s);
+        slot.tri_count = load<uint16_t>(s + 2);
+        slot.batch_start = load<uint16_t>(s + 4);
+        slot.batch_count = load<uint16_t>(s + 6);
+        std::memcpy(slot.aabb_min.data(), s + 8, 12);
+        std::memcpy(slot.aabb_max.data(), s + 20, 12);
+        std::memcpy(slot.sphere.data(), s + 32, 16);
+        std::memcpy(slot.tail.data(), s + 48, 20);
+    }
+}
+
+Bytes encode_header_slots(const ModelHeader& h, const std::vector<Slot>& slots) {
+    ByteWriter w;
+    for (float f : h.hull) w.put(f);
+    for (float f : h.sphere) w.put(f);
+    for (float f : h.capsule) w.put(f);
+    for (const Slot& s : slots) {
+        w.put(s.tri_start);
+        w.put(s.tri_count);
+        w.put(s.batch_start);
+        w.put(s.batch_count);
+        for (float f : s.aabb_min) w.put(f);
+        for (float f : s.aabb_max) w.put(f);
+        for (float f : s.sphere) w.put(f);
+        for (uint32_t u : s.tail) w.put(u);
+    }
+    return w.take();
+}
+
 float decode_normal_component(int8_t v) {
     return std::clamp(float(v) / 127.0f, -1.0f, 1.0f);
 }
+// Rounded in double: round(c * 127) of the spec, without a float product's extra rounding.
 int8_t encode_normal_component(float v) {
-    return int8_t(std::clamp(std::lround(v * 127.0f), -128L, 127L));
+    return int8_t(std::clamp(std::round(double(v) * 127.0), -128.0, 127.0));
 }
 float decode_uv(int16_t v) {
     return float(v) / 1024.0f;
 }
 int16_t encode_uv(float v) {
-    return int16_t(std::clamp(std::lround(v * 1024.0f), -32768L, 32767L));
+    return int16_t(std::clamp(std::round(double(v) * 1024.0), -32768.0, 32767.0));
 }
 float decode_tri_normal(int16_t v) {
     return float(v) / 32767.0f;
@@ -599,20 +622,7 @@ Bytes encode(const Model& m, ResType t) {
         }
         break;
     case kHeaderSlots:
-        for (float f : m.header.hull) w.put(f);
-        for (float f : m.header.sphere) w.put(f);
-        for (float f : m.header.capsule) w.put(f);
-        for (const Slot& s : m.slots) {
-            w.put(s.tri_start);
-            w.put(s.tri_count);
-            w.put(s.batch_start);
-            w.put(s.batch_count);
-            for (float f : s.aabb_min) w.put(f);
-            for (float f : s.aabb_max) w.put(f);
-            for (float f : s.sphere) w.put(f);
-            for (uint32_t u : s.tail) w.put(u);
-        }
-        break;
+        return encode_header_slots(m.header, m.slots);
     case kPositions:
         return pod_bytes(m.positions);
     case kNormals:

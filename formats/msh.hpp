@@ -7,6 +7,7 @@
 #include "bytes.hpp"
 #include "diagnostics.hpp"
 #include "nres.hpp"
+#include "vec3.hpp"
 
 #include <array>
 #include <optional>
@@ -93,9 +94,6 @@ struct TriDesc {
     }
 };
 
-struct Vec3 {
-    float x = 0, y = 0, z = 0;
-};
 using PackedNormal = std::array<int8_t, 4>;
 using PackedUv = std::array<int16_t, 2>;
 
@@ -135,6 +133,11 @@ struct Model {
 
     uint32_t decoded_mask = 0; // bit t set when resource type t was decoded into its view
 };
+
+// Res2 payload (0x8C-byte header + 68-byte slots), shared with terrain's type 2. decode expects a
+// size already checked to be 0x8C + 68n.
+void decode_header_slots(ByteView payload, ModelHeader& header, std::vector<Slot>& slots);
+Bytes encode_header_slots(const ModelHeader& header, const std::vector<Slot>& slots);
 
 // Decode helpers (msh.md §5).
 float decode_normal_component(int8_t v);

@@ -44,26 +44,6 @@ Bytes encode_nodes(const std::vector<Node>& nodes) {
     return b;
 }
 
-Bytes encode_header_slots(const Header& h, const std::vector<Slot>& slots) {
-    Bytes b(kHeaderSize + slots.size() * kSlotStride);
-    std::memcpy(b.data(), h.hull.data(), 96);
-    std::memcpy(b.data() + 0x60, h.sphere.data(), 16);
-    std::memcpy(b.data() + 0x70, h.capsule.data(), 28);
-    for (size_t i = 0; i < slots.size(); ++i) {
-        uint8_t* s = b.data() + kHeaderSize + i * kSlotStride;
-        const Slot& slot = slots[i];
-        store(s, slot.tri_start);
-        store(s + 2, slot.tri_count);
-        store(s + 4, slot.batch_start);
-        store(s + 6, slot.batch_count);
-        std::memcpy(s + 8, slot.aabb_min.data(), 12);
-        std::memcpy(s + 20, slot.aabb_max.data(), 12);
-        std::memcpy(s + 32, slot.sphere.data(), 16);
-        std::memcpy(s + 48, slot.tail.data(), 20);
-    }
-    return b;
-}
-
 Bytes encode_faces(const std::vector<Face>& faces) {
     Bytes b(faces.size() * kFaceStride);
     for (size_t i = 0; i < faces.size(); ++i) {
@@ -244,23 +224,7 @@ class Reader {
             sink_.warn(label(kHeaderSlots), e->data_offset,
                        "attr2 = " + std::to_string(e->attr2) + ", expected 0 (kept)");
         if (!ok) return;
-        const uint8_t* p = e->data.data();
-        std::memcpy(t_.header.hull.data(), p, 96);
-        std::memcpy(t_.header.sphere.data(), p + 0x60, 16);
-        std::memcpy(t_.header.capsule.data(), p + 0x70, 28);
-        t_.slots.resize(count);
-        for (size_t i = 0; i < count; ++i) {
-            const uint8_t* s = p + kHeaderSize + i * kSlotStride;
-            Slot& slot = t_.slots[i];
-            slot.tri_start = load<uint16_t>(s);
-            slot.tri_count = load<uint16_t>(s + 2);
-            slot.batch_start = load<uint16_t>(s + 4);
-            slot.batch_count = load<uint16_t>(s + 6);
-            std::memcpy(slot.aabb_min.data(), s + 8, 12);
-            std::memcpy(slot.aabb_max.data(), s + 20, 12);
-            std::memcpy(slot.sphere.data(), s + 32, 16);
-            std::memcpy(slot.tail.data(), s + 48, 20);
-        }
+        decode_header_slots(e->data, t_.header, t_.slots);
         mark(kHeaderSlots);
     }
 
@@ -327,22 +291,8 @@ const nres::Entry* Terrain::entry(Type t) const {
     return i ? &container.entries[*i] : nullptr;
 }
 
-float decode_uv(int16_t v) {
-    return float(v) / 1024.0f;
-}
 float decode_uv_fixed88(int16_t v) {
     return float(uint16_t(v)) / 256.0f;
-}
-int16_t encode_uv(float f) {
-    double r = std::round(double(f) * 1024.0);
-    return int16_t(std::clamp(r, -32768.0, 32767.0));
-}
-float decode_normal_component(int8_t v) {
-    return std::clamp(float(v) / 127.0f, -1.0f, 1.0f);
-}
-int8_t encode_normal_component(float f) {
-    double r = std::round(double(f) * 127.0);
-    return int8_t(std::clamp(r, -128.0, 127.0));
 }
 float decode_face_normal(int16_t v) {
     return float(v) / 32767.0f;

@@ -7,6 +7,7 @@
 
 #include "bytes.hpp"
 #include "diagnostics.hpp"
+#include "msh.hpp"
 #include "nres.hpp"
 
 #include <array>
@@ -30,16 +31,13 @@ enum Type : uint32_t {
 
 // Physical order on every shipped map (terrain.md §2); the canonical writer uses it.
 inline constexpr uint32_t kPhysicalOrder[] = {1, 2, 3, 4, 5, 18, 14, 11, 21};
-inline constexpr uint16_t kNone = 0xFFFF;
 inline constexpr size_t kNodeStride = 38;
 inline constexpr size_t kHeaderSize = 0x8C;
 inline constexpr size_t kSlotStride = 68;
 inline constexpr size_t kFaceStride = 28;
 inline constexpr uint8_t kNoLayer2 = 0xFF;
 
-struct Vec3 {
-    float x = 0, y = 0, z = 0;
-};
+using msh::Vec3; // as in models: f32 x, y, z
 
 // msh.md §3 layout: hdr0..hdr3, then 15 slot words. Terrain reads only the first slot word.
 struct Node {
@@ -47,19 +45,10 @@ struct Node {
     uint16_t first_slot() const { return words[4]; }
 };
 
-struct Header {
-    std::array<float, 24> hull{};   // 8 corners
-    std::array<float, 4> sphere{};  // centre, radius
-    std::array<float, 7> capsule{}; // A, B, radius
-};
-
-// msh.md §4; for terrain the range is a range of type-21 faces (decision 6).
-struct Slot {
-    uint16_t tri_start = 0, tri_count = 0, batch_start = 0, batch_count = 0;
-    std::array<float, 3> aabb_min{}, aabb_max{};
-    std::array<float, 4> sphere{};
-    std::array<uint32_t, 5> tail{}; // opaque
-};
+// Type 2 has the layout of a model's Res2 (msh.md §4); for terrain the slot range is a range of
+// type-21 faces (decision 6).
+using Header = msh::ModelHeader;
+using Slot = msh::Slot;
 
 struct Face {
     uint32_t flags = 0;
@@ -102,11 +91,7 @@ struct Terrain {
 };
 
 // Decoding helpers (terrain.md §3, §4).
-float decode_uv(int16_t v);         // default reading: i16 / 1024
-float decode_uv_fixed88(int16_t v); // alternative reading: u16 / 256
-int16_t encode_uv(float f);         // clamp(round(f * 1024), -32768, 32767)
-float decode_normal_component(int8_t v);
-int8_t encode_normal_component(float f);
+float decode_uv_fixed88(int16_t v);  // alternative reading: u16 / 256
 float decode_face_normal(int16_t v); // value / 32767 (a guess, §4)
 int16_t encode_face_normal(float f);
 float weight_value(uint32_t raw); // type-14 raw bits as f32

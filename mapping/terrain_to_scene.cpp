@@ -120,20 +120,20 @@ void build_terrain(const terrain::Terrain& t, const TerrainSceneOptions& opt, sc
                 V3 n = geo;
                 if (has_n) {
                     const auto& s = t.normals[v];
-                    n = to_gltf3(terrain::decode_normal_component(s[0]),
-                                 terrain::decode_normal_component(s[1]),
-                                 terrain::decode_normal_component(s[2]));
+                    n = to_gltf3(msh::decode_normal_component(s[0]),
+                                 msh::decode_normal_component(s[1]),
+                                 msh::decode_normal_component(s[2]));
                     if (!normalise(n)) n = geo;
                 }
                 push(nrm.data, {n[0], n[1], n[2]});
                 if (has_uv1)
                     push(uv0.data,
-                         {terrain::decode_uv(t.uv1[v][0]), terrain::decode_uv(t.uv1[v][1])});
+                         {msh::decode_uv(t.uv1[v][0]), msh::decode_uv(t.uv1[v][1])});
                 else
                     push(uv0.data, {0, 0});
                 if (has_uv2)
                     push(uv1.data,
-                         {terrain::decode_uv(t.uv2[v][0]), terrain::decode_uv(t.uv2[v][1])});
+                         {msh::decode_uv(t.uv2[v][0]), msh::decode_uv(t.uv2[v][1])});
                 else
                     push(uv1.data, {0, 0});
                 push(fid.data, {float(f), float(k)});

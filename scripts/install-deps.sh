@@ -8,7 +8,7 @@ packages=(g++ cmake make pkg-config python3
   libtinygltf-dev libassimp-dev assimp-utils libpng-dev
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev
   blender python3-numpy)
-packages+=(pngcheck) # optional PNG validation in the texm tests
+packages+=(pngcheck) # PNG validation in the texture tests
 [ "${1:-}" = "--bench" ] && packages+=(hyperfine time)
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()

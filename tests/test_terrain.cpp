@@ -52,7 +52,7 @@ msh::terrain::Terrain tiny() {
     s.tri_start = 0;
     s.tri_count = 2;
     t.slots = {s};
-    Node n;
+    terrain::Node n;
     n.words.fill(0xFFFF);
     n.words[4] = 0;
     t.nodes = {n};
@@ -192,7 +192,7 @@ BOOST_AUTO_TEST_CASE(generated_derived_values_recompute_exactly) {
                                                                             t.positions[face.v[2]]);
             // Neighbour k shares edge (v_k, v_k+1) reversed, by position.
             for (size_t k = 0; k < 3; ++k) {
-                if (face.n[k] == msh::terrain::kNone) continue;
+                if (face.n[k] == msh::kNone) continue;
                 const auto& o = t.faces[face.n[k]];
                 const auto& p = t.positions[face.v[k]];
                 const auto& q = t.positions[face.v[(k + 1) % 3]];
@@ -268,12 +268,12 @@ BOOST_AUTO_TEST_CASE(tiny_terrain_is_valid_and_edits_round_trip) {
 }
 
 BOOST_AUTO_TEST_CASE(decoders_follow_the_spec) {
-    BOOST_TEST(msh::terrain::decode_uv(1024) == 1.0f);
-    BOOST_TEST(msh::terrain::decode_uv(-512) == -0.5f);
+    BOOST_TEST(msh::decode_uv(1024) == 1.0f);
+    BOOST_TEST(msh::decode_uv(-512) == -0.5f);
     BOOST_TEST(msh::terrain::decode_uv_fixed88(int16_t(0x0180)) == 1.5f);
-    BOOST_TEST(msh::terrain::encode_uv(100.0f) == 32767);
-    BOOST_TEST(msh::terrain::decode_normal_component(-128) == -1.0f);
-    BOOST_TEST(msh::terrain::encode_normal_component(1.0f) == 127);
+    BOOST_TEST(msh::encode_uv(100.0f) == 32767);
+    BOOST_TEST(msh::decode_normal_component(-128) == -1.0f);
+    BOOST_TEST(msh::encode_normal_component(1.0f) == 127);
     BOOST_TEST(msh::terrain::decode_face_normal(32767) == 1.0f);
     msh::terrain::Face f;
     f.edge_class = 0b100110;
@@ -387,7 +387,7 @@ BOOST_AUTO_TEST_CASE(malformed_bad_neighbour_index) {
 
 BOOST_AUTO_TEST_CASE(malformed_non_mutual_neighbour) {
     msh::terrain::Terrain t = tiny();
-    t.faces[1].n[0] = msh::terrain::kNone; // face 0 still names face 1
+    t.faces[1].n[0] = msh::kNone; // face 0 still names face 1
     auto ds = diagnose(msh::terrain::write_canonical(t));
     // terrain.md §8: a warning in strict mode, ignored by the tolerant reader.
     BOOST_TEST(has(ds, Severity::Warning, "face 0: neighbour n2 = 1 is not mutual"), dump(ds));
@@ -397,7 +397,7 @@ BOOST_AUTO_TEST_CASE(malformed_non_mutual_neighbour) {
 BOOST_AUTO_TEST_CASE(malformed_degenerate_face) {
     msh::terrain::Terrain t = tiny();
     t.faces[1].v = {0, 2, 2};
-    t.faces[1].n = {0, msh::terrain::kNone, msh::terrain::kNone};
+    t.faces[1].n = {0, msh::kNone, msh::kNone};
     auto ds = diagnose(msh::terrain::write_canonical(t));
     BOOST_TEST(has(ds, Severity::Warning, "face 1 is degenerate"), dump(ds));
     BOOST_TEST(has(ds, Severity::Warning, "1 vertices are used by no face"), dump(ds));

@@ -238,18 +238,18 @@ void check_export(const fs::path& file, const terrain::Terrain& t, const arealma
                 for (size_t i = 0; i < 3; ++i)
                     if (pos[3 * x + i] != g[i]) ++bad;
                 const auto& pn = t.normals[v];
-                auto n = to_gltf(terrain::decode_normal_component(pn[0]),
-                                 terrain::decode_normal_component(pn[1]),
-                                 terrain::decode_normal_component(pn[2]));
+                auto n = to_gltf(msh::decode_normal_component(pn[0]),
+                                 msh::decode_normal_component(pn[1]),
+                                 msh::decode_normal_component(pn[2]));
                 const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
                 if (len > 0)
                     for (size_t i = 0; i < 3; ++i)
                         if (std::abs(nrm[3 * x + i] - n[i] / len) > 1e-6) ++bad;
-                if (uv0[2 * x] != terrain::decode_uv(t.uv1[v][0]) ||
-                    uv0[2 * x + 1] != terrain::decode_uv(t.uv1[v][1]))
+                if (uv0[2 * x] != msh::decode_uv(t.uv1[v][0]) ||
+                    uv0[2 * x + 1] != msh::decode_uv(t.uv1[v][1]))
                     ++bad;
-                if (uv1[2 * x] != terrain::decode_uv(t.uv2[v][0]) ||
-                    uv1[2 * x + 1] != terrain::decode_uv(t.uv2[v][1]))
+                if (uv1[2 * x] != msh::decode_uv(t.uv2[v][0]) ||
+                    uv1[2 * x + 1] != msh::decode_uv(t.uv2[v][1]))
                     ++bad;
                 if (vid[2 * x] != double(v)) ++bad;
                 const double w =
