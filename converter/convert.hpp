@@ -33,4 +33,10 @@ bool is_terrain(ByteView bytes);
 // / .obj (+ sidecar, kind "terrain").
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);
 
+// ---- Terrain import (import_terrain.cpp) ----
+// True when the sidecar of `input` (IN_STEM.sidecar.json or --sidecar) says "kind": "terrain".
+bool is_terrain_import(const std::filesystem::path& input, const po::variables_map& vm);
+// .gltf / .glb / .obj (+ terrain sidecar) -> OUT.msh and, beside it, OUT.map.
+int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm);
+
 } // namespace msh::cli

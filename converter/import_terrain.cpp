@@ -1,0 +1,125 @@
+// convert, glTF / GLB / OBJ (+ terrain sidecar, "kind": "terrain") -> Land.msh + Land.map
+// (`mshconv convert tut1.glb OUTDIR/Land.msh`). The Land.map is written beside the Land.msh with
+// the same base name. Both files are encoded in memory first, then written atomically; inputs are
+// never overwritten. The mapping and its rules live in mapping/scene_to_terrain.hpp.
+#include "commands.hpp"
+#include "convert.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "mapping/scene_to_terrain.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path sidecar_path_for(const fs::path& input, const po::variables_map& vm) {
+    return vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
+                               : input.parent_path() / (input.stem().string() + ".sidecar.json");
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+} // namespace
+
+bool is_terrain_import(const fs::path& input, const po::variables_map& vm) {
+    const fs::path sc = sidecar_path_for(input, vm);
+    std::error_code ec;
+    if (!fs::is_regular_file(sc, ec)) return false;
+    try {
+        const Bytes text = read_file(sc);
+        const nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end());
+        return sidecar::is_terrain_sidecar(doc);
+    } catch (const std::exception&) {
+        return false; // import_model reports unreadable sidecars
+    }
+}
+
+int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm) {
+    const fs::path input = in.file;
+    const std::string ext = lower_ascii(input.extension().string());
+    const Address out = parse_address(out_spec);
+    if (!out.entries.empty())
+        throw UsageError("terrain import writes Land.msh + Land.map files, not archive entries: " +
+                         out_spec);
+    const fs::path msh_path = out.file;
+    if (lower_ascii(msh_path.extension().string()) != ".msh")
+        throw UsageError("OUT must end in .msh for a terrain import (the .map is written beside "
+                         "it): " +
+                         msh_path.string());
+    fs::path map_path = msh_path;
+    map_path.replace_extension(".map");
+    if (vm.count("skin") || vm.count("msft-lod") || !vm["lod"].defaulted() ||
+        !vm["group"].defaulted())
+        throw UsageError("--skin, --msft-lod, --lod and --group are model export options");
+
+    const fs::path sidecar_path = sidecar_path_for(input, vm);
+    for (const fs::path& o : {msh_path, map_path})
+        if (same_file(o, input) || same_file(o, sidecar_path))
+            throw UsageError(o.string() + " is an input file; inputs are never overwritten");
+
+    const Bytes sidecar_text = read_file(sidecar_path);
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(sidecar_text.begin(), sidecar_text.end());
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(sidecar_path.string(), 0, std::string("not JSON: ") + e.what());
+    }
+    const sidecar::TerrainSidecar sc = sidecar::parse_terrain_sidecar(doc, sidecar_path.string());
+
+    mapping::TerrainImportResult r;
+    if (ext == ".obj") {
+        const Bytes text = read_file(input);
+        r = mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, input.string());
+    } else {
+        std::vector<std::string> warnings;
+        const scene::Scene scene = gltf::read(input, warnings);
+        // The overlay outlines are a LINES primitive, which the glTF reader skips by design.
+        for (const std::string& w : warnings)
+            if (w.find("non-triangle primitive") == std::string::npos) spdlog::warn("{}", w);
+        r = mapping::import_terrain_scene(scene, sc, input.string());
+    }
+    for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
+    r.report["input"] = input.string();
+    r.report["output"] = msh_path.string();
+    r.report["output_map"] = sc.land_map ? map_path.string() : std::string();
+    r.report["sidecar"] = sidecar_path.string();
+
+    // Everything is encoded; now the files (Land.map first: the Land.msh marks completion).
+    if (sc.land_map) write_file_atomic(map_path, r.land_map);
+    write_file_atomic(msh_path, r.land_msh);
+    if (vm.count("report")) {
+        const std::string text = r.report.dump(2) + "\n";
+        write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
+    }
+    if (spdlog::get_level() <= spdlog::level::warn) {
+        const auto& s = r.report["summary"];
+        std::printf("%s -> %s%s: %s\n", input.string().c_str(), msh_path.string().c_str(),
+                    sc.land_map ? (" + " + map_path.filename().string()).c_str() : "",
+                    r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
+                                                       : "rebuilt where changed");
+        if (!r.msh_identical || !r.map_identical)
+            std::printf(
+                "  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
+                "%zu recomputed; areals changed %zu, grid %s\n",
+                s["vertices_moved"].get<size_t>(), s["vertex_normals_recomputed"].get<size_t>(),
+                s["face_normals_recomputed"].get<size_t>(),
+                s["slots_with_bounds_recomputed"].get<size_t>(), s["areals_changed"].get<size_t>(),
+                s["grid_rebuilt"].get<bool>() ? "rebuilt" : "kept");
+    }
+    return 0;
+}
+
+} // namespace msh::cli

@@ -1,0 +1,700 @@
+#include "scene_to_terrain.hpp"
+
+#include "formats/arealmap.hpp"
+#include "formats/diagnostics.hpp"
+#include "formats/terrain.hpp"
+#include "terrain_to_scene.hpp"
+#include "transform.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace msh::mapping {
+
+namespace {
+
+using F3 = std::array<float, 3>;
+
+struct Corner {
+    uint32_t face = 0, corner = 0, vertex = 0;
+    F3 world{};
+};
+
+struct Point {
+    uint32_t areal = 0, k = 0;
+    F3 world{};
+};
+
+struct Incoming {
+    bool has_terrain = false;
+    std::vector<Corner> corners;             // corners referenced by a triangle
+    std::vector<std::array<size_t, 3>> tris; // indices into `corners`
+    bool has_areas = false, has_outlines = false;
+    std::vector<Point> points;                 // overlay vertices referenced by a face or line
+    size_t uv_changed = 0, weight_changed = 0; // glTF only
+};
+
+using Key = std::pair<uint32_t, uint32_t>;
+
+// The original level and what the exporter made of it.
+struct Original {
+    terrain::Terrain t;
+    std::optional<arealmap::ArealMap> map;
+    scene::Scene expected;
+    std::vector<Rigid> world;
+    Rigid terrain_world, overlay_world;
+    std::vector<std::array<F3, 3>> corner_world;                 // [face][corner]
+    std::vector<std::array<std::array<float, 5>, 3>> corner_uv;  // uv0, uv1, weight
+    std::vector<std::vector<F3>> areal_world;                    // [areal][k]
+    std::vector<Key> terrain_order, areas_order, outlines_order; // OBJ identity by order
+};
+
+bool same(const F3& a, const F3& b) {
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+bool same_bits(float a, float b) {
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+std::string fmt(const F3& v) {
+    std::ostringstream s;
+    s << '(' << v[0] << ", " << v[1] << ", " << v[2] << ')';
+    return s.str();
+}
+
+uint32_t whole(float v, const std::string& where, const std::string& what) {
+    if (!(v >= 0 && v < 16777216.0f) || v != std::floor(v))
+        throw FormatError(where, 0,
+                          what + " is not a whole number (" + std::to_string(v) +
+                              "): the identity the exporter wrote was lost");
+    return uint32_t(v);
+}
+
+const scene::Attribute* attribute(const scene::Primitive& p, const char* name) {
+    auto it = p.attributes.find(name);
+    return it == p.attributes.end() ? nullptr : &it->second;
+}
+
+Original load_original(const sidecar::TerrainSidecar& sc, const std::string& where) {
+    Original o;
+    {
+        DiagnosticSink sink(ReadMode::Tolerant);
+        o.t = terrain::read(sc.land_msh, sink, where + " (sidecar Land.msh)");
+        sink.throw_if_errors();
+    }
+    if (sc.land_map) {
+        DiagnosticSink sink(ReadMode::Tolerant);
+        o.map = arealmap::read(*sc.land_map, sink, where + " (sidecar Land.map)");
+        sink.throw_if_errors();
+    }
+    TerrainSceneOptions opt;
+    opt.areal_lift = sc.lift;
+    opt.areal_faces = sc.areal_faces;
+    o.expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);
+    o.world = world_transforms(o.expected);
+    o.corner_world.resize(o.t.faces.size());
+    o.corner_uv.resize(o.t.faces.size());
+    if (o.map && o.map->decoded) {
+        o.areal_world.resize(o.map->areals.size());
+        for (size_t a = 0; a < o.map->areals.size(); ++a)
+            o.areal_world[a].resize(o.map->areals[a].vertices.size());
+    }
+    for (size_t i = 0; i < o.expected.nodes.size(); ++i) {
+        const scene::Node& n = o.expected.nodes[i];
+        if (n.name == kTerrainNode) o.terrain_world = o.world[i];
+        if (n.name == kArealAreasNode || n.name == kArealOutlinesNode) o.overlay_world = o.world[i];
+        if (n.mesh == scene::kNoIndex) continue;
+        for (const scene::Primitive& p : o.expected.meshes[size_t(n.mesh)].primitives) {
+            const scene::Attribute& pos = p.attributes.at("POSITION");
+            for (size_t v = 0; v < pos.count(); ++v) {
+                const F3 w = mapping::apply(
+                    o.world[i], {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
+                if (n.name == kTerrainNode) {
+                    const auto& fid = p.attributes.at("TEXCOORD_2").data;
+                    const Key key{uint32_t(fid[2 * v]), uint32_t(fid[2 * v + 1])};
+                    o.corner_world[key.first][key.second] = w;
+                    const auto& uv0 = p.attributes.at("TEXCOORD_0").data;
+                    const auto& uv1 = p.attributes.at("TEXCOORD_1").data;
+                    const auto& vid = p.attributes.at("TEXCOORD_3").data;
+                    o.corner_uv[key.first][key.second] = {uv0[2 * v], uv0[2 * v + 1], uv1[2 * v],
+                                                          uv1[2 * v + 1], vid[2 * v + 1]};
+                    o.terrain_order.push_back(key);
+                } else {
+                    const auto& id = p.attributes.at("TEXCOORD_0").data;
+                    const Key key{uint32_t(id[2 * v]), uint32_t(id[2 * v + 1])};
+                    o.areal_world[key.first][key.second] = w;
+                    (n.name == kArealAreasNode ? o.areas_order : o.outlines_order).push_back(key);
+                }
+            }
+        }
+    }
+    return o;
+}
+
+// ---- Incoming: glTF scene ----
+
+Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::string& where) {
+    Incoming in;
+    const std::vector<Rigid> world = world_transforms(sc);
+    for (size_t i = 0; i < sc.nodes.size(); ++i) {
+        const scene::Node& n = sc.nodes[i];
+        const bool is_terrain = n.name == kTerrainNode, is_areas = n.name == kArealAreasNode;
+        if ((!is_terrain && !is_areas) || n.mesh == scene::kNoIndex) continue;
+        (is_terrain ? in.has_terrain : in.has_areas) = true;
+        for (const scene::Primitive& p : sc.meshes.at(size_t(n.mesh)).primitives) {
+            const scene::Attribute* pos = attribute(p, "POSITION");
+            const scene::Attribute* id = attribute(p, is_terrain ? "TEXCOORD_2" : "TEXCOORD_0");
+            const scene::Attribute* vid = is_terrain ? attribute(p, "TEXCOORD_3") : nullptr;
+            if (!pos || !id || id->components != 2 ||
+                (is_terrain && (!vid || vid->components != 2)))
+                throw FormatError(where, 0,
+                                  "node '" + n.name + "': a primitive without the identity set " +
+                                      (is_terrain ? "TEXCOORD_2/TEXCOORD_3" : "TEXCOORD_0") +
+                                      " (new faces are not supported)");
+            if (id->count() != pos->count() || (vid && vid->count() != pos->count()))
+                throw FormatError(where, 0, "node '" + n.name + "': attribute counts differ");
+            std::vector<size_t> slot(pos->count(), SIZE_MAX);
+            auto get = [&](uint32_t v) -> size_t {
+                if (v >= pos->count())
+                    throw FormatError(where, 0, "node '" + n.name + "': index out of range");
+                if (slot[v] != SIZE_MAX) return slot[v];
+                const F3 w = mapping::apply(
+                    world[i], {pos->data[3 * v], pos->data[3 * v + 1], pos->data[3 * v + 2]});
+                const uint32_t a = whole(id->data[2 * v], where, n.name + " identity");
+                const uint32_t b = whole(id->data[2 * v + 1], where, n.name + " identity");
+                if (is_terrain) {
+                    const uint32_t x = whole(vid->data[2 * v], where, "TEXCOORD_3 vertex index");
+                    slot[v] = in.corners.size();
+                    in.corners.push_back({a, b, x, w});
+                    // UV / weight edits are not imported: count them for the report.
+                    if (a < o.corner_uv.size() && b < 3) {
+                        const auto& e = o.corner_uv[a][b];
+                        const scene::Attribute* u0 = attribute(p, "TEXCOORD_0");
+                        const scene::Attribute* u1 = attribute(p, "TEXCOORD_1");
+                        if ((u0 && u0->count() == pos->count() &&
+                             (u0->data[2 * v] != e[0] || u0->data[2 * v + 1] != e[1])) ||
+                            (u1 && u1->count() == pos->count() &&
+                             (u1->data[2 * v] != e[2] || u1->data[2 * v + 1] != e[3])))
+                            ++in.uv_changed;
+                        if (vid->data[2 * v + 1] != e[4]) ++in.weight_changed;
+                    }
+                } else {
+                    slot[v] = in.points.size();
+                    in.points.push_back({a, b, w});
+                }
+                return slot[v];
+            };
+            if (p.mode != scene::Primitive::Mode::Triangles) continue;
+            for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
+                const size_t c0 = get(p.indices[t]), c1 = get(p.indices[t + 1]),
+                             c2 = get(p.indices[t + 2]);
+                if (is_terrain) in.tris.push_back({c0, c1, c2});
+            }
+        }
+    }
+    return in;
+}
+
+// ---- Incoming: OBJ text (identity by order) ----
+
+Incoming collect_obj(const std::string& text, const Original& o, const std::string& where) {
+    Incoming in;
+    struct V {
+        F3 p;
+        int object;
+        size_t ordinal;
+    };
+    std::vector<V> vs;
+    std::vector<std::string> objects;
+    std::vector<size_t> per_object;
+    int current = -1;
+    std::istringstream s(text);
+    std::string line;
+    auto object_kind = [&](int obj) -> int { // 0 terrain, 1 areas, 2 outlines, -1 other
+        if (obj < 0) return -1;
+        const std::string& n = objects[size_t(obj)];
+        return n == kTerrainNode ? 0 : n == kArealAreasNode ? 1 : n == kArealOutlinesNode ? 2 : -1;
+    };
+    for (size_t no = 1; std::getline(s, line); ++no) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::istringstream ls(line);
+        std::string tag;
+        ls >> tag;
+        auto fail = [&](const std::string& what) {
+            throw FormatError(where, no, "line " + std::to_string(no) + ": " + what);
+        };
+        if (tag == "o") {
+            std::string name;
+            std::getline(ls >> std::ws, name);
+            objects.push_back(name);
+            per_object.push_back(0);
+            current = int(objects.size() - 1);
+            const int kind = object_kind(current);
+            if (kind == 0) in.has_terrain = true;
+            if (kind == 1) in.has_areas = true;
+            if (kind == 2) in.has_outlines = true;
+        } else if (tag == "v") {
+            F3 p{};
+            for (float& c : p) {
+                std::string t;
+                if (!(ls >> t)) fail("expected 3 numbers after 'v'");
+                const auto r = std::from_chars(t.data(), t.data() + t.size(), c);
+                if (r.ec != std::errc() || r.ptr != t.data() + t.size())
+                    fail("'" + t + "' is not a number");
+            }
+            size_t ordinal = 0;
+            if (current >= 0) ordinal = per_object[size_t(current)]++;
+            vs.push_back({p, current, ordinal});
+        } else if (tag == "f" || tag == "l") {
+            const int kind = object_kind(current);
+            std::vector<size_t> refs;
+            std::string ref;
+            while (ls >> ref) {
+                long x = 0;
+                const std::string part = ref.substr(0, ref.find('/'));
+                if (std::from_chars(part.data(), part.data() + part.size(), x).ec != std::errc())
+                    fail("bad index '" + ref + "'");
+                if (x < 0) x = long(vs.size()) + 1 + x;
+                if (x < 1 || size_t(x) > vs.size()) fail("index " + part + " is out of range");
+                refs.push_back(size_t(x - 1));
+            }
+            if (kind < 0) continue;
+            const std::vector<Key>& order = kind == 0   ? o.terrain_order
+                                            : kind == 1 ? o.areas_order
+                                                        : o.outlines_order;
+            std::vector<size_t> made;
+            for (size_t r : refs) {
+                const V& v = vs[r];
+                if (v.object != current || v.ordinal >= order.size())
+                    fail("refers to a vertex the exporter did not write for " +
+                         objects[size_t(current)] + " (added geometry is not supported)");
+                const Key k = order[v.ordinal];
+                if (kind == 0) {
+                    made.push_back(in.corners.size());
+                    in.corners.push_back({k.first, k.second, o.t.faces[k.first].v[k.second], v.p});
+                } else {
+                    in.points.push_back({k.first, k.second, v.p});
+                }
+            }
+            if (kind == 0) {
+                if (tag != "f" || made.size() != 3)
+                    fail("terrain faces must stay triangles as exported (topology edits are not "
+                         "supported)");
+                in.tris.push_back({made[0], made[1], made[2]});
+            }
+        }
+    }
+    return in;
+}
+
+// ---- Derived values ----
+
+struct Bounds {
+    std::array<float, 3> mn{}, mx{};
+    std::array<float, 4> sphere{};
+    std::array<double, 3> dmn{}, dmx{};
+};
+
+// The rule of the generated corpus (samples/terrain_gen.cpp): AABB of the slot's face vertices,
+// sphere around the AABB centre with the largest distance to those vertices.
+Bounds slot_bounds(const terrain::Terrain& t, const terrain::Slot& s) {
+    Bounds b;
+    double mn[3] = {1e300, 1e300, 1e300}, mx[3] = {-1e300, -1e300, -1e300};
+    const size_t end = std::min(t.faces.size(), size_t(s.tri_start) + s.tri_count);
+    for (size_t i = s.tri_start; i < end; ++i)
+        for (uint16_t v : t.faces[i].v) {
+            if (v >= t.positions.size()) continue;
+            const terrain::Vec3& p = t.positions[v];
+            const double c[3] = {p.x, p.y, p.z};
+            for (int k = 0; k < 3; ++k) {
+                mn[k] = std::min(mn[k], c[k]);
+                mx[k] = std::max(mx[k], c[k]);
+            }
+        }
+    double ctr[3], r = 0;
+    for (int k = 0; k < 3; ++k) {
+        b.mn[size_t(k)] = float(mn[k]);
+        b.mx[size_t(k)] = float(mx[k]);
+        b.dmn[size_t(k)] = mn[k];
+        b.dmx[size_t(k)] = mx[k];
+        ctr[k] = (mn[k] + mx[k]) / 2;
+    }
+    for (size_t i = s.tri_start; i < end; ++i)
+        for (uint16_t v : t.faces[i].v) {
+            if (v >= t.positions.size()) continue;
+            const terrain::Vec3& p = t.positions[v];
+            r = std::max(r, std::hypot(p.x - ctr[0], p.y - ctr[1], p.z - ctr[2]));
+        }
+    b.sphere = {float(ctr[0]), float(ctr[1]), float(ctr[2]), float(r)};
+    return b;
+}
+
+bool slot_matches(const terrain::Slot& s, const Bounds& b) {
+    for (size_t k = 0; k < 3; ++k)
+        if (!same_bits(s.aabb_min[k], b.mn[k]) || !same_bits(s.aabb_max[k], b.mx[k])) return false;
+    for (size_t k = 0; k < 4; ++k)
+        if (!same_bits(s.sphere[k], b.sphere[k])) return false;
+    return true;
+}
+
+terrain::Header header_rule(const terrain::Terrain& t) {
+    terrain::Header h = t.header;
+    double gmin[3] = {1e300, 1e300, 1e300}, gmax[3] = {-1e300, -1e300, -1e300};
+    for (const terrain::Slot& s : t.slots) {
+        const Bounds b = slot_bounds(t, s);
+        for (size_t k = 0; k < 3; ++k) {
+            gmin[k] = std::min(gmin[k], b.dmn[k]);
+            gmax[k] = std::max(gmax[k], b.dmx[k]);
+        }
+    }
+    for (int i = 0; i < 8; ++i) {
+        h.hull[size_t(3 * i)] = float(i & 1 ? gmax[0] : gmin[0]);
+        h.hull[size_t(3 * i + 1)] = float(i & 2 ? gmax[1] : gmin[1]);
+        h.hull[size_t(3 * i + 2)] = float(i & 4 ? gmax[2] : gmin[2]);
+    }
+    const double c[3] = {(gmin[0] + gmax[0]) / 2, (gmin[1] + gmax[1]) / 2, (gmin[2] + gmax[2]) / 2};
+    double r = 0;
+    for (const terrain::Vec3& p : t.positions)
+        r = std::max(r, std::hypot(p.x - c[0], p.y - c[1], p.z - c[2]));
+    h.sphere = {float(c[0]), float(c[1]), float(c[2]), float(r)};
+    h.capsule = {float(c[0]),
+                 float(c[1]),
+                 float(gmin[2]),
+                 float(c[0]),
+                 float(c[1]),
+                 float(gmax[2]),
+                 float(std::hypot((gmax[0] - gmin[0]) / 2, (gmax[1] - gmin[1]) / 2))};
+    return h;
+}
+
+template <size_t N> bool same_floats(const std::array<float, N>& a, const std::array<float, N>& b) {
+    return std::memcmp(a.data(), b.data(), sizeof(float) * N) == 0;
+}
+
+bool header_equal(const terrain::Header& a, const terrain::Header& b) {
+    return same_floats(a.hull, b.hull) && same_floats(a.sphere, b.sphere) &&
+           same_floats(a.capsule, b.capsule);
+}
+
+std::array<double, 3> unit_face_normal(const terrain::Terrain& t, const terrain::Face& f) {
+    const terrain::Vec3 &a = t.positions[f.v[0]], &b = t.positions[f.v[1]],
+                        &c = t.positions[f.v[2]];
+    const double ux = double(b.x) - a.x, uy = double(b.y) - a.y, uz = double(b.z) - a.z;
+    const double vx = double(c.x) - a.x, vy = double(c.y) - a.y, vz = double(c.z) - a.z;
+    std::array<double, 3> n{uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx};
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(len > 0)) return {0, 0, 0};
+    for (double& x : n) x /= len;
+    return n;
+}
+
+// Local (node-space) value of an incoming world position: per glTF component, the stored value
+// where the world component is the exporter's, else the inverse-transformed incoming value.
+// Returns the game-space (Z up) position.
+terrain::Vec3 to_game(const F3& incoming, const F3& expected, const Rigid& node_world,
+                      const terrain::Vec3& stored) {
+    const F3 local = mapping::apply(inverse(node_world), incoming);
+    terrain::Vec3 out = stored; // glTF (x, y, z) = game (x, z, -y)
+    if (incoming[0] != expected[0]) out.x = local[0];
+    if (incoming[1] != expected[1]) out.z = local[1];
+    if (incoming[2] != expected[2]) out.y = -local[2];
+    return out;
+}
+
+TerrainImportResult import_common(const Incoming& in, Original& o,
+                                  const sidecar::TerrainSidecar& sc, const std::string& where) {
+    TerrainImportResult r;
+    nlohmann::json warnings = nlohmann::json::array();
+    terrain::Terrain& t = o.t;
+    const size_t nf = t.faces.size(), nv = t.positions.size();
+
+    // ---- Terrain corners ----
+    if (!in.has_terrain)
+        throw FormatError(where, 0,
+                          "no node '" + std::string(kTerrainNode) +
+                              "' with a mesh: deleting the terrain is not supported");
+    std::vector<std::array<bool, 3>> seen(nf, {false, false, false});
+    std::unordered_map<uint32_t, std::pair<F3, F3>> cand; // vertex -> (incoming, expected)
+    for (const Corner& c : in.corners) {
+        if (c.face >= nf || c.corner >= 3 || !terrain::face_usable(t, c.face))
+            throw FormatError(where, 0,
+                              "a corner names face " + std::to_string(c.face) + " corner " +
+                                  std::to_string(c.corner) +
+                                  ", which the export did not contain (new faces are not "
+                                  "supported)");
+        if (t.faces[c.face].v[c.corner] != c.vertex)
+            throw FormatError(where, 0,
+                              "face " + std::to_string(c.face) + " corner " +
+                                  std::to_string(c.corner) + " names vertex " +
+                                  std::to_string(c.vertex) + ", the face uses vertex " +
+                                  std::to_string(t.faces[c.face].v[c.corner]));
+        seen[c.face][c.corner] = true;
+        const F3& e = o.corner_world[c.face][c.corner];
+        if (same(c.world, e)) continue;
+        auto [it, fresh] = cand.emplace(c.vertex, std::make_pair(c.world, e));
+        if (!fresh && !same(it->second.first, c.world))
+            throw FormatError(where, 0,
+                              "vertex " + std::to_string(c.vertex) +
+                                  " was moved to two different places " + fmt(it->second.first) +
+                                  " and " + fmt(c.world) + " (its corners must move together)");
+    }
+    for (const auto& tri : in.tris) {
+        const Corner &a = in.corners[tri[0]], &b = in.corners[tri[1]], &c = in.corners[tri[2]];
+        if (a.face != b.face || a.face != c.face || a.corner == b.corner || a.corner == c.corner ||
+            b.corner == c.corner)
+            throw FormatError(where, 0,
+                              "a triangle joins corners of faces " + std::to_string(a.face) + ", " +
+                                  std::to_string(b.face) + ", " + std::to_string(c.face) +
+                                  " (re-triangulated or new faces are not supported)");
+    }
+    for (size_t f = 0; f < nf; ++f)
+        if (terrain::face_usable(t, f) && !(seen[f][0] && seen[f][1] && seen[f][2]))
+            throw FormatError(where, 0,
+                              "face " + std::to_string(f) +
+                                  " is missing from the input: deleting faces is not supported "
+                                  "yet");
+    if (in.uv_changed)
+        warnings.push_back(std::to_string(in.uv_changed) +
+                           " corners have changed UVs: UV edits are not imported yet (kept)");
+    if (in.weight_changed)
+        warnings.push_back(std::to_string(in.weight_changed) +
+                           " corners have a changed TEXCOORD_3 weight: weight edits are not "
+                           "imported yet (kept)");
+
+    std::vector<uint32_t> moved;
+    for (const auto& [v, pe] : cand) {
+        const terrain::Vec3 p = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
+        const terrain::Vec3& q = t.positions[v];
+        if (same_bits(p.x, q.x) && same_bits(p.y, q.y) && same_bits(p.z, q.z)) continue;
+        moved.push_back(v);
+    }
+    std::sort(moved.begin(), moved.end());
+
+    // Self-checks on the original before anything moves.
+    bool face_rule = true;
+    std::vector<char> is_moved(nv, 0);
+    for (uint32_t v : moved) is_moved[v] = 1;
+    std::vector<char> touched_face(nf, 0);
+    for (size_t f = 0; f < nf; ++f)
+        if (terrain::face_usable(t, f))
+            for (uint16_t v : t.faces[f].v)
+                if (is_moved[v]) touched_face[f] = 1;
+    if (!moved.empty())
+        for (size_t f = 0; f < nf && face_rule; ++f) {
+            if (!terrain::face_usable(t, f) || touched_face[f]) continue;
+            double len = 0;
+            for (int16_t c : t.faces[f].normal) len += double(c) * c;
+            face_rule = std::abs(std::sqrt(len) / 32767.0 - 1.0) <= 1e-2;
+        }
+    bool slot_rule = !moved.empty();
+    for (size_t s = 0; s < t.slots.size() && slot_rule; ++s)
+        slot_rule = slot_matches(t.slots[s], slot_bounds(t, t.slots[s]));
+    const bool header_rule_ok =
+        slot_rule && t.has(terrain::kHeaderSlots) && header_equal(header_rule(t), t.header);
+
+    for (uint32_t v : moved) {
+        const auto& pe = cand.at(v);
+        t.positions[v] = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
+    }
+
+    size_t face_normals = 0, vertex_normals = 0, slots_recomputed = 0;
+    bool header_recomputed = false;
+    if (!moved.empty()) {
+        // Face normals.
+        if (face_rule) {
+            for (size_t f = 0; f < nf; ++f)
+                if (touched_face[f]) {
+                    const terrain::Face& fc = t.faces[f];
+                    t.faces[f].normal = terrain::packed_face_normal(
+                        t.positions[fc.v[0]], t.positions[fc.v[1]], t.positions[fc.v[2]]);
+                    ++face_normals;
+                }
+        } else {
+            warnings.push_back("stored face normals are not unit length at /32767: face normals "
+                               "(+20..+24) of moved faces kept");
+        }
+        // Vertex normals of every vertex of a touched face.
+        if (t.normals.size() == nv) {
+            std::vector<std::array<double, 3>> sum(nv, {0, 0, 0});
+            std::vector<char> touched_vertex(nv, 0);
+            for (size_t f = 0; f < nf; ++f)
+                if (touched_face[f])
+                    for (uint16_t v : t.faces[f].v) touched_vertex[v] = 1;
+            for (size_t f = 0; f < nf; ++f) {
+                if (!terrain::face_usable(t, f)) continue;
+                const terrain::Face& fc = t.faces[f];
+                if (!touched_vertex[fc.v[0]] && !touched_vertex[fc.v[1]] &&
+                    !touched_vertex[fc.v[2]])
+                    continue;
+                const auto n = unit_face_normal(t, fc);
+                for (uint16_t v : fc.v)
+                    for (size_t k = 0; k < 3; ++k) sum[v][k] += n[k];
+            }
+            for (size_t v = 0; v < nv; ++v) {
+                if (!touched_vertex[v]) continue;
+                const auto& s = sum[v];
+                const double len = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+                if (!(len > 1e-12)) continue;
+                for (size_t k = 0; k < 3; ++k)
+                    t.normals[v][k] = msh::encode_normal_component(float(s[k] / len));
+                ++vertex_normals;
+            }
+        }
+        // Slot and header bounds.
+        if (slot_rule) {
+            for (terrain::Slot& s : t.slots) {
+                bool hit = false;
+                const size_t end = std::min(nf, size_t(s.tri_start) + s.tri_count);
+                for (size_t f = s.tri_start; f < end && !hit; ++f) hit = touched_face[f] != 0;
+                if (!hit) continue;
+                const Bounds b = slot_bounds(t, s);
+                s.aabb_min = b.mn;
+                s.aabb_max = b.mx;
+                s.sphere = b.sphere;
+                ++slots_recomputed;
+            }
+        } else {
+            warnings.push_back("slot bounds do not follow the recompute rule in the original: "
+                               "slot AABB/sphere kept");
+        }
+        if (header_rule_ok) {
+            t.header = header_rule(t);
+            header_recomputed = true;
+        } else {
+            warnings.push_back("the Res2 header does not follow the recompute rule in the "
+                               "original: header kept");
+        }
+        r.land_msh = terrain::write(t);
+    } else {
+        r.land_msh = sc.land_msh;
+    }
+    r.msh_identical = r.land_msh == sc.land_msh;
+
+    // ---- Areal overlay ----
+    size_t areals_changed = 0;
+    bool grid_rebuilt = false;
+    nlohmann::json changed_areals = nlohmann::json::array();
+    if (sc.land_map) {
+        r.land_map = *sc.land_map;
+        const bool overlay = in.has_areas || in.has_outlines;
+        if (!o.map || !o.map->decoded) {
+            if (!in.points.empty())
+                warnings.push_back("the sidecar Land.map is kept raw (not decoded): overlay edits "
+                                   "ignored");
+        } else if (!overlay) {
+            if (!o.map->areals.empty())
+                warnings.push_back("no ArealMap overlay in the input: Land.map kept unchanged");
+        } else {
+            arealmap::ArealMap& m = *o.map;
+            const size_t na = m.areals.size();
+            std::vector<std::vector<char>> pseen(na);
+            for (size_t a = 0; a < na; ++a) pseen[a].assign(m.areals[a].vertices.size(), 0);
+            std::map<Key, std::pair<F3, F3>> pcand;
+            for (const Point& p : in.points) {
+                if (p.areal >= na || p.k >= m.areals[p.areal].vertices.size())
+                    throw FormatError(where, 0,
+                                      "overlay vertex (areal " + std::to_string(p.areal) +
+                                          ", vertex " + std::to_string(p.k) +
+                                          ") was not exported (adding areals or polygon vertices "
+                                          "is not supported)");
+                pseen[p.areal][p.k] = 1;
+                const F3& e = o.areal_world[p.areal][p.k];
+                if (same(p.world, e)) continue;
+                auto [it, fresh] = pcand.emplace(Key{p.areal, p.k}, std::make_pair(p.world, e));
+                if (!fresh && !same(it->second.first, p.world))
+                    throw FormatError(where, 0,
+                                      "areal " + std::to_string(p.areal) + " vertex " +
+                                          std::to_string(p.k) + " was moved to two places " +
+                                          fmt(it->second.first) + " and " + fmt(p.world));
+            }
+            for (size_t a = 0; a < na; ++a) {
+                const size_t V = m.areals[a].vertices.size();
+                const bool expected = (in.has_areas && V >= 3) || (in.has_outlines && V >= 2);
+                if (!expected) continue;
+                const size_t n = size_t(std::count(pseen[a].begin(), pseen[a].end(), 1));
+                if (n == 0)
+                    throw FormatError(where, 0,
+                                      "areal " + std::to_string(a) +
+                                          " is missing from the overlay: deleting areals is not "
+                                          "supported yet");
+                if (n != V)
+                    throw FormatError(where, 0,
+                                      "areal " + std::to_string(a) + " lost " +
+                                          std::to_string(V - n) +
+                                          " polygon vertices: removing vertices is not supported");
+            }
+            const bool grid_rule =
+                m.grid == arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
+            std::set<uint32_t> touched;
+            for (const auto& [key, pe] : pcand) {
+                arealmap::Vec3& v = m.areals[key.first].vertices[key.second];
+                const terrain::Vec3 g =
+                    to_game(pe.first, pe.second, o.overlay_world, terrain::Vec3{v.x, v.y, v.z});
+                if (same_bits(g.x, v.x) && same_bits(g.y, v.y) && same_bits(g.z, v.z)) continue;
+                v = {g.x, g.y, g.z};
+                touched.insert(key.first);
+            }
+            for (uint32_t a : touched) {
+                arealmap::apply_polygon_rules(m.areals[a]);
+                changed_areals.push_back(a);
+            }
+            areals_changed = touched.size();
+            if (!touched.empty()) {
+                if (grid_rule) {
+                    m.grid = arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
+                    grid_rebuilt = true;
+                } else {
+                    warnings.push_back("the original grid does not follow the terrain.md §9 "
+                                       "rebuild rule: grid kept verbatim");
+                }
+                r.land_map = arealmap::write(m);
+            }
+        }
+        r.map_identical = r.land_map == *sc.land_map;
+    }
+
+    nlohmann::json moved_list = nlohmann::json::array();
+    for (size_t i = 0; i < moved.size() && i < 1000; ++i) moved_list.push_back(moved[i]);
+    r.report = {{"summary",
+                 {{"vertices_moved", moved.size()},
+                  {"vertex_normals_recomputed", vertex_normals},
+                  {"face_normals_recomputed", face_normals},
+                  {"slots_with_bounds_recomputed", slots_recomputed},
+                  {"header_recomputed", header_recomputed},
+                  {"areals_changed", areals_changed},
+                  {"grid_rebuilt", grid_rebuilt},
+                  {"land_msh_identical", r.msh_identical},
+                  {"land_map_identical", r.map_identical}}},
+                {"moved_vertices", std::move(moved_list)},
+                {"changed_areals", std::move(changed_areals)},
+                {"warnings", std::move(warnings)}};
+    return r;
+}
+
+} // namespace
+
+TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
+                                         const sidecar::TerrainSidecar& sidecar,
+                                         const std::string& where) {
+    Original o = load_original(sidecar, where);
+    const Incoming in = collect_gltf(incoming, o, where);
+    return import_common(in, o, sidecar, where);
+}
+
+TerrainImportResult import_terrain_obj(const std::string& obj_text,
+                                       const sidecar::TerrainSidecar& sidecar,
+                                       const std::string& where) {
+    Original o = load_original(sidecar, where);
+    const Incoming in = collect_obj(obj_text, o, where);
+    return import_common(in, o, sidecar, where);
+}
+
+} // namespace msh::mapping

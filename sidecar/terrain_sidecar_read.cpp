@@ -1,0 +1,72 @@
+#include "terrain_sidecar_read.hpp"
+
+#include "base64.hpp"
+#include "formats/diagnostics.hpp"
+#include "model_sidecar.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace msh::sidecar {
+
+using nlohmann::json;
+
+namespace {
+
+Bytes decode_payload(const json& p, const std::string& field, const std::string& where) {
+    if (!p.is_object() || !p.contains("base64") || !p["base64"].is_string())
+        throw FormatError(where, 0, "sidecar field '" + field + ".base64' is missing");
+    Bytes bytes;
+    try {
+        bytes = from_base64(p["base64"].get<std::string>());
+    } catch (const std::exception& e) {
+        throw FormatError(where, 0, "sidecar field '" + field + ".base64': " + e.what());
+    }
+    if (p.contains("size") && p["size"].is_number_unsigned() &&
+        p["size"].get<uint64_t>() != bytes.size())
+        throw FormatError(where, 0,
+                          "sidecar field '" + field + "': size " + p["size"].dump() +
+                              " does not match the decoded payload (" +
+                              std::to_string(bytes.size()) + " bytes)");
+    if (p.contains("fnv1a64") && p["fnv1a64"].is_string()) {
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes)));
+        if (p["fnv1a64"].get<std::string>() != buf)
+            throw FormatError(where, 0,
+                              "sidecar field '" + field + "': FNV-1a 64 " +
+                                  p["fnv1a64"].get<std::string>() +
+                                  " does not match the decoded payload (" + buf + ")");
+    }
+    return bytes;
+}
+
+} // namespace
+
+bool is_terrain_sidecar(const json& doc) {
+    return doc.is_object() && doc.contains("kind") && doc["kind"] == "terrain";
+}
+
+TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) {
+    if (!is_terrain_sidecar(doc))
+        throw FormatError(where, 0, "not a terrain sidecar (\"kind\": \"terrain\" expected)");
+    TerrainSidecar s;
+    if (!doc.contains("land_msh"))
+        throw FormatError(where, 0, "sidecar field 'land_msh' is missing");
+    s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
+    if (doc.contains("land_map") && !doc["land_map"].is_null())
+        s.land_map = decode_payload(doc["land_map"], "land_map", where);
+    if (doc.contains("export") && doc["export"].is_object()) {
+        const json& e = doc["export"];
+        if (e.contains("format") && e["format"].is_string())
+            s.format = e["format"].get<std::string>();
+        if (e.contains("options") && e["options"].is_object()) {
+            const json& o = e["options"];
+            if (o.contains("lift") && o["lift"].is_number()) s.lift = o["lift"].get<float>();
+            if (o.contains("areal_faces") && o["areal_faces"].is_boolean())
+                s.areal_faces = o["areal_faces"].get<bool>();
+        }
+    }
+    return s;
+}
+
+} // namespace msh::sidecar

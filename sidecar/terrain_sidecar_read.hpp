@@ -1,0 +1,29 @@
+// Reading side of the terrain sidecar (sidecar/terrain_sidecar.hpp, `"kind": "terrain"`): the
+// original Land.msh / Land.map payloads (base64, checked against the recorded size and FNV-1a 64)
+// and the export options the terrain import needs to re-create what the exporter wrote.
+#pragma once
+
+#include "formats/bytes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace msh::sidecar {
+
+struct TerrainSidecar {
+    Bytes land_msh;                // the original Land.msh
+    std::optional<Bytes> land_map; // the original Land.map; empty when the export had none
+    std::string format;            // gltf, glb or obj (export.format)
+    float lift = 0.5f;             // export.options.lift
+    bool areal_faces = true;       // export.options.areal_faces
+};
+
+// True when `doc` is a sidecar object with "kind": "terrain".
+bool is_terrain_sidecar(const nlohmann::json& doc);
+
+// Throws FormatError naming `where` on a missing field, bad base64 or a size/hash mismatch.
+TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where);
+
+} // namespace msh::sidecar

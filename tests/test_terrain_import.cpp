@@ -1,0 +1,337 @@
+// Terrain import (converter/import_terrain + mapping/scene_to_terrain): every generated map is
+// exported with the real CLI to .glb, .gltf and .obj and imported back (byte-identical Land.msh
+// and Land.map); an edited height and an edited areal polygon are rebuilt by the documented
+// rules; the CLI round trip writes both files.
+#include "formats/arealmap.hpp"
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/terrain.hpp"
+#include "mapping/scene_to_terrain.hpp"
+#include "mapping/terrain_to_scene.hpp"
+#include "samples/terrain_gen.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+namespace {
+
+int run(const std::string& cmd, std::string* out = nullptr) {
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    size_t n;
+    std::string text;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+    const int status = pclose(p);
+    if (out) *out = text;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string q(const fs::path& p) {
+    std::string s(1, '\'');
+    s += p.string();
+    s += '\'';
+    return s;
+}
+
+// The generated levels exported once with the real CLI to .glb, .gltf and .obj.
+struct Exports {
+    fs::path root;
+    std::vector<std::string> maps;
+    std::string failure;
+
+    Exports() {
+        root = fs::temp_directory_path() / ("mshconv_terrain_import_" + std::to_string(::getpid()));
+        fs::create_directories(root / "out");
+        std::set<std::string> names;
+        for (const auto& f : samples::generate_maps(1998, false)) {
+            const fs::path p = root / f.relative_path;
+            fs::create_directories(p.parent_path());
+            write_file_atomic(p, f.bytes);
+            if (p.filename() == "Land.msh") names.insert(p.parent_path().filename().string());
+        }
+        maps.assign(names.begin(), names.end());
+        for (const std::string& m : maps)
+            for (const char* ext : {".glb", ".gltf", ".obj"}) {
+                std::string text;
+                const int code = run(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
+                                         q(out(m, ext)) + " --quiet",
+                                     &text);
+                if (code != 0 && failure.empty()) failure = m + ext + ": " + text;
+            }
+    }
+    ~Exports() {
+        std::error_code ec;
+        fs::remove_all(root, ec);
+    }
+    fs::path dir(const std::string& m) const { return root / "DATA" / "MAPS" / m; }
+    fs::path land(const std::string& m) const { return dir(m) / "Land.msh"; }
+    fs::path out(const std::string& m, const std::string& ext) const {
+        return root / "out" / (m + ext);
+    }
+    fs::path sidecar(const std::string& m) const { return root / "out" / (m + ".sidecar.json"); }
+};
+
+const Exports& exports() {
+    static const Exports e;
+    return e;
+}
+
+sidecar::TerrainSidecar load_sidecar(const fs::path& p) {
+    const Bytes text = read_file(p);
+    return sidecar::parse_terrain_sidecar(nlohmann::json::parse(text.begin(), text.end()),
+                                          p.string());
+}
+
+// Note: every export of a map writes the same sidecar name (OUT_STEM.sidecar.json), so the last
+// export (.obj) owns it; the payloads are the same, only export.format/options differ.
+sidecar::TerrainSidecar sidecar_for(const std::string& m, const std::string& ext) {
+    sidecar::TerrainSidecar sc = load_sidecar(exports().sidecar(m));
+    sc.format = ext.substr(1);
+    sc.areal_faces = ext != ".obj";
+    return sc;
+}
+
+mapping::TerrainImportResult import_file(const std::string& m, const std::string& ext) {
+    const fs::path in = exports().out(m, ext);
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ext);
+    if (ext == ".obj") {
+        const Bytes text = read_file(in);
+        return mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, in.string());
+    }
+    std::vector<std::string> warnings;
+    return mapping::import_terrain_scene(gltf::read(in, warnings), sc, in.string());
+}
+
+scene::Node* node(scene::Scene& s, const std::string& name) {
+    for (scene::Node& n : s.nodes)
+        if (n.name == name) return &n;
+    return nullptr;
+}
+
+size_t errors(const DiagnosticSink& sink) {
+    size_t n = 0;
+    for (const Diagnostic& d : sink.diagnostics()) n += d.severity == Severity::Error;
+    return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(terrain_import)
+
+BOOST_AUTO_TEST_CASE(unedited_round_trips_are_byte_identical) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    BOOST_TEST_REQUIRE(!e.maps.empty());
+    for (const std::string& m : e.maps)
+        for (const char* ext : {".glb", ".gltf", ".obj"}) BOOST_TEST_CONTEXT(m << ext) {
+                const mapping::TerrainImportResult r = import_file(m, ext);
+                BOOST_TEST(r.msh_identical);
+                BOOST_TEST(r.map_identical);
+                BOOST_TEST((r.land_msh == read_file(e.land(m))));
+                BOOST_TEST((r.land_map == read_file(e.dir(m) / "Land.map")));
+            }
+}
+
+BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    const terrain::Terrain orig = terrain::read(sc.land_msh, ReadMode::Strict, "orig");
+    // The highest vertex: a hill top.
+    uint16_t hill = 0;
+    for (size_t v = 0; v < orig.positions.size(); ++v)
+        if (orig.positions[v].z > orig.positions[hill].z) hill = uint16_t(v);
+    std::vector<std::string> warnings;
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings);
+    scene::Node* tn = node(s, mapping::kTerrainNode);
+    BOOST_TEST_REQUIRE(tn);
+    size_t corners = 0;
+    for (scene::Primitive& p : s.meshes.at(size_t(tn->mesh)).primitives) {
+        auto& pos = p.attributes.at("POSITION").data;
+        const auto& vid = p.attributes.at("TEXCOORD_3").data;
+        for (size_t v = 0; v < pos.size() / 3; ++v)
+            if (vid[2 * v] == float(hill)) pos[3 * v + 1] += 5, ++corners; // glTF +Y = world +Z
+    }
+    BOOST_TEST_REQUIRE(corners > 0u);
+
+    const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "edited");
+    BOOST_TEST(!r.msh_identical);
+    BOOST_TEST(r.map_identical); // no overlay change
+    BOOST_TEST(r.report["summary"]["vertices_moved"].get<size_t>() == 1u);
+    DiagnosticSink sink(ReadMode::Strict);
+    const terrain::Terrain t = terrain::read(r.land_msh, sink, "imported");
+    for (const Diagnostic& d : sink.diagnostics()) BOOST_TEST_MESSAGE(d.to_string());
+    BOOST_TEST(errors(sink) == 0u);
+    BOOST_TEST_REQUIRE(t.positions.size() == orig.positions.size());
+    BOOST_TEST(t.positions[hill].x == orig.positions[hill].x);
+    BOOST_TEST(t.positions[hill].y == orig.positions[hill].y);
+    BOOST_TEST(t.positions[hill].z == orig.positions[hill].z + 5.0f);
+    for (size_t v = 0; v < t.positions.size(); ++v)
+        if (v != hill) {
+            BOOST_TEST(t.positions[v].x == orig.positions[v].x);
+            BOOST_TEST(t.positions[v].z == orig.positions[v].z);
+        }
+    // Vertex normal: normalised average of the unit normals of the faces around the vertex.
+    double sum[3] = {0, 0, 0};
+    for (const terrain::Face& f : t.faces) {
+        if (f.v[0] != hill && f.v[1] != hill && f.v[2] != hill) continue;
+        const auto &a = t.positions[f.v[0]], &b = t.positions[f.v[1]], &c = t.positions[f.v[2]];
+        const double ux = double(b.x) - a.x, uy = double(b.y) - a.y, uz = double(b.z) - a.z;
+        const double vx = double(c.x) - a.x, vy = double(c.y) - a.y, vz = double(c.z) - a.z;
+        const double n[3] = {uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx};
+        const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3; ++k) sum[k] += n[k] / len;
+    }
+    const double len = std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+    for (size_t k = 0; k < 3; ++k)
+        BOOST_TEST(t.normals[hill][k] == msh::encode_normal_component(float(sum[k] / len)));
+    BOOST_TEST(t.normals[hill][3] == orig.normals[hill][3]);
+    // Face normals: recomputed on the faces using the vertex, untouched elsewhere.
+    size_t touched = 0;
+    for (size_t f = 0; f < t.faces.size(); ++f) {
+        const terrain::Face &nf = t.faces[f], &of = orig.faces[f];
+        BOOST_TEST((nf.v == of.v));
+        BOOST_TEST((nf.n == of.n)); // adjacency kept
+        BOOST_TEST(nf.flags == of.flags);
+        if (nf.v[0] == hill || nf.v[1] == hill || nf.v[2] == hill) {
+            ++touched;
+            BOOST_TEST((nf.normal == terrain::packed_face_normal(t.positions[nf.v[0]],
+                                                                 t.positions[nf.v[1]],
+                                                                 t.positions[nf.v[2]])));
+        } else {
+            BOOST_TEST((nf.normal == of.normal));
+        }
+    }
+    BOOST_TEST(touched > 0u);
+    BOOST_TEST((t.cell_pairs.size() == orig.cell_pairs.size()));
+}
+
+BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    BOOST_TEST_REQUIRE(sc.land_map.has_value());
+    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const uint32_t target = 0;
+    const auto& poly = orig.areals[target].vertices;
+    BOOST_TEST_REQUIRE(poly.size() >= 3u);
+    // Move vertex 0 a fifth of the way towards the polygon's vertex mean (stays simple).
+    double cx = 0, cy = 0;
+    for (const auto& v : poly) cx += v.x, cy += v.y;
+    cx /= double(poly.size());
+    cy /= double(poly.size());
+    const float nx = float(poly[0].x + 0.2 * (cx - poly[0].x));
+    const float ny = float(poly[0].y + 0.2 * (cy - poly[0].y));
+
+    std::vector<std::string> warnings;
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings);
+    scene::Node* an = node(s, mapping::kArealAreasNode);
+    BOOST_TEST_REQUIRE(an);
+    size_t hits = 0;
+    for (scene::Primitive& p : s.meshes.at(size_t(an->mesh)).primitives) {
+        auto& pos = p.attributes.at("POSITION").data;
+        const auto& id = p.attributes.at("TEXCOORD_0").data;
+        for (size_t v = 0; v < pos.size() / 3; ++v)
+            if (id[2 * v] == float(target) && id[2 * v + 1] == 0) {
+                pos[3 * v] = nx;      // glTF x = world x
+                pos[3 * v + 2] = -ny; // glTF z = -world y
+                ++hits;
+            }
+    }
+    BOOST_TEST_REQUIRE(hits == 1u);
+
+    const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "edited");
+    BOOST_TEST(r.msh_identical);
+    BOOST_TEST(!r.map_identical);
+    BOOST_TEST((r.land_msh == sc.land_msh));
+    DiagnosticSink sink(ReadMode::Strict);
+    const arealmap::ArealMap map = arealmap::read(r.land_map, sink, "imported");
+    for (const Diagnostic& d : sink.diagnostics()) BOOST_TEST_MESSAGE(d.to_string());
+    BOOST_TEST(errors(sink) == 0u);
+    BOOST_TEST_REQUIRE(map.areals.size() == orig.areals.size());
+    const arealmap::Areal& a = map.areals[target];
+    BOOST_TEST(a.vertices[0].x == nx);
+    BOOST_TEST(a.vertices[0].y == ny);
+    BOOST_TEST(a.vertices[0].z == poly[0].z); // the +0.5 lift did not leak in
+    for (size_t k = 1; k < poly.size(); ++k) {
+        BOOST_TEST(a.vertices[k].x == poly[k].x);
+        BOOST_TEST(a.vertices[k].y == poly[k].y);
+        BOOST_TEST(a.vertices[k].z == poly[k].z);
+    }
+    BOOST_TEST(a.area == float(arealmap::polygon_area_xy(a.vertices)));
+    BOOST_TEST(a.area != orig.areals[target].area);
+    BOOST_TEST(arealmap::point_in_polygon_xy(a.vertices, a.anchor.x, a.anchor.y));
+    BOOST_TEST(a.normal.z == 1.0f);
+    // Links kept and mutual; other areals untouched.
+    for (size_t i = 0; i < map.areals.size(); ++i) {
+        BOOST_TEST((map.areals[i].links == orig.areals[i].links));
+        for (size_t k = 0; k < map.areals[i].vertices.size(); ++k) {
+            const auto& l = map.areals[i].links[k];
+            if (l.none()) continue;
+            const auto& back = map.areals[size_t(l.area_ref)].links[size_t(l.edge_ref)];
+            BOOST_TEST((back.area_ref == int32_t(i) && back.edge_ref == int32_t(k)));
+        }
+        if (i != target) {
+            BOOST_TEST(map.areals[i].area == orig.areals[i].area);
+            BOOST_TEST(map.areals[i].anchor.x == orig.areals[i].anchor.x);
+        }
+    }
+    // Grid: the §9 rebuild rule on the edited areals.
+    BOOST_TEST((map.grid == arealmap::rebuild_grid(map.areals, 128, 128)));
+    BOOST_TEST(r.report["summary"]["grid_rebuilt"].get<bool>());
+}
+
+BOOST_AUTO_TEST_CASE(deleted_face_is_refused) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    std::vector<std::string> warnings;
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings);
+    scene::Node* tn = node(s, mapping::kTerrainNode);
+    BOOST_TEST_REQUIRE(tn);
+    auto& idx = s.meshes.at(size_t(tn->mesh)).primitives.at(0).indices;
+    idx.erase(idx.begin(), idx.begin() + 3);
+    BOOST_CHECK_THROW(mapping::import_terrain_scene(s, sidecar_for(m, ".glb"), "deleted"),
+                      FormatError);
+}
+
+BOOST_AUTO_TEST_CASE(cli_round_trip_writes_both_files) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    // A private copy of the export and its sidecar (the shared sidecar was written by .obj).
+    const fs::path dir = e.root / "cli";
+    fs::create_directories(dir / "back");
+    std::string text;
+    BOOST_TEST_REQUIRE(run(std::string(MSHCONV_BINARY) + " convert " + q(e.land(m)) + " " +
+                               q(dir / "tut.glb") + " --quiet",
+                           &text) == 0,
+                       text);
+    const int code = run(std::string(MSHCONV_BINARY) + " convert " + q(dir / "tut.glb") + " " +
+                             q(dir / "back" / "Land.msh"),
+                         &text);
+    BOOST_TEST_REQUIRE(code == 0, text);
+    BOOST_TEST((read_file(dir / "back" / "Land.msh") == read_file(e.land(m))));
+    BOOST_TEST((read_file(dir / "back" / "Land.map") == read_file(e.dir(m) / "Land.map")));
+    // OUT must be a .msh.
+    BOOST_TEST(run(std::string(MSHCONV_BINARY) + " convert " + q(dir / "tut.glb") + " " +
+                   q(dir / "back" / "x.glb")) != 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
