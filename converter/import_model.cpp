@@ -7,6 +7,7 @@
 #include "formats/gltf.hpp"
 #include "formats/obj.hpp"
 #include "mapping/scene_to_model.hpp"
+#include "mapping/scene_to_new_model.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,52 @@
 namespace msh::cli {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// No sidecar: the scene is a new model (mapping/scene_to_new_model.hpp lists the defaults).
+int import_new_model(const fs::path& input, const std::string& ext, const Address& out,
+                     const po::variables_map& vm) {
+    std::vector<std::string> warnings;
+    scene::Scene scene;
+    if (ext == ".obj") {
+        const Bytes text = read_file(input);
+        scene = obj::read(std::string(text.begin(), text.end()), input.string());
+    } else {
+        scene = gltf::read(input, warnings);
+    }
+    mapping::NewModelOptions opt;
+    opt.fps = vm.count("fps") ? vm["fps"].as<double>() : 24.0;
+    opt.where = input.string();
+    mapping::NewModelResult r = mapping::build_new_model(scene, opt, warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
+    nlohmann::json report = {{"input", input.string()},
+                             {"output", out.display()},
+                             {"sidecar", nullptr},
+                             {"new_model", true},
+                             {"summary", r.summary}};
+    report["warnings"] = warnings;
+    store(out, r.image);
+    if (vm.count("report")) {
+        const std::string text = report.dump(2) + "\n";
+        write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
+    }
+    if (spdlog::get_level() <= spdlog::level::warn) {
+        const auto& s = r.summary;
+        std::printf("%s -> %s: new model (no sidecar)\n", input.string().c_str(),
+                    out.display().c_str());
+        std::printf("  nodes %zu, slots %zu, batches %zu, vertices %zu, triangles %zu; animated "
+                    "nodes %zu, frames %u\n",
+                    s["nodes"].get<size_t>(), s["slots"].get<size_t>(), s["batches"].get<size_t>(),
+                    s["vertices"].get<size_t>(), s["triangles"].get<size_t>(),
+                    s["animated_nodes"].get<size_t>(), s["frame_count"].get<unsigned>());
+        for (const auto& d : s["defaults"])
+            std::printf("  default: %s\n", d.get<std::string>().c_str());
+    }
+    return 0;
+}
+
+} // namespace
 
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm) {
     const fs::path input = in.file;
@@ -33,11 +80,10 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     const fs::path sidecar_path =
         vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
                             : input.parent_path() / (input.stem().string() + ".sidecar.json");
+    if (!vm.count("sidecar") && !fs::exists(sidecar_path))
+        return import_new_model(input, ext, out, vm);
     if (!fs::exists(sidecar_path))
-        throw FormatError(
-            input.string(), 0,
-            "no sidecar at " + sidecar_path.string() +
-                " (give --sidecar FILE); importing without a sidecar is not supported yet");
+        throw FormatError(input.string(), 0, "no sidecar at " + sidecar_path.string());
     const Bytes sidecar_text = read_file(sidecar_path);
     nlohmann::json doc;
     try {

@@ -301,9 +301,11 @@ BOOST_AUTO_TEST_CASE(cli_replaces_one_archive_entry_losslessly) {
     BOOST_TEST((read_file(dir.path / "alone.msh") == ar.entries[*ar.find(name)].data));
     const Bytes report = read_file(dir.path / "r.json");
     BOOST_TEST(nlohmann::json::parse(report.begin(), report.end()).at("identical") == true);
-    // Refusals: no sidecar; output = input.
+    // Refusals: a --sidecar that does not exist; output = input. (Without any sidecar the input
+    // is imported as a new model: tests/test_new_model.cpp.)
     fs::remove(dir.path / "m.sidecar.json");
-    BOOST_TEST(run("convert '" + glb.string() + "' '" + (dir.path / "x.msh").string() + "'") == 1);
+    BOOST_TEST(run("convert '" + glb.string() + "' '" + (dir.path / "x.msh").string() +
+                   "' --sidecar '" + (dir.path / "m.sidecar.json").string() + "'") == 1);
     BOOST_TEST(!fs::exists(dir.path / "x.msh"));
     BOOST_TEST(run("convert '" + glb.string() + "' '" + glb.string() + "'") == 2);
 }
