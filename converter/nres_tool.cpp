@@ -8,6 +8,7 @@
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
+#include "sidecar/base64.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -20,33 +21,18 @@ namespace msh::cli {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+using sidecar::to_hex;
+
 namespace {
 
 constexpr const char* kManifest = "_nres.json";
 
-std::string to_hex(ByteView b) {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    s.reserve(b.size() * 2);
-    for (uint8_t c : b) {
-        s += digits[c >> 4];
-        s += digits[c & 15];
-    }
-    return s;
-}
-
 Bytes from_hex(const std::string& s, const std::string& what) {
-    auto nibble = [&](char c) -> uint8_t {
-        if (c >= '0' && c <= '9') return uint8_t(c - '0');
-        if (c >= 'a' && c <= 'f') return uint8_t(c - 'a' + 10);
-        if (c >= 'A' && c <= 'F') return uint8_t(c - 'A' + 10);
-        throw std::runtime_error(what + ": not a hex string");
-    };
-    if (s.size() % 2) throw std::runtime_error(what + ": odd hex length");
-    Bytes out(s.size() / 2);
-    for (size_t i = 0; i < out.size(); ++i)
-        out[i] = uint8_t(nibble(s[2 * i]) << 4 | nibble(s[2 * i + 1]));
-    return out;
+    try {
+        return sidecar::from_hex(s);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(what + ": " + e.what());
+    }
 }
 
 // A file name for an entry: the entry name with path separators and control bytes replaced,

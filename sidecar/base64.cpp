@@ -37,4 +37,32 @@ Bytes from_base64(const std::string& text) {
     return out;
 }
 
+std::string to_hex(ByteView bytes) {
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    s.reserve(bytes.size() * 2);
+    for (uint8_t c : bytes) s += {digits[c >> 4], digits[c & 15]};
+    return s;
+}
+
+Bytes from_hex(const std::string& text) {
+    auto nibble = [](char c) -> uint8_t {
+        if (c >= '0' && c <= '9') return uint8_t(c - '0');
+        if (c >= 'a' && c <= 'f') return uint8_t(c - 'a' + 10);
+        if (c >= 'A' && c <= 'F') return uint8_t(c - 'A' + 10);
+        throw std::invalid_argument(std::string("not a hex digit: '") + c + "'");
+    };
+    if (text.size() % 2) throw std::invalid_argument("odd hex length");
+    Bytes out(text.size() / 2);
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = uint8_t(nibble(text[2 * i]) << 4 | nibble(text[2 * i + 1]));
+    return out;
+}
+
+std::string hex64(uint64_t value) {
+    std::string s(16, '0');
+    for (int i = 15; i >= 0; --i, value >>= 4) s[size_t(i)] = "0123456789abcdef"[value & 15];
+    return s;
+}
+
 } // namespace msh::sidecar

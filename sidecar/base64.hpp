@@ -1,4 +1,5 @@
-// Base64 through Boost's archive iterators (header-only).
+// Text encodings of binary data in sidecars and manifests: base64 (Boost's archive iterators,
+// header-only) and lower-case hex.
 #pragma once
 
 #include "formats/bytes.hpp"
@@ -10,5 +11,10 @@ namespace msh::sidecar {
 std::string to_base64(ByteView bytes);
 // Throws std::invalid_argument on characters outside the base64 alphabet or a bad length.
 Bytes from_base64(const std::string& text);
+
+std::string to_hex(ByteView bytes);
+// Throws std::invalid_argument on an odd length or a non-hex character.
+Bytes from_hex(const std::string& text);
+std::string hex64(uint64_t value); // 16 digits, zero-padded
 
 } // namespace msh::sidecar

@@ -11,19 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string hex(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
-std::string hex_bytes(ByteView b) {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    for (uint8_t c : b) s += {digits[c >> 4], digits[c & 15]};
-    return s;
-}
-
 template <size_t N> json floats(const std::array<float, N>& a) {
     json j = json::array();
     for (float f : a) j.push_back(f); // NaN/inf print as null; the original image is the authority
@@ -43,7 +30,7 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
     for (const nres::Entry& e : m.container.entries) {
         entries.push_back({{"type", e.type},
                            {"name", e.name()},
-                           {"raw_name", hex_bytes(e.raw_name)},
+                           {"raw_name", to_hex(e.raw_name)},
                            {"attr1", e.attr1},
                            {"attr2", e.attr2},
                            {"attr3", e.attr3},
@@ -89,7 +76,7 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
         {"schema", kSchema},
         {"kind", "msh-model"},
         {"source",
-         {{"address", r.source}, {"size", original.size()}, {"fnv1a64", hex(fnv1a64(original))}}},
+         {{"address", r.source}, {"size", original.size()}, {"fnv1a64", hex64(fnv1a64(original))}}},
         {"export",
          {{"output", r.output},
           {"format", r.format},
@@ -130,7 +117,7 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
         if (src.at("size").get<size_t>() != s.original_image.size())
             fail("original_image is " + std::to_string(s.original_image.size()) +
                  " bytes, the sidecar says " + std::to_string(src.at("size").get<size_t>()));
-        if (src.at("fnv1a64").get<std::string>() != hex(fnv1a64(s.original_image)))
+        if (src.at("fnv1a64").get<std::string>() != hex64(fnv1a64(s.original_image)))
             fail("original_image does not match its recorded hash (edited or damaged sidecar)");
         s.fps = doc.at("export").at("fps").get<double>();
     } catch (const json::exception& e) {

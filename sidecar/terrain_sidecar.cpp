@@ -12,12 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string hex64(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 std::string hex32(uint32_t v) {
     char buf[11];
     std::snprintf(buf, sizeof buf, "0x%08x", v);

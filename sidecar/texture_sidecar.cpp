@@ -15,19 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string hex64(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
-std::string hex_bytes(ByteView b) {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    for (uint8_t c : b) s += {digits[c >> 4], digits[c & 15]};
-    return s;
-}
-
 // An interpretable texture or a FormatError naming `where`.
 texm::Texture read_texture(ByteView payload, const std::string& where) {
     DiagnosticSink sink(ReadMode::Tolerant);
@@ -117,7 +104,7 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     if (!t.palette.empty()) {
         json entries = json::array();
         for (size_t k = 0; k + 4 <= t.palette.size(); k += 4)
-            entries.push_back(hex_bytes(ByteView(t.palette).subspan(k, 4)));
+            entries.push_back(to_hex(ByteView(t.palette).subspan(k, 4)));
         palette = {{"byte_order", "B, G, R, X"}, {"entries", entries}};
     }
     out.sidecar = {
