@@ -1,5 +1,6 @@
 // The command line as a user meets it: exit codes, messages, JSON, and no partial output.
 #include "corpus.hpp"
+#include "test_util.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/msh.hpp"
@@ -14,35 +15,13 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
+using test::mshconv;
+using test::q;
+using test::Run;
+using test::run;
+using test::scratch;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    std::string out; // stdout and stderr together
-};
-
-Run mshconv(const std::string& args) {
-    std::string cmd = std::string(MSHCONV_BINARY) + " " + args + " 2>&1";
-    Run r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-std::string q(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
-
-fs::path scratch(const std::string& name) {
-    fs::path p = fs::temp_directory_path() / ("mshconv-cli-" + std::to_string(::getpid())) / name;
-    fs::create_directories(p.parent_path());
-    return p;
-}
 
 // First nested model entry of an archive.
 std::string first_model(const fs::path& archive) {

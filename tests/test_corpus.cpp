@@ -95,7 +95,8 @@ BOOST_AUTO_TEST_SUITE(committed_samples)
 // samples/data holds a few generated files for quick tries; they must stay what the generator
 // writes today (regenerate with `mshconv samples` and copy them when the generator changes).
 BOOST_AUTO_TEST_CASE(committed_samples_match_the_generator) {
-    const std::filesystem::path dir = std::filesystem::path(MSHCONV_SOURCE_DIR) / "samples" / "data";
+    const std::filesystem::path dir =
+        std::filesystem::path(MSHCONV_SOURCE_DIR) / "samples" / "data";
     size_t checked = 0, bytes = 0;
     for (const auto& f : test::corpus()) {
         const std::filesystem::path p = dir / f.relative_path;

@@ -14,6 +14,7 @@
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -37,31 +38,13 @@ using namespace msh;
 namespace fs = std::filesystem;
 namespace tt = boost::test_tools;
 
+using test::mshconv;
+using test::q;
+using test::Run;
+using test::run;
+using test::scratch;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    std::string out;
-};
-
-Run shell(const std::string& cmd) {
-    Run r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-std::string q(const fs::path& p) {
-    std::string s(1, '\'');
-    s += p.string();
-    s += '\'';
-    return s;
-}
 
 // The generated levels written once under a scratch folder, exported to .glb, .gltf and .obj.
 struct Exports {
@@ -82,8 +65,8 @@ struct Exports {
         maps.assign(names.begin(), names.end());
         for (const std::string& m : maps)
             for (const char* ext : {".glb", ".gltf", ".obj"}) {
-                const Run r = shell(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
-                                    q(out(m, ext)) + " --quiet");
+                const Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
+                                  q(out(m, ext)) + " --quiet");
                 if (r.code != 0 && failure.empty())
                     failure = m + ext + ": exit " + std::to_string(r.code) + ": " + r.out;
             }
@@ -388,8 +371,8 @@ BOOST_AUTO_TEST_CASE(obj_has_terrain_groups_and_outline_polylines) {
     // --areal-faces adds the filled polygons as a third object.
     const std::string name = e.maps.front();
     const fs::path out = e.root / "out" / "faces.obj";
-    const Run r = shell(std::string(MSHCONV_BINARY) + " convert " + q(e.land(name)) + " " + q(out) +
-                        " --areal-faces --quiet");
+    const Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(e.land(name)) + " " + q(out) +
+                      " --areal-faces --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const Bytes b = read_file(out);
     BOOST_TEST(std::string(b.begin(), b.end()).find("o ArealMap_areas\n") != std::string::npos);
@@ -404,15 +387,15 @@ BOOST_AUTO_TEST_CASE(explicit_level_files_and_missing_map) {
     fs::create_directories(lone.parent_path());
     fs::copy_file(e.land(name), lone, fs::copy_options::overwrite_existing);
     const fs::path out1 = e.root / "out" / "lone.glb", out2 = e.root / "out" / "given.glb";
-    Run r = shell(std::string(MSHCONV_BINARY) + " convert " + q(lone) + " " + q(out1) + " --quiet");
+    Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(lone) + " " + q(out1) + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     tinygltf::Model m = load_gltf(out1);
     BOOST_TEST(node_named(m, mapping::kTerrainNode) >= 0);
     BOOST_TEST(node_named(m, mapping::kArealNode) == -1);
     BOOST_TEST(m.materials.front().name.rfind("land1_row_", 0) == 0u);
-    r = shell(std::string(MSHCONV_BINARY) + " convert " + q(lone) + " " + q(out2) + " --map " +
-              q(e.dir(name) / "Land.map") + " --wear1 " + q(e.dir(name) / "Land1.wea") +
-              " --wear2 " + q(e.dir(name) / "Land2.wea") + " --quiet");
+    r = run(std::string(MSHCONV_BINARY) + " convert " + q(lone) + " " + q(out2) + " --map " +
+            q(e.dir(name) / "Land.map") + " --wear1 " + q(e.dir(name) / "Land1.wea") + " --wear2 " +
+            q(e.dir(name) / "Land2.wea") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     m = load_gltf(out2);
     BOOST_TEST(node_named(m, mapping::kArealNode) >= 0);
@@ -459,13 +442,13 @@ BOOST_AUTO_TEST_CASE(gltf_validator_reports_no_issues) {
     const Exports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const fs::path src = MSHCONV_SOURCE_DIR;
-    if (shell("command -v node").code != 0 || !fs::exists(src / "tools/node/node_modules"))
+    if (run("command -v node").code != 0 || !fs::exists(src / "tools/node/node_modules"))
         BOOST_FAIL("glTF-Validator not installed: needs `node` on PATH and "
                    "`npm install --prefix tools/node` (scripts/install-deps.sh; CI installs them)");
     std::string files;
     for (const std::string& name : e.maps)
         for (const char* ext : {".gltf", ".glb"}) files.append(" ").append(q(e.out(name, ext)));
-    const Run r = shell(std::string("node ") + q(src / "tools/validate-gltf.mjs") + files);
+    const Run r = run(std::string("node ") + q(src / "tools/validate-gltf.mjs") + files);
     BOOST_TEST(r.code == 0, r.out);
     BOOST_TEST(r.out.find(std::to_string(2 * e.maps.size()) +
                           " files, 0 with errors or warnings") != std::string::npos,
@@ -476,13 +459,13 @@ BOOST_AUTO_TEST_CASE(blender_imports_terrain_and_overlay_as_separate_objects) {
     const Exports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string env = blender_env_prefix();
-    if (shell(env + " sh -c 'command -v blender'").code != 0)
+    if (run(env + " sh -c 'command -v blender'").code != 0)
         BOOST_FAIL(
             "Blender not found on PATH (Blender 3.4; scripts/install-deps.sh; CI installs it)");
     const fs::path script =
         fs::path(MSHCONV_SOURCE_DIR) / "tests/integration/blender_terrain_check.py";
-    const Run r = shell(env + " blender -b --factory-startup --python-exit-code 1 --python " +
-                        q(script) + " -- " + q(e.out(e.maps.front(), ".glb")));
+    const Run r = run(env + " blender -b --factory-startup --python-exit-code 1 --python " +
+                      q(script) + " -- " + q(e.out(e.maps.front(), ".glb")));
     BOOST_TEST(r.code == 0, r.out);
     BOOST_TEST(r.out.find("blender terrain check: OK") != std::string::npos, r.out);
 }

@@ -10,6 +10,7 @@
 #include "mapping/terrain_to_scene.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
+#include "test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -26,25 +27,18 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
+using test::mshconv;
+using test::q;
+using test::Run;
+using test::scratch;
+
 namespace {
 
+// Exit code of a shell command; its output into `out` when given.
 int run(const std::string& cmd, std::string* out = nullptr) {
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[4096];
-    size_t n;
-    std::string text;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
-    const int status = pclose(p);
-    if (out) *out = text;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string q(const fs::path& p) {
-    std::string s(1, '\'');
-    s += p.string();
-    s += '\'';
-    return s;
+    const Run r = test::run(cmd);
+    if (out) *out = r.out;
+    return r.code;
 }
 
 // The generated levels exported once with the real CLI to .glb, .gltf and .obj.

@@ -2,6 +2,7 @@
 // (sidecar/texture_sidecar) and through the CLI itself: unchanged PNGs give the original bytes,
 // edited PNGs give a valid Texm in the same format with the new pixel and rebuilt mips.
 #include "corpus.hpp"
+#include "test_util.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
@@ -22,39 +23,13 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
+using test::mshconv;
+using test::q;
+using test::Run;
+using test::run;
+using test::scratch;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    std::string out;
-};
-
-Run mshconv(const std::string& args) {
-    std::string cmd = std::string(MSHCONV_BINARY) + " " + args + " 2>&1";
-    Run r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-std::string q(const fs::path& p) {
-    std::string s(1, '\'');
-    s += p.string();
-    s += '\'';
-    return s;
-}
-
-fs::path scratch(const std::string& name) {
-    fs::path p =
-        fs::temp_directory_path() / ("mshconv-texconv-" + std::to_string(::getpid())) / name;
-    fs::create_directories(p.parent_path());
-    return p;
-}
 
 const Bytes& corpus_file(const std::string& name) {
     for (const auto& f : test::corpus())

@@ -1,6 +1,7 @@
 // Textured model export (texm-materials.md §12): batch -> WEAR row -> MAT0 -> phase-0 texture ->
 // Texm -> PNG in glTF (files beside .gltf, bufferView images in .glb) and OBJ (map_Kd).
 #include "corpus.hpp"
+#include "test_util.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/material.hpp"
@@ -21,38 +22,13 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
+using test::mshconv;
+using test::q;
+using test::Run;
+using test::run;
+using test::scratch;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    std::string out;
-};
-
-Run run(const std::string& cmd) {
-    Run r;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-std::string q(const fs::path& p) {
-    std::string s(1, '\'');
-    s += p.string();
-    s += '\'';
-    return s;
-}
-
-fs::path scratch(const std::string& name) {
-    fs::path p =
-        fs::temp_directory_path() / ("mshconv-texexport-" + std::to_string(::getpid())) / name;
-    fs::create_directories(p.parent_path());
-    return p;
-}
 
 nres::Archive open_lib(const char* name) {
     const fs::path p = test::corpus_dir() / name;
