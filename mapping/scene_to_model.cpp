@@ -102,23 +102,19 @@ Observed observe(const scene::Scene& s, size_t vertex_count, const std::string& 
 
 // OBJ carries no TEXCOORD_1: give each incoming primitive the identities of the exported
 // primitive of the same object and group, vertex by vertex in order.
-void assign_obj_identity(scene::Scene& in, const scene::Scene& exported,
-                         const scene::Scene& exported_read, const std::string& where) {
+void assign_obj_identity(scene::Scene& in, const scene::Scene& exported, const std::string& where) {
+    // Keyed by the name as the OBJ writer prints it (whitespace turned into '_').
+    auto token = [](std::string t) {
+        for (char& c : t)
+            if (c == ' ' || c == '\t') c = '_';
+        return t;
+    };
     std::map<std::string, size_t> node_by_name;
     for (size_t i = 0; i < exported.nodes.size(); ++i)
-        if (exported.nodes[i].mesh >= 0)
-            node_by_name[exported_read.nodes.empty() ? exported.nodes[i].name
-                                                     : exported.nodes[i].name] = i;
+        if (exported.nodes[i].mesh >= 0) node_by_name[token(exported.nodes[i].name)] = i;
     for (scene::Node& node : in.nodes) {
         if (node.mesh < 0) continue;
-        // The OBJ writer turns whitespace into '_': match on that form.
-        auto it = node_by_name.end();
-        for (auto k = node_by_name.begin(); k != node_by_name.end(); ++k) {
-            std::string t = k->first;
-            for (char& c : t)
-                if (c == ' ' || c == '\t') c = '_';
-            if (t == node.name) it = k;
-        }
+        const auto it = node_by_name.find(node.name);
         if (it == node_by_name.end())
             throw FormatError(where, 0,
                               "OBJ object '" + node.name +
@@ -220,9 +216,6 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         throw FormatError(where, 0,
                           "the sidecar's original model does not read: " +
                               sink.diagnostics().front().to_string());
-    if (orig.legacy_nodes) {
-        // The stride-24 node table cannot be edited (msh.md §3): only an unchanged import works.
-    }
     bool skin = false;
     const ExportOptions opt = options_from(sc, skin);
     const scene::Scene node_scene = model_to_scene(orig, opt);
@@ -233,8 +226,8 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
     scene::Scene expected = exported;
     if (obj) {
         expected = obj::read(obj::write(exported, "x.mtl").obj, "export");
-        assign_obj_identity(expected, exported, expected, where);
-        assign_obj_identity(incoming, exported, expected, where);
+        assign_obj_identity(expected, exported, where);
+        assign_obj_identity(incoming, exported, where);
     }
     const Observed want = observe(expected, orig.positions.size(), where + " (export)");
     const Observed got = observe(incoming, orig.positions.size(), where);
