@@ -726,6 +726,65 @@ void sync_container(Model& m) {
     }
 }
 
+void assemble_new_model(Model& m, std::vector<RawResource> raw, uint32_t res1_attr2) {
+    struct Place {
+        uint32_t type;
+        const char* name;
+        bool typed;
+    };
+    static constexpr Place kOrder[] = {
+        {kNodes, "NODES", true},
+        {kHeaderSlots, "SLOTS", true},
+        {kPositions, "VERTS", true},
+        {kNormals, "NORMALS", true},
+        {kUv0, "UV0", true},
+        {kVertexStream18, "VSTREAM18", false},
+        {kVertexStream15, "VSTREAM15", false},
+        {kVertexStream16, "VSTREAM16", false},
+        {kBatches, "BATCHES", true},
+        {kIndices, "INDICES", true},
+        {kTriangles, "TRIS", true},
+        {kKeys, "KEYS", true},
+        {kFrameMap, "FRAMEMAP", true},
+        {kNodeNames32, "NAMES32", false},
+        {kNodeStrings, "NODESTR", true},
+        {kPathGraph, "PATHS", false},
+        {kTable20, "TABLE20", false},
+    };
+    m.container = nres::Archive{};
+    m.decoded_mask = 0;
+    auto take_raw = [&](uint32_t type) -> std::optional<RawResource> {
+        for (auto it = raw.begin(); it != raw.end(); ++it)
+            if (it->type == type) {
+                RawResource r = std::move(*it);
+                raw.erase(it);
+                return r;
+            }
+        return std::nullopt;
+    };
+    auto push = [&](uint32_t type, const std::string& name, RawResource r) {
+        nres::Entry e;
+        e.type = type;
+        e.set_name(name);
+        e.data = std::move(r.data);
+        e.attr1 = r.attr1;
+        e.attr2 = r.attr2;
+        e.attr3 = r.attr3;
+        m.container.entries.push_back(std::move(e));
+    };
+    for (const Place& s : kOrder) {
+        if (auto r = take_raw(s.type)) {
+            push(s.type, s.name, std::move(*r));
+        } else if (s.typed) {
+            push(s.type, s.name, {s.type, {}, 0, s.type == kNodes ? res1_attr2 : 0, 0});
+            m.decoded_mask |= 1u << s.type;
+        }
+    }
+    for (RawResource& r : raw) push(r.type, "RES" + std::to_string(r.type), std::move(r));
+    m.legacy_nodes = !m.has(kNodes);
+    sync_container(m);
+}
+
 Bytes write_model(const Model& model) {
     Model copy = model;
     sync_container(copy);

@@ -154,10 +154,18 @@ Model read_model(ByteView bytes, ReadMode mode, const std::string& where);
 // Checks the cross-table invariants of an interpreted model (also used after edits).
 void validate_model(const Model& model, DiagnosticSink& sink, const std::string& where);
 
-// Building a new model (generator, importers): fill the typed views, put the entries into
-// `container` in the desired physical order (typed ones may have empty data; raw ones such as
-// Res9/15/17/18/20 carry their payload and attributes), set decoded_mask for the typed ones, call
-// sync_container() and then nres::write_canonical(container).
+// A resource a new model carries raw (Res9, Res15, Res17, Res18, Res20, a legacy Res1, unknown).
+struct RawResource {
+    uint32_t type = 0;
+    Bytes data;
+    uint32_t attr1 = 0, attr2 = 0, attr3 = 0;
+};
+
+// Builds the container of a new model from its filled typed views plus `raw`: entries in the
+// observed physical order (msh.md §2: 1,2,3,4,5,18,15,16,13,6,7,8,19,9,10,17,20; unknown types
+// last), each named after its resource (NODES, SLOTS, ...), typed ones marked decoded (a raw Res1
+// is the legacy table), then sync_container(). Write it with nres::write_canonical(container).
+void assemble_new_model(Model& model, std::vector<RawResource> raw, uint32_t res1_attr2 = 0);
 
 // Re-encodes the typed views into the container and writes it losslessly: an unchanged model
 // gives its original bytes; a changed resource gets its attributes set per msh.md §11.

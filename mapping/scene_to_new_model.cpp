@@ -414,40 +414,10 @@ struct Builder {
         build_header(tracks);
 
         // 8. Container.
-        auto typed = [&](ResType t, const char* name) {
-            nres::Entry e;
-            e.type = t;
-            e.set_name(name);
-            m.container.entries.push_back(std::move(e));
-            m.decoded_mask |= 1u << t;
-        };
-        auto raw = [&](ResType t, const char* name, Bytes data, uint32_t a1, uint32_t a2,
-                       uint32_t a3) {
-            nres::Entry e;
-            e.type = t;
-            e.set_name(name);
-            e.data = std::move(data);
-            e.attr1 = a1;
-            e.attr2 = a2;
-            e.attr3 = a3;
-            m.container.entries.push_back(std::move(e));
-        };
         const auto vcount = uint32_t(m.positions.size());
-        typed(kNodes, "NODES");
-        typed(kHeaderSlots, "SLOTS");
-        typed(kPositions, "VERTS");
-        typed(kNormals, "NORMALS");
-        typed(kUv0, "UV0");
-        raw(kVertexStream15, "VSTREAM15", Bytes(8 * size_t(vcount), 0), vcount, 0, 8);
-        typed(kBatches, "BATCHES");
-        typed(kIndices, "INDICES");
-        typed(kTriangles, "TRIS");
-        typed(kKeys, "KEYS");
-        typed(kFrameMap, "FRAMEMAP");
-        raw(kNodeNames32, "NAMES32", std::move(res9), uint32_t(order.size()), 0, 32);
-        typed(kNodeStrings, "NODESTR");
-        raw(kPathGraph, "PATHS", {}, 0, 0, 0);
-        sync_container(m);
+        assemble_new_model(m, {{kVertexStream15, Bytes(8 * size_t(vcount), 0), vcount, 0, 8},
+                               {kNodeNames32, std::move(res9), uint32_t(order.size()), 0, 32},
+                               {kPathGraph, {}, 0, 0, 0}});
 
         // 9. Summary.
         summary["nodes"] = m.nodes.size();

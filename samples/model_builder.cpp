@@ -440,55 +440,23 @@ class Builder {
     }
 
     void assemble() {
-        auto typed = [&](ResType t, const char* name) {
-            nres::Entry e;
-            e.type = t;
-            e.set_name(name);
-            if (t == kNodes) e.attr2 = spec_.res1_attr2;
-            m_.container.entries.push_back(std::move(e));
-            if (!(t == kNodes && spec_.legacy24)) m_.decoded_mask |= 1u << t;
-        };
-        auto raw = [&](ResType t, const char* name, Bytes data, uint32_t a1, uint32_t a2,
-                       uint32_t a3) {
-            nres::Entry e;
-            e.type = t;
-            e.set_name(name);
-            e.data = std::move(data);
-            e.attr1 = a1;
-            e.attr2 = a2;
-            e.attr3 = a3;
-            m_.container.entries.push_back(std::move(e));
-        };
         const auto vcount = uint32_t(m_.positions.size());
         const auto ncount = uint32_t(spec_.nodes.size());
-        if (spec_.legacy24) {
-            m_.legacy_nodes = true;
-            raw(kNodes, "NODES", legacy_bytes_, ncount, spec_.res1_attr2,
-                uint32_t(kLegacyNodeStride));
-        } else {
-            typed(kNodes, "NODES");
-        }
-        typed(kHeaderSlots, "SLOTS");
-        typed(kPositions, "VERTS");
-        typed(kNormals, "NORMALS");
-        typed(kUv0, "UV0");
-        if (spec_.lightmapped) raw(kVertexStream18, "VSTREAM18", res18(), vcount, 0, 4);
-        raw(kVertexStream15, "VSTREAM15", res15(), vcount, 0, 8);
-        typed(kBatches, "BATCHES");
-        typed(kIndices, "INDICES");
-        typed(kTriangles, "TRIS");
-        typed(kKeys, "KEYS");
-        typed(kFrameMap, "FRAMEMAP");
-        raw(kNodeNames32, "NAMES32", res9(), ncount, 0, 32);
-        typed(kNodeStrings, "NODESTR");
-        raw(kPathGraph, "PATHS", spec_.res17, spec_.res17_nodes, spec_.res17_links,
-            spec_.res17_attr3);
+        std::vector<RawResource> raw;
+        if (spec_.legacy24)
+            raw.push_back(
+                {kNodes, legacy_bytes_, ncount, spec_.res1_attr2, uint32_t(kLegacyNodeStride)});
+        if (spec_.lightmapped) raw.push_back({kVertexStream18, res18(), vcount, 0, 4});
+        raw.push_back({kVertexStream15, res15(), vcount, 0, 8});
+        raw.push_back({kNodeNames32, res9(), ncount, 0, 32});
+        raw.push_back(
+            {kPathGraph, spec_.res17, spec_.res17_nodes, spec_.res17_links, spec_.res17_attr3});
         if (spec_.lightmapped) {
             uint32_t count = 0;
             Bytes t = res20(count);
-            raw(kTable20, "TABLE20", std::move(t), count, 0, 12);
+            raw.push_back({kTable20, std::move(t), count, 0, 12});
         }
-        sync_container(m_);
+        assemble_new_model(m_, std::move(raw), spec_.res1_attr2);
     }
 };
 
