@@ -136,18 +136,14 @@ with tempfile.TemporaryDirectory() as work:
     multi_lod = next(m for m in models if m[2]["animation"]["frame_count"] > 1 and m is not animated and
                      len({u["lod"] for u in m[2]["lod_group_usage"]}) == 3)
     checker = os.path.join(source, "tests", "integration", "blender_import_check.py")
-    # Blender takes its Python home from the python3 on PATH: keep a pyenv (or venv) out of it.
-    blender_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYENV", "PYTHONHOME", "PYTHONPATH", "VIRTUAL_ENV"))}
-    blender_env["PATH"] = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
-                                          if "pyenv" not in p and "venv" not in p)
+    blender = os.path.join(source, "tests", "integration", "blender")  # clean-environment wrapper
     for archive, name, model in (animated, static, multi_lod):
         for suffix in ("default.glb", "all.glb"):
             glb = os.path.join(out, f"{archive}_{name}".replace(".", "_") + "_" + suffix)
             info = glb + ".info.json"
             with open(info, "w") as f:
                 json.dump({"model": model}, f)
-            r = run(["blender", "-b", "--factory-startup", "--python-exit-code", "1",
-                     "--python", checker, "--", glb, info], env=blender_env)
+            r = run([blender, "--python", checker, "--", glb, info])
             line = [l for l in r.stdout.splitlines() if l.startswith("blender check")]
             print(f"blender {archive}:{name} {suffix}: {line[0] if line else r.stdout[-400:] + r.stderr[-400:]}")
             if r.returncode != 0:
@@ -169,8 +165,7 @@ with tempfile.TemporaryDirectory() as work:
             exported = os.path.join(out, f"{stem}_{suffix}")
             sidecar = exported[:-4] + ".sidecar.json"
             through = exported[:-4] + "_blender.glb"
-            r = run(["blender", "-b", "--factory-startup", "--python-exit-code", "1", "--python", roundtrip, "--",
-                     exported, through], env=blender_env)
+            r = run([blender, "--python", roundtrip, "--", exported, through])
             back = exported[:-4] + "_back.msh"
             c = run([mshconv, "convert", through, back, "--sidecar", sidecar]) if r.returncode == 0 else r
             same = c.returncode == 0 and open(back, "rb").read() == original
@@ -180,8 +175,7 @@ with tempfile.TemporaryDirectory() as work:
         mesh_node = next(n["name"] for n in model["nodes"] if n["slots"])
         exported = os.path.join(out, f"{stem}_default.glb")
         through = exported[:-4] + "_moved.glb"
-        r = run(["blender", "-b", "--factory-startup", "--python-exit-code", "1", "--python", roundtrip, "--",
-                 exported, through, "move:" + mesh_node], env=blender_env)
+        r = run([blender, "--python", roundtrip, "--", exported, through, "move:" + mesh_node])
         back, report = exported[:-4] + "_moved.msh", exported[:-4] + "_moved.json"
         c = run([mshconv, "convert", through, back, "--sidecar", exported[:-4] + ".sidecar.json", "--report", report])
         v = run([mshconv, "validate", "--strict", back])
