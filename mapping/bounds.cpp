@@ -84,39 +84,50 @@ uint32_t float_bits(float f) {
 
 void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<bool>& touched,
                            std::vector<std::string>& warnings) {
-    for (size_t i = 0; i < m.slots.size() && i < touched.size(); ++i) {
-        if (!touched[i]) continue;
-        const SlotValues before = slot_values(orig, orig.slots[i]);
+    std::vector<int> origin(m.slots.size());
+    for (size_t i = 0; i < origin.size(); ++i)
+        origin[i] = i < touched.size() && touched[i] && i < orig.slots.size() ? int(i) : kUntouched;
+    recompute_slot_bounds(orig, m, origin, warnings);
+}
+
+void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<int>& origin,
+                           std::vector<std::string>& warnings) {
+    for (size_t i = 0; i < m.slots.size() && i < origin.size(); ++i) {
+        if (origin[i] == kUntouched) continue;
         const SlotValues after = slot_values(m, m.slots[i]);
-        if (before.empty || after.empty) continue;
         Slot& s = m.slots[i];
-        const Slot& o = orig.slots[i];
+        if (origin[i] == kNewSlot) { // no stored value to check the rule against
+            if (after.empty) continue;
+            s.aabb_min = after.mn, s.aabb_max = after.mx, s.sphere = after.sphere;
+            s.tail = {float_bits(after.area), float_bits(after.volume), 0, 0, 0};
+            continue;
+        }
+        const Slot& o = orig.slots[size_t(origin[i])];
+        const SlotValues before = slot_values(orig, o);
+        if (before.empty || after.empty) continue;
         bool box = true, sphere = true;
         for (int c = 0; c < 3; ++c)
             box = box && close(o.aabb_min[size_t(c)], before.mn[size_t(c)]) &&
                   close(o.aabb_max[size_t(c)], before.mx[size_t(c)]);
         for (int c = 0; c < 4; ++c)
             sphere = sphere && close(o.sphere[size_t(c)], before.sphere[size_t(c)]);
+        const std::string name = "slot " + std::to_string(origin[i]);
         if (box)
             s.aabb_min = after.mn, s.aabb_max = after.mx;
         else
-            warnings.push_back("slot " + std::to_string(i) +
-                               ": stored AABB does not follow the rule; kept");
+            warnings.push_back(name + ": stored AABB does not follow the rule; kept");
         if (sphere)
             s.sphere = after.sphere;
         else
-            warnings.push_back("slot " + std::to_string(i) +
-                               ": stored sphere does not follow the rule; kept");
+            warnings.push_back(name + ": stored sphere does not follow the rule; kept");
         if (close(tail_float(o.tail[0]), before.area))
             s.tail[0] = float_bits(after.area);
         else
-            warnings.push_back("slot " + std::to_string(i) +
-                               ": tail +48 is not the triangle area; kept");
+            warnings.push_back(name + ": tail +48 is not the triangle area; kept");
         if (close(tail_float(o.tail[1]), before.volume))
             s.tail[1] = float_bits(after.volume);
         else
-            warnings.push_back("slot " + std::to_string(i) +
-                               ": tail +52 is not the AABB volume; kept");
+            warnings.push_back(name + ": tail +52 is not the AABB volume; kept");
     }
 }
 

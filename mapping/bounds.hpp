@@ -14,6 +14,12 @@ namespace msh::mapping {
 // original's stored values; the others are kept and named in `warnings`.
 void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<bool>& touched,
                            std::vector<std::string>& warnings);
+// The same after a re-layout: origin[i] is the original index of new slot i, kNewSlot for a slot
+// the edit created (the rule applies unchecked) or kUntouched (kept as it is).
+constexpr int kNewSlot = -1;
+constexpr int kUntouched = -2;
+void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<int>& origin,
+                           std::vector<std::string>& warnings);
 // The same for the Res2 header (hull, sphere, capsule) with every node at its first key.
 void recompute_header(const Model& original, Model& edited, std::vector<std::string>& warnings);
 // Res7 face normal of triangle descriptor `t`: round(normalize(cross) * 32767).

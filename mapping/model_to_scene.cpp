@@ -39,13 +39,6 @@ anim::Quat key_rotation(const std::array<int16_t, 4>& raw) {
     return to_gltf_quat(normalize_quat(anim::decode_quat(raw)));
 }
 
-std::string slot_suffix(int lod, int group) {
-    std::string s;
-    if (lod != 0) s += "lod" + std::to_string(lod);
-    if (group != 0) s += "g" + std::to_string(group);
-    return s.empty() ? s : "@" + s;
-}
-
 class NameSet {
   public:
     std::string unique(const std::string& wanted) {
@@ -254,6 +247,35 @@ void build_animation(Builder& b, const std::vector<anim::Track>& tracks,
 }
 
 } // namespace
+
+std::string slot_suffix(int lod, int group) {
+    std::string s;
+    if (lod != 0) s += "lod" + std::to_string(lod);
+    if (group != 0) s += "g" + std::to_string(group);
+    return s.empty() ? s : "@" + s;
+}
+
+std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base) {
+    const size_t at = name.rfind('@');
+    if (at == std::string::npos) return std::nullopt;
+    const std::string s = name.substr(at + 1);
+    size_t i = 0;
+    int lod = 0, group = 0;
+    bool any = false;
+    if (s.compare(0, 3, "lod") == 0 && s.size() > 3 && s[3] >= '0' && s[3] <= '2') {
+        lod = s[3] - '0';
+        i = 4;
+        any = true;
+    }
+    if (i + 1 < s.size() && s[i] == 'g' && s[i + 1] >= '0' && s[i + 1] <= '4') {
+        group = s[i + 1] - '0';
+        i += 2;
+        any = true;
+    }
+    if (!any || i != s.size() || (lod == 0 && group == 0)) return std::nullopt;
+    if (base) *base = name.substr(0, at);
+    return std::pair{lod, group};
+}
 
 scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
     if (!(options.fps > 0) || !std::isfinite(options.fps))

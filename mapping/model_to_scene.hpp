@@ -22,6 +22,7 @@
 #include "formats/msh.hpp"
 #include "scene.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ struct ExportOptions {
     // WEAR row names (material index -> name); rows beyond the list are named mat_<row>.
     std::vector<std::string> material_names;
 };
+
+// The name suffix of a non-primary slot: `@lod1`, `@g4`, `@lod1g4` ("" for lod 0 group 0), and
+// its inverse: (lod, group) and the base name, nullopt for any other name (and for lod 0 group 0).
+std::string slot_suffix(int lod, int group);
+std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base);
 
 // Axis mapping helpers (exact: only permutation and sign).
 inline std::array<float, 3> to_gltf(const std::array<float, 3>& v) {

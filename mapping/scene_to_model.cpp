@@ -3,6 +3,7 @@
 #include "bounds.hpp"
 #include "formats/obj.hpp"
 #include "model_to_scene.hpp"
+#include "retopology.hpp"
 #include "skin.hpp"
 #include "transform.hpp"
 
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace msh::mapping {
 
@@ -41,6 +43,8 @@ struct Seen {
 struct Observed {
     std::vector<std::vector<Seen>> by_vid;                         // every copy of each vertex
     std::map<uint32_t, std::vector<std::array<uint32_t, 3>>> tris; // batch -> vid triples
+    bool incomplete = false; // a primitive or vertex without a valid identity (new geometry)
+    bool split = false;      // a vertex seen with two positions or UVs (a seam or a split copy)
 };
 
 std::array<uint32_t, 3> rotate_min_first(std::array<uint32_t, 3> t) {
@@ -48,95 +52,125 @@ std::array<uint32_t, 3> rotate_min_first(std::array<uint32_t, 3> t) {
     return t;
 }
 
-Observed observe(const scene::Scene& s, size_t vertex_count, const std::string& where) {
+// The (Res3 index, batch) a vertex carries in TEXCOORD_1, if it is a valid identity.
+std::optional<std::pair<uint32_t, uint32_t>> identity_of(const scene::Attribute* id, size_t v,
+                                                         size_t vertex_count) {
+    if (!id || id->components != 2 || 2 * v + 1 >= id->data.size()) return std::nullopt;
+    const float a = id->data[2 * v], b = id->data[2 * v + 1];
+    if (!(a >= 0 && a < float(vertex_count) && a == std::floor(a) && b >= 0 && b < 65536.0f &&
+          b == std::floor(b)))
+        return std::nullopt;
+    return std::pair{uint32_t(a), uint32_t(b)};
+}
+
+const scene::Attribute* find_attribute(const scene::Primitive& p, const char* name) {
+    const auto it = p.attributes.find(name);
+    return it == p.attributes.end() ? nullptr : &it->second;
+}
+
+Observed observe(const scene::Scene& s, size_t vertex_count) {
     Observed o;
     o.by_vid.resize(vertex_count);
     for (size_t n = 0; n < s.nodes.size(); ++n) {
         if (s.nodes[n].mesh < 0) continue;
         const scene::Mesh& mesh = s.meshes.at(size_t(s.nodes[n].mesh));
         for (const scene::Primitive& p : mesh.primitives) {
-            const auto id = p.attributes.find("TEXCOORD_1");
-            if (id == p.attributes.end() || id->second.components != 2)
-                throw FormatError(where, 0,
-                                  "mesh '" + mesh.name +
-                                      "' has no vertex identity (TEXCOORD_1); adding geometry is "
-                                      "not supported yet");
+            const scene::Attribute* id = find_attribute(p, "TEXCOORD_1");
             const auto& pos = p.attributes.at("POSITION").data;
-            const auto nrm = p.attributes.find("NORMAL");
-            const auto uv = p.attributes.find("TEXCOORD_0");
+            const scene::Attribute* nrm = find_attribute(p, "NORMAL");
+            const scene::Attribute* uv = find_attribute(p, "TEXCOORD_0");
             const size_t count = pos.size() / 3;
-            std::vector<uint32_t> vid(count), batch(count);
+            std::vector<std::optional<std::pair<uint32_t, uint32_t>>> ident(count);
             for (size_t v = 0; v < count; ++v) {
-                const float a = id->second.data[2 * v], b = id->second.data[2 * v + 1];
-                if (!(a >= 0 && a < float(vertex_count) && a == std::floor(a) && b >= 0 &&
-                      b == std::floor(b)))
-                    throw FormatError(
-                        where, 0,
-                        "mesh '" + mesh.name + "': vertex " + std::to_string(v) +
-                            " has no valid identity (TEXCOORD_1 = " + std::to_string(a) + ", " +
-                            std::to_string(b) + "); adding vertices is not supported yet");
-                vid[v] = uint32_t(a);
-                batch[v] = uint32_t(b);
+                ident[v] = identity_of(id, v, vertex_count);
+                if (!ident[v]) {
+                    o.incomplete = true;
+                    continue;
+                }
                 Seen seen;
                 seen.pos = {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]};
-                if (nrm != p.attributes.end())
+                if (nrm)
                     seen.has_n = true,
-                    seen.nrm = {nrm->second.data[3 * v], nrm->second.data[3 * v + 1],
-                                nrm->second.data[3 * v + 2]};
-                if (uv != p.attributes.end())
-                    seen.has_uv = true,
-                    seen.uv = {uv->second.data[2 * v], uv->second.data[2 * v + 1]};
+                    seen.nrm = {nrm->data[3 * v], nrm->data[3 * v + 1], nrm->data[3 * v + 2]};
+                if (uv) seen.has_uv = true, seen.uv = {uv->data[2 * v], uv->data[2 * v + 1]};
                 seen.node = int(n);
-                o.by_vid[vid[v]].push_back(seen);
+                o.by_vid[ident[v]->first].push_back(seen);
             }
             for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
-                const uint32_t b = batch[p.indices[t]];
-                o.tris[b].push_back(rotate_min_first(
-                    {vid[p.indices[t]], vid[p.indices[t + 1]], vid[p.indices[t + 2]]}));
+                const auto &a = ident[p.indices[t]], &b = ident[p.indices[t + 1]],
+                           &c = ident[p.indices[t + 2]];
+                if (!a || !b || !c) continue;
+                o.tris[a->second].push_back(rotate_min_first({a->first, b->first, c->first}));
             }
         }
     }
     for (auto& [b, list] : o.tris) std::sort(list.begin(), list.end());
+    for (const auto& copies : o.by_vid)
+        for (const Seen& c : copies)
+            o.split = o.split || !same_bits(c.pos.data(), copies.front().pos.data(), 3) ||
+                      (c.has_uv && copies.front().has_uv &&
+                       !same_bits(c.uv.data(), copies.front().uv.data(), 2));
     return o;
 }
 
-// OBJ carries no TEXCOORD_1: give each incoming primitive the identities of the exported
-// primitive of the same object and group, vertex by vertex in order.
-void assign_obj_identity(scene::Scene& in, const scene::Scene& exported, const std::string& where) {
-    // Keyed by the name as the OBJ writer prints it (whitespace turned into '_').
-    auto token = [](std::string t) {
+// OBJ carries no TEXCOORD_1. Each incoming group takes the identities of the reference
+// primitive of the same object and group, vertex by vertex in order, when the vertex counts agree;
+// otherwise each vertex takes the identity of the reference vertex of that object with the same
+// position and UV bits (none when there is no such vertex: new geometry). Objects that are not in
+// the reference stay without identity (new parts). `strict` (the re-read export itself) requires
+// the same objects, groups and counts.
+void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
+                         const std::string& where) {
+    auto token = [](std::string t) { // the name as the OBJ writer prints it
         for (char& c : t)
             if (c == ' ' || c == '\t') c = '_';
         return t;
     };
     std::map<std::string, size_t> node_by_name;
-    for (size_t i = 0; i < exported.nodes.size(); ++i)
-        if (exported.nodes[i].mesh >= 0) node_by_name[token(exported.nodes[i].name)] = i;
+    for (size_t i = 0; i < ref.nodes.size(); ++i)
+        if (ref.nodes[i].mesh >= 0) node_by_name[token(ref.nodes[i].name)] = i;
     for (scene::Node& node : in.nodes) {
         if (node.mesh < 0) continue;
         const auto it = node_by_name.find(node.name);
-        if (it == node_by_name.end())
-            throw FormatError(where, 0,
-                              "OBJ object '" + node.name +
-                                  "' is not in the export; new parts are not supported yet");
-        const scene::Mesh& src = exported.meshes.at(size_t(exported.nodes[it->second].mesh));
+        if (it == node_by_name.end()) {
+            if (strict) throw FormatError(where, 0, "OBJ object '" + node.name + "' lost");
+            continue;
+        }
+        const scene::Mesh& src = ref.meshes.at(size_t(ref.nodes[it->second].mesh));
         scene::Mesh& dst = in.meshes.at(size_t(node.mesh));
-        if (dst.primitives.size() != src.primitives.size())
-            throw FormatError(
-                where, 0,
-                "OBJ object '" + node.name + "' has " + std::to_string(dst.primitives.size()) +
-                    " groups, the export had " + std::to_string(src.primitives.size()) +
-                    " (topology edits are not supported yet)");
-        for (size_t p = 0; p < dst.primitives.size(); ++p) {
-            const scene::Attribute& id = src.primitives[p].attributes.at("TEXCOORD_1");
-            if (dst.primitives[p].attributes.at("POSITION").count() != id.count())
-                throw FormatError(
-                    where, 0,
-                    "OBJ object '" + node.name + "' group " + std::to_string(p) + " has " +
-                        std::to_string(dst.primitives[p].attributes.at("POSITION").count()) +
-                        " vertices, the export had " + std::to_string(id.count()) +
-                        " (topology edits are not supported yet)");
-            dst.primitives[p].attributes["TEXCOORD_1"] = id;
+        bool by_order = dst.primitives.size() == src.primitives.size();
+        for (size_t p = 0; by_order && p < dst.primitives.size(); ++p)
+            by_order = dst.primitives[p].attributes.at("POSITION").count() ==
+                       src.primitives[p].attributes.at("TEXCOORD_1").count();
+        if (by_order) {
+            for (size_t p = 0; p < dst.primitives.size(); ++p)
+                dst.primitives[p].attributes["TEXCOORD_1"] =
+                    src.primitives[p].attributes.at("TEXCOORD_1");
+            continue;
+        }
+        if (strict) throw FormatError(where, 0, "OBJ object '" + node.name + "' changed");
+        using Key = std::array<uint32_t, 5>;
+        auto key_of = [](const scene::Primitive& p, size_t v) {
+            Key k{};
+            std::memcpy(k.data(), &p.attributes.at("POSITION").data[3 * v], 12);
+            if (const scene::Attribute* uv = find_attribute(p, "TEXCOORD_0"))
+                std::memcpy(k.data() + 3, &uv->data[2 * v], 8);
+            return k;
+        };
+        std::map<Key, std::pair<float, float>> id_of;
+        for (const scene::Primitive& p : src.primitives) {
+            const scene::Attribute& id = p.attributes.at("TEXCOORD_1");
+            for (size_t v = 0; v < id.count(); ++v)
+                id_of.try_emplace(key_of(p, v), id.data[2 * v], id.data[2 * v + 1]);
+        }
+        for (scene::Primitive& p : dst.primitives) {
+            scene::Attribute id{2, {}};
+            for (size_t v = 0; v < p.attributes.at("POSITION").count(); ++v) {
+                const auto f = id_of.find(key_of(p, v));
+                id.data.push_back(f == id_of.end() ? -1.0f : f->second.first);
+                id.data.push_back(f == id_of.end() ? -1.0f : f->second.second);
+            }
+            p.attributes["TEXCOORD_1"] = std::move(id);
         }
     }
 }
@@ -206,6 +240,227 @@ bool channels_equal(const scene::Channel* a, const scene::Channel* b) {
     return true;
 }
 
+// ---- topology edits: the incoming triangles of every slot --------------------------------------
+
+// A scene node the export does not know: a new MSH node (appended) holding one new slot.
+struct NewPart {
+    size_t incoming = 0; // scene node
+    size_t node = 0;     // MSH node index
+};
+
+struct GeometryInput {
+    std::vector<SlotEdit> edits;
+    std::vector<NewPart> new_parts;
+};
+
+int material_row(const scene::Scene& in, int material, const scene::Scene& exported) {
+    if (material < 0 || size_t(material) >= in.materials.size()) return -1;
+    const scene::Material& mat = in.materials[size_t(material)];
+    if (mat.extras.is_object() && mat.extras.contains("wear_row") &&
+        mat.extras["wear_row"].is_number_integer())
+        return mat.extras["wear_row"].get<int>();
+    auto token = [](std::string t) {
+        for (char& c : t)
+            if (c == ' ' || c == '\t') c = '_';
+        return t;
+    };
+    for (const scene::Material& e : exported.materials)
+        if ((e.name == mat.name || token(e.name) == mat.name) && e.extras.contains("wear_row"))
+            return e.extras["wear_row"].get<int>();
+    return -1;
+}
+
+// Corner `v` of primitive `p`, compared with the export and mapped into the slot node's frame.
+InCorner make_corner(const scene::Primitive& p, size_t v, const Rigid* to_local,
+                     const Observed& want, size_t vertex_count) {
+    InCorner c;
+    const auto& pos = p.attributes.at("POSITION").data;
+    F3 g{pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]};
+    const scene::Attribute* nrm = find_attribute(p, "NORMAL");
+    const scene::Attribute* uv = find_attribute(p, "TEXCOORD_0");
+    std::memcpy(c.key.data(), g.data(), 12);
+    if (uv) {
+        c.has_uv = true;
+        c.uv = {uv->data[2 * v], uv->data[2 * v + 1]};
+        std::memcpy(c.key.data() + 3, c.uv.data(), 8);
+    }
+    F3 n{};
+    if (nrm)
+        c.has_normal = true, n = {nrm->data[3 * v], nrm->data[3 * v + 1], nrm->data[3 * v + 2]};
+    if (const auto id = identity_of(find_attribute(p, "TEXCOORD_1"), v, vertex_count)) {
+        c.vid = id->first;
+        c.batch = id->second;
+        if (!want.by_vid[id->first].empty()) {
+            const Seen& e = want.by_vid[id->first].front();
+            c.pos_as_exported = same_bits(g.data(), e.pos.data(), 3);
+            c.uv_as_exported = !c.has_uv || !e.has_uv || same_bits(c.uv.data(), e.uv.data(), 2);
+            c.normal_as_exported =
+                !c.has_normal || !e.has_n || angle_deg(n, e.nrm) <= kNormalToleranceDegrees;
+        }
+    }
+    if (to_local) g = mapping::apply(*to_local, g), n = mapping::apply_rotation(*to_local, n);
+    const F3 q = from_gltf(g), qn = from_gltf(n);
+    c.pos = {q[0], q[1], q[2]};
+    c.normal = qn;
+    return c;
+}
+
+// Sorts the incoming triangles into slots (design.md §2 identities): a node the export wrote
+// holds its slot's triangles; a skinned holder's triangles go to the slot of the batch their
+// vertices claim (or of their first vertex's joint); `<node>@lod1g4` adds that slot to an MSH
+// node; any other unknown mesh node is a new part.
+GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
+                              const scene::Scene& incoming, const Observed& want,
+                              const std::vector<int>& msh_of_incoming,
+                              const std::vector<Rigid>& world, bool world_space, bool obj,
+                              const std::string& where) {
+    const size_t V = orig.positions.size(), joints = orig.nodes.size();
+    GeometryInput g;
+    std::map<uint16_t, size_t> edit_of_slot;
+    std::map<std::tuple<size_t, int, int>, size_t> edit_of_new;
+    auto edit_for = [&](size_t node, int lod, int group) -> SlotEdit& {
+        const uint16_t s = node < joints ? orig.nodes[node].slot(lod, group) : kNone;
+        if (s != kNone) {
+            auto [it, inserted] = edit_of_slot.try_emplace(s, g.edits.size());
+            if (inserted) g.edits.push_back({s, node, lod, group, {}});
+            return g.edits[it->second];
+        }
+        auto [it, inserted] = edit_of_new.try_emplace({node, lod, group}, g.edits.size());
+        if (inserted) g.edits.push_back({kNone, node, lod, group, {}});
+        return g.edits[it->second];
+    };
+    std::vector<int> slot_owner(orig.slots.size(), -1);
+    for (size_t k = 0; k < joints; ++k)
+        for (uint16_t w : orig.nodes[k].slots)
+            if (w < slot_owner.size()) slot_owner[w] = int(k);
+    std::vector<int> slot_of_batch(orig.batches.size(), -1);
+    for (size_t s = 0; s < orig.slots.size(); ++s)
+        for (size_t b = orig.slots[s].batch_start;
+             b < size_t(orig.slots[s].batch_start) + orig.slots[s].batch_count &&
+             b < slot_of_batch.size();
+             ++b)
+            slot_of_batch[b] = int(s);
+    // Every exported slot gets an edit, so a slot whose triangles all went away is removed.
+    for (const auto& [batch, list] : want.tris)
+        if (batch < slot_of_batch.size() && slot_of_batch[batch] >= 0) {
+            const uint16_t s = uint16_t(slot_of_batch[batch]);
+            if (!edit_of_slot.count(s) && slot_owner[s] >= 0) {
+                edit_of_slot[s] = g.edits.size();
+                g.edits.push_back({s, size_t(slot_owner[s]), 0, 0, {}});
+            }
+        }
+    auto token = [](std::string t) {
+        for (char& c : t)
+            if (c == ' ' || c == '\t') c = '_';
+        return t;
+    };
+    std::map<std::string, size_t> exported_by_name;
+    for (size_t x = 0; x < exported.nodes.size(); ++x)
+        if (exported.nodes[x].mesh >= 0)
+            exported_by_name[obj ? token(exported.nodes[x].name) : exported.nodes[x].name] = x;
+    std::vector<int> new_node_of(incoming.nodes.size(), -1);
+
+    for (size_t i = 0; i < incoming.nodes.size(); ++i) {
+        const scene::Node& node = incoming.nodes[i];
+        if (node.mesh < 0) continue;
+        // The exported mesh node this one is: by name, else by extras.
+        int x = -1;
+        if (auto it = exported_by_name.find(node.name); it != exported_by_name.end())
+            x = int(it->second);
+        else if (node.extras.is_object() && node.extras.contains("lod") && node.parent >= 0 &&
+                 msh_of_incoming[size_t(node.parent)] >= 0)
+            for (size_t e = 0; e < exported.nodes.size(); ++e) {
+                const scene::Node& en = exported.nodes[e];
+                if (en.mesh >= 0 && en.parent == msh_of_incoming[size_t(node.parent)] &&
+                    en.extras.value("lod", -1) == node.extras.value("lod", -2) &&
+                    en.extras.value("group", -1) == node.extras.value("group", -2))
+                    x = int(e);
+            }
+        else if (msh_of_incoming[i] >= 0 && size_t(msh_of_incoming[i]) < exported.nodes.size() &&
+                 exported.nodes[size_t(msh_of_incoming[i])].mesh >= 0)
+            x = msh_of_incoming[i];
+        const nlohmann::json* mx =
+            x >= 0 ? &exported.meshes[size_t(exported.nodes[size_t(x)].mesh)].extras : nullptr;
+        const bool skinned = mx && mx->value("skinned", false);
+        size_t node_k = 0;
+        int lod = 0, group = 0;
+        bool fixed_slot = false;
+        if (x >= 0 && !skinned) {
+            node_k = mx->at("node").get<size_t>();
+            lod = mx->at("lod").get<int>();
+            group = mx->at("group").get<int>();
+            fixed_slot = true;
+        } else if (skinned) {
+            lod = mx->value("lod", 0);
+            group = mx->value("group", 0);
+        } else {
+            std::string base;
+            const auto sfx = parse_slot_name(node.name, &base);
+            int k = -1;
+            for (size_t e = 0; sfx && e < joints && e < exported.nodes.size(); ++e)
+                if (exported.nodes[e].name == base || token(exported.nodes[e].name) == base)
+                    k = int(e);
+            if (k >= 0) {
+                if (orig.nodes[size_t(k)].slot(sfx->first, sfx->second) != kNone)
+                    throw FormatError(where, 0,
+                                      "mesh node '" + node.name +
+                                          "' adds to a slot the export did not write; export "
+                                          "with --lod all --group all to edit it");
+                node_k = size_t(k), lod = sfx->first, group = sfx->second;
+            } else {
+                node_k = joints + g.new_parts.size();
+                g.new_parts.push_back({i, node_k});
+                new_node_of[i] = int(node_k);
+            }
+            fixed_slot = true;
+        }
+        const scene::Mesh& mesh = incoming.meshes.at(size_t(node.mesh));
+        for (const scene::Primitive& p : mesh.primitives) {
+            if (p.mode != scene::Primitive::Mode::Triangles) continue;
+            const int row = material_row(incoming, p.material, exported);
+            const scene::Attribute* id = find_attribute(p, "TEXCOORD_1");
+            const scene::Attribute* jnt = find_attribute(p, "JOINTS_0");
+            for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
+                size_t k = node_k;
+                int l = lod, gr = group;
+                if (!fixed_slot) { // skinned: the slot of a claimed batch, else the joint's
+                    int slot = -1;
+                    for (int c = 0; c < 3 && slot < 0; ++c)
+                        if (auto ident = identity_of(id, p.indices[t + size_t(c)], V))
+                            if (ident->second < slot_of_batch.size())
+                                slot = slot_of_batch[ident->second];
+                    if (slot >= 0 && slot_owner[size_t(slot)] >= 0) {
+                        k = size_t(slot_owner[size_t(slot)]);
+                        for (int w = 0; w < kSlotWords; ++w)
+                            if (orig.nodes[k].slots[size_t(w)] == slot)
+                                l = w / kGroups, gr = w % kGroups;
+                    } else if (jnt && jnt->data.size() >= 4 * (p.indices[t] + 1)) {
+                        k = size_t(jnt->data[4 * p.indices[t]]);
+                        if (k >= joints)
+                            throw FormatError(where, 0,
+                                              "a skinned vertex names joint " + std::to_string(k) +
+                                                  " of " + std::to_string(joints));
+                    } else {
+                        throw FormatError(where, 0,
+                                          "a new triangle of skinned mesh '" + mesh.name +
+                                              "' has neither a vertex identity nor a joint");
+                    }
+                }
+                const bool is_new = k >= joints;
+                const Rigid local = world_space && !is_new ? inverse(world.at(k)) : Rigid{};
+                InTriangle tri;
+                tri.material_row = row;
+                for (int c = 0; c < 3; ++c)
+                    tri.corner[size_t(c)] =
+                        make_corner(p, p.indices[t + size_t(c)],
+                                    world_space && !is_new ? &local : nullptr, want, V);
+                edit_for(k, l, gr).triangles.push_back(tri);
+            }
+        }
+    }
+    return g;
+}
+
 } // namespace
 
 ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelSidecar& sc,
@@ -226,37 +481,33 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
     scene::Scene expected = exported;
     if (obj) {
         expected = obj::read(obj::write(exported, "x.mtl").obj, "export");
-        assign_obj_identity(expected, exported, where);
-        assign_obj_identity(incoming, exported, where);
+        assign_obj_identity(expected, exported, true, where);
+        assign_obj_identity(incoming, expected, false, where);
     }
-    const Observed want = observe(expected, orig.positions.size(), where + " (export)");
-    const Observed got = observe(incoming, orig.positions.size(), where);
+    const size_t vertex_count = orig.positions.size();
+    const Observed want = observe(expected, vertex_count);
+    const Observed got = observe(incoming, vertex_count);
 
     json report = {{"nodes", json::array()}, {"warnings", json::array()}};
     std::vector<std::string> warnings;
 
-    // Topology: the same triangles (as identity triples) in every batch.
+    // Topology: the same triangles (as identity triples) in every batch, every vertex once.
+    bool topology = got.incomplete || got.split || got.tris.size() != want.tris.size();
     for (const auto& [batch, list] : want.tris) {
         auto it = got.tris.find(batch);
-        if (it == got.tris.end() || it->second != list)
-            throw FormatError(where, 0,
-                              "the triangles of batch " + std::to_string(batch) + " changed (" +
-                                  std::to_string(it == got.tris.end() ? 0 : it->second.size()) +
-                                  " now, " + std::to_string(list.size()) +
-                                  " exported): adding or removing triangles is not supported yet");
+        topology = topology || it == got.tris.end() || it->second != list;
     }
-    for (const auto& [batch, list] : got.tris)
-        if (!want.tris.count(batch))
-            throw FormatError(where, 0,
-                              "batch " + std::to_string(batch) +
-                                  " is new: adding geometry is not supported yet");
+    if (topology && orig.legacy_nodes)
+        throw FormatError(where, 0,
+                          "the triangles changed, but the legacy stride-24 node table of this "
+                          "model cannot be rebuilt; only vertex edits are supported");
 
     Model m = orig;
     // Node frames for world-space inputs (OBJ, skin): the rest pose of the exported node scene.
     const std::vector<Rigid> world = world_transforms(node_scene);
     std::vector<int> owner(orig.positions.size(), -1); // MSH node of each vertex (frame)
     {
-        const Observed frames = observe(node_scene, orig.positions.size(), where);
+        const Observed frames = observe(node_scene, orig.positions.size());
         for (size_t v = 0; v < frames.by_vid.size(); ++v)
             if (!frames.by_vid[v].empty()) {
                 int n = frames.by_vid[v].front().node;
@@ -268,12 +519,8 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         uvs_per_node(joints, 0);
     std::vector<bool> moved(orig.positions.size(), false);
     size_t moved_total = 0, normals_total = 0, uvs_total = 0;
-    for (size_t v = 0; v < want.by_vid.size(); ++v) {
+    for (size_t v = 0; v < want.by_vid.size() && !topology; ++v) {
         if (want.by_vid[v].empty()) continue;
-        if (got.by_vid[v].empty())
-            throw FormatError(where, 0,
-                              "vertex " + std::to_string(v) +
-                                  " was removed: removing geometry is not supported yet");
         const Seen& e = want.by_vid[v].front();
         // The first copy that differs from the export carries the edit (DCCs split vertices).
         const Seen* pos_edit = nullptr;
@@ -342,10 +589,11 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
     if (!orig.legacy_nodes && !obj) {
         for (size_t k = 0; k < joints; ++k) {
             const int i = incoming_node_of[k];
-            if (i < 0)
-                throw FormatError(where, 0,
-                                  "node '" + exported.nodes[k].name +
-                                      "' is missing: removing parts is not supported yet");
+            if (i < 0) { // a deleted object: the node stays (game code addresses nodes by index)
+                warnings.push_back("node '" + exported.nodes[k].name +
+                                   "' is not in the file: kept as it was, its geometry removed");
+                continue;
+            }
             const scene::Node& n = incoming.nodes[size_t(i)];
             if (n.name != exported.nodes[k].name) {
                 renamed[k] = names_changed = true;
@@ -392,9 +640,54 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         }
     }
 
+    // Topology edits: the incoming triangles of each slot; unknown mesh nodes become new nodes
+    // after the existing ones (parents first), with Res10/Res9 names and a static or animated
+    // track.
+    GeometryInput geometry;
+    if (topology) {
+        geometry = gather_geometry(orig, exported, incoming, want, msh_of_incoming, world,
+                                   world_space, obj, where);
+        for (const NewPart& np : geometry.new_parts) msh_of_incoming[np.incoming] = int(np.node);
+        const auto res9 = m.container.find_type(kNodeNames32);
+        const bool res9_names = res9 && m.container.entries[*res9].data.size() == 32 * joints;
+        for (const NewPart& np : geometry.new_parts) {
+            const scene::Node& n = incoming.nodes[np.incoming];
+            Node node;
+            int p = n.parent;
+            while (p >= 0 && msh_of_incoming[size_t(p)] < 0) p = incoming.nodes[size_t(p)].parent;
+            if (p >= 0 && size_t(msh_of_incoming[size_t(p)]) >= np.node)
+                throw FormatError(where, 0,
+                                  "new node '" + n.name + "' comes before its new parent '" +
+                                      incoming.nodes[size_t(p)].name + "' in the file");
+            if (p >= 0) node.parent = uint16_t(msh_of_incoming[size_t(p)]);
+            m.nodes.push_back(node);
+            if (m.has(kNodeStrings)) m.node_strings.push_back({true, n.name});
+            if (res9_names) {
+                nres::Entry& e = m.container.entries[*res9];
+                std::string name = n.name.substr(0, 31);
+                if (name.size() < n.name.size())
+                    warnings.push_back("node '" + n.name + "': Res9 keeps its first 31 bytes");
+                const size_t at = e.data.size();
+                e.data.resize(at + 32, 0);
+                std::memcpy(e.data.data() + at, name.data(), name.size());
+                if (e.attr1 == joints + (&np - geometry.new_parts.data()))
+                    e.attr1 = uint32_t(m.nodes.size());
+            }
+            report["new_parts"].push_back(n.name);
+        }
+        if (m.nodes.size() > 0xFFFF)
+            throw FormatError(where, 0,
+                              "the edited model has " + std::to_string(m.nodes.size()) +
+                                  " nodes; Res1 parents address at most 65,535");
+    }
+    const size_t node_total = m.nodes.size();
+    incoming_node_of.resize(node_total, -1);
+    for (const NewPart& np : geometry.new_parts) incoming_node_of[np.node] = int(np.incoming);
+
     // Animation: per node, the incoming channels against the exported ones.
-    bool animation_changed = false;
-    std::vector<bool> track_changed(joints, false);
+    bool animation_changed = !geometry.new_parts.empty();
+    std::vector<bool> track_changed(node_total, false);
+    for (size_t k = joints; k < node_total; ++k) track_changed[k] = true;
     auto channel_of = [](const scene::Scene& s, int node,
                          scene::Path path) -> const scene::Channel* {
         if (s.animations.empty()) return nullptr;
@@ -405,6 +698,7 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
     if (!orig.legacy_nodes && !obj) {
         for (size_t k = 0; k < joints; ++k) {
             const int i = incoming_node_of[k];
+            if (i < 0) continue; // not in the file: kept as it was
             for (scene::Path path : {scene::Path::Translation, scene::Path::Rotation})
                 if (!channels_equal(channel_of(incoming, i, path),
                                     channel_of(exported, int(k), path)))
@@ -419,7 +713,8 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         std::vector<anim::NodeFields> fields;
         for (const Node& n : orig.nodes) fields.push_back({n.map_start, n.fallback_key});
         std::vector<anim::Track> tracks = anim::decompose(orig.animation, fields);
-        for (size_t k = 0; k < joints; ++k) {
+        tracks.resize(node_total);
+        for (size_t k = 0; k < node_total; ++k) {
             if (!track_changed[k]) continue;
             const int i = incoming_node_of[k];
             const scene::Channel* tc = channel_of(incoming, i, scene::Path::Translation);
@@ -486,10 +781,11 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         }
         anim::Composed c = anim::compose(tracks);
         m.animation = std::move(c.animation);
-        for (size_t k = 0; k < joints; ++k)
+        for (size_t k = 0; k < node_total; ++k)
             m.nodes[k].map_start = c.nodes[k].map_start,
             m.nodes[k].fallback_key = c.nodes[k].fallback_key;
     }
+    if (topology) retopologise(orig, m, geometry.edits, report, warnings, where);
 
     // Derived values.
     std::vector<bool> touched_slot(m.slots.size(), false);
@@ -522,11 +818,11 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         }
         if (!orig.legacy_nodes) recompute_slot_bounds(orig, m, touched_slot, warnings);
     }
-    if ((moved_total || animation_changed || parents_changed) && !orig.legacy_nodes)
+    if ((moved_total || animation_changed || parents_changed || topology) && !orig.legacy_nodes)
         recompute_header(orig, m, warnings);
 
     const bool changed = moved_total || uvs_total || normals_total || names_changed ||
-                         parents_changed || animation_changed;
+                         parents_changed || animation_changed || topology;
     ImportResult r;
     r.identical = !changed;
     if (!changed) {
@@ -555,13 +851,13 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
     }
     size_t touched = size_t(std::count(touched_slot.begin(), touched_slot.end(), true));
     report["identical"] = r.identical;
-    report["summary"] = {
-        {"vertices_moved", moved_total},
-        {"normals_changed", normals_total},
-        {"uvs_changed", uvs_total},
-        {"slots_with_bounds_recomputed", touched},
-        {"animation_rebuilt", animation_changed},
-        {"header_recomputed", bool(moved_total || animation_changed || parents_changed)}};
+    report["summary"] = {{"vertices_moved", moved_total},
+                         {"normals_changed", normals_total},
+                         {"uvs_changed", uvs_total},
+                         {"slots_with_bounds_recomputed", touched},
+                         {"animation_rebuilt", animation_changed},
+                         {"header_recomputed",
+                          bool(moved_total || animation_changed || parents_changed || topology)}};
     for (const std::string& w : warnings) report["warnings"].push_back(w);
     r.report = std::move(report);
     return r;

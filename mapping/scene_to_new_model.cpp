@@ -4,6 +4,7 @@
 #include "formats/diagnostics.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "model_to_scene.hpp"
 #include "transform.hpp"
 
 #include <algorithm>
@@ -94,33 +95,6 @@ struct Part {
 };
 
 using SlotParts = std::array<std::vector<Part>, kSlotWords>;
-
-// `<x>@lod1`, `@g4`, `@lod1g4` -> (lod, group); nullopt for anything else (and for lod0 g0).
-std::optional<std::pair<int, int>> parse_slot_suffix(const std::string& s) {
-    size_t i = 0;
-    int lod = 0, group = 0;
-    bool any = false;
-    if (s.compare(0, 3, "lod") == 0 && s.size() > 3 && s[3] >= '0' && s[3] <= '2') {
-        lod = s[3] - '0';
-        i = 4;
-        any = true;
-    }
-    if (i + 1 < s.size() && s[i] == 'g' && s[i + 1] >= '0' && s[i + 1] <= '4') {
-        group = s[i + 1] - '0';
-        i += 2;
-        any = true;
-    }
-    if (!any || i != s.size() || (lod == 0 && group == 0)) return std::nullopt;
-    return std::pair{lod, group};
-}
-
-std::optional<std::pair<int, int>> name_suffix(const std::string& name, std::string* base) {
-    const size_t at = name.rfind('@');
-    if (at == std::string::npos) return std::nullopt;
-    auto r = parse_slot_suffix(name.substr(at + 1));
-    if (r && base) *base = name.substr(0, at);
-    return r;
-}
 
 // A primitive's vertex data transformed by `xf` (glTF frame) and mapped to MSH axes.
 Part part_from_primitive(const scene::Primitive& p, const Affine& xf, const std::string& label,
@@ -275,7 +249,7 @@ struct Builder {
             const scene::Node& node = s.nodes[i];
             if (holder[i] || has_children[i] || node.mesh < 0 || node.parent < 0) continue;
             std::string base;
-            const auto sfx = name_suffix(node.name, &base);
+            const auto sfx = parse_slot_name(node.name, &base);
             if (!sfx || s.nodes[size_t(node.parent)].name != base || holder[size_t(node.parent)])
                 continue;
             slot_child[i] = std::array<int, 3>{node.parent, sfx->first, sfx->second};
@@ -461,9 +435,9 @@ struct Builder {
         const scene::Skin& skin = s.skins[size_t(node.skin)];
         if (skin.joints.empty()) fail("skin '" + skin.name + "' has no joints");
         int lod = 0, group = 0;
-        if (auto sfx = name_suffix(node.name, nullptr))
+        if (auto sfx = parse_slot_name(node.name, nullptr))
             lod = sfx->first, group = sfx->second;
-        else if (auto sfx2 = name_suffix(mesh.name, nullptr))
+        else if (auto sfx2 = parse_slot_name(mesh.name, nullptr))
             lod = sfx2->first, group = sfx2->second;
         else if (mesh.extras.is_object())
             lod = std::clamp(mesh.extras.value("lod", 0), 0, kLods - 1),

@@ -1,0 +1,99 @@
+// Shared by the import tests: export a corpus model in one variant with its sidecar, import a
+// scene back through a real glTF file, pick corpus models by shape.
+#pragma once
+
+#include "corpus.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/nres.hpp"
+#include "mapping/model_to_scene.hpp"
+#include "mapping/scene_to_model.hpp"
+#include "mapping/skin.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace msh::test {
+
+namespace fs = std::filesystem;
+
+struct Variant {
+    const char* name;
+    int lod, group;
+    bool skin;
+};
+inline const Variant kVariants[] = {{"default", 0, 0, false},
+                                    {"all", mapping::kAll, mapping::kAll, false},
+                                    {"skin", 0, 0, true},
+                                    {"skin_all", mapping::kAll, mapping::kAll, true}};
+
+struct Exported {
+    scene::Scene scene;
+    sidecar::ModelSidecar sidecar;
+};
+
+inline Exported export_model(const Model& m, const Bytes& image, const Variant& v) {
+    mapping::ExportOptions opt;
+    opt.lod = v.lod;
+    opt.group = v.group;
+    Exported e;
+    e.scene = mapping::model_to_scene(m, opt);
+    if (v.skin)
+        e.scene = mapping::skin_scene(std::move(e.scene), m.legacy_nodes ? 1 : m.nodes.size());
+    sidecar::ExportRecord r;
+    r.source = "test";
+    r.output = "test.glb";
+    r.format = "glb";
+    r.options = {
+        {"lod", v.lod == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v.lod)},
+        {"group", v.group == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v.group)},
+        {"skin", v.skin}};
+    e.sidecar =
+        sidecar::parse_model_sidecar(sidecar::make_model_sidecar(m, image, r), "test sidecar");
+    return e;
+}
+
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("mshconv-import-" + std::to_string(::getpid()));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+inline Bytes import_gltf(const scene::Scene& s, const sidecar::ModelSidecar& sc,
+                         const fs::path& file) {
+    gltf::write(s, file);
+    std::vector<std::string> warnings;
+    return mapping::import_scene(gltf::read(file, warnings), sc, false, file.string()).image;
+}
+
+// The first drawable model of the corpus with an animation (or any model with `animated` false).
+struct Picked {
+    Model model;
+    Bytes image;
+    std::string name;
+};
+inline Picked pick(bool animated, size_t min_nodes = 1) {
+    for (const auto& f : test::corpus()) {
+        if (f.relative_path.find(".rlb") == std::string::npos) continue;
+        nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) {
+            if (!nres::looks_like_nres(e.data) || ar.find_type(1)) continue;
+            Model m = read_model(e.data, ReadMode::Strict, e.name());
+            if (m.legacy_nodes || (m.animation.frame_count > 1) != animated ||
+                !m.has(kNodeStrings) || m.nodes.size() < min_nodes)
+                continue;
+            return {m, e.data, f.relative_path + ":" + e.name()};
+        }
+    }
+    throw std::runtime_error("no such corpus model");
+}
+
+} // namespace msh::test
