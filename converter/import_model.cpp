@@ -126,6 +126,17 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
                         s["uvs_changed"].get<size_t>(),
                         s["slots_with_bounds_recomputed"].get<size_t>(),
                         s["animation_rebuilt"].get<bool>() ? "rebuilt" : "kept");
+            if (r.report.contains("topology")) {
+                const auto& t = r.report["topology"];
+                std::printf("  topology: triangles %zu kept, %zu added, %zu removed; vertices %zu "
+                            "added, %zu removed, %zu moved; slots %zu added, %zu removed\n",
+                            t["triangles_kept"].get<size_t>(), t["triangles_added"].get<size_t>(),
+                            t["triangles_removed"].get<size_t>(), t["vertices_added"].get<size_t>(),
+                            t["vertices_removed"].get<size_t>(), t["vertices_moved"].get<size_t>(),
+                            t["slots_added"].get<size_t>(), t["slots_removed"].get<size_t>());
+                for (const auto& n : r.report.value("new_parts", nlohmann::json::array()))
+                    std::printf("  new part %s\n", n.get<std::string>().c_str());
+            }
             for (const auto& n : r.report["nodes"]) std::printf("  node %s\n", n.dump().c_str());
         }
     }

@@ -231,7 +231,9 @@ void retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edit
     }
 
     std::vector<Fresh> fresh;
-    std::map<std::tuple<size_t, std::array<uint32_t, 5>, int64_t>, uint32_t> fresh_of;
+    // New vertices are shared by corners of one batch with the same position, UV, source and
+    // packed normal (a flat-shaded new part keeps its hard edges).
+    std::map<std::tuple<size_t, std::array<uint32_t, 5>, int64_t, uint32_t>, uint32_t> fresh_of;
     std::vector<std::string> no_material;
     for (size_t e = 0; e < edits.size(); ++e) {
         const size_t sk = slot_key[e];
@@ -289,8 +291,13 @@ void retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edit
                     continue;
                 }
                 const int64_t source = cb[size_t(i)] >= 0 ? c.vid : -1;
+                uint32_t packed = 0;
+                if (c.has_normal)
+                    for (int k = 0; k < 3; ++k)
+                        packed =
+                            packed << 8 | uint8_t(encode_normal_component(c.normal[size_t(k)]));
                 auto [it, inserted] =
-                    fresh_of.try_emplace({bk, c.key, source}, uint32_t(fresh.size()));
+                    fresh_of.try_emplace({bk, c.key, source, packed}, uint32_t(fresh.size()));
                 if (inserted) fresh.push_back({source, c, bk});
                 refs[size_t(i)] = {true, it->second};
             }

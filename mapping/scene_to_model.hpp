@@ -8,8 +8,9 @@
 //
 // Supported edits: moved vertices (Res3; slot/header bounds by the self-check rule; Res7 normals
 // of touched triangles), changed normals (outside the tolerance) and UVs, renamed and reparented
-// nodes, changed animation keys (Res8/Res19 rebuilt by the canonical writer). Topology edits
-// (added/removed vertices or triangles, new or removed parts) are refused with a clear error.
+// nodes, changed animation keys (Res8/Res19 rebuilt by the canonical writer), and topology edits
+// (added/removed triangles and vertices, UV seams, new and removed parts: retopology.hpp). The
+// rules are in docs/import.md.
 #pragma once
 
 #include "formats/msh.hpp"

@@ -5,11 +5,17 @@
 # UV set kept (TEXCOORD_1 carries the vertex identity). EDIT (optional) changes the scene first:
 #   move:NAME   moves the first vertex of object NAME by +0.25 on Blender's X axis
 #   rename:OLD:NEW   renames object OLD
+#   delete:NAME     deletes the first face of object NAME
+#   poke:NAME       pokes the first face of NAME (a new centre vertex, three triangles for one)
+#   seam:NAME       moves the UV of one corner of NAME's first face (a new UV seam)
+#   addpart:NAME    adds a cube object "NewPart" parented to NAME, with NAME's first material
+#   removepart:NAME deletes object NAME
 import sys
 
 import numpy
 
 numpy.bool = bool  # Debian 12's numpy lacks the alias Blender 3.4's glTF add-on uses
+import bmesh  # noqa: E402
 import bpy  # noqa: E402
 
 args = sys.argv[sys.argv.index("--") + 1:]
@@ -25,6 +31,31 @@ if edit.startswith("move:"):
 elif edit.startswith("rename:"):
     _, old, new = edit.split(":")
     bpy.data.objects[old].name = new
+elif edit.startswith(("delete:", "poke:")):
+    op, name = edit.split(":", 1)
+    me = bpy.data.objects[name].data
+    bm = bmesh.new()
+    bm.from_mesh(me)
+    bm.faces.ensure_lookup_table()
+    if op == "delete":
+        bmesh.ops.delete(bm, geom=[bm.faces[0]], context="FACES_ONLY")
+    else:
+        bmesh.ops.poke(bm, faces=[bm.faces[0]])
+    bm.to_mesh(me)
+    bm.free()
+elif edit.startswith("seam:"):
+    me = bpy.data.objects[edit[5:]].data
+    loop = me.polygons[0].loop_indices[0]
+    me.uv_layers[0].data[loop].uv.x += 0.5
+elif edit.startswith("addpart:"):
+    parent = bpy.data.objects[edit[8:]]
+    bpy.ops.mesh.primitive_cube_add(size=0.5, location=(0.0, 0.0, 0.0))
+    cube = bpy.context.active_object
+    cube.name = "NewPart"
+    cube.parent = parent
+    cube.data.materials.append(parent.data.materials[0])
+elif edit.startswith("removepart:"):
+    bpy.data.objects.remove(bpy.data.objects[edit[11:]], do_unlink=True)
 
 bpy.ops.export_scene.gltf(
     filepath=dst,

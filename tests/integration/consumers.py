@@ -184,6 +184,48 @@ with tempfile.TemporaryDirectory() as work:
         if not (moved and v.returncode == 0):
             failures.append(f"blender edit {archive}:{name}: {c.stdout}{c.stderr}{v.stdout}")
 
+    # Topology edits in Blender (issue 4): each gives a model that passes validate --strict and
+    # whose change report says what the edit meant.
+    archive, name, model = static
+    stem = f"{archive}_{name}".replace(".", "_")
+    exported = os.path.join(out, f"{stem}_default.glb")
+    sidecar = exported[:-4] + ".sidecar.json"
+    parents = {n["parent"] for n in model["nodes"]}
+    mesh_nodes = [n for n in model["nodes"] if any(s["lod"] == 0 and s["group"] == 0 for s in n["slots"])]
+    first = mesh_nodes[0]["name"]
+    leaf = next((n["name"] for n in reversed(mesh_nodes) if n["index"] not in parents), None)
+    base_tris = model["triangle_descriptor_count"]
+
+    def topo(report):
+        return report.get("topology", {})
+
+    checks = {
+        "delete:" + first: lambda r, m: topo(r).get("triangles_removed") == 1 and m["triangle_descriptor_count"] == base_tris - 1,
+        "poke:" + first: lambda r, m: topo(r).get("triangles_added") == 3 and topo(r).get("triangles_removed") == 1
+        and topo(r).get("vertices_added", 0) >= 1 and m["triangle_descriptor_count"] == base_tris + 2,
+        "seam:" + first: lambda r, m: topo(r).get("vertices_added", 0) >= 1 and topo(r).get("triangles_added") == 0
+        and m["triangle_descriptor_count"] == base_tris,
+        "addpart:" + first: lambda r, m: r.get("new_parts") == ["NewPart"] and m["node_count"] == model["node_count"] + 1
+        and m["triangle_descriptor_count"] == base_tris + 12,
+    }
+    if leaf:
+        checks["removepart:" + leaf] = lambda r, m: topo(r).get("slots_removed", 0) >= 1 and m["node_count"] == model["node_count"]
+    for edit, ok in checks.items():
+        tag = edit.split(":")[0]
+        through = exported[:-4] + f"_{tag}.glb"
+        back, report = exported[:-4] + f"_{tag}.msh", exported[:-4] + f"_{tag}.json"
+        r = run([blender, "--python", roundtrip, "--", exported, through, edit])
+        c = run([mshconv, "convert", through, back, "--sidecar", sidecar, "--report", report]) if r.returncode == 0 else r
+        v = run([mshconv, "validate", "--strict", back]) if c.returncode == 0 else c
+        good = v.returncode == 0
+        if good:
+            after = json.loads(run([mshconv, "info", "--json", back]).stdout)["model"]
+            good = ok(json.load(open(report)), after)
+        print(f"blender edit {archive}:{name} {edit}: {'valid, as meant' if good else 'FAILED'}")
+        if not good:
+            failures.append(f"blender edit {edit}: {r.stdout[-300:]}{r.stderr[-300:]}{c.stdout[-300:]}{c.stderr[-300:]}"
+                            f"{v.stdout[-300:]}{open(report).read() if os.path.exists(report) else ''}")
+
 for f in failures[:50]:
     print("FAIL:", f)
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
