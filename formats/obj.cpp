@@ -28,15 +28,14 @@ void put_line(std::string& out, const char* tag, std::initializer_list<float> va
     out += '\n';
 }
 
-// OBJ names are single tokens: whitespace becomes '_'.
-std::string token(const std::string& s) {
+} // namespace
+
+std::string name_token(const std::string& s) {
     std::string t = s.empty() ? std::string("unnamed") : s;
     for (char& c : t)
         if (c == ' ' || c == '\t' || c == '\r' || c == '\n') c = '_';
     return t;
 }
-
-} // namespace
 
 Files write(const scene::Scene& scene, const std::string& mtl_name,
             const std::string& image_prefix) {
@@ -49,7 +48,7 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
         const scene::Node& node = scene.nodes[i];
         if (node.mesh == scene::kNoIndex) continue;
         const scene::Mesh& mesh = scene.meshes[size_t(node.mesh)];
-        f.obj += "o " + token(node.name) + "\n";
+        f.obj += "o " + name_token(node.name) + "\n";
         for (const scene::Primitive& p : mesh.primitives) {
             const auto& pos = p.attributes.at("POSITION");
             const auto nrm = p.attributes.find("NORMAL");
@@ -75,9 +74,9 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
             std::string batch = id != p.attributes.end() && !id->second.data.empty()
                                     ? std::to_string(long(id->second.data[1]))
                                     : "0";
-            f.obj += "g " + token(node.name) + ".batch" + batch + "\n";
+            f.obj += "g " + name_token(node.name) + ".batch" + batch + "\n";
             const std::string material =
-                p.material >= 0 ? token(scene.materials[size_t(p.material)].name) : "default";
+                p.material >= 0 ? name_token(scene.materials[size_t(p.material)].name) : "default";
             f.obj += "usemtl " + material + "\n";
             for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
                 f.obj += 'f';
@@ -97,7 +96,7 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
     }
     f.mtl = "# mshconv materials (WEAR rows)\n";
     for (const scene::Material& m : scene.materials) {
-        f.mtl += "newmtl " + token(m.name) + "\nKd 0.8 0.8 0.8\nKs 0 0 0\nd 1\nillum 1\n";
+        f.mtl += "newmtl " + name_token(m.name) + "\nKd 0.8 0.8 0.8\nKs 0 0 0\nd 1\nillum 1\n";
         if (m.base_color && !m.base_color->png.empty())
             f.mtl +=
                 "map_Kd " + image_prefix + scene::image_file_stem(m.base_color->name) + ".png\n";

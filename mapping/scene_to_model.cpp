@@ -121,14 +121,9 @@ Observed observe(const scene::Scene& s, size_t vertex_count) {
 // the same objects, groups and counts.
 void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
                          const std::string& where) {
-    auto token = [](std::string t) { // the name as the OBJ writer prints it
-        for (char& c : t)
-            if (c == ' ' || c == '\t') c = '_';
-        return t;
-    };
     std::map<std::string, size_t> node_by_name;
     for (size_t i = 0; i < ref.nodes.size(); ++i)
-        if (ref.nodes[i].mesh >= 0) node_by_name[token(ref.nodes[i].name)] = i;
+        if (ref.nodes[i].mesh >= 0) node_by_name[obj::name_token(ref.nodes[i].name)] = i;
     for (scene::Node& node : in.nodes) {
         if (node.mesh < 0) continue;
         const auto it = node_by_name.find(node.name);
@@ -259,13 +254,9 @@ int material_row(const scene::Scene& in, int material, const scene::Scene& expor
     if (mat.extras.is_object() && mat.extras.contains("wear_row") &&
         mat.extras["wear_row"].is_number_integer())
         return mat.extras["wear_row"].get<int>();
-    auto token = [](std::string t) {
-        for (char& c : t)
-            if (c == ' ' || c == '\t') c = '_';
-        return t;
-    };
     for (const scene::Material& e : exported.materials)
-        if ((e.name == mat.name || token(e.name) == mat.name) && e.extras.contains("wear_row"))
+        if ((e.name == mat.name || obj::name_token(e.name) == mat.name) &&
+            e.extras.contains("wear_row"))
             return e.extras["wear_row"].get<int>();
     return -1;
 }
@@ -349,15 +340,11 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
                 g.edits.push_back({s, size_t(slot_owner[s]), 0, 0, {}});
             }
         }
-    auto token = [](std::string t) {
-        for (char& c : t)
-            if (c == ' ' || c == '\t') c = '_';
-        return t;
-    };
     std::map<std::string, size_t> exported_by_name;
     for (size_t x = 0; x < exported.nodes.size(); ++x)
         if (exported.nodes[x].mesh >= 0)
-            exported_by_name[obj ? token(exported.nodes[x].name) : exported.nodes[x].name] = x;
+            exported_by_name[obj ? obj::name_token(exported.nodes[x].name)
+                                 : exported.nodes[x].name] = x;
     std::vector<int> new_node_of(incoming.nodes.size(), -1);
 
     for (size_t i = 0; i < incoming.nodes.size(); ++i) {
@@ -398,7 +385,8 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
             const auto sfx = parse_slot_name(node.name, &base);
             int k = -1;
             for (size_t e = 0; sfx && e < joints && e < exported.nodes.size(); ++e)
-                if (exported.nodes[e].name == base || token(exported.nodes[e].name) == base)
+                if (exported.nodes[e].name == base ||
+                    obj::name_token(exported.nodes[e].name) == base)
                     k = int(e);
             if (k >= 0) {
                 if (orig.nodes[size_t(k)].slot(sfx->first, sfx->second) != kNone)
