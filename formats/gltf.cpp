@@ -232,10 +232,10 @@ void write_material(JsonWriter& j, const scene::Material& m, const MaterialTextu
     j.end_object();
     if (t.base_color >= 0) {
         if (m.alpha_mode == scene::AlphaMode::Mask) {
-            j.key("alphaMode").string("MASK");
+            j.key("alphaMode").plain_string("MASK");
             if (double(m.alpha_cutoff) != 0.5) j.key("alphaCutoff").number(m.alpha_cutoff);
         } else if (m.alpha_mode == scene::AlphaMode::Blend) {
-            j.key("alphaMode").string("BLEND");
+            j.key("alphaMode").plain_string("BLEND");
         }
     }
     write_extras(j, m.extras);
@@ -341,7 +341,7 @@ void write_accessor(JsonWriter& j, const Accessor& a) {
     j.key("bufferView").integer(a.view);
     j.key("componentType").integer(a.component_type);
     j.key("count").unsigned_integer(a.count);
-    j.key("type").string(a.type);
+    j.key("type").plain_string(a.type);
     if (a.bounds) {
         j.key("min").begin_array();
         for (int c = 0; c < a.bounds; ++c) j.number(a.min[size_t(c)]);
@@ -357,15 +357,15 @@ void write_accessor(JsonWriter& j, const Accessor& a) {
 void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
                     const ImageMode& images, const std::string& bin_uri) {
     j.begin_object();
-    j.key("asset").begin_object().key("generator").string("mshconv");
-    j.key("version").string("2.0").end_object();
+    j.key("asset").begin_object().key("generator").plain_string("mshconv");
+    j.key("version").plain_string("2.0").end_object();
     if (std::any_of(scene.nodes.begin(), scene.nodes.end(),
                     [](const scene::Node& n) { return !n.lod_ids.empty(); }))
-        j.key("extensionsUsed").begin_array().string("MSFT_lod").end_array();
+        j.key("extensionsUsed").begin_array().plain_string("MSFT_lod").end_array();
 
     j.key("scene").integer(0);
     j.key("scenes").begin_array().begin_object();
-    j.key("name").string("scene");
+    j.key("name").plain_string("scene");
     std::vector<int> roots;
     for (size_t i = 0; i < scene.nodes.size(); ++i)
         if (scene.nodes[i].parent == scene::kNoIndex && scene.nodes[i].in_scene)
@@ -395,7 +395,8 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
                 const scene::Primitive& prim = mesh.primitives[pi];
                 const Plan::Prim& pp = p.meshes[mi][pi];
                 j.begin_object().key("attributes").begin_object();
-                for (const auto& [name, accessor] : pp.attributes) j.key(name).integer(accessor);
+                for (const auto& [name, accessor] : pp.attributes)
+                    j.escaped_key(name).integer(accessor);
                 j.end_object();
                 j.key("indices").integer(pp.indices);
                 if (prim.material >= 0) j.key("material").integer(prim.material);
@@ -425,7 +426,7 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
             j.begin_object();
             if (!e.image->name.empty()) j.key("name").string(e.image->name);
             if (e.view >= 0)
-                j.key("bufferView").integer(e.view).key("mimeType").string("image/png");
+                j.key("bufferView").integer(e.view).key("mimeType").plain_string("image/png");
             else
                 j.key("uri").string(images.prefix + scene::image_file_stem(e.image->name) + ".png");
             j.end_object();
@@ -465,7 +466,8 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
                 const scene::Channel& ch = an.channels[c];
                 j.begin_object().key("sampler").integer(int64_t(c));
                 j.key("target").begin_object().key("node").integer(ch.node);
-                j.key("path").string(ch.path == scene::Path::Rotation ? "rotation" : "translation");
+                j.key("path").plain_string(ch.path == scene::Path::Rotation ? "rotation"
+                                                                            : "translation");
                 j.end_object().end_object();
             }
             j.end_array();
@@ -477,7 +479,7 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
                     .key("output")
                     .integer(s.output)
                     .key("interpolation")
-                    .string("LINEAR")
+                    .plain_string("LINEAR")
                     .end_object();
             j.end_array();
             write_extras(j, an.extras);
@@ -541,6 +543,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
         if (bin_size) e.bin_name = stem + ".bin";
         JsonWriter j(e.document, true);
         write_document(j, scene, p, images, e.bin_name);
+        j.finish();
         e.document.push_back('\n');
         e.bin.resize(bin_size);
         p.layout.fill(e.bin.data());
@@ -554,6 +557,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     out.resize(20);
     JsonWriter j(out, false);
     write_document(j, scene, p, images, {});
+    j.finish();
     while (out.size() % 4) out.push_back(' ');
     const size_t json_size = out.size() - 20;
     const size_t total = out.size() + (bin_size ? 8 + bin_size : 0);

@@ -1,5 +1,7 @@
 #include "gltf_json.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -35,11 +37,25 @@ size_t utf8_sequence(std::string_view s, size_t i) {
     return 0;
 }
 
+// Bytes written as they are inside a JSON string: printable ASCII but '"' and '\\'.
+constexpr auto kPlain = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x80; ++c) t[size_t(c)] = c != '"' && c != '\\';
+    return t;
+}();
+
 } // namespace
 
+void JsonWriter::grow(size_t n) {
+    out_.resize(std::max({out_.size() * 2, used_ + n, size_t(4096)}));
+}
+
 void JsonWriter::newline_indent() {
-    put('\n');
-    out_.insert(out_.end(), first_.size(), uint8_t(' '));
+    const size_t depth = first_.size();
+    uint8_t* p = reserve(1 + depth);
+    *p = '\n';
+    std::memset(p + 1, ' ', depth);
+    used_ += 1 + depth;
 }
 
 void JsonWriter::before_value() {
@@ -49,14 +65,14 @@ void JsonWriter::before_value() {
     }
     if (first_.empty()) return; // the document's root value
     if (!first_.back()) put(',');
-    first_.back() = false;
+    first_.back() = 0;
     if (pretty_) newline_indent();
 }
 
 JsonWriter& JsonWriter::open(char c) {
     before_value();
     put(c);
-    first_.push_back(true);
+    first_.push_back(1);
     return *this;
 }
 
@@ -68,11 +84,35 @@ JsonWriter& JsonWriter::close(char c) {
     return *this;
 }
 
-JsonWriter& JsonWriter::key(std::string_view name) {
+JsonWriter& JsonWriter::escaped_key(std::string_view name) {
     before_value();
     quoted(name);
     put(pretty_ ? std::string_view(": ") : std::string_view(":"));
     after_key_ = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::plain_key(std::string_view name) {
+    before_value();
+    uint8_t* p = reserve(name.size() + 4);
+    *p++ = '"';
+    std::memcpy(p, name.data(), name.size());
+    p += name.size();
+    *p++ = '"';
+    *p++ = ':';
+    if (pretty_) *p++ = ' ';
+    used_ = size_t(p - out_.data());
+    after_key_ = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::plain_string(std::string_view s) {
+    before_value();
+    uint8_t* p = reserve(s.size() + 2);
+    *p++ = '"';
+    std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '"';
+    used_ += s.size() + 2;
     return *this;
 }
 
@@ -88,7 +128,7 @@ void JsonWriter::quoted(std::string_view s) {
     size_t run = 0; // start of the pending run of characters that need no escape
     for (size_t i = 0; i < s.size();) {
         const uint8_t c = uint8_t(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+        if (kPlain[c]) {
             ++i;
             continue;
         }
@@ -137,17 +177,15 @@ void JsonWriter::quoted(std::string_view s) {
 
 JsonWriter& JsonWriter::integer(int64_t v) {
     before_value();
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    put(std::string_view(buf, size_t(r.ptr - buf)));
+    char* p = reinterpret_cast<char*>(reserve(24));
+    used_ += size_t(std::to_chars(p, p + 24, v).ptr - p);
     return *this;
 }
 
 JsonWriter& JsonWriter::unsigned_integer(uint64_t v) {
     before_value();
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    put(std::string_view(buf, size_t(r.ptr - buf)));
+    char* p = reinterpret_cast<char*>(reserve(24));
+    used_ += size_t(std::to_chars(p, p + 24, v).ptr - p);
     return *this;
 }
 
@@ -157,13 +195,12 @@ JsonWriter& JsonWriter::number(double v) {
         put("null");
         return *this;
     }
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf - 2, v);
-    char* end = r.ptr;
+    char* p = reinterpret_cast<char*>(reserve(40));
+    char* end = std::to_chars(p, p + 38, v).ptr;
     bool fraction = false;
-    for (const char* p = buf; p != end; ++p) fraction = fraction || *p == '.' || *p == 'e';
+    for (const char* q = p; q != end; ++q) fraction = fraction || *q == '.' || *q == 'e';
     if (!fraction) *end++ = '.', *end++ = '0'; // 24 -> 24.0: reads back as a floating point
-    put(std::string_view(buf, size_t(end - buf)));
+    used_ += size_t(end - p);
     return *this;
 }
 
@@ -184,7 +221,7 @@ JsonWriter& JsonWriter::value(const nlohmann::json& j) {
     switch (j.type()) {
     case T::object:
         begin_object();
-        for (auto it = j.begin(); it != j.end(); ++it) key(it.key()).value(it.value());
+        for (auto it = j.begin(); it != j.end(); ++it) escaped_key(it.key()).value(it.value());
         return end_object();
     case T::array:
         begin_array();

@@ -4,6 +4,9 @@
 // (std::to_chars), always with a fraction or an exponent so they read back as floating point;
 // non-finite doubles as null (as nlohmann writes them). Strings are escaped per RFC 8259 and must
 // be valid UTF-8 (invalid bytes throw, as nlohmann's dump does).
+//
+// The text goes straight into `out` (which grows ahead of the text); finish() (or the destructor)
+// trims it to the text written.
 #pragma once
 
 #include "bytes.hpp"
@@ -11,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -18,17 +22,41 @@ namespace msh::gltf {
 
 class JsonWriter {
   public:
-    JsonWriter(Bytes& out, bool pretty) : out_(out), pretty_(pretty) {}
+    JsonWriter(Bytes& out, bool pretty) : out_(out), pretty_(pretty), used_(out.size()) {}
+    ~JsonWriter() { finish(); }
+    JsonWriter(const JsonWriter&) = delete;
+    JsonWriter& operator=(const JsonWriter&) = delete;
+
+    // Trims `out` to the text written; the writer is done then (later calls do nothing, so `out`
+    // may grow further).
+    void finish() {
+        if (!done_) out_.resize(used_);
+        done_ = true;
+    }
 
     JsonWriter& begin_object() { return open('{'); }
     JsonWriter& end_object() { return close('}'); }
     JsonWriter& begin_array() { return open('['); }
     JsonWriter& end_array() { return close(']'); }
 
-    // The member name of the next value (inside an object).
-    JsonWriter& key(std::string_view name);
+    // A member name known at compile time that needs no escaping (checked at compile time): it
+    // is written as it is. Every glTF property name is one.
+    struct Name {
+        template <size_t N> consteval Name(const char (&literal)[N]) : text(literal, N - 1) {
+            for (char c : text)
+                if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7F)
+                    throw "JSON name needs escaping";
+        }
+        std::string_view text;
+    };
 
-    JsonWriter& string(std::string_view s);
+    // The member name of the next value (inside an object).
+    JsonWriter& key(Name name) { return plain_key(name.text); }
+    JsonWriter& escaped_key(std::string_view name); // any UTF-8 name, escaped and checked
+
+    JsonWriter& string(std::string_view s); // escaped and checked
+    // A string the caller knows needs no escaping (ASCII letters, digits, '/', '_', '.', ...).
+    JsonWriter& plain_string(std::string_view s);
     JsonWriter& integer(int64_t v);
     JsonWriter& unsigned_integer(uint64_t v);
     JsonWriter& number(double v);
@@ -52,16 +80,32 @@ class JsonWriter {
   private:
     JsonWriter& open(char c);
     JsonWriter& close(char c);
+    JsonWriter& plain_key(std::string_view name);
     void before_value(); // separator and indentation before an array element or a key
     void newline_indent();
     void quoted(std::string_view s); // escaped, in quotes
-    void put(char c) { out_.push_back(uint8_t(c)); }
-    void put(std::string_view s) { out_.insert(out_.end(), s.begin(), s.end()); }
+
+    // Room for n more bytes at used_.
+    uint8_t* reserve(size_t n) {
+        if (out_.size() - used_ < n) grow(n);
+        return out_.data() + used_;
+    }
+    void grow(size_t n);
+    void put(char c) {
+        *reserve(1) = uint8_t(c);
+        ++used_;
+    }
+    void put(std::string_view s) {
+        std::memcpy(reserve(s.size()), s.data(), s.size());
+        used_ += s.size();
+    }
 
     Bytes& out_;
     bool pretty_;
     bool after_key_ = false;
-    std::vector<bool> first_; // per open container: nothing written in it yet
+    bool done_ = false;
+    size_t used_;                // bytes of `out_` holding text
+    std::vector<uint8_t> first_; // per open container: 1 while nothing is written in it
 };
 
 } // namespace msh::gltf

@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(json_writer_strings_and_layout) {
     Bytes out;
     gltf::JsonWriter j(out, false);
     j.begin_object()
-        .key("q\"b\\")
+        .escaped_key("q\"b\\")
         .string(std::string("a\x01\n\t\x1f\x7f/\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 16))
         .key("e")
         .begin_array()
@@ -192,6 +192,7 @@ BOOST_AUTO_TEST_CASE(json_writer_strings_and_layout) {
         .begin_object()
         .end_object()
         .end_object();
+    j.finish();
     const std::string text(out.begin(), out.end());
     BOOST_TEST(text == "{\"q\\\"b\\\\\":\"a\\u0001\\n\\t\\u001f\x7f/\xc3\xa9\xe2\x82\xac\xf0\x9f"
                        "\x98\x80\",\"e\":[],\"o\":{}}");
