@@ -140,31 +140,40 @@ struct Layout {
                         "SCALAR", idx.size());
     }
 
-    // Copies every view into `out` (size() bytes, zero-initialised: the padding stays zero).
-    void fill(uint8_t* out) const {
+    // Appends the buffer (size bytes: every view, zero padding between and after) to `out`.
+    void append_to(Bytes& out) const {
+        const size_t base = out.size();
+        out.reserve(base + size);
         for (const View& v : views) {
-            uint8_t* d = out + v.offset;
+            out.resize(base + v.offset); // alignment padding
             switch (v.copy) {
-            case Copy::Raw:
-                if (v.length) std::memcpy(d, v.source, v.length);
+            case Copy::Raw: {
+                const auto* s = static_cast<const uint8_t*>(v.source);
+                out.insert(out.end(), s, s + v.length);
                 break;
+            }
             case Copy::FloatToU8: {
                 const float* s = static_cast<const float*>(v.source);
-                for (size_t i = 0; i < v.count; ++i) d[i] = uint8_t(s[i]);
+                for (size_t i = 0; i < v.count; ++i) out.push_back(uint8_t(s[i]));
                 break;
             }
             case Copy::FloatToU16: {
+                out.resize(out.size() + v.length);
+                uint8_t* d = out.data() + base + v.offset;
                 const float* s = static_cast<const float*>(v.source);
                 for (size_t i = 0; i < v.count; ++i) store(d + 2 * i, uint16_t(s[i]));
                 break;
             }
             case Copy::U32ToU16: {
+                out.resize(out.size() + v.length);
+                uint8_t* d = out.data() + base + v.offset;
                 const uint32_t* s = static_cast<const uint32_t*>(v.source);
                 for (size_t i = 0; i < v.count; ++i) store(d + 2 * i, uint16_t(s[i]));
                 break;
             }
             }
         }
+        out.resize(base + size);
     }
 };
 
@@ -514,6 +523,15 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
     j.end_object();
 }
 
+// About the compact JSON's size (a reservation: more is fine, it grows).
+size_t json_estimate(const scene::Scene& scene, const Plan& p) {
+    size_t primitives = 0;
+    for (const scene::Mesh& m : scene.meshes) primitives += m.primitives.size();
+    return 1024 + 96 * p.layout.accessors.size() + 64 * p.layout.views.size() +
+           160 * scene.nodes.size() + 96 * scene.meshes.size() + 96 * primitives +
+           192 * scene.materials.size() + 128 * p.textures.images.size();
+}
+
 void put_u32(Bytes& out, size_t at, uint32_t v) {
     store(out.data() + at, v);
 }
@@ -541,12 +559,12 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
 
     if (!binary) {
         if (bin_size) e.bin_name = stem + ".bin";
+        e.document.reserve(json_estimate(scene, p) * 3 / 2); // indented
         JsonWriter j(e.document, true);
         write_document(j, scene, p, images, e.bin_name);
         j.finish();
         e.document.push_back('\n');
-        e.bin.resize(bin_size);
-        p.layout.fill(e.bin.data());
+        p.layout.append_to(e.bin);
         e.images = scene::image_files(scene, images.prefix);
         return e;
     }
@@ -554,6 +572,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     // GLB: header, JSON chunk (space padded), BIN chunk (zero padded; none without data). The
     // JSON goes straight after the header; the buffer is filled in place.
     Bytes& out = e.document;
+    out.reserve(20 + json_estimate(scene, p) + 8 + bin_size);
     out.resize(20);
     JsonWriter j(out, false);
     write_document(j, scene, p, images, {});
@@ -570,10 +589,10 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     std::memcpy(out.data() + 16, "JSON", 4);
     if (bin_size) {
         const size_t at = out.size();
-        out.resize(total);
+        out.resize(at + 8);
         put_u32(out, at, uint32_t(bin_size));
         std::memcpy(out.data() + at + 4, "BIN\0", 4);
-        p.layout.fill(out.data() + at + 8);
+        p.layout.append_to(out);
     }
     return e;
 }

@@ -47,7 +47,8 @@ constexpr auto kPlain = [] {
 } // namespace
 
 void JsonWriter::grow(size_t n) {
-    out_.resize(std::max({out_.size() * 2, used_ + n, size_t(4096)}));
+    // In steps (within a reservation nothing moves; past it the vector grows geometrically).
+    out_.resize(used_ + std::max(n, size_t(4096)));
 }
 
 void JsonWriter::newline_indent() {
@@ -58,12 +59,7 @@ void JsonWriter::newline_indent() {
     used_ += 1 + depth;
 }
 
-void JsonWriter::before_value() {
-    if (after_key_) {
-        after_key_ = false;
-        return;
-    }
-    if (first_.empty()) return; // the document's root value
+void JsonWriter::separate() {
     if (!first_.back()) put(',');
     first_.back() = 0;
     if (pretty_) newline_indent();
@@ -88,20 +84,6 @@ JsonWriter& JsonWriter::escaped_key(std::string_view name) {
     before_value();
     quoted(name);
     put(pretty_ ? std::string_view(": ") : std::string_view(":"));
-    after_key_ = true;
-    return *this;
-}
-
-JsonWriter& JsonWriter::plain_key(std::string_view name) {
-    before_value();
-    uint8_t* p = reserve(name.size() + 4);
-    *p++ = '"';
-    std::memcpy(p, name.data(), name.size());
-    p += name.size();
-    *p++ = '"';
-    *p++ = ':';
-    if (pretty_) *p++ = ' ';
-    used_ = size_t(p - out_.data());
     after_key_ = true;
     return *this;
 }
@@ -175,7 +157,7 @@ void JsonWriter::quoted(std::string_view s) {
     put('"');
 }
 
-JsonWriter& JsonWriter::integer(int64_t v) {
+JsonWriter& JsonWriter::integer_slow(int64_t v) {
     before_value();
     char* p = reinterpret_cast<char*>(reserve(24));
     used_ += size_t(std::to_chars(p, p + 24, v).ptr - p);

@@ -39,25 +39,49 @@ class JsonWriter {
     JsonWriter& begin_array() { return open('['); }
     JsonWriter& end_array() { return close(']'); }
 
-    // A member name known at compile time that needs no escaping (checked at compile time): it
-    // is written as it is. Every glTF property name is one.
+    // A member name known at compile time that needs no escaping, up to 28 characters (both
+    // checked at compile time), held as its ready `"name":` token. Every glTF property name is one.
     struct Name {
-        template <size_t N> consteval Name(const char (&literal)[N]) : text(literal, N - 1) {
-            for (char c : text)
+        template <size_t N> consteval Name(const char (&literal)[N]) : size(N + 2) {
+            static_assert(N + 2 <= sizeof token, "JSON name too long for a Name");
+            token[0] = '"';
+            for (size_t i = 0; i + 1 < N; ++i) {
+                const char c = literal[i];
                 if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7F)
                     throw "JSON name needs escaping";
+                token[i + 1] = c;
+            }
+            token[N] = '"';
+            token[N + 1] = ':';
         }
-        std::string_view text;
+        char token[32]{};
+        size_t size; // of `"name":`
     };
 
     // The member name of the next value (inside an object).
-    JsonWriter& key(Name name) { return plain_key(name.text); }
+    JsonWriter& key(const Name& name) {
+        before_value();
+        uint8_t* p = reserve(sizeof name.token + 1);
+        std::memcpy(p, name.token, sizeof name.token); // fixed size: a few moves
+        used_ += name.size;
+        if (pretty_) out_[used_++] = ' ';
+        after_key_ = true;
+        return *this;
+    }
     JsonWriter& escaped_key(std::string_view name); // any UTF-8 name, escaped and checked
 
     JsonWriter& string(std::string_view s); // escaped and checked
     // A string the caller knows needs no escaping (ASCII letters, digits, '/', '_', '.', ...).
     JsonWriter& plain_string(std::string_view s);
-    JsonWriter& integer(int64_t v);
+    JsonWriter& integer(int64_t v) {
+        if (v >= 0 && v < 10) { // indices and flags: mostly one digit
+            before_value();
+            *reserve(1) = uint8_t('0' + v);
+            ++used_;
+            return *this;
+        }
+        return integer_slow(v);
+    }
     JsonWriter& unsigned_integer(uint64_t v);
     JsonWriter& number(double v);
     JsonWriter& boolean(bool v);
@@ -80,8 +104,16 @@ class JsonWriter {
   private:
     JsonWriter& open(char c);
     JsonWriter& close(char c);
-    JsonWriter& plain_key(std::string_view name);
-    void before_value(); // separator and indentation before an array element or a key
+    JsonWriter& integer_slow(int64_t v);
+    // Separator and indentation before an array element or a key.
+    void before_value() {
+        if (after_key_) {
+            after_key_ = false;
+            return;
+        }
+        if (!first_.empty()) separate();
+    }
+    void separate();
     void newline_indent();
     void quoted(std::string_view s); // escaped, in quotes
 
