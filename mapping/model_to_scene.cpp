@@ -39,6 +39,15 @@ anim::Quat key_rotation(const std::array<int16_t, 4>& raw) {
     return to_gltf_quat(normalize_quat(anim::decode_quat(raw)));
 }
 
+// A JSON object of scalar members, built directly (nlohmann's initializer-list form first builds
+// and inspects an array per member).
+nlohmann::json object_of(std::initializer_list<std::pair<const char*, nlohmann::json>> members) {
+    nlohmann::json o = nlohmann::json::object();
+    auto& map = o.get_ref<nlohmann::json::object_t&>();
+    for (const auto& [name, value] : members) map.emplace(name, value);
+    return o;
+}
+
 std::string slot_suffix(int lod, int group) {
     std::string s;
     if (lod != 0) s += "lod" + std::to_string(lod);
@@ -77,7 +86,7 @@ struct Builder {
             mat.name = row < options.material_names.size() && !options.material_names[row].empty()
                            ? options.material_names[row]
                            : "mat_" + std::to_string(row);
-            mat.extras = {{"wear_row", row}};
+            mat.extras = object_of({{"wear_row", row}});
             m = int(out.materials.size());
             out.materials.push_back(std::move(mat));
         }
@@ -328,11 +337,11 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
             sn.translation = to_gltf(k.pos);
             sn.rotation = key_rotation(k.rot);
         }
-        sn.extras = {{"index", i},
-                     {"flags", n.flags},
-                     {"parent", n.parent},
-                     {"map_start", n.map_start},
-                     {"fallback_key", n.fallback_key}};
+        sn.extras = object_of({{"index", i},
+                               {"flags", n.flags},
+                               {"parent", n.parent},
+                               {"map_start", n.map_start},
+                               {"fallback_key", n.fallback_key}});
         b.out.nodes.push_back(std::move(sn));
     }
 
@@ -357,9 +366,9 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 const std::string node_name = b.out.nodes[i].name;
                 const bool primary = lod == lod0 && group == group0;
                 const std::string mesh_name = node_name + slot_suffix(lod, group);
-                nlohmann::json extras = {
-                    {"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}};
-                const int m = b.mesh(mesh_name, s.batch_start, s.batch_count, extras);
+                const int m = b.mesh(
+                    mesh_name, s.batch_start, s.batch_count,
+                    object_of({{"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}}));
                 if (m == scene::kNoIndex) continue;
                 if (primary) {
                     b.out.nodes[i].mesh = m;
@@ -369,7 +378,7 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 child.name = names.unique(mesh_name);
                 child.parent = int(i);
                 child.mesh = m;
-                child.extras = {{"lod", lod}, {"group", group}, {"slot", slot_index}};
+                child.extras = object_of({{"lod", lod}, {"group", group}, {"slot", slot_index}});
                 if (group == 0) lod_child[i][size_t(lod)] = int(b.out.nodes.size());
                 b.out.nodes.push_back(std::move(child));
             }
