@@ -2,7 +2,8 @@
 // write of every archive and nested model, beside a plain copy of the same bytes; then export
 // throughput against Assimp on the same geometry.
 // Usage: mshconv_bench [ROUNDS]                 prints figures; not a test
-//        mshconv_bench --profile glb|obj [N]    only N passes of that export (for callgrind/perf)
+//        mshconv_bench --profile glb|glb-tinygltf|obj [N]
+//                                only N passes of that export (for callgrind/perf)
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
@@ -113,10 +114,18 @@ std::vector<Bytes> corpus_models(const std::vector<samples::GeneratedFile>& file
 int main(int argc, char** argv) {
     if (argc > 2 && std::string_view(argv[1]) == "--profile") {
         const std::vector<Bytes> msh = corpus_models(samples::generate_corpus({}));
-        const bool glb = std::string_view(argv[2]) == "glb";
+        const std::string_view what = argv[2];
+        size_t (*convert)(const Bytes&) = what == "glb"            ? msh_to_glb
+                                          : what == "glb-tinygltf" ? msh_to_glb_tinygltf
+                                          : what == "obj"          ? msh_to_obj
+                                                                   : nullptr;
+        if (!convert) {
+            std::fprintf(stderr, "--profile glb|glb-tinygltf|obj [N]\n");
+            return 2;
+        }
         const int n = argc > 3 ? std::max(1, std::atoi(argv[3])) : 10;
         for (int r = 0; r < n; ++r)
-            for (const Bytes& m : msh) sink_bytes += glb ? msh_to_glb(m) : msh_to_obj(m);
+            for (const Bytes& m : msh) sink_bytes += convert(m);
         return sink_bytes == 42 ? 1 : 0;
     }
     int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
