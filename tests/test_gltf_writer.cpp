@@ -1,10 +1,10 @@
 // The direct glTF writer (formats/gltf.cpp) against the tinygltf writer it replaced
 // (tests/gltf_legacy_writer.cpp): over every corpus model in every export variant (default,
-// --lod all --group all, --skin, --skin with all slots, --msft-lod, textured with the corpus
-// libraries) and every generated level (terrain with the ArealMap overlay, with and without its
-// filled polygons), as .glb and as .gltf + .bin, the documents parse to the same JSON, the binary
-// buffers are byte-identical and the image files are the same. Also the JSON writer on its own:
-// escaping, UTF-8 checks, number forms, layout.
+// --lod all, --group all, both, --skin, --skin with all slots, --msft-lod, textured with the
+// corpus libraries) and every generated level (terrain with the ArealMap overlay, with and without
+// its filled polygons), as .glb and as .gltf + .bin, the documents parse to the same JSON, the
+// binary buffers are byte-identical and the image files are the same. Also the JSON writer on its
+// own: escaping, UTF-8 checks, number forms, layout.
 #include "corpus.hpp"
 #include "gltf_legacy_writer.hpp"
 
@@ -294,6 +294,10 @@ BOOST_AUTO_TEST_CASE(every_model_and_variant_matches_the_tinygltf_writer) {
                         where + " --skin --lod all --group all");
             mapping::ExportOptions lods = opt;
             lods.lod = mapping::kAll;
+            check_scene(mapping::model_to_scene(model, lods), where + " --lod all");
+            mapping::ExportOptions groups = opt;
+            groups.group = mapping::kAll;
+            check_scene(mapping::model_to_scene(model, groups), where + " --group all");
             lods.msft_lod = true;
             check_scene(mapping::model_to_scene(model, lods), where + " --lod all --msft-lod");
             if (opt.material_names.empty()) continue;
@@ -309,7 +313,7 @@ BOOST_AUTO_TEST_CASE(every_model_and_variant_matches_the_tinygltf_writer) {
     }
     BOOST_TEST(models >= 60u);
     BOOST_TEST(textured >= 10u);
-    BOOST_TEST(compared == models * 5 + textured);
+    BOOST_TEST(compared == models * 7 + textured);
 }
 
 BOOST_AUTO_TEST_CASE(every_level_matches_the_tinygltf_writer) {
