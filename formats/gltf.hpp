@@ -1,6 +1,7 @@
-// Scene -> glTF 2.0 (.gltf + .bin, or .glb) through tinygltf. Every accessor is tightly packed in
-// its own buffer view (no byteStride), vertex/index views carry their targets, POSITION and
-// animation inputs have exact min/max, indices are UNSIGNED_SHORT when every index < 65535
+// Scene -> glTF 2.0 (.gltf + .bin, or .glb), written directly (JSON streamed from the scene, the
+// binary buffer filled once in place; tinygltf is used for reading only). Every accessor is tightly
+// packed in its own buffer view (no byteStride), vertex/index views carry their targets, POSITION
+// and animation inputs have exact min/max, indices are UNSIGNED_SHORT when every index < 65535
 // (65535 is the primitive-restart value) and UNSIGNED_INT otherwise.
 #pragma once
 
@@ -11,10 +12,6 @@
 #include <string>
 #include <vector>
 
-namespace tinygltf {
-class Model;
-}
-
 namespace msh::gltf {
 
 // Material images (scene::Material::base_color): embedded as bufferView images (GLB) or
@@ -24,10 +21,6 @@ struct ImageMode {
     bool embed = true;
     std::string prefix;
 };
-
-// Builds the tinygltf model; `bin_uri` names the external buffer (empty: GLB-embedded buffer).
-void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& out,
-                 const ImageMode& images = {});
 
 struct Encoded {
     Bytes document; // .gltf JSON text or the whole .glb

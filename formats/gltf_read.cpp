@@ -1,3 +1,4 @@
+#define TINYGLTF_IMPLEMENTATION
 #include "tinygltf.hpp"
 
 #include "diagnostics.hpp"

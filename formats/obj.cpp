@@ -19,6 +19,12 @@ void put_float(std::string& out, float v) {
     out.append(buf, r.ptr);
 }
 
+void put_uint(std::string& out, size_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
 void put_line(std::string& out, const char* tag, std::initializer_list<float> values) {
     out += tag;
     for (float v : values) {
@@ -44,6 +50,12 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
     f.obj += "mtllib " + mtl_name + "\n";
     const std::vector<mapping::Rigid> world = mapping::world_transforms(scene);
     size_t v_base = 1, vt_base = 1, vn_base = 1;
+    size_t estimate = f.obj.size() + 256; // about the text's size: one reservation
+    for (const scene::Node& node : scene.nodes)
+        if (node.mesh != scene::kNoIndex)
+            for (const scene::Primitive& p : scene.meshes.at(size_t(node.mesh)).primitives)
+                estimate += 96 + 90 * (p.indices.size() / 3 + p.attributes.at("POSITION").count());
+    f.obj.reserve(estimate);
     for (size_t i = 0; i < scene.nodes.size(); ++i) {
         const scene::Node& node = scene.nodes[i];
         if (node.mesh == scene::kNoIndex) continue;
@@ -82,10 +94,14 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
                 f.obj += 'f';
                 for (int k = 0; k < 3; ++k) {
                     const uint32_t x = p.indices[t + size_t(k)];
-                    f.obj += ' ' + std::to_string(v_base + x);
+                    f.obj += ' ';
+                    put_uint(f.obj, v_base + x);
                     if (has_uv || has_n) f.obj += '/';
-                    if (has_uv) f.obj += std::to_string(vt_base + x);
-                    if (has_n) f.obj += '/' + std::to_string(vn_base + x);
+                    if (has_uv) put_uint(f.obj, vt_base + x);
+                    if (has_n) {
+                        f.obj += '/';
+                        put_uint(f.obj, vn_base + x);
+                    }
                 }
                 f.obj += '\n';
             }

@@ -1,6 +1,6 @@
 // The one place that configures tinygltf (Debian libtinygltf-dev 2.7): no image decoding or
 // encoding (mshconv writes its own PNGs), nlohmann json. Include this, never <tiny_gltf.h>.
-// formats/gltf.cpp holds the implementation (TINYGLTF_IMPLEMENTATION).
+// formats/gltf_read.cpp holds the implementation (TINYGLTF_IMPLEMENTATION).
 #pragma once
 
 #ifndef TINYGLTF_NO_STB_IMAGE

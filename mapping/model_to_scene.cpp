@@ -39,6 +39,15 @@ anim::Quat key_rotation(const std::array<int16_t, 4>& raw) {
     return to_gltf_quat(normalize_quat(anim::decode_quat(raw)));
 }
 
+// A JSON object of scalar members, built directly (nlohmann's initializer-list form first builds
+// and inspects an array per member).
+nlohmann::json object_of(std::initializer_list<std::pair<const char*, nlohmann::json>> members) {
+    nlohmann::json o = nlohmann::json::object();
+    auto& map = o.get_ref<nlohmann::json::object_t&>();
+    for (const auto& [name, value] : members) map.emplace(name, value);
+    return o;
+}
+
 class NameSet {
   public:
     std::string unique(const std::string& wanted) {
@@ -58,6 +67,9 @@ struct Builder {
     const ExportOptions& options;
     scene::Scene out;
     std::vector<int> material_of_row; // WEAR row -> scene material, -1 = not yet used
+    // Per-batch working space, reused.
+    std::vector<uint32_t> scratch_global, scratch_local;
+    std::vector<uint8_t> scratch_ok;
 
     int material(uint16_t row) {
         if (material_of_row.size() <= row) material_of_row.resize(size_t(row) + 1, scene::kNoIndex);
@@ -67,7 +79,7 @@ struct Builder {
             mat.name = row < options.material_names.size() && !options.material_names[row].empty()
                            ? options.material_names[row]
                            : "mat_" + std::to_string(row);
-            mat.extras = {{"wear_row", row}};
+            mat.extras = object_of({{"wear_row", row}});
             m = int(out.materials.size());
             out.materials.push_back(std::move(mat));
         }
@@ -91,7 +103,11 @@ struct Builder {
                                   std::to_string(b.index_start) + ", +" + std::to_string(count) +
                                   ") outside Res6 (" + std::to_string(model.indices.size()) +
                                   " indices)");
-        std::vector<uint32_t> global(count);
+        // The batch's vertices in increasing original order become 0..n-1; with the original
+        // range dense enough (a batch owns its range), a lookup table, else a sorted list.
+        std::vector<uint32_t>& global = scratch_global;
+        global.resize(count);
+        uint32_t lo = UINT32_MAX, hi = 0;
         for (size_t i = 0; i < count; ++i) {
             const uint64_t v = uint64_t(b.base_vertex) + model.indices[b.index_start + i];
             if (v >= model.positions.size())
@@ -100,53 +116,82 @@ struct Builder {
                                       std::to_string(v) + " of " +
                                       std::to_string(model.positions.size()));
             global[i] = uint32_t(v);
+            lo = std::min(lo, uint32_t(v));
+            hi = std::max(hi, uint32_t(v));
         }
-        std::vector<uint32_t> used = global;
-        std::sort(used.begin(), used.end());
-        used.erase(std::unique(used.begin(), used.end()), used.end());
+        std::vector<uint32_t> used;
         prim.indices.resize(count);
-        for (size_t i = 0; i < count; ++i)
-            prim.indices[i] =
-                uint32_t(std::lower_bound(used.begin(), used.end(), global[i]) - used.begin());
+        const size_t range = size_t(hi - lo) + 1;
+        if (range <= 4 * count + 64) {
+            constexpr uint32_t kUnused = UINT32_MAX;
+            std::vector<uint32_t>& local = scratch_local;
+            local.assign(range, kUnused);
+            for (uint32_t g : global) local[g - lo] = 0;
+            uint32_t next = 0;
+            for (size_t r = 0; r < range; ++r)
+                if (local[r] != kUnused) local[r] = next++;
+            used.reserve(next);
+            for (size_t r = 0; r < range; ++r)
+                if (local[r] != kUnused) used.push_back(lo + uint32_t(r));
+            for (size_t i = 0; i < count; ++i) prim.indices[i] = local[global[i] - lo];
+        } else {
+            used = global;
+            std::sort(used.begin(), used.end());
+            used.erase(std::unique(used.begin(), used.end()), used.end());
+            for (size_t i = 0; i < count; ++i)
+                prim.indices[i] =
+                    uint32_t(std::lower_bound(used.begin(), used.end(), global[i]) - used.begin());
+        }
 
         const bool has_normals = model.normals.size() == model.positions.size();
         const bool has_uvs = model.uvs.size() == model.positions.size();
-        scene::Attribute pos{3, {}}, nrm{3, {}}, uv0{2, {}}, uv1{2, {}};
-        std::vector<Vec3a> p(used.size());
-        for (size_t i = 0; i < used.size(); ++i) {
+        const size_t n = used.size();
+        scene::Attribute pos{3, std::vector<float>(3 * n)}, nrm{3, {}}, uv0{2, {}},
+            uv1{2, std::vector<float>(2 * n)};
+        if (has_uvs) uv0.data.resize(2 * n);
+        for (size_t i = 0; i < n; ++i) {
             const Vec3& src = model.positions[used[i]];
-            p[i] = to_gltf({src.x, src.y, src.z});
-            pos.data.insert(pos.data.end(), p[i].begin(), p[i].end());
+            const Vec3a g = to_gltf({src.x, src.y, src.z});
+            std::copy(g.begin(), g.end(), pos.data.begin() + long(3 * i));
             if (has_uvs) {
-                uv0.data.push_back(decode_uv(model.uvs[used[i]][0]));
-                uv0.data.push_back(decode_uv(model.uvs[used[i]][1]));
+                uv0.data[2 * i] = decode_uv(model.uvs[used[i]][0]);
+                uv0.data[2 * i + 1] = decode_uv(model.uvs[used[i]][1]);
             }
-            uv1.data.push_back(float(used[i]));
-            uv1.data.push_back(float(batch_index));
+            uv1.data[2 * i] = float(used[i]);
+            uv1.data[2 * i + 1] = float(batch_index);
         }
         if (has_normals) {
-            std::vector<Vec3a> n(used.size());
-            std::vector<bool> ok(used.size());
-            for (size_t i = 0; i < used.size(); ++i) {
+            nrm.data.resize(3 * n);
+            std::vector<uint8_t>& ok = scratch_ok;
+            ok.assign(n, 0);
+            auto normal = [&](size_t i) { return nrm.data.data() + 3 * i; };
+            auto position = [&](uint32_t i) {
+                const float* p = pos.data.data() + 3 * size_t(i);
+                return Vec3a{p[0], p[1], p[2]};
+            };
+            for (size_t i = 0; i < n; ++i) {
                 const PackedNormal& s = model.normals[used[i]];
-                n[i] = to_gltf({decode_normal_component(s[0]), decode_normal_component(s[1]),
-                                decode_normal_component(s[2])});
-                ok[i] = normalize(n[i]);
+                Vec3a v = to_gltf({decode_normal_component(s[0]), decode_normal_component(s[1]),
+                                   decode_normal_component(s[2])});
+                ok[i] = normalize(v);
+                std::copy(v.begin(), v.end(), normal(i));
             }
             // Zero-length stored normals: the face normal of the first usable triangle.
             for (size_t t = 0; t + 2 < prim.indices.size(); t += 3) {
                 const uint32_t a = prim.indices[t], bb = prim.indices[t + 1],
                                c = prim.indices[t + 2];
                 if (ok[a] && ok[bb] && ok[c]) continue;
-                Vec3a f = cross(sub(p[bb], p[a]), sub(p[c], p[a]));
+                const Vec3a pa = position(a);
+                Vec3a f = cross(sub(position(bb), pa), sub(position(c), pa));
                 if (!normalize(f)) continue;
                 for (uint32_t v : {a, bb, c})
-                    if (!ok[v]) n[v] = f, ok[v] = true;
+                    if (!ok[v]) std::copy(f.begin(), f.end(), normal(v)), ok[v] = 1;
             }
-            for (size_t i = 0; i < used.size(); ++i) {
-                if (!ok[i]) n[i] = {0, 1, 0};
-                nrm.data.insert(nrm.data.end(), n[i].begin(), n[i].end());
-            }
+            for (size_t i = 0; i < n; ++i)
+                if (!ok[i]) {
+                    float* d = normal(i);
+                    d[0] = 0, d[1] = 1, d[2] = 0;
+                }
         }
         prim.attributes["POSITION"] = std::move(pos);
         if (has_normals) prim.attributes["NORMAL"] = std::move(nrm);
@@ -280,7 +325,7 @@ std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std:
 scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
     if (!(options.fps > 0) || !std::isfinite(options.fps))
         throw std::invalid_argument("fps must be a positive number");
-    Builder b{model, options, {}, {}};
+    Builder b{model, options, {}, {}, {}, {}, {}};
     b.out.extras = {
         {"mshconv",
          {{"fps", options.fps},
@@ -314,11 +359,11 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
             sn.translation = to_gltf(k.pos);
             sn.rotation = key_rotation(k.rot);
         }
-        sn.extras = {{"index", i},
-                     {"flags", n.flags},
-                     {"parent", n.parent},
-                     {"map_start", n.map_start},
-                     {"fallback_key", n.fallback_key}};
+        sn.extras = object_of({{"index", i},
+                               {"flags", n.flags},
+                               {"parent", n.parent},
+                               {"map_start", n.map_start},
+                               {"fallback_key", n.fallback_key}});
         b.out.nodes.push_back(std::move(sn));
     }
 
@@ -343,9 +388,9 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 const std::string node_name = b.out.nodes[i].name;
                 const bool primary = lod == lod0 && group == group0;
                 const std::string mesh_name = node_name + slot_suffix(lod, group);
-                nlohmann::json extras = {
-                    {"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}};
-                const int m = b.mesh(mesh_name, s.batch_start, s.batch_count, extras);
+                const int m = b.mesh(
+                    mesh_name, s.batch_start, s.batch_count,
+                    object_of({{"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}}));
                 if (m == scene::kNoIndex) continue;
                 if (primary) {
                     b.out.nodes[i].mesh = m;
@@ -355,7 +400,7 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 child.name = names.unique(mesh_name);
                 child.parent = int(i);
                 child.mesh = m;
-                child.extras = {{"lod", lod}, {"group", group}, {"slot", slot_index}};
+                child.extras = object_of({{"lod", lod}, {"group", group}, {"slot", slot_index}});
                 if (group == 0) lod_child[i][size_t(lod)] = int(b.out.nodes.size());
                 b.out.nodes.push_back(std::move(child));
             }

@@ -1,19 +1,39 @@
 #include "base64.hpp"
 
-#include <boost/archive/iterators/base64_from_binary.hpp>
-#include <boost/archive/iterators/binary_from_base64.hpp>
-#include <boost/archive/iterators/transform_width.hpp>
-
+#include <array>
 #include <stdexcept>
 
 namespace msh::sidecar {
 
-namespace it = boost::archive::iterators;
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// Value of each base64 character; 64 = not in the alphabet.
+constexpr auto kValue = [] {
+    std::array<uint8_t, 256> t{};
+    t.fill(64);
+    for (uint8_t i = 0; i < 64; ++i) t[uint8_t(kAlphabet[i])] = i;
+    return t;
+}();
+
+} // namespace
 
 std::string to_base64(ByteView bytes) {
-    using Encoder = it::base64_from_binary<it::transform_width<const uint8_t*, 6, 8>>;
-    std::string s(Encoder(bytes.data()), Encoder(bytes.data() + bytes.size()));
-    s.append((3 - bytes.size() % 3) % 3, '=');
+    std::string s((bytes.size() + 2) / 3 * 4, '=');
+    const uint8_t* p = bytes.data();
+    char* o = s.data();
+    size_t i = 0;
+    for (; i + 3 <= bytes.size(); i += 3, o += 4) {
+        const uint32_t v = uint32_t(p[i]) << 16 | uint32_t(p[i + 1]) << 8 | p[i + 2];
+        o[0] = kAlphabet[v >> 18], o[1] = kAlphabet[(v >> 12) & 63];
+        o[2] = kAlphabet[(v >> 6) & 63], o[3] = kAlphabet[v & 63];
+    }
+    if (const size_t left = bytes.size() - i) { // 1 or 2 bytes: zero bits after, '=' padding
+        const uint32_t v = uint32_t(p[i]) << 16 | (left == 2 ? uint32_t(p[i + 1]) << 8 : 0);
+        o[0] = kAlphabet[v >> 18], o[1] = kAlphabet[(v >> 12) & 63];
+        if (left == 2) o[2] = kAlphabet[(v >> 6) & 63];
+    }
     return s;
 }
 
@@ -22,18 +42,18 @@ Bytes from_base64(const std::string& text) {
         throw std::invalid_argument("base64 text length is not a multiple of 4");
     size_t pad = 0;
     while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
-    for (size_t i = 0; i + pad < text.size(); ++i) {
-        char c = text[i];
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                  c == '+' || c == '/';
-        if (!ok) throw std::invalid_argument("invalid base64 character at " + std::to_string(i));
+    const size_t body = text.size() - pad;
+    for (size_t i = 0; i < body; ++i)
+        if (kValue[uint8_t(text[i])] == 64)
+            throw std::invalid_argument("invalid base64 character at " + std::to_string(i));
+    Bytes out(text.size() / 4 * 3 - pad);
+    // Padding decodes as zero bits; bits past the data are ignored.
+    auto value = [&](size_t i) -> uint32_t { return i < body ? kValue[uint8_t(text[i])] : 0; };
+    for (size_t i = 0, o = 0; i < text.size(); i += 4) {
+        const uint32_t v = value(i) << 18 | value(i + 1) << 12 | value(i + 2) << 6 | value(i + 3);
+        const uint8_t b[3] = {uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
+        for (int k = 0; k < 3 && o < out.size(); ++k) out[o++] = b[k];
     }
-    std::string body = text;
-    for (size_t i = body.size() - pad; i < body.size(); ++i)
-        body[i] = 'A'; // padding decodes as zero bits
-    using Decoder = it::transform_width<it::binary_from_base64<std::string::const_iterator>, 8, 6>;
-    Bytes out(Decoder(body.cbegin()), Decoder(body.cend()));
-    out.resize(out.size() - pad);
     return out;
 }
 

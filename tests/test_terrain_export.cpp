@@ -389,8 +389,13 @@ BOOST_AUTO_TEST_CASE(stress_map_exports_with_32_bit_indices) {
     size_t corners = 0;
     for (const auto& p : sc.meshes.at(0).primitives) corners += p.indices.size();
     BOOST_TEST(corners == 3 * g.terrain.faces.size());
+    const gltf::Encoded glb = gltf::encode(sc, true, "stress.glb");
     tinygltf::Model m;
-    gltf::to_tinygltf(sc, {}, m);
+    tinygltf::TinyGLTF loader;
+    std::string err, warn;
+    BOOST_TEST_REQUIRE(loader.LoadBinaryFromMemory(&m, &err, &warn, glb.document.data(),
+                                                   unsigned(glb.document.size())),
+                       err);
     const int ti = node_named(m, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(ti >= 0);
     for (const auto& p : m.meshes.at(size_t(m.nodes[size_t(ti)].mesh)).primitives)
