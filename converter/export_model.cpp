@@ -148,12 +148,17 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     // The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
     const std::optional<Sibling> wear_file =
         context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
+    std::vector<std::string> lightmap_names;
     if (const auto& w = wear_file) {
         try {
-            opt.material_names = wear::material_names(wear::read(w->bytes, w->address));
+            const wear::Wear table = wear::read(w->bytes, w->address);
+            opt.material_names = wear::material_names(table);
+            lightmap_names = wear::lightmap_names(table);
             record.wear_source = w->address;
             record.wear_rows = opt.material_names;
-            spdlog::debug("{}: {} materials", w->address, opt.material_names.size());
+            record.wear_lightmaps = lightmap_names;
+            spdlog::debug("{}: {} materials, {} lightmaps", w->address, opt.material_names.size(),
+                          lightmap_names.size());
         } catch (const FormatError& e) {
             spdlog::warn("{} (materials named mat_<row>)", e.what());
         }
@@ -165,6 +170,15 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
                       {"skin", skin},
                       {"msft_lod", opt.msft_lod}};
 
+    // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).
+    if (!lightmap_names.empty() && ext != ".obj") {
+        const std::string problem = mapping::lightmap_uv_problem(model);
+        if (problem.empty())
+            opt.lightmapped = true;
+        else
+            spdlog::warn("{}: the WEAR names lightmap {}, but {}; no lightmap", where,
+                         lightmap_names[0], problem);
+    }
     scene::Scene sc = mapping::model_to_scene(model, opt);
     if (skin) sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
     if (!opt.material_names.empty()) {
@@ -174,12 +188,19 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
         const mapping::MaterialLibraries& libs = own ? *own : *context->libraries;
         std::vector<std::string> warnings;
         const auto resolved = mapping::resolve_materials(opt.material_names, libs, warnings);
-        for (const std::string& w : warnings) spdlog::warn("{}: {}", where, w);
         const size_t textured = mapping::apply_materials(sc, resolved);
+        size_t lit = 0;
+        if (opt.lightmapped)
+            lit = mapping::apply_lightmaps(
+                sc, mapping::resolve_lightmaps(lightmap_names, libs, warnings));
+        for (const std::string& w : warnings) spdlog::warn("{}: {}", where, w);
         nlohmann::json used = nlohmann::json::object();
         if (libs.materials) used["materials"] = libs.materials_name;
         if (libs.textures) used["textures"] = libs.textures_name;
+        if (opt.lightmapped && libs.lightmaps) used["lightmaps"] = libs.lightmaps_name;
         if (!used.empty()) sc.extras["mshconv"]["libraries"] = used;
+        if (opt.lightmapped)
+            spdlog::debug("{}: lightmap {} on {} lit materials", where, lightmap_names[0], lit);
         spdlog::debug("{}: {} of {} materials textured", where, textured, sc.materials.size());
     }
     const fs::path sidecar_path = vm.count("sidecar")

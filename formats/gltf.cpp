@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -146,6 +147,81 @@ Bytes to_bytes(const std::string& s) {
     return Bytes(s.begin(), s.end());
 }
 
+// ---- Material textures: base colour (TEXCOORD_0) and lightmap (occlusion slot) ----------------
+
+// Which UV sets the primitives of each material have: a texture needs its TEXCOORD_n on every
+// primitive that uses the material (else the asset is invalid), otherwise it is left out.
+struct MaterialTextures {
+    std::vector<std::set<std::string>> missing_uv; // per material: TEXCOORD names some lack
+    std::map<std::string, int> texture_of_image;   // image name -> texture index
+};
+
+MaterialTextures material_textures_setup(const scene::Scene& scene) {
+    MaterialTextures t;
+    t.missing_uv.resize(scene.materials.size());
+    for (const scene::Mesh& mesh : scene.meshes)
+        for (const scene::Primitive& p : mesh.primitives) {
+            if (p.material < 0 || size_t(p.material) >= scene.materials.size()) continue;
+            const scene::Material& mat = scene.materials[size_t(p.material)];
+            for (const std::string& uv :
+                 {std::string("TEXCOORD_0"), "TEXCOORD_" + std::to_string(mat.lightmap_texcoord)})
+                if (!p.attributes.count(uv)) t.missing_uv[size_t(p.material)].insert(uv);
+        }
+    return t;
+}
+
+// The texture of `img` (one image + texture per distinct image name, one shared sampler).
+int texture_for(const scene::Image& img, MaterialTextures& t, BufferBuilder& bb,
+                const ImageMode& images, tinygltf::Model& m) {
+    const auto it = t.texture_of_image.find(img.name);
+    if (it != t.texture_of_image.end()) return it->second;
+    if (m.samplers.empty()) {
+        tinygltf::Sampler smp;
+        smp.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+        smp.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+        smp.wrapS = TINYGLTF_TEXTURE_WRAP_REPEAT;
+        smp.wrapT = TINYGLTF_TEXTURE_WRAP_REPEAT;
+        m.samplers.push_back(std::move(smp));
+    }
+    tinygltf::Image gi;
+    gi.name = img.name;
+    if (images.embed) {
+        gi.bufferView = bb.view(img.png.data(), img.png.size(), 0);
+        gi.mimeType = "image/png";
+    } else {
+        gi.uri = images.prefix + scene::image_file_stem(img.name) + ".png";
+    }
+    m.images.push_back(std::move(gi));
+    tinygltf::Texture tex;
+    tex.source = int(m.images.size() - 1);
+    tex.sampler = 0;
+    m.textures.push_back(std::move(tex));
+    return t.texture_of_image[img.name] = int(m.textures.size() - 1);
+}
+
+void write_material_textures(const scene::Material& src, size_t index, MaterialTextures& t,
+                             BufferBuilder& bb, const ImageMode& images, tinygltf::Model& m,
+                             tinygltf::Material& mat) {
+    const std::set<std::string>& missing = t.missing_uv[index];
+    if (src.base_color && !src.base_color->png.empty() && !missing.count("TEXCOORD_0")) {
+        mat.pbrMetallicRoughness.baseColorTexture.index =
+            texture_for(*src.base_color, t, bb, images, m);
+        mat.pbrMetallicRoughness.baseColorTexture.texCoord = 0;
+        if (src.alpha_mode == scene::AlphaMode::Mask) {
+            mat.alphaMode = "MASK";
+            mat.alphaCutoff = src.alpha_cutoff;
+        } else if (src.alpha_mode == scene::AlphaMode::Blend) {
+            mat.alphaMode = "BLEND";
+        }
+    }
+    // A baked multiplicative lightmap: occlusionTexture is the closest glTF slot.
+    if (src.lightmap && !src.lightmap->png.empty() &&
+        !missing.count("TEXCOORD_" + std::to_string(src.lightmap_texcoord))) {
+        mat.occlusionTexture.index = texture_for(*src.lightmap, t, bb, images, m);
+        mat.occlusionTexture.texCoord = src.lightmap_texcoord;
+    }
+}
+
 } // namespace
 
 void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf::Model& m,
@@ -155,15 +231,7 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
     m.asset.generator = "mshconv";
     BufferBuilder bb{m, {}};
 
-    // A texture needs TEXCOORD_0 on every primitive that uses the material (else the asset is
-    // invalid): such materials stay untextured.
-    std::vector<bool> no_uv(scene.materials.size(), false);
-    for (const scene::Mesh& mesh : scene.meshes)
-        for (const scene::Primitive& p : mesh.primitives)
-            if (p.material >= 0 && size_t(p.material) < no_uv.size() &&
-                !p.attributes.count("TEXCOORD_0"))
-                no_uv[size_t(p.material)] = true;
-    std::map<std::string, int> texture_of_image; // image name -> texture index
+    MaterialTextures textures = material_textures_setup(scene);
     for (size_t mi = 0; mi < scene.materials.size(); ++mi) {
         const scene::Material& src = scene.materials[mi];
         tinygltf::Material mat;
@@ -171,42 +239,7 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
         mat.pbrMetallicRoughness.baseColorFactor = {1, 1, 1, 1};
         mat.pbrMetallicRoughness.metallicFactor = 0;
         mat.pbrMetallicRoughness.roughnessFactor = 1;
-        if (src.base_color && !src.base_color->png.empty() && !no_uv[mi]) {
-            const scene::Image& img = *src.base_color;
-            auto it = texture_of_image.find(img.name);
-            if (it == texture_of_image.end()) {
-                if (m.samplers.empty()) {
-                    tinygltf::Sampler smp;
-                    smp.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
-                    smp.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
-                    smp.wrapS = TINYGLTF_TEXTURE_WRAP_REPEAT;
-                    smp.wrapT = TINYGLTF_TEXTURE_WRAP_REPEAT;
-                    m.samplers.push_back(std::move(smp));
-                }
-                tinygltf::Image gi;
-                gi.name = img.name;
-                if (images.embed) {
-                    gi.bufferView = bb.view(img.png.data(), img.png.size(), 0);
-                    gi.mimeType = "image/png";
-                } else {
-                    gi.uri = images.prefix + scene::image_file_stem(img.name) + ".png";
-                }
-                m.images.push_back(std::move(gi));
-                tinygltf::Texture tex;
-                tex.source = int(m.images.size() - 1);
-                tex.sampler = 0;
-                m.textures.push_back(std::move(tex));
-                it = texture_of_image.emplace(img.name, int(m.textures.size() - 1)).first;
-            }
-            mat.pbrMetallicRoughness.baseColorTexture.index = it->second;
-            mat.pbrMetallicRoughness.baseColorTexture.texCoord = 0;
-            if (src.alpha_mode == scene::AlphaMode::Mask) {
-                mat.alphaMode = "MASK";
-                mat.alphaCutoff = src.alpha_cutoff;
-            } else if (src.alpha_mode == scene::AlphaMode::Blend) {
-                mat.alphaMode = "BLEND";
-            }
-        }
+        write_material_textures(src, mi, textures, bb, images, m, mat);
         if (!src.extras.is_null()) mat.extras = to_value(src.extras);
         m.materials.push_back(std::move(mat));
     }
@@ -322,7 +355,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     images.embed = binary;
     images.prefix = scene::image_file_stem(stem) + "_";
     to_tinygltf(scene, {}, m, images);
-    if (!binary) e.images = scene::image_files(scene, images.prefix);
+    if (!binary) e.images = scene::image_files(scene, images.prefix, true);
     tinygltf::TinyGLTF writer;
     std::ostringstream os;
     if (binary) {

@@ -66,19 +66,34 @@ struct Builder {
     scene::Scene out;
     std::vector<int> material_of_row; // WEAR row -> scene material, -1 = not yet used
 
-    int material(uint16_t row) {
-        if (material_of_row.size() <= row) material_of_row.resize(size_t(row) + 1, scene::kNoIndex);
-        int& m = material_of_row[row];
+    std::vector<int> lit_material_of_row; // the same for lit batches (lightmapped models)
+    bool lightmap_uvs = false;            // TEXCOORD_2 from Res18
+
+    int material(uint16_t row, bool lit) {
+        std::vector<int>& table = lit ? lit_material_of_row : material_of_row;
+        if (table.size() <= row) table.resize(size_t(row) + 1, scene::kNoIndex);
+        int& m = table[row];
         if (m == scene::kNoIndex) {
             scene::Material mat;
             mat.name = row < options.material_names.size() && !options.material_names[row].empty()
                            ? options.material_names[row]
                            : "mat_" + std::to_string(row);
             mat.extras = {{"wear_row", row}};
+            if (lit) {
+                mat.name += "_lit";
+                mat.extras["lightmap_row"] = 0; // every shipped LIGHTMAPS section has one row
+            }
             m = int(out.materials.size());
             out.materials.push_back(std::move(mat));
         }
         return m;
+    }
+
+    // Res18 record v as a UV pair (two u16 / 1024).
+    std::array<float, 2> lightmap_uv(size_t v) const {
+        const nres::Entry* e = model.entry(kVertexStream18);
+        return {float(load<uint16_t>(e->data, v * 4)) / 1024.0f,
+                float(load<uint16_t>(e->data, v * 4 + 2)) / 1024.0f};
     }
 
     // One primitive per batch; returns false for an empty batch (no triangles).
@@ -118,7 +133,8 @@ struct Builder {
 
         const bool has_normals = model.normals.size() == model.positions.size();
         const bool has_uvs = model.uvs.size() == model.positions.size();
-        scene::Attribute pos{3, {}}, nrm{3, {}}, uv0{2, {}}, uv1{2, {}};
+        const bool with_lightmap_uvs = lightmap_uvs && has_uvs;
+        scene::Attribute pos{3, {}}, nrm{3, {}}, uv0{2, {}}, uv1{2, {}}, uv2{2, {}};
         std::vector<Vec3a> p(used.size());
         for (size_t i = 0; i < used.size(); ++i) {
             const Vec3& src = model.positions[used[i]];
@@ -130,6 +146,10 @@ struct Builder {
             }
             uv1.data.push_back(float(used[i]));
             uv1.data.push_back(float(batch_index));
+            if (with_lightmap_uvs) {
+                const auto uv = lightmap_uv(used[i]);
+                uv2.data.insert(uv2.data.end(), uv.begin(), uv.end());
+            }
         }
         if (has_normals) {
             std::vector<Vec3a> n(used.size());
@@ -159,7 +179,10 @@ struct Builder {
         if (has_normals) prim.attributes["NORMAL"] = std::move(nrm);
         if (has_uvs) prim.attributes["TEXCOORD_0"] = std::move(uv0);
         prim.attributes["TEXCOORD_1"] = std::move(uv1);
-        prim.material = material(b.material);
+        if (with_lightmap_uvs)
+            prim.attributes["TEXCOORD_" + std::to_string(kLightmapTexcoord)] = std::move(uv2);
+        // msh.md §6, one project's reading: opaque4 high byte 0x00 = lit, 0xFF = unlit.
+        prim.material = material(b.material, with_lightmap_uvs && (b.opaque4 >> 8) == 0);
         return true;
     }
 
@@ -255,10 +278,20 @@ void build_animation(Builder& b, const std::vector<anim::Track>& tracks,
 
 } // namespace
 
+std::string lightmap_uv_problem(const Model& model) {
+    const nres::Entry* e = model.entry(kVertexStream18);
+    if (!e) return "the model has no Res18";
+    if (e->data.size() != model.positions.size() * 4)
+        return "Res18 holds " + std::to_string(e->data.size()) + " bytes, not 4 per vertex (" +
+               std::to_string(model.positions.size()) + " vertices)";
+    return "";
+}
+
 scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
     if (!(options.fps > 0) || !std::isfinite(options.fps))
         throw std::invalid_argument("fps must be a positive number");
-    Builder b{model, options, {}, {}};
+    Builder b{model, options, {}, {}, {}, false};
+    b.lightmap_uvs = options.lightmapped && lightmap_uv_problem(model).empty();
     b.out.extras = {
         {"mshconv",
          {{"fps", options.fps},

@@ -3,7 +3,8 @@
 through `mshconv batch` to GLB, glTF and OBJ; then
 - Blender 3.4 imports textured models (GLB with embedded PNGs, glTF with PNG files beside it) and
   every textured material has an Image Texture node with a loaded image of the texture's size on
-  the right input (blender_texture_check.py);
+  the right input (blender_texture_check.py): Base Color, and for lightmapped models the
+  lightmap on the glTF Occlusion input reading the UV map of TEXCOORD_2;
 - Assimp reads every OBJ and lists exactly the MTL's map_Kd files as texture references, one
   diffuse texture per textured material, and every GLB with as many embedded textures as images;
 - every PNG an export references has the size of its Texm in Textures.lib / LightMap.lib (what
@@ -114,8 +115,13 @@ with tempfile.TemporaryDirectory() as work:
           f"{sum(len(c) for _, c in glbs)} textured material slots")
     if len(textured) < 5:
         failures.append(f"only {len(textured)} textured exports: the corpus should texture most models")
-    picked = [{"file": p, "checks": c} for p, c in textured[:5]]
-    for p, _ in textured[:2]:
+    # The most textured ones, and lightmapped ones (an occlusion-slot check on TEXCOORD_2).
+    lightmapped = [g for g in textured if any(c["slot"] == "occlusion" for c in g[1])]
+    if not lightmapped:
+        failures.append("no export carries a lightmap: the corpus has lightmapped models")
+    chosen = textured[:5] + [g for g in lightmapped[:3] if g not in textured[:5]]
+    picked = [{"file": p, "checks": c} for p, c in chosen]
+    for p, _ in textured[:1] + lightmapped[:1]:
         gltf = os.path.join(out["gltf"], os.path.relpath(p, out["glb"]))[:-4] + ".gltf"
         picked.append({"file": gltf, "checks": checks_for(gltf, sizes)})
     expect = os.path.join(work, "expect.json")
