@@ -16,7 +16,8 @@
 //
 // Both directions continue after a failure, report each one on stderr (and all of them in
 // --report FILE.json) and exit 1 at the end if any failed. Work runs on -j N threads (OpenMP;
-// default: all cores); archives are read one at a time and their entries converted in parallel.
+// default: all cores); the entries of several archives (a queue bounded at 64 MB of archives)
+// and loose files are converted in parallel.
 #include "address.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
@@ -235,11 +236,8 @@ class Forward {
         file(a, fs::path(), a.file.parent_path());
     }
 
-    // Converts the loose files collected so far.
-    void finish() {
-        run(loose_);
-        loose_.clear();
-    }
+    // Converts what is still queued.
+    void finish() { flush(); }
 
   private:
     size_t add_result(const std::string& input, const std::string& kind) {
@@ -353,16 +351,17 @@ class Forward {
             }
             if (ar.entries.size() == 1 && ar.entries[0].type == 12)
                 return skip(where, "map", "areal map: converts with its Land.msh");
-            std::vector<std::unique_ptr<Mirror>> mirrors;
-            std::vector<Job> jobs;
             const std::string folder_name = names_in(out_folder).claim_for_entry(leaf, 0);
             if (!plan_archive(std::move(ar), address, out_folder / folder_name,
-                              address.file.parent_path(), root, mirrors, jobs)) {
+                              address.file.parent_path(), root, mirrors_, jobs_)) {
                 // Nothing was claimed inside; the folder name stays reserved, which is harmless.
                 return skip(where, "archive", "no entry converts to " + targets_.text);
             }
-            run(jobs);
-            finalize(mirrors, where);
+            // Archives wait in the queue so that the threads share the entries of several of
+            // them (one large model no longer idles the other threads at each archive's end);
+            // the queue is bounded by the bytes it holds.
+            queued_bytes_ += in.bytes.size();
+            if (queued_bytes_ >= kQueueBytes || jobs_.size() >= kQueueJobs) flush();
             return;
         }
         case Kind::Other:
@@ -395,7 +394,8 @@ class Forward {
             // The sibling WEAR is looked up in the job (it reads the parent archive or folder).
         }
         j.result = add_result(address.display(), kind_name(kind));
-        loose_.push_back(std::move(j));
+        jobs_.push_back(std::move(j));
+        if (jobs_.size() >= kQueueJobs) flush();
     }
 
     // Plans the conversion of every convertible entry; false when none converts (nested
@@ -531,8 +531,16 @@ class Forward {
         progress_.finished(r);
     }
 
+    void flush() {
+        run(jobs_);
+        finalize(mirrors_);
+        jobs_.clear();
+        mirrors_.clear();
+        queued_bytes_ = 0;
+    }
+
     // Raw files and manifests of the mirrored archives (children before parents).
-    void finalize(std::vector<std::unique_ptr<Mirror>>& mirrors, const std::string& where) {
+    void finalize(std::vector<std::unique_ptr<Mirror>>& mirrors) {
         for (const auto& m : mirrors) {
             try {
                 for (size_t i = 0; i < m->archive.entries.size(); ++i)
@@ -544,7 +552,7 @@ class Forward {
                     "\n";
                 write_file_atomic(m->folder / manifest::kFileName, Bytes(text.begin(), text.end()));
             } catch (const std::exception& e) {
-                fail(where, "archive",
+                fail(m->address.display(), "archive",
                      std::string("cannot write the unpacked archive: ") + e.what());
             }
         }
@@ -555,7 +563,12 @@ class Forward {
     const po::variables_map& vm_;
     Progress& progress_;
     std::vector<Result>& results_;
-    std::vector<Job> loose_;
+    // The queue: planned conversions and the archives they belong to.
+    static constexpr size_t kQueueBytes = size_t(64) << 20;
+    static constexpr size_t kQueueJobs = 4096;
+    std::vector<Job> jobs_;
+    std::vector<std::unique_ptr<Mirror>> mirrors_;
+    size_t queued_bytes_ = 0;
     std::map<fs::path, manifest::FileNames> names_;
     std::map<fs::path, std::unique_ptr<mapping::MaterialLibraries>> libraries_; // by their folder
     std::map<fs::path, const mapping::MaterialLibraries*> libraries_by_dir_; // by a model's folder
