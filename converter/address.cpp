@@ -3,6 +3,8 @@
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 
+#include "convert.hpp"
+
 namespace msh::cli {
 
 namespace fs = std::filesystem;
@@ -75,6 +77,33 @@ void store(const Address& address, ByteView bytes) {
         payload = nres::write(chain[level]);
     }
     write_file_atomic(address.file, payload);
+}
+
+std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Address& archive_address,
+                                       const std::string& leaf) {
+    const auto i = archive.find(leaf);
+    if (!i) return std::nullopt;
+    Address a = archive_address;
+    a.entries.push_back(archive.entries[*i].name());
+    return Sibling{a.display(), archive.entries[*i].data};
+}
+
+std::optional<Sibling> find_sibling(const Address& address, const std::string& leaf) {
+    if (!address.entries.empty()) {
+        Address parent = address;
+        parent.entries.pop_back();
+        const Loaded archive = load(parent);
+        return find_sibling_in(nres::read(archive.bytes, ReadMode::Tolerant, parent.display()),
+                               parent, leaf);
+    }
+    const fs::path dir =
+        address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
+    const std::string wanted = lower_ascii(leaf);
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
+            return Sibling{e.path().string(), read_file(e.path())};
+    return std::nullopt;
 }
 
 Kind classify(ByteView bytes) {

@@ -3,8 +3,10 @@
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "formats/nres.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,19 @@ Loaded load(const Address& address);
 // Writes `bytes` to the address: a standalone file, or the named (nested) entry of an existing
 // archive, which is rewritten losslessly (every other entry, gap and field kept) and atomically.
 void store(const Address& address, ByteView bytes);
+
+// A file that belongs to another one (a model's .wea, a level's Land.map), with its address.
+struct Sibling {
+    std::string address;
+    Bytes bytes;
+};
+
+// `leaf` next to `address`: in the same archive when it is an archive entry, else in the same
+// folder. Case-insensitive, as in the engine.
+std::optional<Sibling> find_sibling(const Address& address, const std::string& leaf);
+// `leaf` in an archive already read (whose address is `archive_address`).
+std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Address& archive_address,
+                                       const std::string& leaf);
 
 enum class Kind { Model, Archive, Other };
 // Model = NRes image with integer resource types 1, 2 and 3; Archive = any other NRes image.

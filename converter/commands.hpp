@@ -15,6 +15,7 @@ int run_info(const Args& args);
 int run_validate(const Args& args);
 int run_nres(const Args& args);
 int run_samples(const Args& args);
+int run_batch(const Args& args);
 
 // Thrown for command-line mistakes (exit code 2).
 struct UsageError : std::runtime_error {

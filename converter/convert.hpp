@@ -5,15 +5,46 @@
 #include "address.hpp"
 #include "options.hpp"
 
+#include "mapping/materials.hpp"
+#include "mapping/model_to_scene.hpp"
+#include "mapping/scene_to_model.hpp"
+#include "sidecar/texture_sidecar.hpp"
+
 #include <filesystem>
+#include <optional>
 
 namespace msh::cli {
 
+// What a model export needs besides the model: its WEAR and the game libraries. `convert`
+// finds them per model; `batch` reads them once per archive / folder and passes them in.
+struct ModelExportContext {
+    std::optional<Sibling> wear;                           // none: materials named mat_<row>
+    const mapping::MaterialLibraries* libraries = nullptr; // null: open them per model
+};
+
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
-int export_model(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);
+int export_model(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
+                 const ModelExportContext* context = nullptr);
+// The export options --lod, --group, --fps, --msft-lod, --skin for an output extension; throws
+// UsageError on a bad value or combination.
+mapping::ExportOptions model_export_options(const po::variables_map& vm, const std::string& ext);
+// `<model stem>.wea`, the name of a model's WEAR beside it.
+std::string model_wear_name(const Address& model);
+// Material.lib, Textures.lib, palettes.lib and LightMap.lib: explicit --materials/--textures,
+// else in --game-dir, else in `default_dir` (the corpus keeps them at its root). A library that
+// is missing or unreadable is a warning (untextured export), never a failure.
+mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_dir,
+                                          const po::variables_map& vm);
+// True when `dir` holds Material.lib or Textures.lib (any case).
+bool has_game_libraries(const std::filesystem::path& dir);
+
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm);
+// The import itself, nothing written: `input` + its model sidecar -> the model image.
+mapping::ImportResult import_model_files(const std::filesystem::path& input,
+                                         const std::filesystem::path& sidecar_path,
+                                         std::optional<double> fps);
 
 // Texm texture -> PNG (+ NAME.sidecar.json, --mips: every level). convert_texture.cpp
 int export_texture(const Loaded& in, const std::filesystem::path& out_png,
@@ -21,6 +52,11 @@ int export_texture(const Loaded& in, const std::filesystem::path& out_png,
 // PNG (+ sidecar) -> Texm: an existing archive entry (Textures.lib:NAME.0) or a .texm file.
 int import_texture(const std::filesystem::path& png, const std::string& out_spec,
                    const po::variables_map& vm);
+// The import itself, nothing written: PNG (+ sidecar when it exists, + the mip PNGs it lists)
+// -> Texm bytes.
+sidecar::TextureImport import_texture_files(const std::filesystem::path& png,
+                                            const std::filesystem::path& sidecar_path,
+                                            std::optional<texm::Format> format);
 // A payload that starts with the Texm magic and a whole header.
 bool is_texm(ByteView bytes);
 

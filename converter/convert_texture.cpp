@@ -72,18 +72,12 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
     return 0;
 }
 
-int import_texture(const fs::path& png, const std::string& out_spec, const po::variables_map& vm) {
-    if (vm.count("mips")) throw UsageError("--mips applies to Texm -> PNG only");
-    const Address out = parse_address(out_spec);
-    if (out.entries.empty() && lower_ascii(out.file.extension().string()) == ".png")
-        throw UsageError("OUT must be a Texm: an archive entry (Textures.lib:NAME.0) or a .texm "
-                         "file, not " +
-                         out_spec);
+sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path& sidecar_path,
+                                            std::optional<texm::Format> format) {
     sidecar::TextureImportInput input;
     input.where = png.string();
     input.png = read_file(png);
-    input.format = format_option(vm);
-    const fs::path sidecar_path = sidecar_for(png, vm);
+    input.format = format;
     if (fs::exists(sidecar_path)) {
         const Bytes text = read_file(sidecar_path);
         try {
@@ -101,13 +95,25 @@ int import_texture(const fs::path& png, const std::string& out_spec, const po::v
                 else
                     input.mips.emplace_back();
             }
-    } else if (vm.count("sidecar")) {
-        throw FormatError(sidecar_path.string(), 0, "sidecar not found");
-    } else {
+    }
+    return sidecar::import_texture(input);
+}
+
+int import_texture(const fs::path& png, const std::string& out_spec, const po::variables_map& vm) {
+    if (vm.count("mips")) throw UsageError("--mips applies to Texm -> PNG only");
+    const Address out = parse_address(out_spec);
+    if (out.entries.empty() && lower_ascii(out.file.extension().string()) == ".png")
+        throw UsageError("OUT must be a Texm: an archive entry (Textures.lib:NAME.0) or a .texm "
+                         "file, not " +
+                         out_spec);
+    const std::optional<texm::Format> format = format_option(vm);
+    const fs::path sidecar_path = sidecar_for(png, vm);
+    if (!fs::exists(sidecar_path)) {
+        if (vm.count("sidecar")) throw FormatError(sidecar_path.string(), 0, "sidecar not found");
         spdlog::warn("{}: no sidecar at {}; writing a new texture", png.string(),
                      sidecar_path.string());
     }
-    sidecar::TextureImport r = sidecar::import_texture(input);
+    const sidecar::TextureImport r = import_texture_files(png, sidecar_path, format);
     store(out, r.texm);
     if (spdlog::get_level() <= spdlog::level::warn)
         for (const std::string& n : r.notes)

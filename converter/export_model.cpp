@@ -45,31 +45,14 @@ std::string stem_of(const std::string& name) {
     return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
-// The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
-std::optional<std::pair<std::string, Bytes>> find_wear(const Address& address) {
-    if (!address.entries.empty()) {
-        Address parent = address;
-        const std::string model_name = parent.entries.back();
-        parent.entries.pop_back();
-        Loaded archive = load(parent);
-        nres::Archive ar = nres::read(archive.bytes, ReadMode::Tolerant, parent.display());
-        const std::string wanted = stem_of(model_name) + ".wea";
-        if (auto i = ar.find(wanted)) {
-            Address a = parent;
-            a.entries.push_back(ar.entries[*i].name());
-            return std::make_pair(a.display(), std::move(ar.entries[*i].data));
-        }
-        return std::nullopt;
-    }
-    const fs::path dir =
-        address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
-    const std::string wanted = lower_ascii(stem_of(address.file.filename().string()) + ".wea");
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
-            return std::make_pair(e.path().string(), read_file(e.path()));
-    return std::nullopt;
+} // namespace
+
+std::string model_wear_name(const Address& model) {
+    return stem_of(model.entries.empty() ? model.file.filename().string() : model.entries.back()) +
+           ".wea";
 }
+
+namespace {
 
 // A file of `dir` named `name`, case-insensitively (game folders mix cases).
 std::optional<fs::path> find_ci(const fs::path& dir, const std::string& name) {
@@ -81,16 +64,22 @@ std::optional<fs::path> find_ci(const fs::path& dir, const std::string& name) {
     return std::nullopt;
 }
 
-// Material.lib, Textures.lib, palettes.lib and LightMap.lib: explicit --materials/--textures,
-// else in --game-dir, else beside the input file (the corpus keeps them at its root). A library
-// that is missing or unreadable is a warning (untextured export), never a failure.
-mapping::MaterialLibraries open_libraries(const Address& address, const po::variables_map& vm) {
-    fs::path dir;
+nlohmann::json choice_json(int v) {
+    return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
+}
+
+} // namespace
+
+bool has_game_libraries(const fs::path& dir) {
+    return find_ci(dir, "Material.lib") || find_ci(dir, "Textures.lib");
+}
+
+mapping::MaterialLibraries open_libraries(const fs::path& default_dir,
+                                          const po::variables_map& vm) {
+    fs::path dir = default_dir.empty() ? fs::path(".") : default_dir;
     if (vm.count("game-dir")) {
         dir = vm["game-dir"].as<std::string>();
         if (!fs::is_directory(dir)) throw UsageError("--game-dir is not a folder: " + dir.string());
-    } else {
-        dir = address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
     }
     auto explicit_file = [&](const char* option) -> std::optional<fs::path> {
         if (!vm.count(option)) return std::nullopt;
@@ -122,18 +111,10 @@ mapping::MaterialLibraries open_libraries(const Address& address, const po::vari
     return libs;
 }
 
-nlohmann::json choice_json(int v) {
-    return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
-}
-
-} // namespace
-
-int export_model(const Loaded& in, const fs::path& out, const po::variables_map& vm) {
-    const std::string ext = lower_ascii(out.extension().string());
+mapping::ExportOptions model_export_options(const po::variables_map& vm, const std::string& ext) {
     if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
-        throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
-    const bool skin = vm.count("skin") > 0;
-    if (skin && ext == ".obj") throw UsageError("--skin applies to glTF output only");
+        throw UsageError("a model converts to .gltf, .glb or .obj, not '" + ext + "'");
+    if (vm.count("skin") && ext == ".obj") throw UsageError("--skin applies to glTF output only");
     mapping::ExportOptions opt;
     opt.lod = parse_choice(vm["lod"].as<std::string>(), kLods, "lod");
     opt.group = parse_choice(vm["group"].as<std::string>(), kGroups, "group");
@@ -142,6 +123,16 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     if (opt.msft_lod && opt.lod != mapping::kAll) throw UsageError("--msft-lod needs --lod all");
     if (!(opt.fps > 0) || !std::isfinite(opt.fps))
         throw UsageError("--fps must be a positive number");
+    return opt;
+}
+
+int export_model(const Loaded& in, const fs::path& out, const po::variables_map& vm,
+                 const ModelExportContext* context) {
+    const std::string ext = lower_ascii(out.extension().string());
+    if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
+        throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
+    const bool skin = vm.count("skin") > 0;
+    mapping::ExportOptions opt = model_export_options(vm, ext);
 
     const std::string where = in.address.display();
     DiagnosticSink sink(ReadMode::Tolerant);
@@ -154,12 +145,20 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     record.output = out.filename().string();
     record.format = ext.substr(1);
     record.fps = opt.fps;
-    if (auto w = find_wear(in.address)) {
+    // The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
+    const std::optional<Sibling> wear_file =
+        context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
+    std::vector<std::string> lightmap_names;
+    if (const auto& w = wear_file) {
         try {
-            opt.material_names = wear::material_names(wear::read(w->second, w->first));
-            record.wear_source = w->first;
+            const wear::Wear table = wear::read(w->bytes, w->address);
+            opt.material_names = wear::material_names(table);
+            lightmap_names = wear::lightmap_names(table);
+            record.wear_source = w->address;
             record.wear_rows = opt.material_names;
-            spdlog::debug("{}: {} materials", w->first, opt.material_names.size());
+            record.wear_lightmaps = lightmap_names;
+            spdlog::debug("{}: {} materials, {} lightmaps", w->address, opt.material_names.size(),
+                          lightmap_names.size());
         } catch (const FormatError& e) {
             spdlog::warn("{} (materials named mat_<row>)", e.what());
         }
@@ -171,18 +170,37 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
                       {"skin", skin},
                       {"msft_lod", opt.msft_lod}};
 
+    // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).
+    if (!lightmap_names.empty() && ext != ".obj") {
+        const std::string problem = mapping::lightmap_uv_problem(model);
+        if (problem.empty())
+            opt.lightmapped = true;
+        else
+            spdlog::warn("{}: the WEAR names lightmap {}, but {}; no lightmap", where,
+                         lightmap_names[0], problem);
+    }
     scene::Scene sc = mapping::model_to_scene(model, opt);
     if (skin) sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
     if (!opt.material_names.empty()) {
-        const mapping::MaterialLibraries libs = open_libraries(in.address, vm);
+        std::optional<mapping::MaterialLibraries> own;
+        if (!context || !context->libraries)
+            own = open_libraries(in.address.file.parent_path(), vm);
+        const mapping::MaterialLibraries& libs = own ? *own : *context->libraries;
         std::vector<std::string> warnings;
         const auto resolved = mapping::resolve_materials(opt.material_names, libs, warnings);
-        for (const std::string& w : warnings) spdlog::warn("{}: {}", where, w);
         const size_t textured = mapping::apply_materials(sc, resolved);
+        size_t lit = 0;
+        if (opt.lightmapped)
+            lit = mapping::apply_lightmaps(
+                sc, mapping::resolve_lightmaps(lightmap_names, libs, warnings));
+        for (const std::string& w : warnings) spdlog::warn("{}: {}", where, w);
         nlohmann::json used = nlohmann::json::object();
         if (libs.materials) used["materials"] = libs.materials_name;
         if (libs.textures) used["textures"] = libs.textures_name;
+        if (opt.lightmapped && libs.lightmaps) used["lightmaps"] = libs.lightmaps_name;
         if (!used.empty()) sc.extras["mshconv"]["libraries"] = used;
+        if (opt.lightmapped)
+            spdlog::debug("{}: lightmap {} on {} lit materials", where, lightmap_names[0], lit);
         spdlog::debug("{}: {} of {} materials textured", where, textured, sc.materials.size());
     }
     const fs::path sidecar_path = vm.count("sidecar")

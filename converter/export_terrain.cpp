@@ -40,38 +40,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Sibling {
-    std::string address;
-    Bytes bytes;
-};
-
 std::string stem_of(const std::string& name) {
     const auto dot = name.rfind('.');
     return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
-// `leaf` next to the input: in the same archive, or in the same directory (case-insensitive).
-std::optional<Sibling> find_sibling(const Address& address, const std::string& leaf) {
-    if (!address.entries.empty()) {
-        Address parent = address;
-        parent.entries.pop_back();
-        Loaded archive = load(parent);
-        nres::Archive ar = nres::read(archive.bytes, ReadMode::Tolerant, parent.display());
-        if (auto i = ar.find(leaf)) {
-            Address a = parent;
-            a.entries.push_back(ar.entries[*i].name());
-            return Sibling{a.display(), std::move(ar.entries[*i].data)};
-        }
-        return std::nullopt;
-    }
-    const fs::path dir =
-        address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
-    const std::string wanted = lower_ascii(leaf);
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
-            return Sibling{e.path().string(), read_file(e.path())};
-    return std::nullopt;
 }
 
 std::optional<Sibling> level_file(const Address& in, const po::variables_map& vm,

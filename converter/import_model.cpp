@@ -65,6 +65,34 @@ int import_new_model(const fs::path& input, const std::string& ext, const Addres
 
 } // namespace
 
+mapping::ImportResult import_model_files(const fs::path& input, const fs::path& sidecar_path,
+                                         std::optional<double> fps) {
+    const std::string ext = lower_ascii(input.extension().string());
+    const Bytes sidecar_text = read_file(sidecar_path);
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(sidecar_text.begin(), sidecar_text.end());
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(sidecar_path.string(), 0, std::string("not JSON: ") + e.what());
+    }
+    sidecar::ModelSidecar sc = sidecar::parse_model_sidecar(doc, sidecar_path.string());
+    if (fps) sc.fps = *fps;
+
+    std::vector<std::string> warnings;
+    scene::Scene scene;
+    if (ext == ".obj") {
+        const Bytes text = read_file(input);
+        scene = obj::read(std::string(text.begin(), text.end()), input.string());
+    } else {
+        scene = gltf::read(input, warnings);
+    }
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
+
+    mapping::ImportResult r = mapping::import_scene(scene, sc, ext == ".obj", input.string());
+    for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
+    return r;
+}
+
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm) {
     const fs::path input = in.file;
     const std::string ext = lower_ascii(input.extension().string());
@@ -84,28 +112,9 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
         return import_new_model(input, ext, out, vm);
     if (!fs::exists(sidecar_path))
         throw FormatError(input.string(), 0, "no sidecar at " + sidecar_path.string());
-    const Bytes sidecar_text = read_file(sidecar_path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(sidecar_text.begin(), sidecar_text.end());
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(sidecar_path.string(), 0, std::string("not JSON: ") + e.what());
-    }
-    sidecar::ModelSidecar sc = sidecar::parse_model_sidecar(doc, sidecar_path.string());
-    if (vm.count("fps")) sc.fps = vm["fps"].as<double>();
-
-    std::vector<std::string> warnings;
-    scene::Scene scene;
-    if (ext == ".obj") {
-        const Bytes text = read_file(input);
-        scene = obj::read(std::string(text.begin(), text.end()), input.string());
-    } else {
-        scene = gltf::read(input, warnings);
-    }
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
-
-    mapping::ImportResult r = mapping::import_scene(scene, sc, ext == ".obj", input.string());
-    for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
+    mapping::ImportResult r = import_model_files(
+        input, sidecar_path,
+        vm.count("fps") ? std::optional<double>(vm["fps"].as<double>()) : std::nullopt);
     r.report["input"] = input.string();
     r.report["output"] = out.display();
     r.report["sidecar"] = sidecar_path.string();

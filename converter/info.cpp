@@ -1,8 +1,12 @@
-// `mshconv info IN [--json]`
+// `mshconv info IN [--json]`: an archive (entries; nested models and textures summarised), a
+// model, or a Texm texture (file or archive entry).
 #include "address.hpp"
 #include "commands.hpp"
+#include "convert.hpp"
 #include "options.hpp"
 #include "summary.hpp"
+
+#include "formats/texm.hpp"
 
 #include <cstdio>
 
@@ -23,6 +27,48 @@ void print_model_text(const nlohmann::json& j, const std::string& indent) {
         std::printf("%s  lod %d group %d: %zu slots, %zu batches, %zu triangles\n", indent.c_str(),
                     u["lod"].get<int>(), u["group"].get<int>(), u["slots"].get<size_t>(),
                     u["batches"].get<size_t>(), u["triangles"].get<size_t>());
+}
+
+std::string hex32(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08X", v);
+    return buf;
+}
+
+// One texture: size, format, levels, flags, palette, Page rects.
+void print_texture_text(const nlohmann::json& t, const std::string& indent, bool rects) {
+    if (t.contains("error")) {
+        std::printf("%serror: %s\n", indent.c_str(), t["error"].get<std::string>().c_str());
+        return;
+    }
+    const uint32_t w = t["width"], h = t["height"], mips = t["mip_count"];
+    std::printf("%s%u x %u, format %u (%s), %u mip level%s", indent.c_str(), w, h,
+                t["format"].get<uint32_t>(), t["format_name"].get<std::string>().c_str(), mips,
+                mips == 1 ? "" : "s");
+    if (mips > 1)
+        std::printf(" (%ux%u .. %ux%u)", w, h, texm::level_width(w, mips - 1),
+                    texm::level_height(h, mips - 1));
+    const auto& page = t["page"];
+    std::printf(", Page: %s\n",
+                page.is_null() ? "none" : (std::to_string(page.size()) + " rects").c_str());
+    std::string bits;
+    for (const auto& b : t["flags5_bits"])
+        bits += (bits.empty() ? " (" : ", ") + b.get<std::string>();
+    if (!bits.empty()) bits += ")";
+    std::printf("%sflags4 %u, flags5 %s%s, unknown6 %s%s%s\n", indent.c_str(),
+                t["flags4"].get<uint32_t>(), hex32(t["flags5"]).c_str(), bits.c_str(),
+                hex32(t["unknown6"]).c_str(),
+                t["embedded_palette"].get<bool>() ? ", embedded palette (256 colours)" : "",
+                t.contains("external_palette")
+                    ? (", external palette " + t["external_palette"].get<std::string>()).c_str()
+                    : "");
+    if (rects && !page.is_null())
+        for (size_t i = 0; i < page.size(); ++i)
+            std::printf("%s  rect %zu: x %u, y %u, %u x %u\n", indent.c_str(), i,
+                        page[i]["x"].get<uint32_t>(), page[i]["y"].get<uint32_t>(),
+                        page[i]["w"].get<uint32_t>(), page[i]["h"].get<uint32_t>());
+    for (const auto& d : t["diagnostics"])
+        std::printf("%s%s\n", indent.c_str(), d.get<std::string>().c_str());
 }
 
 } // namespace
@@ -49,8 +95,16 @@ int run_info(const Args& args) {
     case Kind::Archive:
         j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where), where);
         break;
-    case Kind::Other:
-        throw FormatError(where, 0, "not an NRes archive or model (no 'NRes' magic)");
+    case Kind::Other: {
+        if (!is_texm(in.bytes))
+            throw FormatError(where, 0,
+                              "not an NRes archive, model or Texm texture (no 'NRes' or 'Texm' "
+                              "magic)");
+        const std::string name = in.address.entries.empty() ? in.address.file.filename().string()
+                                                            : in.address.entries.back();
+        j = {{"kind", "texture"}, {"texture", summarize_texture(in.bytes, name, where)}};
+        break;
+    }
     }
     j["file"] = where;
     j["size"] = in.bytes.size();
@@ -63,6 +117,11 @@ int run_info(const Args& args) {
         print_model_text(j["model"], "  ");
         return 0;
     }
+    if (j["kind"] == "texture") {
+        std::printf("%s: Texm texture, %zu bytes\n", where.c_str(), in.bytes.size());
+        print_texture_text(j["texture"], "  ", true);
+        return 0;
+    }
     std::printf("%s: NRes archive, %zu entries, %zu bytes\n", where.c_str(),
                 j["entry_count"].get<size_t>(), in.bytes.size());
     for (const auto& e : j["entries"]) {
@@ -71,6 +130,7 @@ int run_info(const Args& args) {
                     e["size"].get<size_t>(), e["attr1"].get<uint32_t>(), e["attr2"].get<uint32_t>(),
                     e["attr3"].get<uint32_t>());
         if (e.contains("model")) print_model_text(e["model"], "       ");
+        if (e.contains("texture")) print_texture_text(e["texture"], "       ", false);
         if (e.contains("error"))
             std::printf("       error: %s\n", e["error"].get<std::string>().c_str());
     }

@@ -17,7 +17,10 @@ constexpr const char* kUsage = R"(usage: mshconv COMMAND [options]
 commands:
   convert IN OUT [--lod N|all] [--group N|all] [--fps F]
                                    model -> glTF (.gltf + .bin, or .glb) + OUT.sidecar.json
-  info IN [--json]                 what is inside an archive or model
+  batch IN... -o DIR --to FMT[,FMT] [-j N] [--report R.json]
+                                   whole folders/archives: models and maps to glb|gltf|obj,
+                                   textures to png; --to nres rebuilds archives from the output
+  info IN [--json]                 what is inside an archive, model or texture
   validate IN [--strict] [--json]  diagnostics; exit 1 when invalid
   nres list IN                     archive directory
   nres extract IN -o DIR           entries as files plus a manifest (_nres.json)
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
         if (command == "validate") return msh::cli::run_validate(args);
         if (command == "nres") return msh::cli::run_nres(args);
         if (command == "samples") return msh::cli::run_samples(args);
+        if (command == "batch") return msh::cli::run_batch(args);
         throw msh::cli::UsageError("unknown command '" + command + "'");
     } catch (const msh::cli::UsageError& e) {
         spdlog::error("{}", e.what());

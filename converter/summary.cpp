@@ -1,6 +1,10 @@
 #include "summary.hpp"
 
 #include "address.hpp"
+#include "convert.hpp"
+
+#include "formats/material.hpp"
+#include "formats/texm.hpp"
 
 #include <cctype>
 
@@ -86,6 +90,77 @@ json summarize_model(const Model& m) {
     return j;
 }
 
+namespace {
+
+const char* format_name(uint32_t code) {
+    switch (code) {
+    case 0:
+        return "indexed (palette)";
+    case 565:
+        return "R5G6B5";
+    case 556:
+        return "R5G5B6";
+    case 4444:
+        return "A4R4G4B4";
+    case 88:
+        return "L8A8";
+    case 888:
+        return "X8R8G8B8";
+    case 8888:
+        return "A8R8G8B8";
+    }
+    return "unknown";
+}
+
+} // namespace
+
+json summarize_texture(ByteView payload, const std::string& name, const std::string& where) {
+    DiagnosticSink sink(ReadMode::Tolerant);
+    json j = {{"payload_size", payload.size()}};
+    texm::Texture t;
+    try {
+        t = texm::read(payload, sink, where);
+    } catch (const FormatError& e) {
+        j["error"] = e.what();
+        return j;
+    }
+    const texm::Header& h = t.header;
+    j["width"] = h.width;
+    j["height"] = h.height;
+    j["format"] = h.format;
+    j["format_name"] = format_name(h.format);
+    j["mip_count"] = h.mip_count;
+    j["flags4"] = h.flags4;
+    j["flags5"] = h.flags5;
+    j["unknown6"] = h.unknown6;
+    json bits = json::array();
+    if (h.flags5 & texm::kFlags5AlphaKey) bits.push_back("alpha key (palette index 0 transparent)");
+    if (h.flags5 & texm::kFlags5Fade) bits.push_back("palette fade");
+    if (h.flags5 & texm::kFlags5Exporter) bits.push_back("exporter bit");
+    if (h.flags5 & texm::kFlags5Lightmap) bits.push_back("lightmap set");
+    j["flags5_bits"] = bits;
+    j["core_size"] = texm::core_size(h);
+    j["embedded_palette"] = !t.palette.empty();
+    if (t.page) {
+        json rects = json::array();
+        for (const texm::PageRect& r : *t.page)
+            rects.push_back({{"x", r.x}, {"w", r.w}, {"y", r.y}, {"h", r.h}});
+        j["page"] = rects;
+    } else {
+        j["page"] = nullptr;
+    }
+    if (!t.tail.empty()) j["unparsed_tail_bytes"] = t.tail.size();
+    j["interpretable"] = !t.raw_only && t.format().has_value();
+    const material::PaletteRef pal = material::palette_slot(name);
+    j["valid_texture_name"] = pal.valid_name;
+    if (pal.valid_name && pal.slot >= 0 && pal.slot < material::kPaletteSlots)
+        j["external_palette"] = material::palette_file_name(pal.slot);
+    json diagnostics = json::array();
+    for (const Diagnostic& d : sink.diagnostics()) diagnostics.push_back(d.to_string());
+    j["diagnostics"] = diagnostics;
+    return j;
+}
+
 json summarize_archive(const nres::Archive& ar, const std::string& where) {
     json entries = json::array();
     for (size_t i = 0; i < ar.entries.size(); ++i) {
@@ -100,6 +175,8 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
                    {"sort_index", e.sort_index}};
         Kind kind = classify(e.data);
         if (kind == Kind::Archive) je["nested"] = "archive";
+        if (kind == Kind::Other && is_texm(e.data))
+            je["texture"] = summarize_texture(e.data, e.name(), where + ":" + e.name());
         if (kind == Kind::Model) {
             DiagnosticSink sink(ReadMode::Tolerant);
             try {

@@ -8,6 +8,10 @@
 namespace msh::cli {
 
 nlohmann::json summarize_model(const Model& model);
+// A Texm payload (texm-materials.md §2-§5): format, size, mip levels, header flags, palette, Page
+// rects, and `name`'s external palette (§9). Read tolerantly: damage shows as "diagnostics".
+nlohmann::json summarize_texture(ByteView payload, const std::string& name,
+                                 const std::string& where);
 // Archive entries; nested models get a "model" summary (read tolerantly so info works on damage).
 nlohmann::json summarize_archive(const nres::Archive& archive, const std::string& where);
 std::string type_label(uint32_t type); // FourCC text when printable, else the number

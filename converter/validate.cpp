@@ -7,9 +7,11 @@
 #include "formats/arealmap.hpp"
 #include "formats/msh.hpp"
 #include "formats/terrain.hpp"
+#include "formats/wear.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdio>
 
 namespace msh::cli {
@@ -17,8 +19,24 @@ namespace msh::cli {
 namespace {
 
 struct Tally {
-    size_t models = 0, archives = 0, terrains = 0, areal_maps = 0;
+    size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0;
 };
+
+void validate_wear(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
+    ++tally.wears;
+    try {
+        wear::read(bytes, where);
+    } catch (const FormatError& e) {
+        sink.error(e.resource(), e.offset(), e.message());
+    }
+}
+
+bool ends_with_wea(const std::string& where) {
+    if (where.size() < 4) return false;
+    std::string ext = where.substr(where.size() - 4);
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".wea";
+}
 
 void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
     try {
@@ -41,12 +59,19 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             }
             ++tally.archives;
             nres::Archive ar = nres::read(bytes, sink, where);
-            for (const nres::Entry& e : ar.entries)
+            for (const nres::Entry& e : ar.entries) {
                 if (nres::looks_like_nres(e.data))
                     validate_bytes(e.data, where + ":" + e.name(), sink, tally);
+                else if (e.type == nres::fourcc("WEAR"))
+                    validate_wear(e.data, where + ":" + e.name(), sink, tally);
+            }
             break;
         }
         case Kind::Other:
+            if (ends_with_wea(where)) { // loose Land1.wea / Land2.wea
+                validate_wear(bytes, where, sink, tally);
+                break;
+            }
             // Parse again to report why (bad magic, version, directory).
             nres::read(bytes, sink, where);
             break;
@@ -89,6 +114,7 @@ int run_validate(const Args& args) {
                             {"archives", tally.archives},
                             {"terrains", tally.terrains},
                             {"areal_maps", tally.areal_maps},
+                            {"wear_tables", tally.wears},
                             {"errors", errors},
                             {"warnings", sink.warning_count()},
                             {"diagnostics", list}};
@@ -99,6 +125,9 @@ int run_validate(const Args& args) {
                            std::to_string(tally.archives) + " archives";
         if (tally.terrains) what += ", " + std::to_string(tally.terrains) + " terrain";
         if (tally.areal_maps) what += ", " + std::to_string(tally.areal_maps) + " areal map";
+        if (tally.wears)
+            what += ", " + std::to_string(tally.wears) +
+                    (tally.wears == 1 ? " WEAR table" : " WEAR tables");
         std::printf("%s: %s (%s, %zu errors, %zu warnings)\n", where.c_str(),
                     errors ? "INVALID" : "valid", what.c_str(), errors, sink.warning_count());
     }

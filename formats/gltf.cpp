@@ -202,6 +202,7 @@ struct Textures {
 // The textures a material uses (indices into the document's textures; -1 = none).
 struct MaterialTextures {
     int base_color = -1;
+    int lightmap = -1; // occlusionTexture on the material's lightmap_texcoord
 };
 
 // Per material, its textures; first use of an image adds it (its view comes before any mesh
@@ -210,17 +211,23 @@ std::vector<MaterialTextures> plan_materials(const scene::Scene& scene, const Im
                                              Textures& textures, Layout& layout) {
     // A texture needs TEXCOORD_0 on every primitive that uses the material (else the asset is
     // invalid): such materials stay untextured.
-    std::vector<bool> no_uv(scene.materials.size(), false);
+    // The same for the lightmap's UV set.
+    std::vector<bool> no_uv(scene.materials.size(), false), no_lightmap_uv(no_uv);
     for (const scene::Mesh& mesh : scene.meshes)
-        for (const scene::Primitive& prim : mesh.primitives)
-            if (prim.material >= 0 && size_t(prim.material) < no_uv.size() &&
-                !prim.attributes.count("TEXCOORD_0"))
-                no_uv[size_t(prim.material)] = true;
+        for (const scene::Primitive& prim : mesh.primitives) {
+            if (prim.material < 0 || size_t(prim.material) >= no_uv.size()) continue;
+            const scene::Material& m = scene.materials[size_t(prim.material)];
+            if (!prim.attributes.count("TEXCOORD_0")) no_uv[size_t(prim.material)] = true;
+            if (!prim.attributes.count("TEXCOORD_" + std::to_string(m.lightmap_texcoord)))
+                no_lightmap_uv[size_t(prim.material)] = true;
+        }
     std::vector<MaterialTextures> out(scene.materials.size());
     for (size_t mi = 0; mi < scene.materials.size(); ++mi) {
         const scene::Material& m = scene.materials[mi];
         if (m.base_color && !m.base_color->png.empty() && !no_uv[mi])
             out[mi].base_color = textures.texture(*m.base_color, images, layout);
+        if (m.lightmap && !m.lightmap->png.empty() && !no_lightmap_uv[mi])
+            out[mi].lightmap = textures.texture(*m.lightmap, images, layout);
     }
     return out;
 }
@@ -239,6 +246,15 @@ void write_material(JsonWriter& j, const scene::Material& m, const MaterialTextu
         j.key("baseColorTexture").begin_object().key("index").integer(t.base_color).end_object();
     j.key("metallicFactor").number(0.0);
     j.end_object();
+    // A baked multiplicative lightmap: occlusionTexture is the closest glTF slot.
+    if (t.lightmap >= 0)
+        j.key("occlusionTexture")
+            .begin_object()
+            .key("index")
+            .integer(t.lightmap)
+            .key("texCoord")
+            .integer(m.lightmap_texcoord)
+            .end_object();
     if (t.base_color >= 0) {
         if (m.alpha_mode == scene::AlphaMode::Mask) {
             j.key("alphaMode").plain_string("MASK");
@@ -565,7 +581,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
         j.finish();
         e.document.push_back('\n');
         p.layout.append_to(e.bin);
-        e.images = scene::image_files(scene, images.prefix);
+        e.images = scene::image_files(scene, images.prefix, true);
         return e;
     }
 

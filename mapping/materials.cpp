@@ -4,6 +4,7 @@
 #include "formats/material.hpp"
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
+#include "mapping/model_to_scene.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -170,6 +171,67 @@ size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>&
         textured += r.image.has_value();
     }
     return textured;
+}
+
+std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& rows,
+                                                const MaterialLibraries& libs,
+                                                std::vector<std::string>& warnings) {
+    std::vector<ResolvedLightmap> out;
+    for (const std::string& name : rows) {
+        ResolvedLightmap r;
+        r.name = name;
+        r.info["name"] = name;
+        if (!libs.lightmaps) {
+            warnings.push_back("lightmap '" + name + "': no " + libs.lightmaps_name +
+                               "; no lightmap");
+            out.push_back(std::move(r));
+            continue;
+        }
+        const auto index = material::find_resource(*libs.lightmaps, texm::kMagic, name);
+        if (!index) {
+            warnings.push_back("lightmap '" + name + "' not found in " + libs.lightmaps_name +
+                               "; no lightmap");
+            out.push_back(std::move(r));
+            continue;
+        }
+        const nres::Entry& e = libs.lightmaps->entries[*index];
+        const std::string where = libs.lightmaps_name + ":" + e.name();
+        try {
+            DiagnosticSink sink(ReadMode::Tolerant);
+            const texm::Texture t = texm::read(e.data, sink, where);
+            if (t.raw_only || !t.format()) {
+                warnings.push_back(where + ": not an interpretable Texm; no lightmap");
+            } else {
+                r.image = scene::Image{e.name(), png::from_texm_level(t, 0)};
+                r.info = {{"name", e.name()},
+                          {"format", t.header.format},
+                          {"width", t.header.width},
+                          {"height", t.header.height}};
+            }
+        } catch (const FormatError& ex) {
+            warnings.push_back(std::string(ex.what()) + "; no lightmap");
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+size_t apply_lightmaps(scene::Scene& scene, const std::vector<ResolvedLightmap>& resolved) {
+    size_t lit = 0;
+    for (scene::Material& mat : scene.materials) {
+        if (!mat.extras.is_object() || !mat.extras.contains("lightmap_row")) continue;
+        const auto& row_json = mat.extras["lightmap_row"];
+        if (!row_json.is_number_integer()) continue;
+        const int64_t row = row_json.get<int64_t>();
+        if (row < 0 || size_t(row) >= resolved.size()) continue;
+        const ResolvedLightmap& r = resolved[size_t(row)];
+        mat.extras["lightmap"] = r.info;
+        if (!r.image) continue;
+        mat.lightmap = r.image;
+        mat.lightmap_texcoord = kLightmapTexcoord;
+        ++lit;
+    }
+    return lit;
 }
 
 } // namespace msh::mapping

@@ -44,4 +44,20 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
 // resolved[r] (extras are merged under the key "material"). Returns how many got an image.
 size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>& resolved);
 
+struct ResolvedLightmap {
+    std::string name;                  // the WEAR LIGHTMAPS row name
+    std::optional<scene::Image> image; // level 0 as PNG; none = missing (slot -1, §12.4)
+    nlohmann::json info = nlohmann::json::object(); // name, format, size
+};
+
+// LIGHTMAPS rows -> Texm in LightMap.lib (case-insensitive, type Texm). A missing library,
+// lightmap or unusable payload is a warning: the row has no image (never the diffuse texture).
+std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& rows,
+                                                const MaterialLibraries& libs,
+                                                std::vector<std::string>& warnings);
+
+// Gives every scene material whose extras hold `lightmap_row` r the image of resolved[r] (on UV
+// set kLightmapTexcoord) and extras {"lightmap": info}. Returns how many got one.
+size_t apply_lightmaps(scene::Scene& scene, const std::vector<ResolvedLightmap>& resolved);
+
 } // namespace msh::mapping

@@ -71,19 +71,34 @@ struct Builder {
     std::vector<uint32_t> scratch_global, scratch_local;
     std::vector<uint8_t> scratch_ok;
 
-    int material(uint16_t row) {
-        if (material_of_row.size() <= row) material_of_row.resize(size_t(row) + 1, scene::kNoIndex);
-        int& m = material_of_row[row];
+    std::vector<int> lit_material_of_row; // the same for lit batches (lightmapped models)
+    bool lightmap_uvs = false;            // TEXCOORD_2 from Res18
+
+    int material(uint16_t row, bool lit) {
+        std::vector<int>& table = lit ? lit_material_of_row : material_of_row;
+        if (table.size() <= row) table.resize(size_t(row) + 1, scene::kNoIndex);
+        int& m = table[row];
         if (m == scene::kNoIndex) {
             scene::Material mat;
             mat.name = row < options.material_names.size() && !options.material_names[row].empty()
                            ? options.material_names[row]
                            : "mat_" + std::to_string(row);
             mat.extras = object_of({{"wear_row", row}});
+            if (lit) {
+                mat.name += "_lit";
+                mat.extras["lightmap_row"] = 0; // every shipped LIGHTMAPS section has one row
+            }
             m = int(out.materials.size());
             out.materials.push_back(std::move(mat));
         }
         return m;
+    }
+
+    // Res18 record v as a UV pair (two u16 / 1024).
+    std::array<float, 2> lightmap_uv(size_t v) const {
+        const nres::Entry* e = model.entry(kVertexStream18);
+        return {float(load<uint16_t>(e->data, v * 4)) / 1024.0f,
+                float(load<uint16_t>(e->data, v * 4 + 2)) / 1024.0f};
     }
 
     // One primitive per batch; returns false for an empty batch (no triangles).
@@ -149,6 +164,9 @@ struct Builder {
         scene::Attribute pos{3, std::vector<float>(3 * n)}, nrm{3, {}}, uv0{2, {}},
             uv1{2, std::vector<float>(2 * n)};
         if (has_uvs) uv0.data.resize(2 * n);
+        const bool with_lightmap_uvs = lightmap_uvs && has_uvs;
+        scene::Attribute uv2{2, {}};
+        if (with_lightmap_uvs) uv2.data.resize(2 * n);
         for (size_t i = 0; i < n; ++i) {
             const Vec3& src = model.positions[used[i]];
             const Vec3a g = to_gltf({src.x, src.y, src.z});
@@ -159,6 +177,11 @@ struct Builder {
             }
             uv1.data[2 * i] = float(used[i]);
             uv1.data[2 * i + 1] = float(batch_index);
+            if (with_lightmap_uvs) {
+                const auto uv = lightmap_uv(used[i]);
+                uv2.data[2 * i] = uv[0];
+                uv2.data[2 * i + 1] = uv[1];
+            }
         }
         if (has_normals) {
             nrm.data.resize(3 * n);
@@ -197,7 +220,10 @@ struct Builder {
         if (has_normals) prim.attributes["NORMAL"] = std::move(nrm);
         if (has_uvs) prim.attributes["TEXCOORD_0"] = std::move(uv0);
         prim.attributes["TEXCOORD_1"] = std::move(uv1);
-        prim.material = material(b.material);
+        if (with_lightmap_uvs)
+            prim.attributes["TEXCOORD_" + std::to_string(kLightmapTexcoord)] = std::move(uv2);
+        // msh.md §6, one project's reading: opaque4 high byte 0x00 = lit, 0xFF = unlit.
+        prim.material = material(b.material, with_lightmap_uvs && (b.opaque4 >> 8) == 0);
         return true;
     }
 
@@ -322,10 +348,20 @@ std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std:
     return std::pair{lod, group};
 }
 
+std::string lightmap_uv_problem(const Model& model) {
+    const nres::Entry* e = model.entry(kVertexStream18);
+    if (!e) return "the model has no Res18";
+    if (e->data.size() != model.positions.size() * 4)
+        return "Res18 holds " + std::to_string(e->data.size()) + " bytes, not 4 per vertex (" +
+               std::to_string(model.positions.size()) + " vertices)";
+    return "";
+}
+
 scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
     if (!(options.fps > 0) || !std::isfinite(options.fps))
         throw std::invalid_argument("fps must be a positive number");
-    Builder b{model, options, {}, {}, {}, {}, {}};
+    Builder b{model, options, {}, {}, {}, {}, {}, {}, false};
+    b.lightmap_uvs = options.lightmapped && lightmap_uv_problem(model).empty();
     b.out.extras = {
         {"mshconv",
          {{"fps", options.fps},

@@ -17,6 +17,12 @@
 // - Animation: for every mapped node a translation and a rotation channel, one key per MSH key,
 //   time = frame / fps; rotations normalised (zero -> identity) and hemisphere-continuous.
 //   Non-canonical animation data is resampled at every whole frame with anim::sample().
+// - Lightmaps (texm-materials.md §11-§12, msh.md §5; both readings unverified): with
+//   `lightmapped` set and a Res18 of one 4-byte record per vertex, every primitive also gets
+//   TEXCOORD_2 = Res18 as two u16 / 1024 (u, v; no flip, like TEXCOORD_0), and batches whose
+//   Res13 opaque4 high byte is 0x00 ("lit" in one project's reading; 0xFF = unlit) use a lit
+//   variant of their material: `<name>_lit`, extras {wear_row, lightmap_row: 0}. The lightmap
+//   image itself is attached later (mapping/materials: apply_lightmaps).
 #pragma once
 
 #include "formats/msh.hpp"
@@ -38,12 +44,20 @@ struct ExportOptions {
     bool msft_lod = false;
     // WEAR row names (material index -> name); rows beyond the list are named mat_<row>.
     std::vector<std::string> material_names;
+    // The WEAR has a LIGHTMAPS section: decode Res18 as lightmap UVs, lit material variants.
+    bool lightmapped = false;
 };
 
 // The name suffix of a non-primary slot: `@lod1`, `@g4`, `@lod1g4` ("" for lod 0 group 0), and
 // its inverse: (lod, group) and the base name, nullopt for any other name (and for lod 0 group 0).
 std::string slot_suffix(int lod, int group);
 std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base);
+
+// The UV set lightmap UVs go to: TEXCOORD_0 is the diffuse UV, TEXCOORD_1 the vertex identity.
+constexpr int kLightmapTexcoord = 2;
+
+// Why Res18 cannot serve as lightmap UVs ("" when it can): missing, or not 4 bytes per vertex.
+std::string lightmap_uv_problem(const Model& model);
 
 // Axis mapping helpers (exact: only permutation and sign).
 inline std::array<float, 3> to_gltf(const std::array<float, 3>& v) {

@@ -72,6 +72,10 @@ struct Material {
     std::string name;
     nlohmann::json extras;
     std::optional<Image> base_color; // baseColorTexture (TEXCOORD_0)
+    // A baked multiplicative lightmap (texm-materials.md §12.4) on UV set `lightmap_texcoord`.
+    // glTF has no lightmap slot: written as occlusionTexture, the closest (README "Lightmaps").
+    std::optional<Image> lightmap;
+    int lightmap_texcoord = 2;
     AlphaMode alpha_mode = AlphaMode::Opaque;
     float alpha_cutoff = 0.5f; // MASK only
 };
@@ -122,16 +126,21 @@ struct Scene {
     nlohmann::json extras; // scene-level extras
 };
 
-// The distinct image files of the scene's materials, named `<prefix><image_file_stem>.png`.
-inline std::vector<ImageFile> image_files(const Scene& scene, const std::string& prefix) {
+// The distinct image files of the scene's materials, named `<prefix><image_file_stem>.png`:
+// base colour images, and lightmaps when the format has a place for them (glTF, not OBJ).
+inline std::vector<ImageFile> image_files(const Scene& scene, const std::string& prefix,
+                                          bool with_lightmaps = false) {
     std::vector<ImageFile> files;
-    for (const Material& mat : scene.materials) {
-        if (!mat.base_color || mat.base_color->png.empty()) continue;
-        const std::string file = prefix + image_file_stem(mat.base_color->name) + ".png";
+    auto add = [&](const std::optional<Image>& img) {
+        if (!img || img->png.empty()) return;
+        const std::string file = prefix + image_file_stem(img->name) + ".png";
         bool seen = false;
         for (const ImageFile& f : files) seen = seen || f.name == file;
-        if (!seen) files.push_back({file, mat.base_color->png});
-    }
+        if (!seen) files.push_back({file, img->png});
+    };
+    for (const Material& mat : scene.materials) add(mat.base_color);
+    if (with_lightmaps)
+        for (const Material& mat : scene.materials) add(mat.lightmap);
     return files;
 }
 

@@ -23,6 +23,7 @@ struct ExportRecord {
     nlohmann::json options;  // lod, group, skin, ...
     std::string wear_source; // address of the WEAR used for material names, or empty
     std::vector<std::string> wear_rows;
+    std::vector<std::string> wear_lightmaps; // LIGHTMAPS rows (empty: none)
 };
 
 uint64_t fnv1a64(ByteView bytes);

@@ -150,15 +150,44 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
     m.asset.generator = "mshconv";
     BufferBuilder bb{m, {}};
 
-    // A texture needs TEXCOORD_0 on every primitive that uses the material (else the asset is
-    // invalid): such materials stay untextured.
-    std::vector<bool> no_uv(scene.materials.size(), false);
+    // A texture needs its UV set on every primitive that uses the material (else the asset is
+    // invalid): such materials stay without it. (Lightmap: the `mat` branch's addition.)
+    std::vector<bool> no_uv(scene.materials.size(), false), no_lightmap_uv(no_uv);
     for (const scene::Mesh& mesh : scene.meshes)
-        for (const scene::Primitive& p : mesh.primitives)
-            if (p.material >= 0 && size_t(p.material) < no_uv.size() &&
-                !p.attributes.count("TEXCOORD_0"))
-                no_uv[size_t(p.material)] = true;
+        for (const scene::Primitive& p : mesh.primitives) {
+            if (p.material < 0 || size_t(p.material) >= no_uv.size()) continue;
+            if (!p.attributes.count("TEXCOORD_0")) no_uv[size_t(p.material)] = true;
+            const int lt = scene.materials[size_t(p.material)].lightmap_texcoord;
+            if (!p.attributes.count("TEXCOORD_" + std::to_string(lt)))
+                no_lightmap_uv[size_t(p.material)] = true;
+        }
     std::map<std::string, int> texture_of_image; // image name -> texture index
+    auto texture_for = [&](const scene::Image& img) {
+        auto it = texture_of_image.find(img.name);
+        if (it != texture_of_image.end()) return it->second;
+        if (m.samplers.empty()) {
+            tinygltf::Sampler smp;
+            smp.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+            smp.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+            smp.wrapS = TINYGLTF_TEXTURE_WRAP_REPEAT;
+            smp.wrapT = TINYGLTF_TEXTURE_WRAP_REPEAT;
+            m.samplers.push_back(std::move(smp));
+        }
+        tinygltf::Image gi;
+        gi.name = img.name;
+        if (images.embed) {
+            gi.bufferView = bb.view(img.png.data(), img.png.size(), 0);
+            gi.mimeType = "image/png";
+        } else {
+            gi.uri = images.prefix + scene::image_file_stem(img.name) + ".png";
+        }
+        m.images.push_back(std::move(gi));
+        tinygltf::Texture tex;
+        tex.source = int(m.images.size() - 1);
+        tex.sampler = 0;
+        m.textures.push_back(std::move(tex));
+        return texture_of_image[img.name] = int(m.textures.size() - 1);
+    };
     for (size_t mi = 0; mi < scene.materials.size(); ++mi) {
         const scene::Material& src = scene.materials[mi];
         tinygltf::Material mat;
@@ -167,33 +196,8 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
         mat.pbrMetallicRoughness.metallicFactor = 0;
         mat.pbrMetallicRoughness.roughnessFactor = 1;
         if (src.base_color && !src.base_color->png.empty() && !no_uv[mi]) {
-            const scene::Image& img = *src.base_color;
-            auto it = texture_of_image.find(img.name);
-            if (it == texture_of_image.end()) {
-                if (m.samplers.empty()) {
-                    tinygltf::Sampler smp;
-                    smp.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
-                    smp.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
-                    smp.wrapS = TINYGLTF_TEXTURE_WRAP_REPEAT;
-                    smp.wrapT = TINYGLTF_TEXTURE_WRAP_REPEAT;
-                    m.samplers.push_back(std::move(smp));
-                }
-                tinygltf::Image gi;
-                gi.name = img.name;
-                if (images.embed) {
-                    gi.bufferView = bb.view(img.png.data(), img.png.size(), 0);
-                    gi.mimeType = "image/png";
-                } else {
-                    gi.uri = images.prefix + scene::image_file_stem(img.name) + ".png";
-                }
-                m.images.push_back(std::move(gi));
-                tinygltf::Texture tex;
-                tex.source = int(m.images.size() - 1);
-                tex.sampler = 0;
-                m.textures.push_back(std::move(tex));
-                it = texture_of_image.emplace(img.name, int(m.textures.size() - 1)).first;
-            }
-            mat.pbrMetallicRoughness.baseColorTexture.index = it->second;
+            const int texture = texture_for(*src.base_color);
+            mat.pbrMetallicRoughness.baseColorTexture.index = texture;
             mat.pbrMetallicRoughness.baseColorTexture.texCoord = 0;
             if (src.alpha_mode == scene::AlphaMode::Mask) {
                 mat.alphaMode = "MASK";
@@ -201,6 +205,10 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
             } else if (src.alpha_mode == scene::AlphaMode::Blend) {
                 mat.alphaMode = "BLEND";
             }
+        }
+        if (src.lightmap && !src.lightmap->png.empty() && !no_lightmap_uv[mi]) {
+            mat.occlusionTexture.index = texture_for(*src.lightmap);
+            mat.occlusionTexture.texCoord = src.lightmap_texcoord;
         }
         if (!src.extras.is_null()) mat.extras = to_value(src.extras);
         m.materials.push_back(std::move(mat));
@@ -317,7 +325,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     images.embed = binary;
     images.prefix = scene::image_file_stem(stem) + "_";
     to_tinygltf(scene, {}, m, images);
-    if (!binary) e.images = scene::image_files(scene, images.prefix);
+    if (!binary) e.images = scene::image_files(scene, images.prefix, true);
     tinygltf::TinyGLTF writer;
     std::ostringstream os;
     if (binary) {

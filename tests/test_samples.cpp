@@ -6,12 +6,15 @@
 #include "formats/anim.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "formats/wear.hpp"
 #include "samples/generator.hpp"
 #include "samples/shapes.hpp"
+#include "samples/textures_gen.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -27,6 +30,7 @@ struct ModelInfo {
     std::vector<uint32_t> order; // entry types in physical order
     Model model;
     std::string wear;
+    std::array<uint32_t, 3> wear_attrs{};
 };
 
 // Every nested model of the default corpus, read strictly (read errors throw).
@@ -50,14 +54,27 @@ const std::vector<ModelInfo>& models() {
                 for (auto [off, type] : by_offset) mi.order.push_back(type);
                 mi.model = read_model(e.data, ReadMode::Strict, f.relative_path + ":" + mi.name);
                 std::string stem = mi.name.substr(0, mi.name.rfind('.'));
-                if (auto w = ar.find(stem + ".wea"))
-                    mi.wear.assign(ar.entries[*w].data.begin(), ar.entries[*w].data.end());
+                if (auto w = ar.find(stem + ".wea")) {
+                    const nres::Entry& we = ar.entries[*w];
+                    mi.wear.assign(we.data.begin(), we.data.end());
+                    mi.wear_attrs = {we.attr1, we.attr2, we.attr3};
+                }
                 out.push_back(std::move(mi));
             }
         }
         return out;
     }();
     return all;
+}
+
+const nres::Archive& lightmap_library() {
+    static const nres::Archive lib = [] {
+        for (const samples::GeneratedFile& f : test::corpus())
+            if (f.relative_path == samples::kLightMapLib)
+                return nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        throw std::runtime_error("the corpus has no LightMap.lib");
+    }();
+    return lib;
 }
 
 size_t key_count_of_node(const Model& m, size_t node) {
@@ -105,11 +122,37 @@ BOOST_AUTO_TEST_CASE(required_archives_and_siblings) {
         uint16_t max_material = 0;
         for (const Batch& b : mi.model.batches) max_material = std::max(max_material, b.material);
         BOOST_TEST(rows == size_t(max_material) + 1, mi.name);
-        BOOST_TEST(mi.wear.find("\r\n") != std::string::npos);
-        BOOST_TEST(mi.wear.find('\n') == mi.wear.find("\r\n") + 1);
-        bool res18 = mi.model.entry(kVertexStream18) != nullptr;
-        BOOST_TEST((mi.wear.find("\r\n\r\nLIGHTMAPS\r\n1\r\n") != std::string::npos) == res18,
-                   mi.name);
+        // Shipped style (texm-materials.md §11): every line ends in CRLF (no bare LF, no stray
+        // CR), one empty line before LIGHTMAPS, and LIGHTMAPS (one lightmap) exactly on the
+        // models that carry Res18 and Res20.
+        size_t lf = 0, crlf = 0, cr = 0;
+        for (size_t i = 0; i < mi.wear.size(); ++i) {
+            lf += mi.wear[i] == '\n';
+            cr += mi.wear[i] == '\r';
+            crlf += mi.wear.compare(i, 2, "\r\n") == 0;
+        }
+        BOOST_TEST(crlf > 0u, mi.name);
+        BOOST_TEST(lf == crlf, mi.name);
+        BOOST_TEST(cr == crlf, mi.name);
+        BOOST_TEST(mi.wear.ends_with("\r\n"), mi.name);
+        const wear::Wear w =
+            wear::read(Bytes(mi.wear.begin(), mi.wear.end()), mi.archive + ":" + mi.name);
+        BOOST_TEST(w.materials.size() == rows, mi.name);
+        BOOST_TEST(w.layout.tail.empty(), mi.name);
+        const bool res18 = mi.model.entry(kVertexStream18) != nullptr;
+        const bool res20 = mi.model.entry(kTable20) != nullptr;
+        BOOST_TEST(res18 == res20, mi.name);
+        BOOST_TEST(!w.lightmaps.empty() == res18, mi.name);
+        if (res18) {
+            BOOST_TEST(w.lightmaps.size() == 1u, mi.name);
+            BOOST_TEST(mi.wear.find("\r\n\r\nLIGHTMAPS\r\n") != std::string::npos, mi.name);
+            BOOST_TEST(w.layout.blank.text.empty(), mi.name);
+            // The lightmap the row names exists in the corpus' LightMap.lib.
+            BOOST_TEST(lightmap_library().find(w.lightmaps[0].name).has_value(),
+                       mi.name << ": " << w.lightmaps[0].name);
+        }
+        // WEAR entry attributes (0, 0, 1).
+        BOOST_TEST(mi.wear_attrs == (std::array<uint32_t, 3>{0, 0, 1}), mi.name);
     }
 }
 

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -302,6 +303,92 @@ BOOST_AUTO_TEST_CASE(cli_lightmap_round_trip) {
     r = mshconv("convert " + q(png) + " " + q(out));
     BOOST_TEST(r.code == 0, r.out);
     BOOST_TEST((read_file(out) == ar.entries[0].data));
+}
+
+BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
+    const nres::Archive lib = library(samples::kTexturesLib);
+    // Entries of every kind the corpus has: Page atlases, palettes, single levels, mip chains.
+    std::set<std::string> seen;
+    size_t checked = 0;
+    for (const nres::Entry& e : lib.entries) {
+        const texm::Texture t = texm::read(e.data, ReadMode::Strict, e.name());
+        const std::string kind = std::to_string(t.header.format) + (t.page ? "p" : "") +
+                                 (t.header.mip_count > 1 ? "m" : "");
+        if (!seen.insert(kind).second) continue;
+        ++checked;
+        BOOST_TEST_CONTEXT(e.name()) {
+            // A Texm entry, as JSON: every header field as read.
+            Run r = mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib) + ":" +
+                            e.name());
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            const auto j = nlohmann::json::parse(r.out);
+            BOOST_TEST(j["kind"] == "texture");
+            const auto& tj = j["texture"];
+            BOOST_TEST(tj["width"] == t.header.width);
+            BOOST_TEST(tj["height"] == t.header.height);
+            BOOST_TEST(tj["format"] == t.header.format);
+            BOOST_TEST(tj["mip_count"] == t.header.mip_count);
+            BOOST_TEST(tj["flags4"] == t.header.flags4);
+            BOOST_TEST(tj["flags5"] == t.header.flags5);
+            BOOST_TEST(tj["unknown6"] == t.header.unknown6);
+            BOOST_TEST(tj["embedded_palette"] == !t.palette.empty());
+            BOOST_TEST(tj["page"].is_null() == !t.page.has_value());
+            if (t.page) {
+                BOOST_TEST_REQUIRE(tj["page"].size() == t.page->size());
+                for (size_t k = 0; k < t.page->size(); ++k) {
+                    BOOST_TEST(tj["page"][k]["x"] == (*t.page)[k].x);
+                    BOOST_TEST(tj["page"][k]["w"] == (*t.page)[k].w);
+                    BOOST_TEST(tj["page"][k]["y"] == (*t.page)[k].y);
+                    BOOST_TEST(tj["page"][k]["h"] == (*t.page)[k].h);
+                }
+            }
+            // A standalone Texm file, as text: size, format, mips, Page, flags.
+            const fs::path file = scratch("info-texm") / e.name();
+            write_file_atomic(file, e.data);
+            r = mshconv("info " + q(file));
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            BOOST_TEST(r.out.find("Texm texture, " + std::to_string(e.data.size()) + " bytes") !=
+                           std::string::npos,
+                       r.out);
+            BOOST_TEST(r.out.find(std::to_string(t.header.width) + " x " +
+                                  std::to_string(t.header.height) + ", format " +
+                                  std::to_string(t.header.format)) != std::string::npos,
+                       r.out);
+            BOOST_TEST(r.out.find(std::to_string(t.header.mip_count) + " mip level") !=
+                           std::string::npos,
+                       r.out);
+            BOOST_TEST(r.out.find(t.page ? "Page: " + std::to_string(t.page->size()) + " rects"
+                                         : std::string("Page: none")) != std::string::npos,
+                       r.out);
+            char flags5[16];
+            std::snprintf(flags5, sizeof flags5, "0x%08X", t.header.flags5);
+            BOOST_TEST(r.out.find("flags4 " + std::to_string(t.header.flags4) + ", flags5 " +
+                                  flags5) != std::string::npos,
+                       r.out);
+        }
+    }
+    BOOST_TEST(checked >= 6u);
+    BOOST_TEST(seen.count("0m") + seen.count("0") >= 1u); // palettised textures were among them
+
+    // The archive listing summarises every Texm entry the same way.
+    Run r = mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib));
+    BOOST_TEST_REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    BOOST_TEST_REQUIRE(j["entries"].size() == lib.entries.size());
+    for (size_t i = 0; i < lib.entries.size(); ++i)
+        BOOST_TEST(j["entries"][i]["texture"]["mip_count"] ==
+                   texm::read(lib.entries[i].data, ReadMode::Strict, "t").header.mip_count);
+
+    // A damaged Texm is still described (tolerant), with its diagnostics.
+    Bytes cut = lib.entries[0].data;
+    cut.resize(cut.size() / 2);
+    const fs::path damaged = scratch("info-texm") / "CUT.0";
+    write_file_atomic(damaged, cut);
+    r = mshconv("info --json " + q(damaged));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const auto d = nlohmann::json::parse(r.out);
+    BOOST_TEST(d["texture"]["interpretable"] == false);
+    BOOST_TEST(!d["texture"]["diagnostics"].empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

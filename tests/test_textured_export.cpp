@@ -4,11 +4,14 @@
 #include "test_util.hpp"
 
 #include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
 #include "formats/material.hpp"
+#include "formats/msh.hpp"
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
 #include "formats/tinygltf.hpp"
+#include "formats/wear.hpp"
 #include "mapping/materials.hpp"
 #include "samples/textures_gen.hpp"
 
@@ -207,6 +210,112 @@ BOOST_AUTO_TEST_CASE(explicit_libraries_and_game_dir) {
     r = run(std::string(MSHCONV_BINARY) + " convert " + q(lonely.string() + ":" + model) + " " +
             q(out) + " --materials /nonexistent/Material.lib");
     BOOST_TEST(r.code == 2, r.out);
+}
+
+// Lightmaps (texm-materials.md §11-§12; the Res18 UV and opaque4 lit-flag readings are
+// unverified): TEXCOORD_2 = Res18 / 1024 for the vertex TEXCOORD_1 names, lit batches use a
+// `_lit` material whose occlusionTexture (texCoord 2) is level 0 of the WEAR's lightmap.
+BOOST_AUTO_TEST_CASE(lightmapped_models_carry_the_lightmap_on_texcoord_2) {
+    const nres::Archive lightmaps = open_lib(samples::kLightMapLib);
+    size_t lightmapped = 0, plain = 0, lit_primitives = 0, unlit_primitives = 0;
+    for (const auto& f : test::corpus()) {
+        if (!f.relative_path.ends_with(".rlb")) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) {
+            if (e.type != nres::fourcc("MESH")) continue;
+            const auto w = ar.find(e.name().substr(0, e.name().rfind('.')) + ".wea");
+            BOOST_TEST_REQUIRE(w.has_value());
+            const wear::Wear table = wear::read(ar.entries[*w].data, e.name());
+            const bool has_lightmap = !table.lightmaps.empty();
+            if (!has_lightmap && plain >= 3) continue; // a few plain models suffice
+            BOOST_TEST_CONTEXT(f.relative_path << ":" << e.name()) {
+                const Model model = read_model(e.data, ReadMode::Strict, e.name());
+                const fs::path glb = scratch("lm_" + e.name() + ".glb");
+                const Run r = mshconv("convert " + q(test::corpus_dir() / f.relative_path) + ":" +
+                                      e.name() + " " + q(glb) + " --lod all --group all");
+                BOOST_TEST_REQUIRE(r.code == 0, r.out);
+                std::vector<std::string> warnings;
+                const scene::Scene sc = gltf::read(glb, warnings);
+                tinygltf::Model m;
+                BOOST_TEST_REQUIRE(load_gltf(glb, m));
+                if (!has_lightmap) {
+                    ++plain;
+                    for (const scene::Mesh& mesh : sc.meshes)
+                        for (const scene::Primitive& p : mesh.primitives)
+                            BOOST_TEST(!p.attributes.count("TEXCOORD_2"));
+                    for (const tinygltf::Material& mat : m.materials)
+                        BOOST_TEST(mat.occlusionTexture.index == -1);
+                    continue;
+                }
+                ++lightmapped;
+                const nres::Entry* res18 = model.entry(kVertexStream18);
+                BOOST_TEST_REQUIRE(res18 != nullptr);
+                const auto li = lightmaps.find(table.lightmaps[0].name);
+                BOOST_TEST_REQUIRE(li.has_value());
+                const texm::Image want = texm::decode_level(
+                    texm::read(lightmaps.entries[*li].data, ReadMode::Strict, "lm"), 0);
+                for (const scene::Mesh& mesh : sc.meshes)
+                    for (const scene::Primitive& p : mesh.primitives) {
+                        const auto& id = p.attributes.at("TEXCOORD_1").data;
+                        const auto uv2 = p.attributes.find("TEXCOORD_2");
+                        BOOST_TEST_REQUIRE((uv2 != p.attributes.end()));
+                        BOOST_TEST_REQUIRE(uv2->second.data.size() == id.size());
+                        for (size_t k = 0; k + 1 < id.size(); k += 2) {
+                            const size_t v = size_t(id[k]);
+                            BOOST_TEST(uv2->second.data[k] ==
+                                       float(load<uint16_t>(res18->data, v * 4)) / 1024.0f);
+                            BOOST_TEST(uv2->second.data[k + 1] ==
+                                       float(load<uint16_t>(res18->data, v * 4 + 2)) / 1024.0f);
+                        }
+                        const Batch& b = model.batches.at(size_t(id[1]));
+                        const bool lit = (b.opaque4 >> 8) == 0;
+                        (lit ? lit_primitives : unlit_primitives)++;
+                        const tinygltf::Material& mat = m.materials.at(size_t(p.material));
+                        BOOST_TEST(mat.name.ends_with("_lit") == lit, mat.name);
+                        BOOST_TEST((mat.occlusionTexture.index >= 0) == lit, mat.name);
+                        if (!lit) continue;
+                        BOOST_TEST(mat.occlusionTexture.texCoord == 2);
+                        const tinygltf::Image& img = m.images.at(
+                            size_t(m.textures.at(size_t(mat.occlusionTexture.index)).source));
+                        BOOST_TEST(img.name == lightmaps.entries[*li].name());
+                        BOOST_TEST((png::decode(img.image).rgba == want));
+                    }
+                // OBJ has no slot for it: no lit variants, no lightmap file.
+                const fs::path obj = scratch("lm_" + e.name() + ".obj");
+                BOOST_TEST_REQUIRE(mshconv("convert " + q(test::corpus_dir() / f.relative_path) +
+                                           ":" + e.name() + " " + q(obj))
+                                       .code == 0);
+                const Bytes mtl = read_file(obj.parent_path() / (obj.stem().string() + ".mtl"));
+                BOOST_TEST(std::string(mtl.begin(), mtl.end()).find("_lit") == std::string::npos);
+                BOOST_TEST(!fs::exists(obj.parent_path() / (obj.stem().string() + "_" +
+                                                            table.lightmaps[0].name + ".png")));
+            }
+        }
+    }
+    BOOST_TEST(lightmapped >= 5u);
+    BOOST_TEST(plain == 3u);
+    BOOST_TEST(lit_primitives > 0u);
+    BOOST_TEST(unlit_primitives > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_lightmap_is_a_warning) {
+    // The libraries without LightMap.lib: the lit materials keep their base colour, no lightmap.
+    const fs::path dir = scratch("no-lightmaps");
+    fs::create_directories(dir);
+    for (const char* f : {"static.rlb", "Material.lib", "Textures.lib"})
+        fs::copy_file(test::corpus_dir() / f, dir / f, fs::copy_options::overwrite_existing);
+    const fs::path glb = dir / "silo.glb";
+    const Run r = mshconv("convert " + q(dir / "static.rlb") + ":Silo_L.msh " + q(glb));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(r.out.find("no LightMap.lib") != std::string::npos, r.out);
+    tinygltf::Model m;
+    BOOST_TEST_REQUIRE(load_gltf(glb, m));
+    size_t textured = 0;
+    for (const tinygltf::Material& mat : m.materials) {
+        BOOST_TEST(mat.occlusionTexture.index == -1);
+        textured += mat.pbrMetallicRoughness.baseColorTexture.index >= 0;
+    }
+    BOOST_TEST(textured > 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,8 +2,9 @@
 """Real consumers of the export (issue 3): every corpus model converted to glTF/GLB/OBJ in every
 variant; Khronos glTF-Validator must report 0 errors and 0 warnings on every .gltf/.glb; Assimp
 must read every .glb and .obj back with the node and face counts the files declare; Blender 3.4
-must import an animated, a static and a multi-LOD model with their node trees, vertex counts and
-keys (blender_import_check.py).
+must import an animated, a static, a multi-LOD and a lightmapped model (TEXCOORD_2 + lightmap)
+with their node trees, vertex counts and keys (blender_import_check.py), and give them back byte
+for byte through its own export.
 
 usage: consumers.py BUILD_DIR SOURCE_DIR
 """
@@ -135,9 +136,12 @@ with tempfile.TemporaryDirectory() as work:
     static = next(m for m in models if m[2]["animation"]["frame_count"] == 1 and not m[2]["legacy_node_table"])
     multi_lod = next(m for m in models if m[2]["animation"]["frame_count"] > 1 and m is not animated and
                      len({u["lod"] for u in m[2]["lod_group_usage"]}) == 3)
+    # A lightmapped model (Res18/Res20 + WEAR LIGHTMAPS): its exports carry TEXCOORD_2 and a
+    # second texture, which Blender must keep and the import must ignore.
+    lightmapped = next(m for m in models if 18 in m[2]["entry_order"] and m not in (animated, static, multi_lod))
     checker = os.path.join(source, "tests", "integration", "blender_import_check.py")
     blender = os.path.join(source, "tests", "integration", "blender")  # clean-environment wrapper
-    for archive, name, model in (animated, static, multi_lod):
+    for archive, name, model in (animated, static, multi_lod, lightmapped):
         for suffix in ("default.glb", "all.glb"):
             glb = os.path.join(out, f"{archive}_{name}".replace(".", "_") + "_" + suffix)
             info = glb + ".info.json"
@@ -155,7 +159,7 @@ with tempfile.TemporaryDirectory() as work:
     # gives a valid model that reports the move.
     roundtrip = os.path.join(source, "tests", "integration", "blender_roundtrip.py")
     extracted = {}
-    for archive, name, model in (animated, static, multi_lod):
+    for archive, name, model in (animated, static, multi_lod, lightmapped):
         if archive not in extracted:
             extracted[archive] = os.path.join(work, "x_" + archive)
             subprocess.run([mshconv, "nres", "extract", os.path.join(corpus, archive), "-o", extracted[archive]], check=True)

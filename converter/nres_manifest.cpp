@@ -1,0 +1,166 @@
+#include "nres_manifest.hpp"
+
+#include "convert.hpp"
+
+#include "formats/file_io.hpp"
+#include "sidecar/base64.hpp"
+
+#include <algorithm>
+#include <iconv.h>
+#include <stdexcept>
+
+namespace msh::cli::manifest {
+
+using nlohmann::json;
+
+namespace {
+
+Bytes from_hex(const std::string& s, const std::string& where) {
+    try {
+        return sidecar::from_hex(s);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(where + ": " + e.what());
+    }
+}
+
+} // namespace
+
+std::string cp1251_to_utf8(const std::string& text) {
+    if (std::all_of(text.begin(), text.end(), [](char c) { return uint8_t(c) < 0x80; }))
+        return text;
+    iconv_t cd = iconv_open("UTF-8", "CP1251");
+    if (cd == iconv_t(-1)) return text;
+    std::string in = text, out(text.size() * 3 + 4, '\0');
+    char* src = in.data();
+    char* dst = out.data();
+    size_t src_left = in.size(), dst_left = out.size();
+    const size_t r = iconv(cd, &src, &src_left, &dst, &dst_left);
+    iconv_close(cd);
+    // CP1251 leaves 0x98 unassigned: keep such a name's bytes as they are.
+    if (r == size_t(-1)) return text;
+    out.resize(out.size() - dst_left);
+    return out;
+}
+
+FileNames::FileNames() {
+    taken_.insert(kFileName);
+}
+
+std::string FileNames::claim_for_entry(const std::string& entry_name, size_t index) {
+    std::string base;
+    for (char c : cp1251_to_utf8(entry_name)) {
+        const auto u = static_cast<unsigned char>(c);
+        base += (u < 32 || c == '/' || c == '\\' || c == ':' || u == 127) ? '_' : c;
+    }
+    if (base.empty() || base == "." || base == ".." || lower_ascii(base) == kFileName)
+        base = "entry_" + std::to_string(index);
+    std::string name = base;
+    for (int n = 1; taken_.count(lower_ascii(name)); ++n) name = base + "~" + std::to_string(n);
+    taken_.insert(lower_ascii(name));
+    return name;
+}
+
+bool FileNames::claim_all(const std::string& stem, const std::vector<std::string>& suffixes) {
+    for (const std::string& s : suffixes)
+        if (taken_.count(lower_ascii(stem + s))) return false;
+    for (const std::string& s : suffixes) taken_.insert(lower_ascii(stem + s));
+    return true;
+}
+
+std::string FileNames::claim_stem(const std::string& stem,
+                                  const std::vector<std::string>& suffixes) {
+    std::string s = stem;
+    for (int n = 1; !claim_all(s, suffixes); ++n) s = stem + "~" + std::to_string(n);
+    return s;
+}
+
+json make(const nres::Archive& ar, const std::string& source, const std::vector<json>& payloads) {
+    json entries = json::array();
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        const nres::Entry& e = ar.entries[i];
+        json je = i < payloads.size() && payloads[i].is_object() ? payloads[i] : json::object();
+        je["name"] = cp1251_to_utf8(e.name()); // readable; raw_name is the truth
+        je["raw_name"] = sidecar::to_hex(e.raw_name);
+        je["type"] = e.type;
+        je["attr1"] = e.attr1;
+        je["attr2"] = e.attr2;
+        je["attr3"] = e.attr3;
+        je["sort_index"] = e.sort_index;
+        entries.push_back(std::move(je));
+    }
+    json layout = json::array();
+    for (const nres::Segment& s : ar.layout) {
+        switch (s.kind) {
+        case nres::Segment::Kind::Payload:
+            layout.push_back({{"payload", s.entry}, {"offset", s.original_offset}});
+            break;
+        case nres::Segment::Kind::Pad:
+            layout.push_back({{"pad", true}});
+            break;
+        case nres::Segment::Kind::Gap:
+            layout.push_back({{"gap", sidecar::to_hex(s.gap)}});
+            break;
+        }
+    }
+    return {{"schema", kSchema},
+            {"source", source},
+            {"entries", entries},
+            {"layout", layout},
+            {"trailing", sidecar::to_hex(ar.trailing)}};
+}
+
+nres::Archive parse(const json& m, const std::string& where) {
+    if (!m.is_object() || m.value("schema", "") != kSchema)
+        throw std::runtime_error(where + ": not an " + std::string(kSchema) + " manifest");
+    nres::Archive ar;
+    try {
+        for (const json& je : m.at("entries")) {
+            nres::Entry e;
+            const Bytes raw = from_hex(je.at("raw_name").get<std::string>(), where);
+            if (raw.size() != nres::kNameSize)
+                throw std::runtime_error(where + ": raw_name of entry " +
+                                         std::to_string(ar.entries.size()) + " is not 36 bytes");
+            std::copy(raw.begin(), raw.end(), e.raw_name.begin());
+            e.type = je.at("type");
+            e.attr1 = je.at("attr1");
+            e.attr2 = je.at("attr2");
+            e.attr3 = je.at("attr3");
+            e.sort_index = je.at("sort_index");
+            ar.entries.push_back(std::move(e));
+        }
+        for (const json& js : m.at("layout")) {
+            nres::Segment s;
+            if (js.contains("payload")) {
+                s.kind = nres::Segment::Kind::Payload;
+                s.entry = js.at("payload");
+                s.original_offset = js.value("offset", 0u);
+                if (s.entry >= ar.entries.size())
+                    throw std::runtime_error(where + ": layout names entry " +
+                                             std::to_string(s.entry) + " of " +
+                                             std::to_string(ar.entries.size()));
+            } else if (js.contains("pad")) {
+                s.kind = nres::Segment::Kind::Pad;
+            } else {
+                s.kind = nres::Segment::Kind::Gap;
+                s.gap = from_hex(js.at("gap").get<std::string>(), where);
+            }
+            ar.layout.push_back(std::move(s));
+        }
+        ar.trailing = from_hex(m.value("trailing", ""), where);
+    } catch (const json::exception& e) {
+        throw std::runtime_error(where + ": " + e.what());
+    }
+    return ar;
+}
+
+json load(const std::filesystem::path& dir) {
+    const std::filesystem::path path = dir / kFileName;
+    const Bytes text = read_file(path);
+    try {
+        return json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        throw std::runtime_error(path.string() + ": not JSON: " + e.what());
+    }
+}
+
+} // namespace msh::cli::manifest

@@ -1,0 +1,299 @@
+// `mshconv batch`: whole folders and archives in one run, the mirrored archive layout, the
+// reverse (--to nres) byte for byte, failures that do not stop the others, the report, and the
+// same output with one thread or two.
+#include "corpus.hpp"
+#include "test_util.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "formats/png.hpp"
+#include "formats/texm.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+using test::mshconv;
+using test::q;
+using test::Run;
+using test::scratch;
+
+namespace {
+
+nlohmann::json read_json(const fs::path& p) {
+    const Bytes b = read_file(p);
+    return nlohmann::json::parse(b.begin(), b.end());
+}
+
+nres::Archive read_archive(const fs::path& p) {
+    return nres::read(read_file(p), ReadMode::Strict, p.string());
+}
+
+// Every regular file below `dir`, by relative path.
+std::map<std::string, Bytes> tree(const fs::path& dir) {
+    std::map<std::string, Bytes> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file())
+            out[e.path().lexically_relative(dir).generic_string()] = read_file(e.path());
+    return out;
+}
+
+// Addresses of every nested model of the corpus (archive:entry).
+std::set<std::string> corpus_models() {
+    std::set<std::string> out;
+    for (const auto& f : test::corpus()) {
+        if (!f.relative_path.ends_with(".rlb")) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries)
+            if (e.type == nres::fourcc("MESH")) out.insert(f.relative_path + ":" + e.name());
+    }
+    return out;
+}
+
+size_t count_status(const nlohmann::json& report, const std::string& kind,
+                    const std::string& status) {
+    size_t n = 0;
+    for (const auto& i : report["items"]) n += i["kind"] == kind && i["status"] == status;
+    return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(batch)
+
+BOOST_AUTO_TEST_CASE(texture_library_to_png_folder_and_back_is_byte_identical) {
+    const fs::path out = scratch("batch-png");
+    const fs::path lib = test::corpus_dir() / "Textures.lib";
+    const fs::path lightmaps = test::corpus_dir() / "LightMap.lib";
+    Run r = mshconv("batch " + q(lib) + " " + q(lightmaps) + " -o " + q(out) +
+                    " --to png -j 2 --report " + q(out / "report.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+
+    // One PNG + sidecar per Texm entry, in a folder named like the archive, plus its manifest.
+    const nres::Archive original = read_archive(lib);
+    size_t textures = 0;
+    for (const nres::Entry& e : original.entries) {
+        if (e.type != texm::kMagic) continue;
+        ++textures;
+        BOOST_TEST(fs::is_regular_file(out / "Textures.lib" / (e.name() + ".png")), e.name());
+        BOOST_TEST(fs::is_regular_file(out / "Textures.lib" / (e.name() + ".sidecar.json")),
+                   e.name());
+    }
+    BOOST_TEST_REQUIRE(textures > 50u);
+    BOOST_TEST(fs::is_regular_file(out / "Textures.lib" / "_nres.json"));
+    const nlohmann::json report = read_json(out / "report.json");
+    BOOST_TEST(report["failed"] == 0);
+    BOOST_TEST(count_status(report, "texture", "converted") ==
+               textures + read_archive(lightmaps).entries.size());
+
+    // Rebuild: the folder -> the library, byte for byte (entry order, names, attributes,
+    // layout), every texture reported unchanged.
+    const fs::path rebuilt = scratch("batch-png-rebuilt") / "Textures.lib";
+    r = mshconv("batch " + q(out / "Textures.lib") + " --to nres -o " + q(rebuilt) + " --report " +
+                q(out / "rebuild.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(rebuilt) == read_file(lib)));
+    const nlohmann::json rebuild = read_json(out / "rebuild.json");
+    BOOST_TEST(rebuild["unchanged"] == textures);
+    BOOST_TEST(count_status(rebuild, "texture", "converted") == textures);
+
+    // With the folder above: every unpacked archive goes to its relative path below -o.
+    const fs::path all = scratch("batch-png-all");
+    r = mshconv("batch " + q(out) + " --to nres -o " + q(all));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(all / "Textures.lib") == read_file(lib)));
+    BOOST_TEST((read_file(all / "LightMap.lib") == read_file(lightmaps)));
+}
+
+BOOST_AUTO_TEST_CASE(an_edited_png_changes_only_its_entry) {
+    const fs::path out = scratch("batch-edit");
+    const fs::path lib = test::corpus_dir() / "LightMap.lib";
+    BOOST_TEST_REQUIRE(mshconv("batch " + q(lib) + " -o " + q(out) + " --to png").code == 0);
+    const nres::Archive original = read_archive(lib);
+    const std::string edited = original.entries[0].name();
+    const fs::path png_path = out / "LightMap.lib" / (edited + ".png");
+    png::Decoded d = png::decode(read_file(png_path));
+    uint8_t* px = d.rgba.at(0, 0);
+    px[0] = px[0] < 128 ? 255 : 0; // 565 keeps 0 and 255 exactly
+    write_file_atomic(png_path, png::encode_rgba(d.rgba));
+
+    const fs::path rebuilt = scratch("batch-edit-rebuilt.lib");
+    Run r = mshconv("batch " + q(out / "LightMap.lib") + " --to nres -o " + q(rebuilt) +
+                    " --report " + q(out / "r.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const nres::Archive back = read_archive(rebuilt);
+    BOOST_TEST_REQUIRE(back.entries.size() == original.entries.size());
+    for (size_t i = 0; i < back.entries.size(); ++i) {
+        BOOST_TEST(back.entries[i].name() == original.entries[i].name());
+        BOOST_TEST(back.entries[i].attr1 == original.entries[i].attr1);
+        BOOST_TEST((back.entries[i].data == original.entries[i].data) == (i != 0), i);
+    }
+    const texm::Texture t = texm::read(back.entries[0].data, ReadMode::Strict, edited);
+    BOOST_TEST(png::decode(png::from_texm_level(t, 0)).rgba.at(0, 0)[0] == px[0]);
+    const nlohmann::json report = read_json(out / "r.json");
+    BOOST_TEST(report["unchanged"] == original.entries.size() - 1);
+}
+
+BOOST_AUTO_TEST_CASE(the_corpus_folder_converts_every_model_and_map) {
+    const fs::path out = scratch("batch-corpus");
+    Run r = mshconv("batch " + q(test::corpus_dir()) + " -o " + q(out) + " --to glb --report " +
+                    q(out / "report.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const nlohmann::json report = read_json(out / "report.json");
+    const std::set<std::string> models = corpus_models();
+    BOOST_TEST(report["failed"] == 0);
+    BOOST_TEST(report["converted_by_kind"]["model"] == models.size());
+    BOOST_TEST(report["converted_by_kind"]["map"] == 6);
+    std::set<std::string> converted;
+    for (const auto& i : report["items"]) {
+        if (i["kind"] != "model") continue;
+        const fs::path input = i["input"].get<std::string>();
+        converted.insert(input.lexically_relative(test::corpus_dir()).generic_string());
+        // archive.rlb:NAME.msh -> DIR/archive.rlb/NAME.glb, a GLB, with its sidecar.
+        const fs::path glb = out / i["output"].get<std::string>();
+        const Bytes b = read_file(glb);
+        BOOST_TEST_REQUIRE(b.size() > 12u);
+        BOOST_TEST(std::string(b.begin(), b.begin() + 4) == "glTF", glb);
+        BOOST_TEST(
+            fs::is_regular_file(glb.parent_path() / (glb.stem().string() + ".sidecar.json")));
+    }
+    BOOST_TEST(converted == models);
+    for (const char* level : {"SynAuto", "SynProl"})
+        BOOST_TEST(fs::is_regular_file(out / "DATA" / "MAPS" / level / "Land.glb"), level);
+    // Libraries without a model are not mirrored; model archives are, with their WEARs raw.
+    BOOST_TEST(!fs::exists(out / "Textures.lib"));
+    BOOST_TEST(fs::is_regular_file(out / "static.rlb" / "_nres.json"));
+    BOOST_TEST(fs::is_regular_file(out / "static.rlb" / "House_01.wea"));
+
+    // The batch output of a model is what `convert` writes for it.
+    const fs::path single = scratch("batch-corpus-convert") / "House_01.glb";
+    r = mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " + q(single));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(single) == read_file(out / "static.rlb" / "House_01.glb")));
+    BOOST_TEST((read_file(single.parent_path() / "House_01.sidecar.json") ==
+                read_file(out / "static.rlb" / "House_01.sidecar.json")));
+
+    // And back: every model archive, byte for byte.
+    const fs::path rebuilt = scratch("batch-corpus-rebuilt");
+    r = mshconv("batch " + q(out) + " --to nres -o " + q(rebuilt));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    for (const char* a :
+         {"static.rlb", "animals.rlb", "fortif.rlb", "system.rlb", "turrets.rlb", "weapon.rlb"})
+        BOOST_TEST((read_file(rebuilt / a) == read_file(test::corpus_dir() / a)), a);
+}
+
+BOOST_AUTO_TEST_CASE(one_thread_and_two_write_the_same_files) {
+    const fs::path one = scratch("batch-j1"), two = scratch("batch-j2");
+    const std::string inputs = q(test::corpus_dir() / "static.rlb") + " " +
+                               q(test::corpus_dir() / "animals.rlb") + " " +
+                               q(test::corpus_dir() / "LightMap.lib");
+    BOOST_TEST_REQUIRE(mshconv("batch " + inputs + " -o " + q(one) + " --to gltf,png -j 1").code ==
+                       0);
+    BOOST_TEST_REQUIRE(mshconv("batch " + inputs + " -o " + q(two) + " --to gltf,png -j 2").code ==
+                       0);
+    const auto a = tree(one), b = tree(two);
+    BOOST_TEST(a.size() > 40u);
+    BOOST_TEST_REQUIRE(a.size() == b.size());
+    for (const auto& [name, bytes] : a) {
+        BOOST_TEST_REQUIRE(b.count(name) == 1u, name);
+        BOOST_TEST((bytes == b.at(name)), name);
+    }
+    BOOST_TEST(a.count("static.rlb/House_01.gltf") == 1u);
+    BOOST_TEST(a.count("static.rlb/House_01.bin") == 1u);
+    BOOST_TEST(a.count("LightMap.lib/_nres.json") == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(bad_inputs_are_reported_and_the_others_convert) {
+    const fs::path in = scratch("batch-bad-in");
+    fs::create_directories(in);
+    fs::copy_file(test::corpus_dir() / "system.rlb", in / "system.rlb",
+                  fs::copy_options::overwrite_existing);
+    // An archive whose directory is cut off.
+    Bytes broken = read_file(test::corpus_dir() / "fortif.rlb");
+    broken.resize(broken.size() / 2);
+    write_file_atomic(in / "broken.rlb", broken);
+    // An archive with one damaged model (its directory overwritten) among good ones.
+    nres::Archive weapon = read_archive(test::corpus_dir() / "weapon.rlb");
+    size_t damaged = weapon.entries.size();
+    for (size_t i = 0; i < weapon.entries.size() && damaged == weapon.entries.size(); ++i)
+        if (weapon.entries[i].type == nres::fourcc("MESH")) damaged = i;
+    BOOST_TEST_REQUIRE(damaged < weapon.entries.size());
+    Bytes& image = weapon.entries[damaged].data;
+    std::fill(image.end() - 64, image.end(), uint8_t(0xEE));
+    const Bytes weapon_bytes = nres::write(weapon);
+    write_file_atomic(in / "weapon.rlb", weapon_bytes);
+
+    const fs::path out = scratch("batch-bad-out");
+    Run r = mshconv("batch " + q(in) + " " + q(in / "missing.rlb") + " -o " + q(out) +
+                    " --to obj --report " + q(out / "report.json"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("broken.rlb") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("weapon.rlb:" + weapon.entries[damaged].name()) != std::string::npos,
+               r.out);
+    BOOST_TEST(r.out.find("missing.rlb") != std::string::npos, r.out);
+    const nlohmann::json report = read_json(out / "report.json");
+    BOOST_TEST(report["failed"] == 3);
+    size_t weapon_models = 0, system_models = 0;
+    for (const nres::Entry& e : weapon.entries) weapon_models += e.type == nres::fourcc("MESH");
+    for (const nres::Entry& e : read_archive(in / "system.rlb").entries)
+        system_models += e.type == nres::fourcc("MESH");
+    BOOST_TEST(report["converted_by_kind"]["model"] == weapon_models - 1 + system_models);
+    BOOST_TEST(fs::is_regular_file(out / "system.rlb" / "_nres.json"));
+    // The damaged model stays in the mirrored archive as a raw file: the archive comes back.
+    BOOST_TEST(fs::is_regular_file(out / "weapon.rlb" / weapon.entries[damaged].name()));
+    const fs::path rebuilt = scratch("batch-bad-rebuilt.rlb");
+    r = mshconv("batch " + q(out / "weapon.rlb") + " --to nres -o " + q(rebuilt));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(rebuilt) == weapon_bytes));
+}
+
+BOOST_AUTO_TEST_CASE(nested_archives_become_nested_folders) {
+    // An archive holding a texture library and a raw entry.
+    nres::Archive outer;
+    nres::Entry lib;
+    lib.type = nres::fourcc("LIB ");
+    lib.set_name("INNER.lib");
+    lib.data = read_file(test::corpus_dir() / "LightMap.lib");
+    nres::Entry note;
+    note.type = nres::fourcc("TEXT");
+    note.set_name("readme.txt");
+    const std::string text = "not a texture";
+    note.data.assign(text.begin(), text.end());
+    outer.entries = {lib, note};
+    const fs::path in = scratch("batch-nested") / "outer.lib";
+    const Bytes original = nres::write_canonical(outer);
+    write_file_atomic(in, original);
+
+    const fs::path out = scratch("batch-nested-out");
+    Run r = mshconv("batch " + q(in) + " -o " + q(out) + " --to png");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(fs::is_regular_file(out / "outer.lib" / "INNER.lib" / "_nres.json"));
+    BOOST_TEST(fs::is_regular_file(out / "outer.lib" / "readme.txt"));
+    const nres::Archive inner = read_archive(test::corpus_dir() / "LightMap.lib");
+    BOOST_TEST(
+        fs::is_regular_file(out / "outer.lib" / "INNER.lib" / (inner.entries[0].name() + ".png")));
+    const fs::path rebuilt = scratch("batch-nested-rebuilt.lib");
+    r = mshconv("batch " + q(out / "outer.lib") + " --to nres -o " + q(rebuilt));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(rebuilt) == original));
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors) {
+    const fs::path out = scratch("batch-usage");
+    const std::string lib = q(test::corpus_dir() / "LightMap.lib");
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to tga").code == 2);
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb,obj").code == 2);
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to png,nres").code == 2);
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to nres").code == 2); // not a folder
+    BOOST_TEST(mshconv("batch " + lib + " --to png").code == 2);                    // no -o
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb --lod 7").code == 2);
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to png -j 0").code == 2);
+    BOOST_TEST(!fs::exists(out));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
