@@ -1,6 +1,7 @@
 // Throughput of the foundation over the generated corpus: strict read + validate + lossless
 // write of every archive and nested model, beside a plain copy of the same bytes.
 // Usage: mshconv_bench [ROUNDS]   (prints figures; not a test)
+//        mshconv_bench terrain DIR/Land.msh [ROUNDS]   (stage timings, bench/terrain_bench.cpp)
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
@@ -58,7 +59,10 @@ template <class F> double median_seconds(int rounds, F&& f) {
 
 } // namespace
 
+int run_terrain_bench(int argc, char** argv); // terrain_bench.cpp
+
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "terrain") return run_terrain_bench(argc, argv);
     int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
     auto g0 = Clock::now();
     auto files = samples::generate_corpus({});

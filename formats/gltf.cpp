@@ -154,6 +154,21 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
     m.asset.version = "2.0";
     m.asset.generator = "mshconv";
     BufferBuilder bb{m, {}};
+    // One allocation for the buffer instead of a growing vector that copies it several times: an
+    // upper bound of what meshes and images add (animations and skins are small), plus room for
+    // the GLB header and JSON that encode() puts in front of it in place.
+    {
+        size_t bound = 256 * 1024;
+        for (const scene::Mesh& mesh : scene.meshes)
+            for (const scene::Primitive& p : mesh.primitives) {
+                for (const auto& [name, attr] : p.attributes)
+                    bound += attr.data.size() * sizeof(float) + 3;
+                bound += p.indices.size() * sizeof(uint32_t) + 3;
+            }
+        for (const scene::Material& mat : scene.materials)
+            if (mat.base_color) bound += mat.base_color->png.size() + 3;
+        bb.data.reserve(bound);
+    }
 
     // A texture needs TEXCOORD_0 on every primitive that uses the material (else the asset is
     // invalid): such materials stay untextured.
@@ -311,6 +326,37 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
     }
 }
 
+namespace {
+
+// GLB 2.0 around `bin` (4-aligned): 12-byte header, JSON chunk (padded with spaces), BIN chunk.
+// Built in place: the header and JSON are inserted in front of the payload, which moves within
+// its own capacity (to_tinygltf reserves room) instead of being copied to a new buffer.
+Bytes glb_container(const std::string& json_text, Bytes bin) {
+    const size_t json_padded = (json_text.size() + 3) / 4 * 4;
+    while (bin.size() % 4) bin.push_back(0);
+    const size_t total = 12 + 8 + json_padded + (bin.empty() ? 0 : 8 + bin.size());
+    if (total > 0xFFFFFFFFu) throw std::runtime_error("GLB larger than 4 GiB");
+    Bytes head;
+    head.reserve(28 + json_padded);
+    auto u32 = [&](uint32_t v) {
+        for (int k = 0; k < 4; ++k) head.push_back(uint8_t(v >> (8 * k)));
+    };
+    u32(0x46546C67); // "glTF"
+    u32(2);
+    u32(uint32_t(total));
+    u32(uint32_t(json_padded));
+    u32(0x4E4F534A); // "JSON"
+    head.insert(head.end(), json_text.begin(), json_text.end());
+    head.resize(20 + json_padded, ' ');
+    if (bin.empty()) return head;
+    u32(uint32_t(bin.size()));
+    u32(0x004E4942); // "BIN\0"
+    bin.insert(bin.begin(), head.begin(), head.end());
+    return bin;
+}
+
+} // namespace
+
 Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_name) {
     Encoded e;
     std::string stem = std::filesystem::path(out_name).filename().string();
@@ -325,20 +371,19 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     if (!binary) e.images = scene::image_files(scene, images.prefix);
     tinygltf::TinyGLTF writer;
     std::ostringstream os;
-    if (binary) {
-        if (!writer.WriteGltfSceneToStream(&m, os, false, true))
-            throw std::runtime_error(out_name + ": glTF serialisation failed");
-        const std::string s = os.str();
-        e.document.assign(s.begin(), s.end());
-        return e;
-    }
-    // tinygltf's stream writer embeds buffers as data URIs: serialise without the payload, then
-    // point the buffer at the external .bin.
+    // tinygltf's stream writer would copy the buffer three times (and embed it as a data URI in
+    // .gltf): serialise the JSON without the payload, then point the buffer at the external .bin
+    // or assemble the GLB chunks around the payload here.
     Bytes payload;
     if (!m.buffers.empty()) payload = std::move(m.buffers[0].data), m.buffers[0].data.clear();
-    if (!writer.WriteGltfSceneToStream(&m, os, true, false))
+    if (!writer.WriteGltfSceneToStream(&m, os, !binary, false))
         throw std::runtime_error(out_name + ": glTF serialisation failed");
     nlohmann::json j = nlohmann::json::parse(os.str());
+    if (binary) {
+        if (!payload.empty()) j["buffers"][0] = {{"byteLength", payload.size()}};
+        e.document = glb_container(j.dump(), std::move(payload));
+        return e;
+    }
     if (!payload.empty()) {
         j["buffers"][0] = {{"byteLength", payload.size()}, {"uri", e.bin_name}};
         e.bin = std::move(payload);

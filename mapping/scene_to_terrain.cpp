@@ -47,8 +47,6 @@ using Key = std::pair<uint32_t, uint32_t>;
 struct Original {
     terrain::Terrain t;
     std::optional<arealmap::ArealMap> map;
-    scene::Scene expected;
-    std::vector<Rigid> world;
     Rigid terrain_world, overlay_world;
     std::vector<std::array<F3, 3>> corner_world;                 // [face][corner]
     std::vector<std::array<std::array<float, 5>, 3>> corner_uv;  // uv0, uv1, weight
@@ -98,8 +96,10 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
     TerrainSceneOptions opt;
     opt.areal_lift = sc.lift;
     opt.areal_faces = sc.areal_faces;
-    o.expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);
-    o.world = world_transforms(o.expected);
+    // What the exporter wrote; only the per-element world positions, UVs and the OBJ order are
+    // kept from it.
+    const scene::Scene expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);
+    const std::vector<Rigid> world = world_transforms(expected);
     o.corner_world.resize(o.t.faces.size());
     o.corner_uv.resize(o.t.faces.size());
     if (o.map && o.map->decoded) {
@@ -107,31 +107,34 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
         for (size_t a = 0; a < o.map->areals.size(); ++a)
             o.areal_world[a].resize(o.map->areals[a].vertices.size());
     }
-    for (size_t i = 0; i < o.expected.nodes.size(); ++i) {
-        const scene::Node& n = o.expected.nodes[i];
-        if (n.name == kTerrainNode) o.terrain_world = o.world[i];
-        if (n.name == kArealAreasNode || n.name == kArealOutlinesNode) o.overlay_world = o.world[i];
+    for (size_t i = 0; i < expected.nodes.size(); ++i) {
+        const scene::Node& n = expected.nodes[i];
+        if (n.name == kTerrainNode) o.terrain_world = world[i];
+        if (n.name == kArealAreasNode || n.name == kArealOutlinesNode) o.overlay_world = world[i];
         if (n.mesh == scene::kNoIndex) continue;
-        for (const scene::Primitive& p : o.expected.meshes[size_t(n.mesh)].primitives) {
-            const scene::Attribute& pos = p.attributes.at("POSITION");
-            for (size_t v = 0; v < pos.count(); ++v) {
-                const F3 w = mapping::apply(
-                    o.world[i], {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
-                if (n.name == kTerrainNode) {
-                    const auto& fid = p.attributes.at("TEXCOORD_2").data;
-                    const Key key{uint32_t(fid[2 * v]), uint32_t(fid[2 * v + 1])};
+        const bool is_terrain = n.name == kTerrainNode;
+        std::vector<Key>& order = is_terrain                  ? o.terrain_order
+                                  : n.name == kArealAreasNode ? o.areas_order
+                                                              : o.outlines_order;
+        for (const scene::Primitive& p : expected.meshes[size_t(n.mesh)].primitives) {
+            const auto& pos = p.attributes.at("POSITION").data;
+            const auto& uv0 = p.attributes.at("TEXCOORD_0").data; // the areal identity
+            const auto* fid = is_terrain ? &p.attributes.at("TEXCOORD_2").data : nullptr;
+            const auto* uv1 = is_terrain ? &p.attributes.at("TEXCOORD_1").data : nullptr;
+            const auto* vid = is_terrain ? &p.attributes.at("TEXCOORD_3").data : nullptr;
+            order.reserve(order.size() + pos.size() / 3);
+            for (size_t v = 0; v < pos.size() / 3; ++v) {
+                const F3 w = mapping::apply(world[i], {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]});
+                if (is_terrain) {
+                    const Key key{uint32_t((*fid)[2 * v]), uint32_t((*fid)[2 * v + 1])};
                     o.corner_world[key.first][key.second] = w;
-                    const auto& uv0 = p.attributes.at("TEXCOORD_0").data;
-                    const auto& uv1 = p.attributes.at("TEXCOORD_1").data;
-                    const auto& vid = p.attributes.at("TEXCOORD_3").data;
-                    o.corner_uv[key.first][key.second] = {uv0[2 * v], uv0[2 * v + 1], uv1[2 * v],
-                                                          uv1[2 * v + 1], vid[2 * v + 1]};
-                    o.terrain_order.push_back(key);
+                    o.corner_uv[key.first][key.second] = {uv0[2 * v], uv0[2 * v + 1], (*uv1)[2 * v],
+                                                          (*uv1)[2 * v + 1], (*vid)[2 * v + 1]};
+                    order.push_back(key);
                 } else {
-                    const auto& id = p.attributes.at("TEXCOORD_0").data;
-                    const Key key{uint32_t(id[2 * v]), uint32_t(id[2 * v + 1])};
+                    const Key key{uint32_t(uv0[2 * v]), uint32_t(uv0[2 * v + 1])};
                     o.areal_world[key.first][key.second] = w;
-                    (n.name == kArealAreasNode ? o.areas_order : o.outlines_order).push_back(key);
+                    order.push_back(key);
                 }
             }
         }
@@ -144,6 +147,14 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
 Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::string& where) {
     Incoming in;
     const std::vector<Rigid> world = world_transforms(sc);
+    size_t corners = 0;
+    for (const scene::Node& n : sc.nodes)
+        if (n.name == kTerrainNode && n.mesh != scene::kNoIndex &&
+            size_t(n.mesh) < sc.meshes.size())
+            for (const scene::Primitive& p : sc.meshes[size_t(n.mesh)].primitives)
+                corners += p.indices.size();
+    in.corners.reserve(corners);
+    in.tris.reserve(corners / 3);
     for (size_t i = 0; i < sc.nodes.size(); ++i) {
         const scene::Node& n = sc.nodes[i];
         const bool is_terrain = n.name == kTerrainNode, is_areas = n.name == kArealAreasNode;
@@ -161,6 +172,8 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                                       " (new faces are not supported)");
             if (id->count() != pos->count() || (vid && vid->count() != pos->count()))
                 throw FormatError(where, 0, "node '" + n.name + "': attribute counts differ");
+            const scene::Attribute* u0 = is_terrain ? attribute(p, "TEXCOORD_0") : nullptr;
+            const scene::Attribute* u1 = is_terrain ? attribute(p, "TEXCOORD_1") : nullptr;
             std::vector<size_t> slot(pos->count(), SIZE_MAX);
             auto get = [&](uint32_t v) -> size_t {
                 if (v >= pos->count())
@@ -177,8 +190,6 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                     // UV / weight edits are not imported: count them for the report.
                     if (a < o.corner_uv.size() && b < 3) {
                         const auto& e = o.corner_uv[a][b];
-                        const scene::Attribute* u0 = attribute(p, "TEXCOORD_0");
-                        const scene::Attribute* u1 = attribute(p, "TEXCOORD_1");
                         if ((u0 && u0->count() == pos->count() &&
                              (u0->data[2 * v] != e[0] || u0->data[2 * v + 1] != e[1])) ||
                             (u1 && u1->count() == pos->count() &&

@@ -1,19 +1,44 @@
 #include "base64.hpp"
 
-#include <boost/archive/iterators/base64_from_binary.hpp>
-#include <boost/archive/iterators/binary_from_base64.hpp>
-#include <boost/archive/iterators/transform_width.hpp>
-
+#include <array>
 #include <stdexcept>
 
 namespace msh::sidecar {
 
-namespace it = boost::archive::iterators;
+namespace {
 
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// 6-bit value of each base64 character; 0xFF for anything else (including '=').
+constexpr std::array<uint8_t, 256> decode_table() {
+    std::array<uint8_t, 256> t{};
+    for (auto& v : t) v = 0xFF;
+    for (uint8_t i = 0; i < 64; ++i) t[static_cast<unsigned char>(kAlphabet[i])] = i;
+    return t;
+}
+constexpr std::array<uint8_t, 256> kDecode = decode_table();
+
+} // namespace
+
+// Table-driven (RFC 4648, with '=' padding): terrain sidecars carry megabytes of it.
 std::string to_base64(ByteView bytes) {
-    using Encoder = it::base64_from_binary<it::transform_width<const uint8_t*, 6, 8>>;
-    std::string s(Encoder(bytes.data()), Encoder(bytes.data() + bytes.size()));
-    s.append((3 - bytes.size() % 3) % 3, '=');
+    const size_t n = bytes.size();
+    std::string s((n + 2) / 3 * 4, '=');
+    const uint8_t* p = bytes.data();
+    size_t o = 0, i = 0;
+    for (; i + 3 <= n; i += 3, o += 4) {
+        const uint32_t v = uint32_t(p[i]) << 16 | uint32_t(p[i + 1]) << 8 | p[i + 2];
+        s[o] = kAlphabet[v >> 18];
+        s[o + 1] = kAlphabet[(v >> 12) & 63];
+        s[o + 2] = kAlphabet[(v >> 6) & 63];
+        s[o + 3] = kAlphabet[v & 63];
+    }
+    if (const size_t rest = n - i; rest > 0) {
+        const uint32_t v = uint32_t(p[i]) << 16 | (rest == 2 ? uint32_t(p[i + 1]) << 8 : 0);
+        s[o] = kAlphabet[v >> 18];
+        s[o + 1] = kAlphabet[(v >> 12) & 63];
+        if (rest == 2) s[o + 2] = kAlphabet[(v >> 6) & 63];
+    }
     return s;
 }
 
@@ -22,18 +47,31 @@ Bytes from_base64(const std::string& text) {
         throw std::invalid_argument("base64 text length is not a multiple of 4");
     size_t pad = 0;
     while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
-    for (size_t i = 0; i + pad < text.size(); ++i) {
-        char c = text[i];
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                  c == '+' || c == '/';
-        if (!ok) throw std::invalid_argument("invalid base64 character at " + std::to_string(i));
+    const size_t body = text.size() - pad;
+    Bytes out(text.size() / 4 * 3 - pad);
+    uint32_t acc = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < body; ++i) {
+        const uint8_t v = kDecode[static_cast<unsigned char>(text[i])];
+        if (v == 0xFF)
+            throw std::invalid_argument("invalid base64 character at " + std::to_string(i));
+        acc = acc << 6 | v;
+        if (i % 4 == 3) {
+            out[o++] = uint8_t(acc >> 16);
+            out[o++] = uint8_t(acc >> 8);
+            out[o++] = uint8_t(acc);
+            acc = 0;
+        }
     }
-    std::string body = text;
-    for (size_t i = body.size() - pad; i < body.size(); ++i)
-        body[i] = 'A'; // padding decodes as zero bits
-    using Decoder = it::transform_width<it::binary_from_base64<std::string::const_iterator>, 8, 6>;
-    Bytes out(Decoder(body.cbegin()), Decoder(body.cend()));
-    out.resize(out.size() - pad);
+    // The last group with padding: 2 characters -> 1 byte, 3 -> 2 bytes (padding bits as zero).
+    if (pad == 2) {
+        acc <<= 12;
+        out[o++] = uint8_t(acc >> 16);
+    } else if (pad == 1) {
+        acc <<= 6;
+        out[o++] = uint8_t(acc >> 16);
+        out[o++] = uint8_t(acc >> 8);
+    }
     return out;
 }
 

@@ -1,5 +1,5 @@
-// Text encodings of binary data in sidecars and manifests: base64 (Boost's archive iterators,
-// header-only) and lower-case hex.
+// Text encodings of binary data in sidecars and manifests: base64 (RFC 4648 alphabet, '='
+// padding; table-driven) and lower-case hex.
 #pragma once
 
 #include "formats/bytes.hpp"
