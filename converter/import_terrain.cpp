@@ -86,10 +86,9 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         r = mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, input.string());
     } else {
         std::vector<std::string> warnings;
-        const scene::Scene scene = gltf::read(input, warnings);
-        // The overlay outlines are a LINES primitive, which the glTF reader skips by design.
-        for (const std::string& w : warnings)
-            if (w.find("non-triangle primitive") == std::string::npos) spdlog::warn("{}", w);
+        const scene::Scene scene = gltf::read(input, warnings, {.lines = true});
+        // Line primitives are read: the overlay outlines carry areal edits too.
+        for (const std::string& w : warnings) spdlog::warn("{}", w);
         r = mapping::import_terrain_scene(scene, sc, input.string());
     }
     for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
@@ -112,13 +111,14 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
                     r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
                                                        : "rebuilt where changed");
         if (!r.msh_identical || !r.map_identical)
-            std::printf(
-                "  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
-                "%zu recomputed; areals changed %zu, grid %s\n",
-                s["vertices_moved"].get<size_t>(), s["vertex_normals_recomputed"].get<size_t>(),
-                s["face_normals_recomputed"].get<size_t>(),
-                s["slots_with_bounds_recomputed"].get<size_t>(), s["areals_changed"].get<size_t>(),
-                s["grid_rebuilt"].get<bool>() ? "rebuilt" : "kept");
+            std::printf("  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
+                        "%zu recomputed; areals changed %zu, deleted %zu, grid %s\n",
+                        s["vertices_moved"].get<size_t>(),
+                        s["vertex_normals_recomputed"].get<size_t>(),
+                        s["face_normals_recomputed"].get<size_t>(),
+                        s["slots_with_bounds_recomputed"].get<size_t>(),
+                        s["areals_changed"].get<size_t>(), s["areals_deleted"].get<size_t>(),
+                        s["grid_rebuilt"].get<bool>() ? "rebuilt" : "kept");
     }
     return 0;
 }

@@ -25,6 +25,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -112,7 +113,8 @@ mapping::TerrainImportResult import_file(const std::string& m, const std::string
         return mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, in.string());
     }
     std::vector<std::string> warnings;
-    return mapping::import_terrain_scene(gltf::read(in, warnings), sc, in.string());
+    return mapping::import_terrain_scene(gltf::read(in, warnings, {.lines = true}), sc,
+                                         in.string());
 }
 
 scene::Node* node(scene::Scene& s, const std::string& name) {
@@ -396,7 +398,7 @@ BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
     for (size_t v = 0; v < orig.positions.size(); ++v)
         if (orig.positions[v].z > orig.positions[hill].z) hill = uint16_t(v);
     std::vector<std::string> warnings;
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings);
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* tn = node(s, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(tn);
     size_t corners = 0;
@@ -479,7 +481,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     const float ny = float(poly[0].y + 0.2 * (cy - poly[0].y));
 
     std::vector<std::string> warnings;
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings);
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* an = node(s, mapping::kArealAreasNode);
     BOOST_TEST_REQUIRE(an);
     size_t hits = 0;
@@ -594,18 +596,263 @@ BOOST_AUTO_TEST_CASE(obj_height_and_outline_edits_rebuild_both_files) {
     check_validates(dir / "back" / "Land.msh");
 }
 
-BOOST_AUTO_TEST_CASE(deleted_face_is_refused) {
+// The FormatError message of `f`, or "" when it does not throw one.
+template <class F> std::string format_error(F&& f) {
+    try {
+        f();
+    } catch (const FormatError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+BOOST_AUTO_TEST_CASE(deleted_terrain_faces_are_refused_naming_them) {
     const Exports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
+    // glTF: the first two triangles of the first primitive.
     std::vector<std::string> warnings;
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings);
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* tn = node(s, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(tn);
-    auto& idx = s.meshes.at(size_t(tn->mesh)).primitives.at(0).indices;
-    idx.erase(idx.begin(), idx.begin() + 3);
-    BOOST_CHECK_THROW(mapping::import_terrain_scene(s, sidecar_for(m, ".glb"), "deleted"),
-                      FormatError);
+    scene::Primitive& p = s.meshes.at(size_t(tn->mesh)).primitives.at(0);
+    const auto& fid = p.attributes.at("TEXCOORD_2").data;
+    const std::string f0 = std::to_string(size_t(fid[2 * p.indices[0]]));
+    const std::string f1 = std::to_string(size_t(fid[2 * p.indices[3]]));
+    p.indices.erase(p.indices.begin(), p.indices.begin() + 6);
+    std::string msg = format_error(
+        [&] { mapping::import_terrain_scene(s, sidecar_for(m, ".glb"), "deleted.glb"); });
+    BOOST_TEST(msg.find("2 terrain faces are missing") != std::string::npos, msg);
+    BOOST_TEST(msg.find("face " + f0 + ", " + f1 + ")") != std::string::npos, msg);
+    BOOST_TEST(msg.find("refused") != std::string::npos, msg);
+    // OBJ: one `f` line of object Terrain.
+    ObjText obj(e.out(m, ".obj"));
+    for (size_t i = 0; i < obj.lines.size(); ++i)
+        if (obj.object[i] == mapping::kTerrainNode && obj.lines[i].rfind("f ", 0) == 0) {
+            obj.lines.erase(obj.lines.begin() + std::ptrdiff_t(i));
+            obj.object.erase(obj.object.begin() + std::ptrdiff_t(i));
+            break;
+        }
+    msg = format_error([&] {
+        mapping::import_terrain_obj(obj.text(), load_sidecar(e.sidecar(m)), "deleted.obj");
+    });
+    BOOST_TEST(msg.find("1 terrain face is missing") != std::string::npos, msg);
+    BOOST_TEST(msg.find("deleted.obj") != std::string::npos, msg);
+}
+
+// Moves every vertex of node `name` (LINES or TRIANGLES) whose identity is one of `at` by
+// (dx, dy) in game XY; returns how many were moved.
+size_t move_overlay(scene::Scene& s, const std::string& name,
+                    const std::vector<std::pair<uint32_t, uint32_t>>& at, float dx, float dy) {
+    scene::Node* n = node(s, name);
+    BOOST_TEST_REQUIRE(n);
+    size_t hits = 0;
+    for (scene::Primitive& p : s.meshes.at(size_t(n->mesh)).primitives) {
+        auto& pos = p.attributes.at("POSITION").data;
+        const auto& id = p.attributes.at("TEXCOORD_0").data;
+        for (size_t v = 0; v < pos.size() / 3; ++v)
+            if (std::count(at.begin(), at.end(),
+                           std::make_pair(uint32_t(id[2 * v]), uint32_t(id[2 * v + 1])))) {
+                pos[3 * v] += dx;     // glTF x = game x
+                pos[3 * v + 2] -= dy; // glTF z = -game y
+                ++hits;
+            }
+    }
+    return hits;
+}
+
+BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const auto shared = shared_interior_point(orig);
+    BOOST_TEST_REQUIRE(shared.size() >= 3u);
+    const arealmap::Vec3 p = orig.areals[shared[0].first].vertices[shared[0].second];
+    const float dx = -0.5f, dy = 0.75f;
+    std::vector<std::string> warnings;
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    // The exported outlines are one LINES primitive with the areal identity.
+    BOOST_TEST_REQUIRE(node(s, mapping::kArealOutlinesNode));
+    BOOST_TEST(
+        (s.meshes.at(size_t(node(s, mapping::kArealOutlinesNode)->mesh)).primitives.at(0).mode ==
+         scene::Primitive::Mode::Lines));
+    // Exact float arithmetic as the check expects: game x + dx, game y + dy.
+    BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealOutlinesNode, shared, dx, dy) ==
+                       shared.size());
+    for (const auto& [a, k] : shared) {
+        const auto& v = orig.areals[a].vertices[k];
+        BOOST_TEST_REQUIRE((v.x == p.x && v.y == p.y));
+    }
+    const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "outline.glb");
+    BOOST_TEST(r.msh_identical);
+    BOOST_TEST(!r.map_identical);
+    BOOST_TEST(r.report["summary"]["areals_changed"].get<size_t>() == shared.size());
+    check_areal_edit(orig, r.land_map, shared, dx, dy);
+
+    // The same edit in the filled polygons too (same place): accepted, same result.
+    scene::Scene both = s;
+    BOOST_TEST_REQUIRE(move_overlay(both, mapping::kArealAreasNode, shared, dx, dy) ==
+                       shared.size());
+    BOOST_TEST((mapping::import_terrain_scene(both, sc, "both.glb").land_map == r.land_map));
+
+    // Through a real .glb file and the CLI; the outputs validate strictly.
+    const fs::path dir = e.root / "outline_edit";
+    fs::create_directories(dir / "back");
+    gltf::write(s, dir / "outline.glb");
+    std::string out;
+    BOOST_TEST_REQUIRE(run(std::string(MSHCONV_BINARY) + " convert " + q(dir / "outline.glb") +
+                               " " + q(dir / "back" / "Land.msh") + " --sidecar " + q(e.sidecar(m)),
+                           &out) == 0,
+                       out);
+    BOOST_TEST((read_file(dir / "back" / "Land.map") == r.land_map));
+    BOOST_TEST((read_file(dir / "back" / "Land.msh") == sc.land_msh));
+    check_validates(dir / "back" / "Land.msh");
+}
+
+BOOST_AUTO_TEST_CASE(gltf_conflicting_overlay_edits_are_refused) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const std::vector<std::pair<uint32_t, uint32_t>> one = {{3, 0}};
+    std::vector<std::string> warnings;
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealAreasNode, one, 0.5f, 0) == 1u);
+    BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealOutlinesNode, one, 0, 0.5f) == 1u);
+    const std::string msg =
+        format_error([&] { mapping::import_terrain_scene(s, sc, "conflict.glb"); });
+    BOOST_TEST(msg.find("areal 3 vertex 0") != std::string::npos, msg);
+    BOOST_TEST(msg.find(mapping::kArealAreasNode) != std::string::npos, msg);
+    BOOST_TEST(msg.find(mapping::kArealOutlinesNode) != std::string::npos, msg);
+    (void)orig;
+}
+
+BOOST_AUTO_TEST_CASE(gltf_outline_without_identity_is_never_ignored_silently) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    std::vector<std::string> warnings;
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Node* on = node(s, mapping::kArealOutlinesNode);
+    BOOST_TEST_REQUIRE(on);
+    scene::Primitive& lines = s.meshes.at(size_t(on->mesh)).primitives.at(0);
+    lines.attributes.erase("TEXCOORD_0"); // as a tool that drops the UVs of loose edges does
+    // Unmoved: nothing to match, the original bytes.
+    mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "anon.glb");
+    BOOST_TEST(r.map_identical);
+    BOOST_TEST(r.msh_identical);
+    // Moved: a clear error instead of a dropped edit.
+    lines.attributes.at("POSITION").data[0] += 1.0f;
+    const std::string msg = format_error([&] { mapping::import_terrain_scene(s, sc, "anon.glb"); });
+    BOOST_TEST(msg.find("TEXCOORD_0") != std::string::npos, msg);
+    BOOST_TEST(msg.find("1 outline vertices were moved") != std::string::npos, msg);
+}
+
+// Removes areal `a` from the filled polygons and/or the outlines of an imported scene.
+void delete_areal(scene::Scene& s, uint32_t a, bool areas, bool outlines) {
+    for (const auto& [name, on, per] :
+         {std::tuple{mapping::kArealAreasNode, areas, size_t(3)},
+          std::tuple{mapping::kArealOutlinesNode, outlines, size_t(2)}}) {
+        if (!on) continue;
+        scene::Node* n = node(s, name);
+        BOOST_TEST_REQUIRE(n);
+        for (scene::Primitive& p : s.meshes.at(size_t(n->mesh)).primitives) {
+            const auto& id = p.attributes.at("TEXCOORD_0").data;
+            std::vector<uint32_t> kept;
+            for (size_t i = 0; i + per <= p.indices.size(); i += per)
+                if (id[2 * p.indices[i]] != float(a))
+                    kept.insert(kept.end(), p.indices.begin() + std::ptrdiff_t(i),
+                                p.indices.begin() + std::ptrdiff_t(i + per));
+            p.indices = std::move(kept);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(deleted_areal_is_removed_with_references_fixed) {
+    const Exports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string m = e.maps.front();
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    // An areal with neighbours on several edges.
+    uint32_t gone = 0;
+    for (size_t a = orig.areals.size() / 2; a < orig.areals.size(); ++a) {
+        size_t n = 0;
+        for (const auto& l : orig.areals[a].links) n += !l.none();
+        if (n >= 3) {
+            gone = uint32_t(a);
+            break;
+        }
+    }
+    BOOST_TEST_REQUIRE(gone > 0u);
+    std::vector<std::string> warnings;
+    const scene::Scene exported = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+
+    // From one representation only: refused, naming both.
+    scene::Scene half = exported;
+    delete_areal(half, gone, true, false);
+    std::string msg = format_error([&] { mapping::import_terrain_scene(half, sc, "half.glb"); });
+    BOOST_TEST(msg.find("areal " + std::to_string(gone) + " was deleted from " +
+                        mapping::kArealAreasNode + " but not from " +
+                        mapping::kArealOutlinesNode) != std::string::npos,
+               msg);
+
+    // From both: the areal goes, references follow.
+    scene::Scene s = exported;
+    delete_areal(s, gone, true, true);
+    const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "deleted.glb");
+    BOOST_TEST(r.msh_identical);
+    BOOST_TEST(r.report["summary"]["areals_deleted"].get<size_t>() == 1u);
+    BOOST_TEST(r.report["deleted_areals"][0].get<uint32_t>() == gone);
+    DiagnosticSink sink(ReadMode::Strict);
+    const arealmap::ArealMap map = arealmap::read(r.land_map, sink, "imported");
+    for (const Diagnostic& d : sink.diagnostics()) BOOST_TEST_MESSAGE(d.to_string());
+    BOOST_TEST(sink.diagnostics().empty());
+    BOOST_TEST_REQUIRE(map.areals.size() == orig.areals.size() - 1);
+    BOOST_TEST(map.container.entries.at(0).attr1 == map.areals.size());
+    size_t bad = 0, cut = 0;
+    for (size_t i = 0; i < map.areals.size(); ++i) {
+        const size_t o = i < gone ? i : i + 1; // the original index
+        const auto &n = map.areals[i], &w = orig.areals[o];
+        if (n.area != w.area || n.anchor.x != w.anchor.x || n.vertices.size() != w.vertices.size())
+            ++bad;
+        for (size_t k = 0; k < n.links.size(); ++k) {
+            const auto& ol = w.links[k];
+            arealmap::EdgeLink want = ol;
+            if (!ol.none() && ol.area_ref == int32_t(gone))
+                want = {}, ++cut;
+            else if (!ol.none() && ol.area_ref > int32_t(gone))
+                want.area_ref = ol.area_ref - 1;
+            if (!(n.links[k] == want)) ++bad;
+            const auto& l = n.links[k];
+            if (l.none()) continue;
+            const auto& back = map.areals[size_t(l.area_ref)].links[size_t(l.edge_ref)];
+            if (!(back.area_ref == int32_t(i) && back.edge_ref == int32_t(k))) ++bad;
+        }
+    }
+    BOOST_TEST(bad == 0u);
+    size_t neighbours = 0;
+    for (const auto& l : orig.areals[gone].links) neighbours += !l.none();
+    BOOST_TEST(cut == neighbours); // every neighbour lost exactly its link to the deleted areal
+    BOOST_TEST((map.grid == arealmap::rebuild_grid(map.areals, 128, 128)));
+
+    // OBJ (outlines only): deleting the areal's `l` polyline deletes it the same way.
+    ObjText obj(e.out(m, ".obj"));
+    size_t polyline = 0;
+    for (size_t i = 0; i < obj.lines.size(); ++i)
+        if (obj.object[i] == mapping::kArealOutlinesNode && obj.lines[i].rfind("l ", 0) == 0 &&
+            polyline++ == gone) {
+            obj.lines.erase(obj.lines.begin() + std::ptrdiff_t(i));
+            obj.object.erase(obj.object.begin() + std::ptrdiff_t(i));
+            break;
+        }
+    const mapping::TerrainImportResult ro =
+        mapping::import_terrain_obj(obj.text(), load_sidecar(e.sidecar(m)), "deleted.obj");
+    BOOST_TEST((ro.land_map == r.land_map));
 }
 
 BOOST_AUTO_TEST_CASE(cli_round_trip_writes_both_files) {
