@@ -2,6 +2,7 @@
 // write of every archive and nested model, beside a plain copy of the same bytes; then export
 // throughput against Assimp on the same geometry.
 // Usage: mshconv_bench [ROUNDS]                 prints figures; not a test
+//        mshconv_bench terrain DIR/Land.msh [ROUNDS]   (stage timings, bench/terrain_bench.cpp)
 //        mshconv_bench --profile glb|glb-tinygltf|obj [N]
 //                                only N passes of that export (for callgrind/perf)
 #include "formats/arealmap.hpp"
@@ -111,7 +112,10 @@ std::vector<Bytes> corpus_models(const std::vector<samples::GeneratedFile>& file
 
 } // namespace
 
+int run_terrain_bench(int argc, char** argv); // terrain_bench.cpp
+
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "terrain") return run_terrain_bench(argc, argv);
     if (argc > 2 && std::string_view(argv[1]) == "--profile") {
         const std::vector<Bytes> msh = corpus_models(samples::generate_corpus({}));
         const std::string_view what = argv[2];

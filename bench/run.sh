@@ -7,9 +7,84 @@
 # Whole commands do more than the in-process conversion on our side: mshconv also writes the
 # sidecar, opens the material libraries next to the archive (Textures.lib: 5 MB) and encodes the
 # textures as PNG; `assimp export` of the OBJ only references the texture files.
+#
+# Also the terrain stress map (Land.msh + Land.map <-> GLB: wall seconds with hyperfine, peak RSS,
+# its ratio to input + output size, faces/s).   usage: bench/run.sh [terrain]   (terrain: only it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/mshconv_bench ] || bash scripts/build.sh
+
+# The stress map (samples/terrain_gen.hpp: as many faces as Land.msh can hold, 65,535 at most)
+# converted to GLB and back as whole commands.
+terrain_stress() {
+  local work land glb back
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' RETURN
+  build/mshconv samples "$work/maps" --stress > /dev/null
+  land="$work/maps/DATA/MAPS/SynStress/Land.msh"
+  glb="$work/stress.glb"
+  back="$work/back/Land.msh"
+  echo "== terrain stress map: stages in process (median of 5)"
+  build/mshconv_bench terrain "$land" 5
+  echo "== terrain stress map: whole commands (process start-up and file writes included)"
+  build/mshconv convert "$land" "$glb" --quiet
+  build/mshconv convert "$glb" "$back" --quiet
+  cmp "$back" "$land" && cmp "${back%.msh}.map" "${land%.msh}.map" ||
+    { echo "terrain round trip is not byte-identical" >&2; return 1; }
+  local export_cmd="build/mshconv convert $land $glb --quiet"
+  local import_cmd="build/mshconv convert $glb $back --quiet"
+  if command -v hyperfine > /dev/null; then
+    hyperfine -N -w 2 -r 15 --export-json "$work/hf.json" "$export_cmd" "$import_cmd" \
+      > /dev/null 2>&1
+  else # 15 timed runs each, same JSON shape
+    python3 - "$work/hf.json" "$export_cmd" "$import_cmd" <<'PY'
+import json, os, subprocess, sys, time
+results = []
+for cmd in sys.argv[2:]:
+    times, user, sys_ = [], [], []
+    for _ in range(15):
+        t0, r0 = time.perf_counter(), os.times()
+        subprocess.run(cmd.split(), check=True)
+        r1 = os.times()
+        times.append(time.perf_counter() - t0)
+        user.append(r1.children_user - r0.children_user)
+        sys_.append(r1.children_system - r0.children_system)
+    results.append({"mean": sum(times) / 15, "min": min(times), "user": sum(user) / 15,
+                    "system": sum(sys_) / 15})
+json.dump({"results": results}, open(sys.argv[1], "w"))
+PY
+  fi
+  local peak_export peak_import
+  peak_export=$(/usr/bin/time -f %M $export_cmd 2>&1 >/dev/null | tail -1)
+  peak_import=$(/usr/bin/time -f %M $import_cmd 2>&1 >/dev/null | tail -1)
+  python3 - "$work" "$land" "$glb" "$peak_export" "$peak_import" <<'PY'
+import json, os, subprocess, sys
+work, land, glb, peak_export, peak_import = sys.argv[1:]
+info = json.loads(subprocess.run(["build/mshconv", "info", "--json", land], check=True,
+                                 capture_output=True, text=True).stdout)
+count = {int(e["type"]): e["attr1"] for e in info["entries"]}
+faces, vertices = count[21], count[3]
+size = lambda p: os.path.getsize(p)
+level = size(land) + size(land[:-4] + ".map")
+export = size(glb) + size(glb[:-4] + ".sidecar.json")
+total = level + export
+hf = json.load(open(os.path.join(work, "hf.json")))["results"]
+print(f"map: {faces:,} faces, {vertices:,} vertices; Land.msh + Land.map {level / 1e6:.2f} MB, "
+      f"GLB + sidecar {export / 1e6:.2f} MB (input + output either way: {total / 1e6:.2f} MB)")
+for name, r, peak in (("Land.msh + map -> glb", hf[0], peak_export),
+                      ("glb -> Land.msh + map", hf[1], peak_import)):
+    peak_mb = int(peak) * 1024 / 1e6
+    rate = faces / r["mean"]
+    print(f"{name:22s} {r['mean']:6.3f} s wall (min {r['min']:.3f}, cpu {r['user'] + r['system']:.3f}),"
+          f" peak RSS {peak_mb:6.1f} MB = {peak_mb * 1e6 / total:4.2f} x (input + output),"
+          f" {rate:,.0f} faces/s -> 1,000,000 faces in ~{1e6 / rate:.2f} s (linear extrapolation)")
+PY
+}
+
+if [ "${1:-}" = terrain ]; then
+  terrain_stress
+  exit 0
+fi
 echo "== in-process throughput (median of 15 rounds)"
 build/mshconv_bench 15
 work=$(mktemp -d)
@@ -57,3 +132,4 @@ if [ -x /usr/bin/time ]; then
   echo "convert A_BIG.msh -> gltf:              $(rss build/mshconv convert "$big" "$work/big.gltf") kB"
   echo "assimp export A_BIG.obj -> glb:         $(rss assimp export "$work/big.obj" "$work/big_assimp.glb") kB"
 fi
+terrain_stress

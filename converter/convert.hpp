@@ -10,6 +10,8 @@
 #include "mapping/scene_to_model.hpp"
 #include "sidecar/texture_sidecar.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <optional>
 
@@ -70,9 +72,12 @@ bool is_terrain(ByteView bytes);
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);
 
 // ---- Terrain import (import_terrain.cpp) ----
-// True when the sidecar of `input` (IN_STEM.sidecar.json or --sidecar) says "kind": "terrain".
-bool is_terrain_import(const std::filesystem::path& input, const po::variables_map& vm);
+// The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import
+// (sidecar::parse_for_import), when it says "kind": "terrain"; nullopt otherwise.
+std::optional<nlohmann::json> terrain_sidecar_doc(const std::filesystem::path& input,
+                                                  const po::variables_map& vm);
 // .gltf / .glb / .obj (+ terrain sidecar) -> OUT.msh and, beside it, OUT.map.
-int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm);
+int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
+                   nlohmann::json sidecar_doc);
 
 } // namespace msh::cli

@@ -193,9 +193,9 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     record.wear1_rows = opt.layer1_names;
     record.wear2_rows = opt.layer2_names;
     record.options = {{"lift", opt.areal_lift}, {"areal_faces", areal_faces}};
-    const std::string sidecar_text = sidecar::dump_readable(
-        sidecar::make_terrain_sidecar(t, in.bytes, areal_map ? &*areal_map : nullptr,
-                                      map_file ? ByteView(map_file->bytes) : ByteView(), record));
+    const std::string sidecar_text =
+        sidecar::terrain_sidecar_text(t, in.bytes, areal_map ? &*areal_map : nullptr,
+                                      map_file ? ByteView(map_file->bytes) : ByteView(), record);
 
     // Encode everything first, then write each file atomically.
     if (ext == ".obj") {

@@ -15,6 +15,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 namespace msh::cli {
 
@@ -34,20 +36,24 @@ bool same_file(const fs::path& a, const fs::path& b) {
 
 } // namespace
 
-bool is_terrain_import(const fs::path& input, const po::variables_map& vm) {
+std::optional<nlohmann::json> terrain_sidecar_doc(const fs::path& input,
+                                                  const po::variables_map& vm) {
     const fs::path sc = sidecar_path_for(input, vm);
     std::error_code ec;
-    if (!fs::is_regular_file(sc, ec)) return false;
+    if (!fs::is_regular_file(sc, ec)) return std::nullopt;
     try {
         const Bytes text = read_file(sc);
-        const nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end());
-        return sidecar::is_terrain_sidecar(doc);
+        nlohmann::json doc = sidecar::parse_for_import(
+            std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+        if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
+        return doc;
     } catch (const std::exception&) {
-        return false; // import_model reports unreadable sidecars
+        return std::nullopt; // import_model reports unreadable sidecars
     }
 }
 
-int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm) {
+int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
+                   nlohmann::json sidecar_doc) {
     const fs::path input = in.file;
     const std::string ext = lower_ascii(input.extension().string());
     const Address out = parse_address(out_spec);
@@ -70,14 +76,9 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         if (same_file(o, input) || same_file(o, sidecar_path))
             throw UsageError(o.string() + " is an input file; inputs are never overwritten");
 
-    const Bytes sidecar_text = read_file(sidecar_path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(sidecar_text.begin(), sidecar_text.end());
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(sidecar_path.string(), 0, std::string("not JSON: ") + e.what());
-    }
-    const sidecar::TerrainSidecar sc = sidecar::parse_terrain_sidecar(doc, sidecar_path.string());
+    const sidecar::TerrainSidecar sc =
+        sidecar::parse_terrain_sidecar(sidecar_doc, sidecar_path.string());
+    sidecar_doc = nullptr; // the base64 text is decoded: free it before the import
 
     mapping::TerrainImportResult r;
     if (ext == ".obj") {
@@ -85,10 +86,9 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         r = mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, input.string());
     } else {
         std::vector<std::string> warnings;
-        const scene::Scene scene = gltf::read(input, warnings);
-        // The overlay outlines are a LINES primitive, which the glTF reader skips by design.
-        for (const std::string& w : warnings)
-            if (w.find("non-triangle primitive") == std::string::npos) spdlog::warn("{}", w);
+        const scene::Scene scene = gltf::read(input, warnings, {.lines = true});
+        // Line primitives are read: the overlay outlines carry areal edits too.
+        for (const std::string& w : warnings) spdlog::warn("{}", w);
         r = mapping::import_terrain_scene(scene, sc, input.string());
     }
     for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
@@ -111,13 +111,14 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
                     r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
                                                        : "rebuilt where changed");
         if (!r.msh_identical || !r.map_identical)
-            std::printf(
-                "  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
-                "%zu recomputed; areals changed %zu, grid %s\n",
-                s["vertices_moved"].get<size_t>(), s["vertex_normals_recomputed"].get<size_t>(),
-                s["face_normals_recomputed"].get<size_t>(),
-                s["slots_with_bounds_recomputed"].get<size_t>(), s["areals_changed"].get<size_t>(),
-                s["grid_rebuilt"].get<bool>() ? "rebuilt" : "kept");
+            std::printf("  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
+                        "%zu recomputed; areals changed %zu, deleted %zu, grid %s\n",
+                        s["vertices_moved"].get<size_t>(),
+                        s["vertex_normals_recomputed"].get<size_t>(),
+                        s["face_normals_recomputed"].get<size_t>(),
+                        s["slots_with_bounds_recomputed"].get<size_t>(),
+                        s["areals_changed"].get<size_t>(), s["areals_deleted"].get<size_t>(),
+                        s["grid_rebuilt"].get<bool>() ? "rebuilt" : "kept");
     }
     return 0;
 }

@@ -25,7 +25,8 @@ commands:
   nres list IN                     archive directory
   nres extract IN -o DIR           entries as files plus a manifest (_nres.json)
   nres pack DIR -o OUT             rebuild an archive from an extracted folder
-  samples OUTDIR [--seed N]        generate the synthetic corpus
+  samples OUTDIR [--seed N] [--stress]
+                                   the synthetic corpus (--stress: only the stress map)
 
 IN may name an archive entry: static.rlb:TANK.msh (nested entries by repeating ':').
 Global: --verbose (detail), --quiet (errors only). Run 'mshconv COMMAND --help' for options.

@@ -45,6 +45,13 @@ namespace msh::gltf {
 // accessors converted, byteStride honoured), materials by name, skins, and LINEAR/STEP animation
 // channels (translation and rotation; scale channels are dropped with a warning when not 1).
 // `warnings` collects what was dropped. Throws FormatError naming the file on bad input.
-scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings);
+// Line primitives (LINES, LINE_LOOP, LINE_STRIP) are skipped with a warning unless
+// `options.lines`: then they are kept as Mode::Lines with segment-pair indices (the terrain import
+// reads the areal outlines from them).
+struct ReadOptions {
+    bool lines = false;
+};
+scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
+                  const ReadOptions& options = {});
 
 } // namespace msh::gltf

@@ -133,7 +133,8 @@ struct Reader {
 
 } // namespace
 
-scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings) {
+scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
+                  const ReadOptions& options) {
     tinygltf::TinyGLTF loader;
     // Images are not decoded (textures go through their own PNG route); embedded (bufferView)
     // images would otherwise fail the load for want of a decoder. Keep their bytes as they are.
@@ -166,12 +167,15 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
         out.name = mesh.name;
         out.extras = to_json(mesh.extras);
         for (const tinygltf::Primitive& p : mesh.primitives) {
-            if (p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) {
+            const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
+                               p.mode == TINYGLTF_MODE_LINE_STRIP;
+            if ((p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) && !(lines && options.lines)) {
                 warnings.push_back(file.string() + ": mesh '" + mesh.name +
                                    "': a non-triangle primitive was skipped");
                 continue;
             }
             scene::Primitive prim;
+            if (lines) prim.mode = scene::Primitive::Mode::Lines;
             prim.material = p.material;
             for (const auto& [name, index] : p.attributes) {
                 scene::Attribute a;
@@ -187,6 +191,18 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
                 prim.indices.resize(prim.attributes["POSITION"].count());
                 for (size_t i = 0; i < prim.indices.size(); ++i) prim.indices[i] = uint32_t(i);
             }
+            if (lines && p.mode != TINYGLTF_MODE_LINE) {
+                // LINE_STRIP / LINE_LOOP -> segment pairs, as Mode::Lines expects.
+                std::vector<uint32_t> pairs;
+                const std::vector<uint32_t>& v = prim.indices;
+                for (size_t i = 0; i + 1 < v.size(); ++i)
+                    pairs.insert(pairs.end(), {v[i], v[i + 1]});
+                if (p.mode == TINYGLTF_MODE_LINE_LOOP && v.size() > 2)
+                    pairs.insert(pairs.end(), {v.back(), v.front()});
+                prim.indices = std::move(pairs);
+            }
+            if (lines && prim.indices.size() % 2)
+                r.fail("mesh '" + mesh.name + "': a LINES primitive with an odd index count");
             const size_t vcount = prim.attributes["POSITION"].count();
             for (uint32_t i : prim.indices)
                 if (i >= vcount)

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 namespace msh::mapping {
@@ -27,9 +28,12 @@ struct Corner {
     F3 world{};
 };
 
+enum class Overlay : uint8_t { Areas, Outlines }; // the filled polygons / the LINES outlines
+
 struct Point {
     uint32_t areal = 0, k = 0;
     F3 world{};
+    Overlay from = Overlay::Areas;
 };
 
 struct Incoming {
@@ -37,7 +41,9 @@ struct Incoming {
     std::vector<Corner> corners;             // corners referenced by a triangle
     std::vector<std::array<size_t, 3>> tris; // indices into `corners`
     bool has_areas = false, has_outlines = false;
-    std::vector<Point> points;                 // overlay vertices referenced by a face or line
+    std::vector<Point> points; // overlay vertices referenced by a face or line
+    // glTF outlines whose TEXCOORD_0 identity a tool dropped: positions only (world).
+    std::vector<F3> anonymous_outline;
     size_t uv_changed = 0, weight_changed = 0; // glTF only
 };
 
@@ -47,8 +53,6 @@ using Key = std::pair<uint32_t, uint32_t>;
 struct Original {
     terrain::Terrain t;
     std::optional<arealmap::ArealMap> map;
-    scene::Scene expected;
-    std::vector<Rigid> world;
     Rigid terrain_world, overlay_world;
     std::vector<std::array<F3, 3>> corner_world;                 // [face][corner]
     std::vector<std::array<std::array<float, 5>, 3>> corner_uv;  // uv0, uv1, weight
@@ -98,8 +102,10 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
     TerrainSceneOptions opt;
     opt.areal_lift = sc.lift;
     opt.areal_faces = sc.areal_faces;
-    o.expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);
-    o.world = world_transforms(o.expected);
+    // What the exporter wrote; only the per-element world positions, UVs and the OBJ order are
+    // kept from it.
+    const scene::Scene expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);
+    const std::vector<Rigid> world = world_transforms(expected);
     o.corner_world.resize(o.t.faces.size());
     o.corner_uv.resize(o.t.faces.size());
     if (o.map && o.map->decoded) {
@@ -107,31 +113,34 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
         for (size_t a = 0; a < o.map->areals.size(); ++a)
             o.areal_world[a].resize(o.map->areals[a].vertices.size());
     }
-    for (size_t i = 0; i < o.expected.nodes.size(); ++i) {
-        const scene::Node& n = o.expected.nodes[i];
-        if (n.name == kTerrainNode) o.terrain_world = o.world[i];
-        if (n.name == kArealAreasNode || n.name == kArealOutlinesNode) o.overlay_world = o.world[i];
+    for (size_t i = 0; i < expected.nodes.size(); ++i) {
+        const scene::Node& n = expected.nodes[i];
+        if (n.name == kTerrainNode) o.terrain_world = world[i];
+        if (n.name == kArealAreasNode || n.name == kArealOutlinesNode) o.overlay_world = world[i];
         if (n.mesh == scene::kNoIndex) continue;
-        for (const scene::Primitive& p : o.expected.meshes[size_t(n.mesh)].primitives) {
-            const scene::Attribute& pos = p.attributes.at("POSITION");
-            for (size_t v = 0; v < pos.count(); ++v) {
-                const F3 w = mapping::apply(
-                    o.world[i], {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
-                if (n.name == kTerrainNode) {
-                    const auto& fid = p.attributes.at("TEXCOORD_2").data;
-                    const Key key{uint32_t(fid[2 * v]), uint32_t(fid[2 * v + 1])};
+        const bool is_terrain = n.name == kTerrainNode;
+        std::vector<Key>& order = is_terrain                  ? o.terrain_order
+                                  : n.name == kArealAreasNode ? o.areas_order
+                                                              : o.outlines_order;
+        for (const scene::Primitive& p : expected.meshes[size_t(n.mesh)].primitives) {
+            const auto& pos = p.attributes.at("POSITION").data;
+            const auto& uv0 = p.attributes.at("TEXCOORD_0").data; // the areal identity
+            const auto* fid = is_terrain ? &p.attributes.at("TEXCOORD_2").data : nullptr;
+            const auto* uv1 = is_terrain ? &p.attributes.at("TEXCOORD_1").data : nullptr;
+            const auto* vid = is_terrain ? &p.attributes.at("TEXCOORD_3").data : nullptr;
+            order.reserve(order.size() + pos.size() / 3);
+            for (size_t v = 0; v < pos.size() / 3; ++v) {
+                const F3 w = mapping::apply(world[i], {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]});
+                if (is_terrain) {
+                    const Key key{uint32_t((*fid)[2 * v]), uint32_t((*fid)[2 * v + 1])};
                     o.corner_world[key.first][key.second] = w;
-                    const auto& uv0 = p.attributes.at("TEXCOORD_0").data;
-                    const auto& uv1 = p.attributes.at("TEXCOORD_1").data;
-                    const auto& vid = p.attributes.at("TEXCOORD_3").data;
-                    o.corner_uv[key.first][key.second] = {uv0[2 * v], uv0[2 * v + 1], uv1[2 * v],
-                                                          uv1[2 * v + 1], vid[2 * v + 1]};
-                    o.terrain_order.push_back(key);
+                    o.corner_uv[key.first][key.second] = {uv0[2 * v], uv0[2 * v + 1], (*uv1)[2 * v],
+                                                          (*uv1)[2 * v + 1], (*vid)[2 * v + 1]};
+                    order.push_back(key);
                 } else {
-                    const auto& id = p.attributes.at("TEXCOORD_0").data;
-                    const Key key{uint32_t(id[2 * v]), uint32_t(id[2 * v + 1])};
+                    const Key key{uint32_t(uv0[2 * v]), uint32_t(uv0[2 * v + 1])};
                     o.areal_world[key.first][key.second] = w;
-                    (n.name == kArealAreasNode ? o.areas_order : o.outlines_order).push_back(key);
+                    order.push_back(key);
                 }
             }
         }
@@ -144,15 +153,39 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
 Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::string& where) {
     Incoming in;
     const std::vector<Rigid> world = world_transforms(sc);
+    size_t corners = 0;
+    for (const scene::Node& n : sc.nodes)
+        if (n.name == kTerrainNode && n.mesh != scene::kNoIndex &&
+            size_t(n.mesh) < sc.meshes.size())
+            for (const scene::Primitive& p : sc.meshes[size_t(n.mesh)].primitives)
+                corners += p.indices.size();
+    in.corners.reserve(corners);
+    in.tris.reserve(corners / 3);
     for (size_t i = 0; i < sc.nodes.size(); ++i) {
         const scene::Node& n = sc.nodes[i];
-        const bool is_terrain = n.name == kTerrainNode, is_areas = n.name == kArealAreasNode;
-        if ((!is_terrain && !is_areas) || n.mesh == scene::kNoIndex) continue;
-        (is_terrain ? in.has_terrain : in.has_areas) = true;
+        const bool is_terrain = n.name == kTerrainNode, is_areas = n.name == kArealAreasNode,
+                   is_outlines = n.name == kArealOutlinesNode;
+        if ((!is_terrain && !is_areas && !is_outlines) || n.mesh == scene::kNoIndex) continue;
+        const auto wanted =
+            is_outlines ? scene::Primitive::Mode::Lines : scene::Primitive::Mode::Triangles;
         for (const scene::Primitive& p : sc.meshes.at(size_t(n.mesh)).primitives) {
+            if (p.mode != wanted) continue;
             const scene::Attribute* pos = attribute(p, "POSITION");
             const scene::Attribute* id = attribute(p, is_terrain ? "TEXCOORD_2" : "TEXCOORD_0");
             const scene::Attribute* vid = is_terrain ? attribute(p, "TEXCOORD_3") : nullptr;
+            if (pos && is_outlines && (!id || id->components != 2)) {
+                // The identity was dropped (e.g. an exporter that writes loose edges without
+                // UVs): keep the positions; import_common refuses them if any moved.
+                std::vector<char> used(pos->count(), 0);
+                for (uint32_t v : p.indices)
+                    if (v < used.size()) used[v] = 1;
+                for (uint32_t v = 0; v < used.size(); ++v)
+                    if (used[v])
+                        in.anonymous_outline.push_back(
+                            mapping::apply(world[i], {pos->data[3 * v], pos->data[3 * v + 1],
+                                                      pos->data[3 * v + 2]}));
+                continue;
+            }
             if (!pos || !id || id->components != 2 ||
                 (is_terrain && (!vid || vid->components != 2)))
                 throw FormatError(where, 0,
@@ -161,6 +194,9 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                                       " (new faces are not supported)");
             if (id->count() != pos->count() || (vid && vid->count() != pos->count()))
                 throw FormatError(where, 0, "node '" + n.name + "': attribute counts differ");
+            (is_terrain ? in.has_terrain : is_areas ? in.has_areas : in.has_outlines) = true;
+            const scene::Attribute* u0 = is_terrain ? attribute(p, "TEXCOORD_0") : nullptr;
+            const scene::Attribute* u1 = is_terrain ? attribute(p, "TEXCOORD_1") : nullptr;
             std::vector<size_t> slot(pos->count(), SIZE_MAX);
             auto get = [&](uint32_t v) -> size_t {
                 if (v >= pos->count())
@@ -177,8 +213,6 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                     // UV / weight edits are not imported: count them for the report.
                     if (a < o.corner_uv.size() && b < 3) {
                         const auto& e = o.corner_uv[a][b];
-                        const scene::Attribute* u0 = attribute(p, "TEXCOORD_0");
-                        const scene::Attribute* u1 = attribute(p, "TEXCOORD_1");
                         if ((u0 && u0->count() == pos->count() &&
                              (u0->data[2 * v] != e[0] || u0->data[2 * v + 1] != e[1])) ||
                             (u1 && u1->count() == pos->count() &&
@@ -188,11 +222,15 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                     }
                 } else {
                     slot[v] = in.points.size();
-                    in.points.push_back({a, b, w});
+                    in.points.push_back(
+                        {a, b, w, is_outlines ? Overlay::Outlines : Overlay::Areas});
                 }
                 return slot[v];
             };
-            if (p.mode != scene::Primitive::Mode::Triangles) continue;
+            if (is_outlines) {
+                for (uint32_t v : p.indices) get(v);
+                continue;
+            }
             for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
                 const size_t c0 = get(p.indices[t]), c1 = get(p.indices[t + 1]),
                              c2 = get(p.indices[t + 2]);
@@ -281,7 +319,8 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
                     made.push_back(in.corners.size());
                     in.corners.push_back({k.first, k.second, o.t.faces[k.first].v[k.second], v.p});
                 } else {
-                    in.points.push_back({k.first, k.second, v.p});
+                    in.points.push_back(
+                        {k.first, k.second, v.p, kind == 1 ? Overlay::Areas : Overlay::Outlines});
                 }
             }
             if (kind == 0) {
@@ -409,6 +448,190 @@ terrain::Vec3 to_game(const F3& incoming, const F3& expected, const Rigid& node_
     return out;
 }
 
+// ---- Areal overlay (rules in scene_to_terrain.hpp) ----
+
+struct OverlayResult {
+    bool changed = false;
+    bool grid_rebuilt = false;
+    // Indices as exported (the sidecar's), before deleted areals are dropped.
+    nlohmann::json changed_areals = nlohmann::json::array();
+    nlohmann::json deleted_areals = nlohmann::json::array();
+};
+
+const char* overlay_name(Overlay o) {
+    return o == Overlay::Areas ? kArealAreasNode : kArealOutlinesNode;
+}
+
+// Outline positions without identity must all be exported positions (or positions a moved
+// filled-polygon vertex now has): an edit there cannot be matched to an areal, so it is refused
+// rather than dropped.
+void check_anonymous_outline(const Incoming& in, const Original& o, const std::string& where) {
+    auto key = [](const F3& p) {
+        uint32_t b[3];
+        std::memcpy(b, p.data(), sizeof b);
+        return (uint64_t(b[0]) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(b[1]) << 21) ^
+               (uint64_t(b[2]) * 0xC2B2AE3D27D4EB4Full);
+    };
+    std::unordered_multimap<uint64_t, F3> known;
+    for (const auto& poly : o.areal_world)
+        for (const F3& p : poly) known.emplace(key(p), p);
+    for (const Point& p : in.points) known.emplace(key(p.world), p.world);
+    size_t unknown = 0;
+    F3 first{};
+    for (const F3& p : in.anonymous_outline) {
+        auto [lo, hi] = known.equal_range(key(p));
+        bool hit = false;
+        for (auto it = lo; it != hi && !hit; ++it) hit = same(it->second, p);
+        if (!hit && unknown++ == 0) first = p;
+    }
+    if (unknown)
+        throw FormatError(where, 0,
+                          std::string(kArealOutlinesNode) + ": " + std::to_string(unknown) +
+                              " outline vertices were moved (first at " + fmt(first) +
+                              ") but the outline has lost its identity attribute TEXCOORD_0, so "
+                              "the edit cannot be matched to an areal: edit " +
+                              kArealAreasNode + " instead, or keep TEXCOORD_0 when saving");
+}
+
+OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& where,
+                            nlohmann::json& warnings) {
+    OverlayResult res;
+    arealmap::ArealMap& m = *o.map;
+    const size_t na = m.areals.size();
+    // Vertices seen per areal in each representation.
+    std::vector<std::array<size_t, 2>> seen(na, {0, 0});
+    std::vector<std::vector<std::array<char, 2>>> pseen(na);
+    for (size_t a = 0; a < na; ++a) pseen[a].assign(m.areals[a].vertices.size(), {0, 0});
+    struct Move {
+        F3 incoming, expected;
+        Overlay from;
+    };
+    std::map<Key, Move> moves;
+    for (const Point& p : in.points) {
+        if (p.areal >= na || p.k >= m.areals[p.areal].vertices.size())
+            throw FormatError(where, 0,
+                              std::string(overlay_name(p.from)) + ": vertex (areal " +
+                                  std::to_string(p.areal) + ", vertex " + std::to_string(p.k) +
+                                  ") was not exported (adding areals or polygon vertices is not "
+                                  "supported)");
+        const size_t r = size_t(p.from);
+        if (!pseen[p.areal][p.k][r]) ++seen[p.areal][r];
+        pseen[p.areal][p.k][r] = 1;
+        const F3& e = o.areal_world[p.areal][p.k];
+        if (same(p.world, e)) continue; // unchanged here: the other representation decides
+        auto [it, fresh] = moves.emplace(Key{p.areal, p.k}, Move{p.world, e, p.from});
+        if (!fresh && !same(it->second.incoming, p.world))
+            throw FormatError(
+                where, 0,
+                "areal " + std::to_string(p.areal) + " vertex " + std::to_string(p.k) +
+                    " was moved to " + fmt(it->second.incoming) + " in " +
+                    overlay_name(it->second.from) + " and to " + fmt(p.world) + " in " +
+                    overlay_name(p.from) +
+                    ": edit the polygon in one of them, or move it to the same place in both");
+    }
+    if (!in.anonymous_outline.empty()) check_anonymous_outline(in, o, where);
+
+    // Deleted areals: gone from every representation that would show them; partly gone is an
+    // error (vertices cannot be removed; an areal must go from both or neither).
+    std::vector<char> deleted(na, 0);
+    for (size_t a = 0; a < na; ++a) {
+        const size_t V = m.areals[a].vertices.size();
+        const bool in_areas = in.has_areas && V >= 3, in_outlines = in.has_outlines && V >= 2;
+        if (!in_areas && !in_outlines) continue;
+        const size_t n_areas = seen[a][size_t(Overlay::Areas)],
+                     n_outlines = seen[a][size_t(Overlay::Outlines)];
+        if ((!in_areas || n_areas == 0) && (!in_outlines || n_outlines == 0)) {
+            deleted[a] = 1;
+            continue;
+        }
+        for (const auto& [present, n, name] :
+             {std::tuple{in_areas, n_areas, kArealAreasNode},
+              std::tuple{in_outlines, n_outlines, kArealOutlinesNode}}) {
+            if (!present) continue;
+            if (n == 0)
+                throw FormatError(
+                    where, 0,
+                    "areal " + std::to_string(a) + " was deleted from " + name + " but not from " +
+                        (name == kArealAreasNode ? kArealOutlinesNode : kArealAreasNode) +
+                        ": delete it in both or in neither");
+            if (n != V)
+                throw FormatError(where, 0,
+                                  std::string(name) + ": areal " + std::to_string(a) + " lost " +
+                                      std::to_string(V - n) +
+                                      " of its polygon vertices: removing vertices is not "
+                                      "supported");
+        }
+    }
+    const size_t n_deleted = size_t(std::count(deleted.begin(), deleted.end(), 1));
+    if (n_deleted == na)
+        throw FormatError(where, 0,
+                          "every areal was deleted from the overlay: Land.map needs at least one "
+                          "(terrain.md §8)");
+
+    const bool grid_rule =
+        m.grid == arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
+    std::set<uint32_t> touched;
+    for (const auto& [key, mv] : moves) {
+        if (deleted[key.first]) continue;
+        arealmap::Vec3& v = m.areals[key.first].vertices[key.second];
+        const terrain::Vec3 g =
+            to_game(mv.incoming, mv.expected, o.overlay_world, terrain::Vec3{v.x, v.y, v.z});
+        if (same_bits(g.x, v.x) && same_bits(g.y, v.y) && same_bits(g.z, v.z)) continue;
+        v = {g.x, g.y, g.z};
+        touched.insert(key.first);
+    }
+    for (uint32_t a : touched) arealmap::apply_polygon_rules(m.areals[a]);
+
+    if (n_deleted) {
+        // Renumber: links to a deleted areal become (-1, -1) (its neighbours lose that
+        // neighbour, so links stay mutual), the others follow the new indices; the grid drops
+        // the deleted ids and renumbers the rest.
+        std::vector<int32_t> index(na, -1);
+        int32_t next = 0;
+        for (size_t a = 0; a < na; ++a)
+            if (!deleted[a]) index[a] = next++;
+        std::vector<arealmap::Areal> kept;
+        kept.reserve(na - n_deleted);
+        for (size_t a = 0; a < na; ++a) {
+            if (deleted[a]) {
+                res.deleted_areals.push_back(a);
+                continue;
+            }
+            arealmap::Areal ar = std::move(m.areals[a]);
+            for (arealmap::EdgeLink& l : ar.links) {
+                if (l.none() || l.area_ref < 0 || size_t(l.area_ref) >= na) continue;
+                if (index[size_t(l.area_ref)] < 0)
+                    l = arealmap::EdgeLink{};
+                else
+                    l.area_ref = index[size_t(l.area_ref)];
+            }
+            kept.push_back(std::move(ar));
+        }
+        m.areals = std::move(kept);
+        for (auto& cell : m.grid.cells) {
+            std::vector<uint16_t> ids;
+            for (uint16_t id : cell)
+                if (id < na && index[id] >= 0) ids.push_back(uint16_t(index[id]));
+            cell = std::move(ids);
+        }
+    }
+    for (uint32_t a : touched) res.changed_areals.push_back(a); // exported (sidecar) indices
+    res.changed = !touched.empty() || n_deleted > 0;
+    if (res.changed) {
+        if (grid_rule) {
+            m.grid = arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
+            res.grid_rebuilt = true;
+        } else {
+            warnings.push_back(n_deleted ? "the original grid does not follow the terrain.md §9 "
+                                           "rebuild rule: grid kept, deleted areals removed from "
+                                           "its cells and the other ids renumbered"
+                                         : "the original grid does not follow the terrain.md §9 "
+                                           "rebuild rule: grid kept verbatim");
+        }
+    }
+    return res;
+}
+
 TerrainImportResult import_common(const Incoming& in, Original& o,
                                   const sidecar::TerrainSidecar& sc, const std::string& where) {
     TerrainImportResult r;
@@ -455,12 +678,26 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
                                   std::to_string(b.face) + ", " + std::to_string(c.face) +
                                   " (re-triangulated or new faces are not supported)");
     }
-    for (size_t f = 0; f < nf; ++f)
-        if (terrain::face_usable(t, f) && !(seen[f][0] && seen[f][1] && seen[f][2]))
-            throw FormatError(where, 0,
-                              "face " + std::to_string(f) +
-                                  " is missing from the input: deleting faces is not supported "
-                                  "yet");
+    {
+        std::vector<size_t> missing;
+        for (size_t f = 0; f < nf; ++f)
+            if (terrain::face_usable(t, f) && !(seen[f][0] && seen[f][1] && seen[f][2]))
+                missing.push_back(f);
+        if (!missing.empty()) {
+            std::string list;
+            for (size_t i = 0; i < missing.size() && i < 10; ++i)
+                list += (i ? ", " : "") + std::to_string(missing[i]);
+            if (missing.size() > 10) list += ", ...";
+            throw FormatError(
+                where, 0,
+                std::to_string(missing.size()) + " terrain face" +
+                    (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
+                    kTerrainNode + "' (face " + list +
+                    "): deleting terrain faces is refused, Land.msh topology cannot be rebuilt "
+                    "(terrain.md §9: the node, slot and type-11 tables are not understood); "
+                    "restore them or move their vertices instead");
+        }
+    }
     if (in.uv_changed)
         warnings.push_back(std::to_string(in.uv_changed) +
                            " corners have changed UVs: UV edits are not imported yet (kept)");
@@ -579,84 +816,20 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
     r.msh_identical = r.land_msh == sc.land_msh;
 
     // ---- Areal overlay ----
-    size_t areals_changed = 0;
-    bool grid_rebuilt = false;
-    nlohmann::json changed_areals = nlohmann::json::array();
+    OverlayResult ov;
     if (sc.land_map) {
         r.land_map = *sc.land_map;
-        const bool overlay = in.has_areas || in.has_outlines;
         if (!o.map || !o.map->decoded) {
-            if (!in.points.empty())
+            if (!in.points.empty() || !in.anonymous_outline.empty())
                 warnings.push_back("the sidecar Land.map is kept raw (not decoded): overlay edits "
                                    "ignored");
-        } else if (!overlay) {
+        } else if (!in.has_areas && !in.has_outlines) {
+            if (!in.anonymous_outline.empty()) check_anonymous_outline(in, o, where);
             if (!o.map->areals.empty())
                 warnings.push_back("no ArealMap overlay in the input: Land.map kept unchanged");
         } else {
-            arealmap::ArealMap& m = *o.map;
-            const size_t na = m.areals.size();
-            std::vector<std::vector<char>> pseen(na);
-            for (size_t a = 0; a < na; ++a) pseen[a].assign(m.areals[a].vertices.size(), 0);
-            std::map<Key, std::pair<F3, F3>> pcand;
-            for (const Point& p : in.points) {
-                if (p.areal >= na || p.k >= m.areals[p.areal].vertices.size())
-                    throw FormatError(where, 0,
-                                      "overlay vertex (areal " + std::to_string(p.areal) +
-                                          ", vertex " + std::to_string(p.k) +
-                                          ") was not exported (adding areals or polygon vertices "
-                                          "is not supported)");
-                pseen[p.areal][p.k] = 1;
-                const F3& e = o.areal_world[p.areal][p.k];
-                if (same(p.world, e)) continue;
-                auto [it, fresh] = pcand.emplace(Key{p.areal, p.k}, std::make_pair(p.world, e));
-                if (!fresh && !same(it->second.first, p.world))
-                    throw FormatError(where, 0,
-                                      "areal " + std::to_string(p.areal) + " vertex " +
-                                          std::to_string(p.k) + " was moved to two places " +
-                                          fmt(it->second.first) + " and " + fmt(p.world));
-            }
-            for (size_t a = 0; a < na; ++a) {
-                const size_t V = m.areals[a].vertices.size();
-                const bool expected = (in.has_areas && V >= 3) || (in.has_outlines && V >= 2);
-                if (!expected) continue;
-                const size_t n = size_t(std::count(pseen[a].begin(), pseen[a].end(), 1));
-                if (n == 0)
-                    throw FormatError(where, 0,
-                                      "areal " + std::to_string(a) +
-                                          " is missing from the overlay: deleting areals is not "
-                                          "supported yet");
-                if (n != V)
-                    throw FormatError(where, 0,
-                                      "areal " + std::to_string(a) + " lost " +
-                                          std::to_string(V - n) +
-                                          " polygon vertices: removing vertices is not supported");
-            }
-            const bool grid_rule =
-                m.grid == arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
-            std::set<uint32_t> touched;
-            for (const auto& [key, pe] : pcand) {
-                arealmap::Vec3& v = m.areals[key.first].vertices[key.second];
-                const terrain::Vec3 g =
-                    to_game(pe.first, pe.second, o.overlay_world, terrain::Vec3{v.x, v.y, v.z});
-                if (same_bits(g.x, v.x) && same_bits(g.y, v.y) && same_bits(g.z, v.z)) continue;
-                v = {g.x, g.y, g.z};
-                touched.insert(key.first);
-            }
-            for (uint32_t a : touched) {
-                arealmap::apply_polygon_rules(m.areals[a]);
-                changed_areals.push_back(a);
-            }
-            areals_changed = touched.size();
-            if (!touched.empty()) {
-                if (grid_rule) {
-                    m.grid = arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
-                    grid_rebuilt = true;
-                } else {
-                    warnings.push_back("the original grid does not follow the terrain.md §9 "
-                                       "rebuild rule: grid kept verbatim");
-                }
-                r.land_map = arealmap::write(m);
-            }
+            ov = apply_overlay(in, o, where, warnings);
+            if (ov.changed) r.land_map = arealmap::write(*o.map);
         }
         r.map_identical = r.land_map == *sc.land_map;
     }
@@ -669,12 +842,14 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
                   {"face_normals_recomputed", face_normals},
                   {"slots_with_bounds_recomputed", slots_recomputed},
                   {"header_recomputed", header_recomputed},
-                  {"areals_changed", areals_changed},
-                  {"grid_rebuilt", grid_rebuilt},
+                  {"areals_changed", ov.changed_areals.size()},
+                  {"areals_deleted", ov.deleted_areals.size()},
+                  {"grid_rebuilt", ov.grid_rebuilt},
                   {"land_msh_identical", r.msh_identical},
                   {"land_map_identical", r.map_identical}}},
                 {"moved_vertices", std::move(moved_list)},
-                {"changed_areals", std::move(changed_areals)},
+                {"changed_areals", ov.changed_areals},
+                {"deleted_areals", ov.deleted_areals},
                 {"warnings", std::move(warnings)}};
     return r;
 }

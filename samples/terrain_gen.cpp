@@ -133,6 +133,8 @@ struct TileMix {
     int fine = 0, split = 0;
 };
 
+constexpr int kMaxFaces = 65535, kMaxVertices = 65536;
+
 // Chooses the tile count and mix whose vertex and face totals come closest to the targets.
 TileMix solve_mix(int vertices, int faces) {
     TileMix best;
@@ -144,8 +146,12 @@ TileMix solve_mix(int vertices, int faces) {
         b = std::clamp(b, 0.0, 1.0);
         c = std::clamp(c, 0.0, 1.0 - b);
         int nb = int(std::lround(b * n)), nc = int(std::lround(c * n));
+        // The format's ceilings (terrain.md §4): at most 65,535 faces (u16 face references,
+        // 0xFFFF = none) and 65,536 vertices (u16 vertex indices).
+        if (8 * n > kMaxFaces || 9 * n > kMaxVertices) continue;
+        nb = std::min(nb, (kMaxFaces - 8 * n) / 8);
+        nc = std::min(nc, (kMaxVertices - 9 * n - 4 * nb) / 7);
         double v = 9.0 * n + 4.0 * nb + 7.0 * nc, f = 8.0 * n + 8.0 * nb;
-        if (v > 65535 || f > 65535) continue;
         double err = std::fabs(v - vertices) / vertices + std::fabs(f - faces) / faces;
         if (err < best_err) {
             best_err = err;
@@ -284,7 +290,7 @@ terrain::Terrain build_terrain(const MapSpec& spec, const HeightField& field, Rn
         }
         t.slots[s].tri_count = uint16_t(t.faces.size() - t.slots[s].tri_start);
     }
-    if (t.positions.size() > 65536 || t.faces.size() > 65535)
+    if (t.positions.size() > size_t(kMaxVertices) || t.faces.size() > size_t(kMaxFaces))
         throw std::logic_error("terrain_gen: map exceeds the u16 index range");
 
     rebuild_neighbours(t);
@@ -600,11 +606,13 @@ std::vector<MapSpec> map_specs(bool include_stress) {
         {"SynTut3", 2200.0, 9833, 8560, 722, 8, 8, 288.0, 0.17},
         {"SynTut4", 1400.0, 9022, 8612, 737, 16, 8, 110.0, 0.14},
     };
-    // The stress map fills the u16 vertex and face index space (terrain.md §4: indices and
-    // neighbours are u16, 0xFFFF = none), about 20 times a shipped map.
-    if (include_stress)
-        specs.push_back({"SynStress", 2490.0, 65000, 63000, 8000, 16, 8, 300.0, 0.2});
+    if (include_stress) specs.push_back(stress_map_spec());
     return specs;
+}
+
+MapSpec stress_map_spec() {
+    // About 7 times the largest shipped map; the tile mix reaching closest to 65,535 faces.
+    return {"SynStress", 2490.0, 60000, 65535, 8000, 16, 8, 300.0, 0.2};
 }
 
 Bytes wear_text(const std::vector<std::string>& names) {
@@ -629,16 +637,21 @@ GeneratedMap build_map(const MapSpec& spec, uint64_t seed) {
     return m;
 }
 
+std::vector<GeneratedFile> generate_map(const MapSpec& spec, uint64_t seed) {
+    GeneratedMap m = build_map(spec, seed);
+    const std::string dir = "DATA/MAPS/" + spec.name + "/";
+    std::vector<GeneratedFile> files;
+    files.push_back({dir + "Land.msh", std::move(m.land_msh)});
+    files.push_back({dir + "Land.map", std::move(m.land_map)});
+    files.push_back({dir + "Land1.wea", std::move(m.land1_wea)});
+    files.push_back({dir + "Land2.wea", std::move(m.land2_wea)});
+    return files;
+}
+
 std::vector<GeneratedFile> generate_maps(uint64_t seed, bool include_stress) {
     std::vector<GeneratedFile> files;
-    for (const MapSpec& spec : map_specs(include_stress)) {
-        GeneratedMap m = build_map(spec, seed);
-        const std::string dir = "DATA/MAPS/" + spec.name + "/";
-        files.push_back({dir + "Land.msh", std::move(m.land_msh)});
-        files.push_back({dir + "Land.map", std::move(m.land_map)});
-        files.push_back({dir + "Land1.wea", std::move(m.land1_wea)});
-        files.push_back({dir + "Land2.wea", std::move(m.land2_wea)});
-    }
+    for (const MapSpec& spec : map_specs(include_stress))
+        for (GeneratedFile& f : generate_map(spec, seed)) files.push_back(std::move(f));
     return files;
 }
 

@@ -26,8 +26,13 @@ struct MapSpec {
 };
 
 // The normal set (six maps with the corpus figures of terrain.md §11) and, with include_stress,
-// one map at the limits of the format's u16 vertex and face indices.
+// stress_map_spec() last.
 std::vector<MapSpec> map_specs(bool include_stress);
+
+// The stress map `SynStress`: as many faces as a Land.msh can hold (terrain.md §2, §4: vertex
+// indices, neighbour faces, slot face ranges and type-11 keys are all u16, 0xFFFF = no
+// neighbour, so at most 65,535 faces and 65,536 vertices), at the largest shipped map side.
+MapSpec stress_map_spec();
 
 struct GeneratedMap {
     MapSpec spec;
@@ -41,6 +46,7 @@ GeneratedMap build_map(const MapSpec& spec, uint64_t seed);
 
 // Four files per map under DATA/MAPS/<map>/.
 std::vector<GeneratedFile> generate_maps(uint64_t seed, bool include_stress);
+std::vector<GeneratedFile> generate_map(const MapSpec& spec, uint64_t seed);
 
 // WEAR text: "<count>\r\n" then "<legacyId> <NAME>\r\n" rows.
 Bytes wear_text(const std::vector<std::string>& names);

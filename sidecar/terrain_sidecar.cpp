@@ -3,8 +3,13 @@
 #include "base64.hpp"
 #include "model_sidecar.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <unordered_map>
 
 namespace msh::sidecar {
 
@@ -16,11 +21,6 @@ std::string hex32(uint32_t v) {
     char buf[11];
     std::snprintf(buf, sizeof buf, "0x%08x", v);
     return buf;
-}
-
-// NaN/inf print as null; the original payload is the authority.
-json num(float f) {
-    return std::isfinite(f) ? json(f) : json(nullptr);
 }
 
 json directory(const nres::Archive& ar) {
@@ -36,57 +36,193 @@ json directory(const nres::Archive& ar) {
     return entries;
 }
 
+// "base64" is a placeholder the text writer fills from the bytes (terrain_sidecar_text).
 json payload(const std::string& address, ByteView bytes) {
     return {{"address", address},
             {"size", bytes.size()},
             {"fnv1a64", hex64(fnv1a64(bytes))},
-            {"base64", to_base64(bytes)}};
+            {"base64", ""}};
 }
 
-json faces_json(const terrain::Terrain& t) {
-    json rows = json::array();
-    rows.get_ref<json::array_t&>().reserve(t.faces.size());
-    for (const terrain::Face& f : t.faces)
-        rows.push_back(json::array({hex32(f.flags), f.material, f.aux, f.unk06, f.v[0], f.v[1],
-                                    f.v[2], f.n[0], f.n[1], f.n[2], f.normal[0], f.normal[1],
-                                    f.normal[2], f.edge_class, f.unk27}));
-    return {{"columns",
-             {"flags", "material_land1_row", "aux_land2_row", "unk06", "i0", "i1", "i2", "n0", "n1",
-              "n2", "nx", "ny", "nz", "edge_class", "unk27"}},
-            {"rows", std::move(rows)}};
+const char* const kFaceColumns[] = {"flags",
+                                    "material_land1_row",
+                                    "aux_land2_row",
+                                    "unk06",
+                                    "i0",
+                                    "i1",
+                                    "i2",
+                                    "n0",
+                                    "n1",
+                                    "n2",
+                                    "nx",
+                                    "ny",
+                                    "nz",
+                                    "edge_class",
+                                    "unk27"};
+
+template <class T> void put_int(std::string& out, T v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
 }
 
-json areals_json(const arealmap::ArealMap& map) {
-    json out = json::array();
-    out.get_ref<json::array_t&>().reserve(map.areals.size());
-    for (size_t i = 0; i < map.areals.size(); ++i) {
-        const arealmap::Areal& a = map.areals[i];
-        json links = json::array();
-        for (const auto& l : a.links) links.push_back({l.area_ref, l.edge_ref});
-        json o = {{"index", i},
-                  {"anchor", {num(a.anchor.x), num(a.anchor.y), num(a.anchor.z)}},
-                  {"area", num(a.area)},
-                  {"normal", {num(a.normal.x), num(a.normal.y), num(a.normal.z)}},
-                  {"class_id", a.class_id},
-                  {"logic_flag", a.logic_flag},
-                  {"vertices", a.vertices.size()},
-                  {"links", std::move(links)},
-                  {"sub_blocks", a.sub_blocks.size()}};
-        if (a.reserved12 != 0 || a.reserved36 != 0 || a.reserved44 != 0)
-            o["reserved"] = {num(a.reserved12), a.reserved36, a.reserved44};
-        out.push_back(std::move(o));
+// One face row, compact: ["0x00000608",0,255,65535,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27].
+void put_face_row(const terrain::Face& f, std::string& out) {
+    char hex[11];
+    std::snprintf(hex, sizeof hex, "0x%08x", f.flags);
+    out += "[\"";
+    out.append(hex, 10);
+    out += '"';
+    const int values[] = {f.material,  f.aux,       f.unk06,      f.v[0], f.v[1],
+                          f.v[2],      f.n[0],      f.n[1],       f.n[2], f.normal[0],
+                          f.normal[1], f.normal[2], f.edge_class, f.unk27};
+    for (int v : values) {
+        out += ',';
+        put_int(out, v);
     }
-    return out;
+    out += ']';
 }
 
-void dump_into(const json& j, size_t width, int depth, std::string& out) {
-    const bool container = j.is_object() || j.is_array();
-    if (!container || j.empty()) {
-        out += j.dump();
+// "rows" is a placeholder the text writer fills, one line per face.
+json faces_json() {
+    json columns = json::array();
+    for (const char* c : kFaceColumns) columns.push_back(c);
+    return {{"columns", std::move(columns)}, {"rows", json::array()}};
+}
+
+// Shortest round-trip text of a float; NaN/inf print as null (the original payload is the
+// authority).
+void put_float(std::string& out, float f) {
+    if (!std::isfinite(f)) {
+        out += "null";
         return;
     }
-    if (std::string flat = j.dump(); flat.size() <= width) {
-        out += flat;
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, f);
+    out.append(buf, r.ptr);
+}
+
+void put_vec3(std::string& out, const msh::Vec3& v) {
+    out += '[';
+    put_float(out, v.x);
+    out += ',';
+    put_float(out, v.y);
+    out += ',';
+    put_float(out, v.z);
+    out += ']';
+}
+
+// One areal, compact, keys in the order nlohmann sorts them.
+void put_areal(const arealmap::Areal& a, size_t index, std::string& out) {
+    out += "{\"anchor\":";
+    put_vec3(out, a.anchor);
+    out += ",\"area\":";
+    put_float(out, a.area);
+    out += ",\"class_id\":";
+    put_int(out, a.class_id);
+    out += ",\"index\":";
+    put_int(out, index);
+    out += ",\"links\":[";
+    for (size_t k = 0; k < a.links.size(); ++k) {
+        if (k) out += ',';
+        out += '[';
+        put_int(out, a.links[k].area_ref);
+        out += ',';
+        put_int(out, a.links[k].edge_ref);
+        out += ']';
+    }
+    out += "],\"logic_flag\":";
+    put_int(out, a.logic_flag);
+    out += ",\"normal\":";
+    put_vec3(out, a.normal);
+    if (a.reserved12 != 0 || a.reserved36 != 0 || a.reserved44 != 0) {
+        out += ",\"reserved\":[";
+        put_float(out, a.reserved12);
+        out += ',';
+        put_int(out, a.reserved36);
+        out += ',';
+        put_int(out, a.reserved44);
+        out += ']';
+    }
+    out += ",\"sub_blocks\":";
+    put_int(out, a.sub_blocks.size());
+    out += ",\"vertices\":";
+    put_int(out, a.vertices.size());
+    out += '}';
+}
+
+// Appends `text` as a JSON string; long plain-ASCII strings (base64) bypass the escaper.
+void put_string(const std::string& text, std::string& out) {
+    bool plain = true;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+            plain = false;
+            break;
+        }
+    }
+    if (!plain) {
+        out += json(text).dump();
+        return;
+    }
+    out += '"';
+    out += text;
+    out += '"';
+}
+
+size_t digits(uint64_t v) {
+    size_t n = 1;
+    while (v >= 10) v /= 10, ++n;
+    return n;
+}
+
+// Values written by a generator instead of from the DOM (the big parts: face rows, base64).
+using Deferred = std::unordered_map<const json*, std::function<void(std::string&, int depth)>>;
+
+// Size of the compact dump of `j`, or SIZE_MAX as soon as it exceeds `limit` (so the check costs
+// at most about `limit` characters of work per value, whatever the value's size). Deferred values
+// count as too long.
+size_t compact_size(const json& j, size_t limit, const Deferred& deferred) {
+    if (deferred.count(&j)) return SIZE_MAX;
+    if (j.is_string()) {
+        const size_t raw = j.get_ref<const std::string&>().size() + 2;
+        return raw > limit ? SIZE_MAX : std::max(raw, j.dump().size());
+    }
+    if (j.is_number_unsigned()) return digits(j.get<uint64_t>());
+    if (j.is_number_integer()) {
+        const int64_t v = j.get<int64_t>();
+        return v < 0 ? 1 + digits(uint64_t(0) - uint64_t(v)) : digits(uint64_t(v));
+    }
+    if (j.is_boolean()) return j.get<bool>() ? 4 : 5;
+    if (j.is_null()) return 4;
+    if (!j.is_object() && !j.is_array()) return j.dump().size(); // floats
+    size_t n = 2;                                                // brackets
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!first) ++n; // comma
+        first = false;
+        if (j.is_object()) n += compact_size(json(it.key()), limit, deferred) + 1; // "key":
+        if (n > limit) return SIZE_MAX;
+        const size_t v = compact_size(it.value(), limit - n, deferred);
+        if (v == SIZE_MAX) return SIZE_MAX;
+        n += v;
+        if (n > limit) return SIZE_MAX;
+    }
+    return n;
+}
+
+void dump_into(const json& j, size_t width, int depth, const Deferred& deferred, std::string& out) {
+    if (auto it = deferred.find(&j); it != deferred.end()) {
+        it->second(out, depth);
+        return;
+    }
+    if (j.is_string()) {
+        put_string(j.get_ref<const std::string&>(), out);
+        return;
+    }
+    const bool container = j.is_object() || j.is_array();
+    if (!container || j.empty() || compact_size(j, width, deferred) != SIZE_MAX) {
+        out += j.dump();
         return;
     }
     const std::string pad(size_t(depth + 1), ' ');
@@ -97,23 +233,45 @@ void dump_into(const json& j, size_t width, int depth, std::string& out) {
         first = false;
         out += pad;
         if (j.is_object()) out += json(it.key()).dump() + ": ";
-        dump_into(it.value(), width, depth + 1, out);
+        dump_into(it.value(), width, depth + 1, deferred, out);
     }
     out += '\n' + std::string(size_t(depth), ' ') + (j.is_object() ? '}' : ']');
 }
 
-} // namespace
-
-std::string dump_readable(const json& doc, size_t width) {
+std::string dump_readable(const json& doc, size_t width, const Deferred& deferred, size_t reserve) {
     std::string out;
-    dump_into(doc, width, 0, out);
+    out.reserve(reserve);
+    dump_into(doc, width, 0, deferred, out);
     out += '\n';
     return out;
 }
 
-json make_terrain_sidecar(const terrain::Terrain& t, ByteView land_msh,
-                          const arealmap::ArealMap* map, ByteView land_map,
-                          const TerrainExportRecord& r) {
+void put_base64(ByteView bytes, std::string& out) {
+    out += '"';
+    out += to_base64(bytes);
+    out += '"';
+}
+
+// A long array of short values as dump_readable lays it out: one element per line.
+void put_lines(size_t count, std::string& out, int depth,
+               const std::function<void(size_t, std::string&)>& element) {
+    if (count == 0) {
+        out += "[]";
+        return;
+    }
+    const std::string pad(size_t(depth + 1), ' ');
+    out += "[\n";
+    for (size_t i = 0; i < count; ++i) {
+        if (i) out += ",\n";
+        out += pad;
+        element(i, out);
+    }
+    out += '\n' + std::string(size_t(depth), ' ') + ']';
+}
+
+// Everything but the big parts, which are placeholders filled by terrain_sidecar_text.
+json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::ArealMap* map,
+              ByteView land_map, const TerrainExportRecord& r) {
     json doc = {
         {"schema", kSchema},
         {"kind", "terrain"},
@@ -138,7 +296,7 @@ json make_terrain_sidecar(const terrain::Terrain& t, ByteView land_msh,
           {"nodes", t.nodes.size()},
           {"slots", t.slots.size()},
           {"cell_pairs", t.cell_pairs.size()},
-          {"faces", faces_json(t)}}},
+          {"faces", faces_json()}}},
         {"wear",
          {{"land1", {{"address", r.wear1_source}, {"rows", r.wear1_rows}}},
           {"land2", {{"address", r.wear2_source}, {"rows", r.wear2_rows}}}}},
@@ -149,11 +307,42 @@ json make_terrain_sidecar(const terrain::Terrain& t, ByteView land_msh,
         doc["areal_map"] = {
             {"decoded", map->decoded},
             {"grid", {{"cells_x", map->grid.cells_x}, {"cells_y", map->grid.cells_y}}},
-            {"areals", areals_json(*map)}};
+            {"areals", json::array()}}; // placeholder, one line per areal
     } else {
         doc["land_map"] = nullptr;
     }
     return doc;
+}
+
+} // namespace
+
+std::string terrain_sidecar_text(const terrain::Terrain& t, ByteView land_msh,
+                                 const arealmap::ArealMap* map, ByteView land_map,
+                                 const TerrainExportRecord& record, size_t width) {
+    const json doc = skeleton(t, land_msh, map, land_map, record);
+    Deferred deferred;
+    deferred[&doc["terrain"]["faces"]["rows"]] = [&](std::string& out, int depth) {
+        put_lines(t.faces.size(), out, depth,
+                  [&](size_t i, std::string& o) { put_face_row(t.faces[i], o); });
+    };
+    deferred[&doc["land_msh"]["base64"]] = [&](std::string& out, int) {
+        put_base64(land_msh, out);
+    };
+    if (map) {
+        deferred[&doc["land_map"]["base64"]] = [&](std::string& out, int) {
+            put_base64(land_map, out);
+        };
+        deferred[&doc["areal_map"]["areals"]] = [&](std::string& out, int depth) {
+            put_lines(map->areals.size(), out, depth,
+                      [&](size_t i, std::string& o) { put_areal(map->areals[i], i, o); });
+        };
+    }
+    // Generous (untouched capacity costs no memory): a face row is at most 90 characters, a
+    // payload byte 4/3, an areal a few hundred.
+    const size_t reserve = 65536 + 96 * t.faces.size() +
+                           (land_msh.size() + land_map.size() + 6) / 3 * 4 +
+                           (map ? 1024 * map->areals.size() : 0);
+    return dump_readable(doc, width, deferred, reserve);
 }
 
 } // namespace msh::sidecar

@@ -30,13 +30,12 @@ struct TerrainExportRecord {
     nlohmann::json options; // lift, areal_faces, ...
 };
 
-// `land_map_bytes` / `map` may be empty / null (no overlay).
-nlohmann::json make_terrain_sidecar(const terrain::Terrain& t, ByteView land_msh_bytes,
-                                    const arealmap::ArealMap* map, ByteView land_map_bytes,
-                                    const TerrainExportRecord& record);
-
-// The sidecar text: one line per value whose compact form fits in `width` characters (a face
-// row, an areal), nested indentation above that; newline-terminated.
-std::string dump_readable(const nlohmann::json& doc, size_t width = 240);
+// The sidecar text (`land_map_bytes` / `map` may be empty / null: no overlay). Layout: one line
+// per value whose compact form fits in `width` characters (a face row, an areal), nested
+// indentation above that; newline-terminated. The face rows and the base64 payloads are written
+// straight into the text (no JSON DOM for them: a stress map has 65,535 faces).
+std::string terrain_sidecar_text(const terrain::Terrain& t, ByteView land_msh_bytes,
+                                 const arealmap::ArealMap* map, ByteView land_map_bytes,
+                                 const TerrainExportRecord& record, size_t width = 240);
 
 } // namespace msh::sidecar

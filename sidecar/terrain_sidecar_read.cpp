@@ -2,6 +2,7 @@
 
 #include "base64.hpp"
 #include "formats/diagnostics.hpp"
+#include "json_scan.hpp"
 #include "model_sidecar.hpp"
 
 #include <cstdio>
@@ -18,7 +19,7 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
         throw FormatError(where, 0, "sidecar field '" + field + ".base64' is missing");
     Bytes bytes;
     try {
-        bytes = from_base64(p["base64"].get<std::string>());
+        bytes = from_base64(p["base64"].get_ref<const std::string&>());
     } catch (const std::exception& e) {
         throw FormatError(where, 0, "sidecar field '" + field + ".base64': " + e.what());
     }
@@ -41,6 +42,35 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
 }
 
 } // namespace
+
+json parse_for_import(std::string_view text) {
+    static const char* const kReadableOnly[] = {
+        "terrain", "areal_map", "land_msh_directory", "land_map_directory", "conventions", "wear"};
+    auto readable_only = [](const std::string& key) {
+        for (const char* k : kReadableOnly)
+            if (key == k) return true;
+        return false;
+    };
+    // The scanner validates the whole text; nlohmann parses only the members kept, and the
+    // base64 payloads (megabytes, no escapes) are taken as they are.
+    json doc = json::object();
+    for (const json_scan::Member& m : json_scan::object_members(text)) {
+        if (readable_only(m.key)) continue;
+        if ((m.key == "land_msh" || m.key == "land_map") && !m.value.empty() &&
+            m.value.front() == '{') {
+            json payload = json::object();
+            for (const json_scan::Member& p : json_scan::object_members(m.value)) {
+                const auto plain = p.key == "base64" ? json_scan::plain_string(p.value)
+                                                     : std::optional<std::string_view>();
+                payload[p.key] = plain ? json(std::string(*plain)) : json::parse(p.value);
+            }
+            doc[m.key] = std::move(payload);
+            continue;
+        }
+        doc[m.key] = json::parse(m.value);
+    }
+    return doc;
+}
 
 bool is_terrain_sidecar(const json& doc) {
     return doc.is_object() && doc.contains("kind") && doc["kind"] == "terrain";

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace msh::sidecar {
 
@@ -22,6 +23,13 @@ struct TerrainSidecar {
 
 // True when `doc` is a sidecar object with "kind": "terrain".
 bool is_terrain_sidecar(const nlohmann::json& doc);
+
+// Parses sidecar text (any kind; the whole text is checked as JSON) keeping only what an import
+// reads: the readable per-face and per-areal parts of a terrain sidecar (`terrain`, `areal_map`,
+// the directories, `conventions`, `wear`) are dropped while parsing, so a stress-map sidecar
+// builds no DOM for its 65,535 face rows (sidecar/json_scan.hpp still checks the whole text).
+// Throws std::invalid_argument (or nlohmann::json::parse_error) on bad JSON.
+nlohmann::json parse_for_import(std::string_view text);
 
 // Throws FormatError naming `where` on a missing field, bad base64 or a size/hash mismatch.
 TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where);

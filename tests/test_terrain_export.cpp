@@ -32,7 +32,6 @@
 #include <unistd.h>
 #include <vector>
 
-
 using namespace msh;
 namespace fs = std::filesystem;
 namespace tt = boost::test_tools;
@@ -438,14 +437,23 @@ BOOST_AUTO_TEST_CASE(gltf_validator_reports_no_issues) {
 }
 
 BOOST_AUTO_TEST_CASE(blender_imports_terrain_and_overlay_as_separate_objects) {
+    // Every generated map, in one Blender session.
     const Exports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    BOOST_TEST_REQUIRE(e.maps.size() >= 6u);
     const fs::path integration = fs::path(MSHCONV_SOURCE_DIR) / "tests/integration";
+    std::string files;
+    for (const std::string& m : e.maps) files += " " + q(e.out(m, ".glb"));
     const Run r = run(q(integration / "blender") + " --python " +
-                      q(integration / "blender_terrain_check.py") + " -- " +
-                      q(e.out(e.maps.front(), ".glb")));
+                      q(integration / "blender_terrain_check.py") + " --" + files);
     BOOST_TEST(r.code == 0, r.out);
-    BOOST_TEST(r.out.find("blender terrain check: OK") != std::string::npos, r.out);
+    for (const std::string& m : e.maps)
+        BOOST_TEST(r.out.find("blender terrain check " + e.out(m, ".glb").string() + ": OK") !=
+                       std::string::npos,
+                   m << ": " << r.out);
+    BOOST_TEST(r.out.find("blender terrain check: OK, " + std::to_string(e.maps.size()) +
+                          " files") != std::string::npos,
+               r.out);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

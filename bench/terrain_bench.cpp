@@ -1,0 +1,112 @@
+// In-process stage timings of the terrain conversion on one level (the stress map of
+// `mshconv samples DIR --stress`, or any Land.msh with its Land.map beside it):
+//   mshconv_bench terrain DIR/Land.msh [ROUNDS]
+// Export stages: read Land.msh + Land.map, terrain_to_scene, GLB encode, sidecar text.
+// Import stages: sidecar parse, GLB read, import (identity check + rebuild). Median of ROUNDS.
+// Prints figures; not a test. bench/run.sh measures the whole commands (wall time, peak RSS).
+#include "formats/arealmap.hpp"
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/terrain.hpp"
+#include "mapping/scene_to_terrain.hpp"
+#include "mapping/terrain_to_scene.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace msh;
+
+namespace {
+
+double median_ms(int rounds, const std::function<void()>& f) {
+    std::vector<double> t;
+    for (int r = 0; r < rounds; ++r) {
+        const auto a = Clock::now();
+        f();
+        t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+} // namespace
+
+int run_terrain_bench(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: mshconv_bench terrain DIR/Land.msh [ROUNDS]\n");
+        return 2;
+    }
+    const fs::path land_msh = argv[2];
+    const int rounds = argc > 3 ? std::max(1, std::atoi(argv[3])) : 5;
+    fs::path land_map = land_msh;
+    land_map.replace_extension(".map");
+    const Bytes msh_bytes = read_file(land_msh), map_bytes = read_file(land_map);
+
+    terrain::Terrain t;
+    arealmap::ArealMap map;
+    scene::Scene sc;
+    gltf::Encoded glb;
+    std::string sidecar_text;
+    const double t_read = median_ms(rounds, [&] {
+        t = terrain::read(msh_bytes, ReadMode::Tolerant, land_msh.string());
+        map = arealmap::read(map_bytes, ReadMode::Tolerant, land_map.string());
+    });
+    const double t_scene = median_ms(rounds, [&] { sc = mapping::terrain_to_scene(t, &map, {}); });
+    const double t_glb = median_ms(rounds, [&] { glb = gltf::encode(sc, true, "stress.glb"); });
+    sidecar::TerrainExportRecord record;
+    record.source = land_msh.string();
+    record.output = "stress.glb";
+    record.format = "glb";
+    record.options = {{"lift", 0.5f}, {"areal_faces", true}};
+    const double t_sidecar = median_ms(rounds, [&] {
+        sidecar_text = sidecar::terrain_sidecar_text(t, msh_bytes, &map, map_bytes, record);
+    });
+
+    const fs::path dir = fs::temp_directory_path() / ("mshconv-tbench-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    write_file_atomic(dir / "stress.glb", glb.document);
+    sidecar::TerrainSidecar parsed;
+    const double t_parse = median_ms(rounds, [&] {
+        parsed = sidecar::parse_terrain_sidecar(sidecar::parse_for_import(sidecar_text), "bench");
+    });
+    scene::Scene incoming;
+    const double t_read_glb = median_ms(rounds, [&] {
+        std::vector<std::string> warnings;
+        incoming = gltf::read(dir / "stress.glb", warnings);
+    });
+    mapping::TerrainImportResult result;
+    const double t_import = median_ms(
+        rounds, [&] { result = mapping::import_terrain_scene(incoming, parsed, "bench"); });
+    fs::remove_all(dir);
+    if (!result.msh_identical || !result.map_identical) {
+        std::fprintf(stderr, "terrain bench: the round trip is not byte-identical\n");
+        return 1;
+    }
+
+    const double faces = double(t.faces.size());
+    const double exp_ms = t_read + t_scene + t_glb + t_sidecar;
+    const double imp_ms = t_parse + t_read_glb + t_import;
+    std::printf("terrain %s: %zu faces, %zu vertices, %zu areals; Land.msh %.2f MB, Land.map "
+                "%.2f MB; GLB %.2f MB, sidecar %.2f MB (median of %d rounds, in process)\n",
+                land_msh.string().c_str(), t.faces.size(), t.positions.size(), map.areals.size(),
+                double(msh_bytes.size()) / 1e6, double(map_bytes.size()) / 1e6,
+                double(glb.document.size()) / 1e6, double(sidecar_text.size()) / 1e6, rounds);
+    std::printf("  export: read %.1f ms, scene %.1f ms, GLB encode %.1f ms, sidecar text %.1f ms "
+                "= %.1f ms, %.0f faces/s\n",
+                t_read, t_scene, t_glb, t_sidecar, exp_ms, faces / exp_ms * 1e3);
+    std::printf("  import: sidecar parse %.1f ms, GLB read %.1f ms, import %.1f ms = %.1f ms, "
+                "%.0f faces/s\n",
+                t_parse, t_read_glb, t_import, imp_ms, faces / imp_ms * 1e3);
+    return 0;
+}

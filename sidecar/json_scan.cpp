@@ -1,0 +1,237 @@
+#include "json_scan.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <stdexcept>
+
+namespace msh::sidecar::json_scan {
+
+namespace {
+
+constexpr int kMaxDepth = 512;
+
+struct Scanner {
+    std::string_view s;
+    size_t i = 0;
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw std::invalid_argument("offset " + std::to_string(i) + ": " + what);
+    }
+    int peek() const { return i < s.size() ? static_cast<unsigned char>(s[i]) : -1; }
+    void ws() {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) ++i;
+    }
+    void expect(char c, const char* what) {
+        if (peek() != static_cast<unsigned char>(c)) fail(std::string(what) + " expected");
+        ++i;
+    }
+
+    // One UTF-8 sequence starting at a byte >= 0x80 (RFC 3629: no overlongs, no surrogates).
+    void utf8() {
+        const int lead = peek();
+        int n = 0, lo = 0x80, hi = 0xBF;
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            n = 1;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            n = 2;
+            if (lead == 0xE0) lo = 0xA0;
+            if (lead == 0xED) hi = 0x9F;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            n = 3;
+            if (lead == 0xF0) lo = 0x90;
+            if (lead == 0xF4) hi = 0x8F;
+        } else {
+            fail("invalid UTF-8 in a string");
+        }
+        ++i;
+        for (int k = 0; k < n; ++k, ++i) {
+            const int c = peek();
+            if (c < (k == 0 ? lo : 0x80) || c > (k == 0 ? hi : 0xBF))
+                fail("invalid UTF-8 in a string");
+        }
+    }
+
+    // At the opening quote; leaves `i` after the closing one. True when there was an escape.
+    bool string() {
+        ++i;
+        bool escaped = false;
+        for (;;) {
+            while (i < s.size()) {
+                const auto c = static_cast<unsigned char>(s[i]);
+                if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+                ++i;
+            }
+            const int c = peek();
+            if (c < 0) fail("unterminated string");
+            if (c == '"') {
+                ++i;
+                return escaped;
+            }
+            if (c < 0x20) fail("control character in a string");
+            if (c >= 0x80) {
+                utf8();
+                continue;
+            }
+            escaped = true; // backslash
+            ++i;
+            switch (peek()) {
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't':
+                ++i;
+                break;
+            case 'u':
+                ++i;
+                for (int k = 0; k < 4; ++k, ++i)
+                    if (!std::isxdigit(peek())) fail("bad \\u escape");
+                break;
+            default:
+                fail("bad escape in a string");
+            }
+        }
+    }
+
+    void digits() {
+        if (peek() < '0' || peek() > '9') fail("digit expected");
+        while (peek() >= '0' && peek() <= '9') ++i;
+    }
+    void number() {
+        if (peek() == '-') ++i;
+        if (peek() == '0')
+            ++i;
+        else
+            digits();
+        if (peek() == '.') {
+            ++i;
+            digits();
+        }
+        if (peek() == 'e' || peek() == 'E') {
+            ++i;
+            if (peek() == '+' || peek() == '-') ++i;
+            digits();
+        }
+    }
+    void literal(std::string_view word) {
+        if (s.substr(i, word.size()) != word) fail("unexpected character");
+        i += word.size();
+    }
+
+    void value(int depth, std::vector<Member>* members = nullptr) {
+        if (depth > kMaxDepth) fail("nested more than 512 deep");
+        ws();
+        switch (peek()) {
+        case '{':
+            object(depth, members);
+            return;
+        case '[':
+            array(depth);
+            return;
+        case '"':
+            string();
+            return;
+        case 't':
+            literal("true");
+            return;
+        case 'f':
+            literal("false");
+            return;
+        case 'n':
+            literal("null");
+            return;
+        case -1:
+            fail("value expected, end of text");
+        default:
+            if (peek() == '-' || (peek() >= '0' && peek() <= '9')) {
+                number();
+                return;
+            }
+            fail("unexpected character");
+        }
+    }
+    void array(int depth) {
+        ++i;
+        ws();
+        if (peek() == ']') {
+            ++i;
+            return;
+        }
+        for (;;) {
+            value(depth + 1);
+            ws();
+            if (peek() == ',') {
+                ++i;
+                continue;
+            }
+            expect(']', "',' or ']'");
+            return;
+        }
+    }
+    void object(int depth, std::vector<Member>* members) {
+        ++i;
+        ws();
+        if (peek() == '}') {
+            ++i;
+            return;
+        }
+        for (;;) {
+            ws();
+            if (peek() != '"') fail("member name expected");
+            const size_t k0 = i;
+            const bool escaped = string();
+            const std::string_view key = s.substr(k0, i - k0);
+            ws();
+            expect(':', "':'");
+            ws();
+            const size_t v0 = i;
+            value(depth + 1);
+            if (members)
+                members->push_back({escaped ? nlohmann::json::parse(key).get<std::string>()
+                                            : std::string(key.substr(1, key.size() - 2)),
+                                    s.substr(v0, i - v0)});
+            ws();
+            if (peek() == ',') {
+                ++i;
+                continue;
+            }
+            expect('}', "',' or '}'");
+            return;
+        }
+    }
+    void end() {
+        ws();
+        if (i != s.size()) fail("text after the JSON value");
+    }
+};
+
+} // namespace
+
+void validate(std::string_view text) {
+    Scanner sc{text};
+    sc.value(0);
+    sc.end();
+}
+
+std::vector<Member> object_members(std::string_view text) {
+    Scanner sc{text};
+    sc.ws();
+    if (sc.peek() != '{') sc.fail("an object expected");
+    std::vector<Member> members;
+    sc.value(0, &members);
+    sc.end();
+    return members;
+}
+
+std::optional<std::string_view> plain_string(std::string_view value) {
+    if (value.size() < 2 || value.front() != '"' || value.back() != '"') return std::nullopt;
+    const std::string_view body = value.substr(1, value.size() - 2);
+    if (body.find('\\') != std::string_view::npos) return std::nullopt;
+    return body;
+}
+
+} // namespace msh::sidecar::json_scan

@@ -1,0 +1,170 @@
+// The terrain sidecar's fast paths (part of the terrain_export suite): the table-driven base64
+// against RFC 4648 and round trips, the validating JSON scanner against nlohmann's verdict on
+// valid and broken texts, the import-side parse (only what the import reads) against a full
+// parse, and the text writer (face rows, one line per areal) against the decoded level.
+#include "formats/arealmap.hpp"
+#include "formats/terrain.hpp"
+#include "samples/terrain_gen.hpp"
+#include "sidecar/base64.hpp"
+#include "sidecar/json_scan.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace msh;
+using nlohmann::json;
+
+namespace {
+
+const samples::GeneratedMap& small_map() {
+    static const samples::GeneratedMap m = samples::build_map(samples::map_specs(false)[0], 1998);
+    return m;
+}
+
+std::string sidecar_text_of(const samples::GeneratedMap& m) {
+    sidecar::TerrainExportRecord r;
+    r.source = "Land.msh";
+    r.output = "x.glb";
+    r.format = "glb";
+    r.map_source = "Land.map";
+    r.wear1_rows = m.layer1;
+    r.wear2_rows = m.layer2;
+    r.options = {{"lift", 0.5}, {"areal_faces", true}};
+    return sidecar::terrain_sidecar_text(m.terrain, m.land_msh, &m.areal_map, m.land_map, r);
+}
+
+bool scanner_accepts(const std::string& text) {
+    try {
+        sidecar::json_scan::validate(text);
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(terrain_export)
+
+BOOST_AUTO_TEST_CASE(base64_follows_rfc_4648) {
+    const std::pair<std::string, std::string> vectors[] = {{"", ""},
+                                                           {"f", "Zg=="},
+                                                           {"fo", "Zm8="},
+                                                           {"foo", "Zm9v"},
+                                                           {"foob", "Zm9vYg=="},
+                                                           {"fooba", "Zm9vYmE="},
+                                                           {"foobar", "Zm9vYmFy"}};
+    for (const auto& [plain, encoded] : vectors) {
+        const Bytes b(plain.begin(), plain.end());
+        BOOST_TEST(sidecar::to_base64(b) == encoded);
+        BOOST_TEST((sidecar::from_base64(encoded) == b));
+    }
+    // Every byte value, every length remainder, random content.
+    std::mt19937 rng(7);
+    for (size_t n = 0; n < 300; ++n) {
+        Bytes b(n);
+        for (size_t i = 0; i < n; ++i) b[i] = uint8_t(n < 256 && i == 0 ? n : rng());
+        const std::string t = sidecar::to_base64(b);
+        BOOST_TEST(t.size() == (n + 2) / 3 * 4);
+        BOOST_TEST((sidecar::from_base64(t) == b), "length " << n);
+    }
+    for (const char* bad : {"Zg=", "Z===", "====", "Zm9v!A==", "=Zg=", "Zg==Zg==", "Zm 9"})
+        BOOST_CHECK_THROW(sidecar::from_base64(bad), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
+    const std::vector<std::string> texts = {
+        "{}", "[]", "0", "-0", "1.5e+3", "-12.25E-2", "\"\"", "true", "false", "null",
+        " { \"a\" : [1, 2, {\"b\": null}], \"c\": \"x\\\"y\\\\z\\/\\b\\f\\n\\r\\t\\u00e9\" } ",
+        "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", "[[[[[]]]]]", "{\"a\":{\"a\":{}}}",
+        // broken
+        "", " ", "{", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-",
+        "1e", "1e+", "+1", "tru", "nul", "\"abc", "\"a\\x\"", "\"a\\u12g4\"",
+        std::string("\"a\x01\""), "\"\xc3\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"",
+        "\"\xf5\x80\x80\x80\"", "\"\xe2\x82\"", "1 2", "{} x", "[1]]", "{\"a\":[}"};
+    for (const std::string& t : texts)
+        BOOST_TEST(scanner_accepts(t) == json::accept(t), "text: " << t.substr(0, 40));
+    // Nesting: fine up to 512 levels, refused beyond (nlohmann has no limit; the scanner
+    // recurses and keeps its stack bounded).
+    BOOST_TEST(scanner_accepts(std::string(500, '[') + std::string(500, ']')));
+    BOOST_TEST(!scanner_accepts(std::string(600, '[') + std::string(600, ']')));
+
+    const auto members = sidecar::json_scan::object_members(
+        "{\"k\\u0031\": [1, 2] , \"s\":\"plain\",\"e\":\"a\\nb\", \"o\": {\"x\": 1}}");
+    BOOST_TEST_REQUIRE(members.size() == 4u);
+    BOOST_TEST(members[0].key == "k1");
+    BOOST_TEST(std::string(members[0].value) == "[1, 2]");
+    BOOST_TEST(std::string(*sidecar::json_scan::plain_string(members[1].value)) == "plain");
+    BOOST_TEST(!sidecar::json_scan::plain_string(members[2].value).has_value());
+    BOOST_TEST(std::string(members[3].value) == "{\"x\": 1}");
+    BOOST_CHECK_THROW(sidecar::json_scan::object_members("[1]"), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
+    const samples::GeneratedMap& m = small_map();
+    const std::string text = sidecar_text_of(m);
+    const json full = json::parse(text);
+    const json kept = sidecar::parse_for_import(text);
+    for (auto it = full.begin(); it != full.end(); ++it) {
+        const bool readable =
+            it.key() == "terrain" || it.key() == "areal_map" || it.key() == "land_msh_directory" ||
+            it.key() == "land_map_directory" || it.key() == "conventions" || it.key() == "wear";
+        BOOST_TEST(kept.contains(it.key()) == !readable, it.key());
+        if (!readable) BOOST_TEST((kept[it.key()] == it.value()), it.key());
+    }
+    const sidecar::TerrainSidecar sc = sidecar::parse_terrain_sidecar(kept, "kept");
+    BOOST_TEST((sc.land_msh == m.land_msh));
+    BOOST_TEST_REQUIRE(sc.land_map.has_value());
+    BOOST_TEST((*sc.land_map == m.land_map));
+    // A broken text is refused even where the import would not look.
+    std::string broken = text;
+    const size_t rows = broken.find("\"rows\"");
+    BOOST_TEST_REQUIRE(rows != std::string::npos);
+    broken.insert(broken.find('[', rows) + 1, "01,");
+    BOOST_CHECK_THROW(sidecar::parse_for_import(broken), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(sidecar_text_lists_every_face_and_areal) {
+    const samples::GeneratedMap& m = small_map();
+    const json doc = json::parse(sidecar_text_of(m));
+    const auto& rows = doc["terrain"]["faces"]["rows"];
+    BOOST_TEST_REQUIRE(rows.size() == m.terrain.faces.size());
+    BOOST_TEST(doc["terrain"]["faces"]["columns"].size() == 15u);
+    size_t bad = 0;
+    for (size_t f = 0; f < rows.size(); ++f) {
+        const terrain::Face& face = m.terrain.faces[f];
+        const std::vector<int> want = {
+            face.material,  face.aux,       face.unk06,      face.v[0], face.v[1],
+            face.v[2],      face.n[0],      face.n[1],       face.n[2], face.normal[0],
+            face.normal[1], face.normal[2], face.edge_class, face.unk27};
+        char hex[11];
+        std::snprintf(hex, sizeof hex, "0x%08x", face.flags);
+        if (rows[f][0] != hex) ++bad;
+        for (size_t k = 0; k < want.size(); ++k)
+            if (rows[f][k + 1] != want[k]) ++bad;
+    }
+    BOOST_TEST(bad == 0u);
+    const auto& areals = doc["areal_map"]["areals"];
+    BOOST_TEST_REQUIRE(areals.size() == m.areal_map.areals.size());
+    for (size_t i = 0; i < areals.size(); ++i) {
+        const arealmap::Areal& a = m.areal_map.areals[i];
+        const json& j = areals[i];
+        // Floats print in shortest round-trip form: they read back bit for bit.
+        if (j["index"] != i || j["anchor"][0].get<float>() != a.anchor.x ||
+            j["anchor"][1].get<float>() != a.anchor.y || j["area"].get<float>() != a.area ||
+            j["normal"][2].get<float>() != a.normal.z || j["class_id"] != a.class_id ||
+            j["logic_flag"] != a.logic_flag || j["vertices"] != a.vertices.size() ||
+            j["links"].size() != a.links.size() || j["links"][0][0] != a.links[0].area_ref)
+            ++bad;
+    }
+    BOOST_TEST(bad == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
