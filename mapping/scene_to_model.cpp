@@ -113,12 +113,57 @@ Observed observe(const scene::Scene& s, size_t vertex_count) {
     return o;
 }
 
+// OBJ writers round: Blender prints 6 decimals. A value within this of the exported one is the
+// exported value (positions and UVs; a smaller edit is not seen).
+constexpr double kObjRounding = 1e-5;
+
+// 2: the same position and UV bits; 1: the same within kObjRounding; 0: different.
+int match(const scene::Primitive& a, size_t v, const scene::Primitive& b, size_t w) {
+    const auto &pa = a.attributes.at("POSITION").data, &pb = b.attributes.at("POSITION").data;
+    const scene::Attribute *ua = find_attribute(a, "TEXCOORD_0"),
+                           *ub = find_attribute(b, "TEXCOORD_0");
+    bool exact = true;
+    for (size_t k = 0; k < 3; ++k) {
+        if (std::abs(double(pa[3 * v + k]) - pb[3 * w + k]) > kObjRounding) return 0;
+        exact = exact && same_bits(&pa[3 * v + k], &pb[3 * w + k], 1);
+    }
+    if (ua && ub)
+        for (size_t k = 0; k < 2; ++k) {
+            if (std::abs(double(ua->data[2 * v + k]) - ub->data[2 * w + k]) > kObjRounding)
+                return 0;
+            exact = exact && same_bits(&ua->data[2 * v + k], &ub->data[2 * w + k], 1);
+        }
+    return exact ? 2 : 1;
+}
+
+// Vertex v of `dst` takes the position and UV of vertex w of `ref` when it is only a rounded copy.
+void snap_if_rounded(scene::Primitive& dst, size_t v, const scene::Primitive& ref, size_t w) {
+    if (match(dst, v, ref, w) != 1) return;
+    auto& p = dst.attributes.at("POSITION").data;
+    const auto& q = ref.attributes.at("POSITION").data;
+    std::copy(q.begin() + long(3 * w), q.begin() + long(3 * w + 3), p.begin() + long(3 * v));
+    const scene::Attribute* ru = find_attribute(ref, "TEXCOORD_0");
+    if (auto it = dst.attributes.find("TEXCOORD_0"); it != dst.attributes.end() && ru)
+        std::copy(ru->data.begin() + long(2 * w), ru->data.begin() + long(2 * w + 2),
+                  it->second.data.begin() + long(2 * v));
+}
+
+// The normals of the two vertices agree within the import tolerance (or one has none).
+bool normal_close(const scene::Primitive& a, size_t v, const scene::Primitive& b, size_t w);
+
+std::string material_name(const scene::Scene& s, int material) {
+    return material >= 0 && size_t(material) < s.materials.size()
+               ? s.materials[size_t(material)].name
+               : std::string();
+}
+
 // OBJ carries no TEXCOORD_1. Each incoming group takes the identities of the reference
 // primitive of the same object and group, vertex by vertex in order, when the vertex counts agree;
 // otherwise each vertex takes the identity of the reference vertex of that object with the same
-// position and UV bits (none when there is no such vertex: new geometry). Objects that are not in
-// the reference stay without identity (new parts). `strict` (the re-read export itself) requires
-// the same objects, groups and counts.
+// position and UV (exactly, else within kObjRounding; none when there is no such vertex: new
+// geometry). A vertex that is only a rounded copy takes the reference's exact values. Objects that
+// are not in the reference stay without identity (new parts). `strict` (the re-read export itself)
+// requires the same objects, groups and counts.
 void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
                          const std::string& where) {
     std::map<std::string, size_t> node_by_name;
@@ -138,32 +183,62 @@ void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
             by_order = dst.primitives[p].attributes.at("POSITION").count() ==
                        src.primitives[p].attributes.at("TEXCOORD_1").count();
         if (by_order) {
-            for (size_t p = 0; p < dst.primitives.size(); ++p)
+            for (size_t p = 0; p < dst.primitives.size(); ++p) {
                 dst.primitives[p].attributes["TEXCOORD_1"] =
                     src.primitives[p].attributes.at("TEXCOORD_1");
+                if (!strict)
+                    for (size_t v = 0; v < dst.primitives[p].attributes.at("POSITION").count(); ++v)
+                        snap_if_rounded(dst.primitives[p], v, src.primitives[p], v);
+            }
             continue;
         }
         if (strict) throw FormatError(where, 0, "OBJ object '" + node.name + "' changed");
-        using Key = std::array<uint32_t, 5>;
-        auto key_of = [](const scene::Primitive& p, size_t v) {
-            Key k{};
-            std::memcpy(k.data(), &p.attributes.at("POSITION").data[3 * v], 12);
-            if (const scene::Attribute* uv = find_attribute(p, "TEXCOORD_0"))
-                std::memcpy(k.data() + 3, &uv->data[2 * v], 8);
-            return k;
+        // Reference vertices on a grid of kObjRounding-sized cells (a rounded value lies in a
+        // neighbouring cell at most).
+        using Cell = std::array<int64_t, 3>;
+        auto cell_of = [](const float* p, int dx, int dy, int dz) {
+            const int d[3] = {dx, dy, dz};
+            Cell c{};
+            for (int k = 0; k < 3; ++k)
+                c[size_t(k)] = int64_t(std::floor(double(p[k]) / (4 * kObjRounding))) + d[k];
+            return c;
         };
-        std::map<Key, std::pair<float, float>> id_of;
-        for (const scene::Primitive& p : src.primitives) {
-            const scene::Attribute& id = p.attributes.at("TEXCOORD_1");
-            for (size_t v = 0; v < id.count(); ++v)
-                id_of.try_emplace(key_of(p, v), id.data[2 * v], id.data[2 * v + 1]);
+        std::map<Cell, std::vector<std::pair<size_t, size_t>>> grid; // cell -> (primitive, vertex)
+        for (size_t p = 0; p < src.primitives.size(); ++p) {
+            const auto& pos = src.primitives[p].attributes.at("POSITION").data;
+            for (size_t v = 0; v < pos.size() / 3; ++v)
+                grid[cell_of(&pos[3 * v], 0, 0, 0)].push_back({p, v});
         }
         for (scene::Primitive& p : dst.primitives) {
             scene::Attribute id{2, {}};
             for (size_t v = 0; v < p.attributes.at("POSITION").count(); ++v) {
-                const auto f = id_of.find(key_of(p, v));
-                id.data.push_back(f == id_of.end() ? -1.0f : f->second.first);
-                id.data.push_back(f == id_of.end() ? -1.0f : f->second.second);
+                // The best reference vertex: exact before rounded, the same material (usemtl)
+                // before another (vertices of different batches may share position and UV).
+                std::optional<std::pair<size_t, size_t>> best;
+                int best_rank = 0;
+                const float* at = &p.attributes.at("POSITION").data[3 * v];
+                for (int dx = -1; dx <= 1; ++dx)
+                    for (int dy = -1; dy <= 1; ++dy)
+                        for (int dz = -1; dz <= 1; ++dz) {
+                            const auto it = grid.find(cell_of(at, dx, dy, dz));
+                            if (it == grid.end()) continue;
+                            for (const auto& [sp, sv] : it->second) {
+                                const int m = match(p, v, src.primitives[sp], sv);
+                                if (!m) continue;
+                                const int rank =
+                                    100 * m +
+                                    10 * (material_name(in, p.material) ==
+                                          material_name(ref, src.primitives[sp].material)) +
+                                    normal_close(p, v, src.primitives[sp], sv);
+                                if (rank > best_rank) best_rank = rank, best = std::pair{sp, sv};
+                            }
+                        }
+                const auto& hit = best;
+                if (hit) snap_if_rounded(p, v, src.primitives[hit->first], hit->second);
+                const scene::Attribute* sid =
+                    hit ? &src.primitives[hit->first].attributes.at("TEXCOORD_1") : nullptr;
+                id.data.push_back(sid ? sid->data[2 * hit->second] : -1.0f);
+                id.data.push_back(sid ? sid->data[2 * hit->second + 1] : -1.0f);
             }
             p.attributes["TEXCOORD_1"] = std::move(id);
         }
@@ -177,6 +252,14 @@ double angle_deg(const F3& a, const F3& b) {
     const double c = std::clamp(
         (double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2]) / (la * lb), -1.0, 1.0);
     return std::acos(c) * 180 / 3.14159265358979323846;
+}
+
+bool normal_close(const scene::Primitive& a, size_t v, const scene::Primitive& b, size_t w) {
+    const scene::Attribute *na = find_attribute(a, "NORMAL"), *nb = find_attribute(b, "NORMAL");
+    if (!na || !nb) return true;
+    const F3 x{na->data[3 * v], na->data[3 * v + 1], na->data[3 * v + 2]};
+    const F3 y{nb->data[3 * w], nb->data[3 * w + 1], nb->data[3 * w + 2]};
+    return angle_deg(x, y) <= kNormalToleranceDegrees;
 }
 
 ExportOptions options_from(const sidecar::ModelSidecar& sc, bool& skin) {

@@ -7,8 +7,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
 #include <cstring>
 #include <set>
+#include <sstream>
 
 using namespace msh;
 using namespace msh::test;
@@ -356,6 +358,48 @@ BOOST_AUTO_TEST_CASE(obj_with_a_deleted_face_and_a_new_object) {
     const uint16_t s = m.nodes.back().slot(0, 0);
     BOOST_REQUIRE(s != kNone);
     BOOST_TEST(m.slots[s].tri_count == 1);
+}
+
+BOOST_AUTO_TEST_CASE(obj_rounded_to_six_decimals_without_groups_is_still_identical) {
+    // What Blender's OBJ exporter does: %f numbers, no `g` lines (one group per usemtl).
+    TempDir dir;
+    size_t models = 0;
+    for (const auto& f : corpus()) {
+        if (f.relative_path.find(".rlb") == std::string::npos || models >= 12) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) {
+            if (!nres::looks_like_nres(e.data)) continue;
+            const Model orig = read_model(e.data, ReadMode::Strict, e.name());
+            if (orig.legacy_nodes) continue;
+            Exported x = export_model(orig, e.data, kVariants[0]);
+            std::istringstream in(obj::write(x.scene, "m.mtl").obj);
+            std::string line, text;
+            while (std::getline(in, line)) {
+                if (line.rfind("g ", 0) == 0) continue;
+                if (line.rfind("v ", 0) == 0 || line.rfind("vt ", 0) == 0 ||
+                    line.rfind("vn ", 0) == 0) {
+                    std::istringstream ls(line);
+                    std::string tag;
+                    ls >> tag;
+                    text += tag;
+                    double d;
+                    char buf[32];
+                    while (ls >> d) {
+                        std::snprintf(buf, sizeof buf, " %f", d);
+                        text += buf;
+                    }
+                    text += "\n";
+                    continue;
+                }
+                text += line + "\n";
+            }
+            const auto r = mapping::import_scene(obj::read(text, "rounded.obj"), x.sidecar, true,
+                                                 "rounded.obj");
+            BOOST_TEST((r.image == e.data), f.relative_path << ":" << e.name());
+            ++models;
+        }
+    }
+    BOOST_TEST(models >= 12u);
 }
 
 BOOST_AUTO_TEST_CASE(more_than_65535_vertices_split_into_batches_with_base_vertex) {
