@@ -226,29 +226,4 @@ BOOST_AUTO_TEST_CASE(cli_replaces_one_archive_entry_losslessly) {
     BOOST_TEST(run("convert '" + glb.string() + "' '" + glb.string() + "'") == 2);
 }
 
-// The sidecar payload encoding: RFC 4648 test vectors, round trips of every length remainder,
-// and the malformed texts the reader refuses.
-BOOST_AUTO_TEST_CASE(sidecar_base64) {
-    const std::pair<const char*, const char*> vectors[] = {{"", ""},
-                                                           {"f", "Zg=="},
-                                                           {"fo", "Zm8="},
-                                                           {"foo", "Zm9v"},
-                                                           {"foob", "Zm9vYg=="},
-                                                           {"fooba", "Zm9vYmE="},
-                                                           {"foobar", "Zm9vYmFy"}};
-    for (const auto& [plain, text] : vectors) {
-        const Bytes b(plain, plain + std::strlen(plain));
-        BOOST_TEST(sidecar::to_base64(b) == text);
-        BOOST_TEST((sidecar::from_base64(text) == b));
-    }
-    Bytes all(256);
-    for (size_t i = 0; i < all.size(); ++i) all[i] = uint8_t(i);
-    for (size_t n = 0; n <= all.size(); n += 37) {
-        const Bytes part(all.begin(), all.begin() + long(n));
-        BOOST_TEST((sidecar::from_base64(sidecar::to_base64(part)) == part));
-    }
-    for (const char* bad : {"Zg=", "Z===", "Zm9v!A==", "Zm=v", "Zm9v Zg=="})
-        BOOST_CHECK_THROW(sidecar::from_base64(bad), std::invalid_argument);
-}
-
 BOOST_AUTO_TEST_SUITE_END()

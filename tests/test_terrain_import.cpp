@@ -40,6 +40,16 @@ namespace tt = boost::test_tools;
 
 namespace {
 
+// Every link of areal i points at an edge that points back.
+void check_links_mutual(const arealmap::ArealMap& map, size_t i) {
+    for (size_t k = 0; k < map.areals[i].vertices.size(); ++k) {
+        const auto& l = map.areals[i].links[k];
+        if (l.none()) continue;
+        const auto& back = map.areals[size_t(l.area_ref)].links[size_t(l.edge_ref)];
+        BOOST_TEST((back.area_ref == int32_t(i) && back.edge_ref == int32_t(k)));
+    }
+}
+
 // Exit code of a shell command; its output into `out` when given.
 int run(const std::string& cmd, std::string* out = nullptr) {
     const Run r = test::run(cmd);
@@ -329,12 +339,7 @@ void check_areal_edit(const arealmap::ArealMap& orig, const Bytes& land_map,
     size_t untouched_bad = 0;
     for (size_t i = 0; i < map.areals.size(); ++i) {
         BOOST_TEST((map.areals[i].links == orig.areals[i].links));
-        for (size_t k = 0; k < map.areals[i].vertices.size(); ++k) {
-            const auto& l = map.areals[i].links[k];
-            if (l.none()) continue;
-            const auto& back = map.areals[size_t(l.area_ref)].links[size_t(l.edge_ref)];
-            BOOST_TEST((back.area_ref == int32_t(i) && back.edge_ref == int32_t(k)));
-        }
+        check_links_mutual(map, i);
         if (changed.count(uint32_t(i))) continue;
         const auto &n = map.areals[i], &o = orig.areals[i];
         if (n.area != o.area || n.anchor.x != o.anchor.x || n.anchor.y != o.anchor.y ||
@@ -522,12 +527,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     // Links kept and mutual; other areals untouched.
     for (size_t i = 0; i < map.areals.size(); ++i) {
         BOOST_TEST((map.areals[i].links == orig.areals[i].links));
-        for (size_t k = 0; k < map.areals[i].vertices.size(); ++k) {
-            const auto& l = map.areals[i].links[k];
-            if (l.none()) continue;
-            const auto& back = map.areals[size_t(l.area_ref)].links[size_t(l.edge_ref)];
-            BOOST_TEST((back.area_ref == int32_t(i) && back.edge_ref == int32_t(k)));
-        }
+        check_links_mutual(map, i);
         if (i != target) {
             BOOST_TEST(map.areals[i].area == orig.areals[i].area);
             BOOST_TEST(map.areals[i].anchor.x == orig.areals[i].anchor.x);
