@@ -14,6 +14,7 @@
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "terrain_fixtures.hpp"
 #include "test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -45,43 +46,8 @@ using test::scratch;
 namespace {
 
 // The generated levels written once under a scratch folder, exported to .glb, .gltf and .obj.
-struct Exports {
-    fs::path root;
-    std::vector<std::string> maps; // names under DATA/MAPS
-    std::string failure;           // first failed conversion, if any
-
-    Exports() {
-        root = fs::temp_directory_path() / ("mshconv_terrain_export_" + std::to_string(::getpid()));
-        fs::create_directories(root / "out");
-        std::set<std::string> names;
-        for (const auto& f : samples::generate_maps(1998, false)) {
-            const fs::path p = root / f.relative_path;
-            fs::create_directories(p.parent_path());
-            write_file_atomic(p, f.bytes);
-            if (p.filename() == "Land.msh") names.insert(p.parent_path().filename().string());
-        }
-        maps.assign(names.begin(), names.end());
-        for (const std::string& m : maps)
-            for (const char* ext : {".glb", ".gltf", ".obj"}) {
-                const Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
-                                  q(out(m, ext)) + " --quiet");
-                if (r.code != 0 && failure.empty())
-                    failure = m + ext + ": exit " + std::to_string(r.code) + ": " + r.out;
-            }
-    }
-    ~Exports() {
-        std::error_code ec;
-        fs::remove_all(root, ec);
-    }
-    fs::path dir(const std::string& m) const { return root / "DATA" / "MAPS" / m; }
-    fs::path land(const std::string& m) const { return dir(m) / "Land.msh"; }
-    fs::path out(const std::string& m, const std::string& ext) const {
-        return root / "out" / (m + ext);
-    }
-};
-
-const Exports& exports() {
-    static const Exports e;
+const test::MapExports& exports() {
+    static const test::MapExports e("terrain_export");
     return e;
 }
 
@@ -259,7 +225,7 @@ void check_export(const fs::path& file, const terrain::Terrain& t, const arealma
 BOOST_AUTO_TEST_SUITE(terrain_export)
 
 BOOST_AUTO_TEST_CASE(every_map_exports_face_for_face) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     BOOST_TEST_REQUIRE(e.maps.size() >= 6u);
     for (const std::string& name : e.maps) {
@@ -275,7 +241,7 @@ BOOST_AUTO_TEST_CASE(every_map_exports_face_for_face) {
 }
 
 BOOST_AUTO_TEST_CASE(sidecar_carries_the_payloads_and_face_fields) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     for (const std::string& name : e.maps) {
         BOOST_TEST_CONTEXT(name) {
@@ -312,7 +278,7 @@ BOOST_AUTO_TEST_CASE(sidecar_carries_the_payloads_and_face_fields) {
 }
 
 BOOST_AUTO_TEST_CASE(obj_has_terrain_groups_and_outline_polylines) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     for (const std::string& name : e.maps) {
         BOOST_TEST_CONTEXT(name) {
@@ -355,7 +321,7 @@ BOOST_AUTO_TEST_CASE(obj_has_terrain_groups_and_outline_polylines) {
 }
 
 BOOST_AUTO_TEST_CASE(explicit_level_files_and_missing_map) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string name = e.maps.front();
     // Land.msh alone: terrain without overlay; the level files given by option: overlay back.
@@ -420,7 +386,7 @@ BOOST_AUTO_TEST_CASE(triangulation_gives_v_minus_2_ccw_triangles) {
 }
 
 BOOST_AUTO_TEST_CASE(gltf_validator_reports_no_issues) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const fs::path src = MSHCONV_SOURCE_DIR;
     if (run("command -v node").code != 0 || !fs::exists(src / "tools/node/node_modules"))
@@ -438,7 +404,7 @@ BOOST_AUTO_TEST_CASE(gltf_validator_reports_no_issues) {
 
 BOOST_AUTO_TEST_CASE(blender_imports_terrain_and_overlay_as_separate_objects) {
     // Every generated map, in one Blender session.
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     BOOST_TEST_REQUIRE(e.maps.size() >= 6u);
     const fs::path integration = fs::path(MSHCONV_SOURCE_DIR) / "tests/integration";

@@ -10,6 +10,7 @@
 #include "mapping/terrain_to_scene.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
+#include "terrain_fixtures.hpp"
 #include "test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -58,45 +59,8 @@ int run(const std::string& cmd, std::string* out = nullptr) {
 }
 
 // The generated levels exported once with the real CLI to .glb, .gltf and .obj.
-struct Exports {
-    fs::path root;
-    std::vector<std::string> maps;
-    std::string failure;
-
-    Exports() {
-        root = fs::temp_directory_path() / ("mshconv_terrain_import_" + std::to_string(::getpid()));
-        fs::create_directories(root / "out");
-        std::set<std::string> names;
-        for (const auto& f : samples::generate_maps(1998, false)) {
-            const fs::path p = root / f.relative_path;
-            fs::create_directories(p.parent_path());
-            write_file_atomic(p, f.bytes);
-            if (p.filename() == "Land.msh") names.insert(p.parent_path().filename().string());
-        }
-        maps.assign(names.begin(), names.end());
-        for (const std::string& m : maps)
-            for (const char* ext : {".glb", ".gltf", ".obj"}) {
-                std::string text;
-                const int code = run(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
-                                         q(out(m, ext)) + " --quiet",
-                                     &text);
-                if (code != 0 && failure.empty()) failure = m + ext + ": " + text;
-            }
-    }
-    ~Exports() {
-        std::error_code ec;
-        fs::remove_all(root, ec);
-    }
-    fs::path dir(const std::string& m) const { return root / "DATA" / "MAPS" / m; }
-    fs::path land(const std::string& m) const { return dir(m) / "Land.msh"; }
-    fs::path out(const std::string& m, const std::string& ext) const {
-        return root / "out" / (m + ext);
-    }
-    fs::path sidecar(const std::string& m) const { return root / "out" / (m + ".sidecar.json"); }
-};
-
-const Exports& exports() {
-    static const Exports e;
+const test::MapExports& exports() {
+    static const test::MapExports e("terrain_import");
     return e;
 }
 
@@ -379,7 +343,7 @@ void check_validates(const fs::path& land_msh) {
 BOOST_AUTO_TEST_SUITE(terrain_import)
 
 BOOST_AUTO_TEST_CASE(unedited_round_trips_are_byte_identical) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     BOOST_TEST_REQUIRE(!e.maps.empty());
     for (const std::string& m : e.maps)
@@ -393,7 +357,7 @@ BOOST_AUTO_TEST_CASE(unedited_round_trips_are_byte_identical) {
 }
 
 BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
@@ -468,7 +432,7 @@ BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
 }
 
 BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
@@ -539,7 +503,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
 }
 
 BOOST_AUTO_TEST_CASE(obj_height_and_outline_edits_rebuild_both_files) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     // The shared sidecar was written by the .obj export (the last one).
@@ -607,7 +571,7 @@ template <class F> std::string format_error(F&& f) {
 }
 
 BOOST_AUTO_TEST_CASE(deleted_terrain_faces_are_refused_naming_them) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     // glTF: the first two triangles of the first primitive.
@@ -662,7 +626,7 @@ size_t move_overlay(scene::Scene& s, const std::string& name,
 }
 
 BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
@@ -712,7 +676,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
 }
 
 BOOST_AUTO_TEST_CASE(gltf_conflicting_overlay_edits_are_refused) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
@@ -731,7 +695,7 @@ BOOST_AUTO_TEST_CASE(gltf_conflicting_overlay_edits_are_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(gltf_outline_without_identity_is_never_ignored_silently) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
@@ -773,7 +737,7 @@ void delete_areal(scene::Scene& s, uint32_t a, bool areas, bool outlines) {
 }
 
 BOOST_AUTO_TEST_CASE(deleted_areal_is_removed_with_references_fixed) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
@@ -859,7 +823,7 @@ BOOST_AUTO_TEST_CASE(every_map_validates_and_round_trips_through_the_cli) {
     // Every generated level: the inputs pass `validate --strict`; exported with the CLI to
     // .glb, .gltf and .obj (each with its own sidecar) and converted back with the CLI, both
     // Land.msh and Land.map come back byte for byte and pass `validate --strict` again.
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     BOOST_TEST_REQUIRE(e.maps.size() >= 6u);
     const fs::path dir = e.root / "cli_all";
@@ -887,7 +851,7 @@ BOOST_AUTO_TEST_CASE(every_map_validates_and_round_trips_through_the_cli) {
 }
 
 BOOST_AUTO_TEST_CASE(cli_round_trip_writes_both_files) {
-    const Exports& e = exports();
+    const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     // A private copy of the export and its sidecar (the shared sidecar was written by .obj).

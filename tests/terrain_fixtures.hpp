@@ -1,0 +1,61 @@
+// The generated levels (DATA/MAPS/<map>) written to a scratch folder and exported once with the
+// real CLI to .glb, .gltf and .obj; shared by the terrain export and import tests.
+#pragma once
+
+#include "test_util.hpp"
+
+#include "formats/file_io.hpp"
+#include "samples/terrain_gen.hpp"
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+namespace msh::test {
+
+struct MapExports {
+    std::filesystem::path root;
+    std::vector<std::string> maps; // names under DATA/MAPS
+    std::string failure;           // first failed conversion, if any
+
+    explicit MapExports(const std::string& tag) {
+        namespace fs = std::filesystem;
+        root = fs::temp_directory_path() / ("mshconv_" + tag + "_" + std::to_string(::getpid()));
+        fs::create_directories(root / "out");
+        std::set<std::string> names;
+        for (const auto& f : samples::generate_maps(1998, false)) {
+            const fs::path p = root / f.relative_path;
+            fs::create_directories(p.parent_path());
+            write_file_atomic(p, f.bytes);
+            if (p.filename() == "Land.msh") names.insert(p.parent_path().filename().string());
+        }
+        maps.assign(names.begin(), names.end());
+        for (const std::string& m : maps)
+            for (const char* ext : {".glb", ".gltf", ".obj"}) {
+                const Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
+                                  q(out(m, ext)) + " --quiet");
+                if (r.code != 0 && failure.empty())
+                    failure = m + ext + ": exit " + std::to_string(r.code) + ": " + r.out;
+            }
+    }
+    ~MapExports() {
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    }
+    MapExports(const MapExports&) = delete;
+    MapExports& operator=(const MapExports&) = delete;
+
+    std::filesystem::path dir(const std::string& m) const { return root / "DATA" / "MAPS" / m; }
+    std::filesystem::path land(const std::string& m) const { return dir(m) / "Land.msh"; }
+    std::filesystem::path out(const std::string& m, const std::string& ext) const {
+        return root / "out" / (m + ext);
+    }
+    std::filesystem::path sidecar(const std::string& m) const {
+        return root / "out" / (m + ".sidecar.json");
+    }
+};
+
+} // namespace msh::test
