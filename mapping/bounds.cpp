@@ -260,20 +260,23 @@ void recompute_header(const Model& orig, Model& m, std::vector<std::string>& war
         warnings.push_back("header capsule does not follow the rule; kept");
 }
 
-std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t t) {
-    const Batch& b = m.batches[batch];
-    D3 p[3];
-    for (int c = 0; c < 3; ++c) {
-        const Vec3& v = m.positions[b.base_vertex + m.indices[b.index_start + 3 * t + size_t(c)]];
-        p[c] = {v.x, v.y, v.z};
-    }
-    const D3 a{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
-    const D3 e{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
-    D3 n{a[1] * e[2] - a[2] * e[1], a[2] * e[0] - a[0] * e[2], a[0] * e[1] - a[1] * e[0]};
+std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
+    const D3 e1{double(b.x) - a.x, double(b.y) - a.y, double(b.z) - a.z};
+    const D3 e2{double(c.x) - a.x, double(c.y) - a.y, double(c.z) - a.z};
+    const D3 n{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+               e1[0] * e2[1] - e1[1] * e2[0]};
     const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (!(len > 0)) return {0, 0, 0};
     return {int16_t(std::lround(n[0] / len * 32767)), int16_t(std::lround(n[1] / len * 32767)),
             int16_t(std::lround(n[2] / len * 32767))};
+}
+
+std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t t) {
+    const Batch& b = m.batches[batch];
+    auto corner = [&](size_t c) -> const Vec3& {
+        return m.positions[b.base_vertex + m.indices[b.index_start + 3 * t + c]];
+    };
+    return face_normal(corner(0), corner(1), corner(2));
 }
 
 } // namespace msh::mapping

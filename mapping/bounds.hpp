@@ -22,7 +22,9 @@ void recompute_slot_bounds(const Model& original, Model& edited, const std::vect
                            std::vector<std::string>& warnings);
 // The same for the Res2 header (hull, sphere, capsule) with every node at its first key.
 void recompute_header(const Model& original, Model& edited, std::vector<std::string>& warnings);
-// Res7 face normal of triangle descriptor `t`: round(normalize(cross) * 32767).
+// Res7 face normal of a triangle: round(normalize((b - a) x (c - a)) * 32767), 0 when degenerate;
+// and of index triple `t` of a batch.
+std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c);
 std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t triangle_in_batch);
 
 } // namespace msh::mapping

@@ -119,17 +119,6 @@ uint32_t bits(float f) {
     return u;
 }
 
-std::array<int16_t, 3> rule_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
-    const double e1[3] = {double(b.x) - a.x, double(b.y) - a.y, double(b.z) - a.z};
-    const double e2[3] = {double(c.x) - a.x, double(c.y) - a.y, double(c.z) - a.z};
-    const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                         e1[0] * e2[1] - e1[1] * e2[0]};
-    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(len > 0)) return {0, 0, 0};
-    return {int16_t(std::lround(n[0] / len * 32767)), int16_t(std::lround(n[1] / len * 32767)),
-            int16_t(std::lround(n[2] / len * 32767))};
-}
-
 bool same_position(const Vec3& a, const Vec3& b) {
     return bits(a.x) == bits(b.x) && bits(a.y) == bits(b.y) && bits(a.z) == bits(b.z);
 }
@@ -668,7 +657,7 @@ void retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edit
     }
     for (size_t t = 0; t < info.size(); ++t)
         if (info[t].rule_normal)
-            tris[t].normal = rule_normal(positions[info[t].v[0]], positions[info[t].v[1]],
+            tris[t].normal = face_normal(positions[info[t].v[0]], positions[info[t].v[1]],
                                          positions[info[t].v[2]]);
 
     // Slots: ranges from the layout; emptied edited slots removed; new slots appended.

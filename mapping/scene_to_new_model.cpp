@@ -1,5 +1,6 @@
 #include "scene_to_new_model.hpp"
 
+#include "bounds.hpp"
 #include "formats/anim.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/msh.hpp"
@@ -627,16 +628,10 @@ struct Builder {
             }
             for (size_t t = first; t < last; ++t) {
                 for (uint32_t v : p.tris[t]) m.indices.push_back(local.at(v));
-                const D3 a = as_d3(p.pos[p.tris[t][0]]), bb = as_d3(p.pos[p.tris[t][1]]),
-                         c = as_d3(p.pos[p.tris[t][2]]);
-                const D3 f = cross(sub(bb, a), sub(c, a));
-                const double l = len(f);
                 TriDesc d;
-                if (l > 0)
-                    for (size_t k = 0; k < 3; ++k)
-                        d.normal[k] = int16_t(std::lround(f[k] / l * 32767.0));
-                else
-                    ++degenerate;
+                d.normal =
+                    face_normal(p.pos[p.tris[t][0]], p.pos[p.tris[t][1]], p.pos[p.tris[t][2]]);
+                if (d.normal == std::array<int16_t, 3>{0, 0, 0}) ++degenerate;
                 m.triangles.push_back(d);
             }
             if (m.batches.size() >= kMaxU16Count)

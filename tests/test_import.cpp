@@ -2,6 +2,7 @@
 // export variant; each supported edit rebuilds what it defines and keeps the rest.
 #include "fixtures.hpp"
 #include "import_fixtures.hpp"
+#include "test_util.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
@@ -25,10 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int run(const std::string& args) {
-    int status =
-        std::system((std::string(MSHCONV_BINARY) + " " + args + " > /dev/null 2>&1").c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+// Exit code of the mshconv binary under test.
+int exit_code(const std::string& args) {
+    return test::mshconv(args).code;
 }
 
 } // namespace
@@ -206,13 +206,14 @@ BOOST_AUTO_TEST_CASE(cli_replaces_one_archive_entry_losslessly) {
         if (nres::looks_like_nres(e.data)) name = e.name();
     const std::string q = "'" + archive.string() + "'";
     const fs::path glb = dir.path / "m.glb";
-    BOOST_REQUIRE_EQUAL(run("convert " + q + ":" + name + " '" + glb.string() + "'"), 0);
+    BOOST_REQUIRE_EQUAL(exit_code("convert " + q + ":" + name + " '" + glb.string() + "'"), 0);
     // Unedited: the archive is unchanged to the byte.
-    BOOST_REQUIRE_EQUAL(run("convert '" + glb.string() + "' " + q + ":" + name), 0);
+    BOOST_REQUIRE_EQUAL(exit_code("convert '" + glb.string() + "' " + q + ":" + name), 0);
     BOOST_TEST((read_file(archive) == original));
     // Into a standalone file, and with a report.
-    BOOST_REQUIRE_EQUAL(run("convert '" + glb.string() + "' '" + (dir.path / "alone.msh").string() +
-                            "' --report '" + (dir.path / "r.json").string() + "'"),
+    BOOST_REQUIRE_EQUAL(exit_code("convert '" + glb.string() + "' '" +
+                                  (dir.path / "alone.msh").string() + "' --report '" +
+                                  (dir.path / "r.json").string() + "'"),
                         0);
     BOOST_TEST((read_file(dir.path / "alone.msh") == ar.entries[*ar.find(name)].data));
     const Bytes report = read_file(dir.path / "r.json");
@@ -220,10 +221,10 @@ BOOST_AUTO_TEST_CASE(cli_replaces_one_archive_entry_losslessly) {
     // Refusals: a --sidecar that does not exist; output = input. (Without any sidecar the input
     // is imported as a new model: tests/test_new_model.cpp.)
     fs::remove(dir.path / "m.sidecar.json");
-    BOOST_TEST(run("convert '" + glb.string() + "' '" + (dir.path / "x.msh").string() +
-                   "' --sidecar '" + (dir.path / "m.sidecar.json").string() + "'") == 1);
+    BOOST_TEST(exit_code("convert '" + glb.string() + "' '" + (dir.path / "x.msh").string() +
+                         "' --sidecar '" + (dir.path / "m.sidecar.json").string() + "'") == 1);
     BOOST_TEST(!fs::exists(dir.path / "x.msh"));
-    BOOST_TEST(run("convert '" + glb.string() + "' '" + glb.string() + "'") == 2);
+    BOOST_TEST(exit_code("convert '" + glb.string() + "' '" + glb.string() + "'") == 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

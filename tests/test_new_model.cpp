@@ -1,6 +1,7 @@
 // Import without a sidecar (mapping/scene_to_new_model.hpp): scenes made from scratch become
 // valid MSH models that pass the strict reader without errors.
 #include "corpus.hpp"
+#include "test_util.hpp"
 
 #include "formats/anim.hpp"
 #include "formats/file_io.hpp"
@@ -143,10 +144,9 @@ size_t triangles_at(const Model& m, int lod, int group) {
     return n;
 }
 
-int run(const std::string& args) {
-    int status =
-        std::system((std::string(MSHCONV_BINARY) + " " + args + " > /dev/null 2>&1").c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+// Exit code of the mshconv binary under test.
+int exit_code(const std::string& args) {
+    return test::mshconv(args).code;
 }
 
 } // namespace
@@ -333,8 +333,8 @@ BOOST_AUTO_TEST_CASE(cli_converts_a_gltf_without_sidecar_and_validates_it) {
     const std::string in = (dir.path / "scratch.gltf").string();
     const std::string out = (dir.path / "out.msh").string();
     const std::string report = (dir.path / "report.json").string();
-    BOOST_TEST(run("convert " + in + " " + out + " --report " + report) == 0);
-    BOOST_TEST(run("validate --strict " + out) == 0);
+    BOOST_TEST(exit_code("convert " + in + " " + out + " --report " + report) == 0);
+    BOOST_TEST(exit_code("validate --strict " + out) == 0);
     const Bytes r = read_file(report);
     const auto doc = nlohmann::json::parse(r.begin(), r.end());
     BOOST_TEST(doc["summary"]["nodes"].get<size_t>() == 3u);
@@ -343,8 +343,8 @@ BOOST_AUTO_TEST_CASE(cli_converts_a_gltf_without_sidecar_and_validates_it) {
     obj::Files o = obj::write(hierarchy_scene(), "scratch.mtl");
     write_file_atomic(dir.path / "scratch.obj", Bytes(o.obj.begin(), o.obj.end()));
     const std::string out2 = (dir.path / "obj.msh").string();
-    BOOST_TEST(run("convert " + (dir.path / "scratch.obj").string() + " " + out2) == 0);
-    BOOST_TEST(run("validate --strict " + out2) == 0);
+    BOOST_TEST(exit_code("convert " + (dir.path / "scratch.obj").string() + " " + out2) == 0);
+    BOOST_TEST(exit_code("validate --strict " + out2) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
