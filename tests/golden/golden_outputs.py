@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Golden outputs: every `convert` direction and both `batch` directions over the whole sample
+corpus, hashed file by file and compared with tests/golden/outputs.sha256 (recorded with the build
+before the pipeline refactor). A refactor that changes one output byte fails here, naming the file.
+
+usage: golden_outputs.py BUILD_DIR SOURCE_DIR [--record]
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+build_dir, source_dir = sys.argv[1], sys.argv[2]
+record = "--record" in sys.argv[3:]
+mshconv = os.path.join(os.path.abspath(build_dir), "mshconv")
+golden_file = os.path.join(os.path.abspath(source_dir), "tests", "golden", "outputs.sha256")
+
+
+def run(*args):
+    # Relative paths only, so sidecars and reports name the same addresses on every machine.
+    r = subprocess.run([mshconv, "--quiet", *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: mshconv {' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
+
+
+def entries(archive, wanted_type):
+    r = subprocess.run([mshconv, "nres", "list", archive], capture_output=True, text=True,
+                       check=True)
+    rows = [line.split() for line in r.stdout.splitlines()[1:]]
+    return [row[1] for row in rows if len(row) > 2 and row[2] == wanted_type]
+
+
+def convert_everything():
+    run("samples", "corpus")
+    os.makedirs("out/models")
+    os.makedirs("out/new")
+    os.makedirs("out/tex")
+    os.makedirs("out/maps")
+    archives = sorted(f for f in os.listdir("corpus") if f.endswith(".rlb"))
+    for archive in archives:
+        for name in entries(f"corpus/{archive}", "MESH"):
+            src = f"corpus/{archive}:{name}"
+            stem = f"out/models/{archive}_{name}"
+            run("convert", src, stem + ".glb")
+            run("convert", src, stem + ".all.gltf", "--lod", "all", "--group", "all",
+                "--msft-lod")
+            run("convert", src, stem + ".skin.glb", "--skin")
+            run("convert", src, stem + ".obj")
+            run("convert", stem + ".glb", stem + ".glb.msh")
+            run("convert", stem + ".obj", stem + ".obj.msh")
+            # Without its sidecar the OBJ is a new model.
+            new = f"out/new/{archive}_{name}"
+            shutil.copy(stem + ".obj", new + ".obj")
+            shutil.copy(stem + ".mtl", new + ".mtl")
+            run("convert", new + ".obj", new + ".msh", "--report", new + ".report.json")
+    for name in entries("corpus/Textures.lib", "Texm"):
+        png = f"out/tex/{name}.png"
+        run("convert", f"corpus/Textures.lib:{name}", png, "--mips")
+        run("convert", png, f"out/tex/{name}.texm")
+    maps = sorted(os.listdir("corpus/DATA/MAPS"))
+    for level in maps:
+        land = f"corpus/DATA/MAPS/{level}/Land.msh"
+        run("convert", land, f"out/maps/{level}.glb")
+        run("convert", land, f"out/maps/{level}.obj", "--areal-faces")
+        os.makedirs(f"out/maps/{level}_back")
+        run("convert", f"out/maps/{level}.glb", f"out/maps/{level}_back/Land.msh")
+    run("batch", "corpus", "-o", "out/batch", "--to", "glb,png", "-j", "2")
+    run("batch", "out/batch", "-o", "out/batch_back", "--to", "nres", "-j", "2")
+    run("batch", "corpus", "-o", "out/batch_obj", "--to", "obj", "-j", "1", "--lod", "all")
+
+
+def hashes():
+    result = {}
+    for root, _, files in os.walk("out"):
+        for f in files:
+            path = os.path.join(root, f)
+            with open(path, "rb") as fh:
+                result[path] = hashlib.sha256(fh.read()).hexdigest()
+    return result
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        os.chdir(work)
+        convert_everything()
+        now = hashes()
+    if record:
+        with open(golden_file, "w") as fh:
+            for path in sorted(now):
+                fh.write(f"{now[path]}  {path}\n")
+        print(f"recorded {len(now)} output hashes in {golden_file}")
+        return
+    want = {}
+    with open(golden_file) as fh:
+        for line in fh:
+            digest, path = line.rstrip("\n").split("  ", 1)
+            want[path] = digest
+    missing = sorted(set(want) - set(now))
+    extra = sorted(set(now) - set(want))
+    changed = sorted(p for p in set(want) & set(now) if want[p] != now[p])
+    for label, paths in (("missing", missing), ("new", extra), ("changed", changed)):
+        for p in paths[:20]:
+            print(f"{label}: {p}")
+        if len(paths) > 20:
+            print(f"... and {len(paths) - 20} more {label}")
+    if missing or extra or changed:
+        sys.exit(f"FAIL: {len(changed)} changed, {len(missing)} missing, {len(extra)} new of "
+                 f"{len(want)} golden outputs")
+    print(f"ok: {len(now)} outputs byte-identical to the golden hashes")
+
+
+main()
