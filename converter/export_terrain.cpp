@@ -25,7 +25,7 @@
 #include "formats/terrain.hpp"
 #include "formats/wear.hpp"
 #include "mapping/terrain_to_scene.hpp"
-#include "mapping/transform.hpp"
+#include "scene/transform.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -99,7 +99,7 @@ std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std:
             if (nl == std::string::npos) break;
             pos = nl + 1;
         }
-        const auto world = mapping::world_transforms(sc);
+        const auto world = scene::world_transforms(sc);
         const scene::Node& node = sc.nodes[size_t(outlines)];
         const scene::Primitive& p = sc.meshes[size_t(node.mesh)].primitives.at(0);
         const auto& pos = p.attributes.at("POSITION");
@@ -108,7 +108,7 @@ std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std:
         o += "o " + std::string(mapping::kArealOutlinesNode) + "\n";
         for (size_t v = 0; v < pos.count(); ++v) {
             const auto w =
-                mapping::apply(world[size_t(outlines)],
+                scene::apply(world[size_t(outlines)],
                                {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
             o += 'v';
             for (float c : w) o += ' ', put_float(o, c);

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "bytes.hpp"
-#include "mapping/scene.hpp"
+#include "scene/scene.hpp"
 
 #include <filesystem>
 #include <string>

@@ -1,6 +1,6 @@
 #include "obj.hpp"
 
-#include "mapping/transform.hpp"
+#include "scene/transform.hpp"
 
 #include <charconv>
 #include <map>
@@ -48,7 +48,7 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
     Files f;
     f.obj = "# mshconv: rest pose baked, axes (x, y, z) -> (x, z, -y), vt v flipped\n";
     f.obj += "mtllib " + mtl_name + "\n";
-    const std::vector<mapping::Rigid> world = mapping::world_transforms(scene);
+    const std::vector<scene::Rigid> world = scene::world_transforms(scene);
     size_t v_base = 1, vt_base = 1, vn_base = 1;
     size_t estimate = f.obj.size() + 256; // about the text's size: one reservation
     for (const scene::Node& node : scene.nodes)
@@ -68,7 +68,7 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
             const auto id = p.attributes.find("TEXCOORD_1");
             const bool has_n = nrm != p.attributes.end(), has_uv = uv != p.attributes.end();
             for (size_t v = 0; v < pos.count(); ++v) {
-                const auto w = mapping::apply(
+                const auto w = scene::apply(
                     world[i], {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
                 put_line(f.obj, "v", {w[0], w[1], w[2]});
             }
@@ -80,7 +80,7 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
                 for (size_t v = 0; v < pos.count(); ++v) {
                     const auto& d = nrm->second.data;
                     const auto w =
-                        mapping::apply_rotation(world[i], {d[3 * v], d[3 * v + 1], d[3 * v + 2]});
+                        scene::apply_rotation(world[i], {d[3 * v], d[3 * v + 1], d[3 * v + 2]});
                     put_line(f.obj, "vn", {w[0], w[1], w[2]});
                 }
             std::string batch = id != p.attributes.end() && !id->second.data.empty()

@@ -3,7 +3,7 @@
 // (`g <object>.batch<k>` keeps the batch identity), `vt u 1-v`, shortest round-trip floats.
 #pragma once
 
-#include "mapping/scene.hpp"
+#include "scene/scene.hpp"
 
 #include <string>
 #include <vector>

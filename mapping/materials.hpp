@@ -6,7 +6,7 @@
 #pragma once
 
 #include "formats/nres.hpp"
-#include "scene.hpp"
+#include "scene/scene.hpp"
 
 #include <nlohmann/json.hpp>
 

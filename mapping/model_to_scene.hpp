@@ -26,7 +26,7 @@
 #pragma once
 
 #include "formats/msh.hpp"
-#include "scene.hpp"
+#include "scene/scene.hpp"
 
 #include <optional>
 #include <string>

@@ -4,8 +4,8 @@
 #include "formats/obj.hpp"
 #include "model_to_scene.hpp"
 #include "retopology.hpp"
+#include "scene/transform.hpp"
 #include "skin.hpp"
-#include "transform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +15,10 @@
 #include <tuple>
 
 namespace msh::mapping {
+
+using scene::inverse;
+using scene::Rigid;
+using scene::world_transforms;
 
 using nlohmann::json;
 
@@ -372,7 +376,7 @@ InCorner make_corner(const scene::Primitive& p, size_t v, const Rigid* to_local,
                 !c.has_normal || !e.has_n || angle_deg(n, e.nrm) <= kNormalToleranceDegrees;
         }
     }
-    if (to_local) g = mapping::apply(*to_local, g), n = mapping::apply_rotation(*to_local, n);
+    if (to_local) g = scene::apply(*to_local, g), n = scene::apply_rotation(*to_local, n);
     const F3 q = from_gltf(g), qn = from_gltf(n);
     c.pos = {q[0], q[1], q[2]};
     c.normal = qn;
@@ -608,7 +612,7 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         const Rigid to_local = inverse(world.at(std::min(node, world.size() - 1)));
         if (pos_edit) {
             F3 p = pos_edit->pos;
-            if (world_space) p = mapping::apply(to_local, p);
+            if (world_space) p = scene::apply(to_local, p);
             const F3 q = from_gltf(p);
             m.positions[v] = {q[0], q[1], q[2]};
             moved[v] = true;
@@ -622,7 +626,7 @@ ImportResult import_scene(const scene::Scene& incoming_in, const sidecar::ModelS
         }
         if (n_edit && v < m.normals.size()) {
             F3 n = n_edit->nrm;
-            if (world_space) n = mapping::apply_rotation(to_local, n);
+            if (world_space) n = scene::apply_rotation(to_local, n);
             const F3 q = from_gltf(n);
             m.normals[v] = {encode_normal_component(q[0]), encode_normal_component(q[1]),
                             encode_normal_component(q[2]), orig.normals[v][3]};

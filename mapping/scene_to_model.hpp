@@ -14,7 +14,7 @@
 #pragma once
 
 #include "formats/msh.hpp"
-#include "scene.hpp"
+#include "scene/scene.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>

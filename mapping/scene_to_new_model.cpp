@@ -6,7 +6,7 @@
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
 #include "model_to_scene.hpp"
-#include "transform.hpp"
+#include "scene/transform.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -15,6 +15,10 @@
 #include <optional>
 
 namespace msh::mapping {
+
+using scene::compose;
+using scene::Rigid;
+using scene::rotate;
 
 using nlohmann::json;
 

@@ -35,7 +35,7 @@
 #pragma once
 
 #include "formats/bytes.hpp"
-#include "scene.hpp"
+#include "scene/scene.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,8 +3,8 @@
 #include "formats/arealmap.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/terrain.hpp"
+#include "scene/transform.hpp"
 #include "terrain_to_scene.hpp"
-#include "transform.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -18,6 +18,10 @@
 #include <unordered_map>
 
 namespace msh::mapping {
+
+using scene::inverse;
+using scene::Rigid;
+using scene::world_transforms;
 
 namespace {
 
@@ -130,7 +134,7 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
             const auto* vid = is_terrain ? &p.attributes.at("TEXCOORD_3").data : nullptr;
             order.reserve(order.size() + pos.size() / 3);
             for (size_t v = 0; v < pos.size() / 3; ++v) {
-                const F3 w = mapping::apply(world[i], {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]});
+                const F3 w = scene::apply(world[i], {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]});
                 if (is_terrain) {
                     const Key key{uint32_t((*fid)[2 * v]), uint32_t((*fid)[2 * v + 1])};
                     o.corner_world[key.first][key.second] = w;
@@ -182,8 +186,8 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                 for (uint32_t v = 0; v < used.size(); ++v)
                     if (used[v])
                         in.anonymous_outline.push_back(
-                            mapping::apply(world[i], {pos->data[3 * v], pos->data[3 * v + 1],
-                                                      pos->data[3 * v + 2]}));
+                            scene::apply(world[i], {pos->data[3 * v], pos->data[3 * v + 1],
+                                                    pos->data[3 * v + 2]}));
                 continue;
             }
             if (!pos || !id || id->components != 2 ||
@@ -202,7 +206,7 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                 if (v >= pos->count())
                     throw FormatError(where, 0, "node '" + n.name + "': index out of range");
                 if (slot[v] != SIZE_MAX) return slot[v];
-                const F3 w = mapping::apply(
+                const F3 w = scene::apply(
                     world[i], {pos->data[3 * v], pos->data[3 * v + 1], pos->data[3 * v + 2]});
                 const uint32_t a = whole(id->data[2 * v], where, n.name + " identity");
                 const uint32_t b = whole(id->data[2 * v + 1], where, n.name + " identity");
@@ -440,7 +444,7 @@ std::array<double, 3> unit_face_normal(const terrain::Terrain& t, const terrain:
 // Returns the game-space (Z up) position.
 terrain::Vec3 to_game(const F3& incoming, const F3& expected, const Rigid& node_world,
                       const terrain::Vec3& stored) {
-    const F3 local = mapping::apply(inverse(node_world), incoming);
+    const F3 local = scene::apply(inverse(node_world), incoming);
     terrain::Vec3 out = stored; // glTF (x, y, z) = game (x, z, -y)
     if (incoming[0] != expected[0]) out.x = local[0];
     if (incoming[1] != expected[1]) out.z = local[1];

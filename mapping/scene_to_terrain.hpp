@@ -60,7 +60,7 @@
 #pragma once
 
 #include "formats/bytes.hpp"
-#include "scene.hpp"
+#include "scene/scene.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,10 +1,17 @@
 #include "skin.hpp"
 
-#include "transform.hpp"
+#include "scene/transform.hpp"
 
 #include <map>
 
 namespace msh::mapping {
+
+using scene::apply;
+using scene::apply_rotation;
+using scene::inverse;
+using scene::Rigid;
+using scene::to_matrix;
+using scene::world_transforms;
 
 scene::Scene skin_scene(scene::Scene in, size_t joint_count) {
     const std::vector<Rigid> world = world_transforms(in);

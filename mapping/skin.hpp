@@ -4,7 +4,7 @@
 // joints. One skinned mesh per exported (LOD, group) combination, named `skin`, `skin@lod1`...
 #pragma once
 
-#include "scene.hpp"
+#include "scene/scene.hpp"
 
 namespace msh::mapping {
 

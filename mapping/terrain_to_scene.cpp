@@ -127,13 +127,11 @@ void build_terrain(const terrain::Terrain& t, const TerrainSceneOptions& opt, sc
                 }
                 push(nrm.data, {n[0], n[1], n[2]});
                 if (has_uv1)
-                    push(uv0.data,
-                         {msh::decode_uv(t.uv1[v][0]), msh::decode_uv(t.uv1[v][1])});
+                    push(uv0.data, {msh::decode_uv(t.uv1[v][0]), msh::decode_uv(t.uv1[v][1])});
                 else
                     push(uv0.data, {0, 0});
                 if (has_uv2)
-                    push(uv1.data,
-                         {msh::decode_uv(t.uv2[v][0]), msh::decode_uv(t.uv2[v][1])});
+                    push(uv1.data, {msh::decode_uv(t.uv2[v][0]), msh::decode_uv(t.uv2[v][1])});
                 else
                     push(uv1.data, {0, 0});
                 push(fid.data, {float(f), float(k)});

@@ -39,7 +39,7 @@
 
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
-#include "mapping/scene.hpp"
+#include "scene/scene.hpp"
 
 #include <array>
 #include <cstdint>

@@ -2,12 +2,12 @@
 // pose). Computed in double, stored in float.
 #pragma once
 
-#include "scene.hpp"
+#include "scene/scene.hpp"
 
 #include <array>
 #include <vector>
 
-namespace msh::mapping {
+namespace msh::scene {
 
 struct Rigid {
     std::array<double, 4> q{0, 0, 0, 1}; // x, y, z, w (unit)
@@ -23,6 +23,6 @@ std::array<float, 3> apply_rotation(const Rigid& r, const std::array<float, 3>& 
 std::array<float, 16> to_matrix(const Rigid& r);
 
 // World rest transform of every scene node (parents before or after children: any order).
-std::vector<Rigid> world_transforms(const scene::Scene& scene);
+std::vector<Rigid> world_transforms(const Scene& scene);
 
-} // namespace msh::mapping
+} // namespace msh::scene

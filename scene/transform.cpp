@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace msh::mapping {
+namespace msh::scene {
 
 namespace {
 
@@ -65,7 +65,7 @@ std::array<float, 16> to_matrix(const Rigid& r) {
         float(z[0]), float(z[1]), float(z[2]), 0, float(r.t[0]), float(r.t[1]), float(r.t[2]), 1};
 }
 
-std::vector<Rigid> world_transforms(const scene::Scene& scene) {
+std::vector<Rigid> world_transforms(const Scene& scene) {
     const size_t n = scene.nodes.size();
     std::vector<Rigid> world(n);
     std::vector<char> done(n, 0);
@@ -92,4 +92,4 @@ std::vector<Rigid> world_transforms(const scene::Scene& scene) {
     return world;
 }
 
-} // namespace msh::mapping
+} // namespace msh::scene
