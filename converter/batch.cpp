@@ -665,11 +665,11 @@ class Rebuild {
             return std::move(t.texm);
         }
         if (kind == "model") {
-            mapping::ImportResult m =
+            pipeline::ModelImport m =
                 import_model_files(folder / c.at("file").get<std::string>(),
                                    folder / c.at("sidecar").get<std::string>(), std::nullopt);
             r.unchanged = m.identical;
-            return std::move(m.image);
+            return std::move(m.msh);
         }
         if (kind == "map")
             throw std::runtime_error("a map inside an archive cannot be rebuilt by batch yet; "
@@ -789,7 +789,7 @@ int run_batch(const Args& args) {
         if (n < 1) throw UsageError("-j must be at least 1");
         omp_set_num_threads(n);
     }
-    if (!targets.model_ext.empty()) model_export_options(vm, targets.model_ext); // usage errors now
+    if (!targets.model_ext.empty()) model_export_settings(vm, "model" + targets.model_ext); // usage errors now
     if (vm.count("game-dir") && !fs::is_directory(vm["game-dir"].as<std::string>()))
         throw UsageError("--game-dir is not a folder: " + vm["game-dir"].as<std::string>());
 

@@ -6,8 +6,8 @@
 #include "options.hpp"
 
 #include "mapping/materials.hpp"
-#include "mapping/model_to_scene.hpp"
-#include "mapping/scene_to_model.hpp"
+#include "pipeline/model_export.hpp"
+#include "pipeline/model_import.hpp"
 #include "sidecar/texture_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -27,9 +27,10 @@ struct ModelExportContext {
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
 int export_model(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
                  const ModelExportContext* context = nullptr);
-// The export options --lod, --group, --fps, --msft-lod, --skin for an output extension; throws
+// The export settings (--lod, --group, --fps, --msft-lod, --skin) for output file `out`; throws
 // UsageError on a bad value or combination.
-mapping::ExportOptions model_export_options(const po::variables_map& vm, const std::string& ext);
+pipeline::ExportSettings model_export_settings(const po::variables_map& vm,
+                                               const std::filesystem::path& out);
 // `<model stem>.wea`, the name of a model's WEAR beside it.
 std::string model_wear_name(const Address& model);
 // Material.lib, Textures.lib, palettes.lib and LightMap.lib: explicit --materials/--textures,
@@ -44,7 +45,7 @@ bool has_game_libraries(const std::filesystem::path& dir);
 // import_model.cpp
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm);
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
-mapping::ImportResult import_model_files(const std::filesystem::path& input,
+pipeline::ModelImport import_model_files(const std::filesystem::path& input,
                                          const std::filesystem::path& sidecar_path,
                                          std::optional<double> fps);
 

@@ -53,5 +53,8 @@ struct ReadOptions {
 };
 scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
                   const ReadOptions& options = {});
+// The same for a whole GLB in memory (`where` names it in errors and warnings).
+scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::string>& warnings,
+                      const ReadOptions& options = {});
 
 } // namespace msh::gltf

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace msh::gltf {
 
@@ -133,8 +134,9 @@ struct Reader {
 
 } // namespace
 
-scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
-                  const ReadOptions& options) {
+namespace {
+
+tinygltf::TinyGLTF make_loader() {
     tinygltf::TinyGLTF loader;
     // Images are not decoded (textures go through their own PNG route); embedded (bufferView)
     // images would otherwise fail the load for want of a decoder. Keep their bytes as they are.
@@ -145,16 +147,51 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
             return true;
         },
         nullptr);
+    return loader;
+}
+
+void check_load(bool ok, const std::string& where, const std::string& err, const std::string& warn,
+                std::vector<std::string>& warnings) {
+    if (!ok) throw FormatError(where, 0, "not a readable glTF: " + (err.empty() ? warn : err));
+    if (!warn.empty()) warnings.push_back(where + ": " + warn);
+}
+
+scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
+                      std::vector<std::string>& warnings, const ReadOptions& options);
+
+} // namespace
+
+scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
+                  const ReadOptions& options) {
+    tinygltf::TinyGLTF loader = make_loader();
     tinygltf::Model m;
     std::string err, warn;
     const std::string ext = file.extension().string();
     const bool binary = ext == ".glb" || ext == ".GLB";
     const bool ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, file.string())
                            : loader.LoadASCIIFromFile(&m, &err, &warn, file.string());
-    if (!ok)
-        throw FormatError(file.string(), 0, "not a readable glTF: " + (err.empty() ? warn : err));
-    if (!warn.empty()) warnings.push_back(file.string() + ": " + warn);
-    Reader r{m, file.string()};
+    check_load(ok, file.string(), err, warn, warnings);
+    return to_scene(m, file.string(), warnings, options);
+}
+
+scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::string>& warnings,
+                      const ReadOptions& options) {
+    if (glb.size() > std::numeric_limits<unsigned int>::max())
+        throw FormatError(where, 0, "GLB larger than 4 GiB");
+    tinygltf::TinyGLTF loader = make_loader();
+    tinygltf::Model m;
+    std::string err, warn;
+    const bool ok = loader.LoadBinaryFromMemory(&m, &err, &warn, glb.data(),
+                                                static_cast<unsigned int>(glb.size()));
+    check_load(ok, where, err, warn, warnings);
+    return to_scene(m, where, warnings, options);
+}
+
+namespace {
+
+scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
+                      std::vector<std::string>& warnings, const ReadOptions& options) {
+    Reader r{m, where};
     scene::Scene s;
     for (const tinygltf::Material& mat : m.materials) {
         scene::Material sm;
@@ -170,7 +207,7 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
             const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
                                p.mode == TINYGLTF_MODE_LINE_STRIP;
             if ((p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) && !(lines && options.lines)) {
-                warnings.push_back(file.string() + ": mesh '" + mesh.name +
+                warnings.push_back(where + ": mesh '" + mesh.name +
                                    "': a non-triangle primitive was skipped");
                 continue;
             }
@@ -229,7 +266,7 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
         if (n.scale.size() == 3 &&
             (std::abs(n.scale[0] - 1) > 1e-5 || std::abs(n.scale[1] - 1) > 1e-5 ||
              std::abs(n.scale[2] - 1) > 1e-5))
-            warnings.push_back(file.string() + ": node '" + n.name +
+            warnings.push_back(where + ": node '" + n.name +
                                "' has a scale; MSH nodes cannot scale (ignored)");
         if (n.matrix.size() == 16)
             r.fail("node '" + n.name + "' uses a matrix; export TRS instead");
@@ -256,9 +293,8 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
         for (const tinygltf::AnimationChannel& ch : an.channels) {
             const tinygltf::AnimationSampler& smp = an.samplers.at(size_t(ch.sampler));
             if (ch.target_path == "scale" || ch.target_path == "weights") {
-                warnings.push_back(file.string() + ": animation '" + an.name +
-                                   "': " + ch.target_path + " channel ignored (MSH keys have no " +
-                                   ch.target_path + ")");
+                warnings.push_back(where + ": animation '" + an.name + "': " + ch.target_path +
+                                   " channel ignored (MSH keys have no " + ch.target_path + ")");
                 continue;
             }
             if (smp.interpolation == "CUBICSPLINE")
@@ -280,5 +316,7 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
     if (!m.scenes.empty()) s.extras = to_json(m.scenes[size_t(std::max(0, m.defaultScene))].extras);
     return s;
 }
+
+} // namespace
 
 } // namespace msh::gltf

@@ -2,6 +2,8 @@
 
 #include "base64.hpp"
 
+#include "formats/diagnostics.hpp"
+
 #include <cstdio>
 #include <stdexcept>
 
@@ -127,6 +129,20 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
         fail(std::string("original_image: ") + e.what());
     }
     return s;
+}
+
+std::string model_sidecar_text(const ModelSidecar& sidecar) {
+    return sidecar.doc.dump(1) + "\n";
+}
+
+ModelSidecar read_model_sidecar(ByteView text, const std::string& where) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        throw FormatError(where, 0, std::string("not JSON: ") + e.what());
+    }
+    return parse_model_sidecar(doc, where);
 }
 
 } // namespace msh::sidecar

@@ -41,4 +41,9 @@ struct ModelSidecar {
 // std::runtime_error naming `where` and the problem.
 ModelSidecar parse_model_sidecar(const nlohmann::json& doc, const std::string& where);
 
+// The JSON edge: the sidecar file's text, and back (throws FormatError naming `where` when it is
+// not JSON, std::runtime_error as parse_model_sidecar).
+std::string model_sidecar_text(const ModelSidecar& sidecar);
+ModelSidecar read_model_sidecar(ByteView text, const std::string& where);
+
 } // namespace msh::sidecar

@@ -1,0 +1,131 @@
+#include "model_export.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/msh.hpp"
+#include "formats/wear.hpp"
+#include "mapping/skin.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace msh::pipeline {
+
+namespace {
+
+nlohmann::json choice_json(int v) {
+    return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
+}
+
+struct WearRows {
+    std::vector<std::string> materials, lightmaps;
+};
+
+WearRows read_wear(const std::optional<NamedBytes>& wear, const std::string& where,
+                   sidecar::ExportRecord& record, ModelExport& out) {
+    WearRows rows;
+    if (!wear) {
+        out.notes.push_back(where + ": no sibling .wea; materials named mat_<row>");
+        return rows;
+    }
+    try {
+        const wear::Wear table = wear::read(wear->bytes, wear->address);
+        rows.materials = wear::material_names(table);
+        rows.lightmaps = wear::lightmap_names(table);
+        record.wear_source = wear->address;
+        record.wear_rows = rows.materials;
+        record.wear_lightmaps = rows.lightmaps;
+    } catch (const FormatError& e) {
+        out.warnings.push_back(std::string(e.what()) + " (materials named mat_<row>)");
+    }
+    return rows;
+}
+
+// Textures through WEAR -> Material.lib -> Textures.lib (and the lightmap through LightMap.lib).
+void texture_scene(scene::Scene& sc, const mapping::ExportOptions& opt,
+                   const std::vector<std::string>& lightmap_names,
+                   const mapping::MaterialLibraries& libs, const std::string& where,
+                   ModelExport& out) {
+    std::vector<std::string> warnings;
+    const auto resolved = mapping::resolve_materials(opt.material_names, libs, warnings);
+    out.summary.textured_materials = mapping::apply_materials(sc, resolved);
+    if (opt.lightmapped)
+        mapping::apply_lightmaps(sc, mapping::resolve_lightmaps(lightmap_names, libs, warnings));
+    for (const std::string& w : warnings) out.warnings.push_back(where + ": " + w);
+    nlohmann::json used = nlohmann::json::object();
+    if (libs.materials) used["materials"] = libs.materials_name;
+    if (libs.textures) used["textures"] = libs.textures_name;
+    if (opt.lightmapped && libs.lightmaps) used["lightmaps"] = libs.lightmaps_name;
+    if (!used.empty()) sc.extras["mshconv"]["libraries"] = used;
+}
+
+} // namespace
+
+std::string settings_problem(const ExportSettings& s) {
+    if (s.lod != mapping::kAll && (s.lod < 0 || s.lod >= kLods)) return "lod must be 0..2 or all";
+    if (s.group != mapping::kAll && (s.group < 0 || s.group >= kGroups))
+        return "group must be 0..4 or all";
+    if (!(s.fps > 0) || !std::isfinite(s.fps)) return "fps must be a positive number";
+    if (s.skin && s.format == SceneFormat::Obj) return "skin applies to glTF output only";
+    if (s.msft_lod && s.lod != mapping::kAll) return "msft_lod needs lod = all";
+    return {};
+}
+
+ModelExport export_model(const ModelExportInput& in, const ExportSettings& settings) {
+    if (const std::string problem = settings_problem(settings); !problem.empty())
+        throw std::invalid_argument(problem);
+    const std::string& where = in.address;
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const Model model = read_model(in.model, sink, where);
+    ModelExport out;
+    for (const Diagnostic& d : sink.diagnostics()) out.warnings.push_back(d.to_string());
+    sink.throw_if_errors();
+
+    mapping::ExportOptions opt;
+    opt.lod = settings.lod;
+    opt.group = settings.group;
+    opt.fps = settings.fps;
+    opt.msft_lod = settings.msft_lod;
+    const std::string ext = extension_of(settings.format);
+    sidecar::ExportRecord record;
+    record.source = where;
+    record.output = settings.output_name;
+    record.format = ext.substr(1);
+    record.fps = opt.fps;
+    const WearRows rows = read_wear(in.wear, where, record, out);
+    opt.material_names = rows.materials;
+    record.options = {{"lod", choice_json(opt.lod)},
+                      {"group", choice_json(opt.group)},
+                      {"skin", settings.skin},
+                      {"msft_lod", opt.msft_lod}};
+    // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).
+    if (!rows.lightmaps.empty() && settings.format != SceneFormat::Obj) {
+        const std::string problem = mapping::lightmap_uv_problem(model);
+        if (problem.empty())
+            opt.lightmapped = true;
+        else
+            out.warnings.push_back(where + ": the WEAR names lightmap " + rows.lightmaps[0] +
+                                   ", but " + problem + "; no lightmap");
+    }
+    scene::Scene sc = mapping::model_to_scene(model, opt);
+    if (settings.skin)
+        sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
+    if (!opt.material_names.empty() && in.libraries)
+        if (const mapping::MaterialLibraries* libs = in.libraries())
+            texture_scene(sc, opt, rows.lightmaps, *libs, where, out);
+
+    auto& extras = sc.extras["mshconv"];
+    extras["source"] = where;
+    extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
+                                                      : settings.sidecar_name;
+    out.sidecar.doc = sidecar::make_model_sidecar(model, in.model, record);
+    out.sidecar.original_image.assign(in.model.begin(), in.model.end());
+    out.sidecar.fps = opt.fps;
+    out.files = encode_scene(sc, settings.format, settings.output_name);
+    out.summary.nodes = sc.nodes.size();
+    out.summary.meshes = sc.meshes.size();
+    out.summary.materials = sc.materials.size();
+    out.summary.animated = !sc.animations.empty();
+    return out;
+}
+
+} // namespace msh::pipeline

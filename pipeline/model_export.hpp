@@ -1,0 +1,66 @@
+// MSH model -> glTF / GLB / OBJ, in memory: the model's bytes (+ its WEAR and the game's
+// material libraries) in, the encoded files and the typed sidecar out. Nothing is read from or
+// written to disk here; finding the WEAR and the libraries is the caller's business.
+#pragma once
+
+#include "outputs.hpp"
+
+#include "formats/bytes.hpp"
+#include "mapping/materials.hpp"
+#include "mapping/model_to_scene.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::pipeline {
+
+// Bytes with the address they came from (a file or `archive:entry`), for sidecars and messages.
+struct NamedBytes {
+    std::string address;
+    Bytes bytes;
+};
+
+struct ExportSettings {
+    SceneFormat format = SceneFormat::Glb;
+    // The main output's file name: `.bin`, `.mtl` and image files are named after its stem.
+    std::string output_name = "model.glb";
+    // The sidecar's file name as recorded in the scene (default `<stem>.sidecar.json`).
+    std::string sidecar_name;
+    int lod = 0;           // 0..2 or mapping::kAll
+    int group = 0;         // 0..4 or mapping::kAll
+    double fps = 24;       // key time = frame / fps
+    bool skin = false;     // glTF: one skinned mesh per LOD/group whose joints are the nodes
+    bool msft_lod = false; // glTF with lod = all: MSFT_lod on the nodes
+};
+
+// Checks a combination of settings; returns the problem, or empty when they are usable.
+std::string settings_problem(const ExportSettings& settings);
+
+struct ModelExportInput {
+    ByteView model;      // the MSH model (an NRes image)
+    std::string address; // where it came from: recorded in the sidecar and the glTF extras
+    std::optional<NamedBytes> wear; // the model's WEAR (none: materials named mat_<row>)
+    // The game libraries, asked for only when the WEAR names materials (null: untextured).
+    std::function<const mapping::MaterialLibraries*()> libraries;
+};
+
+struct ModelExportSummary {
+    size_t nodes = 0, meshes = 0, materials = 0, textured_materials = 0;
+    bool animated = false;
+};
+
+struct ModelExport {
+    OutputFiles files;                 // in write order; the sidecar is not among them
+    sidecar::ModelSidecar sidecar;     // JSON text: sidecar::model_sidecar_text
+    std::vector<std::string> warnings; // what the user should know (unresolved textures, ...)
+    std::vector<std::string> notes;    // detail for --verbose
+    ModelExportSummary summary;
+};
+
+// Throws FormatError on a model that cannot be read, std::invalid_argument on bad settings.
+ModelExport export_model(const ModelExportInput& input, const ExportSettings& settings);
+
+} // namespace msh::pipeline

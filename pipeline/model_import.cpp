@@ -1,0 +1,55 @@
+#include "model_import.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/obj.hpp"
+#include "mapping/scene_to_model.hpp"
+#include "mapping/scene_to_new_model.hpp"
+#include "outputs.hpp"
+
+namespace msh::pipeline {
+
+ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
+                         const ImportSettings& settings) {
+    ModelImport out;
+    if (!sidecar) {
+        mapping::NewModelOptions opt;
+        opt.fps = settings.fps.value_or(24.0);
+        opt.where = settings.where;
+        mapping::NewModelResult r = mapping::build_new_model(scene, opt, out.warnings);
+        out.msh = std::move(r.image);
+        out.new_model = true;
+        out.report = {{"sidecar", nullptr}, {"new_model", true}, {"summary", r.summary}};
+        out.report["warnings"] = out.warnings;
+        return out;
+    }
+    // An --fps override changes the key times the import expects; copy only then.
+    std::optional<sidecar::ModelSidecar> overridden;
+    if (settings.fps && *settings.fps != sidecar->fps) {
+        overridden = *sidecar;
+        overridden->fps = *settings.fps;
+        sidecar = &*overridden;
+    }
+    mapping::ImportResult r =
+        mapping::import_scene(scene, *sidecar, settings.from_obj, settings.where);
+    for (const auto& w : r.report["warnings"]) out.warnings.push_back(w.get<std::string>());
+    out.msh = std::move(r.image);
+    out.identical = r.identical;
+    out.report = std::move(r.report);
+    return out;
+}
+
+scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
+                             bool lines) {
+    const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
+    if (!format) throw FormatError(file.string(), 0, "not a .gltf, .glb or .obj file");
+    if (*format == SceneFormat::Obj) {
+        const Bytes text = read_file(file);
+        return obj::read(std::string(text.begin(), text.end()), file.string());
+    }
+    gltf::ReadOptions options;
+    options.lines = lines;
+    return gltf::read(file, warnings, options);
+}
+
+} // namespace msh::pipeline

@@ -1,0 +1,45 @@
+// glTF / GLB / OBJ scene -> MSH model, in memory. With the model's sidecar the import restores
+// every unchanged record from the original image and rebuilds only what was edited (mapping/
+// scene_to_model.hpp); without one the scene becomes a new model with the defaults listed in
+// mapping/scene_to_new_model.hpp.
+#pragma once
+
+#include "formats/bytes.hpp"
+#include "scene/scene.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::pipeline {
+
+struct ImportSettings {
+    std::optional<double> fps; // frames per second of the key times (default: the sidecar's, 24)
+    bool from_obj = false;     // the scene came from OBJ (world-space positions, identity by order)
+    std::string where;         // the input's name for messages and the report
+};
+
+struct ModelImport {
+    Bytes msh;              // the MSH model image
+    bool new_model = false; // no sidecar: built from the scene alone
+    bool identical = false; // == the sidecar's original image
+    // The change report (JSON form of report keys documented in docs/import.md): with a sidecar
+    // what was kept, rebuilt and recomputed; for a new model its summary and defaults.
+    nlohmann::json report;
+    std::vector<std::string> warnings;
+};
+
+// Throws FormatError / std::runtime_error naming `settings.where` on a scene it cannot import.
+ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
+                         const ImportSettings& settings);
+
+// Reads a .gltf, .glb or .obj file into the neutral scene (by extension); warnings collects what
+// the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
+scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
+                             bool lines = false);
+
+} // namespace msh::pipeline

@@ -1,0 +1,75 @@
+#include "outputs.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
+#include "formats/obj.hpp"
+
+#include <cctype>
+
+namespace msh::pipeline {
+
+namespace {
+
+std::string lower_ascii(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+Bytes to_bytes(const std::string& text) {
+    return Bytes(text.begin(), text.end());
+}
+
+} // namespace
+
+std::optional<SceneFormat> scene_format_of(const std::string& file_name) {
+    const std::string ext = lower_ascii(std::filesystem::path(file_name).extension().string());
+    if (ext == ".gltf") return SceneFormat::Gltf;
+    if (ext == ".glb") return SceneFormat::Glb;
+    if (ext == ".obj") return SceneFormat::Obj;
+    return std::nullopt;
+}
+
+const char* extension_of(SceneFormat format) {
+    switch (format) {
+    case SceneFormat::Gltf:
+        return ".gltf";
+    case SceneFormat::Glb:
+        return ".glb";
+    case SceneFormat::Obj:
+        return ".obj";
+    }
+    return "";
+}
+
+std::string file_stem(const std::string& file_name) {
+    return std::filesystem::path(file_name).stem().string();
+}
+
+std::string default_sidecar_name(const std::string& file_name) {
+    return file_stem(file_name) + ".sidecar.json";
+}
+
+OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
+                         const std::string& output_name) {
+    OutputFiles files;
+    if (format == SceneFormat::Obj) {
+        const std::string stem = file_stem(output_name);
+        const std::string mtl_name = stem + ".mtl";
+        obj::Files obj = obj::write(scene, mtl_name, scene::image_file_stem(stem) + "_");
+        for (scene::ImageFile& f : obj.images) files.push_back({f.name, std::move(f.png)});
+        files.push_back({mtl_name, to_bytes(obj.mtl)});
+        files.push_back({output_name, to_bytes(obj.obj)});
+        return files;
+    }
+    gltf::Encoded e = gltf::encode(scene, format == SceneFormat::Glb, output_name);
+    for (scene::ImageFile& f : e.images) files.push_back({f.name, std::move(f.png)});
+    if (!e.bin_name.empty()) files.push_back({e.bin_name, std::move(e.bin)});
+    files.push_back({output_name, std::move(e.document)});
+    return files;
+}
+
+void write_outputs(const std::filesystem::path& folder, const OutputFiles& files) {
+    for (const OutputFile& f : files) write_file_atomic(folder / f.name, f.bytes);
+}
+
+} // namespace msh::pipeline

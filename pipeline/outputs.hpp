@@ -1,0 +1,43 @@
+// The files a conversion produces, in memory: the pipeline encodes everything first and the front
+// end writes it (atomically, file by file) only when the whole conversion succeeded.
+#pragma once
+
+#include "formats/bytes.hpp"
+#include "scene/scene.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::pipeline {
+
+struct OutputFile {
+    std::string name; // file name, relative to the folder of the main output
+    Bytes bytes;
+};
+
+// In write order: what a document references (buffers, images, MTL) before the document, so a
+// reader never sees a document whose parts are missing.
+using OutputFiles = std::vector<OutputFile>;
+
+// A model or map as an interchange file: glTF (.gltf + .bin), GLB or OBJ + MTL.
+enum class SceneFormat { Gltf, Glb, Obj };
+
+// By the extension of `file_name` (case-insensitive); nullopt for anything else.
+std::optional<SceneFormat> scene_format_of(const std::string& file_name);
+const char* extension_of(SceneFormat format); // ".gltf", ".glb", ".obj"
+
+// The stem of a file name (`tank.glb` -> `tank`), for the names of the files beside it.
+std::string file_stem(const std::string& file_name);
+// `<stem>.sidecar.json`, the default sidecar beside an output or input.
+std::string default_sidecar_name(const std::string& file_name);
+
+// glTF/GLB via formats/gltf; OBJ + MTL via formats/obj (images beside it as `<stem>_<image>.png`).
+OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
+                         const std::string& output_name);
+
+// Writes every file into `folder` atomically, in order.
+void write_outputs(const std::filesystem::path& folder, const OutputFiles& files);
+
+} // namespace msh::pipeline
