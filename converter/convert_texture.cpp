@@ -10,7 +10,7 @@
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/texm.hpp"
-#include "sidecar/texture_sidecar.hpp"
+#include "pipeline/texture.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -53,38 +53,27 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
         throw UsageError("OUT must end in .png for a texture: " + out_png.string());
     if (vm.count("format")) throw UsageError("--format applies to PNG -> Texm only");
     const std::string where = in.address.display();
-    const bool mips = vm.count("mips") > 0;
-    sidecar::TextureExport e =
-        sidecar::export_texture(in.bytes, where, out_png.filename().string(), mips);
-    const fs::path sidecar_path = sidecar_for(out_png, vm);
-    const std::string text = e.sidecar.dump(1) + "\n";
-    // Everything is encoded in memory; each file is written atomically.
-    for (size_t k = 0; k < e.mips.size(); ++k)
-        write_file_atomic(out_png.parent_path() /
-                              sidecar::mip_png_name(out_png.filename().string(), uint32_t(k + 1)),
-                          e.mips[k]);
-    write_file_atomic(out_png, e.png);
-    write_file_atomic(sidecar_path, Bytes(text.begin(), text.end()));
+    pipeline::TextureExportSettings settings;
+    settings.output_name = out_png.filename().string();
+    settings.mips = vm.count("mips") > 0;
+    const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
+    // Everything is encoded in memory; each file is written atomically, the sidecar last.
+    pipeline::write_outputs(out_png.parent_path(), e.files);
+    const std::string text = pipeline::texture_sidecar_text(e.sidecar);
+    write_file_atomic(sidecar_for(out_png, vm), Bytes(text.begin(), text.end()));
     spdlog::info("{} -> {} ({}x{}, format {}, {} levels{})", where, out_png.string(),
-                 e.sidecar["header"]["width"].get<uint32_t>(),
-                 e.sidecar["header"]["height"].get<uint32_t>(), e.sidecar["format"].get<uint32_t>(),
-                 e.sidecar["header"]["mip_count"].get<uint32_t>(), mips ? ", all written" : "");
+                 e.summary.width, e.summary.height, e.summary.format, e.summary.levels,
+                 settings.mips ? ", all written" : "");
     return 0;
 }
 
 sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path& sidecar_path,
                                             std::optional<texm::Format> format) {
-    sidecar::TextureImportInput input;
-    input.where = png.string();
+    pipeline::TextureImportInput input;
     input.png = read_file(png);
-    input.format = format;
     if (fs::exists(sidecar_path)) {
-        const Bytes text = read_file(sidecar_path);
-        try {
-            input.sidecar = nlohmann::json::parse(text.begin(), text.end());
-        } catch (const nlohmann::json::exception& e) {
-            throw FormatError(sidecar_path.string(), 0, std::string("not JSON: ") + e.what());
-        }
+        input.sidecar =
+            pipeline::read_texture_sidecar(read_file(sidecar_path), sidecar_path.string());
         // Mip PNGs the export wrote (--mips), when they are still there.
         if (const auto it = input.sidecar->find("mips");
             it != input.sidecar->end() && it->is_array())
@@ -96,7 +85,10 @@ sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path&
                     input.mips.emplace_back();
             }
     }
-    return sidecar::import_texture(input);
+    pipeline::TextureImportSettings settings;
+    settings.format = format;
+    settings.where = png.string();
+    return pipeline::import_texture(std::move(input), settings);
 }
 
 int import_texture(const fs::path& png, const std::string& out_spec, const po::variables_map& vm) {

@@ -1,0 +1,57 @@
+// Texm texture <-> PNG, in memory (the work is in sidecar/texture_sidecar.hpp): the Texm payload
+// in, level 0 (and with `mips` every level) as PNG plus the sidecar out; and back, where an
+// unchanged PNG gives the original payload byte for byte.
+#pragma once
+
+#include "outputs.hpp"
+
+#include "formats/texm.hpp"
+#include "sidecar/texture_sidecar.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::pipeline {
+
+struct TextureExportSettings {
+    std::string output_name = "texture.png"; // mip k is `<stem>.mip<k>.png` beside it
+    bool mips = false;                        // also every mip level
+};
+
+struct TextureExportSummary {
+    uint32_t width = 0, height = 0, format = 0, levels = 0;
+};
+
+struct TextureExport {
+    OutputFiles files;      // the mip PNGs, then level 0
+    nlohmann::json sidecar; // kind "texm": texture_sidecar_text for its file
+    TextureExportSummary summary;
+};
+
+// Throws FormatError for a payload that is not an interpretable Texm.
+TextureExport export_texture(ByteView texm, const std::string& address,
+                             const TextureExportSettings& settings);
+
+struct TextureImportSettings {
+    std::optional<texm::Format> format; // re-encode into (or a new texture in) this format
+    std::string where;                  // the PNG's name for messages
+};
+
+struct TextureImportInput {
+    Bytes png;                              // level 0
+    std::optional<nlohmann::json> sidecar;  // none: a new texture
+    std::vector<std::optional<Bytes>> mips; // the PNGs the sidecar lists, where still present
+};
+
+// Throws FormatError (bad PNG, size mismatch, damaged sidecar, palette mismatch, ...).
+sidecar::TextureImport import_texture(TextureImportInput input,
+                                      const TextureImportSettings& settings);
+
+// The JSON edge of the texture sidecar.
+std::string texture_sidecar_text(const nlohmann::json& sidecar);
+nlohmann::json read_texture_sidecar(ByteView text, const std::string& where);
+
+} // namespace msh::pipeline
