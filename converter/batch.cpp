@@ -789,7 +789,8 @@ int run_batch(const Args& args) {
         if (n < 1) throw UsageError("-j must be at least 1");
         omp_set_num_threads(n);
     }
-    if (!targets.model_ext.empty()) model_export_settings(vm, "model" + targets.model_ext); // usage errors now
+    if (!targets.model_ext.empty())
+        model_export_settings(vm, "model" + targets.model_ext); // usage errors now
     if (vm.count("game-dir") && !fs::is_directory(vm["game-dir"].as<std::string>()))
         throw UsageError("--game-dir is not a folder: " + vm["game-dir"].as<std::string>());
 

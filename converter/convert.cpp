@@ -58,8 +58,8 @@ int run_convert(const Args& args) {
         fs::path(in.entries.empty() ? in.file : fs::path(in.entries.back())).extension().string());
     // ---- Terrain import: a .gltf/.glb/.obj whose sidecar has "kind": "terrain" ----
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
-        if (auto doc = terrain_sidecar_doc(in.file, vm))
-            return import_terrain(in, out_spec, vm, std::move(*doc));
+        if (const auto sidecar = terrain_sidecar(in.file, vm))
+            return import_terrain(in, out_spec, vm, *sidecar);
     // ---- end terrain import ----
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         return import_model(in, out_spec, vm);

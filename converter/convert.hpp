@@ -8,6 +8,7 @@
 #include "mapping/materials.hpp"
 #include "pipeline/model_export.hpp"
 #include "pipeline/model_import.hpp"
+#include "pipeline/terrain.hpp"
 #include "sidecar/texture_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -73,12 +74,12 @@ bool is_terrain(ByteView bytes);
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);
 
 // ---- Terrain import (import_terrain.cpp) ----
-// The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import
-// (sidecar::parse_for_import), when it says "kind": "terrain"; nullopt otherwise.
-std::optional<nlohmann::json> terrain_sidecar_doc(const std::filesystem::path& input,
-                                                  const po::variables_map& vm);
+// The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import, when it
+// says "kind": "terrain"; nullopt otherwise.
+std::optional<sidecar::TerrainSidecar> terrain_sidecar(const std::filesystem::path& input,
+                                                       const po::variables_map& vm);
 // .gltf / .glb / .obj (+ terrain sidecar) -> OUT.msh and, beside it, OUT.map.
 int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
-                   nlohmann::json sidecar_doc);
+                   const sidecar::TerrainSidecar& sidecar);
 
 } // namespace msh::cli

@@ -7,16 +7,14 @@
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
-#include "formats/gltf.hpp"
-#include "mapping/scene_to_terrain.hpp"
-#include "sidecar/terrain_sidecar_read.hpp"
+#include "pipeline/model_import.hpp"
+#include "pipeline/terrain.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <optional>
-#include <string_view>
 
 namespace msh::cli {
 
@@ -36,24 +34,20 @@ bool same_file(const fs::path& a, const fs::path& b) {
 
 } // namespace
 
-std::optional<nlohmann::json> terrain_sidecar_doc(const fs::path& input,
-                                                  const po::variables_map& vm) {
+std::optional<sidecar::TerrainSidecar> terrain_sidecar(const fs::path& input,
+                                                       const po::variables_map& vm) {
     const fs::path sc = sidecar_path_for(input, vm);
     std::error_code ec;
     if (!fs::is_regular_file(sc, ec)) return std::nullopt;
     try {
-        const Bytes text = read_file(sc);
-        nlohmann::json doc = sidecar::parse_for_import(
-            std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
-        if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
-        return doc;
-    } catch (const std::exception&) {
+        return pipeline::read_terrain_sidecar(read_file(sc), sc.string());
+    } catch (const FormatError&) {
         return std::nullopt; // import_model reports unreadable sidecars
     }
 }
 
 int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
-                   nlohmann::json sidecar_doc) {
+                   const sidecar::TerrainSidecar& sc) {
     const fs::path input = in.file;
     const std::string ext = lower_ascii(input.extension().string());
     const Address out = parse_address(out_spec);
@@ -76,20 +70,17 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         if (same_file(o, input) || same_file(o, sidecar_path))
             throw UsageError(o.string() + " is an input file; inputs are never overwritten");
 
-    const sidecar::TerrainSidecar sc =
-        sidecar::parse_terrain_sidecar(sidecar_doc, sidecar_path.string());
-    sidecar_doc = nullptr; // the base64 text is decoded: free it before the import
-
+    const pipeline::TerrainImportSettings settings{input.string()};
     mapping::TerrainImportResult r;
     if (ext == ".obj") {
         const Bytes text = read_file(input);
-        r = mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, input.string());
+        r = pipeline::import_terrain_obj(std::string(text.begin(), text.end()), sc, settings);
     } else {
         std::vector<std::string> warnings;
-        const scene::Scene scene = gltf::read(input, warnings, {.lines = true});
         // Line primitives are read: the overlay outlines carry areal edits too.
+        const scene::Scene scene = pipeline::read_scene_file(input, warnings, true);
         for (const std::string& w : warnings) spdlog::warn("{}", w);
-        r = mapping::import_terrain_scene(scene, sc, input.string());
+        r = pipeline::import_terrain(scene, sc, settings);
     }
     for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
     r.report["input"] = input.string();

@@ -31,7 +31,9 @@ sidecar::TextureImport import_texture(TextureImportInput input,
     return sidecar::import_texture(in);
 }
 
-std::string texture_sidecar_text(const nlohmann::json& sidecar) { return sidecar.dump(1) + "\n"; }
+std::string texture_sidecar_text(const nlohmann::json& sidecar) {
+    return sidecar.dump(1) + "\n";
+}
 
 nlohmann::json read_texture_sidecar(ByteView text, const std::string& where) {
     try {

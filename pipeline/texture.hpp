@@ -18,7 +18,7 @@ namespace msh::pipeline {
 
 struct TextureExportSettings {
     std::string output_name = "texture.png"; // mip k is `<stem>.mip<k>.png` beside it
-    bool mips = false;                        // also every mip level
+    bool mips = false;                       // also every mip level
 };
 
 struct TextureExportSummary {

@@ -1,0 +1,190 @@
+// OBJ: the terrain is one object `Terrain` with one `g Terrain.batch<materialId>` + `usemtl` group
+// per material (TEXCOORD_0 as vt; OBJ has one UV set); the overlay is a second object
+// `ArealMap_outlines` with one closed `l` polyline per areal (lift baked into the positions), and
+// with areal_faces also the object `ArealMap_areas` (triangulated polygons).
+#include "terrain.hpp"
+
+#include "formats/arealmap.hpp"
+#include "formats/diagnostics.hpp"
+#include "formats/obj.hpp"
+#include "formats/terrain.hpp"
+#include "formats/wear.hpp"
+#include "mapping/terrain_to_scene.hpp"
+#include "scene/transform.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+
+#include <charconv>
+#include <string_view>
+
+namespace msh::pipeline {
+
+namespace {
+
+std::vector<std::string> wear_rows(const std::optional<NamedBytes>& w,
+                                   std::vector<std::string>& warnings) {
+    if (!w) return {};
+    try {
+        return wear::material_names(wear::read(w->bytes, w->address));
+    } catch (const FormatError& e) {
+        warnings.push_back(std::string(e.what()) + " (materials named by row)");
+        return {};
+    }
+}
+
+void put_float(std::string& out, float v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// The OBJ: obj::write for the triangle meshes (terrain, and the filled areals with
+// --areal-faces), then the outlines as `l` polylines appended as their own object.
+std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std::string& mtl_name,
+                                              bool areal_faces) {
+    scene::Scene tri = sc;
+    int outlines = scene::kNoIndex;
+    for (size_t i = 0; i < tri.nodes.size(); ++i) {
+        scene::Node& n = tri.nodes[i];
+        if (n.name == mapping::kArealOutlinesNode) outlines = int(i), n.mesh = scene::kNoIndex;
+        if (n.name == mapping::kArealAreasNode && !areal_faces) n.mesh = scene::kNoIndex;
+        if (n.name == mapping::kTerrainNode && n.mesh != scene::kNoIndex)
+            // obj::write names groups `<object>.batch<TEXCOORD_1.y>`: carry the materialId there.
+            for (scene::Primitive& p : tri.meshes[size_t(n.mesh)].primitives) {
+                const auto& names = tri.materials[size_t(p.material)].extras;
+                const float row = names.contains("wear_row") ? names["wear_row"].get<float>() : 0;
+                auto& uv1 = p.attributes["TEXCOORD_1"];
+                for (size_t k = 1; k < uv1.data.size(); k += 2)
+                    uv1.data[k - 1] = 0, uv1.data[k] = row;
+            }
+    }
+    obj::Files files = obj::write(tri, mtl_name);
+    if (outlines != scene::kNoIndex) {
+        size_t v_count = 0;
+        for (size_t pos = 0; pos < files.obj.size();) {
+            if (files.obj.compare(pos, 2, "v ") == 0) ++v_count;
+            const size_t nl = files.obj.find('\n', pos);
+            if (nl == std::string::npos) break;
+            pos = nl + 1;
+        }
+        const auto world = scene::world_transforms(sc);
+        const scene::Node& node = sc.nodes[size_t(outlines)];
+        const scene::Primitive& p = sc.meshes[size_t(node.mesh)].primitives.at(0);
+        const auto& pos = p.attributes.at("POSITION");
+        const auto& id = p.attributes.at("TEXCOORD_0");
+        std::string& o = files.obj;
+        o += "o " + std::string(mapping::kArealOutlinesNode) + "\n";
+        for (size_t v = 0; v < pos.count(); ++v) {
+            const auto w =
+                scene::apply(world[size_t(outlines)],
+                             {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
+            o += 'v';
+            for (float c : w) o += ' ', put_float(o, c);
+            o += '\n';
+        }
+        // Vertices of one areal are consecutive (TEXCOORD_0.x = areal index): one closed polyline.
+        for (size_t v = 0; v < pos.count();) {
+            size_t end = v;
+            while (end < pos.count() && id.data[2 * end] == id.data[2 * v]) ++end;
+            o += 'l';
+            for (size_t k = v; k < end; ++k) o += ' ' + std::to_string(v_count + 1 + k);
+            o += ' ' + std::to_string(v_count + 1 + v) + '\n';
+            v = end;
+        }
+    }
+    return {std::move(files.obj), std::move(files.mtl)};
+}
+
+void take_diagnostics(const DiagnosticSink& sink, std::vector<std::string>& warnings) {
+    for (const Diagnostic& d : sink.diagnostics()) warnings.push_back(d.to_string());
+    sink.throw_if_errors();
+}
+
+Bytes to_bytes(const std::string& text) {
+    return Bytes(text.begin(), text.end());
+}
+
+} // namespace
+
+TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {
+    const bool obj_out = settings.format == SceneFormat::Obj;
+    const bool areal_faces = !obj_out || settings.areal_faces;
+    const std::string& where = in.address;
+    TerrainExport out;
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const terrain::Terrain t = terrain::read(in.land_msh, sink, where);
+    take_diagnostics(sink, out.warnings);
+
+    std::optional<arealmap::ArealMap> areal_map;
+    if (in.land_map) {
+        DiagnosticSink map_sink(ReadMode::Tolerant);
+        areal_map = arealmap::read(in.land_map->bytes, map_sink, in.land_map->address);
+        take_diagnostics(map_sink, out.warnings);
+    } else {
+        out.notes.push_back(where +
+                            ": no areal map (.map) given; exporting the terrain without the "
+                            "areal overlay");
+    }
+    const arealmap::ArealMap* map = areal_map ? &*areal_map : nullptr;
+
+    mapping::TerrainSceneOptions opt;
+    opt.layer1_names = wear_rows(in.wear1, out.warnings);
+    opt.layer2_names = wear_rows(in.wear2, out.warnings);
+    opt.areal_faces = areal_faces;
+    scene::Scene sc = mapping::terrain_to_scene(t, map, opt);
+    auto& extras = sc.extras["mshconv"];
+    extras["source"] = where;
+    extras["kind"] = "terrain";
+    extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
+                                                      : settings.sidecar_name;
+
+    sidecar::TerrainExportRecord record;
+    record.source = where;
+    record.output = settings.output_name;
+    record.format = std::string(extension_of(settings.format)).substr(1);
+    if (in.land_map) record.map_source = in.land_map->address;
+    if (in.wear1) record.wear1_source = in.wear1->address;
+    if (in.wear2) record.wear2_source = in.wear2->address;
+    record.wear1_rows = opt.layer1_names;
+    record.wear2_rows = opt.layer2_names;
+    record.options = {{"lift", opt.areal_lift}, {"areal_faces", areal_faces}};
+    out.sidecar = to_bytes(sidecar::terrain_sidecar_text(
+        t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), record));
+
+    if (obj_out) {
+        const std::string mtl_name = file_stem(settings.output_name) + ".mtl";
+        const auto [obj_text, mtl_text] = write_obj(sc, mtl_name, areal_faces);
+        out.files.push_back({mtl_name, to_bytes(mtl_text)});
+        out.files.push_back({settings.output_name, to_bytes(obj_text)});
+    } else {
+        out.files = encode_scene(sc, settings.format, settings.output_name);
+    }
+    out.summary = {t.faces.size(), map ? map->areals.size() : 0, sc.materials.size()};
+    return out;
+}
+
+mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
+                                            const sidecar::TerrainSidecar& sidecar,
+                                            const TerrainImportSettings& settings) {
+    return mapping::import_terrain_scene(scene, sidecar, settings.where);
+}
+
+mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
+                                                const sidecar::TerrainSidecar& sidecar,
+                                                const TerrainImportSettings& settings) {
+    return mapping::import_terrain_obj(obj_text, sidecar, settings.where);
+}
+
+std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
+                                                            const std::string& where) {
+    nlohmann::json doc;
+    try {
+        doc = sidecar::parse_for_import(
+            std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+    } catch (const std::exception& e) {
+        throw FormatError(where, 0, std::string("not a readable sidecar: ") + e.what());
+    }
+    if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
+    return sidecar::parse_terrain_sidecar(doc, where);
+}
+
+} // namespace msh::pipeline

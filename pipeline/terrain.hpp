@@ -1,0 +1,71 @@
+// Terrain level (Land.msh + Land.map + Land1/Land2.wea) <-> glTF / GLB / OBJ, in memory. The scene
+// layout and identity scheme are in mapping/terrain_to_scene.hpp, the import's rules in
+// mapping/scene_to_terrain.hpp, the sidecar in sidecar/terrain_sidecar.hpp. Finding the level's
+// files beside Land.msh is the caller's business.
+#pragma once
+
+#include "model_export.hpp"
+#include "outputs.hpp"
+
+#include "mapping/scene_to_terrain.hpp"
+#include "scene/scene.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::pipeline {
+
+struct TerrainExportSettings {
+    SceneFormat format = SceneFormat::Glb;
+    std::string output_name = "Land.glb";
+    std::string sidecar_name; // recorded in the scene (default `<stem>.sidecar.json`)
+    // OBJ: also the areals as filled faces (glTF always carries them).
+    bool areal_faces = false;
+};
+
+struct TerrainExportInput {
+    ByteView land_msh;
+    std::string address;
+    std::optional<NamedBytes> land_map;     // none: the terrain without the areal overlay
+    std::optional<NamedBytes> wear1, wear2; // none: materials named by row
+};
+
+struct TerrainExportSummary {
+    size_t faces = 0, areals = 0, materials = 0;
+};
+
+struct TerrainExport {
+    OutputFiles files; // in write order; the sidecar is not among them
+    // The sidecar (kind "terrain") as its file's bytes: written by a streaming writer, since it
+    // carries both originals; sidecar::parse_terrain_sidecar reads it back.
+    Bytes sidecar;
+    std::vector<std::string> warnings;
+    std::vector<std::string> notes;
+    TerrainExportSummary summary;
+};
+
+// Throws FormatError on a Land.msh or Land.map that cannot be read.
+TerrainExport export_terrain(const TerrainExportInput& input,
+                             const TerrainExportSettings& settings);
+
+struct TerrainImportSettings {
+    std::string where; // the input's name for messages
+};
+
+// A glTF / GLB scene read with its line primitives (read_scene_file(..., lines = true)).
+mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
+                                            const sidecar::TerrainSidecar& sidecar,
+                                            const TerrainImportSettings& settings);
+// OBJ text as the terrain export wrote it (identity by order).
+mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
+                                                const sidecar::TerrainSidecar& sidecar,
+                                                const TerrainImportSettings& settings);
+
+// The JSON edge: a terrain sidecar file's bytes -> the typed sidecar (nullopt when the document is
+// a sidecar of another kind); throws FormatError naming `where` when it is not one at all.
+std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
+                                                            const std::string& where);
+
+} // namespace msh::pipeline
