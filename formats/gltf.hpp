@@ -56,5 +56,9 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
 // The same for a whole GLB in memory (`where` names it in errors and warnings).
 scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::string>& warnings,
                       const ReadOptions& options = {});
+// A .gltf document in memory whose buffers and images are embedded (data: URIs); an external URI
+// fails the load with its name.
+scene::Scene read_gltf_text(ByteView json, const std::string& where,
+                            std::vector<std::string>& warnings, const ReadOptions& options = {});
 
 } // namespace msh::gltf

@@ -187,6 +187,22 @@ scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::s
     return to_scene(m, where, warnings, options);
 }
 
+scene::Scene read_gltf_text(ByteView json, const std::string& where,
+                            std::vector<std::string>& warnings, const ReadOptions& options) {
+    if (json.size() > std::numeric_limits<unsigned int>::max())
+        throw FormatError(where, 0, "glTF document larger than 4 GiB");
+    tinygltf::TinyGLTF loader = make_loader();
+    // No base folder: only data: URIs resolve; a file URI is not read from anywhere.
+    loader.SetFsCallbacks(tinygltf::FsCallbacks{});
+    tinygltf::Model m;
+    std::string err, warn;
+    const bool ok =
+        loader.LoadASCIIFromString(&m, &err, &warn, reinterpret_cast<const char*>(json.data()),
+                                   static_cast<unsigned int>(json.size()), "");
+    check_load(ok, where, err, warn, warnings);
+    return to_scene(m, where, warnings, options);
+}
+
 namespace {
 
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,

@@ -52,4 +52,19 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
     return gltf::read(file, warnings, options);
 }
 
+scene::Scene read_scene(ByteView bytes, SceneFormat format, const std::string& where,
+                        std::vector<std::string>& warnings, bool lines) {
+    gltf::ReadOptions options;
+    options.lines = lines;
+    switch (format) {
+    case SceneFormat::Obj:
+        return obj::read(std::string(bytes.begin(), bytes.end()), where);
+    case SceneFormat::Glb:
+        return gltf::read_glb(bytes, where, warnings, options);
+    case SceneFormat::Gltf:
+        return gltf::read_gltf_text(bytes, where, warnings, options);
+    }
+    throw std::invalid_argument("unknown scene format");
+}
+
 } // namespace msh::pipeline

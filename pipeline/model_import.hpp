@@ -4,6 +4,8 @@
 // mapping/scene_to_new_model.hpp.
 #pragma once
 
+#include "outputs.hpp"
+
 #include "formats/bytes.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/model_sidecar.hpp"
@@ -41,5 +43,8 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 // the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
                              bool lines = false);
+// The same from memory: a GLB, OBJ text, or a self-contained .gltf (buffers as data: URIs).
+scene::Scene read_scene(ByteView bytes, SceneFormat format, const std::string& where,
+                        std::vector<std::string>& warnings, bool lines = false);
 
 } // namespace msh::pipeline

@@ -1,0 +1,16 @@
+// The front door of the mshconv library: one entry per direction and kind, bytes and plain
+// settings in, encoded files and typed results out, nothing read from or written to disk unless a
+// function says so (read_scene_file, write_outputs).
+//
+//   model   MSH -> glTF/GLB/OBJ  export_model        glTF/GLB/OBJ -> MSH  import_model
+//   terrain Land.msh(+map) ->    export_terrain      scene -> Land.msh+map import_terrain(_obj)
+//   texture Texm -> PNG          export_texture      PNG -> Texm          import_texture
+//
+// examples/roundtrip.cpp converts an archive entry to GLB and back with it.
+#pragma once
+
+#include "model_export.hpp"
+#include "model_import.hpp"
+#include "outputs.hpp"
+#include "terrain.hpp"
+#include "texture.hpp"
