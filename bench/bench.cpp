@@ -12,11 +12,12 @@
 #include "formats/nres.hpp"
 #include "formats/obj.hpp"
 #include "formats/terrain.hpp"
+#include "gltf_legacy_writer.hpp"
 #include "mapping/model_to_scene.hpp"
 #include "mapping/scene_to_model.hpp"
+#include "pipeline/pipeline.hpp"
 #include "samples/generator.hpp"
 #include "sidecar/model_sidecar.hpp"
-#include "tests/gltf_legacy_writer.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -191,11 +192,11 @@ int main(int argc, char** argv) {
     std::vector<sidecar::ModelSidecar> sidecars;
     for (size_t i = 0; i < models.size(); ++i) {
         glbs.push_back(dir / ("m" + std::to_string(i) + ".glb"));
-        gltf::write(mapping::model_to_scene(models[i].model, {}), glbs.back());
-        sidecar::ExportRecord r;
-        r.options = {{"lod", 0}, {"group", 0}, {"skin", false}};
-        sidecars.push_back(sidecar::parse_model_sidecar(
-            sidecar::make_model_sidecar(models[i].model, models[i].image, r), "bench"));
+        pipeline::ExportSettings settings;
+        settings.output_name = glbs.back().filename().string();
+        pipeline::ModelExport x = pipeline::export_model({models[i].image, "bench"}, settings);
+        pipeline::write_outputs(dir, x.files);
+        sidecars.push_back(std::move(x.sidecar));
     }
     // Export: ours from MSH bytes, the session-1 tinygltf writer on the same path, and Assimp on
     // the same geometry: our OBJ text in memory -> its scene -> GLB in memory. One importer and one
@@ -240,10 +241,14 @@ int main(int argc, char** argv) {
     double from_glb = median_seconds(rounds, [&] {
         for (size_t i = 0; i < models.size(); ++i) {
             std::vector<std::string> warnings;
-            sink_bytes +=
-                mapping::import_scene(gltf::read(glbs[i], warnings), sidecars[i], false, "bench")
-                    .image.size();
+            const scene::Scene sc = pipeline::read_scene_file(glbs[i], warnings);
+            sink_bytes += pipeline::import_model(sc, &sidecars[i], {}).msh.size();
         }
+    });
+    // The whole front-door export as `convert` runs it, sidecar included (in memory).
+    double to_glb_pipeline = median_seconds(rounds, [&] {
+        for (const Item& it : models)
+            sink_bytes += pipeline::export_model({it.image, "bench"}, {}).files.back().bytes.size();
     });
     fs::remove_all(dir);
 
@@ -268,6 +273,7 @@ int main(int argc, char** argv) {
     row("msh -> glb (MSH bytes -> GLB bytes, in memory)", to_glb);
     row("msh -> obj (MSH bytes -> OBJ text, in memory)", to_obj);
     row("msh -> glb with the session-1 tinygltf writer", to_glb_tinygltf);
+    row("msh -> glb + sidecar (pipeline::export_model)", to_glb_pipeline);
     row("glb file -> msh (import, identity check)", from_glb);
     row("assimp: our obj -> glb (in memory, same models)", assimp_glb);
     std::printf("msh -> glb is %.1fx the speed of assimp obj -> glb (%.1fx with the tinygltf "

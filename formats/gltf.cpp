@@ -2,7 +2,7 @@
 // its min/max) without copying any data, the JSON is streamed from the scene and the layout, and
 // the binary buffer is filled once, straight into its final place (the GLB's BIN chunk or the
 // .bin). The layout, accessor and view order and all values are those of the former tinygltf
-// writer (tests/gltf_legacy_writer.cpp; tests/test_gltf_writer.cpp holds the two together).
+// writer (bench/gltf_legacy_writer.cpp; tests/test_gltf_writer.cpp holds the two together).
 #include "gltf.hpp"
 
 #include "file_io.hpp"

@@ -10,6 +10,7 @@
 #include "mapping/model_to_scene.hpp"
 #include "mapping/scene_to_model.hpp"
 #include "mapping/skin.hpp"
+#include "pipeline/pipeline.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <filesystem>
@@ -37,24 +38,20 @@ struct Exported {
     sidecar::ModelSidecar sidecar;
 };
 
-inline Exported export_model(const Model& m, const Bytes& image, const Variant& v) {
-    mapping::ExportOptions opt;
-    opt.lod = v.lod;
-    opt.group = v.group;
+// Through the library's front door, as a user's export: the GLB read back is the scene a DCC
+// would see, the sidecar the typed one the export produced.
+inline Exported export_model(const Model&, const Bytes& image, const Variant& v) {
+    pipeline::ExportSettings settings;
+    settings.output_name = "test.glb";
+    settings.lod = v.lod;
+    settings.group = v.group;
+    settings.skin = v.skin;
+    pipeline::ModelExport x = pipeline::export_model({image, "test"}, settings);
+    std::vector<std::string> warnings;
     Exported e;
-    e.scene = mapping::model_to_scene(m, opt);
-    if (v.skin)
-        e.scene = mapping::skin_scene(std::move(e.scene), m.legacy_nodes ? 1 : m.nodes.size());
-    sidecar::ExportRecord r;
-    r.source = "test";
-    r.output = "test.glb";
-    r.format = "glb";
-    r.options = {
-        {"lod", v.lod == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v.lod)},
-        {"group", v.group == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v.group)},
-        {"skin", v.skin}};
-    e.sidecar =
-        sidecar::parse_model_sidecar(sidecar::make_model_sidecar(m, image, r), "test sidecar");
+    e.scene = pipeline::read_scene(x.files.back().bytes, pipeline::SceneFormat::Glb, "test.glb",
+                                   warnings);
+    e.sidecar = std::move(x.sidecar);
     return e;
 }
 

@@ -1,12 +1,12 @@
 // The direct glTF writer (formats/gltf.cpp) against the tinygltf writer it replaced
-// (tests/gltf_legacy_writer.cpp): over every corpus model in every export variant (default,
+// (bench/gltf_legacy_writer.cpp): over every corpus model in every export variant (default,
 // --lod all, --group all, both, --skin, --skin with all slots, --msft-lod, textured with the
 // corpus libraries) and every generated level (terrain with the ArealMap overlay, with and without
 // its filled polygons), as .glb and as .gltf + .bin, the documents parse to the same JSON, the
 // binary buffers are byte-identical and the image files are the same. Also the JSON writer on its
 // own: escaping, UTF-8 checks, number forms, layout.
 #include "corpus.hpp"
-#include "gltf_legacy_writer.hpp"
+#include "bench/gltf_legacy_writer.hpp"
 
 #include "formats/arealmap.hpp"
 #include "formats/gltf.hpp"

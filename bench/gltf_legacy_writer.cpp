@@ -1,6 +1,6 @@
 // The glTF writer as it was before the direct JSON writer (session 1): Scene -> tinygltf::Model ->
-// tinygltf's serialisation. Kept for the tests only, as the reference the fast writer in
-// formats/gltf.cpp must match (tests/test_gltf_writer.cpp): same JSON once parsed, same buffers.
+// tinygltf's serialisation. Kept as the reference the fast writer in formats/gltf.cpp must match
+// (tests/test_gltf_writer.cpp: same JSON once parsed, same buffers) and the bench times.
 #include "gltf_legacy_writer.hpp"
 
 #include "formats/tinygltf.hpp"
