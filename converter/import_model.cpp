@@ -33,25 +33,22 @@ void print_new_model(const fs::path& input, const Address& out, const nlohmann::
 void print_changes(const fs::path& input, const Address& out, const pipeline::ModelImport& r) {
     std::printf("%s -> %s: %s\n", input.string().c_str(), out.display().c_str(),
                 r.identical ? "unchanged, original bytes kept" : "rebuilt where changed");
-    if (r.identical) return;
-    const auto& s = r.report["summary"];
+    if (r.identical || !r.changes) return;
+    const mapping::ModelChangeReport& c = *r.changes;
     std::printf("  vertices moved %zu, normals %zu, UVs %zu; bounds recomputed in %zu "
                 "slots; animation %s\n",
-                s["vertices_moved"].get<size_t>(), s["normals_changed"].get<size_t>(),
-                s["uvs_changed"].get<size_t>(), s["slots_with_bounds_recomputed"].get<size_t>(),
-                s["animation_rebuilt"].get<bool>() ? "rebuilt" : "kept");
-    if (r.report.contains("topology")) {
-        const auto& t = r.report["topology"];
+                c.vertices_moved, c.normals_changed, c.uvs_changed,
+                c.slots_with_bounds_recomputed, c.animation_rebuilt ? "rebuilt" : "kept");
+    if (const auto& t = c.topology) {
         std::printf("  topology: triangles %zu kept, %zu added, %zu removed; vertices %zu "
                     "added, %zu removed, %zu moved; slots %zu added, %zu removed\n",
-                    t["triangles_kept"].get<size_t>(), t["triangles_added"].get<size_t>(),
-                    t["triangles_removed"].get<size_t>(), t["vertices_added"].get<size_t>(),
-                    t["vertices_removed"].get<size_t>(), t["vertices_moved"].get<size_t>(),
-                    t["slots_added"].get<size_t>(), t["slots_removed"].get<size_t>());
-        for (const auto& n : r.report.value("new_parts", nlohmann::json::array()))
-            std::printf("  new part %s\n", n.get<std::string>().c_str());
+                    t->triangles_kept, t->triangles_added, t->triangles_removed,
+                    t->vertices_added, t->vertices_removed, t->vertices_moved, t->slots_added,
+                    t->slots_removed);
+        for (const std::string& n : c.new_parts) std::printf("  new part %s\n", n.c_str());
     }
-    for (const auto& n : r.report["nodes"]) std::printf("  node %s\n", n.dump().c_str());
+    nlohmann::json nodes = mapping::to_json(c)["nodes"];
+    for (const auto& n : nodes) std::printf("  node %s\n", n.dump().c_str());
 }
 
 pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::ModelSidecar* sidecar,
@@ -100,18 +97,19 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     const bool has_sidecar = fs::exists(sidecar_path);
     pipeline::ModelImport r = has_sidecar ? import_model_files(input, sidecar_path, fps)
                                           : import_scene_file(input, nullptr, fps);
-    r.report["input"] = input.string();
-    r.report["output"] = out.display();
-    if (has_sidecar) r.report["sidecar"] = sidecar_path.string();
+    nlohmann::json report = pipeline::report_json(r);
+    report["input"] = input.string();
+    report["output"] = out.display();
+    if (has_sidecar) report["sidecar"] = sidecar_path.string();
 
     store(out, r.msh);
     if (vm.count("report")) {
-        const std::string text = r.report.dump(2) + "\n";
+        const std::string text = report.dump(2) + "\n";
         write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
     }
     if (spdlog::get_level() <= spdlog::level::warn) {
         if (r.new_model)
-            print_new_model(input, out, r.report["summary"]);
+            print_new_model(input, out, r.new_model_summary);
         else
             print_changes(input, out, r);
     }

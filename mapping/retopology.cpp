@@ -11,7 +11,6 @@
 
 namespace msh::mapping {
 
-using nlohmann::json;
 
 namespace {
 
@@ -130,8 +129,8 @@ PackedNormal encode_normal(const std::array<float, 3>& n, int8_t w) {
 
 } // namespace
 
-void retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits, json& report,
-                  std::vector<std::string>& warnings, const std::string& where) {
+TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
+                            std::vector<std::string>& warnings, const std::string& where) {
     const OrigLayout L = layout_of(orig, where);
     const size_t V = orig.positions.size(), B = orig.batches.size(), S = orig.slots.size();
     const bool has_normals = orig.normals.size() == V, has_uvs = orig.uvs.size() == V;
@@ -754,12 +753,20 @@ void retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edit
     m.slots = std::move(slots);
     recompute_slot_bounds(orig, m, origin, warnings);
 
-    report["topology"] = {{"triangles_kept", kept_tris},       {"triangles_added", added_tris},
-                          {"triangles_removed", removed_tris}, {"vertices_added", fresh.size()},
-                          {"vertices_removed", removed_verts}, {"vertices_moved", moved},
-                          {"batches", m.batches.size()},       {"batches_split", splits},
-                          {"slots_added", new_slots.size()},   {"slots_removed", removed_slots},
-                          {"links_kept", links_kept},          {"links_made", links_made}};
+    TopologyReport report;
+    report.triangles_kept = kept_tris;
+    report.triangles_added = added_tris;
+    report.triangles_removed = removed_tris;
+    report.vertices_added = fresh.size();
+    report.vertices_removed = removed_verts;
+    report.vertices_moved = moved;
+    report.batches = m.batches.size();
+    report.batches_split = splits;
+    report.slots_added = new_slots.size();
+    report.slots_removed = removed_slots;
+    report.links_kept = links_kept;
+    report.links_made = links_made;
+    return report;
 }
 
 } // namespace msh::mapping

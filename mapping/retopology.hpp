@@ -24,9 +24,9 @@
 //   removed part keeps its node (game code addresses nodes by index).
 #pragma once
 
+#include "change_report.hpp"
 #include "formats/msh.hpp"
 
-#include <nlohmann/json.hpp>
 
 #include <array>
 #include <string>
@@ -64,8 +64,7 @@ struct SlotEdit {
 // `edits` must cover every slot the export held (an exported slot without an entry is removed).
 // Rebuilds m's geometry (Res2 slots, Res3/4/5, Res6, Res7, Res13, Res15/16/18 and Res1 slot
 // words); `m` already holds the node edits. Throws FormatError naming a format limit.
-void retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
-                  nlohmann::json& report, std::vector<std::string>& warnings,
-                  const std::string& where);
+TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
+                            std::vector<std::string>& warnings, const std::string& where);
 
 } // namespace msh::mapping

@@ -15,6 +15,7 @@
 
 #include "formats/msh.hpp"
 #include "scene/scene.hpp"
+#include "change_report.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -28,7 +29,7 @@ constexpr double kNormalToleranceDegrees = 5.0;
 struct ImportResult {
     Bytes image;           // the MSH model image
     bool identical = true; // image == the sidecar's original
-    nlohmann::json report; // what was kept, rebuilt and recomputed
+    ModelChangeReport report; // what was kept, rebuilt and recomputed
 };
 
 // `obj`: the scene came from OBJ (world-space positions, identity by order).

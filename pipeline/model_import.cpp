@@ -19,8 +19,7 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
         mapping::NewModelResult r = mapping::build_new_model(scene, opt, out.warnings);
         out.msh = std::move(r.image);
         out.new_model = true;
-        out.report = {{"sidecar", nullptr}, {"new_model", true}, {"summary", r.summary}};
-        out.report["warnings"] = out.warnings;
+        out.new_model_summary = std::move(r.summary);
         return out;
     }
     // An --fps override changes the key times the import expects; copy only then.
@@ -32,11 +31,19 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
     }
     mapping::ImportResult r =
         mapping::import_scene(scene, *sidecar, settings.from_obj, settings.where);
-    for (const auto& w : r.report["warnings"]) out.warnings.push_back(w.get<std::string>());
+    out.warnings = r.report.warnings;
     out.msh = std::move(r.image);
     out.identical = r.identical;
-    out.report = std::move(r.report);
+    out.changes = std::move(r.report);
     return out;
+}
+
+nlohmann::json report_json(const ModelImport& result) {
+    if (result.changes) return mapping::to_json(*result.changes);
+    nlohmann::json report = {
+        {"sidecar", nullptr}, {"new_model", true}, {"summary", result.new_model_summary}};
+    report["warnings"] = result.warnings;
+    return report;
 }
 
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,

@@ -7,6 +7,7 @@
 #include "outputs.hpp"
 
 #include "formats/bytes.hpp"
+#include "mapping/change_report.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/model_sidecar.hpp"
 
@@ -29,11 +30,17 @@ struct ModelImport {
     Bytes msh;              // the MSH model image
     bool new_model = false; // no sidecar: built from the scene alone
     bool identical = false; // == the sidecar's original image
-    // The change report (JSON form of report keys documented in docs/import.md): with a sidecar
-    // what was kept, rebuilt and recomputed; for a new model its summary and defaults.
-    nlohmann::json report;
+    // With a sidecar: what was kept, rebuilt and recomputed (docs/import.md).
+    std::optional<mapping::ModelChangeReport> changes;
+    // A new model: {nodes, slots, batches, vertices, triangles, keys, frame_count,
+    // animated_nodes, split_primitives, defaults: [...], warnings: [...]}
+    nlohmann::json new_model_summary;
     std::vector<std::string> warnings;
 };
+
+// The report's JSON form (`convert --report`): the change report, or for a new model
+// {new_model: true, sidecar: null, summary, warnings}.
+nlohmann::json report_json(const ModelImport& result);
 
 // Throws FormatError / std::runtime_error naming `settings.where` on a scene it cannot import.
 ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
