@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Golden outputs: every `convert` direction and both `batch` directions over the whole sample
-corpus, hashed file by file and compared with tests/golden/outputs.sha256 (recorded with the build
+corpus, and edited imports (with their change reports), hashed file by file and compared with tests/golden/outputs.sha256 (recorded with the build
 before the pipeline refactor). A refactor that changes one output byte fails here, naming the file.
 
 usage: golden_outputs.py BUILD_DIR SOURCE_DIR [--record]
 """
 import hashlib
+import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -71,6 +73,49 @@ def convert_everything():
     run("batch", "corpus", "-o", "out/batch_obj", "--to", "obj", "-j", "1", "--lod", "all")
 
 
+def edit_gltf(stem):
+    """Renames the first MSH node and moves vertex 0 of the first primitive by 0.25 in x."""
+    with open(stem + ".gltf") as fh:
+        g = json.load(fh)
+    for n in g["nodes"]:
+        if "index" in n.get("extras", {}):
+            n["name"] += "_renamed"
+            break
+    acc = g["accessors"][g["meshes"][0]["primitives"][0]["attributes"]["POSITION"]]
+    offset = g["bufferViews"][acc["bufferView"]].get("byteOffset", 0) + acc.get("byteOffset", 0)
+    with open(stem + ".bin", "r+b") as fh:
+        fh.seek(offset)
+        x = struct.unpack("<f", fh.read(4))[0]
+        fh.seek(offset)
+        fh.write(struct.pack("<f", x + 0.25))
+    with open(stem + ".gltf", "w") as fh:
+        json.dump(g, fh)
+
+
+def drop_fourth_face(obj):
+    with open(obj) as fh:
+        lines = fh.read().split("\n")
+    faces = [i for i, line in enumerate(lines) if line.startswith("f ")]
+    del lines[faces[3]]
+    with open(obj, "w") as fh:
+        fh.write("\n".join(lines))
+
+
+def edited_imports():
+    """Edits a DCC would make (vertex move + rename on glTF, a deleted face on OBJ) on the first
+    model of every archive: the rebuilt MSH and the change report must not change either."""
+    os.makedirs("out/edited")
+    for archive in sorted(f for f in os.listdir("corpus") if f.endswith(".rlb")):
+        name = entries(f"corpus/{archive}", "MESH")[0]
+        stem = f"out/edited/{archive}_{name}"
+        run("convert", f"corpus/{archive}:{name}", stem + ".gltf")
+        edit_gltf(stem)
+        run("convert", stem + ".gltf", stem + ".gltf.msh", "--report", stem + ".gltf.report.json")
+        run("convert", f"corpus/{archive}:{name}", stem + ".obj")
+        drop_fourth_face(stem + ".obj")
+        run("convert", stem + ".obj", stem + ".obj.msh", "--report", stem + ".obj.report.json")
+
+
 def hashes():
     result = {}
     for root, _, files in os.walk("out"):
@@ -85,6 +130,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         os.chdir(work)
         convert_everything()
+        edited_imports()
         now = hashes()
     if record:
         with open(golden_file, "w") as fh:
