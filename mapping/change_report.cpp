@@ -5,12 +5,18 @@ namespace msh::mapping {
 using nlohmann::json;
 
 json to_json(const TopologyReport& t) {
-    return {{"triangles_kept", t.triangles_kept},     {"triangles_added", t.triangles_added},
-            {"triangles_removed", t.triangles_removed}, {"vertices_added", t.vertices_added},
-            {"vertices_removed", t.vertices_removed}, {"vertices_moved", t.vertices_moved},
-            {"batches", t.batches},                   {"batches_split", t.batches_split},
-            {"slots_added", t.slots_added},           {"slots_removed", t.slots_removed},
-            {"links_kept", t.links_kept},             {"links_made", t.links_made}};
+    return {{"triangles_kept", t.triangles_kept},
+            {"triangles_added", t.triangles_added},
+            {"triangles_removed", t.triangles_removed},
+            {"vertices_added", t.vertices_added},
+            {"vertices_removed", t.vertices_removed},
+            {"vertices_moved", t.vertices_moved},
+            {"batches", t.batches},
+            {"batches_split", t.batches_split},
+            {"slots_added", t.slots_added},
+            {"slots_removed", t.slots_removed},
+            {"links_kept", t.links_kept},
+            {"links_made", t.links_made}};
 }
 
 json to_json(const ModelChangeReport& r) {

@@ -11,7 +11,6 @@
 
 namespace msh::mapping {
 
-
 namespace {
 
 constexpr size_t kMaxIndexCount = 65535; // Res13 indexCount is u16 (21,845 triangles)

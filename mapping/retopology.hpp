@@ -27,7 +27,6 @@
 #include "change_report.hpp"
 #include "formats/msh.hpp"
 
-
 #include <array>
 #include <string>
 #include <vector>

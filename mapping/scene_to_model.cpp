@@ -4,8 +4,8 @@
 #include "formats/obj.hpp"
 #include "model_to_scene.hpp"
 #include "retopology.hpp"
-#include "scene_identity.hpp"
 #include "scene/transform.hpp"
+#include "scene_identity.hpp"
 #include "skin.hpp"
 
 #include <algorithm>
@@ -493,8 +493,7 @@ void SceneImport::diff_nodes() {
         if (parent != orig.nodes[k].parent) {
             if (parent != kNone && parent >= k)
                 throw FormatError(where, 0,
-                                  "node '" + n.name + "' now has parent " +
-                                      std::to_string(parent) +
+                                  "node '" + n.name + "' now has parent " + std::to_string(parent) +
                                       ", which is not before it; the engine needs parent < child");
             m.nodes[k].parent = parent;
             node_changes[k].reparented = parents_changed = true;
@@ -503,8 +502,8 @@ void SceneImport::diff_nodes() {
         const scene::Node& e = exported.nodes[k];
         double dt = 0, dq = 0, dqf = 0;
         for (int c = 0; c < 3; ++c)
-            dt = std::max(dt,
-                          std::abs(double(n.translation[size_t(c)]) - e.translation[size_t(c)]));
+            dt =
+                std::max(dt, std::abs(double(n.translation[size_t(c)]) - e.translation[size_t(c)]));
         for (int c = 0; c < 4; ++c) {
             dq = std::max(dq, std::abs(double(n.rotation[size_t(c)]) - e.rotation[size_t(c)]));
             dqf = std::max(dqf, std::abs(double(n.rotation[size_t(c)]) + e.rotation[size_t(c)]));

@@ -13,9 +13,9 @@
 // rules are in docs/import.md.
 #pragma once
 
+#include "change_report.hpp"
 #include "formats/msh.hpp"
 #include "scene/scene.hpp"
-#include "change_report.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -27,8 +27,8 @@ namespace msh::mapping {
 constexpr double kNormalToleranceDegrees = 5.0;
 
 struct ImportResult {
-    Bytes image;           // the MSH model image
-    bool identical = true; // image == the sidecar's original
+    Bytes image;              // the MSH model image
+    bool identical = true;    // image == the sidecar's original
     ModelChangeReport report; // what was kept, rebuilt and recomputed
 };
 

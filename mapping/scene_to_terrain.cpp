@@ -636,20 +636,19 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
     return res;
 }
 
-TerrainImportResult import_common(const Incoming& in, Original& o,
-                                  const sidecar::TerrainSidecar& sc, const std::string& where) {
-    TerrainImportResult r;
-    nlohmann::json warnings = nlohmann::json::array();
-    terrain::Terrain& t = o.t;
-    const size_t nf = t.faces.size(), nv = t.positions.size();
+using MovedCorners = std::unordered_map<uint32_t, std::pair<F3, F3>>; // vertex -> (in, expected)
 
-    // ---- Terrain corners ----
+// Diff: every exported terrain corner must come back, on its face and vertex; a vertex whose
+// corners moved must move to one place. Returns the moved vertices.
+MovedCorners diff_corners(const Incoming& in, const Original& o, const std::string& where) {
+    const terrain::Terrain& t = o.t;
+    const size_t nf = t.faces.size();
     if (!in.has_terrain)
         throw FormatError(where, 0,
                           "no node '" + std::string(kTerrainNode) +
                               "' with a mesh: deleting the terrain is not supported");
     std::vector<std::array<bool, 3>> seen(nf, {false, false, false});
-    std::unordered_map<uint32_t, std::pair<F3, F3>> cand; // vertex -> (incoming, expected)
+    MovedCorners cand;
     for (const Corner& c : in.corners) {
         if (c.face >= nf || c.corner >= 3 || !terrain::face_usable(t, c.face))
             throw FormatError(where, 0,
@@ -682,26 +681,169 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
                                   std::to_string(b.face) + ", " + std::to_string(c.face) +
                                   " (re-triangulated or new faces are not supported)");
     }
-    {
-        std::vector<size_t> missing;
-        for (size_t f = 0; f < nf; ++f)
-            if (terrain::face_usable(t, f) && !(seen[f][0] && seen[f][1] && seen[f][2]))
-                missing.push_back(f);
-        if (!missing.empty()) {
-            std::string list;
-            for (size_t i = 0; i < missing.size() && i < 10; ++i)
-                list += (i ? ", " : "") + std::to_string(missing[i]);
-            if (missing.size() > 10) list += ", ...";
-            throw FormatError(
-                where, 0,
-                std::to_string(missing.size()) + " terrain face" +
-                    (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
-                    kTerrainNode + "' (face " + list +
-                    "): deleting terrain faces is refused, Land.msh topology cannot be rebuilt "
-                    "(terrain.md §9: the node, slot and type-11 tables are not understood); "
-                    "restore them or move their vertices instead");
-        }
+    std::vector<size_t> missing;
+    for (size_t f = 0; f < nf; ++f)
+        if (terrain::face_usable(t, f) && !(seen[f][0] && seen[f][1] && seen[f][2]))
+            missing.push_back(f);
+    if (!missing.empty()) {
+        std::string list;
+        for (size_t i = 0; i < missing.size() && i < 10; ++i)
+            list += (i ? ", " : "") + std::to_string(missing[i]);
+        if (missing.size() > 10) list += ", ...";
+        throw FormatError(where, 0,
+                          std::to_string(missing.size()) + " terrain face" +
+                              (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
+                              kTerrainNode + "' (face " + list +
+                              "): deleting terrain faces is refused, Land.msh topology cannot be "
+                              "rebuilt (terrain.md §9: the node, slot and type-11 tables are not "
+                              "understood); restore them or move their vertices instead");
     }
+    return cand;
+}
+
+// Whether the original follows each recompute rule, checked before anything moves: a derived
+// value is only recomputed where the original was derived the same way.
+struct TerrainRules {
+    std::vector<char> touched_face; // uses a moved vertex
+    bool face_normals = true, slot_bounds = false, header = false;
+};
+
+TerrainRules check_rules(const terrain::Terrain& t, const std::vector<uint32_t>& moved) {
+    const size_t nf = t.faces.size();
+    TerrainRules rules;
+    std::vector<char> is_moved(t.positions.size(), 0);
+    for (uint32_t v : moved) is_moved[v] = 1;
+    rules.touched_face.assign(nf, 0);
+    for (size_t f = 0; f < nf; ++f)
+        if (terrain::face_usable(t, f))
+            for (uint16_t v : t.faces[f].v)
+                if (is_moved[v]) rules.touched_face[f] = 1;
+    if (!moved.empty())
+        for (size_t f = 0; f < nf && rules.face_normals; ++f) {
+            if (!terrain::face_usable(t, f) || rules.touched_face[f]) continue;
+            double len = 0;
+            for (int16_t c : t.faces[f].normal) len += double(c) * c;
+            rules.face_normals = std::abs(std::sqrt(len) / 32767.0 - 1.0) <= 1e-2;
+        }
+    rules.slot_bounds = !moved.empty();
+    for (size_t s = 0; s < t.slots.size() && rules.slot_bounds; ++s)
+        rules.slot_bounds = slot_matches(t.slots[s], slot_bounds(t, t.slots[s]));
+    rules.header =
+        rules.slot_bounds && t.has(terrain::kHeaderSlots) && header_equal(header_rule(t), t.header);
+    return rules;
+}
+
+// The vertex normals of every vertex of a touched face: the normalised sum of its usable faces'
+// unit normals. Returns how many were written.
+size_t recompute_vertex_normals(terrain::Terrain& t, const std::vector<char>& touched_face) {
+    const size_t nf = t.faces.size(), nv = t.positions.size();
+    if (t.normals.size() != nv) return 0;
+    std::vector<std::array<double, 3>> sum(nv, {0, 0, 0});
+    std::vector<char> touched_vertex(nv, 0);
+    for (size_t f = 0; f < nf; ++f)
+        if (touched_face[f])
+            for (uint16_t v : t.faces[f].v) touched_vertex[v] = 1;
+    for (size_t f = 0; f < nf; ++f) {
+        if (!terrain::face_usable(t, f)) continue;
+        const terrain::Face& fc = t.faces[f];
+        if (!touched_vertex[fc.v[0]] && !touched_vertex[fc.v[1]] && !touched_vertex[fc.v[2]])
+            continue;
+        const auto n = unit_face_normal(t, fc);
+        for (uint16_t v : fc.v)
+            for (size_t k = 0; k < 3; ++k) sum[v][k] += n[k];
+    }
+    size_t written = 0;
+    for (size_t v = 0; v < nv; ++v) {
+        if (!touched_vertex[v]) continue;
+        const auto& s = sum[v];
+        const double len = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+        if (!(len > 1e-12)) continue;
+        for (size_t k = 0; k < 3; ++k)
+            t.normals[v][k] = msh::encode_normal_component(float(s[k] / len));
+        ++written;
+    }
+    return written;
+}
+
+struct TerrainRecomputed {
+    size_t face_normals = 0, vertex_normals = 0, slots = 0;
+    bool header = false;
+};
+
+// Recompute what the moved vertices derive, each where its rule holds (else kept, warned).
+TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rules,
+                                    nlohmann::json& warnings) {
+    TerrainRecomputed done;
+    const size_t nf = t.faces.size();
+    if (rules.face_normals) {
+        for (size_t f = 0; f < nf; ++f)
+            if (rules.touched_face[f]) {
+                const terrain::Face& fc = t.faces[f];
+                t.faces[f].normal = terrain::packed_face_normal(
+                    t.positions[fc.v[0]], t.positions[fc.v[1]], t.positions[fc.v[2]]);
+                ++done.face_normals;
+            }
+    } else {
+        warnings.push_back("stored face normals are not unit length at /32767: face normals "
+                           "(+20..+24) of moved faces kept");
+    }
+    done.vertex_normals = recompute_vertex_normals(t, rules.touched_face);
+    if (rules.slot_bounds) {
+        for (terrain::Slot& s : t.slots) {
+            bool hit = false;
+            const size_t end = std::min(nf, size_t(s.tri_start) + s.tri_count);
+            for (size_t f = s.tri_start; f < end && !hit; ++f) hit = rules.touched_face[f] != 0;
+            if (!hit) continue;
+            const Bounds b = slot_bounds(t, s);
+            s.aabb_min = b.mn;
+            s.aabb_max = b.mx;
+            s.sphere = b.sphere;
+            ++done.slots;
+        }
+    } else {
+        warnings.push_back("slot bounds do not follow the recompute rule in the original: "
+                           "slot AABB/sphere kept");
+    }
+    if (rules.header) {
+        t.header = header_rule(t);
+        done.header = true;
+    } else {
+        warnings.push_back("the Res2 header does not follow the recompute rule in the original: "
+                           "header kept");
+    }
+    return done;
+}
+
+// The areal overlay: edits applied to the decoded Land.map, or the original kept.
+OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::TerrainSidecar& sc,
+                             const std::string& where, nlohmann::json& warnings,
+                             TerrainImportResult& r) {
+    OverlayResult ov;
+    if (!sc.land_map) return ov;
+    r.land_map = *sc.land_map;
+    if (!o.map || !o.map->decoded) {
+        if (!in.points.empty() || !in.anonymous_outline.empty())
+            warnings.push_back("the sidecar Land.map is kept raw (not decoded): overlay edits "
+                               "ignored");
+    } else if (!in.has_areas && !in.has_outlines) {
+        if (!in.anonymous_outline.empty()) check_anonymous_outline(in, o, where);
+        if (!o.map->areals.empty())
+            warnings.push_back("no ArealMap overlay in the input: Land.map kept unchanged");
+    } else {
+        ov = apply_overlay(in, o, where, warnings);
+        if (ov.changed) r.land_map = arealmap::write(*o.map);
+    }
+    r.map_identical = r.land_map == *sc.land_map;
+    return ov;
+}
+
+// Identify (collect_gltf / collect_obj) has run; diff, apply, recompute, encode.
+TerrainImportResult import_common(const Incoming& in, Original& o,
+                                  const sidecar::TerrainSidecar& sc, const std::string& where) {
+    TerrainImportResult r;
+    nlohmann::json warnings = nlohmann::json::array();
+    terrain::Terrain& t = o.t;
+    const MovedCorners cand = diff_corners(in, o, where);
     if (in.uv_changed)
         warnings.push_back(std::to_string(in.uv_changed) +
                            " corners have changed UVs: UV edits are not imported yet (kept)");
@@ -709,143 +851,38 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
         warnings.push_back(std::to_string(in.weight_changed) +
                            " corners have a changed TEXCOORD_3 weight: weight edits are not "
                            "imported yet (kept)");
-
     std::vector<uint32_t> moved;
     for (const auto& [v, pe] : cand) {
         const terrain::Vec3 p = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
         const terrain::Vec3& q = t.positions[v];
-        if (same_bits(p.x, q.x) && same_bits(p.y, q.y) && same_bits(p.z, q.z)) continue;
-        moved.push_back(v);
+        if (!(same_bits(p.x, q.x) && same_bits(p.y, q.y) && same_bits(p.z, q.z)))
+            moved.push_back(v);
     }
     std::sort(moved.begin(), moved.end());
 
-    // Self-checks on the original before anything moves.
-    bool face_rule = true;
-    std::vector<char> is_moved(nv, 0);
-    for (uint32_t v : moved) is_moved[v] = 1;
-    std::vector<char> touched_face(nf, 0);
-    for (size_t f = 0; f < nf; ++f)
-        if (terrain::face_usable(t, f))
-            for (uint16_t v : t.faces[f].v)
-                if (is_moved[v]) touched_face[f] = 1;
-    if (!moved.empty())
-        for (size_t f = 0; f < nf && face_rule; ++f) {
-            if (!terrain::face_usable(t, f) || touched_face[f]) continue;
-            double len = 0;
-            for (int16_t c : t.faces[f].normal) len += double(c) * c;
-            face_rule = std::abs(std::sqrt(len) / 32767.0 - 1.0) <= 1e-2;
-        }
-    bool slot_rule = !moved.empty();
-    for (size_t s = 0; s < t.slots.size() && slot_rule; ++s)
-        slot_rule = slot_matches(t.slots[s], slot_bounds(t, t.slots[s]));
-    const bool header_rule_ok =
-        slot_rule && t.has(terrain::kHeaderSlots) && header_equal(header_rule(t), t.header);
-
+    const TerrainRules rules = check_rules(t, moved);
     for (uint32_t v : moved) {
         const auto& pe = cand.at(v);
         t.positions[v] = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
     }
-
-    size_t face_normals = 0, vertex_normals = 0, slots_recomputed = 0;
-    bool header_recomputed = false;
+    TerrainRecomputed done;
     if (!moved.empty()) {
-        // Face normals.
-        if (face_rule) {
-            for (size_t f = 0; f < nf; ++f)
-                if (touched_face[f]) {
-                    const terrain::Face& fc = t.faces[f];
-                    t.faces[f].normal = terrain::packed_face_normal(
-                        t.positions[fc.v[0]], t.positions[fc.v[1]], t.positions[fc.v[2]]);
-                    ++face_normals;
-                }
-        } else {
-            warnings.push_back("stored face normals are not unit length at /32767: face normals "
-                               "(+20..+24) of moved faces kept");
-        }
-        // Vertex normals of every vertex of a touched face.
-        if (t.normals.size() == nv) {
-            std::vector<std::array<double, 3>> sum(nv, {0, 0, 0});
-            std::vector<char> touched_vertex(nv, 0);
-            for (size_t f = 0; f < nf; ++f)
-                if (touched_face[f])
-                    for (uint16_t v : t.faces[f].v) touched_vertex[v] = 1;
-            for (size_t f = 0; f < nf; ++f) {
-                if (!terrain::face_usable(t, f)) continue;
-                const terrain::Face& fc = t.faces[f];
-                if (!touched_vertex[fc.v[0]] && !touched_vertex[fc.v[1]] &&
-                    !touched_vertex[fc.v[2]])
-                    continue;
-                const auto n = unit_face_normal(t, fc);
-                for (uint16_t v : fc.v)
-                    for (size_t k = 0; k < 3; ++k) sum[v][k] += n[k];
-            }
-            for (size_t v = 0; v < nv; ++v) {
-                if (!touched_vertex[v]) continue;
-                const auto& s = sum[v];
-                const double len = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-                if (!(len > 1e-12)) continue;
-                for (size_t k = 0; k < 3; ++k)
-                    t.normals[v][k] = msh::encode_normal_component(float(s[k] / len));
-                ++vertex_normals;
-            }
-        }
-        // Slot and header bounds.
-        if (slot_rule) {
-            for (terrain::Slot& s : t.slots) {
-                bool hit = false;
-                const size_t end = std::min(nf, size_t(s.tri_start) + s.tri_count);
-                for (size_t f = s.tri_start; f < end && !hit; ++f) hit = touched_face[f] != 0;
-                if (!hit) continue;
-                const Bounds b = slot_bounds(t, s);
-                s.aabb_min = b.mn;
-                s.aabb_max = b.mx;
-                s.sphere = b.sphere;
-                ++slots_recomputed;
-            }
-        } else {
-            warnings.push_back("slot bounds do not follow the recompute rule in the original: "
-                               "slot AABB/sphere kept");
-        }
-        if (header_rule_ok) {
-            t.header = header_rule(t);
-            header_recomputed = true;
-        } else {
-            warnings.push_back("the Res2 header does not follow the recompute rule in the "
-                               "original: header kept");
-        }
+        done = recompute_terrain(t, rules, warnings);
         r.land_msh = terrain::write(t);
     } else {
         r.land_msh = sc.land_msh;
     }
     r.msh_identical = r.land_msh == sc.land_msh;
-
-    // ---- Areal overlay ----
-    OverlayResult ov;
-    if (sc.land_map) {
-        r.land_map = *sc.land_map;
-        if (!o.map || !o.map->decoded) {
-            if (!in.points.empty() || !in.anonymous_outline.empty())
-                warnings.push_back("the sidecar Land.map is kept raw (not decoded): overlay edits "
-                                   "ignored");
-        } else if (!in.has_areas && !in.has_outlines) {
-            if (!in.anonymous_outline.empty()) check_anonymous_outline(in, o, where);
-            if (!o.map->areals.empty())
-                warnings.push_back("no ArealMap overlay in the input: Land.map kept unchanged");
-        } else {
-            ov = apply_overlay(in, o, where, warnings);
-            if (ov.changed) r.land_map = arealmap::write(*o.map);
-        }
-        r.map_identical = r.land_map == *sc.land_map;
-    }
+    const OverlayResult ov = import_overlay(in, o, sc, where, warnings, r);
 
     nlohmann::json moved_list = nlohmann::json::array();
     for (size_t i = 0; i < moved.size() && i < 1000; ++i) moved_list.push_back(moved[i]);
     r.report = {{"summary",
                  {{"vertices_moved", moved.size()},
-                  {"vertex_normals_recomputed", vertex_normals},
-                  {"face_normals_recomputed", face_normals},
-                  {"slots_with_bounds_recomputed", slots_recomputed},
-                  {"header_recomputed", header_recomputed},
+                  {"vertex_normals_recomputed", done.vertex_normals},
+                  {"face_normals_recomputed", done.face_normals},
+                  {"slots_with_bounds_recomputed", done.slots},
+                  {"header_recomputed", done.header},
                   {"areals_changed", ov.changed_areals.size()},
                   {"areals_deleted", ov.deleted_areals.size()},
                   {"grid_rebuilt", ov.grid_rebuilt},
