@@ -5,6 +5,8 @@
 
 #include "convert.hpp"
 
+#include <algorithm>
+
 namespace msh::cli {
 
 namespace fs = std::filesystem;
@@ -40,13 +42,52 @@ Address parse_address(const std::string& spec) {
     return a;
 }
 
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// "no entry named X" plus the closest names (case-insensitive edit distance), so a typo is
+// one look away; an archive with no close name lists how many entries it has.
+std::string missing_entry(const nres::Archive& ar, const std::string& name, const char* what) {
+    const std::string wanted = lower_ascii(name);
+    std::vector<std::pair<size_t, std::string>> near;
+    for (const nres::Entry& e : ar.entries) {
+        const size_t d = edit_distance(wanted, lower_ascii(e.name()));
+        if (d <= std::max<size_t>(2, wanted.size() / 3)) near.emplace_back(d, e.name());
+    }
+    std::stable_sort(near.begin(), near.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::string text = "no entry named '" + name + "'" + what;
+    if (near.empty())
+        return text + " (the archive has " + std::to_string(ar.entries.size()) +
+               " entries; `mshconv nres list` shows them)";
+    text += "; closest:";
+    for (size_t k = 0; k < near.size() && k < 3; ++k) text += (k ? ", " : " ") + near[k].second;
+    return text;
+}
+
+} // namespace
+
 Loaded load(const Address& address) {
     Loaded out{address, read_file(address.file)};
     std::string where = address.file.string();
     for (const std::string& name : address.entries) {
         nres::Archive ar = nres::read(out.bytes, ReadMode::Tolerant, where);
         auto i = ar.find(name);
-        if (!i) throw FormatError(where, 0, "no entry named '" + name + "'");
+        if (!i) throw FormatError(where, 0, missing_entry(ar, name, ""));
         out.bytes = std::move(ar.entries[*i].data);
         where += ":" + name;
     }
@@ -66,7 +107,7 @@ void store(const Address& address, ByteView bytes) {
     for (const std::string& name : address.entries) {
         chain.push_back(nres::read(current, ReadMode::Strict, where));
         auto i = chain.back().find(name);
-        if (!i) throw FormatError(where, 0, "no entry named '" + name + "' to replace");
+        if (!i) throw FormatError(where, 0, missing_entry(chain.back(), name, " to replace"));
         index.push_back(*i);
         current = chain.back().entries[*i].data;
         where += ":" + name;
@@ -104,19 +145,6 @@ std::optional<Sibling> find_sibling(const Address& address, const std::string& l
         if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
             return Sibling{e.path().string(), read_file(e.path())};
     return std::nullopt;
-}
-
-Kind classify(ByteView bytes) {
-    if (!nres::looks_like_nres(bytes)) return Kind::Other;
-    try {
-        nres::Archive ar = nres::read(bytes, ReadMode::Tolerant, "");
-        // Terrain (Land.msh) shares types 1..5 but has face records (type 21): not a model.
-        if (ar.find_type(1) && ar.find_type(2) && ar.find_type(3) && !ar.find_type(21))
-            return Kind::Model;
-    } catch (const FormatError&) {
-        return Kind::Other;
-    }
-    return Kind::Archive;
 }
 
 } // namespace msh::cli

@@ -46,8 +46,4 @@ std::optional<Sibling> find_sibling(const Address& address, const std::string& l
 std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Address& archive_address,
                                        const std::string& leaf);
 
-enum class Kind { Model, Archive, Other };
-// Model = NRes image with integer resource types 1, 2 and 3; Archive = any other NRes image.
-Kind classify(ByteView bytes);
-
 } // namespace msh::cli

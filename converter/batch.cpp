@@ -27,6 +27,7 @@
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
+#include "formats/sniff.hpp"
 
 #include <nlohmann/json.hpp>
 #include <omp.h>
@@ -330,27 +331,26 @@ class Forward {
             address.entries.empty() ? address.file.filename().string() : address.entries.back();
         const std::string lower_leaf = lower_ascii(leaf);
 
-        if (is_terrain(in.bytes)) {
+        switch (sniff(in.bytes, {leaf, std::nullopt})) {
+        case ContentKind::Terrain:
             if (targets_.model_ext.empty())
                 return skip(where, "map", "maps convert to a model format");
             queue_loose(JobKind::Map, address, out_folder, stem_of(leaf), model_suffixes(), root);
             return;
-        }
-        switch (classify(in.bytes)) {
-        case Kind::Model:
+        case ContentKind::Model:
             if (targets_.model_ext.empty())
                 return skip(where, "model", "models convert to glb, gltf or obj");
             queue_loose(JobKind::Model, address, out_folder, stem_of(leaf), model_suffixes(), root);
             return;
-        case Kind::Archive: {
+        case ContentKind::ArealMap:
+            return skip(where, "map", "areal map: converts with its Land.msh");
+        case ContentKind::NResArchive: {
             nres::Archive ar;
             try {
                 ar = read_archive(in.bytes, where);
             } catch (const std::exception& e) {
                 return fail(where, "archive", e.what());
             }
-            if (ar.entries.size() == 1 && ar.entries[0].type == 12)
-                return skip(where, "map", "areal map: converts with its Land.msh");
             const std::string folder_name = names_in(out_folder).claim_for_entry(leaf, 0);
             if (!plan_archive(std::move(ar), address, out_folder / folder_name,
                               address.file.parent_path(), root, mirrors_, jobs_)) {
@@ -364,12 +364,9 @@ class Forward {
             if (queued_bytes_ >= kQueueBytes || jobs_.size() >= kQueueJobs) flush();
             return;
         }
-        case Kind::Other:
-            if (nres::looks_like_nres(in.bytes))
-                return fail(where, "archive", nres_error(in.bytes, where));
-            break;
-        }
-        if (is_texm(in.bytes)) {
+        case ContentKind::DamagedNRes:
+            return fail(where, "archive", nres_error(in.bytes, where));
+        case ContentKind::Texm: {
             if (!targets_.png) return skip(where, "texture", "textures convert to png");
             const std::string stem =
                 lower_leaf.ends_with(".texm") ? leaf.substr(0, leaf.size() - 5) : leaf;
@@ -377,8 +374,11 @@ class Forward {
                         root);
             return;
         }
-        if (lower_leaf.ends_with(".wea"))
+        case ContentKind::Wear:
             return skip(where, "other", "WEAR table: read with its model or map");
+        default:
+            break;
+        }
         skip(where, "other", "not a model, map, texture or archive");
     }
 
@@ -426,9 +426,10 @@ class Forward {
             j.address = ea;
             j.mirror = m.get();
             j.entry = i;
+            const ContentKind kind = sniff(e.data, {raw, e.type});
             if (!targets_.model_ext.empty() &&
-                (is_terrain(e.data) || classify(e.data) == Kind::Model)) {
-                j.kind = is_terrain(e.data) ? JobKind::Map : JobKind::Model;
+                (kind == ContentKind::Terrain || kind == ContentKind::Model)) {
+                j.kind = kind == ContentKind::Terrain ? JobKind::Map : JobKind::Model;
                 const std::string stem = names.claim_stem(stem_of(raw), model_suffixes());
                 j.output = folder / (stem + targets_.model_ext);
                 if (j.kind == JobKind::Model) {
@@ -439,7 +440,7 @@ class Forward {
                                    {{"kind", kind_name(j.kind)},
                                     {"file", stem + targets_.model_ext},
                                     {"sidecar", stem + ".sidecar.json"}}}};
-            } else if (targets_.png && is_texm(e.data)) {
+            } else if (targets_.png && kind == ContentKind::Texm) {
                 j.kind = JobKind::Texture;
                 const std::string stem = names.claim_stem(raw, {".png", ".sidecar.json"});
                 j.output = folder / (stem + ".png");
@@ -447,7 +448,7 @@ class Forward {
                                    {{"kind", "texture"},
                                     {"png", stem + ".png"},
                                     {"sidecar", stem + ".sidecar.json"}}}};
-            } else if (nres::looks_like_nres(e.data) && classify(e.data) == Kind::Archive) {
+            } else if (kind == ContentKind::NResArchive) {
                 nres::Archive inner;
                 try {
                     inner = read_archive(e.data, ea.display());
@@ -467,7 +468,7 @@ class Forward {
                 continue;
             } else {
                 // A damaged nested image is a bad input: reported, and kept as it is.
-                if (nres::looks_like_nres(e.data) && classify(e.data) == Kind::Other)
+                if (kind == ContentKind::DamagedNRes)
                     fail(ea.display(), "other", nres_error(e.data, ea.display()) + " (kept raw)");
                 m->payloads[i] = {{"file", raw}};
                 continue;

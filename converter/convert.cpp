@@ -5,6 +5,8 @@
 #include "commands.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "formats/nres.hpp"
+#include "formats/sniff.hpp"
 
 #include <cctype>
 
@@ -16,6 +18,45 @@ std::string lower_ascii(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
+
+namespace {
+
+constexpr const char* kConvertUsage = R"(convert IN OUT [options]
+
+The direction comes from IN's content (file or archive entry) and OUT's name:
+  MSH model                    -> .gltf (+ .bin) | .glb | .obj (+ .mtl)   + OUT_STEM.sidecar.json
+  Land.msh (+ Land.map, WEARs) -> .gltf | .glb | .obj                     + OUT_STEM.sidecar.json
+  Texm texture                 -> .png (--mips: every level)              + OUT_STEM.sidecar.json
+  .gltf | .glb | .obj          -> .msh or ARCHIVE:ENTRY.msh  (model sidecar beside IN: the edits
+                                 merged into the original; none: a new model)
+  .gltf | .glb | .obj          -> Land.msh (+ Land.map)      (terrain sidecar beside IN)
+  .png                         -> .texm or Textures.lib:NAME.0 (sidecar beside IN: the original
+                                 format, byte-identical when unchanged; none: a new texture)
+An archive as IN is refused with the names of its models: convert one entry, or use `batch`.
+)";
+
+// `convert static.rlb out.glb`: the archive holds many things; say what and how to get at them.
+std::string archive_hint(const Loaded& in, const std::string& out_spec) {
+    const nres::Archive ar = nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
+    std::vector<std::string> models, textures;
+    for (const nres::Entry& e : ar.entries) {
+        const ContentKind k = sniff(e.data, {e.name(), e.type});
+        if (k == ContentKind::Model) models.push_back(e.name());
+        if (k == ContentKind::Texm) textures.push_back(e.name());
+    }
+    const std::string where = in.address.display();
+    std::string text = where + " is an NRes archive of " + std::to_string(ar.entries.size()) +
+                       " entries (" + std::to_string(models.size()) + " models, " +
+                       std::to_string(textures.size()) +
+                       " textures); convert converts one thing: name an entry";
+    const std::vector<std::string>& pick = models.empty() ? textures : models;
+    if (!pick.empty())
+        text += ", e.g. `mshconv convert " + where + ":" + pick.front() + " " + out_spec + "`";
+    return text + ", or convert them all with `mshconv batch " + where + " -o DIR --to " +
+           (models.empty() ? "png" : "glb") + "`";
+}
+
+} // namespace
 
 int run_convert(const Args& args) {
     po::options_description desc("convert options");
@@ -49,7 +90,7 @@ int run_convert(const Args& args) {
     po::positional_options_description pos;
     pos.add("input", 1).add("output", 1);
     po::variables_map vm;
-    if (!parse_options(args, "convert IN OUT [options]", desc, pos, vm)) return 0;
+    if (!parse_options(args, kConvertUsage, desc, pos, vm)) return 0;
 
     const std::string in_spec = vm["input"].as<std::string>();
     const std::string out_spec = vm["output"].as<std::string>();
@@ -66,14 +107,27 @@ int run_convert(const Args& args) {
     if (in.entries.empty() && in_ext == ".png") return import_texture(in.file, out_spec, vm);
 
     Loaded loaded = load(in);
-    // ---- Terrain export: Land.msh (NRes with type-21 face records; classify() says Archive) ----
-    if (is_terrain(loaded.bytes)) return export_terrain(loaded, fs::path(out_spec), vm);
-    if (classify(loaded.bytes) == Kind::Model) return export_model(loaded, fs::path(out_spec), vm);
-    if (is_texm(loaded.bytes) && lower_ascii(fs::path(out_spec).extension().string()) == ".png")
-        return export_texture(loaded, fs::path(out_spec), vm);
+    const std::string leaf = in.entries.empty() ? in.file.filename().string() : in.entries.back();
+    const ContentKind kind = sniff(loaded.bytes, {leaf, std::nullopt});
+    switch (kind) {
+    case ContentKind::Terrain:
+        return export_terrain(loaded, fs::path(out_spec), vm);
+    case ContentKind::Model:
+        return export_model(loaded, fs::path(out_spec), vm);
+    case ContentKind::Texm:
+        if (lower_ascii(fs::path(out_spec).extension().string()) == ".png")
+            return export_texture(loaded, fs::path(out_spec), vm);
+        break;
+    case ContentKind::NResArchive:
+        throw UsageError(archive_hint(loaded, out_spec));
+    default:
+        break;
+    }
     throw FormatError(loaded.address.display(), 0,
-                      "cannot convert this input: expected an MSH model or a Texm texture (file or "
-                      "archive entry; a texture converts to .png) or a .gltf/.glb/.obj/.png file");
+                      std::string("cannot convert this input (") + to_string(kind) +
+                          "): expected an MSH model, a Land.msh or a Texm texture (file or "
+                          "archive entry; a texture converts to .png) or a .gltf/.glb/.obj/.png "
+                          "file");
 }
 
 } // namespace msh::cli

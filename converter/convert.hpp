@@ -61,14 +61,10 @@ int import_texture(const std::filesystem::path& png, const std::string& out_spec
 sidecar::TextureImport import_texture_files(const std::filesystem::path& png,
                                             const std::filesystem::path& sidecar_path,
                                             std::optional<texm::Format> format);
-// A payload that starts with the Texm magic and a whole header.
-bool is_texm(ByteView bytes);
 
 std::string lower_ascii(std::string s);
 
 // ---- Terrain export (export_terrain.cpp) ----
-// True for an NRes image with terrain face records (type 21) and positions (type 3): Land.msh.
-bool is_terrain(ByteView bytes);
 // Land.msh (+ Land.map, Land1/2.wea found beside it or via --map/--wear1/--wear2) -> .gltf / .glb
 // / .obj (+ sidecar, kind "terrain").
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);

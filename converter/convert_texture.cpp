@@ -44,10 +44,6 @@ std::optional<texm::Format> format_option(const po::variables_map& vm) {
 
 } // namespace
 
-bool is_texm(ByteView bytes) {
-    return bytes.size() >= texm::kHeaderSize && msh::load<uint32_t>(bytes.data()) == texm::kMagic;
-}
-
 int export_texture(const Loaded& in, const fs::path& out_png, const po::variables_map& vm) {
     if (lower_ascii(out_png.extension().string()) != ".png")
         throw UsageError("OUT must end in .png for a texture: " + out_png.string());

@@ -45,16 +45,6 @@ std::optional<pipeline::NamedBytes> level_file(const Address& in, const po::vari
 
 } // namespace
 
-bool is_terrain(ByteView bytes) {
-    if (!nres::looks_like_nres(bytes)) return false;
-    try {
-        const nres::Archive ar = nres::read(bytes, ReadMode::Tolerant, "");
-        return ar.find_type(terrain::kFaces) && ar.find_type(terrain::kPositions);
-    } catch (const FormatError&) {
-        return false;
-    }
-}
-
 int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm) {
     const std::optional<pipeline::SceneFormat> format =
         pipeline::scene_format_of(out.filename().string());

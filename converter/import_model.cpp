@@ -37,14 +37,13 @@ void print_changes(const fs::path& input, const Address& out, const pipeline::Mo
     const mapping::ModelChangeReport& c = *r.changes;
     std::printf("  vertices moved %zu, normals %zu, UVs %zu; bounds recomputed in %zu "
                 "slots; animation %s\n",
-                c.vertices_moved, c.normals_changed, c.uvs_changed,
-                c.slots_with_bounds_recomputed, c.animation_rebuilt ? "rebuilt" : "kept");
+                c.vertices_moved, c.normals_changed, c.uvs_changed, c.slots_with_bounds_recomputed,
+                c.animation_rebuilt ? "rebuilt" : "kept");
     if (const auto& t = c.topology) {
         std::printf("  topology: triangles %zu kept, %zu added, %zu removed; vertices %zu "
                     "added, %zu removed, %zu moved; slots %zu added, %zu removed\n",
-                    t->triangles_kept, t->triangles_added, t->triangles_removed,
-                    t->vertices_added, t->vertices_removed, t->vertices_moved, t->slots_added,
-                    t->slots_removed);
+                    t->triangles_kept, t->triangles_added, t->triangles_removed, t->vertices_added,
+                    t->vertices_removed, t->vertices_moved, t->slots_added, t->slots_removed);
         for (const std::string& n : c.new_parts) std::printf("  new part %s\n", n.c_str());
     }
     nlohmann::json nodes = mapping::to_json(c)["nodes"];

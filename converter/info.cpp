@@ -6,7 +6,9 @@
 #include "options.hpp"
 #include "summary.hpp"
 
+#include "formats/sniff.hpp"
 #include "formats/texm.hpp"
+#include "formats/wear.hpp"
 
 #include <cstdio>
 
@@ -85,26 +87,45 @@ int run_info(const Args& args) {
     Loaded in = load(parse_address(vm["input"].as<std::string>()));
     std::string where = in.address.display();
     nlohmann::json j;
-    switch (classify(in.bytes)) {
-    case Kind::Model: {
-        DiagnosticSink sink(ReadMode::Tolerant);
+    const std::string name = in.address.entries.empty() ? in.address.file.filename().string()
+                                                        : in.address.entries.back();
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const ContentKind kind = sniff(in.bytes, {name, std::nullopt});
+    switch (kind) {
+    case ContentKind::Model:
         j = {{"kind", "model"}, {"model", summarize_model(read_model(in.bytes, sink, where))}};
         j["diagnostics"] = sink.diagnostics().size();
         break;
-    }
-    case Kind::Archive:
+    case ContentKind::Terrain:
+        j = {{"kind", "terrain"},
+             {"terrain", summarize_terrain(terrain::read(in.bytes, sink, where))}};
+        j["diagnostics"] = sink.diagnostics().size();
+        break;
+    case ContentKind::ArealMap:
+        j = {{"kind", "areal_map"},
+             {"areal_map", summarize_areal_map(arealmap::read(in.bytes, sink, where))}};
+        j["diagnostics"] = sink.diagnostics().size();
+        break;
+    case ContentKind::NResArchive:
+    case ContentKind::DamagedNRes:
         j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where), where);
         break;
-    case Kind::Other: {
-        if (!is_texm(in.bytes))
-            throw FormatError(where, 0,
-                              "not an NRes archive, model or Texm texture (no 'NRes' or 'Texm' "
-                              "magic)");
-        const std::string name = in.address.entries.empty() ? in.address.file.filename().string()
-                                                            : in.address.entries.back();
+    case ContentKind::Texm:
         j = {{"kind", "texture"}, {"texture", summarize_texture(in.bytes, name, where)}};
         break;
+    case ContentKind::Wear: {
+        const wear::Wear table = wear::read(in.bytes, where);
+        j = {{"kind", "wear"},
+             {"wear",
+              {{"materials", wear::material_names(table)},
+               {"lightmaps", wear::lightmap_names(table)}}}};
+        break;
     }
+    default:
+        throw FormatError(where, 0,
+                          std::string("not an NRes archive, model, map or Texm texture (no 'NRes' "
+                                      "or 'Texm' magic; this looks like ") +
+                              to_string(kind) + ")");
     }
     j["file"] = where;
     j["size"] = in.bytes.size();
@@ -115,6 +136,19 @@ int run_info(const Args& args) {
     if (j["kind"] == "model") {
         std::printf("%s: model, %zu bytes\n", where.c_str(), in.bytes.size());
         print_model_text(j["model"], "  ");
+        return 0;
+    }
+    if (j["kind"] == "terrain" || j["kind"] == "areal_map" || j["kind"] == "wear") {
+        const std::string kind_key = j["kind"];
+        std::printf("%s: %s, %zu bytes\n", where.c_str(),
+                    kind_key == "terrain"     ? "terrain (Land.msh)"
+                    : kind_key == "areal_map" ? "areal map (Land.map)"
+                                              : "WEAR table",
+                    in.bytes.size());
+        if (j.contains("diagnostics"))
+            std::printf("  %-22s %zu\n", "diagnostics", j["diagnostics"].get<size_t>());
+        for (const auto& [key, value] : j[kind_key].items())
+            std::printf("  %-22s %s\n", key.c_str(), value.dump().c_str());
         return 0;
     }
     if (j["kind"] == "texture") {

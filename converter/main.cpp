@@ -15,18 +15,21 @@ namespace {
 constexpr const char* kUsage = R"(usage: mshconv COMMAND [options]
 
 commands:
-  convert IN OUT [--lod N|all] [--group N|all] [--fps F]
-                                   model -> glTF (.gltf + .bin, or .glb) + OUT.sidecar.json
+  convert IN OUT [options]         one thing, the direction from IN's content and OUT's name:
+                                   model/Land.msh -> .gltf/.glb/.obj (+ sidecar), Texm -> .png,
+                                   .gltf/.glb/.obj -> .msh or archive entry, .png -> Texm
   batch IN... -o DIR --to FMT[,FMT] [-j N] [--report R.json]
                                    whole folders/archives: models and maps to glb|gltf|obj,
                                    textures to png; --to nres rebuilds archives from the output
-  info IN [--json]                 what is inside an archive, model or texture
+  info IN [--json]                 what is inside an archive, model, map, WEAR or texture
   validate IN [--strict] [--json]  diagnostics; exit 1 when invalid
   nres list IN                     archive directory
   nres extract IN -o DIR           entries as files plus a manifest (_nres.json)
   nres pack DIR -o OUT             rebuild an archive from an extracted folder
   samples OUTDIR [--seed N] [--stress]
                                    the synthetic corpus (--stress: only the stress map)
+
+  version (or --version)           this build's version and its libraries' versions
 
 IN may name an archive entry: static.rlb:TANK.msh (nested entries by repeating ':').
 Global: --verbose (detail), --quiet (errors only). Run 'mshconv COMMAND --help' for options.
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, args.empty() ? stderr : stdout);
         return args.empty() ? 2 : 0;
     }
+    if (args[0] == "--version" || args[0] == "version") return msh::cli::run_version(args);
     std::string command = args[0];
     args.erase(args.begin());
     try {
@@ -63,10 +67,11 @@ int main(int argc, char** argv) {
         if (command == "nres") return msh::cli::run_nres(args);
         if (command == "samples") return msh::cli::run_samples(args);
         if (command == "batch") return msh::cli::run_batch(args);
-        throw msh::cli::UsageError("unknown command '" + command + "'");
-    } catch (const msh::cli::UsageError& e) {
-        spdlog::error("{}", e.what());
+        spdlog::error("unknown command '{}'", command);
         std::fputs(kUsage, stderr);
+        return 2;
+    } catch (const msh::cli::UsageError& e) {
+        spdlog::error("{} (mshconv {} --help lists the options)", e.what(), command);
         return 2;
     } catch (const boost::program_options::error& e) {
         spdlog::error("{}", e.what());

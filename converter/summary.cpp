@@ -4,9 +4,11 @@
 #include "convert.hpp"
 
 #include "formats/material.hpp"
+#include "formats/sniff.hpp"
 #include "formats/texm.hpp"
 
 #include <cctype>
+#include <map>
 
 namespace msh::cli {
 
@@ -161,6 +163,63 @@ json summarize_texture(ByteView payload, const std::string& name, const std::str
     return j;
 }
 
+json summarize_terrain(const terrain::Terrain& t) {
+    std::map<unsigned, size_t> layer1, layer2;
+    size_t usable = 0;
+    for (size_t f = 0; f < t.faces.size(); ++f) {
+        if (!terrain::face_usable(t, f)) continue;
+        ++usable;
+        ++layer1[t.faces[f].material];
+        if (t.faces[f].aux != terrain::kNoLayer2) ++layer2[t.faces[f].aux];
+    }
+    json extent = nullptr;
+    if (!t.positions.empty()) {
+        terrain::Vec3 lo = t.positions[0], hi = t.positions[0];
+        for (const terrain::Vec3& p : t.positions) {
+            lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+            hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+        }
+        extent = {{"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}};
+    }
+    auto rows = [](const std::map<unsigned, size_t>& m) {
+        json j = json::object();
+        for (const auto& [row, faces] : m) j[std::to_string(row)] = faces;
+        return j;
+    };
+    return {{"faces", t.faces.size()},
+            {"usable_faces", usable},
+            {"vertices", t.positions.size()},
+            {"slots", t.slots.size()},
+            {"nodes", t.nodes.size()},
+            {"layer1_faces_by_row", rows(layer1)},
+            {"layer2_faces_by_row", rows(layer2)},
+            {"extent", extent}};
+}
+
+json summarize_areal_map(const arealmap::ArealMap& map) {
+    std::map<uint32_t, size_t> by_class;
+    size_t vertices = 0;
+    double area = 0;
+    for (const arealmap::Areal& a : map.areals) {
+        ++by_class[a.class_id];
+        vertices += a.vertices.size();
+        area += a.area;
+    }
+    json classes = json::object();
+    for (const auto& [c, n] : by_class) classes[std::to_string(c)] = n;
+    size_t occupied = 0;
+    for (const auto& cell : map.grid.cells) occupied += !cell.empty();
+    return {{"decoded", map.decoded},
+            {"areals", map.areals.size()},
+            {"areals_by_class", classes},
+            {"polygon_vertices", vertices},
+            {"total_area", area},
+            {"grid",
+             {{"cells_x", map.grid.cells_x},
+              {"cells_y", map.grid.cells_y},
+              {"occupied_cells", occupied}}}};
+}
+
 json summarize_archive(const nres::Archive& ar, const std::string& where) {
     json entries = json::array();
     for (size_t i = 0; i < ar.entries.size(); ++i) {
@@ -173,11 +232,13 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
                    {"attr2", e.attr2},
                    {"attr3", e.attr3},
                    {"sort_index", e.sort_index}};
-        Kind kind = classify(e.data);
-        if (kind == Kind::Archive) je["nested"] = "archive";
-        if (kind == Kind::Other && is_texm(e.data))
+        const ContentKind kind = sniff(e.data, {e.name(), e.type});
+        if (kind == ContentKind::NResArchive) je["nested"] = "archive";
+        if (kind == ContentKind::Terrain) je["nested"] = "terrain";
+        if (kind == ContentKind::ArealMap) je["nested"] = "areal map";
+        if (kind == ContentKind::Texm)
             je["texture"] = summarize_texture(e.data, e.name(), where + ":" + e.name());
-        if (kind == Kind::Model) {
+        if (kind == ContentKind::Model) {
             DiagnosticSink sink(ReadMode::Tolerant);
             try {
                 je["model"] = summarize_model(read_model(e.data, sink, where + ":" + e.name()));

@@ -6,6 +6,7 @@
 
 #include "formats/arealmap.hpp"
 #include "formats/msh.hpp"
+#include "formats/sniff.hpp"
 #include "formats/terrain.hpp"
 #include "formats/wear.hpp"
 
@@ -31,32 +32,22 @@ void validate_wear(ByteView bytes, const std::string& where, DiagnosticSink& sin
     }
 }
 
-bool ends_with_wea(const std::string& where) {
-    if (where.size() < 4) return false;
-    std::string ext = where.substr(where.size() - 4);
-    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".wea";
-}
-
 void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
     try {
-        switch (classify(bytes)) {
-        case Kind::Model:
+        switch (sniff(bytes, {where, std::nullopt})) {
+        case ContentKind::Model:
             ++tally.models;
             read_model(bytes, sink, where);
             break;
-        case Kind::Archive: {
-            nres::Archive probe = nres::read(bytes, ReadMode::Tolerant, where);
-            if (probe.find_type(21)) { // Land.msh
-                ++tally.terrains;
-                terrain::read(bytes, sink, where);
-                break;
-            }
-            if (probe.entries.size() == 1 && probe.entries[0].type == 12) { // Land.map
-                ++tally.areal_maps;
-                arealmap::read(bytes, sink, where);
-                break;
-            }
+        case ContentKind::Terrain:
+            ++tally.terrains;
+            terrain::read(bytes, sink, where);
+            break;
+        case ContentKind::ArealMap:
+            ++tally.areal_maps;
+            arealmap::read(bytes, sink, where);
+            break;
+        case ContentKind::NResArchive: {
             ++tally.archives;
             nres::Archive ar = nres::read(bytes, sink, where);
             for (const nres::Entry& e : ar.entries) {
@@ -67,11 +58,10 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             }
             break;
         }
-        case Kind::Other:
-            if (ends_with_wea(where)) { // loose Land1.wea / Land2.wea
-                validate_wear(bytes, where, sink, tally);
-                break;
-            }
+        case ContentKind::Wear: // loose Land1.wea / Land2.wea
+            validate_wear(bytes, where, sink, tally);
+            break;
+        default:
             // Parse again to report why (bad magic, version, directory).
             nres::read(bytes, sink, where);
             break;

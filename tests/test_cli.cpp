@@ -130,6 +130,51 @@ BOOST_AUTO_TEST_CASE(missing_entry_and_usage_errors) {
     BOOST_TEST(mshconv("info --help").code == 0);
 }
 
+BOOST_AUTO_TEST_CASE(closest_entry_names_and_archive_hint) {
+    const std::string lib = q(test::corpus_dir() / "static.rlb");
+    // A typo in the entry name: the closest names are offered.
+    Run r = mshconv("info " + lib + ":house_1.msh");
+    BOOST_TEST(r.code == 1);
+    BOOST_TEST(r.out.find("closest: House_01.msh") != std::string::npos, r.out);
+    // A whole archive to convert: how many models, one named, and the batch alternative.
+    const fs::path glb = scratch("whole_archive.glb");
+    r = mshconv("convert " + lib + " " + q(glb));
+    BOOST_TEST(r.code == 2);
+    BOOST_TEST(r.out.find("16 models") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find(":House_01.msh") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("mshconv batch") != std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(glb));
+}
+
+BOOST_AUTO_TEST_CASE(info_on_maps_and_wear) {
+    const fs::path level = test::corpus_dir() / "DATA" / "MAPS" / "SynTut1";
+    Run r = mshconv("info --json " + q(level / "Land.map"));
+    BOOST_REQUIRE_EQUAL(r.code, 0);
+    const auto map = nlohmann::json::parse(r.out);
+    BOOST_TEST(map["kind"] == "areal_map");
+    BOOST_TEST(map["areal_map"]["areals"].get<size_t>() > 0u);
+    BOOST_TEST(map["areal_map"]["grid"]["cells_x"] == 128);
+    r = mshconv("info --json " + q(level / "Land.msh"));
+    BOOST_REQUIRE_EQUAL(r.code, 0);
+    const auto land = nlohmann::json::parse(r.out);
+    BOOST_TEST(land["kind"] == "terrain");
+    size_t by_row = 0;
+    for (const auto& [row, faces] : land["terrain"]["layer1_faces_by_row"].items())
+        by_row += faces.get<size_t>();
+    BOOST_TEST(by_row == land["terrain"]["usable_faces"].get<size_t>());
+    r = mshconv("info --json " + q(level / "Land1.wea"));
+    BOOST_REQUIRE_EQUAL(r.code, 0);
+    BOOST_TEST(nlohmann::json::parse(r.out)["wear"]["materials"].size() > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(version_names_the_project_version) {
+    Run r = mshconv("--version");
+    BOOST_TEST(r.code == 0);
+    BOOST_TEST(r.out.rfind(std::string("mshconv ") + MSHCONV_PROJECT_VERSION + "\n", 0) == 0,
+               r.out);
+    BOOST_TEST(r.out.find("tinygltf 2.") != std::string::npos, r.out);
+}
+
 BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
     fs::path dir = scratch("broken_extract");
     Run a = mshconv("nres extract " + q(test::corpus_dir() / "system.rlb") + " -o " + q(dir));
