@@ -188,9 +188,9 @@ void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
                 for (int dx = -1; dx <= 1; ++dx)
                     for (int dy = -1; dy <= 1; ++dy)
                         for (int dz = -1; dz <= 1; ++dz) {
-                            const auto it = grid.find(cell_of(at, dx, dy, dz));
-                            if (it == grid.end()) continue;
-                            for (const auto& [sp, sv] : it->second) {
+                            const auto cell = grid.find(cell_of(at, dx, dy, dz));
+                            if (cell == grid.end()) continue;
+                            for (const auto& [sp, sv] : cell->second) {
                                 const int m = match(p, v, src.primitives[sp], sv);
                                 if (!m) continue;
                                 const int rank =

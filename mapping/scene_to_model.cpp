@@ -304,6 +304,9 @@ namespace {
 // What the phases share: the original and the exported scene it became, the incoming scene, the
 // model being edited and what each phase found.
 struct SceneImport {
+    SceneImport(const sidecar::ModelSidecar& sc, bool from_obj, const std::string& name)
+        : sidecar(sc), obj(from_obj), where(name) {}
+
     const sidecar::ModelSidecar& sidecar;
     const bool obj;
     const std::string& where;
@@ -376,8 +379,11 @@ void SceneImport::identify(const scene::Scene& incoming_scene) {
     world_space = obj || skin;
     // Node frames for world-space inputs (OBJ, skin): the rest pose of the exported node scene.
     world = world_transforms(node_scene);
-    for (size_t k = 0; k < joints; ++k)
-        node_changes.push_back({k, k < exported.nodes.size() ? exported.nodes[k].name : ""});
+    node_changes.resize(joints);
+    for (size_t k = 0; k < joints; ++k) {
+        node_changes[k].index = k;
+        if (k < exported.nodes.size()) node_changes[k].name = exported.nodes[k].name;
+    }
 }
 
 // Diff (vertices): with the same triangles, each vertex's first copy that differs from the export

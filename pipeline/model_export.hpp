@@ -40,6 +40,10 @@ struct ExportSettings {
 std::string settings_problem(const ExportSettings& settings);
 
 struct ModelExportInput {
+    ModelExportInput() = default;
+    ModelExportInput(ByteView model_bytes, std::string model_address)
+        : model(model_bytes), address(std::move(model_address)) {}
+
     ByteView model;      // the MSH model (an NRes image)
     std::string address; // where it came from: recorded in the sidecar and the glTF extras
     std::optional<NamedBytes> wear; // the model's WEAR (none: materials named mat_<row>)

@@ -26,6 +26,11 @@ struct TerrainExportSettings {
 };
 
 struct TerrainExportInput {
+    TerrainExportInput() = default;
+    TerrainExportInput(ByteView land, std::string land_address,
+                       std::optional<NamedBytes> map = std::nullopt)
+        : land_msh(land), address(std::move(land_address)), land_map(std::move(map)) {}
+
     ByteView land_msh;
     std::string address;
     std::optional<NamedBytes> land_map;     // none: the terrain without the areal overlay

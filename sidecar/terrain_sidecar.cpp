@@ -17,12 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string hex32(uint32_t v) {
-    char buf[11];
-    std::snprintf(buf, sizeof buf, "0x%08x", v);
-    return buf;
-}
-
 json directory(const nres::Archive& ar) {
     json entries = json::array();
     for (const nres::Entry& e : ar.entries)
