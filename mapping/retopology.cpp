@@ -126,35 +126,125 @@ PackedNormal encode_normal(const std::array<float, 3>& n, int8_t w) {
             encode_normal_component(n[2]), w};
 }
 
-} // namespace
+struct NewSlot {
+    size_t node;
+    int lod, group;
+};
 
-TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
-                            std::vector<std::string>& warnings, const std::string& where) {
-    const OrigLayout L = layout_of(orig, where);
-    const size_t V = orig.positions.size(), B = orig.batches.size(), S = orig.slots.size();
-    const bool has_normals = orig.normals.size() == V, has_uvs = orig.uvs.size() == V;
+struct Variant {
+    std::array<uint32_t, 5> key;
+    size_t count;
+    bool as_exported;
+    const InCorner* first;
+};
 
-    std::vector<int> slot_users(S, 0);
+struct TriOut {
+    size_t slot;
+    int64_t orig_res7 = -1;
+    std::array<uint32_t, 3> v;
+    bool rule_normal = false;
+};
+
+struct OpenEdge {
+    size_t tri;
+    int edge;
+    bool fresh, broken;
+};
+
+// The re-topology as named phases on one state: the inputs, then what each phase builds.
+struct Retopology {
+    Retopology(const Model& original, Model& edited, const std::vector<SlotEdit>& slot_edits,
+               std::vector<std::string>& warning_list, const std::string& name)
+        : orig(original), m(edited), edits(slot_edits), warnings(warning_list), where(name),
+          L(layout_of(original, name)), V(original.positions.size()), B(original.batches.size()),
+          S(original.slots.size()), has_normals(original.normals.size() == V),
+          has_uvs(original.uvs.size() == V) {}
+
+    const Model& orig;
+    Model& m;
+    const std::vector<SlotEdit>& edits;
+    std::vector<std::string>& warnings;
+    const std::string& where;
+    const OrigLayout L;
+    const size_t V, B, S; // original vertex, batch and slot counts
+    const bool has_normals, has_uvs;
+
+    std::vector<int> slot_users;
+    std::vector<OutBatch> out;
+    std::vector<NewSlot> new_slots;
+    std::vector<bool> covered;
+    std::vector<std::vector<size_t>> new_batches_of_slot; // by slot key
+    std::vector<size_t> slot_key;                         // of each edit
+    std::vector<const InCorner*> main_variant;
+    std::vector<Fresh> fresh; // new vertices
+    size_t kept_tris = 0, added_tris = 0, removed_tris = 0;
+    std::vector<uint32_t> new_of_orig, new_of_fresh; // output index of each vertex
+    std::vector<int64_t> source_of; // per output vertex: the original record it copies, -1 none
+    std::vector<Vec3> positions;
+    std::vector<PackedNormal> normals;
+    std::vector<PackedUv> uvs;
+    std::vector<bool> moved_out, needs_normal;
+    size_t moved = 0, removed_verts = 0;
+    std::vector<size_t> batch_order; // output batch keys in file order
+    std::vector<Batch> batches;
+    std::vector<uint16_t> indices;
+    std::vector<TriDesc> tris;
+    std::vector<TriOut> info;
+    std::vector<size_t> slot_of_out_batch;
+    size_t splits = 0;
+    size_t links_kept = 0, links_made = 0;
+    std::vector<Slot> slots;
+    std::vector<int> origin; // original slot of each output slot, -1 new
+    size_t removed_slots = 0;
+
+    void plan_slots();
+    void choose_main_variants();
+    void assign_triangles();
+    void keep_original_triangles();
+    void lay_out_vertices();
+    void order_batches();
+    void lay_out_records();
+    void link_triangles();
+    void normals_of_new_vertices();
+    void lay_out_slots();
+    TopologyReport commit();
+    // The original batch of slot key `sk` that holds the corner's vertex, or -1.
+    int64_t claim(const InCorner& c, size_t sk) const;
+    uint32_t resolve(const VRef& r) const {
+        return r.fresh ? new_of_fresh[r.id] : new_of_orig[r.id];
+    }
+};
+
+int64_t Retopology::claim(const InCorner& c, size_t sk) const {
+    if (c.vid < 0 || size_t(c.vid) >= V || sk >= S) return -1;
+    const uint32_t v = uint32_t(c.vid);
+    if (c.batch >= 0 && size_t(c.batch) < B && L.slot_of_batch[size_t(c.batch)] == int(sk) &&
+        uses(L.used[size_t(c.batch)], v))
+        return c.batch;
+    const Slot& s = orig.slots[sk];
+    for (size_t b = s.batch_start; b < size_t(s.batch_start) + s.batch_count; ++b)
+        if (uses(L.used[b], v)) return int64_t(b);
+    return -1;
+}
+
+// Slots: who uses each original slot, the output batches (originals first), the slot key of each
+// edit (an original slot, or a new one after them); claims are validated against it.
+void Retopology::plan_slots() {
+    slot_users.assign(S, 0);
     for (const Node& n : orig.nodes)
         for (uint16_t w : n.slots)
             if (w < S) ++slot_users[w];
 
-    std::vector<OutBatch> out(B);
+    out.resize(B);
     for (size_t b = 0; b < B; ++b) {
         out[b].orig = int64_t(b);
         out[b].slot = size_t(L.slot_of_batch[b]);
         out[b].fields = orig.batches[b];
     }
-    struct NewSlot {
-        size_t node;
-        int lod, group;
-    };
-    std::vector<NewSlot> new_slots;
-    std::vector<bool> covered(S, false);
-    std::vector<std::vector<size_t>> new_batches_of_slot; // by slot key
+    covered.assign(S, false);
 
     // Slot key of each edit; claims validated against it.
-    std::vector<size_t> slot_key(edits.size());
+    slot_key.resize(edits.size());
     for (size_t e = 0; e < edits.size(); ++e) {
         const SlotEdit& ed = edits[e];
         if (ed.orig_slot != kNone) {
@@ -173,27 +263,11 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
         }
     }
     new_batches_of_slot.resize(S + new_slots.size());
+}
 
-    auto claim = [&](const InCorner& c, size_t sk) -> int64_t {
-        if (c.vid < 0 || size_t(c.vid) >= V || sk >= S) return -1;
-        const uint32_t v = uint32_t(c.vid);
-        if (c.batch >= 0 && size_t(c.batch) < B && L.slot_of_batch[size_t(c.batch)] == int(sk) &&
-            uses(L.used[size_t(c.batch)], v))
-            return c.batch;
-        const Slot& s = orig.slots[sk];
-        for (size_t b = s.batch_start; b < size_t(s.batch_start) + s.batch_count; ++b)
-            if (uses(L.used[b], v)) return int64_t(b);
-        return -1;
-    };
-
-    // The main variant of every claimed vertex: the exported position + UV when some corner still
-    // has them, else the variant most corners use (first seen on a tie).
-    struct Variant {
-        std::array<uint32_t, 5> key;
-        size_t count;
-        bool as_exported;
-        const InCorner* first;
-    };
+// The main variant of every claimed vertex: the exported position + UV when some corner still has
+// them, else the variant most corners use (first seen on a tie).
+void Retopology::choose_main_variants() {
     std::vector<std::vector<Variant>> variants(V);
     for (size_t e = 0; e < edits.size(); ++e)
         for (const InTriangle& t : edits[e].triangles)
@@ -207,7 +281,7 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
                 else
                     ++it->count;
             }
-    std::vector<const InCorner*> main_variant(V, nullptr);
+    main_variant.assign(V, nullptr);
     for (size_t v = 0; v < V; ++v) {
         const Variant* best = nullptr;
         for (const Variant& x : variants[v])
@@ -216,10 +290,11 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
                 best = &x;
         if (best) main_variant[v] = best->first;
     }
+}
 
-    std::vector<Fresh> fresh;
-    // New vertices are shared by corners of one batch with the same position, UV, source and
-    // packed normal (a flat-shaded new part keeps its hard edges).
+// Incoming triangles into batches; new vertices are shared by corners of one batch with the same
+// position, UV, source and packed normal (a flat-shaded new part keeps its hard edges).
+void Retopology::assign_triangles() {
     std::map<std::tuple<size_t, std::array<uint32_t, 5>, int64_t, uint32_t>, uint32_t> fresh_of;
     std::vector<std::string> no_material;
     for (size_t e = 0; e < edits.size(); ++e) {
@@ -292,9 +367,10 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
             out[bk].orig_tri.push_back(-1);
         }
     }
+}
 
-    // Original batches of untouched slots keep their triangles; survivors in edited batches.
-    size_t kept_tris = 0, added_tris = 0, removed_tris = 0;
+// Original batches of untouched slots keep their triangles; survivors in edited batches.
+void Retopology::keep_original_triangles() {
     for (size_t b = 0; b < B; ++b) {
         const Batch& bt = orig.batches[b];
         const size_t n = bt.index_count / 3;
@@ -363,8 +439,10 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
         if (n > 0 && x.tris.empty()) x.dropped = true;
     }
     for (size_t b = B; b < out.size(); ++b) added_tris += out[b].tris.size();
+}
 
-    // Vertices: kept in original order, new ones after their batch's original range.
+// Vertices: kept in original order, new ones after their batch's original range.
+void Retopology::lay_out_vertices() {
     std::vector<bool> used_now(V, false);
     for (const OutBatch& x : out)
         for (const auto& r : x.tris)
@@ -380,13 +458,8 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
     std::vector<std::vector<uint32_t>> fresh_at(V + 1);
     for (uint32_t f = 0; f < fresh.size(); ++f)
         fresh_at[std::min(insert_after(fresh[f].batch), V)].push_back(f);
-    std::vector<uint32_t> new_of_orig(V, UINT32_MAX), new_of_fresh(fresh.size());
-    std::vector<int64_t> source_of; // per output vertex: the original record it copies, -1 none
-    std::vector<Vec3> positions;
-    std::vector<PackedNormal> normals;
-    std::vector<PackedUv> uvs;
-    std::vector<bool> moved_out, needs_normal;
-    size_t moved = 0, removed_verts = 0;
+    new_of_orig.assign(V, UINT32_MAX);
+    new_of_fresh.resize(fresh.size());
     auto emit_fresh = [&](uint32_t f) {
         const Fresh& fr = fresh[f];
         new_of_fresh[f] = uint32_t(positions.size());
@@ -432,33 +505,23 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
         for (uint32_t f : fresh_at[v]) emit_fresh(f);
     }
     for (uint32_t f : fresh_at[V]) emit_fresh(f);
-    auto resolve = [&](const VRef& r) { return r.fresh ? new_of_fresh[r.id] : new_of_orig[r.id]; };
+}
 
-    // Batch order: original order, new batches after the last batch of their slot, new slots last.
-    std::vector<size_t> order;
+// Batch order: original order, new batches after the last batch of their slot, new slots last.
+void Retopology::order_batches() {
     for (size_t b = 0; b < B; ++b) {
-        if (!out[b].dropped) order.push_back(b);
+        if (!out[b].dropped) batch_order.push_back(b);
         const size_t sk = out[b].slot;
         if (L.last_batch_of_slot[sk] == int(b))
-            for (size_t nb : new_batches_of_slot[sk]) order.push_back(nb);
+            for (size_t nb : new_batches_of_slot[sk]) batch_order.push_back(nb);
     }
     for (size_t k = 0; k < new_slots.size(); ++k)
-        for (size_t nb : new_batches_of_slot[S + k]) order.push_back(nb);
+        for (size_t nb : new_batches_of_slot[S + k]) batch_order.push_back(nb);
+}
 
-    // Lay out Res13, Res6 and Res7.
-    struct TriOut {
-        size_t slot;
-        int64_t orig_res7 = -1;
-        std::array<uint32_t, 3> v;
-        bool rule_normal = false;
-    };
-    std::vector<Batch> batches;
-    std::vector<uint16_t> indices;
-    std::vector<TriDesc> tris;
-    std::vector<TriOut> info;
-    std::vector<size_t> slot_of_out_batch;
-    size_t splits = 0;
-    for (size_t bk : order) {
+// Lay out Res13, Res6 and Res7.
+void Retopology::lay_out_records() {
+    for (size_t bk : batch_order) {
         OutBatch& x = out[bk];
         std::vector<std::array<uint32_t, 3>> tv;
         for (const auto& r : x.tris) tv.push_back({resolve(r[0]), resolve(r[1]), resolve(r[2])});
@@ -568,17 +631,14 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
                           "the edited model has " + std::to_string(batches.size()) +
                               " batches; Res2 slots address at most 65,535");
     if (S + new_slots.size() > kMaxRecords) throw FormatError(where, 0, "more than 65,535 slots");
+}
 
-    // Links: kept where the neighbour survived and still shares the edge; the rest paired by
-    // identical positions within the slot.
+// Links: kept where the neighbour survived and still shares the edge; the rest paired by identical
+// positions within the slot.
+void Retopology::link_triangles() {
     std::vector<int64_t> new_of_res7(orig.triangles.size(), -1);
     for (size_t t = 0; t < info.size(); ++t)
         if (info[t].orig_res7 >= 0) new_of_res7[size_t(info[t].orig_res7)] = int64_t(t);
-    struct OpenEdge {
-        size_t tri;
-        int edge;
-        bool fresh, broken;
-    };
     std::map<std::tuple<size_t, std::array<uint32_t, 3>, std::array<uint32_t, 3>>,
              std::vector<OpenEdge>>
         open;
@@ -586,7 +646,6 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
         return std::array<uint32_t, 3>{bits(positions[v].x), bits(positions[v].y),
                                        bits(positions[v].z)};
     };
-    size_t links_kept = 0, links_made = 0;
     for (size_t t = 0; t < info.size(); ++t) {
         const TriOut& ti = info[t];
         const bool edited_slot = ti.slot >= S || covered[ti.slot];
@@ -632,8 +691,10 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
                 break;
             }
         }
+}
 
-    // Normals of new vertices that came without one: area-weighted face normals.
+// Normals of new vertices that came without one: area-weighted face normals.
+void Retopology::normals_of_new_vertices() {
     std::vector<std::array<double, 3>> acc(positions.size(), {0, 0, 0});
     for (const TriOut& ti : info) {
         const Vec3 &a = positions[ti.v[0]], &b = positions[ti.v[1]], &c = positions[ti.v[2]];
@@ -657,8 +718,10 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
         if (info[t].rule_normal)
             tris[t].normal = face_normal(positions[info[t].v[0]], positions[info[t].v[1]],
                                          positions[info[t].v[2]]);
+}
 
-    // Slots: ranges from the layout; emptied edited slots removed; new slots appended.
+// Slots: ranges from the layout; emptied edited slots removed; new slots appended.
+void Retopology::lay_out_slots() {
     const size_t slot_keys = S + new_slots.size();
     std::vector<int64_t> first_batch(slot_keys, -1), batch_count(slot_keys, 0);
     std::vector<int64_t> first_tri(slot_keys, -1), tri_count(slot_keys, 0);
@@ -672,10 +735,7 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
             t += batches[b].index_count / 3;
         }
     }
-    std::vector<Slot> slots;
-    std::vector<int> origin;
     std::vector<uint16_t> new_slot_index(slot_keys, kNone);
-    size_t removed_slots = 0;
     std::vector<bool> slot_changed(slot_keys, false);
     for (size_t b = 0; b < out.size(); ++b) {
         bool changed = b >= B || out[b].dropped;
@@ -718,8 +778,10 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
         if (new_slot_index[S + k] == kNone || ns.node >= m.nodes.size()) continue;
         m.nodes[ns.node].slots[size_t(ns.lod * kGroups + ns.group)] = new_slot_index[S + k];
     }
+}
 
-    // Per-vertex raw streams follow their vertices.
+// Per-vertex raw streams follow their vertices; the new tables go into the model.
+TopologyReport Retopology::commit() {
     for (const auto& [type, stride] : {std::pair{kVertexStream15, size_t(8)},
                                        {kVertexStream16, size_t(8)},
                                        {kVertexStream18, size_t(4)}}) {
@@ -766,6 +828,24 @@ TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotE
     report.links_kept = links_kept;
     report.links_made = links_made;
     return report;
+}
+
+} // namespace
+
+TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
+                            std::vector<std::string>& warnings, const std::string& where) {
+    Retopology r(orig, m, edits, warnings, where);
+    r.plan_slots();
+    r.choose_main_variants();
+    r.assign_triangles();
+    r.keep_original_triangles();
+    r.lay_out_vertices();
+    r.order_batches();
+    r.lay_out_records();
+    r.link_triangles();
+    r.normals_of_new_vertices();
+    r.lay_out_slots();
+    return r.commit();
 }
 
 } // namespace msh::mapping
