@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <map>
-#include <sstream>
 #include <tuple>
 
 #include "diagnostics.hpp"
@@ -124,6 +123,95 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
     return f;
 }
 
+void append_closed_polylines(Files& files, const std::string& object,
+                             const std::vector<std::array<float, 3>>& positions,
+                             const std::vector<std::pair<size_t, size_t>>& runs) {
+    size_t v_count = 0;
+    for (size_t pos = 0; pos < files.obj.size();) {
+        if (files.obj.compare(pos, 2, "v ") == 0) ++v_count;
+        const size_t nl = files.obj.find('\n', pos);
+        if (nl == std::string::npos) break;
+        pos = nl + 1;
+    }
+    std::string& o = files.obj;
+    o += "o " + name_token(object) + "\n";
+    for (const auto& p : positions) put_line(o, "v", {p[0], p[1], p[2]});
+    for (const auto& [begin, end] : runs) {
+        o += 'l';
+        for (size_t k = begin; k < end; ++k) o += ' ' + std::to_string(v_count + 1 + k);
+        o += ' ' + std::to_string(v_count + 1 + begin) + '\n';
+    }
+}
+
+void scan(std::string_view text, const std::function<void(const Statement&)>& visit) {
+    Statement st;
+    size_t pos = 0;
+    for (size_t no = 1; pos < text.size(); ++no) {
+        size_t nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text.size();
+        std::string_view line = text.substr(pos, nl - pos);
+        pos = nl + 1;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        auto blank = [](char c) {
+            return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+        };
+        size_t i = 0;
+        while (i < line.size() && blank(line[i])) ++i;
+        size_t k = i;
+        while (k < line.size() && !blank(line[k])) ++k;
+        if (k == i) continue;
+        st.line = no;
+        st.keyword = line.substr(i, k - i);
+        while (k < line.size() && blank(line[k])) ++k;
+        st.rest = line.substr(k);
+        st.args.clear();
+        for (size_t a = k; a < line.size();) {
+            size_t b = a;
+            while (b < line.size() && !blank(line[b])) ++b;
+            st.args.push_back(line.substr(a, b - a));
+            while (b < line.size() && blank(line[b])) ++b;
+            a = b;
+        }
+        visit(st);
+    }
+}
+
+void fail(const std::string& where, const Statement& statement, const std::string& what) {
+    throw FormatError(where, statement.line,
+                      "line " + std::to_string(statement.line) + ": " + what);
+}
+
+float number(std::string_view token, const std::string& where, const Statement& statement) {
+    std::string_view t = token;
+    if (t.size() > 1 && t[0] == '+' && t[1] != '-') t.remove_prefix(1);
+    float f = 0;
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), f);
+    if (r.ec != std::errc() || r.ptr != t.data() + t.size())
+        fail(where, statement, "'" + std::string(token) + "' is not a number");
+    return f;
+}
+
+long reference(std::string_view ref, int part, size_t count, const std::string& where,
+               const Statement& statement) {
+    size_t pos = 0;
+    for (int k = 0; k < part; ++k) {
+        const size_t slash = ref.find('/', pos);
+        if (slash == std::string_view::npos) return 0;
+        pos = slash + 1;
+    }
+    const size_t end = std::min(ref.find('/', pos), ref.size());
+    const std::string_view text = ref.substr(pos, end - pos);
+    if (text.empty()) return 0;
+    long x = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+        fail(where, statement, "bad index '" + std::string(ref) + "'");
+    if (x < 0) x = long(count) + 1 + x; // relative index
+    if (x < 1 || x > long(count))
+        fail(where, statement, "index " + std::string(text) + " is out of range");
+    return x;
+}
+
 namespace {
 
 struct Run {
@@ -148,101 +236,51 @@ scene::Scene read(const std::string& text, const std::string& where) {
             runs.push_back({group, material, {}});
         return runs.back();
     };
-    std::istringstream in(text);
-    std::string line;
-    for (size_t no = 1; std::getline(in, line); ++no) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        std::istringstream ls(line);
-        std::string tag;
-        ls >> tag;
-        auto fail = [&](const std::string& what) -> void {
-            throw FormatError(where, no, "line " + std::to_string(no) + ": " + what);
+    scan(text, [&](const Statement& st) {
+        const std::string_view tag = st.keyword;
+        auto numbers = [&](std::vector<float>& out, size_t n) {
+            if (st.args.size() < n)
+                fail(where, st,
+                     "expected " + std::to_string(n) + " numbers after '" + std::string(tag) + "'");
+            for (size_t i = 0; i < n; ++i) out.push_back(number(st.args[i], where, st));
         };
-        auto numbers = [&](std::vector<float>& out, int n) {
-            for (int i = 0; i < n; ++i) {
-                std::string t;
-                float f = 0;
-                if (!(ls >> t)) {
-                    if (i == 2 && n == 3 && &out == &vt) {
-                        out.push_back(0);
-                        continue;
-                    }
-                    fail("expected " + std::to_string(n) + " numbers after '" + tag + "'");
-                }
-                auto r = std::from_chars(t.data(), t.data() + t.size(), f);
-                if (r.ec != std::errc() || r.ptr != t.data() + t.size())
-                    fail("'" + t + "' is not a number");
-                out.push_back(f);
-            }
-        };
-        if (tag == "v")
+        if (tag == "v") {
             numbers(v, 3);
-        else if (tag == "vt") {
-            std::vector<float> uv;
-            std::string t1, t2;
-            ls >> t1 >> t2;
-            float a = 0, b = 0;
-            if (std::from_chars(t1.data(), t1.data() + t1.size(), a).ec != std::errc() ||
-                std::from_chars(t2.data(), t2.data() + t2.size(), b).ec != std::errc())
-                fail("bad texture coordinate");
-            vt.push_back(a);
-            vt.push_back(b);
-        } else if (tag == "vn")
+        } else if (tag == "vt") {
+            if (st.args.size() < 2) fail(where, st, "bad texture coordinate");
+            numbers(vt, 2);
+        } else if (tag == "vn") {
             numbers(vn, 3);
-        else if (tag == "o") {
-            std::string name;
-            std::getline(ls >> std::ws, name);
-            objects.push_back({name, {}});
+        } else if (tag == "o") {
+            objects.push_back({std::string(st.rest), {}});
             group.clear();
         } else if (tag == "g") {
-            std::getline(ls >> std::ws, group);
+            group = std::string(st.rest);
         } else if (tag == "usemtl") {
-            std::string name;
-            ls >> name;
+            const std::string name(st.args.empty() ? std::string_view() : st.args[0]);
             auto it = materials.find(name);
             if (it == materials.end()) {
                 it = materials.emplace(name, int(s.materials.size())).first;
-                {
-                    scene::Material sm;
-                    sm.name = name;
-                    s.materials.push_back(std::move(sm));
-                }
+                scene::Material sm;
+                sm.name = name;
+                s.materials.push_back(std::move(sm));
             }
             material = it->second;
         } else if (tag == "f") {
             std::vector<std::array<long, 3>> poly;
-            std::string ref;
-            while (ls >> ref) {
-                std::array<long, 3> c{0, 0, 0};
-                size_t pos = 0;
-                for (int k = 0; k < 3 && pos <= ref.size(); ++k) {
-                    size_t end = ref.find('/', pos);
-                    std::string part =
-                        ref.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-                    if (!part.empty()) {
-                        long x = 0;
-                        if (std::from_chars(part.data(), part.data() + part.size(), x).ec !=
-                            std::errc())
-                            fail("bad face index '" + ref + "'");
-                        const long count = long((k == 0   ? v.size() / 3
-                                                 : k == 1 ? vt.size() / 2
-                                                          : vn.size() / 3));
-                        if (x < 0) x = count + 1 + x; // relative index
-                        if (x < 1 || x > count) fail("face index " + part + " is out of range");
-                        c[size_t(k)] = x;
-                    }
-                    if (end == std::string::npos) break;
-                    pos = end + 1;
-                }
-                if (c[0] == 0) fail("face corner without a vertex index");
+            for (std::string_view ref : st.args) {
+                const std::array<long, 3> c{reference(ref, 0, v.size() / 3, where, st),
+                                            reference(ref, 1, vt.size() / 2, where, st),
+                                            reference(ref, 2, vn.size() / 3, where, st)};
+                if (c[0] == 0) fail(where, st, "face corner without a vertex index");
                 poly.push_back(c);
             }
-            if (poly.size() < 3) fail("face with fewer than 3 corners");
+            if (poly.size() < 3) fail(where, st, "face with fewer than 3 corners");
             Run& run = current();
             for (size_t k = 1; k + 1 < poly.size(); ++k)
                 run.corners.insert(run.corners.end(), {poly[0], poly[k], poly[k + 1]});
         }
-    }
+    });
     for (auto& [name, runs] : objects) {
         scene::Mesh mesh;
         mesh.name = name;

@@ -2,18 +2,17 @@
 
 #include "formats/arealmap.hpp"
 #include "formats/diagnostics.hpp"
+#include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "scene/transform.hpp"
 #include "terrain_to_scene.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -258,57 +257,33 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
     std::vector<std::string> objects;
     std::vector<size_t> per_object;
     int current = -1;
-    std::istringstream s(text);
-    std::string line;
     auto object_kind = [&](int obj) -> int { // 0 terrain, 1 areas, 2 outlines, -1 other
         if (obj < 0) return -1;
         const std::string& n = objects[size_t(obj)];
         return n == kTerrainNode ? 0 : n == kArealAreasNode ? 1 : n == kArealOutlinesNode ? 2 : -1;
     };
-    for (size_t no = 1; std::getline(s, line); ++no) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        std::istringstream ls(line);
-        std::string tag;
-        ls >> tag;
-        auto fail = [&](const std::string& what) {
-            throw FormatError(where, no, "line " + std::to_string(no) + ": " + what);
-        };
-        if (tag == "o") {
-            std::string name;
-            std::getline(ls >> std::ws, name);
-            objects.push_back(name);
+    obj::scan(text, [&](const obj::Statement& st) {
+        if (st.keyword == "o") {
+            objects.emplace_back(st.rest);
             per_object.push_back(0);
             current = int(objects.size() - 1);
             const int kind = object_kind(current);
             if (kind == 0) in.has_terrain = true;
             if (kind == 1) in.has_areas = true;
             if (kind == 2) in.has_outlines = true;
-        } else if (tag == "v") {
-            F3 p{};
-            for (float& c : p) {
-                std::string t;
-                if (!(ls >> t)) fail("expected 3 numbers after 'v'");
-                const auto r = std::from_chars(t.data(), t.data() + t.size(), c);
-                if (r.ec != std::errc() || r.ptr != t.data() + t.size())
-                    fail("'" + t + "' is not a number");
-            }
+        } else if (st.keyword == "v") {
+            if (st.args.size() < 3) obj::fail(where, st, "expected 3 numbers after 'v'");
+            const F3 p{obj::number(st.args[0], where, st), obj::number(st.args[1], where, st),
+                       obj::number(st.args[2], where, st)};
             size_t ordinal = 0;
             if (current >= 0) ordinal = per_object[size_t(current)]++;
             vs.push_back({p, current, ordinal});
-        } else if (tag == "f" || tag == "l") {
+        } else if (st.keyword == "f" || st.keyword == "l") {
             const int kind = object_kind(current);
             std::vector<size_t> refs;
-            std::string ref;
-            while (ls >> ref) {
-                long x = 0;
-                const std::string part = ref.substr(0, ref.find('/'));
-                if (std::from_chars(part.data(), part.data() + part.size(), x).ec != std::errc())
-                    fail("bad index '" + ref + "'");
-                if (x < 0) x = long(vs.size()) + 1 + x;
-                if (x < 1 || size_t(x) > vs.size()) fail("index " + part + " is out of range");
-                refs.push_back(size_t(x - 1));
-            }
-            if (kind < 0) continue;
+            for (std::string_view ref : st.args)
+                refs.push_back(size_t(obj::reference(ref, 0, vs.size(), where, st) - 1));
+            if (kind < 0) return;
             const std::vector<Key>& order = kind == 0   ? o.terrain_order
                                             : kind == 1 ? o.areas_order
                                                         : o.outlines_order;
@@ -316,8 +291,9 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
             for (size_t r : refs) {
                 const V& v = vs[r];
                 if (v.object != current || v.ordinal >= order.size())
-                    fail("refers to a vertex the exporter did not write for " +
-                         objects[size_t(current)] + " (added geometry is not supported)");
+                    obj::fail(where, st,
+                              "refers to a vertex the exporter did not write for " +
+                                  objects[size_t(current)] + " (added geometry is not supported)");
                 const Key k = order[v.ordinal];
                 if (kind == 0) {
                     made.push_back(in.corners.size());
@@ -328,13 +304,14 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
                 }
             }
             if (kind == 0) {
-                if (tag != "f" || made.size() != 3)
-                    fail("terrain faces must stay triangles as exported (topology edits are not "
-                         "supported)");
+                if (st.keyword != "f" || made.size() != 3)
+                    obj::fail(where, st,
+                              "terrain faces must stay triangles as exported (topology edits are "
+                              "not supported)");
                 in.tris.push_back({made[0], made[1], made[2]});
             }
         }
-    }
+    });
     return in;
 }
 

@@ -13,7 +13,6 @@
 #include "scene/transform.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 
-#include <charconv>
 #include <string_view>
 
 namespace msh::pipeline {
@@ -29,12 +28,6 @@ std::vector<std::string> wear_rows(const std::optional<NamedBytes>& w,
         warnings.push_back(std::string(e.what()) + " (materials named by row)");
         return {};
     }
-}
-
-void put_float(std::string& out, float v) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
 }
 
 // The OBJ: obj::write for the triangle meshes (terrain, and the filled areals with
@@ -59,37 +52,25 @@ std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std:
     }
     obj::Files files = obj::write(tri, mtl_name);
     if (outlines != scene::kNoIndex) {
-        size_t v_count = 0;
-        for (size_t pos = 0; pos < files.obj.size();) {
-            if (files.obj.compare(pos, 2, "v ") == 0) ++v_count;
-            const size_t nl = files.obj.find('\n', pos);
-            if (nl == std::string::npos) break;
-            pos = nl + 1;
-        }
         const auto world = scene::world_transforms(sc);
         const scene::Node& node = sc.nodes[size_t(outlines)];
         const scene::Primitive& p = sc.meshes[size_t(node.mesh)].primitives.at(0);
         const auto& pos = p.attributes.at("POSITION");
         const auto& id = p.attributes.at("TEXCOORD_0");
-        std::string& o = files.obj;
-        o += "o " + std::string(mapping::kArealOutlinesNode) + "\n";
-        for (size_t v = 0; v < pos.count(); ++v) {
-            const auto w =
+        std::vector<std::array<float, 3>> points;
+        for (size_t v = 0; v < pos.count(); ++v)
+            points.push_back(
                 scene::apply(world[size_t(outlines)],
-                             {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]});
-            o += 'v';
-            for (float c : w) o += ' ', put_float(o, c);
-            o += '\n';
-        }
+                             {pos.data[3 * v], pos.data[3 * v + 1], pos.data[3 * v + 2]}));
         // Vertices of one areal are consecutive (TEXCOORD_0.x = areal index): one closed polyline.
+        std::vector<std::pair<size_t, size_t>> runs;
         for (size_t v = 0; v < pos.count();) {
             size_t end = v;
             while (end < pos.count() && id.data[2 * end] == id.data[2 * v]) ++end;
-            o += 'l';
-            for (size_t k = v; k < end; ++k) o += ' ' + std::to_string(v_count + 1 + k);
-            o += ' ' + std::to_string(v_count + 1 + v) + '\n';
+            runs.emplace_back(v, end);
             v = end;
         }
+        obj::append_closed_polylines(files, mapping::kArealOutlinesNode, points, runs);
     }
     return {std::move(files.obj), std::move(files.mtl)};
 }

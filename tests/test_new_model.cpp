@@ -383,3 +383,28 @@ BOOST_AUTO_TEST_CASE(blender_made_glb_imports_without_sidecar) {
     BOOST_TEST(std::abs(p.pos[2] - 2.0f) < 1e-6);
 }
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(new_model)
+// formats/obj's text level, which every OBJ reader uses: signs, relative indices, line numbers.
+BOOST_AUTO_TEST_CASE(obj_text_level) {
+    const scene::Scene s = obj::read("o quad\nv +0 0 0\nv 1 +0 0\nv 1 1 0\nv 0 1 0\n"
+                                     "f -4 -3 -2\r\nf 1 3 4\n",
+                                     "quad.obj");
+    BOOST_TEST_REQUIRE(s.meshes.size() == 1u);
+    BOOST_TEST(s.meshes[0].primitives[0].indices.size() == 6u);
+    auto error_of = [](const std::string& text) {
+        try {
+            obj::read(text, "bad.obj");
+        } catch (const FormatError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    BOOST_TEST(error_of("v 0 0 0\nv 1 x 0\n").find("line 2: 'x' is not a number") !=
+               std::string::npos);
+    BOOST_TEST(error_of("v 0 0 0\nf 1 2 3\n").find("line 2: index 2 is out of range") !=
+               std::string::npos);
+    BOOST_TEST(error_of("v 0 0\n").find("line 1: expected 3 numbers after 'v'") !=
+               std::string::npos);
+}
+BOOST_AUTO_TEST_SUITE_END()
