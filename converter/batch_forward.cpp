@@ -1,0 +1,472 @@
+#include "batch_forward.hpp"
+
+#include "address.hpp"
+#include "commands.hpp"
+#include "convert.hpp"
+#include "nres_manifest.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "formats/sniff.hpp"
+
+#include <nlohmann/json.hpp>
+#include <omp.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Targets parse_targets(const std::string& text) {
+    Targets t;
+    t.text = lower_ascii(text);
+    size_t start = 0;
+    while (start <= t.text.size()) {
+        const size_t comma = t.text.find(',', start);
+        const std::string f = t.text.substr(start, comma - start);
+        if (f == "glb" || f == "gltf" || f == "obj") {
+            if (!t.model_ext.empty()) throw UsageError("--to names two model formats: " + text);
+            t.model_ext = "." + f;
+        } else if (f == "png") {
+            t.png = true;
+        } else if (f == "nres") {
+            t.nres = true;
+        } else {
+            throw UsageError("--to takes glb, gltf, obj, png (comma-separated, e.g. glb,png) or "
+                             "nres, not '" +
+                             f + "'");
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (t.nres && (t.png || !t.model_ext.empty()))
+        throw UsageError("--to nres rebuilds archives and cannot be combined with other formats");
+    return t;
+}
+
+namespace {
+
+enum class JobKind { Model, Map, Texture };
+
+const char* kind_name(JobKind k) {
+    switch (k) {
+    case JobKind::Model:
+        return "model";
+    case JobKind::Map:
+        return "map";
+    case JobKind::Texture:
+        return "texture";
+    }
+    return "";
+}
+
+// An archive mirrored as a folder: converted entries, raw files for the rest, the manifest.
+struct Mirror {
+    Address address;
+    fs::path folder;
+    nres::Archive archive;
+    std::vector<std::string> raw_names; // per entry, claimed even for converted entries
+    std::vector<json> payloads;         // per entry: {"file"} or {"converted"}
+    std::vector<bool> write_raw;
+};
+
+struct Job {
+    JobKind kind = JobKind::Model;
+    Address address;
+    fs::path output;
+    ModelExportContext context;
+    size_t result = 0;
+    Mirror* mirror = nullptr; // archive entry: its archive (null for loose files)
+    size_t entry = 0;
+};
+
+class Forward {
+  public:
+    Forward(const Targets& targets, const fs::path& out_dir, const po::variables_map& vm,
+            Progress& progress, std::vector<Result>& results)
+        : targets_(targets), out_dir_(out_dir), vm_(vm), progress_(progress), results_(results) {}
+
+    // A folder, an archive, a file or an archive entry.
+    void input(const std::string& spec) {
+        std::error_code ec;
+        if (fs::is_directory(spec, ec)) {
+            // The output folder may lie inside the input folder: never read it back.
+            const fs::path out_abs = fs::weakly_canonical(out_dir_);
+            std::vector<fs::path> files;
+            for (auto it = fs::recursive_directory_iterator(spec, ec);
+                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+                if (it->is_directory(ec) && fs::weakly_canonical(it->path()) == out_abs) {
+                    it.disable_recursion_pending();
+                    continue;
+                }
+                if (it->is_regular_file(ec)) files.push_back(it->path());
+            }
+            if (ec) fail(spec, "other", "cannot list the folder: " + ec.message());
+            std::sort(files.begin(), files.end());
+            for (const fs::path& f : files)
+                file(Address{f, {}}, f.lexically_relative(spec).parent_path(), fs::path(spec));
+            return;
+        }
+        const Address a = parse_address(spec);
+        if (!fs::is_regular_file(a.file, ec)) {
+            fail(spec, "other", "no such file or folder");
+            return;
+        }
+        file(a, fs::path(), a.file.parent_path());
+    }
+
+    // Converts what is still queued.
+    void finish() { flush(); }
+
+  private:
+    size_t add_result(const std::string& input, const std::string& kind) {
+        results_.push_back({input, kind, "", Status::Skipped, "", 0, false});
+        return results_.size() - 1;
+    }
+
+    void fail(const std::string& input, const std::string& kind, const std::string& message) {
+        const size_t r = add_result(input, kind);
+        results_[r].status = Status::Failed;
+        results_[r].message = message;
+        progress_.finished(results_[r]);
+    }
+
+    void skip(const std::string& input, const std::string& kind, const std::string& why) {
+        const size_t r = add_result(input, kind);
+        results_[r].message = why;
+        progress_.finished(results_[r]);
+    }
+
+    manifest::FileNames& names_in(const fs::path& folder) { return names_[folder]; }
+
+    std::vector<std::string> model_suffixes() const {
+        std::vector<std::string> s{targets_.model_ext, ".sidecar.json"};
+        if (targets_.model_ext == ".gltf") s.push_back(".bin");
+        if (targets_.model_ext == ".obj") s.push_back(".mtl");
+        return s;
+    }
+
+    // An archive to unpack: read without stopping at the first problem, but any error (a
+    // payload outside the file, a cut-off directory) fails it; warnings do not.
+    static nres::Archive read_archive(ByteView bytes, const std::string& where) {
+        DiagnosticSink sink(ReadMode::Tolerant);
+        nres::Archive ar = nres::read(bytes, sink, where);
+        sink.throw_if_errors();
+        return ar;
+    }
+
+    // Why an image with the NRes magic cannot be read.
+    static std::string nres_error(ByteView bytes, const std::string& where) {
+        try {
+            read_archive(bytes, where);
+        } catch (const std::exception& e) {
+            return e.what();
+        }
+        return where + ": damaged NRes image";
+    }
+
+    static std::string stem_of(const std::string& name) {
+        const auto dot = name.rfind('.');
+        return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+    }
+
+    // The game libraries for models found in `dir`: --game-dir, else the nearest folder from
+    // `dir` up to `root` holding Material.lib or Textures.lib, else `dir`. Opened once per folder.
+    const mapping::MaterialLibraries* libraries_for(fs::path dir, const fs::path& root) {
+        const auto known = libraries_by_dir_.find(dir);
+        if (known != libraries_by_dir_.end()) return known->second;
+        const fs::path asked = dir;
+        if (vm_.count("game-dir")) {
+            dir = vm_["game-dir"].as<std::string>();
+        } else {
+            // Paths as given (they end up in the exports' extras, as with `convert`).
+            const fs::path stop = root.lexically_normal();
+            for (fs::path probe = dir; !probe.empty(); probe = probe.parent_path()) {
+                if (has_game_libraries(probe)) {
+                    dir = probe;
+                    break;
+                }
+                if (probe.lexically_normal() == stop || probe == probe.parent_path()) break;
+            }
+        }
+        auto& slot = libraries_[dir];
+        if (!slot) slot = std::make_unique<mapping::MaterialLibraries>(open_libraries(dir, vm_));
+        return libraries_by_dir_[asked] = slot.get();
+    }
+
+    // `rel`: the file's folder relative to its input folder (mirrored below DIR).
+    void file(const Address& address, const fs::path& rel, const fs::path& root) {
+        const std::string where = address.display();
+        Loaded in;
+        try {
+            in = load(address);
+        } catch (const std::exception& e) {
+            fail(where, "other", e.what());
+            return;
+        }
+        const fs::path out_folder = out_dir_ / rel;
+        const std::string leaf =
+            address.entries.empty() ? address.file.filename().string() : address.entries.back();
+        const std::string lower_leaf = lower_ascii(leaf);
+
+        switch (sniff(in.bytes, {leaf, std::nullopt})) {
+        case ContentKind::Terrain:
+            if (targets_.model_ext.empty())
+                return skip(where, "map", "maps convert to a model format");
+            queue_loose(JobKind::Map, address, out_folder, stem_of(leaf), model_suffixes(), root);
+            return;
+        case ContentKind::Model:
+            if (targets_.model_ext.empty())
+                return skip(where, "model", "models convert to glb, gltf or obj");
+            queue_loose(JobKind::Model, address, out_folder, stem_of(leaf), model_suffixes(), root);
+            return;
+        case ContentKind::ArealMap:
+            return skip(where, "map", "areal map: converts with its Land.msh");
+        case ContentKind::NResArchive: {
+            nres::Archive ar;
+            try {
+                ar = read_archive(in.bytes, where);
+            } catch (const std::exception& e) {
+                return fail(where, "archive", e.what());
+            }
+            const std::string folder_name = names_in(out_folder).claim_for_entry(leaf, 0);
+            if (!plan_archive(std::move(ar), address, out_folder / folder_name,
+                              address.file.parent_path(), root, mirrors_, jobs_)) {
+                // Nothing was claimed inside; the folder name stays reserved, which is harmless.
+                return skip(where, "archive", "no entry converts to " + targets_.text);
+            }
+            // Archives wait in the queue so that the threads share the entries of several of
+            // them (one large model no longer idles the other threads at each archive's end);
+            // the queue is bounded by the bytes it holds.
+            queued_bytes_ += in.bytes.size();
+            if (queued_bytes_ >= kQueueBytes || jobs_.size() >= kQueueJobs) flush();
+            return;
+        }
+        case ContentKind::DamagedNRes:
+            return fail(where, "archive", nres_error(in.bytes, where));
+        case ContentKind::Texm: {
+            if (!targets_.png) return skip(where, "texture", "textures convert to png");
+            const std::string stem =
+                lower_leaf.ends_with(".texm") ? leaf.substr(0, leaf.size() - 5) : leaf;
+            queue_loose(JobKind::Texture, address, out_folder, stem, {".png", ".sidecar.json"},
+                        root);
+            return;
+        }
+        case ContentKind::Wear:
+            return skip(where, "other", "WEAR table: read with its model or map");
+        default:
+            break;
+        }
+        skip(where, "other", "not a model, map, texture or archive");
+    }
+
+    void queue_loose(JobKind kind, const Address& address, const fs::path& out_folder,
+                     const std::string& stem, const std::vector<std::string>& suffixes,
+                     const fs::path& root) {
+        Job j;
+        j.kind = kind;
+        j.address = address;
+        j.output = out_folder / (names_in(out_folder).claim_stem(stem, suffixes) + suffixes[0]);
+        if (kind == JobKind::Model) {
+            j.context.libraries = libraries_for(address.file.parent_path(), root);
+            // The sibling WEAR is looked up in the job (it reads the parent archive or folder).
+        }
+        j.result = add_result(address.display(), kind_name(kind));
+        jobs_.push_back(std::move(j));
+        if (jobs_.size() >= kQueueJobs) flush();
+    }
+
+    // Plans the conversion of every convertible entry; false when none converts (nested
+    // archives count when something inside them converts).
+    bool plan_archive(nres::Archive ar, const Address& address, const fs::path& folder,
+                      const fs::path& file_dir, const fs::path& root,
+                      std::vector<std::unique_ptr<Mirror>>& mirrors, std::vector<Job>& jobs) {
+        if (ar.verbatim_only) return false; // overlapping payloads: cannot be unpacked
+        auto m = std::make_unique<Mirror>();
+        m->address = address;
+        m->folder = folder;
+        m->archive = std::move(ar);
+        const size_t n = m->archive.entries.size();
+        m->payloads.assign(n, json::object());
+        m->write_raw.assign(n, true);
+        manifest::FileNames& names = names_in(folder);
+        for (size_t i = 0; i < n; ++i)
+            m->raw_names.push_back(names.claim_for_entry(m->archive.entries[i].name(), i));
+        const size_t jobs_before = jobs.size();
+        bool converts = false;
+        std::vector<std::unique_ptr<Mirror>> nested;
+        for (size_t i = 0; i < n; ++i) {
+            const nres::Entry& e = m->archive.entries[i];
+            Address ea = address;
+            ea.entries.push_back(e.name());
+            const std::string& raw = m->raw_names[i];
+            Job j;
+            j.address = ea;
+            j.mirror = m.get();
+            j.entry = i;
+            const ContentKind kind = sniff(e.data, {raw, e.type});
+            if (!targets_.model_ext.empty() &&
+                (kind == ContentKind::Terrain || kind == ContentKind::Model)) {
+                j.kind = kind == ContentKind::Terrain ? JobKind::Map : JobKind::Model;
+                const std::string stem = names.claim_stem(stem_of(raw), model_suffixes());
+                j.output = folder / (stem + targets_.model_ext);
+                if (j.kind == JobKind::Model) {
+                    j.context.wear = find_sibling_in(m->archive, address, model_wear_name(ea));
+                    j.context.libraries = libraries_for(file_dir, root);
+                }
+                m->payloads[i] = {{"converted",
+                                   {{"kind", kind_name(j.kind)},
+                                    {"file", stem + targets_.model_ext},
+                                    {"sidecar", stem + ".sidecar.json"}}}};
+            } else if (targets_.png && kind == ContentKind::Texm) {
+                j.kind = JobKind::Texture;
+                const std::string stem = names.claim_stem(raw, {".png", ".sidecar.json"});
+                j.output = folder / (stem + ".png");
+                m->payloads[i] = {{"converted",
+                                   {{"kind", "texture"},
+                                    {"png", stem + ".png"},
+                                    {"sidecar", stem + ".sidecar.json"}}}};
+            } else if (kind == ContentKind::NResArchive) {
+                nres::Archive inner;
+                try {
+                    inner = read_archive(e.data, ea.display());
+                } catch (const std::exception& ex) {
+                    fail(ea.display(), "archive", std::string(ex.what()) + " (kept raw)");
+                    m->payloads[i] = {{"file", raw}};
+                    continue;
+                }
+                if (plan_archive(std::move(inner), ea, folder / raw, file_dir, root, nested,
+                                 jobs)) {
+                    m->payloads[i] = {{"converted", {{"kind", "archive"}, {"folder", raw}}}};
+                    m->write_raw[i] = false;
+                    converts = true;
+                } else {
+                    m->payloads[i] = {{"file", raw}};
+                }
+                continue;
+            } else {
+                // A damaged nested image is a bad input: reported, and kept as it is.
+                if (kind == ContentKind::DamagedNRes)
+                    fail(ea.display(), "other", nres_error(e.data, ea.display()) + " (kept raw)");
+                m->payloads[i] = {{"file", raw}};
+                continue;
+            }
+            m->write_raw[i] = false;
+            j.result = add_result(ea.display(), kind_name(j.kind));
+            jobs.push_back(std::move(j));
+            converts = true;
+        }
+        if (!converts) {
+            jobs.resize(jobs_before);
+            return false;
+        }
+        // Children first: a parent's manifest is written after its nested folders are complete.
+        for (auto& c : nested) mirrors.push_back(std::move(c));
+        mirrors.push_back(std::move(m));
+        return true;
+    }
+
+    void run(std::vector<Job>& jobs) {
+        const long count = long(jobs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long i = 0; i < count; ++i) run_one(jobs[size_t(i)]);
+    }
+
+    void run_one(Job& j) {
+        Result& r = results_[j.result];
+        const auto start = Clock::now();
+        r.output = fs::path(j.output).lexically_relative(out_dir_).generic_string();
+        try {
+            Loaded in;
+            if (j.mirror) {
+                in.address = j.address;
+                in.bytes = j.mirror->archive.entries[j.entry].data;
+            } else {
+                in = load(j.address);
+            }
+            switch (j.kind) {
+            case JobKind::Model:
+                if (!j.mirror) j.context.wear = find_sibling(j.address, model_wear_name(j.address));
+                export_model(in, j.output, vm_, &j.context);
+                break;
+            case JobKind::Map:
+                export_terrain(in, j.output, vm_);
+                break;
+            case JobKind::Texture:
+                export_texture(in, j.output, vm_);
+                break;
+            }
+            r.status = Status::Converted;
+        } catch (const std::exception& e) {
+            r.status = Status::Failed;
+            r.message = e.what();
+            r.output.clear();
+            if (j.mirror) { // the entry stays in the mirrored archive as a raw file
+                j.mirror->payloads[j.entry] = {{"file", j.mirror->raw_names[j.entry]}};
+                j.mirror->write_raw[j.entry] = true;
+            }
+        }
+        r.seconds = seconds_since(start);
+        progress_.finished(r);
+    }
+
+    void flush() {
+        run(jobs_);
+        finalize(mirrors_);
+        jobs_.clear();
+        mirrors_.clear();
+        queued_bytes_ = 0;
+    }
+
+    // Raw files and manifests of the mirrored archives (children before parents).
+    void finalize(std::vector<std::unique_ptr<Mirror>>& mirrors) {
+        for (const auto& m : mirrors) {
+            try {
+                for (size_t i = 0; i < m->archive.entries.size(); ++i)
+                    if (m->write_raw[i])
+                        write_file_atomic(m->folder / m->raw_names[i], m->archive.entries[i].data);
+                const std::string text =
+                    manifest::make(m->archive, m->address.display(), m->payloads)
+                        .dump(1, ' ', false, json::error_handler_t::replace) +
+                    "\n";
+                write_file_atomic(m->folder / manifest::kFileName, Bytes(text.begin(), text.end()));
+            } catch (const std::exception& e) {
+                fail(m->address.display(), "archive",
+                     std::string("cannot write the unpacked archive: ") + e.what());
+            }
+        }
+    }
+
+    const Targets& targets_;
+    fs::path out_dir_;
+    const po::variables_map& vm_;
+    Progress& progress_;
+    std::vector<Result>& results_;
+    // The queue: planned conversions and the archives they belong to.
+    static constexpr size_t kQueueBytes = size_t(64) << 20;
+    static constexpr size_t kQueueJobs = 4096;
+    std::vector<Job> jobs_;
+    std::vector<std::unique_ptr<Mirror>> mirrors_;
+    size_t queued_bytes_ = 0;
+    std::map<fs::path, manifest::FileNames> names_;
+    std::map<fs::path, std::unique_ptr<mapping::MaterialLibraries>> libraries_; // by their folder
+    std::map<fs::path, const mapping::MaterialLibraries*> libraries_by_dir_; // by a model's folder
+};
+
+} // namespace
+
+void convert_forward(const Targets& targets, const std::vector<std::string>& inputs,
+                     const fs::path& out, const po::variables_map& vm, Progress& progress,
+                     std::vector<Result>& results) {
+    Forward forward(targets, out, vm, progress, results);
+    for (const std::string& in : inputs) forward.input(in);
+    forward.finish();
+}
+
+} // namespace msh::cli

@@ -1,0 +1,204 @@
+#include "batch_rebuild.hpp"
+
+#include "address.hpp"
+#include "commands.hpp"
+#include "convert.hpp"
+#include "nres_manifest.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+
+#include <nlohmann/json.hpp>
+#include <omp.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+class Rebuild {
+  public:
+    Rebuild(Progress& progress, std::vector<Result>& results)
+        : progress_(progress), results_(results) {}
+
+    // The archive of an unpacked folder; nullopt when an entry failed (each failure reported).
+    std::optional<Bytes> archive(const fs::path& folder, const std::string& out_display) {
+        const std::string where = (folder / manifest::kFileName).string();
+        json m;
+        nres::Archive ar;
+        try {
+            m = manifest::load(folder);
+            ar = manifest::parse(m, where);
+        } catch (const std::exception& e) {
+            fail(folder.string(), e.what());
+            return std::nullopt;
+        }
+        const json& entries = m.at("entries");
+        std::atomic<bool> ok{true};
+        // Nested archives first, one after the other (each converts its own entries in
+        // parallel); then this archive's entries in parallel. The report lines of a parallel
+        // pass are all added before it starts.
+        std::vector<size_t> flat;
+        for (size_t i = 0; i < ar.entries.size(); ++i) {
+            if (kind_of(entries[i]) != "archive") {
+                flat.push_back(i);
+                continue;
+            }
+            const std::string sub = entries[i]["converted"].at("folder").get<std::string>();
+            std::optional<Bytes> inner =
+                archive(folder / sub, out_display + ":" + ar.entries[i].name());
+            if (inner)
+                ar.entries[i].data = std::move(*inner);
+            else
+                ok = false;
+        }
+        const size_t first = results_.size();
+        for (size_t i : flat)
+            results_.push_back({(folder / describe(entries[i])).string(), kind_of(entries[i]),
+                                out_display + ":" + ar.entries[i].name(), Status::Converted, "", 0,
+                                false});
+        const long count = long(flat.size());
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long k = 0; k < count; ++k) {
+            const size_t i = flat[size_t(k)];
+            Result& r = results_[first + size_t(k)];
+            const auto start = Clock::now();
+            try {
+                ar.entries[i].data = payload(folder, entries[i], r);
+            } catch (const std::exception& e) {
+                r.status = Status::Failed;
+                r.message = e.what();
+                ok = false;
+            }
+            r.seconds = seconds_since(start);
+            if (r.kind != "raw" || r.status == Status::Failed) progress_.finished(r);
+        }
+        if (!ok) return std::nullopt;
+        return nres::write(ar);
+    }
+
+  private:
+    static std::string describe(const json& e) {
+        if (e.contains("file")) return e["file"].get<std::string>();
+        const json& c = e.at("converted");
+        if (c.contains("png")) return c["png"].get<std::string>();
+        if (c.contains("folder")) return c["folder"].get<std::string>();
+        return c.at("file").get<std::string>();
+    }
+
+    static std::string kind_of(const json& e) {
+        return e.contains("file") ? "raw" : e.at("converted").at("kind").get<std::string>();
+    }
+
+    Bytes payload(const fs::path& folder, const json& e, Result& r) {
+        if (e.contains("file")) {
+            r.unchanged = true;
+            return read_file(folder / e["file"].get<std::string>());
+        }
+        const json& c = e.at("converted");
+        const std::string kind = c.at("kind").get<std::string>();
+        if (kind == "texture") {
+            sidecar::TextureImport t =
+                import_texture_files(folder / c.at("png").get<std::string>(),
+                                     folder / c.at("sidecar").get<std::string>(), std::nullopt);
+            r.unchanged = t.identical;
+            return std::move(t.texm);
+        }
+        if (kind == "model") {
+            pipeline::ModelImport m =
+                import_model_files(folder / c.at("file").get<std::string>(),
+                                   folder / c.at("sidecar").get<std::string>(), std::nullopt);
+            r.unchanged = m.identical;
+            return std::move(m.msh);
+        }
+        if (kind == "map")
+            throw std::runtime_error("a map inside an archive cannot be rebuilt by batch yet; "
+                                     "convert it back with `mshconv convert`");
+        throw std::runtime_error("unknown converted kind '" + kind + "'");
+    }
+
+    void fail(const std::string& input, const std::string& message) {
+        results_.push_back({input, "archive", "", Status::Failed, message, 0, false});
+        progress_.finished(results_.back());
+    }
+
+    Progress& progress_;
+    std::vector<Result>& results_;
+};
+
+// Folders holding a manifest below `dir` (not looking inside them: nested archives belong to
+// their parent).
+void find_unpacked(const fs::path& dir, std::vector<fs::path>& out) {
+    if (fs::exists(dir / manifest::kFileName)) {
+        out.push_back(dir);
+        return;
+    }
+    std::vector<fs::path> subdirs;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.is_directory(ec)) subdirs.push_back(e.path());
+    std::sort(subdirs.begin(), subdirs.end());
+    for (const fs::path& d : subdirs) find_unpacked(d, out);
+}
+
+} // namespace
+
+void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, Progress& progress,
+                 std::vector<Result>& results) {
+    Rebuild rebuild(progress, results);
+    for (const std::string& in : inputs) {
+        std::error_code ec;
+        if (!fs::is_directory(in, ec))
+            throw UsageError("--to nres rebuilds archives from folders written by batch; '" + in +
+                             "' is not a folder");
+        const bool single = fs::exists(fs::path(in) / manifest::kFileName);
+        if (single && inputs.size() > 1)
+            throw UsageError("with several inputs, -o is a folder: give the folders above the "
+                             "unpacked archives");
+        std::vector<fs::path> folders;
+        find_unpacked(in, folders);
+        if (folders.empty()) {
+            results.push_back(
+                {in, "archive", "", Status::Failed,
+                 "no unpacked archive (no " + std::string(manifest::kFileName) + ") in this folder",
+                 0, false});
+            progress.finished(results.back());
+        }
+        for (const fs::path& folder : folders) {
+            fs::path target = out;
+            if (!single)
+                target = out / folder.lexically_relative(in);
+            else if (fs::is_directory(out, ec))
+                target = out / fs::path(in).filename();
+            const auto start = Clock::now();
+            const size_t line = results.size();
+            results.push_back(
+                {folder.string(), "archive", target.string(), Status::Converted, "", 0, false});
+            std::optional<Bytes> bytes = rebuild.archive(folder, target.string());
+            Result& r = results[line];
+            if (bytes) {
+                try {
+                    write_file_atomic(target, *bytes);
+                } catch (const std::exception& e) {
+                    r.status = Status::Failed;
+                    r.message = e.what();
+                }
+            } else {
+                r.status = Status::Failed;
+                r.message = "not written: entries failed";
+            }
+            r.seconds = seconds_since(start);
+            progress.finished(r);
+        }
+    }
+}
+
+} // namespace msh::cli
