@@ -39,11 +39,7 @@ std::optional<sidecar::TerrainSidecar> terrain_sidecar(const fs::path& input,
     const fs::path sc = sidecar_path_for(input, vm);
     std::error_code ec;
     if (!fs::is_regular_file(sc, ec)) return std::nullopt;
-    try {
-        return pipeline::read_terrain_sidecar(read_file(sc), sc.string());
-    } catch (const FormatError&) {
-        return std::nullopt; // import_model reports unreadable sidecars
-    }
+    return pipeline::read_terrain_sidecar(read_file(sc), sc.string());
 }
 
 int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,

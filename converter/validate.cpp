@@ -25,11 +25,7 @@ struct Tally {
 
 void validate_wear(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
     ++tally.wears;
-    try {
-        wear::read(bytes, where);
-    } catch (const FormatError& e) {
-        sink.error(e.resource(), e.offset(), e.message());
-    }
+    wear::read(bytes, sink, where);
 }
 
 void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
@@ -67,7 +63,7 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             break;
         }
     } catch (const FormatError& e) {
-        sink.error(e.resource(), e.offset(), e.message());
+        sink.error(e);
     }
 }
 
@@ -93,11 +89,21 @@ int run_validate(const Args& args) {
     for (const Diagnostic& d : sink.diagnostics()) errors += d.severity == Severity::Error;
     if (vm.count("json")) {
         nlohmann::json list = nlohmann::json::array();
-        for (const Diagnostic& d : sink.diagnostics())
-            list.push_back({{"severity", d.severity == Severity::Error ? "error" : "warning"},
-                            {"resource", d.resource},
-                            {"offset", d.offset},
-                            {"message", d.message}});
+        for (const Diagnostic& d : sink.diagnostics()) {
+            nlohmann::json item = {
+                {"severity", d.severity == Severity::Error ? "error" : "warning"},
+                {"resource", d.resource},
+                {"offset", d.offset},
+                {"message", d.message}};
+            // Text formats also say where by line and column, JSON ones by pointer.
+            if (d.location.kind == Location::Kind::Line) {
+                item["line"] = d.location.line;
+                if (d.location.column) item["column"] = d.location.column;
+            } else if (d.location.kind == Location::Kind::Pointer) {
+                item["pointer"] = d.location.pointer;
+            }
+            list.push_back(std::move(item));
+        }
         nlohmann::json j = {{"file", where},
                             {"valid", errors == 0},
                             {"models", tally.models},

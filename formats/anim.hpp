@@ -18,7 +18,7 @@ using Vec3f = std::array<float, 3>;
 
 struct Key {
     Vec3f pos{};
-    float time = 0; // frames
+    float time = 0;                             // frames
     std::array<int16_t, 4> rot{0, 0, 0, 32767}; // x, y, z, w; value / 32767
 };
 

@@ -5,22 +5,59 @@
 namespace msh {
 
 namespace {
-std::string describe(const std::string& resource, uint64_t offset, const std::string& message) {
+std::string describe(const std::string& resource, const Location& at, const std::string& message) {
     std::string s;
     if (!resource.empty()) s += resource + ": ";
-    s += "offset " + std::to_string(offset) + ": " + message;
+    s += at.to_string() + ": " + message;
     return s;
 }
 } // namespace
 
+std::string Location::to_string() const {
+    switch (kind) {
+    case Kind::Offset:
+        return "offset " + std::to_string(offset);
+    case Kind::Line:
+        return "line " + std::to_string(line) +
+               (column ? ", column " + std::to_string(column) : std::string()) +
+               (line_has_offset ? " (offset " + std::to_string(offset) + ")" : std::string());
+    case Kind::Pointer:
+        return "at " + (pointer.empty() ? std::string("/") : pointer);
+    }
+    return {};
+}
+
+Location text_location(const uint8_t* text, size_t size, size_t offset) {
+    uint64_t line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < size; ++i) {
+        if (text[i] == '\n')
+            ++line, column = 1;
+        else
+            ++column;
+    }
+    Location at = Location::at_line(line, column);
+    at.offset = offset;
+    at.line_has_offset = true;
+    return at;
+}
+
 std::string Diagnostic::to_string() const {
+    const Location at =
+        location.kind == Location::Kind::Offset ? Location::at_offset(offset) : location;
     return std::string(severity == Severity::Error ? "error: " : "warning: ") +
-           describe(resource, offset, message);
+           describe(resource, at, message);
 }
 
 FormatError::FormatError(std::string resource, uint64_t offset, const std::string& message)
-    : std::runtime_error(describe(resource, offset, message)), resource_(std::move(resource)),
-      offset_(offset), message_(message) {}
+    : FormatError(std::move(resource), Location::at_offset(offset), message) {}
+
+FormatError::FormatError(std::string resource, Location location, const std::string& message)
+    : std::runtime_error(describe(resource, location, message)), resource_(std::move(resource)),
+      location_(std::move(location)), message_(message) {}
+
+void DiagnosticSink::error(const FormatError& e) {
+    items_.push_back({Severity::Error, e.resource(), e.offset(), e.message(), e.location()});
+}
 
 void DiagnosticSink::warn(std::string resource, uint64_t offset, std::string message) {
     items_.push_back({Severity::Warning, std::move(resource), offset, std::move(message)});

@@ -43,19 +43,25 @@ struct Reader {
     const tinygltf::Model& m;
     std::string where;
 
-    [[noreturn]] void fail(const std::string& what) const { throw FormatError(where, 0, what); }
+    // `pointer`: the JSON pointer of the offending element (RFC 6901), e.g. /accessors/3.
+    [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
+        throw FormatError(where, Location::at_pointer(pointer), what);
+    }
 
     // Every component of an accessor as float (normalised integers scaled as glTF says).
     std::vector<float> floats(int index, int& components) const {
         if (index < 0 || size_t(index) >= m.accessors.size())
-            fail("accessor " + std::to_string(index) + " does not exist");
+            fail("/accessors/" + std::to_string(index),
+                 "accessor " + std::to_string(index) + " does not exist");
         const tinygltf::Accessor& a = m.accessors[size_t(index)];
         components = tinygltf::GetNumComponentsInType(uint32_t(a.type));
         const int csize = tinygltf::GetComponentSizeInBytes(uint32_t(a.componentType));
         if (components <= 0 || csize <= 0)
-            fail("accessor " + std::to_string(index) + " has an unknown type");
+            fail("/accessors/" + std::to_string(index),
+                 "accessor " + std::to_string(index) + " has an unknown type");
         if (a.sparse.isSparse)
-            fail("accessor " + std::to_string(index) + " is sparse (not supported)");
+            fail("/accessors/" + std::to_string(index),
+                 "accessor " + std::to_string(index) + " is sparse (not supported)");
         std::vector<float> out(a.count * size_t(components), 0.0f);
         if (a.bufferView < 0) return out; // all zeros by the glTF rules
         const tinygltf::BufferView& bv = m.bufferViews.at(size_t(a.bufferView));
@@ -65,7 +71,8 @@ struct Reader {
         const size_t start = bv.byteOffset + a.byteOffset;
         if (a.count > 0 && (start + stride * (a.count - 1) + elem > buf.data.size() ||
                             a.byteOffset + stride * (a.count - 1) + elem > bv.byteLength))
-            fail("accessor " + std::to_string(index) + " runs past its buffer view");
+            fail("/accessors/" + std::to_string(index),
+                 "accessor " + std::to_string(index) + " runs past its buffer view");
         for (size_t i = 0; i < a.count; ++i) {
             const uint8_t* p = buf.data.data() + start + i * stride;
             for (int c = 0; c < components; ++c) {
@@ -102,8 +109,9 @@ struct Reader {
                     break;
                 }
                 default:
-                    fail("accessor " + std::to_string(index) +
-                         " has an unsupported component type");
+                    fail("/accessors/" + std::to_string(index),
+                         "accessor " + std::to_string(index) +
+                             " has an unsupported component type");
                 }
                 out[i * size_t(components) + size_t(c)] = v;
             }
@@ -120,7 +128,7 @@ struct Reader {
             const size_t stride = bv.byteStride ? bv.byteStride : 4;
             const size_t start = bv.byteOffset + a.byteOffset;
             if (a.count > 0 && start + stride * (a.count - 1) + 4 > buf.data.size())
-                fail("index accessor runs past its buffer");
+                fail("/accessors/" + std::to_string(index), "index accessor runs past its buffer");
             std::vector<uint32_t> out(a.count);
             for (size_t i = 0; i < a.count; ++i)
                 std::memcpy(&out[i], buf.data.data() + start + i * stride, 4);
@@ -220,6 +228,9 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         out.name = mesh.name;
         out.extras = to_json(mesh.extras);
         for (const tinygltf::Primitive& p : mesh.primitives) {
+            const std::string primitive = "/meshes/" + std::to_string(&mesh - m.meshes.data()) +
+                                          "/primitives/" +
+                                          std::to_string(&p - mesh.primitives.data());
             const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
                                p.mode == TINYGLTF_MODE_LINE_STRIP;
             if ((p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) && !(lines && options.lines)) {
@@ -237,7 +248,7 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                 prim.attributes[name] = std::move(a);
             }
             if (!prim.attributes.count("POSITION"))
-                r.fail("mesh '" + mesh.name + "' has a primitive without POSITION");
+                r.fail(primitive, "mesh '" + mesh.name + "' has a primitive without POSITION");
             if (p.indices >= 0) {
                 prim.indices = r.indices(p.indices);
             } else {
@@ -255,12 +266,13 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                 prim.indices = std::move(pairs);
             }
             if (lines && prim.indices.size() % 2)
-                r.fail("mesh '" + mesh.name + "': a LINES primitive with an odd index count");
+                r.fail(primitive,
+                       "mesh '" + mesh.name + "': a LINES primitive with an odd index count");
             const size_t vcount = prim.attributes["POSITION"].count();
             for (uint32_t i : prim.indices)
                 if (i >= vcount)
-                    r.fail("mesh '" + mesh.name + "': index " + std::to_string(i) + " past " +
-                           std::to_string(vcount) + " vertices");
+                    r.fail(primitive, "mesh '" + mesh.name + "': index " + std::to_string(i) +
+                                          " past " + std::to_string(vcount) + " vertices");
             out.primitives.push_back(std::move(prim));
         }
         s.meshes.push_back(std::move(out));
@@ -285,10 +297,12 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
             warnings.push_back(where + ": node '" + n.name +
                                "' has a scale; MSH nodes cannot scale (ignored)");
         if (n.matrix.size() == 16)
-            r.fail("node '" + n.name + "' uses a matrix; export TRS instead");
+            r.fail("/nodes/" + std::to_string(i) + "/matrix",
+                   "node '" + n.name + "' uses a matrix; export TRS instead");
         for (int c : n.children) {
             if (c < 0 || size_t(c) >= m.nodes.size())
-                r.fail("node '" + n.name + "' has a bad child index");
+                r.fail("/nodes/" + std::to_string(i) + "/children",
+                       "node '" + n.name + "' has a bad child index");
             s.nodes[size_t(c)].parent = int(i);
         }
     }
@@ -307,15 +321,19 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         out.name = an.name;
         out.extras = to_json(an.extras);
         for (const tinygltf::AnimationChannel& ch : an.channels) {
-            const tinygltf::AnimationSampler& smp = an.samplers.at(size_t(ch.sampler));
+            const std::string channel = "/animations/" + std::to_string(&an - m.animations.data()) +
+                                        "/channels/" + std::to_string(&ch - an.channels.data());
+            if (ch.sampler < 0 || size_t(ch.sampler) >= an.samplers.size())
+                r.fail(channel + "/sampler", "animation '" + an.name + "': no such sampler");
+            const tinygltf::AnimationSampler& smp = an.samplers[size_t(ch.sampler)];
             if (ch.target_path == "scale" || ch.target_path == "weights") {
                 warnings.push_back(where + ": animation '" + an.name + "': " + ch.target_path +
                                    " channel ignored (MSH keys have no " + ch.target_path + ")");
                 continue;
             }
             if (smp.interpolation == "CUBICSPLINE")
-                r.fail("animation '" + an.name +
-                       "': CUBICSPLINE samplers are not supported yet; export LINEAR");
+                r.fail(channel, "animation '" + an.name +
+                                    "': CUBICSPLINE samplers are not supported yet; export LINEAR");
             scene::Channel c;
             c.node = ch.target_node;
             c.path =

@@ -177,8 +177,7 @@ void scan(std::string_view text, const std::function<void(const Statement&)>& vi
 }
 
 void fail(const std::string& where, const Statement& statement, const std::string& what) {
-    throw FormatError(where, statement.line,
-                      "line " + std::to_string(statement.line) + ": " + what);
+    throw FormatError(where, Location::at_line(statement.line), what);
 }
 
 float number(std::string_view token, const std::string& where, const Statement& statement) {

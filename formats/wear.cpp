@@ -24,6 +24,10 @@ struct Cursor {
     size_t pos = 0;
 
     bool done() const { return pos >= bytes.size(); }
+    // WEAR is text: problems are reported by line and column.
+    Location location(size_t offset) const {
+        return text_location(bytes.data(), bytes.size(), offset);
+    }
     bool at_nul() const { return !done() && bytes[pos] == 0; }
 
     Line next(size_t& start) {
@@ -46,11 +50,12 @@ struct Cursor {
         for (size_t i = 0; i < line.text.size(); ++i) {
             const auto c = static_cast<uint8_t>(line.text[i]);
             if (c == '\r')
-                throw FormatError(where, start + i, "stray carriage return (not followed by LF)");
+                throw FormatError(where, location(start + i),
+                                  "stray carriage return (not followed by LF)");
             if (c < 0x20 && c != '\t') {
                 char hex[8];
                 std::snprintf(hex, sizeof hex, "0x%02X", unsigned(c));
-                throw FormatError(where, start + i, std::string("control byte ") + hex);
+                throw FormatError(where, location(start + i), std::string("control byte ") + hex);
             }
         }
         return line;
@@ -114,28 +119,28 @@ std::vector<Row> read_rows(Cursor& in, Line& count_line, std::vector<Line>& row_
                            const char* what, const char* illegal) {
     size_t at = 0;
     if (in.done() || in.at_nul())
-        throw FormatError(in.where, in.pos,
+        throw FormatError(in.where, in.location(in.pos),
                           std::string("expected the ") + what + ", found the end");
     count_line = in.next(at);
     const auto count = count_value(count_line.text);
     if (!count)
-        throw FormatError(in.where, at,
+        throw FormatError(in.where, in.location(at),
                           std::string("expected the ") + what + ", found '" + count_line.text +
                               "'");
     if (*count <= 0)
-        throw FormatError(in.where, at,
+        throw FormatError(in.where, in.location(at),
                           std::string(illegal) + " (" + what + " " + std::to_string(*count) +
                               ", must be > 0)");
     std::vector<Row> rows;
     for (int64_t i = 0; i < *count; ++i) {
         if (in.done() || in.at_nul())
-            throw FormatError(in.where, in.pos,
+            throw FormatError(in.where, in.location(in.pos),
                               std::string(what) + " says " + std::to_string(*count) +
                                   " rows, found " + std::to_string(i));
         Line line = in.next(at);
         const auto row = row_value(line.text);
         if (!row)
-            throw FormatError(in.where, at,
+            throw FormatError(in.where, in.location(at),
                               "row " + std::to_string(i) + " '" + line.text +
                                   "' is not '<legacyId> <name>' (an integer and one token)");
         rows.push_back(*row);
@@ -158,10 +163,10 @@ void check_tail(const Cursor& in, const char* after) {
         const std::string line(in.bytes.begin() + long(line_start),
                                in.bytes.begin() + long(line_end));
         if (const auto t = split(line); t.size() == 1 && t[0] == kKeyword)
-            throw FormatError(in.where, line_start,
+            throw FormatError(in.where, in.location(line_start),
                               std::string("LIGHTMAPS must follow the last material row after "
                                           "exactly one empty line (texm-materials.md §11)"));
-        throw FormatError(in.where, i,
+        throw FormatError(in.where, in.location(i),
                           std::string("unexpected text '") + line + "' after the " + after +
                               " (does the count match the rows?)");
     }
@@ -185,6 +190,15 @@ void check_row_for_write(const Row& r, const char* what, size_t index) {
 }
 
 } // namespace
+
+std::optional<Wear> read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
+    try {
+        return read(bytes, where);
+    } catch (const FormatError& e) {
+        sink.error(e);
+        return std::nullopt;
+    }
+}
 
 Wear read(ByteView bytes, const std::string& where) {
     Cursor in{bytes, where};

@@ -20,8 +20,10 @@
 #pragma once
 
 #include "bytes.hpp"
+#include "diagnostics.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,9 @@ struct Wear {
 
 // Throws FormatError (resource `where`, byte offset) on anything §11 does not allow (see above).
 Wear read(ByteView bytes, const std::string& where);
+// The same through a sink, like the binary readers: a problem becomes one error diagnostic (with
+// its line, column and offset) and the result is empty.
+std::optional<Wear> read(ByteView bytes, DiagnosticSink& sink, const std::string& where);
 
 // The table as text: byte-identical to the bytes read when nothing changed. Throws FormatError
 // for a table the game would reject or misread: no material rows, an empty name, a name with

@@ -161,8 +161,8 @@ std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
     try {
         doc = sidecar::parse_for_import(
             std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
-    } catch (const std::exception& e) {
-        throw FormatError(where, 0, std::string("not a readable sidecar: ") + e.what());
+    } catch (const std::exception&) {
+        return std::nullopt; // not JSON: not a terrain sidecar (the model import says why)
     }
     if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
     return sidecar::parse_terrain_sidecar(doc, where);

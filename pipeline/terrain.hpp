@@ -68,8 +68,9 @@ mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                                 const sidecar::TerrainSidecar& sidecar,
                                                 const TerrainImportSettings& settings);
 
-// The JSON edge: a terrain sidecar file's bytes -> the typed sidecar (nullopt when the document is
-// a sidecar of another kind); throws FormatError naming `where` when it is not one at all.
+// The JSON edge: a terrain sidecar file's bytes -> the typed sidecar; nullopt when the text is
+// not a terrain sidecar (not JSON, or another kind); throws FormatError naming `where` and the
+// field when it is one but damaged.
 std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
                                                             const std::string& where);
 

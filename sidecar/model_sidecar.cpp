@@ -108,25 +108,33 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
 }
 
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
-    auto fail = [&](const std::string& what) { throw std::runtime_error(where + ": " + what); };
+    // Every problem names the JSON pointer of the field it is about.
+    auto fail = [&](const std::string& pointer, const std::string& what) {
+        throw FormatError(where, Location::at_pointer(pointer), what);
+    };
     if (!doc.is_object() || doc.value("schema", "") != kSchema)
-        fail(std::string("not a ") + kSchema + " document");
-    if (doc.value("kind", "") != "msh-model") fail("sidecar is not for an MSH model");
+        fail("/schema", std::string("not a ") + kSchema + " document");
+    if (doc.value("kind", "") != "msh-model") fail("/kind", "sidecar is not for an MSH model");
     ModelSidecar s;
     s.doc = doc;
+    std::string at = "/original_image";
     try {
         s.original_image = from_base64(doc.at("original_image").get<std::string>());
+        at = "/source/size";
         const json& src = doc.at("source");
         if (src.at("size").get<size_t>() != s.original_image.size())
-            fail("original_image is " + std::to_string(s.original_image.size()) +
-                 " bytes, the sidecar says " + std::to_string(src.at("size").get<size_t>()));
+            fail(at, "original_image is " + std::to_string(s.original_image.size()) +
+                         " bytes, the sidecar says " +
+                         std::to_string(src.at("size").get<size_t>()));
+        at = "/source/fnv1a64";
         if (src.at("fnv1a64").get<std::string>() != hex64(fnv1a64(s.original_image)))
-            fail("original_image does not match its recorded hash (edited or damaged sidecar)");
+            fail(at, "original_image does not match its recorded hash (edited or damaged sidecar)");
+        at = "/export/fps";
         s.fps = doc.at("export").at("fps").get<double>();
     } catch (const json::exception& e) {
-        fail(std::string("malformed sidecar: ") + e.what());
+        fail(at, std::string("malformed sidecar: ") + e.what());
     } catch (const std::invalid_argument& e) {
-        fail(std::string("original_image: ") + e.what());
+        fail(at, std::string("original_image: ") + e.what());
     }
     return s;
 }

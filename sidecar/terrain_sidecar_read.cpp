@@ -16,16 +16,18 @@ namespace {
 
 Bytes decode_payload(const json& p, const std::string& field, const std::string& where) {
     if (!p.is_object() || !p.contains("base64") || !p["base64"].is_string())
-        throw FormatError(where, 0, "sidecar field '" + field + ".base64' is missing");
+        throw FormatError(where, Location::at_pointer("/" + field + "/base64"),
+                          "sidecar field '" + field + ".base64' is missing");
     Bytes bytes;
     try {
         bytes = from_base64(p["base64"].get_ref<const std::string&>());
     } catch (const std::exception& e) {
-        throw FormatError(where, 0, "sidecar field '" + field + ".base64': " + e.what());
+        throw FormatError(where, Location::at_pointer("/" + field + "/base64"),
+                          "sidecar field '" + field + ".base64': " + e.what());
     }
     if (p.contains("size") && p["size"].is_number_unsigned() &&
         p["size"].get<uint64_t>() != bytes.size())
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::at_pointer("/" + field + "/size"),
                           "sidecar field '" + field + "': size " + p["size"].dump() +
                               " does not match the decoded payload (" +
                               std::to_string(bytes.size()) + " bytes)");
@@ -33,7 +35,7 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
         char buf[17];
         std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes)));
         if (p["fnv1a64"].get<std::string>() != buf)
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::at_pointer("/" + field + "/fnv1a64"),
                               "sidecar field '" + field + "': FNV-1a 64 " +
                                   p["fnv1a64"].get<std::string>() +
                                   " does not match the decoded payload (" + buf + ")");
@@ -78,10 +80,12 @@ bool is_terrain_sidecar(const json& doc) {
 
 TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) {
     if (!is_terrain_sidecar(doc))
-        throw FormatError(where, 0, "not a terrain sidecar (\"kind\": \"terrain\" expected)");
+        throw FormatError(where, Location::at_pointer("/kind"),
+                          "not a terrain sidecar (\"kind\": \"terrain\" expected)");
     TerrainSidecar s;
     if (!doc.contains("land_msh"))
-        throw FormatError(where, 0, "sidecar field 'land_msh' is missing");
+        throw FormatError(where, Location::at_pointer("/land_msh"),
+                          "sidecar field 'land_msh' is missing");
     s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
     if (doc.contains("land_map") && !doc["land_map"].is_null())
         s.land_map = decode_payload(doc["land_map"], "land_map", where);

@@ -54,21 +54,30 @@ bool uses_alpha(const texm::Image& img) {
 
 // The original payload recorded in a texm sidecar, hash-checked.
 texm::Texture original_from_sidecar(const json& doc, const std::string& where, Bytes& bytes) {
+    // Every problem names the JSON pointer of the field it is about.
+    auto fail = [&](const std::string& pointer, const std::string& what) {
+        throw FormatError(where, Location::at_pointer(pointer), "bad texm sidecar: " + what);
+    };
+    std::string at = "/schema";
     try {
         if (doc.at("schema").get<std::string>() != kSchema)
-            throw std::runtime_error("schema is not " + std::string(kSchema));
+            fail(at, "schema is not " + std::string(kSchema));
+        at = "/kind";
         if (doc.at("kind").get<std::string>() != "texm")
-            throw std::runtime_error("kind is not \"texm\" (a model sidecar?)");
+            fail(at, "kind is not \"texm\" (a model sidecar?)");
+        at = "/original/base64";
         const json& o = doc.at("original");
         bytes = from_base64(o.at("base64").get<std::string>());
+        at = "/original/size";
         if (bytes.size() != o.at("size").get<size_t>())
-            throw std::runtime_error("original payload size does not match");
+            fail(at, "original payload size does not match");
+        at = "/original/fnv1a64";
         if (hex64(fnv1a64(bytes)) != o.at("fnv1a64").get<std::string>())
-            throw std::runtime_error("original payload hash does not match (edited sidecar?)");
+            fail(at, "original payload hash does not match (edited sidecar?)");
     } catch (const FormatError&) {
         throw;
     } catch (const std::exception& e) {
-        throw FormatError(where, 0, std::string("bad texm sidecar: ") + e.what());
+        fail(at, e.what());
     }
     return read_texture(bytes, where + " (sidecar original)");
 }

@@ -3,6 +3,7 @@
 #include "test_util.hpp"
 
 #include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
 
@@ -29,6 +30,11 @@ std::string first_model(const fs::path& archive) {
     for (const nres::Entry& e : ar.entries)
         if (nres::looks_like_nres(e.data)) return e.name();
     return {};
+}
+
+std::string read_file_text(const fs::path& p) {
+    const Bytes b = read_file(p);
+    return std::string(b.begin(), b.end());
 }
 
 } // namespace
@@ -165,6 +171,46 @@ BOOST_AUTO_TEST_CASE(info_on_maps_and_wear) {
     r = mshconv("info --json " + q(level / "Land1.wea"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     BOOST_TEST(nlohmann::json::parse(r.out)["wear"]["materials"].size() > 0u);
+}
+
+// Each format says where in its own terms: binary by offset, text by line and column, JSON by
+// pointer.
+BOOST_AUTO_TEST_CASE(error_locations_by_format_kind) {
+    const fs::path wear = scratch("bad_rows.wea");
+    write_file_atomic(wear, Bytes{'2', '\r', '\n', '1', ' ', 'A', '\r', '\n', 'B', 'A', 'D'});
+    Run r = mshconv("validate --json " + q(wear));
+    BOOST_TEST(r.code == 1);
+    const auto d = nlohmann::json::parse(r.out)["diagnostics"].at(0);
+    BOOST_TEST(d["line"] == 3);
+    BOOST_TEST(d["column"] == 1);
+    BOOST_TEST(d["offset"] == 8);
+
+    const std::string gltf_text =
+        R"({"asset":{"version":"2.0"},"nodes":[{"name":"n","matrix":[2,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]})";
+    std::vector<std::string> warnings;
+    try {
+        gltf::read_gltf_text(Bytes(gltf_text.begin(), gltf_text.end()), "m.gltf", warnings);
+        BOOST_FAIL("a node matrix was accepted");
+    } catch (const FormatError& e) {
+        BOOST_TEST((e.location().kind == Location::Kind::Pointer));
+        BOOST_TEST(e.location().pointer == "/nodes/0/matrix");
+        BOOST_TEST(std::string(e.what()).find("m.gltf: at /nodes/0/matrix: ") == 0u, e.what());
+    }
+
+    const fs::path dir = scratch("damaged_sidecar");
+    fs::create_directories(dir);
+    r = mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " +
+                q(dir / "h.glb"));
+    BOOST_REQUIRE_EQUAL(r.code, 0);
+    auto doc = nlohmann::json::parse(read_file_text(dir / "h.sidecar.json"));
+    doc["source"]["fnv1a64"] = "0000000000000000";
+    const std::string text = doc.dump();
+    write_file_atomic(dir / "h.sidecar.json", Bytes(text.begin(), text.end()));
+    r = mshconv("convert " + q(dir / "h.glb") + " " + q(dir / "h.msh"));
+    BOOST_TEST(r.code == 1);
+    BOOST_TEST(r.out.find("at /source/fnv1a64: original_image does not match") != std::string::npos,
+               r.out);
+    BOOST_TEST(!fs::exists(dir / "h.msh"));
 }
 
 BOOST_AUTO_TEST_CASE(version_names_the_project_version) {
