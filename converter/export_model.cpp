@@ -139,11 +139,11 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     const std::optional<Sibling> wear =
         context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
     if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes};
-    std::optional<mapping::MaterialLibraries> own;
-    input.libraries = [&]() -> const mapping::MaterialLibraries* {
-        if (context && context->libraries) return context->libraries;
-        if (!own) own = open_libraries(in.address.file.parent_path(), vm);
-        return &*own;
+    input.libraries = [&]() -> std::shared_ptr<const mapping::MaterialLibraries> {
+        if (context && context->libraries) // batch's, shared by many models: not ours to free
+            return {std::shared_ptr<void>(), context->libraries};
+        return std::make_shared<const mapping::MaterialLibraries>(
+            open_libraries(in.address.file.parent_path(), vm));
     };
     const pipeline::ModelExport result = pipeline::export_model(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);

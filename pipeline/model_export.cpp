@@ -110,21 +110,22 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     if (settings.skin)
         sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
     if (!opt.material_names.empty() && in.libraries)
-        if (const mapping::MaterialLibraries* libs = in.libraries())
+        if (const auto libs = in.libraries())
             texture_scene(sc, opt, rows.lightmaps, *libs, where, out);
 
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
-    out.sidecar.doc = sidecar::make_model_sidecar(model, in.model, record);
-    out.sidecar.original_image.assign(in.model.begin(), in.model.end());
-    out.sidecar.fps = opt.fps;
     out.files = encode_scene(sc, settings.format, settings.output_name);
     out.summary.nodes = sc.nodes.size();
     out.summary.meshes = sc.meshes.size();
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
+    sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
+    out.sidecar.doc = sidecar::make_model_sidecar(model, in.model, record);
+    out.sidecar.original_image.assign(in.model.begin(), in.model.end());
+    out.sidecar.fps = opt.fps;
     return out;
 }
 

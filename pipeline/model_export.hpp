@@ -11,6 +11,7 @@
 #include "sidecar/model_sidecar.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,8 +48,10 @@ struct ModelExportInput {
     ByteView model;      // the MSH model (an NRes image)
     std::string address; // where it came from: recorded in the sidecar and the glTF extras
     std::optional<NamedBytes> wear; // the model's WEAR (none: materials named mat_<row>)
-    // The game libraries, asked for only when the WEAR names materials (null: untextured).
-    std::function<const mapping::MaterialLibraries*()> libraries;
+    // The game libraries, asked for only when the WEAR names materials (null: untextured); the
+    // export lets go of them as soon as the textures are resolved, so a provider that opens them
+    // for one model frees them before the encoding.
+    std::function<std::shared_ptr<const mapping::MaterialLibraries>()> libraries;
 };
 
 struct ModelExportSummary {
