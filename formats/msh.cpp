@@ -187,19 +187,19 @@ class ModelReader {
             switch (st.type) {
             case kPositions:
                 m_.positions.resize(n);
-                std::memcpy(m_.positions.data(), d.data(), d.size());
+                if (!d.empty()) std::memcpy(m_.positions.data(), d.data(), d.size());
                 break;
             case kNormals:
                 m_.normals.resize(n);
-                std::memcpy(m_.normals.data(), d.data(), d.size());
+                if (!d.empty()) std::memcpy(m_.normals.data(), d.data(), d.size());
                 break;
             case kUv0:
                 m_.uvs.resize(n);
-                std::memcpy(m_.uvs.data(), d.data(), d.size());
+                if (!d.empty()) std::memcpy(m_.uvs.data(), d.data(), d.size());
                 break;
             case kIndices:
                 m_.indices.resize(n);
-                std::memcpy(m_.indices.data(), d.data(), d.size());
+                if (!d.empty()) std::memcpy(m_.indices.data(), d.data(), d.size());
                 break;
             case kTriangles:
                 m_.triangles.resize(n);
@@ -261,7 +261,7 @@ class ModelReader {
         }
         const Bytes& w = fv.entry->data;
         m_.animation.words.resize(w.size() / 2);
-        std::memcpy(m_.animation.words.data(), w.data(), w.size());
+        if (!w.empty()) std::memcpy(m_.animation.words.data(), w.data(), w.size());
         m_.animation.frame_count = fv.entry->attr2;
         mark(kKeys);
         mark(kFrameMap);
