@@ -55,7 +55,7 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
     const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
     // Everything is encoded in memory; each file is written atomically, the sidecar last.
     pipeline::write_outputs(out_png.parent_path(), e.files);
-    const std::string text = pipeline::texture_sidecar_text(e.sidecar);
+    const std::string text = sidecar::texture_sidecar_text(e.sidecar);
     write_file_atomic(sidecar_for(out_png, vm), Bytes(text.begin(), text.end()));
     spdlog::info("{} -> {} ({}x{}, format {}, {} levels{})", where, out_png.string(),
                  e.summary.width, e.summary.height, e.summary.format, e.summary.levels,
@@ -69,17 +69,15 @@ sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path&
     input.png = read_file(png);
     if (fs::exists(sidecar_path)) {
         input.sidecar =
-            pipeline::read_texture_sidecar(read_file(sidecar_path), sidecar_path.string());
+            sidecar::read_texture_sidecar(read_file(sidecar_path), sidecar_path.string());
         // Mip PNGs the export wrote (--mips), when they are still there.
-        if (const auto it = input.sidecar->find("mips");
-            it != input.sidecar->end() && it->is_array())
-            for (const auto& name : *it) {
-                const fs::path p = png.parent_path() / name.get<std::string>();
-                if (fs::exists(p))
-                    input.mips.push_back(read_file(p));
-                else
-                    input.mips.emplace_back();
-            }
+        for (const std::string& name : input.sidecar->mips) {
+            const fs::path p = png.parent_path() / name;
+            if (fs::exists(p))
+                input.mips.push_back(read_file(p));
+            else
+                input.mips.emplace_back();
+        }
     }
     pipeline::TextureImportSettings settings;
     settings.format = format;

@@ -18,16 +18,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void print_new_model(const fs::path& input, const Address& out, const nlohmann::json& s) {
+void print_new_model(const fs::path& input, const Address& out, const mapping::NewModelSummary& s) {
     std::printf("%s -> %s: new model (no sidecar)\n", input.string().c_str(),
                 out.display().c_str());
     std::printf("  nodes %zu, slots %zu, batches %zu, vertices %zu, triangles %zu; animated "
                 "nodes %zu, frames %u\n",
-                s["nodes"].get<size_t>(), s["slots"].get<size_t>(), s["batches"].get<size_t>(),
-                s["vertices"].get<size_t>(), s["triangles"].get<size_t>(),
-                s["animated_nodes"].get<size_t>(), s["frame_count"].get<unsigned>());
-    for (const auto& d : s["defaults"])
-        std::printf("  default: %s\n", d.get<std::string>().c_str());
+                s.nodes, s.slots, s.batches, s.vertices, s.triangles, s.animated_nodes,
+                s.frame_count);
+    for (const std::string& d : s.defaults) std::printf("  default: %s\n", d.c_str());
 }
 
 void print_changes(const fs::path& input, const Address& out, const pipeline::ModelImport& r) {

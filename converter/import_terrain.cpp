@@ -78,21 +78,22 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         for (const std::string& w : warnings) spdlog::warn("{}", w);
         r = pipeline::import_terrain(scene, sc, settings);
     }
-    for (const auto& w : r.report["warnings"]) spdlog::warn("{}", w.get<std::string>());
-    r.report["input"] = input.string();
-    r.report["output"] = msh_path.string();
-    r.report["output_map"] = sc.land_map ? map_path.string() : std::string();
-    r.report["sidecar"] = sidecar_path.string();
+    for (const std::string& w : r.report.warnings) spdlog::warn("{}", w);
 
     // Everything is encoded; now the files (Land.map first: the Land.msh marks completion).
     if (sc.land_map) write_file_atomic(map_path, r.land_map);
     write_file_atomic(msh_path, r.land_msh);
     if (vm.count("report")) {
-        const std::string text = r.report.dump(2) + "\n";
+        nlohmann::json report = mapping::to_json(r.report);
+        report["input"] = input.string();
+        report["output"] = msh_path.string();
+        report["output_map"] = sc.land_map ? map_path.string() : std::string();
+        report["sidecar"] = sidecar_path.string();
+        const std::string text = report.dump(2) + "\n";
         write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
     }
     if (spdlog::get_level() <= spdlog::level::warn) {
-        const auto& s = r.report["summary"];
+        const mapping::TerrainImportReport& s = r.report;
         std::printf("%s -> %s%s: %s\n", input.string().c_str(), msh_path.string().c_str(),
                     sc.land_map ? (" + " + map_path.filename().string()).c_str() : "",
                     r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
@@ -100,12 +101,9 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         if (!r.msh_identical || !r.map_identical)
             std::printf("  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
                         "%zu recomputed; areals changed %zu, deleted %zu, grid %s\n",
-                        s["vertices_moved"].get<size_t>(),
-                        s["vertex_normals_recomputed"].get<size_t>(),
-                        s["face_normals_recomputed"].get<size_t>(),
-                        s["slots_with_bounds_recomputed"].get<size_t>(),
-                        s["areals_changed"].get<size_t>(), s["areals_deleted"].get<size_t>(),
-                        s["grid_rebuilt"].get<bool>() ? "rebuilt" : "kept");
+                        s.vertices_moved, s.vertex_normals_recomputed, s.face_normals_recomputed,
+                        s.slots_with_bounds_recomputed, s.changed_areals.size(),
+                        s.deleted_areals.size(), s.grid_rebuilt ? "rebuilt" : "kept");
     }
     return 0;
 }

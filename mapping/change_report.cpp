@@ -46,4 +46,36 @@ json to_json(const ModelChangeReport& r) {
     return j;
 }
 
+json to_json(const NewModelSummary& s) {
+    return {{"nodes", s.nodes},
+            {"slots", s.slots},
+            {"batches", s.batches},
+            {"vertices", s.vertices},
+            {"triangles", s.triangles},
+            {"keys", s.keys},
+            {"frame_count", s.frame_count},
+            {"animated_nodes", s.animated_nodes},
+            {"split_primitives", s.split_primitives},
+            {"defaults", s.defaults},
+            {"warnings", s.warnings}};
+}
+
+json to_json(const TerrainImportReport& r) {
+    return {{"summary",
+             {{"vertices_moved", r.vertices_moved},
+              {"vertex_normals_recomputed", r.vertex_normals_recomputed},
+              {"face_normals_recomputed", r.face_normals_recomputed},
+              {"slots_with_bounds_recomputed", r.slots_with_bounds_recomputed},
+              {"header_recomputed", r.header_recomputed},
+              {"areals_changed", r.changed_areals.size()},
+              {"areals_deleted", r.deleted_areals.size()},
+              {"grid_rebuilt", r.grid_rebuilt},
+              {"land_msh_identical", r.land_msh_identical},
+              {"land_map_identical", r.land_map_identical}}},
+            {"moved_vertices", r.moved_vertices},
+            {"changed_areals", r.changed_areals},
+            {"deleted_areals", r.deleted_areals},
+            {"warnings", r.warnings}};
+}
+
 } // namespace msh::mapping

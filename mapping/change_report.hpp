@@ -1,5 +1,6 @@
-// What an import with a sidecar kept, rebuilt and recomputed (docs/import.md): a typed report
-// whose JSON form (to_json) is written only at the edge (`convert --report`, batch reports).
+// What an import did, as typed reports whose JSON form (to_json) is written only at the edge
+// (`convert --report`, batch reports): a model import with a sidecar (what was kept, rebuilt and
+// recomputed, docs/import.md), a new model built without one, a terrain import.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -44,7 +45,33 @@ struct ModelChangeReport {
     std::vector<std::string> warnings;
 };
 
+// A model built from a scene alone (mapping/scene_to_new_model.hpp).
+struct NewModelSummary {
+    size_t nodes = 0, slots = 0, batches = 0, vertices = 0, triangles = 0, keys = 0;
+    uint32_t frame_count = 0;
+    size_t animated_nodes = 0;
+    size_t split_primitives = 0;       // primitives split into several batches
+    std::vector<std::string> defaults; // the values the scene could not give
+    std::vector<std::string> warnings;
+};
+
+// A terrain import with its sidecar (mapping/scene_to_terrain.hpp).
+struct TerrainImportReport {
+    size_t vertices_moved = 0;
+    size_t vertex_normals_recomputed = 0, face_normals_recomputed = 0;
+    size_t slots_with_bounds_recomputed = 0;
+    bool header_recomputed = false;
+    bool grid_rebuilt = false;
+    bool land_msh_identical = true, land_map_identical = true;
+    std::vector<uint32_t> moved_vertices; // the first 1,000
+    // Areal indices as exported (the sidecar's), before deleted areals are dropped.
+    std::vector<uint32_t> changed_areals, deleted_areals;
+    std::vector<std::string> warnings;
+};
+
 nlohmann::json to_json(const TopologyReport& topology);
 nlohmann::json to_json(const ModelChangeReport& report);
+nlohmann::json to_json(const NewModelSummary& summary);
+nlohmann::json to_json(const TerrainImportReport& report);
 
 } // namespace msh::mapping

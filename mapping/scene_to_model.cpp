@@ -27,15 +27,14 @@ namespace {
 
 ExportOptions options_from(const sidecar::ModelSidecar& sc, bool& skin) {
     ExportOptions opt;
-    const json& o = sc.doc.at("export").at("options");
-    auto choice = [](const json& j) { return j.is_string() ? kAll : j.get<int>(); };
-    opt.lod = choice(o.value("lod", json(0)));
-    opt.group = choice(o.value("group", json(0)));
-    opt.msft_lod = o.value("msft_lod", false);
-    opt.fps = sc.fps;
-    skin = o.value("skin", false);
-    if (sc.doc.contains("wear"))
-        opt.material_names = sc.doc["wear"].value("rows", std::vector<std::string>{});
+    const sidecar::ExportedOptions& o = sc.record.options;
+    static_assert(sidecar::kAllChoice == kAll);
+    opt.lod = o.lod;
+    opt.group = o.group;
+    opt.msft_lod = o.msft_lod;
+    opt.fps = sc.record.fps;
+    skin = o.skin;
+    opt.material_names = sc.record.wear_rows;
     return opt;
 }
 

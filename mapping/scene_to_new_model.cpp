@@ -225,8 +225,7 @@ struct Builder {
     const scene::Scene& s;
     const NewModelOptions& opt;
     std::vector<std::string>& warnings;
-    json summary = json::object();
-    std::vector<std::string> defaults;
+    NewModelSummary summary;
     Model m;
     std::vector<uint16_t> vertex_node;
     size_t computed_normals = 0, missing_uv = 0, missing_material = 0, degenerate = 0,
@@ -399,35 +398,36 @@ struct Builder {
                                {kPathGraph, {}, 0, 0, 0}});
 
         // 9. Summary.
-        summary["nodes"] = m.nodes.size();
-        summary["slots"] = m.slots.size();
-        summary["batches"] = m.batches.size();
-        summary["vertices"] = m.positions.size();
-        summary["triangles"] = m.triangles.size();
-        summary["keys"] = m.animation.keys.size();
-        summary["frame_count"] = m.animation.frame_count;
-        summary["animated_nodes"] = animated;
-        summary["split_primitives"] = split_primitives;
-        defaults.push_back("hdr0 = 0, batchFlags = 0, opaque6 = 0, triFlags = 0, selPacked = 0x3F, "
-                           "opaque4 = 0xFF00 | material");
-        defaults.push_back("Res15 = 8 zero bytes per vertex; Res17 empty; no WEAR written "
-                           "(materialIndex = scene material index)");
-        defaults.push_back("bounds, slot tail (+48 area, +52 volume, rest 0), hull, sphere and "
-                           "capsule by the msh.md §11 rules");
-        defaults.push_back("fps " + std::to_string(opt.fps));
+        summary.nodes = m.nodes.size();
+        summary.slots = m.slots.size();
+        summary.batches = m.batches.size();
+        summary.vertices = m.positions.size();
+        summary.triangles = m.triangles.size();
+        summary.keys = m.animation.keys.size();
+        summary.frame_count = m.animation.frame_count;
+        summary.animated_nodes = animated;
+        summary.split_primitives = split_primitives;
+        summary.defaults.push_back(
+            "hdr0 = 0, batchFlags = 0, opaque6 = 0, triFlags = 0, selPacked = 0x3F, "
+            "opaque4 = 0xFF00 | material");
+        summary.defaults.push_back("Res15 = 8 zero bytes per vertex; Res17 empty; no WEAR written "
+                                   "(materialIndex = scene material index)");
+        summary.defaults.push_back(
+            "bounds, slot tail (+48 area, +52 volume, rest 0), hull, sphere and "
+            "capsule by the msh.md §11 rules");
+        summary.defaults.push_back("fps " + std::to_string(opt.fps));
         if (computed_normals)
-            defaults.push_back(std::to_string(computed_normals) +
-                               " primitive(s) without NORMAL: normals computed from faces");
+            summary.defaults.push_back(std::to_string(computed_normals) +
+                                       " primitive(s) without NORMAL: normals computed from faces");
         if (missing_uv)
-            defaults.push_back(std::to_string(missing_uv) +
-                               " primitive(s) without TEXCOORD_0: UV0 = 0");
+            summary.defaults.push_back(std::to_string(missing_uv) +
+                                       " primitive(s) without TEXCOORD_0: UV0 = 0");
         if (missing_material)
-            defaults.push_back(std::to_string(missing_material) +
-                               " primitive(s) without material: materialIndex 0");
+            summary.defaults.push_back(std::to_string(missing_material) +
+                                       " primitive(s) without material: materialIndex 0");
         if (degenerate)
             warn(std::to_string(degenerate) +
                  " degenerate triangle(s): Res7 face normal written as (0, 0, 0)");
-        summary["defaults"] = defaults;
         return nres::write_canonical(m.container);
     }
 
@@ -826,8 +826,7 @@ NewModelResult build_new_model(const scene::Scene& scene, const NewModelOptions&
     NewModelResult r;
     r.image = b.run();
     r.summary = std::move(b.summary);
-    r.summary["warnings"] =
-        std::vector<std::string>(warnings.begin() + long(before), warnings.end());
+    r.summary.warnings.assign(warnings.begin() + long(before), warnings.end());
     return r;
 }
 

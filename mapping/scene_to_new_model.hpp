@@ -37,7 +37,7 @@
 #include "formats/bytes.hpp"
 #include "scene/scene.hpp"
 
-#include <nlohmann/json.hpp>
+#include "change_report.hpp"
 
 #include <string>
 #include <vector>
@@ -51,9 +51,7 @@ struct NewModelOptions {
 
 struct NewModelResult {
     Bytes image;
-    // {nodes, slots, batches, vertices, triangles, keys, frame_count, animated_nodes,
-    //  split_primitives, defaults: [...], warnings: [...]}
-    nlohmann::json summary;
+    NewModelSummary summary;
 };
 
 NewModelResult build_new_model(const scene::Scene& scene, const NewModelOptions& options,

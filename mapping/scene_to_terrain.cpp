@@ -435,8 +435,7 @@ struct OverlayResult {
     bool changed = false;
     bool grid_rebuilt = false;
     // Indices as exported (the sidecar's), before deleted areals are dropped.
-    nlohmann::json changed_areals = nlohmann::json::array();
-    nlohmann::json deleted_areals = nlohmann::json::array();
+    std::vector<uint32_t> changed_areals, deleted_areals;
 };
 
 const char* overlay_name(Overlay o) {
@@ -475,7 +474,7 @@ void check_anonymous_outline(const Incoming& in, const Original& o, const std::s
 }
 
 OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& where,
-                            nlohmann::json& warnings) {
+                            std::vector<std::string>& warnings) {
     OverlayResult res;
     arealmap::ArealMap& m = *o.map;
     const size_t na = m.areals.size();
@@ -575,7 +574,7 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
         kept.reserve(na - n_deleted);
         for (size_t a = 0; a < na; ++a) {
             if (deleted[a]) {
-                res.deleted_areals.push_back(a);
+                res.deleted_areals.push_back(uint32_t(a));
                 continue;
             }
             arealmap::Areal ar = std::move(m.areals[a]);
@@ -749,7 +748,7 @@ struct TerrainRecomputed {
 
 // Recompute what the moved vertices derive, each where its rule holds (else kept, warned).
 TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rules,
-                                    nlohmann::json& warnings) {
+                                    std::vector<std::string>& warnings) {
     TerrainRecomputed done;
     const size_t nf = t.faces.size();
     if (rules.face_normals) {
@@ -793,7 +792,7 @@ TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rul
 
 // The areal overlay: edits applied to the decoded Land.map, or the original kept.
 OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::TerrainSidecar& sc,
-                             const std::string& where, nlohmann::json& warnings,
+                             const std::string& where, std::vector<std::string>& warnings,
                              TerrainImportResult& r) {
     OverlayResult ov;
     if (!sc.land_map) return ov;
@@ -818,7 +817,7 @@ OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::Ter
 TerrainImportResult import_common(const Incoming& in, Original& o,
                                   const sidecar::TerrainSidecar& sc, const std::string& where) {
     TerrainImportResult r;
-    nlohmann::json warnings = nlohmann::json::array();
+    std::vector<std::string> warnings;
     terrain::Terrain& t = o.t;
     const MovedCorners cand = diff_corners(in, o, where);
     if (in.uv_changed)
@@ -852,23 +851,20 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
     r.msh_identical = r.land_msh == sc.land_msh;
     const OverlayResult ov = import_overlay(in, o, sc, where, warnings, r);
 
-    nlohmann::json moved_list = nlohmann::json::array();
-    for (size_t i = 0; i < moved.size() && i < 1000; ++i) moved_list.push_back(moved[i]);
-    r.report = {{"summary",
-                 {{"vertices_moved", moved.size()},
-                  {"vertex_normals_recomputed", done.vertex_normals},
-                  {"face_normals_recomputed", done.face_normals},
-                  {"slots_with_bounds_recomputed", done.slots},
-                  {"header_recomputed", done.header},
-                  {"areals_changed", ov.changed_areals.size()},
-                  {"areals_deleted", ov.deleted_areals.size()},
-                  {"grid_rebuilt", ov.grid_rebuilt},
-                  {"land_msh_identical", r.msh_identical},
-                  {"land_map_identical", r.map_identical}}},
-                {"moved_vertices", std::move(moved_list)},
-                {"changed_areals", ov.changed_areals},
-                {"deleted_areals", ov.deleted_areals},
-                {"warnings", std::move(warnings)}};
+    TerrainImportReport& rep = r.report;
+    rep.vertices_moved = moved.size();
+    rep.moved_vertices.assign(moved.begin(),
+                              moved.begin() + long(std::min<size_t>(moved.size(), 1000)));
+    rep.vertex_normals_recomputed = done.vertex_normals;
+    rep.face_normals_recomputed = done.face_normals;
+    rep.slots_with_bounds_recomputed = done.slots;
+    rep.header_recomputed = done.header;
+    rep.changed_areals = ov.changed_areals;
+    rep.deleted_areals = ov.deleted_areals;
+    rep.grid_rebuilt = ov.grid_rebuilt;
+    rep.land_msh_identical = r.msh_identical;
+    rep.land_map_identical = r.map_identical;
+    rep.warnings = std::move(warnings);
     return r;
 }
 

@@ -63,7 +63,7 @@
 #include "scene/scene.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
-#include <nlohmann/json.hpp>
+#include "change_report.hpp"
 
 #include <string>
 
@@ -71,10 +71,10 @@ namespace msh::mapping {
 
 struct TerrainImportResult {
     Bytes land_msh;
-    Bytes land_map;            // empty when the sidecar has no Land.map
-    bool msh_identical = true; // land_msh == the sidecar's original
-    bool map_identical = true; // land_map == the sidecar's original
-    nlohmann::json report;     // summary, warnings, moved vertices/areals
+    Bytes land_map;             // empty when the sidecar has no Land.map
+    bool msh_identical = true;  // land_msh == the sidecar's original
+    bool map_identical = true;  // land_map == the sidecar's original
+    TerrainImportReport report; // what changed, what was recomputed, warnings
 };
 
 // glTF / GLB scene (gltf::read).

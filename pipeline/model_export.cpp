@@ -12,10 +12,6 @@ namespace msh::pipeline {
 
 namespace {
 
-nlohmann::json choice_json(int v) {
-    return v == mapping::kAll ? nlohmann::json("all") : nlohmann::json(v);
-}
-
 struct WearRows {
     std::vector<std::string> materials, lightmaps;
 };
@@ -93,10 +89,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     record.fps = opt.fps;
     const WearRows rows = read_wear(in.wear, where, record, out);
     opt.material_names = rows.materials;
-    record.options = {{"lod", choice_json(opt.lod)},
-                      {"group", choice_json(opt.group)},
-                      {"skin", settings.skin},
-                      {"msft_lod", opt.msft_lod}};
+    record.options = {opt.lod, opt.group, settings.skin, opt.msft_lod};
     // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).
     if (!rows.lightmaps.empty() && settings.format != SceneFormat::Obj) {
         const std::string problem = mapping::lightmap_uv_problem(model);
@@ -123,9 +116,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
     sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
-    out.sidecar.doc = sidecar::make_model_sidecar(model, in.model, record);
-    out.sidecar.original_image.assign(in.model.begin(), in.model.end());
-    out.sidecar.fps = opt.fps;
+    out.sidecar = sidecar::make_model_sidecar(model, in.model, std::move(record));
     return out;
 }
 

@@ -24,9 +24,9 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
     }
     // An --fps override changes the key times the import expects; copy only then.
     std::optional<sidecar::ModelSidecar> overridden;
-    if (settings.fps && *settings.fps != sidecar->fps) {
+    if (settings.fps && *settings.fps != sidecar->record.fps) {
         overridden = *sidecar;
-        overridden->fps = *settings.fps;
+        overridden->record.fps = *settings.fps;
         sidecar = &*overridden;
     }
     mapping::ImportResult r =
@@ -41,7 +41,7 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 nlohmann::json report_json(const ModelImport& result) {
     if (result.changes) return mapping::to_json(*result.changes);
     nlohmann::json report = {
-        {"sidecar", nullptr}, {"new_model", true}, {"summary", result.new_model_summary}};
+        {"sidecar", nullptr}, {"new_model", true}, {"summary", mapping::to_json(result.new_model_summary)}};
     report["warnings"] = result.warnings;
     return report;
 }

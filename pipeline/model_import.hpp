@@ -32,9 +32,8 @@ struct ModelImport {
     bool identical = false; // == the sidecar's original image
     // With a sidecar: what was kept, rebuilt and recomputed (docs/import.md).
     std::optional<mapping::ModelChangeReport> changes;
-    // A new model: {nodes, slots, batches, vertices, triangles, keys, frame_count,
-    // animated_nodes, split_primitives, defaults: [...], warnings: [...]}
-    nlohmann::json new_model_summary;
+    // A new model: its counts and the defaults it was given.
+    mapping::NewModelSummary new_model_summary;
     std::vector<std::string> warnings;
 };
 

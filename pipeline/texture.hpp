@@ -8,8 +8,6 @@
 #include "formats/texm.hpp"
 #include "sidecar/texture_sidecar.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,8 +24,8 @@ struct TextureExportSummary {
 };
 
 struct TextureExport {
-    OutputFiles files;      // the mip PNGs, then level 0
-    nlohmann::json sidecar; // kind "texm": texture_sidecar_text for its file
+    OutputFiles files;               // the mip PNGs, then level 0
+    sidecar::TextureSidecar sidecar; // its file's text: sidecar::texture_sidecar_text
     TextureExportSummary summary;
 };
 
@@ -41,17 +39,13 @@ struct TextureImportSettings {
 };
 
 struct TextureImportInput {
-    Bytes png;                              // level 0
-    std::optional<nlohmann::json> sidecar;  // none: a new texture
+    Bytes png;                                      // level 0
+    std::optional<sidecar::TextureSidecar> sidecar; // none: a new texture
     std::vector<std::optional<Bytes>> mips; // the PNGs the sidecar lists, where still present
 };
 
 // Throws FormatError (bad PNG, size mismatch, damaged sidecar, palette mismatch, ...).
 sidecar::TextureImport import_texture(TextureImportInput input,
                                       const TextureImportSettings& settings);
-
-// The JSON edge of the texture sidecar.
-std::string texture_sidecar_text(const nlohmann::json& sidecar);
-nlohmann::json read_texture_sidecar(ByteView text, const std::string& where);
 
 } // namespace msh::pipeline

@@ -1,10 +1,10 @@
 #include "model_sidecar.hpp"
 
 #include "base64.hpp"
+#include "json_at.hpp"
 
 #include "formats/diagnostics.hpp"
 
-#include <cstdio>
 #include <stdexcept>
 
 namespace msh::sidecar {
@@ -19,32 +19,44 @@ template <size_t N> json floats(const std::array<float, N>& a) {
     return j;
 }
 
-} // namespace
-
-uint64_t fnv1a64(ByteView bytes) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-    return h;
+json choice_json(int v) {
+    return v == kAllChoice ? json("all") : json(v);
 }
 
-json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r) {
+ModelDescription describe(const Model& m) {
+    ModelDescription d;
+    for (const nres::Entry& e : m.container.entries)
+        d.entries.push_back({e.type, e.name(), Bytes(e.raw_name.begin(), e.raw_name.end()), e.attr1,
+                             e.attr2, e.attr3, e.sort_index, e.data.size(),
+                             e.type < 32 && m.has(ResType(e.type))});
+    d.legacy_node_table = m.legacy_nodes;
+    for (size_t i = 0; i < m.nodes.size(); ++i) d.nodes.push_back({m.node_name(i), m.nodes[i]});
+    for (const NodeString& s : m.node_strings)
+        d.node_strings.push_back(s.present ? std::optional<std::string>(s.text) : std::nullopt);
+    d.header = m.header;
+    d.slots = m.slots;
+    d.batches = m.batches;
+    d.animation = {m.animation.frame_count, m.animation.keys.size(), m.animation.words.size()};
+    return d;
+}
+
+json description_json(const ModelDescription& d, json& doc) {
     json entries = json::array();
-    for (const nres::Entry& e : m.container.entries) {
+    for (const ContainerEntry& e : d.entries)
         entries.push_back({{"type", e.type},
-                           {"name", e.name()},
+                           {"name", e.name},
                            {"raw_name", to_hex(e.raw_name)},
                            {"attr1", e.attr1},
                            {"attr2", e.attr2},
                            {"attr3", e.attr3},
                            {"sort_index", e.sort_index},
-                           {"size", e.data.size()},
-                           {"decoded", e.type < 32 && m.has(ResType(e.type))}});
-    }
+                           {"size", e.size},
+                           {"decoded", e.decoded}});
     json nodes = json::array();
-    for (size_t i = 0; i < m.nodes.size(); ++i) {
-        const Node& n = m.nodes[i];
+    for (size_t i = 0; i < d.nodes.size(); ++i) {
+        const Node& n = d.nodes[i].node;
         nodes.push_back({{"index", i},
-                         {"name", m.node_name(i)},
+                         {"name", d.nodes[i].name},
                          {"flags", n.flags},
                          {"parent", n.parent},
                          {"map_start", n.map_start},
@@ -52,10 +64,9 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
                          {"slots", n.slots}});
     }
     json strings = json::array();
-    for (const NodeString& s : m.node_strings)
-        strings.push_back(s.present ? json(s.text) : json(nullptr));
+    for (const auto& s : d.node_strings) strings.push_back(s ? json(*s) : json(nullptr));
     json slots = json::array();
-    for (const Slot& s : m.slots)
+    for (const Slot& s : d.slots)
         slots.push_back({{"tri_start", s.tri_start},
                          {"tri_count", s.tri_count},
                          {"batch_start", s.batch_start},
@@ -65,7 +76,7 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
                          {"sphere", floats(s.sphere)},
                          {"tail", s.tail}});
     json batches = json::array();
-    for (const Batch& b : m.batches)
+    for (const Batch& b : d.batches)
         batches.push_back({{"flags", b.flags},
                            {"material", b.material},
                            {"opaque4", b.opaque4},
@@ -74,73 +85,219 @@ json make_model_sidecar(const Model& m, ByteView original, const ExportRecord& r
                            {"index_start", b.index_start},
                            {"index_count", b.index_count},
                            {"base_vertex", b.base_vertex}});
-    return {
-        {"schema", kSchema},
-        {"kind", "msh-model"},
-        {"source",
-         {{"address", r.source}, {"size", original.size()}, {"fnv1a64", hex64(fnv1a64(original))}}},
-        {"export",
-         {{"output", r.output},
-          {"format", r.format},
-          {"fps", r.fps},
-          {"options", r.options},
-          {"axes", "msh (x, y, z) -> glTF (x, z, -y)"},
-          {"vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)"}}},
-        {"wear",
-         {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
-          {"rows", r.wear_rows},
-          {"lightmaps", r.wear_lightmaps}}},
-        {"container", {{"entries", entries}}},
-        {"legacy_node_table", m.legacy_nodes},
-        {"nodes", nodes},
-        {"node_strings", strings},
-        {"header",
-         {{"hull", floats(m.header.hull)},
-          {"sphere", floats(m.header.sphere)},
-          {"capsule", floats(m.header.capsule)}}},
-        {"slots", slots},
-        {"batches", batches},
-        {"animation",
-         {{"frame_count", m.animation.frame_count},
-          {"key_count", m.animation.keys.size()},
-          {"frame_map_words", m.animation.words.size()}}},
-        {"original_image", to_base64(original)}};
+    doc["container"] = {{"entries", entries}};
+    doc["legacy_node_table"] = d.legacy_node_table;
+    doc["nodes"] = nodes;
+    doc["node_strings"] = strings;
+    doc["header"] = {{"hull", floats(d.header.hull)},
+                     {"sphere", floats(d.header.sphere)},
+                     {"capsule", floats(d.header.capsule)}};
+    doc["slots"] = slots;
+    doc["batches"] = batches;
+    doc["animation"] = {{"frame_count", d.animation.frame_count},
+                        {"key_count", d.animation.key_count},
+                        {"frame_map_words", d.animation.frame_map_words}};
+    return doc;
+}
+
+// ---- reading: every field typed, every problem at its JSON pointer ----------------------------
+
+template <class T, size_t N> void read_array(const JsonAt& at, std::array<T, N>& out) {
+    if (at.size() != N) at.fail("expected " + std::to_string(N) + " values");
+    for (size_t i = 0; i < N; ++i) {
+        if constexpr (std::is_same_v<T, float>)
+            out[i] = at[i].as_float_or_nan();
+        else
+            out[i] = at[i].as<T>();
+    }
+}
+
+int read_choice(const JsonAt& at) {
+    if (at.json().is_string()) {
+        if (at.as<std::string>() != "all") at.fail("expected \"all\" or a number");
+        return kAllChoice;
+    }
+    return at.as<int>();
+}
+
+std::vector<std::string> read_strings(const JsonAt& at) {
+    std::vector<std::string> out(at.size());
+    for (size_t i = 0; i < out.size(); ++i) out[i] = at[i].as<std::string>();
+    return out;
+}
+
+ExportRecord read_record(const JsonAt& doc) {
+    ExportRecord r;
+    r.source = doc["source"]["address"].as<std::string>();
+    const JsonAt ex = doc["export"];
+    r.output = ex["output"].as<std::string>();
+    r.format = ex["format"].as<std::string>();
+    r.fps = ex["fps"].as<double>();
+    const JsonAt o = ex["options"];
+    // Options a tool may leave out keep the export's defaults.
+    if (o.has("lod")) r.options.lod = read_choice(o["lod"]);
+    if (o.has("group")) r.options.group = read_choice(o["group"]);
+    if (o.has("skin")) r.options.skin = o["skin"].as<bool>();
+    if (o.has("msft_lod")) r.options.msft_lod = o["msft_lod"].as<bool>();
+    if (doc.has("wear")) {
+        const JsonAt w = doc["wear"];
+        if (!w["source"].is_null()) r.wear_source = w["source"].as<std::string>();
+        r.wear_rows = read_strings(w["rows"]);
+        if (w.has("lightmaps")) r.wear_lightmaps = read_strings(w["lightmaps"]);
+    }
+    return r;
+}
+
+ModelDescription read_description(const JsonAt& doc) {
+    ModelDescription d;
+    const JsonAt entries = doc["container"]["entries"];
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const JsonAt e = entries[i];
+        ContainerEntry c;
+        c.type = e["type"].as<uint32_t>();
+        c.name = e["name"].as<std::string>();
+        try {
+            c.raw_name = from_hex(e["raw_name"].as<std::string>());
+        } catch (const std::invalid_argument& x) {
+            e["raw_name"].fail(x.what());
+        }
+        c.attr1 = e["attr1"].as<uint32_t>();
+        c.attr2 = e["attr2"].as<uint32_t>();
+        c.attr3 = e["attr3"].as<uint32_t>();
+        c.sort_index = e["sort_index"].as<uint32_t>();
+        c.size = e["size"].as<uint64_t>();
+        c.decoded = e["decoded"].as<bool>();
+        d.entries.push_back(std::move(c));
+    }
+    d.legacy_node_table = doc["legacy_node_table"].as<bool>();
+    const JsonAt nodes = doc["nodes"];
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const JsonAt n = nodes[i];
+        NamedNode node;
+        node.name = n["name"].as<std::string>();
+        node.node.flags = n["flags"].as<uint16_t>();
+        node.node.parent = n["parent"].as<uint16_t>();
+        node.node.map_start = n["map_start"].as<uint16_t>();
+        node.node.fallback_key = n["fallback_key"].as<uint16_t>();
+        read_array(n["slots"], node.node.slots);
+        d.nodes.push_back(std::move(node));
+    }
+    const JsonAt strings = doc["node_strings"];
+    for (size_t i = 0; i < strings.size(); ++i)
+        d.node_strings.push_back(strings[i].is_null()
+                                     ? std::nullopt
+                                     : std::optional<std::string>(strings[i].as<std::string>()));
+    const JsonAt header = doc["header"];
+    read_array(header["hull"], d.header.hull);
+    read_array(header["sphere"], d.header.sphere);
+    read_array(header["capsule"], d.header.capsule);
+    const JsonAt slots = doc["slots"];
+    for (size_t i = 0; i < slots.size(); ++i) {
+        const JsonAt s = slots[i];
+        Slot slot;
+        slot.tri_start = s["tri_start"].as<uint16_t>();
+        slot.tri_count = s["tri_count"].as<uint16_t>();
+        slot.batch_start = s["batch_start"].as<uint16_t>();
+        slot.batch_count = s["batch_count"].as<uint16_t>();
+        read_array(s["aabb_min"], slot.aabb_min);
+        read_array(s["aabb_max"], slot.aabb_max);
+        read_array(s["sphere"], slot.sphere);
+        read_array(s["tail"], slot.tail);
+        d.slots.push_back(slot);
+    }
+    const JsonAt batches = doc["batches"];
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const JsonAt b = batches[i];
+        Batch batch;
+        batch.flags = b["flags"].as<uint16_t>();
+        batch.material = b["material"].as<uint16_t>();
+        batch.opaque4 = b["opaque4"].as<uint16_t>();
+        batch.opaque6 = b["opaque6"].as<uint16_t>();
+        batch.opaque14 = b["opaque14"].as<uint16_t>();
+        batch.index_start = b["index_start"].as<uint32_t>();
+        batch.index_count = b["index_count"].as<uint16_t>();
+        batch.base_vertex = b["base_vertex"].as<uint32_t>();
+        d.batches.push_back(batch);
+    }
+    const JsonAt anim = doc["animation"];
+    d.animation.frame_count = anim["frame_count"].as<uint32_t>();
+    d.animation.key_count = anim["key_count"].as<uint64_t>();
+    d.animation.frame_map_words = anim["frame_map_words"].as<uint64_t>();
+    return d;
+}
+
+} // namespace
+
+uint64_t fnv1a64(ByteView bytes) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    return h;
+}
+
+ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRecord record) {
+    ModelSidecar s;
+    s.record = std::move(record);
+    s.model = describe(model);
+    s.original_image.assign(original.begin(), original.end());
+    return s;
+}
+
+json to_json(const ModelSidecar& s) {
+    const ExportRecord& r = s.record;
+    json doc = {{"schema", kSchema},
+                {"kind", "msh-model"},
+                {"source",
+                 {{"address", r.source},
+                  {"size", s.original_image.size()},
+                  {"fnv1a64", hex64(fnv1a64(s.original_image))}}},
+                {"export",
+                 {{"output", r.output},
+                  {"format", r.format},
+                  {"fps", r.fps},
+                  {"options",
+                   {{"lod", choice_json(r.options.lod)},
+                    {"group", choice_json(r.options.group)},
+                    {"skin", r.options.skin},
+                    {"msft_lod", r.options.msft_lod}}},
+                  {"axes", "msh (x, y, z) -> glTF (x, z, -y)"},
+                  {"vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)"}}},
+                {"wear",
+                 {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
+                  {"rows", r.wear_rows},
+                  {"lightmaps", r.wear_lightmaps}}},
+                {"original_image", to_base64(s.original_image)}};
+    return description_json(s.model, doc);
 }
 
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
-    // Every problem names the JSON pointer of the field it is about.
-    auto fail = [&](const std::string& pointer, const std::string& what) {
-        throw FormatError(where, Location::at_pointer(pointer), what);
-    };
-    if (!doc.is_object() || doc.value("schema", "") != kSchema)
-        fail("/schema", std::string("not a ") + kSchema + " document");
-    if (doc.value("kind", "") != "msh-model") fail("/kind", "sidecar is not for an MSH model");
+    const JsonAt at(doc, "", where);
+    if (!doc.is_object()) at.fail(std::string("not a ") + kSchema + " document");
+    if (doc.value("schema", "") != kSchema)
+        at["schema"].fail(std::string("not a ") + kSchema + " document");
+    if (doc.value("kind", "") != "msh-model") at["kind"].fail("sidecar is not for an MSH model");
     ModelSidecar s;
-    s.doc = doc;
-    std::string at = "/original_image";
+    const JsonAt image = at["original_image"];
     try {
-        s.original_image = from_base64(doc.at("original_image").get<std::string>());
-        at = "/source/size";
-        const json& src = doc.at("source");
-        if (src.at("size").get<size_t>() != s.original_image.size())
-            fail(at, "original_image is " + std::to_string(s.original_image.size()) +
-                         " bytes, the sidecar says " +
-                         std::to_string(src.at("size").get<size_t>()));
-        at = "/source/fnv1a64";
-        if (src.at("fnv1a64").get<std::string>() != hex64(fnv1a64(s.original_image)))
-            fail(at, "original_image does not match its recorded hash (edited or damaged sidecar)");
-        at = "/export/fps";
-        s.fps = doc.at("export").at("fps").get<double>();
-    } catch (const json::exception& e) {
-        fail(at, std::string("malformed sidecar: ") + e.what());
+        s.original_image = from_base64(image.as<std::string>());
     } catch (const std::invalid_argument& e) {
-        fail(at, std::string("original_image: ") + e.what());
+        image.fail(std::string("original_image: ") + e.what());
     }
+    const JsonAt source = at["source"];
+    if (source["size"].as<uint64_t>() != s.original_image.size())
+        source["size"].fail("original_image is " + std::to_string(s.original_image.size()) +
+                            " bytes, the sidecar says " +
+                            std::to_string(source["size"].as<uint64_t>()));
+    if (source["fnv1a64"].as<std::string>() != hex64(fnv1a64(s.original_image)))
+        source["fnv1a64"].fail(
+            "original_image does not match its recorded hash (edited or damaged sidecar)");
+    s.record = read_record(at);
+    if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
+    s.model = read_description(at);
     return s;
 }
 
 std::string model_sidecar_text(const ModelSidecar& sidecar) {
-    return sidecar.doc.dump(1) + "\n";
+    return to_json(sidecar).dump(1) + "\n";
 }
 
 ModelSidecar read_model_sidecar(ByteView text, const std::string& where) {

@@ -1,13 +1,15 @@
 // The sidecar of an exported MSH model (design.md §3; schema in docs/sidecar.md): everything
 // glTF/OBJ cannot carry, readable where a person may want to look (node, slot and batch fields,
 // the container directory), plus the original model image so an import can restore every
-// unchanged record exactly, whatever order a tool wrote it in.
+// unchanged record exactly, whatever order a tool wrote it in. A typed struct; its JSON form is
+// written and read only at the edge (model_sidecar_text / read_model_sidecar).
 #pragma once
 
 #include "formats/msh.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,34 +17,75 @@ namespace msh::sidecar {
 
 constexpr const char* kSchema = "mshconv-sidecar/1";
 
+// `lod` / `group` value meaning every LOD or group ("all" in the JSON; mapping::kAll).
+constexpr int kAllChoice = -1;
+
+struct ExportedOptions {
+    int lod = 0;   // 0..2 or kAllChoice
+    int group = 0; // 0..4 or kAllChoice
+    bool skin = false;
+    bool msft_lod = false;
+};
+
 struct ExportRecord {
     std::string source; // address of the model (file or archive:entry)
     std::string output; // file name of the export
     std::string format; // gltf, glb or obj
     double fps = 24;
-    nlohmann::json options;  // lod, group, skin, ...
+    ExportedOptions options;
     std::string wear_source; // address of the WEAR used for material names, or empty
     std::vector<std::string> wear_rows;
     std::vector<std::string> wear_lightmaps; // LIGHTMAPS rows (empty: none)
 };
 
-uint64_t fnv1a64(ByteView bytes);
-
-nlohmann::json make_model_sidecar(const Model& model, ByteView original_image,
-                                  const ExportRecord& record);
-
-struct ModelSidecar {
-    nlohmann::json doc;
-    Bytes original_image; // the model as it was exported (hash-checked)
-    double fps = 24;
+// The readable view of the model image: what a person looks at; the import trusts the image.
+struct ContainerEntry {
+    uint32_t type = 0;
+    std::string name;
+    Bytes raw_name; // the whole name field, bytes after the NUL included
+    uint32_t attr1 = 0, attr2 = 0, attr3 = 0, sort_index = 0;
+    uint64_t size = 0;
+    bool decoded = false; // interpreted by the reader (else kept raw)
 };
 
-// Checks the schema and the original image against its recorded size and hash; throws
-// std::runtime_error naming `where` and the problem.
+struct NamedNode {
+    std::string name;
+    Node node;
+};
+
+struct AnimationCounts {
+    uint32_t frame_count = 0;
+    uint64_t key_count = 0, frame_map_words = 0;
+};
+
+struct ModelDescription {
+    std::vector<ContainerEntry> entries;
+    bool legacy_node_table = false;
+    std::vector<NamedNode> nodes;                         // stride-38 Res1 only
+    std::vector<std::optional<std::string>> node_strings; // Res10 (nullopt: absent)
+    ModelHeader header;
+    std::vector<Slot> slots;
+    std::vector<Batch> batches;
+    AnimationCounts animation;
+};
+
+struct ModelSidecar {
+    ExportRecord record;
+    ModelDescription model;
+    Bytes original_image; // the model as it was exported (size and hash checked on read)
+};
+
+uint64_t fnv1a64(ByteView bytes);
+
+ModelSidecar make_model_sidecar(const Model& model, ByteView original_image, ExportRecord record);
+
+// The JSON form (the edge).
+nlohmann::json to_json(const ModelSidecar& sidecar);
+// Reads every field, checks the schema and the original image against its recorded size and
+// hash; throws FormatError naming `where` and the JSON pointer of the field.
 ModelSidecar parse_model_sidecar(const nlohmann::json& doc, const std::string& where);
 
-// The JSON edge: the sidecar file's text, and back (throws FormatError naming `where` when it is
-// not JSON, std::runtime_error as parse_model_sidecar).
+// The sidecar file's text, and back (FormatError at offset 0 when it is not JSON).
 std::string model_sidecar_text(const ModelSidecar& sidecar);
 ModelSidecar read_model_sidecar(ByteView text, const std::string& where);
 

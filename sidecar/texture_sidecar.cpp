@@ -1,6 +1,7 @@
 #include "texture_sidecar.hpp"
 
 #include "base64.hpp"
+#include "json_at.hpp"
 #include "model_sidecar.hpp"
 
 #include "formats/diagnostics.hpp"
@@ -52,34 +53,28 @@ bool uses_alpha(const texm::Image& img) {
     return false;
 }
 
-// The original payload recorded in a texm sidecar, hash-checked.
-texm::Texture original_from_sidecar(const json& doc, const std::string& where, Bytes& bytes) {
-    // Every problem names the JSON pointer of the field it is about.
-    auto fail = [&](const std::string& pointer, const std::string& what) {
-        throw FormatError(where, Location::at_pointer(pointer), "bad texm sidecar: " + what);
-    };
-    std::string at = "/schema";
+json page_json(const std::optional<std::vector<texm::PageRect>>& page) {
+    if (!page) return nullptr;
+    json out = json::array();
+    for (const texm::PageRect& r : *page)
+        out.push_back({{"x", r.x}, {"w", r.w}, {"y", r.y}, {"h", r.h}});
+    return out;
+}
+
+json palette_json(const Bytes& palette) {
+    if (palette.empty()) return nullptr;
+    json entries = json::array();
+    for (size_t k = 0; k + 4 <= palette.size(); k += 4)
+        entries.push_back(to_hex(ByteView(palette).subspan(k, 4)));
+    return {{"byte_order", "B, G, R, X"}, {"entries", entries}};
+}
+
+Bytes hex_field(const JsonAt& at) {
     try {
-        if (doc.at("schema").get<std::string>() != kSchema)
-            fail(at, "schema is not " + std::string(kSchema));
-        at = "/kind";
-        if (doc.at("kind").get<std::string>() != "texm")
-            fail(at, "kind is not \"texm\" (a model sidecar?)");
-        at = "/original/base64";
-        const json& o = doc.at("original");
-        bytes = from_base64(o.at("base64").get<std::string>());
-        at = "/original/size";
-        if (bytes.size() != o.at("size").get<size_t>())
-            fail(at, "original payload size does not match");
-        at = "/original/fnv1a64";
-        if (hex64(fnv1a64(bytes)) != o.at("fnv1a64").get<std::string>())
-            fail(at, "original payload hash does not match (edited sidecar?)");
-    } catch (const FormatError&) {
-        throw;
-    } catch (const std::exception& e) {
-        fail(at, e.what());
+        return from_hex(at.as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        at.fail(e.what());
     }
-    return read_texture(bytes, where + " (sidecar original)");
 }
 
 } // namespace
@@ -96,32 +91,32 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     const texm::Texture t = read_texture(payload, where);
     TextureExport out;
     out.png = png::from_texm_level(t, 0);
-    json mip_names = json::array();
+    std::vector<std::string> mip_names;
     if (mips)
         for (uint32_t i = 1; i < t.header.mip_count; ++i) {
             out.mips.push_back(png::from_texm_level(t, i));
             mip_names.push_back(mip_png_name(png_name, i));
         }
-    const texm::Header& h = t.header;
-    json page = nullptr;
-    if (t.page) {
-        page = json::array();
-        for (const texm::PageRect& r : *t.page)
-            page.push_back({{"x", r.x}, {"w", r.w}, {"y", r.y}, {"h", r.h}});
-    }
-    json palette = nullptr;
-    if (!t.palette.empty()) {
-        json entries = json::array();
-        for (size_t k = 0; k + 4 <= t.palette.size(); k += 4)
-            entries.push_back(to_hex(ByteView(t.palette).subspan(k, 4)));
-        palette = {{"byte_order", "B, G, R, X"}, {"entries", entries}};
-    }
-    out.sidecar = {
+    TextureSidecar& sc = out.sidecar;
+    sc.source = where;
+    sc.png = png_name;
+    sc.mips = std::move(mip_names);
+    sc.header = t.header;
+    sc.page = t.page;
+    sc.palette = t.palette;
+    sc.tail_bytes = t.tail.size();
+    sc.original.assign(payload.begin(), payload.end());
+    return out;
+}
+
+json to_json(const TextureSidecar& s) {
+    const texm::Header& h = s.header;
+    return {
         {"schema", kSchema},
         {"kind", "texm"},
-        {"source", where},
-        {"png", png_name},
-        {"mips", mip_names},
+        {"source", s.source},
+        {"png", s.png},
+        {"mips", s.mips},
         {"format", h.format},
         {"header",
          {{"width", h.width},
@@ -131,15 +126,85 @@ TextureExport export_texture(ByteView payload, const std::string& where,
           {"flags5", h.flags5},
           {"unknown6", h.unknown6},
           {"format", h.format}}},
-        {"page", page},
-        {"palette", palette},
-        {"tail_bytes", t.tail.size()},
+        {"page", page_json(s.page)},
+        {"palette", palette_json(s.palette)},
+        {"tail_bytes", s.tail_bytes},
         {"original",
-         {{"size", payload.size()},
-          {"fnv1a64", hex64(fnv1a64(payload))},
-          {"base64", to_base64(payload)}}},
+         {{"size", s.original.size()},
+          {"fnv1a64", hex64(fnv1a64(s.original))},
+          {"base64", to_base64(s.original)}}},
     };
-    return out;
+}
+
+TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
+    const JsonAt at(doc, "", where);
+    if (!doc.is_object()) at.fail("bad texm sidecar: not a JSON object");
+    if (at["schema"].as<std::string>() != kSchema)
+        at["schema"].fail("bad texm sidecar: schema is not " + std::string(kSchema));
+    if (at["kind"].as<std::string>() != "texm")
+        at["kind"].fail("bad texm sidecar: kind is not \"texm\" (a model sidecar?)");
+    TextureSidecar s;
+    const JsonAt o = at["original"];
+    try {
+        s.original = from_base64(o["base64"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        o["base64"].fail(std::string("bad texm sidecar: ") + e.what());
+    }
+    if (s.original.size() != o["size"].as<uint64_t>())
+        o["size"].fail("bad texm sidecar: original payload size does not match");
+    if (hex64(fnv1a64(s.original)) != o["fnv1a64"].as<std::string>())
+        o["fnv1a64"].fail(
+            "bad texm sidecar: original payload hash does not match (edited sidecar?)");
+    s.source = at["source"].as<std::string>();
+    s.png = at["png"].as<std::string>();
+    const JsonAt mips = at["mips"];
+    for (size_t i = 0; i < mips.size(); ++i) {
+        std::string name = mips[i].as<std::string>();
+        // Read beside the PNG: a plain file name, never a path that leaves its folder.
+        if (name.empty() || name == "." || name == ".." ||
+            name.find_first_of(std::string("/\\:\0", 4)) != std::string::npos)
+            mips[i].fail("bad texm sidecar: a mip must be a plain file name");
+        s.mips.push_back(std::move(name));
+    }
+    const JsonAt h = at["header"];
+    s.header.width = h["width"].as<uint32_t>();
+    s.header.height = h["height"].as<uint32_t>();
+    s.header.mip_count = h["mip_count"].as<uint32_t>();
+    s.header.flags4 = h["flags4"].as<uint32_t>();
+    s.header.flags5 = h["flags5"].as<uint32_t>();
+    s.header.unknown6 = h["unknown6"].as<uint32_t>();
+    s.header.format = h["format"].as<uint32_t>();
+    if (!at["page"].is_null()) {
+        const JsonAt page = at["page"];
+        s.page.emplace();
+        for (size_t i = 0; i < page.size(); ++i)
+            s.page->push_back({page[i]["x"].as<uint16_t>(), page[i]["w"].as<uint16_t>(),
+                               page[i]["y"].as<uint16_t>(), page[i]["h"].as<uint16_t>()});
+    }
+    if (!at["palette"].is_null()) {
+        const JsonAt entries = at["palette"]["entries"];
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const Bytes e = hex_field(entries[i]);
+            if (e.size() != 4) entries[i].fail("expected 4 bytes (8 hex digits)");
+            s.palette.insert(s.palette.end(), e.begin(), e.end());
+        }
+    }
+    s.tail_bytes = at["tail_bytes"].as<uint64_t>();
+    return s;
+}
+
+std::string texture_sidecar_text(const TextureSidecar& sidecar) {
+    return to_json(sidecar).dump(1) + "\n";
+}
+
+TextureSidecar read_texture_sidecar(ByteView text, const std::string& where) {
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        throw FormatError(where, 0, std::string("not JSON: ") + e.what());
+    }
+    return parse_texture_sidecar(doc, where);
 }
 
 TextureImport import_texture(const TextureImportInput& in) {
@@ -168,8 +233,8 @@ TextureImport import_texture(const TextureImportInput& in) {
         return out;
     }
 
-    Bytes original_bytes;
-    const texm::Texture orig = original_from_sidecar(*in.sidecar, in.where, original_bytes);
+    const Bytes& original_bytes = in.sidecar->original;
+    const texm::Texture orig = read_texture(original_bytes, in.where + " (sidecar original)");
     const texm::Format orig_format = *orig.format();
 
     if (in.format && *in.format != orig_format) {

@@ -16,10 +16,30 @@
 
 namespace msh::sidecar {
 
+// The sidecar (kind "texm"), typed; its JSON form is written and read at the edge
+// (texture_sidecar_text / read_texture_sidecar).
+struct TextureSidecar {
+    std::string source;            // address of the texture (archive:entry)
+    std::string png;               // file name of the level-0 PNG
+    std::vector<std::string> mips; // file names of levels 1.. (written with --mips)
+    texm::Header header;           // as read (width, height, mip_count, flags, format)
+    std::optional<std::vector<texm::PageRect>> page; // atlas rectangles
+    Bytes palette;           // format 0: 256 x (B, G, R, X); empty otherwise
+    uint64_t tail_bytes = 0; // bytes after the last level
+    Bytes original;          // the Texm payload (size and hash checked on read)
+};
+
+nlohmann::json to_json(const TextureSidecar& sidecar);
+// Reads every field; throws FormatError naming `where` and the JSON pointer of the field (a
+// hash that does not match the original payload included).
+TextureSidecar parse_texture_sidecar(const nlohmann::json& doc, const std::string& where);
+std::string texture_sidecar_text(const TextureSidecar& sidecar);
+TextureSidecar read_texture_sidecar(ByteView text, const std::string& where);
+
 struct TextureExport {
     Bytes png;               // level 0
     std::vector<Bytes> mips; // levels 1.. (only when asked)
-    nlohmann::json sidecar;
+    TextureSidecar sidecar;
 };
 
 // `where` names the source (archive:entry) in errors and in the sidecar; `png_name` is the file
@@ -34,9 +54,9 @@ std::string mip_png_name(const std::string& png_name, uint32_t level);
 struct TextureImportInput {
     Bytes png;                              // level 0
     std::vector<std::optional<Bytes>> mips; // index k-1 = level k; absent = not supplied
-    std::optional<nlohmann::json> sidecar;
-    std::optional<texm::Format> format; // --format (required to change format; new textures)
-    std::string where;                  // the PNG's path, for messages
+    std::optional<TextureSidecar> sidecar;  // none: a new texture
+    std::optional<texm::Format> format;     // --format (required to change format; new textures)
+    std::string where;                      // the PNG's path, for messages
 };
 
 struct TextureImport {

@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE(animation_edit_rebuilds_keys_and_frame_map) {
 BOOST_AUTO_TEST_CASE(edited_sidecar_is_detected) {
     Picked p = pick(false);
     Exported x = export_model(p.model, p.image, kVariants[0]);
-    nlohmann::json doc = x.sidecar.doc;
+    nlohmann::json doc = sidecar::to_json(x.sidecar);
     std::string img = doc["original_image"];
     img[10] = img[10] == 'A' ? 'B' : 'A';
     doc["original_image"] = img;

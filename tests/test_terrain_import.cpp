@@ -382,7 +382,7 @@ BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
     const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "edited");
     BOOST_TEST(!r.msh_identical);
     BOOST_TEST(r.map_identical); // no overlay change
-    BOOST_TEST(r.report["summary"]["vertices_moved"].get<size_t>() == 1u);
+    BOOST_TEST(r.report.vertices_moved == 1u);
     DiagnosticSink sink(ReadMode::Strict);
     const terrain::Terrain t = terrain::read(r.land_msh, sink, "imported");
     for (const Diagnostic& d : sink.diagnostics()) BOOST_TEST_MESSAGE(d.to_string());
@@ -499,7 +499,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     }
     // Grid: the §9 rebuild rule on the edited areals.
     BOOST_TEST((map.grid == arealmap::rebuild_grid(map.areals, 128, 128)));
-    BOOST_TEST(r.report["summary"]["grid_rebuilt"].get<bool>());
+    BOOST_TEST(r.report.grid_rebuilt);
 }
 
 BOOST_AUTO_TEST_CASE(obj_height_and_outline_edits_rebuild_both_files) {
@@ -540,8 +540,8 @@ BOOST_AUTO_TEST_CASE(obj_height_and_outline_edits_rebuild_both_files) {
         mapping::import_terrain_obj(obj.text(), sc, "edited.obj");
     BOOST_TEST(!r.msh_identical);
     BOOST_TEST(!r.map_identical);
-    BOOST_TEST(r.report["summary"]["vertices_moved"].get<size_t>() == hill.size());
-    BOOST_TEST(r.report["summary"]["areals_changed"].get<size_t>() == shared.size());
+    BOOST_TEST(r.report.vertices_moved == hill.size());
+    BOOST_TEST(r.report.changed_areals.size() == shared.size());
     check_height_edit(orig, r.land_msh, hill, 5.0f);
     check_areal_edit(orig_map, r.land_map, shared, dx, dy);
 
@@ -652,7 +652,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
     const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "outline.glb");
     BOOST_TEST(r.msh_identical);
     BOOST_TEST(!r.map_identical);
-    BOOST_TEST(r.report["summary"]["areals_changed"].get<size_t>() == shared.size());
+    BOOST_TEST(r.report.changed_areals.size() == shared.size());
     check_areal_edit(orig, r.land_map, shared, dx, dy);
 
     // The same edit in the filled polygons too (same place): accepted, same result.
@@ -770,8 +770,8 @@ BOOST_AUTO_TEST_CASE(deleted_areal_is_removed_with_references_fixed) {
     delete_areal(s, gone, true, true);
     const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "deleted.glb");
     BOOST_TEST(r.msh_identical);
-    BOOST_TEST(r.report["summary"]["areals_deleted"].get<size_t>() == 1u);
-    BOOST_TEST(r.report["deleted_areals"][0].get<uint32_t>() == gone);
+    BOOST_TEST(r.report.deleted_areals.size() == 1u);
+    BOOST_TEST(r.report.deleted_areals.at(0) == gone);
     DiagnosticSink sink(ReadMode::Strict);
     const arealmap::ArealMap map = arealmap::read(r.land_map, sink, "imported");
     for (const Diagnostic& d : sink.diagnostics()) BOOST_TEST_MESSAGE(d.to_string());

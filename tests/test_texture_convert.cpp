@@ -49,7 +49,10 @@ sidecar::TextureImport round_trip(const Bytes& payload, const std::string& name,
     sidecar::TextureImportInput in;
     in.png = e.png;
     for (const Bytes& m : e.mips) in.mips.push_back(m);
-    in.sidecar = nlohmann::json::parse(e.sidecar.dump(1));
+    const std::string text = sidecar::texture_sidecar_text(e.sidecar);
+    in.sidecar = sidecar::read_texture_sidecar(
+        ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+        name + ".sidecar.json");
     in.where = name + ".png";
     return sidecar::import_texture(in);
 }
@@ -113,14 +116,18 @@ BOOST_AUTO_TEST_CASE(png_holds_level_zero_pixels_and_sidecar_the_header) {
             BOOST_TEST(x.mips.size() == size_t(t.header.mip_count - 1));
             for (size_t k = 0; k < x.mips.size(); ++k)
                 BOOST_TEST((png::decode(x.mips[k]).rgba == texm::decode_level(t, uint32_t(k + 1))));
-            BOOST_TEST(x.sidecar["schema"] == "mshconv-sidecar/1");
-            BOOST_TEST(x.sidecar["kind"] == "texm");
-            BOOST_TEST(x.sidecar["header"]["flags5"].get<uint32_t>() == t.header.flags5);
-            BOOST_TEST(x.sidecar["header"]["unknown6"].get<uint32_t>() == t.header.unknown6);
-            BOOST_TEST(x.sidecar["format"].get<uint32_t>() == t.header.format);
-            BOOST_TEST(x.sidecar["page"].is_null() == !t.page.has_value());
-            BOOST_TEST(x.sidecar["palette"].is_null() == t.palette.empty());
-            BOOST_TEST(x.sidecar["mips"].size() == x.mips.size());
+            const nlohmann::json doc = sidecar::to_json(x.sidecar);
+            BOOST_TEST(doc["schema"] == "mshconv-sidecar/1");
+            BOOST_TEST(doc["kind"] == "texm");
+            BOOST_TEST(doc["header"]["flags5"].get<uint32_t>() == t.header.flags5);
+            BOOST_TEST(doc["header"]["unknown6"].get<uint32_t>() == t.header.unknown6);
+            BOOST_TEST(doc["format"].get<uint32_t>() == t.header.format);
+            BOOST_TEST(doc["page"].is_null() == !t.page.has_value());
+            BOOST_TEST(doc["palette"].is_null() == t.palette.empty());
+            BOOST_TEST(doc["mips"].size() == x.mips.size());
+            // The typed form reads back from its JSON unchanged.
+            const sidecar::TextureSidecar back = sidecar::parse_texture_sidecar(doc, "a.json");
+            BOOST_TEST(sidecar::to_json(back) == doc);
         }
     }
     BOOST_TEST(seen_formats.count(0) == 1u);
@@ -189,9 +196,13 @@ BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     in.where = "small.png";
     BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
     // Damaged original payload in the sidecar.
-    in.png = x.png;
-    in.sidecar->at("original")["fnv1a64"] = "0000000000000000";
-    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    nlohmann::json damaged = sidecar::to_json(x.sidecar);
+    damaged["original"]["fnv1a64"] = "0000000000000000";
+    BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
+    // A mip name that would leave the PNG's folder.
+    damaged = sidecar::to_json(x.sidecar);
+    damaged["mips"] = {"../../etc/passwd"};
+    BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
     // Not a PNG.
     in.sidecar = x.sidecar;
     in.png = {1, 2, 3};

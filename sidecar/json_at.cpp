@@ -1,0 +1,54 @@
+#include "json_at.hpp"
+
+#include <cmath>
+
+namespace msh::sidecar {
+
+namespace {
+
+// RFC 6901: '~' and '/' in a key are escaped.
+std::string pointer_token(const std::string& key) {
+    std::string out;
+    for (char c : key) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+JsonAt JsonAt::operator[](const std::string& key) const {
+    if (!value_.is_object()) fail("expected an object");
+    const auto it = value_.find(key);
+    const std::string pointer = pointer_ + "/" + pointer_token(key);
+    if (it == value_.end()) throw FormatError(where_, Location::at_pointer(pointer), "missing");
+    return JsonAt(*it, pointer, where_);
+}
+
+JsonAt JsonAt::operator[](size_t index) const {
+    if (!value_.is_array()) fail("expected an array");
+    const std::string pointer = pointer_ + "/" + std::to_string(index);
+    if (index >= value_.size()) throw FormatError(where_, Location::at_pointer(pointer), "missing");
+    return JsonAt(value_[index], pointer, where_);
+}
+
+size_t JsonAt::size() const {
+    if (!value_.is_array()) fail("expected an array");
+    return value_.size();
+}
+
+float JsonAt::as_float_or_nan() const {
+    if (value_.is_null()) return std::nanf("");
+    return as<float>();
+}
+
+void JsonAt::fail(const std::string& what) const {
+    throw FormatError(where_, Location::at_pointer(pointer_.empty() ? "/" : pointer_), what);
+}
+
+} // namespace msh::sidecar
