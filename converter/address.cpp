@@ -1,5 +1,7 @@
 #include "address.hpp"
 
+#include "pipeline/game_files.hpp"
+
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 
@@ -137,13 +139,8 @@ std::optional<Sibling> find_sibling(const Address& address, const std::string& l
         return find_sibling_in(nres::read(archive.bytes, ReadMode::Tolerant, parent.display()),
                                parent, leaf);
     }
-    const fs::path dir =
-        address.file.parent_path().empty() ? fs::path(".") : address.file.parent_path();
-    const std::string wanted = lower_ascii(leaf);
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
-            return Sibling{e.path().string(), read_file(e.path())};
+    if (const auto p = pipeline::find_file_ci(address.file.parent_path(), leaf))
+        return Sibling{p->string(), read_file(*p)};
     return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "batch_forward.hpp"
 
+#include "pipeline/game_files.hpp"
+
 #include "address.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
@@ -188,7 +190,7 @@ class Forward {
             // Paths as given (they end up in the exports' extras, as with `convert`).
             const fs::path stop = root.lexically_normal();
             for (fs::path probe = dir; !probe.empty(); probe = probe.parent_path()) {
-                if (has_game_libraries(probe)) {
+                if (pipeline::has_game_libraries(probe)) {
                     dir = probe;
                     break;
                 }

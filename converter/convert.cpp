@@ -14,11 +14,6 @@ namespace msh::cli {
 
 namespace fs = std::filesystem;
 
-std::string lower_ascii(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 namespace {
 
 constexpr const char* kConvertUsage = R"(convert IN OUT [options]

@@ -39,8 +39,6 @@ std::string model_wear_name(const Address& model);
 // is missing or unreadable is a warning (untextured export), never a failure.
 mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_dir,
                                           const po::variables_map& vm);
-// True when `dir` holds Material.lib or Textures.lib (any case).
-bool has_game_libraries(const std::filesystem::path& dir);
 
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp
@@ -62,7 +60,7 @@ sidecar::TextureImport import_texture_files(const std::filesystem::path& png,
                                             const std::filesystem::path& sidecar_path,
                                             std::optional<texm::Format> format);
 
-std::string lower_ascii(std::string s);
+using pipeline::lower_ascii;
 
 // ---- Terrain export (export_terrain.cpp) ----
 // Land.msh (+ Land.map, Land1/2.wea found beside it or via --map/--wear1/--wear2) -> .gltf / .glb

@@ -7,6 +7,7 @@
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 #include "mapping/materials.hpp"
+#include "pipeline/game_files.hpp"
 #include "pipeline/model_export.hpp"
 
 #include <spdlog/spdlog.h>
@@ -45,24 +46,6 @@ std::string model_wear_name(const Address& model) {
            ".wea";
 }
 
-namespace {
-
-// A file of `dir` named `name`, case-insensitively (game folders mix cases).
-std::optional<fs::path> find_ci(const fs::path& dir, const std::string& name) {
-    const std::string wanted = lower_ascii(name);
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
-            return e.path();
-    return std::nullopt;
-}
-
-} // namespace
-
-bool has_game_libraries(const fs::path& dir) {
-    return find_ci(dir, "Material.lib") || find_ci(dir, "Textures.lib");
-}
-
 mapping::MaterialLibraries open_libraries(const fs::path& default_dir,
                                           const po::variables_map& vm) {
     fs::path dir = default_dir.empty() ? fs::path(".") : default_dir;
@@ -77,26 +60,10 @@ mapping::MaterialLibraries open_libraries(const fs::path& default_dir,
             throw UsageError(std::string("--") + option + ": no such file: " + p.string());
         return p;
     };
-    auto open = [](const std::optional<fs::path>& p, std::optional<nres::Archive>& lib,
-                   std::string& name) {
-        if (!p) return;
-        name = p->string();
-        try {
-            lib = nres::read(read_file(*p), ReadMode::Tolerant, name);
-        } catch (const std::exception& e) {
-            spdlog::warn("{} (ignored: materials stay untextured)", e.what());
-            lib.reset();
-        }
-    };
-    mapping::MaterialLibraries libs;
-    std::optional<fs::path> materials = explicit_file("materials");
-    std::optional<fs::path> textures = explicit_file("textures");
-    if (!materials) materials = find_ci(dir, "Material.lib");
-    if (!textures) textures = find_ci(dir, "Textures.lib");
-    open(materials, libs.materials, libs.materials_name);
-    open(textures, libs.textures, libs.textures_name);
-    open(find_ci(dir, "palettes.lib"), libs.palettes, libs.palettes_name);
-    open(find_ci(dir, "LightMap.lib"), libs.lightmaps, libs.lightmaps_name);
+    std::vector<std::string> warnings;
+    mapping::MaterialLibraries libs = pipeline::open_game_libraries(
+        dir, {explicit_file("materials"), explicit_file("textures")}, warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
     return libs;
 }
 

@@ -40,8 +40,9 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 
 nlohmann::json report_json(const ModelImport& result) {
     if (result.changes) return mapping::to_json(*result.changes);
-    nlohmann::json report = {
-        {"sidecar", nullptr}, {"new_model", true}, {"summary", mapping::to_json(result.new_model_summary)}};
+    nlohmann::json report = {{"sidecar", nullptr},
+                             {"new_model", true},
+                             {"summary", mapping::to_json(result.new_model_summary)}};
     report["warnings"] = result.warnings;
     return report;
 }

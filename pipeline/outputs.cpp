@@ -8,12 +8,12 @@
 
 namespace msh::pipeline {
 
-namespace {
-
 std::string lower_ascii(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
+
+namespace {
 
 Bytes to_bytes(const std::string& text) {
     return Bytes(text.begin(), text.end());

@@ -28,6 +28,9 @@ enum class SceneFormat { Gltf, Glb, Obj };
 std::optional<SceneFormat> scene_format_of(const std::string& file_name);
 const char* extension_of(SceneFormat format); // ".gltf", ".glb", ".obj"
 
+// ASCII letters lowered (game file names compare case-insensitively; CP1251 bytes unchanged).
+std::string lower_ascii(std::string s);
+
 // The stem of a file name (`tank.glb` -> `tank`), for the names of the files beside it.
 std::string file_stem(const std::string& file_name);
 // `<stem>.sidecar.json`, the default sidecar beside an output or input.

@@ -1,6 +1,7 @@
 // The front door of the mshconv library: one entry per direction and kind, bytes and plain
 // settings in, encoded files and typed results out, nothing read from or written to disk unless a
-// function says so (read_scene_file, write_outputs).
+// function says so (read_scene_file, write_outputs, and game_files.hpp's lookups of the game's
+// libraries and level files).
 //
 //   model   MSH -> glTF/GLB/OBJ  export_model        glTF/GLB/OBJ -> MSH  import_model
 //   terrain Land.msh(+map) ->    export_terrain      scene -> Land.msh+map import_terrain(_obj)
@@ -9,6 +10,7 @@
 // examples/roundtrip.cpp converts an archive entry to GLB and back with it.
 #pragma once
 
+#include "game_files.hpp"
 #include "model_export.hpp"
 #include "model_import.hpp"
 #include "outputs.hpp"

@@ -127,7 +127,8 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     if (in.wear2) record.wear2_source = in.wear2->address;
     record.wear1_rows = opt.layer1_names;
     record.wear2_rows = opt.layer2_names;
-    record.options = {{"lift", opt.areal_lift}, {"areal_faces", areal_faces}};
+    record.lift = opt.areal_lift;
+    record.areal_faces = areal_faces;
     out.sidecar = to_bytes(sidecar::terrain_sidecar_text(
         t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), record));
 

@@ -274,7 +274,7 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
          {{"source", r.source},
           {"output", r.output},
           {"format", r.format},
-          {"options", r.options}}},
+          {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}}}},
         {"conventions",
          {{"axes", "(x, y, z) -> (x, z, -y), no scaling"},
           {"terrain_identity", "unshared vertices; TEXCOORD_2 = (face index, corner 0..2), "

@@ -12,7 +12,6 @@
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -27,7 +26,8 @@ struct TerrainExportRecord {
     std::string wear1_source; // empty when none
     std::string wear2_source;
     std::vector<std::string> wear1_rows, wear2_rows;
-    nlohmann::json options; // lift, areal_faces, ...
+    float lift = 0.5f;        // world +Z offset of the ArealMap node
+    bool areal_faces = false; // OBJ: the areals also as filled faces (glTF always)
 };
 
 // The sidecar text (`land_map_bytes` / `map` may be empty / null: no overlay). Layout: one line

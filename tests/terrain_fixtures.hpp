@@ -1,10 +1,12 @@
-// The generated levels (DATA/MAPS/<map>) written to a scratch folder and exported once with the
-// real CLI to .glb, .gltf and .obj; shared by the terrain export and import tests.
+// The generated levels (DATA/MAPS/<map>) written to a scratch folder and exported once through the
+// library's front door (pipeline::export_terrain, files written as `convert` writes them) to .glb,
+// .gltf and .obj; shared by the terrain export and import tests.
 #pragma once
 
 #include "test_util.hpp"
 
 #include "formats/file_io.hpp"
+#include "pipeline/pipeline.hpp"
 #include "samples/terrain_gen.hpp"
 
 #include <filesystem>
@@ -34,12 +36,18 @@ struct MapExports {
         }
         maps.assign(names.begin(), names.end());
         for (const std::string& m : maps)
-            for (const char* ext : {".glb", ".gltf", ".obj"}) {
-                const Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(land(m)) + " " +
-                                  q(out(m, ext)) + " --quiet");
-                if (r.code != 0 && failure.empty())
-                    failure = m + ext + ": exit " + std::to_string(r.code) + ": " + r.out;
-            }
+            for (const char* ext : {".glb", ".gltf", ".obj"}) try {
+                    const pipeline::LevelFiles level = pipeline::read_level_files(land(m));
+                    pipeline::TerrainExportSettings settings;
+                    settings.format = *pipeline::scene_format_of(out(m, ext).filename().string());
+                    settings.output_name = out(m, ext).filename().string();
+                    const pipeline::TerrainExport x =
+                        pipeline::export_terrain(level.export_input(), settings);
+                    pipeline::write_outputs(root / "out", x.files);
+                    write_file_atomic(sidecar(m), x.sidecar);
+                } catch (const std::exception& e) {
+                    if (failure.empty()) failure = m + ext + ": " + e.what();
+                }
     }
     ~MapExports() {
         std::error_code ec;

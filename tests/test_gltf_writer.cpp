@@ -5,8 +5,8 @@
 // its filled polygons), as .glb and as .gltf + .bin, the documents parse to the same JSON, the
 // binary buffers are byte-identical and the image files are the same. Also the JSON writer on its
 // own: escaping, UTF-8 checks, number forms, layout.
-#include "corpus.hpp"
 #include "bench/gltf_legacy_writer.hpp"
+#include "corpus.hpp"
 
 #include "formats/arealmap.hpp"
 #include "formats/gltf.hpp"

@@ -320,7 +320,25 @@ BOOST_AUTO_TEST_CASE(obj_has_terrain_groups_and_outline_polylines) {
     BOOST_TEST(std::string(b.begin(), b.end()).find("o ArealMap_areas\n") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(explicit_level_files_and_missing_map) {
+BOOST_AUTO_TEST_CASE(cli_writes_what_the_library_writes) {
+    // The fixture exported through pipeline::export_terrain; `convert` finds the same level files
+    // and must write the same bytes (the sidecar in the folder is the last, .obj, export's).
+    const test::MapExports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    for (const std::string& name : e.maps) {
+        const fs::path dir = e.root / "cli" / name;
+        fs::create_directories(dir);
+        for (const char* ext : {".glb", ".obj"}) {
+            const Run r = run(std::string(MSHCONV_BINARY) + " convert " + q(e.land(name)) + " " +
+                              q(dir / (name + ext)) + " --quiet");
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            BOOST_TEST((read_file(dir / (name + ext)) == read_file(e.out(name, ext))), name + ext);
+        }
+        BOOST_TEST((read_file(dir / (name + ".sidecar.json")) == read_file(e.sidecar(name))));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(cli_explicit_level_files_and_missing_map) {
     const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string name = e.maps.front();

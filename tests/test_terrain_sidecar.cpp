@@ -36,7 +36,8 @@ std::string sidecar_text_of(const samples::GeneratedMap& m) {
     r.map_source = "Land.map";
     r.wear1_rows = m.layer1;
     r.wear2_rows = m.layer2;
-    r.options = {{"lift", 0.5}, {"areal_faces", true}};
+    r.lift = 0.5f;
+    r.areal_faces = true;
     return sidecar::terrain_sidecar_text(m.terrain, m.land_msh, &m.areal_map, m.land_map, r);
 }
 

@@ -13,6 +13,7 @@
 #include "formats/tinygltf.hpp"
 #include "formats/wear.hpp"
 #include "mapping/materials.hpp"
+#include "pipeline/pipeline.hpp"
 #include "samples/textures_gen.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -94,6 +95,31 @@ size_t check_images(const fs::path& file) {
     return checked;
 }
 
+// `archive:entry` -> `out` through the library's front door, as `convert` does it: the model's
+// WEAR from the same archive, the libraries from the corpus folder; files and sidecar written.
+void export_entry(const fs::path& archive, const std::string& entry, const fs::path& out,
+                  pipeline::ExportSettings settings = {}) {
+    const nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, archive.string());
+    const auto i = ar.find(entry);
+    BOOST_TEST_REQUIRE(i.has_value(), entry);
+    pipeline::ModelExportInput in(ar.entries[*i].data, archive.string() + ":" + entry);
+    const std::string wear = entry.substr(0, entry.rfind('.')) + ".wea";
+    if (const auto w = ar.find(wear))
+        in.wear = pipeline::NamedBytes{archive.string() + ":" + wear, ar.entries[*w].data};
+    in.libraries = [dir = archive.parent_path()] {
+        std::vector<std::string> warnings;
+        return std::make_shared<const mapping::MaterialLibraries>(
+            pipeline::open_game_libraries(dir, {}, warnings));
+    };
+    settings.format = *pipeline::scene_format_of(out.filename().string());
+    settings.output_name = out.filename().string();
+    const pipeline::ModelExport x = pipeline::export_model(in, settings);
+    pipeline::write_outputs(out.parent_path(), x.files);
+    const std::string sidecar = sidecar::model_sidecar_text(x.sidecar);
+    write_file_atomic(out.parent_path() / pipeline::default_sidecar_name(settings.output_name),
+                      Bytes(sidecar.begin(), sidecar.end()));
+}
+
 bool have_validator() {
     const fs::path src = MSHCONV_SOURCE_DIR;
     return fs::exists(src / "tools/node/node_modules/gltf-validator") &&
@@ -136,15 +162,11 @@ BOOST_AUTO_TEST_CASE(gltf_glb_and_obj_carry_the_textures) {
     for (const nres::Entry& e : ar.entries) {
         if (!nres::looks_like_nres(e.data) || models >= 3) continue;
         ++models;
-        const std::string in = q(archive.string() + ":" + e.name());
         BOOST_TEST_CONTEXT(e.name()) {
             const fs::path gltf = scratch(fs::path(e.name()).stem().string() + ".gltf");
             const fs::path glb = scratch(fs::path(e.name()).stem().string() + ".glb");
             const fs::path obj = scratch(fs::path(e.name()).stem().string() + ".obj");
-            for (const fs::path& out : {gltf, glb, obj}) {
-                const Run r = run(std::string(MSHCONV_BINARY) + " convert " + in + " " + q(out));
-                BOOST_TEST(r.code == 0, r.out);
-            }
+            for (const fs::path& out : {gltf, glb, obj}) export_entry(archive, e.name(), out);
             const size_t a = check_images(gltf), b = check_images(glb);
             BOOST_TEST(a > 0u);
             BOOST_TEST(a == b);
@@ -178,7 +200,7 @@ BOOST_AUTO_TEST_CASE(gltf_glb_and_obj_carry_the_textures) {
     BOOST_TEST(v.code == 0, v.out);
 }
 
-BOOST_AUTO_TEST_CASE(explicit_libraries_and_game_dir) {
+BOOST_AUTO_TEST_CASE(cli_explicit_libraries_and_game_dir) {
     const fs::path archive = test::corpus_dir() / "static.rlb";
     // A model copied away from the libraries: untextured (with a warning), still exported.
     const fs::path lonely = scratch("lonely/static.rlb");
@@ -231,9 +253,9 @@ BOOST_AUTO_TEST_CASE(lightmapped_models_carry_the_lightmap_on_texcoord_2) {
             BOOST_TEST_CONTEXT(f.relative_path << ":" << e.name()) {
                 const Model model = read_model(e.data, ReadMode::Strict, e.name());
                 const fs::path glb = scratch("lm_" + e.name() + ".glb");
-                const Run r = mshconv("convert " + q(test::corpus_dir() / f.relative_path) + ":" +
-                                      e.name() + " " + q(glb) + " --lod all --group all");
-                BOOST_TEST_REQUIRE(r.code == 0, r.out);
+                pipeline::ExportSettings all;
+                all.lod = all.group = mapping::kAll;
+                export_entry(test::corpus_dir() / f.relative_path, e.name(), glb, all);
                 std::vector<std::string> warnings;
                 const scene::Scene sc = gltf::read(glb, warnings);
                 tinygltf::Model m;
@@ -282,9 +304,7 @@ BOOST_AUTO_TEST_CASE(lightmapped_models_carry_the_lightmap_on_texcoord_2) {
                     }
                 // OBJ has no slot for it: no lit variants, no lightmap file.
                 const fs::path obj = scratch("lm_" + e.name() + ".obj");
-                BOOST_TEST_REQUIRE(mshconv("convert " + q(test::corpus_dir() / f.relative_path) +
-                                           ":" + e.name() + " " + q(obj))
-                                       .code == 0);
+                export_entry(test::corpus_dir() / f.relative_path, e.name(), obj);
                 const Bytes mtl = read_file(obj.parent_path() / (obj.stem().string() + ".mtl"));
                 BOOST_TEST(std::string(mtl.begin(), mtl.end()).find("_lit") == std::string::npos);
                 BOOST_TEST(!fs::exists(obj.parent_path() / (obj.stem().string() + "_" +
@@ -298,7 +318,7 @@ BOOST_AUTO_TEST_CASE(lightmapped_models_carry_the_lightmap_on_texcoord_2) {
     BOOST_TEST(unlit_primitives > 0u);
 }
 
-BOOST_AUTO_TEST_CASE(a_missing_lightmap_is_a_warning) {
+BOOST_AUTO_TEST_CASE(cli_missing_lightmap_is_a_warning) {
     // The libraries without LightMap.lib: the lit materials keep their base colour, no lightmap.
     const fs::path dir = scratch("no-lightmaps");
     fs::create_directories(dir);

@@ -1,0 +1,69 @@
+#include "game_files.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "outputs.hpp"
+
+namespace msh::pipeline {
+
+namespace fs = std::filesystem;
+
+std::optional<fs::path> find_file_ci(const fs::path& dir, const std::string& name) {
+    const std::string wanted = lower_ascii(name);
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec))
+        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
+            return e.path();
+    return std::nullopt;
+}
+
+bool has_game_libraries(const fs::path& dir) {
+    return find_file_ci(dir, "Material.lib") || find_file_ci(dir, "Textures.lib");
+}
+
+mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const LibraryPaths& paths,
+                                               std::vector<std::string>& warnings) {
+    auto open = [&](const std::optional<fs::path>& p, std::optional<nres::Archive>& lib,
+                    std::string& name) {
+        if (!p) return;
+        name = p->string();
+        try {
+            lib = nres::read(read_file(*p), ReadMode::Tolerant, name);
+        } catch (const std::exception& e) {
+            warnings.push_back(std::string(e.what()) + " (ignored: materials stay untextured)");
+            lib.reset();
+        }
+    };
+    mapping::MaterialLibraries libs;
+    open(paths.materials ? paths.materials : find_file_ci(dir, "Material.lib"), libs.materials,
+         libs.materials_name);
+    open(paths.textures ? paths.textures : find_file_ci(dir, "Textures.lib"), libs.textures,
+         libs.textures_name);
+    open(find_file_ci(dir, "palettes.lib"), libs.palettes, libs.palettes_name);
+    open(find_file_ci(dir, "LightMap.lib"), libs.lightmaps, libs.lightmaps_name);
+    return libs;
+}
+
+TerrainExportInput LevelFiles::export_input() const {
+    TerrainExportInput in(land_msh.bytes, land_msh.address, land_map);
+    in.wear1 = wear1;
+    in.wear2 = wear2;
+    return in;
+}
+
+LevelFiles read_level_files(const fs::path& land_msh) {
+    LevelFiles level;
+    level.land_msh = {land_msh.string(), read_file(land_msh)};
+    const std::string base = file_stem(land_msh.filename().string());
+    auto sibling = [&](const std::string& leaf) -> std::optional<NamedBytes> {
+        const auto p = find_file_ci(land_msh.parent_path(), leaf);
+        if (!p) return std::nullopt;
+        return NamedBytes{p->string(), read_file(*p)};
+    };
+    level.land_map = sibling(base + ".map");
+    level.wear1 = sibling(base + "1.wea");
+    level.wear2 = sibling(base + "2.wea");
+    return level;
+}
+
+} // namespace msh::pipeline

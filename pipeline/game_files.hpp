@@ -1,0 +1,48 @@
+// The game's file conventions on disk, for callers that start from a folder rather than bytes: the
+// material libraries a model's textures resolve through, and the files of a terrain level beside
+// its Land.msh. Game folders mix the case of names, so every lookup is case-insensitive.
+#pragma once
+
+#include "model_export.hpp"
+#include "terrain.hpp"
+
+#include "mapping/materials.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::pipeline {
+
+// A regular file of `dir` named `name`, case-insensitively.
+std::optional<std::filesystem::path> find_file_ci(const std::filesystem::path& dir,
+                                                  const std::string& name);
+
+// True when `dir` holds Material.lib or Textures.lib (any case).
+bool has_game_libraries(const std::filesystem::path& dir);
+
+struct LibraryPaths {
+    std::optional<std::filesystem::path> materials, textures; // else looked up in the folder
+};
+
+// Material.lib, Textures.lib, palettes.lib and LightMap.lib of `dir` (or the explicit paths). A
+// library that is missing leaves its part empty; one that cannot be read is a warning (the
+// export stays untextured), never a failure.
+mapping::MaterialLibraries open_game_libraries(const std::filesystem::path& dir,
+                                               const LibraryPaths& explicit_paths,
+                                               std::vector<std::string>& warnings);
+
+// A level as files: `<base>.msh` and, beside it, `<base>.map`, `<base>1.wea`, `<base>2.wea`.
+struct LevelFiles {
+    NamedBytes land_msh;
+    std::optional<NamedBytes> land_map, wear1, wear2;
+
+    // The export's input; it points into this struct, which must outlive it.
+    TerrainExportInput export_input() const;
+};
+
+// Reads Land.msh and whichever of its level files exist (throws on an unreadable Land.msh).
+LevelFiles read_level_files(const std::filesystem::path& land_msh);
+
+} // namespace msh::pipeline
