@@ -8,8 +8,8 @@ namespace {
 std::string describe(const std::string& resource, const Location& at, const std::string& message) {
     std::string s;
     if (!resource.empty()) s += resource + ": ";
-    s += at.to_string() + ": " + message;
-    return s;
+    if (at.kind != Location::Kind::Whole) s += at.to_string() + ": ";
+    return s + message;
 }
 } // namespace
 
@@ -23,6 +23,8 @@ std::string Location::to_string() const {
                (line_has_offset ? " (offset " + std::to_string(offset) + ")" : std::string());
     case Kind::Pointer:
         return "at " + (pointer.empty() ? std::string("/") : pointer);
+    case Kind::Whole:
+        return {};
     }
     return {};
 }
@@ -42,10 +44,13 @@ Location text_location(const uint8_t* text, size_t size, size_t offset) {
 }
 
 std::string Diagnostic::to_string() const {
+    return std::string(severity == Severity::Error ? "error: " : "warning: ") + text();
+}
+
+std::string Diagnostic::text() const {
     const Location at =
         location.kind == Location::Kind::Offset ? Location::at_offset(offset) : location;
-    return std::string(severity == Severity::Error ? "error: " : "warning: ") +
-           describe(resource, at, message);
+    return describe(resource, at, message);
 }
 
 FormatError::FormatError(std::string resource, uint64_t offset, const std::string& message)
@@ -61,6 +66,18 @@ void DiagnosticSink::error(const FormatError& e) {
 
 void DiagnosticSink::warn(std::string resource, uint64_t offset, std::string message) {
     items_.push_back({Severity::Warning, std::move(resource), offset, std::move(message)});
+}
+
+void DiagnosticSink::warn(std::string resource, Location location, std::string message) {
+    items_.push_back({Severity::Warning, std::move(resource), location.offset, std::move(message),
+                      std::move(location)});
+}
+
+std::vector<std::string> DiagnosticSink::warning_texts() const {
+    std::vector<std::string> out;
+    for (const Diagnostic& d : items_)
+        if (d.severity == Severity::Warning) out.push_back(d.text());
+    return out;
 }
 
 void DiagnosticSink::error(std::string resource, uint64_t offset, std::string message) {

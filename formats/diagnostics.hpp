@@ -16,7 +16,7 @@ enum class Severity { Warning, Error };
 
 // Where in its resource a problem is.
 struct Location {
-    enum class Kind { Offset, Line, Pointer };
+    enum class Kind { Offset, Line, Pointer, Whole };
     Kind kind = Kind::Offset;
     uint64_t offset = 0;          // Offset: bytes into the file or nested image
     uint64_t line = 0;            // Line: 1-based
@@ -31,7 +31,9 @@ struct Location {
     static Location at_pointer(std::string pointer) {
         return {Kind::Pointer, 0, 0, 0, std::move(pointer), false};
     }
-    // "offset 12", "line 3, column 7 (offset 12)", "line 3", "at /meshes/0/primitives"
+    // The resource as a whole (a conversion's finding about a model, not a place in its bytes).
+    static Location whole() { return {Kind::Whole, 0, 0, 0, {}, false}; }
+    // "offset 12", "line 3, column 7 (offset 12)", "line 3", "at /meshes/0/primitives", ""
     std::string to_string() const;
 };
 
@@ -45,7 +47,8 @@ struct Diagnostic {
     std::string message;
     Location location = {}; // kind Offset: `offset` above; else a line or a JSON pointer
 
-    std::string to_string() const;
+    std::string to_string() const; // "warning: " / "error: " + text()
+    std::string text() const;      // "resource: location: message"
 };
 
 class FormatError : public std::runtime_error {
@@ -71,6 +74,7 @@ class DiagnosticSink {
     explicit DiagnosticSink(ReadMode mode) : mode_(mode) {}
     ReadMode mode() const { return mode_; }
     void warn(std::string resource, uint64_t offset, std::string message);
+    void warn(std::string resource, Location location, std::string message);
     // An error in both modes (the data cannot be used as it is).
     void error(std::string resource, uint64_t offset, std::string message);
     // A reader's FormatError as an error diagnostic, its location kept.
@@ -82,6 +86,8 @@ class DiagnosticSink {
     const std::vector<Diagnostic>& diagnostics() const { return items_; }
     bool has_errors() const;
     size_t warning_count() const;
+    // The text of every warning (Diagnostic::text), in order.
+    std::vector<std::string> warning_texts() const;
     // Throws a FormatError for the first error (mentioning how many followed), if any.
     void throw_if_errors() const;
 

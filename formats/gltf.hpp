@@ -6,6 +6,7 @@
 #pragma once
 
 #include "bytes.hpp"
+#include "diagnostics.hpp"
 #include "scene/scene.hpp"
 
 #include <filesystem>
@@ -44,21 +45,21 @@ namespace msh::gltf {
 // decomposed, scale must be 1), meshes with every attribute as floats (integer and normalised
 // accessors converted, byteStride honoured), materials by name, skins, and LINEAR/STEP animation
 // channels (translation and rotation; scale channels are dropped with a warning when not 1).
-// `warnings` collects what was dropped. Throws FormatError naming the file on bad input.
-// Line primitives (LINES, LINE_LOOP, LINE_STRIP) are skipped with a warning unless
-// `options.lines`: then they are kept as Mode::Lines with segment-pair indices (the terrain import
-// reads the areal outlines from them).
+// `diagnostics` collects what was dropped, as warnings at their JSON pointers. Throws FormatError
+// naming the file on bad input. Line primitives (LINES, LINE_LOOP, LINE_STRIP) are skipped with a
+// warning unless `options.lines`: then they are kept as Mode::Lines with segment-pair indices (the
+// terrain import reads the areal outlines from them).
 struct ReadOptions {
     bool lines = false;
 };
-scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
+scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options = {});
 // The same for a whole GLB in memory (`where` names it in errors and warnings).
-scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::string>& warnings,
+scene::Scene read_glb(ByteView glb, const std::string& where, DiagnosticSink& diagnostics,
                       const ReadOptions& options = {});
 // A .gltf document in memory whose buffers and images are embedded (data: URIs); an external URI
 // fails the load with its name.
-scene::Scene read_gltf_text(ByteView json, const std::string& where,
-                            std::vector<std::string>& warnings, const ReadOptions& options = {});
+scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticSink& diagnostics,
+                            const ReadOptions& options = {});
 
 } // namespace msh::gltf

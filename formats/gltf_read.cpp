@@ -159,17 +159,17 @@ tinygltf::TinyGLTF make_loader() {
 }
 
 void check_load(bool ok, const std::string& where, const std::string& err, const std::string& warn,
-                std::vector<std::string>& warnings) {
+                DiagnosticSink& diagnostics) {
     if (!ok) throw FormatError(where, 0, "not a readable glTF: " + (err.empty() ? warn : err));
-    if (!warn.empty()) warnings.push_back(where + ": " + warn);
+    if (!warn.empty()) diagnostics.warn(where, Location::whole(), warn);
 }
 
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
-                      std::vector<std::string>& warnings, const ReadOptions& options);
+                      DiagnosticSink& diagnostics, const ReadOptions& options);
 
 } // namespace
 
-scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& warnings,
+scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
     tinygltf::TinyGLTF loader = make_loader();
     tinygltf::Model m;
@@ -178,11 +178,11 @@ scene::Scene read(const std::filesystem::path& file, std::vector<std::string>& w
     const bool binary = ext == ".glb" || ext == ".GLB";
     const bool ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, file.string())
                            : loader.LoadASCIIFromFile(&m, &err, &warn, file.string());
-    check_load(ok, file.string(), err, warn, warnings);
-    return to_scene(m, file.string(), warnings, options);
+    check_load(ok, file.string(), err, warn, diagnostics);
+    return to_scene(m, file.string(), diagnostics, options);
 }
 
-scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::string>& warnings,
+scene::Scene read_glb(ByteView glb, const std::string& where, DiagnosticSink& diagnostics,
                       const ReadOptions& options) {
     if (glb.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "GLB larger than 4 GiB");
@@ -191,12 +191,12 @@ scene::Scene read_glb(ByteView glb, const std::string& where, std::vector<std::s
     std::string err, warn;
     const bool ok = loader.LoadBinaryFromMemory(&m, &err, &warn, glb.data(),
                                                 static_cast<unsigned int>(glb.size()));
-    check_load(ok, where, err, warn, warnings);
-    return to_scene(m, where, warnings, options);
+    check_load(ok, where, err, warn, diagnostics);
+    return to_scene(m, where, diagnostics, options);
 }
 
-scene::Scene read_gltf_text(ByteView json, const std::string& where,
-                            std::vector<std::string>& warnings, const ReadOptions& options) {
+scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticSink& diagnostics,
+                            const ReadOptions& options) {
     if (json.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "glTF document larger than 4 GiB");
     tinygltf::TinyGLTF loader = make_loader();
@@ -207,14 +207,14 @@ scene::Scene read_gltf_text(ByteView json, const std::string& where,
     const bool ok =
         loader.LoadASCIIFromString(&m, &err, &warn, reinterpret_cast<const char*>(json.data()),
                                    static_cast<unsigned int>(json.size()), "");
-    check_load(ok, where, err, warn, warnings);
-    return to_scene(m, where, warnings, options);
+    check_load(ok, where, err, warn, diagnostics);
+    return to_scene(m, where, diagnostics, options);
 }
 
 namespace {
 
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
-                      std::vector<std::string>& warnings, const ReadOptions& options) {
+                      DiagnosticSink& diagnostics, const ReadOptions& options) {
     Reader r{m, where};
     scene::Scene s;
     for (const tinygltf::Material& mat : m.materials) {
@@ -234,8 +234,8 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
             const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
                                p.mode == TINYGLTF_MODE_LINE_STRIP;
             if ((p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) && !(lines && options.lines)) {
-                warnings.push_back(where + ": mesh '" + mesh.name +
-                                   "': a non-triangle primitive was skipped");
+                diagnostics.warn(where, Location::at_pointer(primitive + "/mode"),
+                                 "mesh '" + mesh.name + "': a non-triangle primitive was skipped");
                 continue;
             }
             scene::Primitive prim;
@@ -294,8 +294,8 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         if (n.scale.size() == 3 &&
             (std::abs(n.scale[0] - 1) > 1e-5 || std::abs(n.scale[1] - 1) > 1e-5 ||
              std::abs(n.scale[2] - 1) > 1e-5))
-            warnings.push_back(where + ": node '" + n.name +
-                               "' has a scale; MSH nodes cannot scale (ignored)");
+            diagnostics.warn(where, Location::at_pointer("/nodes/" + std::to_string(i) + "/scale"),
+                             "node '" + n.name + "' has a scale; MSH nodes cannot scale (ignored)");
         if (n.matrix.size() == 16)
             r.fail("/nodes/" + std::to_string(i) + "/matrix",
                    "node '" + n.name + "' uses a matrix; export TRS instead");
@@ -327,8 +327,9 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                 r.fail(channel + "/sampler", "animation '" + an.name + "': no such sampler");
             const tinygltf::AnimationSampler& smp = an.samplers[size_t(ch.sampler)];
             if (ch.target_path == "scale" || ch.target_path == "weights") {
-                warnings.push_back(where + ": animation '" + an.name + "': " + ch.target_path +
-                                   " channel ignored (MSH keys have no " + ch.target_path + ")");
+                diagnostics.warn(where, Location::at_pointer(channel),
+                                 "animation '" + an.name + "': " + ch.target_path +
+                                     " channel ignored (MSH keys have no " + ch.target_path + ")");
                 continue;
             }
             if (smp.interpolation == "CUBICSPLINE")

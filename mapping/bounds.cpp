@@ -83,15 +83,15 @@ uint32_t float_bits(float f) {
 } // namespace
 
 void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<bool>& touched,
-                           std::vector<std::string>& warnings) {
+                           DiagnosticSink& diagnostics) {
     std::vector<int> origin(m.slots.size());
     for (size_t i = 0; i < origin.size(); ++i)
         origin[i] = i < touched.size() && touched[i] && i < orig.slots.size() ? int(i) : kUntouched;
-    recompute_slot_bounds(orig, m, origin, warnings);
+    recompute_slot_bounds(orig, m, origin, diagnostics);
 }
 
 void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<int>& origin,
-                           std::vector<std::string>& warnings) {
+                           DiagnosticSink& diagnostics) {
     for (size_t i = 0; i < m.slots.size() && i < origin.size(); ++i) {
         if (origin[i] == kUntouched) continue;
         const SlotValues after = slot_values(m, m.slots[i]);
@@ -115,19 +115,20 @@ void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<int>& 
         if (box)
             s.aabb_min = after.mn, s.aabb_max = after.mx;
         else
-            warnings.push_back(name + ": stored AABB does not follow the rule; kept");
+            diagnostics.warn(name, Location::whole(), "stored AABB does not follow the rule; kept");
         if (sphere)
             s.sphere = after.sphere;
         else
-            warnings.push_back(name + ": stored sphere does not follow the rule; kept");
+            diagnostics.warn(name, Location::whole(),
+                             "stored sphere does not follow the rule; kept");
         if (close(tail_float(o.tail[0]), before.area))
             s.tail[0] = float_bits(after.area);
         else
-            warnings.push_back(name + ": tail +48 is not the triangle area; kept");
+            diagnostics.warn(name, Location::whole(), "tail +48 is not the triangle area; kept");
         if (close(tail_float(o.tail[1]), before.volume))
             s.tail[1] = float_bits(after.volume);
         else
-            warnings.push_back(name + ": tail +52 is not the AABB volume; kept");
+            diagnostics.warn(name, Location::whole(), "tail +52 is not the AABB volume; kept");
     }
 }
 
@@ -222,7 +223,7 @@ HeaderValues header_values(const Box& b) {
 
 } // namespace
 
-void recompute_header(const Model& orig, Model& m, std::vector<std::string>& warnings) {
+void recompute_header(const Model& orig, Model& m, DiagnosticSink& diagnostics) {
     if (m.legacy_nodes || m.nodes.empty()) return;
     const Box before = posed_box(orig), after = posed_box(m);
     if (before.points.empty() || after.points.empty()) return;
@@ -243,7 +244,7 @@ void recompute_header(const Model& orig, Model& m, std::vector<std::string>& war
     if (hull)
         m.header.hull = new_hull;
     else
-        warnings.push_back("header hull does not follow the rule; kept");
+        diagnostics.warn({}, Location::whole(), "header hull does not follow the rule; kept");
     const HeaderValues hb = header_values(before), ha = header_values(after);
     bool sphere = true, capsule = true;
     for (int c = 0; c < 4; ++c)
@@ -253,11 +254,11 @@ void recompute_header(const Model& orig, Model& m, std::vector<std::string>& war
     if (sphere)
         m.header.sphere = ha.sphere;
     else
-        warnings.push_back("header sphere does not follow the rule; kept");
+        diagnostics.warn({}, Location::whole(), "header sphere does not follow the rule; kept");
     if (capsule)
         m.header.capsule = ha.capsule;
     else
-        warnings.push_back("header capsule does not follow the rule; kept");
+        diagnostics.warn({}, Location::whole(), "header capsule does not follow the rule; kept");
 }
 
 std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c) {

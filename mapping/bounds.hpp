@@ -11,17 +11,17 @@
 namespace msh::mapping {
 
 // Recomputes, for the slots in `touched`, the derived values whose rule reproduces the
-// original's stored values; the others are kept and named in `warnings`.
+// original's stored values; the others are kept and named as warnings in `diagnostics`.
 void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<bool>& touched,
-                           std::vector<std::string>& warnings);
+                           DiagnosticSink& diagnostics);
 // The same after a re-layout: origin[i] is the original index of new slot i, kNewSlot for a slot
 // the edit created (the rule applies unchecked) or kUntouched (kept as it is).
 constexpr int kNewSlot = -1;
 constexpr int kUntouched = -2;
 void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<int>& origin,
-                           std::vector<std::string>& warnings);
+                           DiagnosticSink& diagnostics);
 // The same for the Res2 header (hull, sphere, capsule) with every node at its first key.
-void recompute_header(const Model& original, Model& edited, std::vector<std::string>& warnings);
+void recompute_header(const Model& original, Model& edited, DiagnosticSink& diagnostics);
 // Res7 face normal of a triangle: round(normalize((b - a) x (c - a)) * 32767), 0 when degenerate;
 // and of index triple `t` of a batch.
 std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c);

@@ -29,14 +29,15 @@ struct TextureResult {
 
 // Texture name -> PNG of level 0 (cached per upper-cased name by the caller).
 TextureResult load_texture(const std::string& name, const MaterialLibraries& libs,
-                           std::vector<std::string>& warnings) {
+                           DiagnosticSink& diagnostics) {
     TextureResult r;
     r.info["name"] = name;
     const material::PaletteRef pal = material::palette_slot(name);
     if (!pal.valid_name) {
-        warnings.push_back("texture '" + name +
-                           "': Bad texture name. (no '.' in the first 17 "
-                           "characters); untextured");
+        diagnostics.warn({}, Location::whole(),
+                         "texture '" + name +
+                             "': Bad texture name. (no '.' in the first 17 "
+                             "characters); untextured");
         return r;
     }
     if (pal.slot >= 0 && pal.slot < material::kPaletteSlots) {
@@ -48,13 +49,15 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
             libs.palettes && libs.palettes->find(pal_name).has_value();
     }
     if (!libs.textures) {
-        warnings.push_back("texture '" + name + "': no " + libs.textures_name + "; untextured");
+        diagnostics.warn({}, Location::whole(),
+                         "texture '" + name + "': no " + libs.textures_name + "; untextured");
         return r;
     }
     const auto index = material::find_resource(*libs.textures, texm::kMagic, name);
     if (!index) {
-        warnings.push_back("texture '" + name + "' not found in " + libs.textures_name +
-                           "; untextured");
+        diagnostics.warn({}, Location::whole(),
+                         "texture '" + name + "' not found in " + libs.textures_name +
+                             "; untextured");
         return r;
     }
     const nres::Entry& e = libs.textures->entries[*index];
@@ -63,7 +66,7 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
         DiagnosticSink sink(ReadMode::Tolerant);
         const texm::Texture t = texm::read(e.data, sink, where);
         if (t.raw_only || !t.format()) {
-            warnings.push_back(where + ": not an interpretable Texm; untextured");
+            diagnostics.warn(where, Location::whole(), "not an interpretable Texm; untextured");
             return r;
         }
         r.image = scene::Image{e.name(), png::from_texm_level(t, 0)};
@@ -78,7 +81,7 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
         if (*t.format() == texm::Format::Indexed && (t.header.flags5 & texm::kFlags5AlphaKey))
             r.alpha = scene::AlphaMode::Mask;
     } catch (const FormatError& ex) {
-        warnings.push_back(std::string(ex.what()) + "; untextured");
+        diagnostics.warn({}, Location::whole(), std::string(ex.what()) + "; untextured");
         r.image.reset();
     }
     return r;
@@ -88,13 +91,14 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
 
 std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                std::vector<std::string>& warnings) {
+                                                DiagnosticSink& diagnostics) {
     std::vector<ResolvedMaterial> out;
     std::map<std::string, TextureResult> textures; // upper-cased texture name -> result
     if (!libs.materials && !rows.empty())
-        warnings.push_back("no " + libs.materials_name +
-                           " found; materials are untextured "
-                           "(give --game-dir DIR or --materials/--textures)");
+        diagnostics.warn({}, Location::whole(),
+                         "no " + libs.materials_name +
+                             " found; materials are untextured "
+                             "(give --game-dir DIR or --materials/--textures)");
     for (size_t r = 0; r < rows.size(); ++r) {
         ResolvedMaterial m;
         m.name = rows[r];
@@ -104,18 +108,21 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
         }
         const material::Lookup lookup = material::find_material(*libs.materials, m.name);
         if (!lookup.index) {
-            warnings.push_back("material '" + m.name + "' not found in " + libs.materials_name +
-                               " (no DEFAULT, no MAT0 entry); untextured");
+            diagnostics.warn({}, Location::whole(),
+                             "material '" + m.name + "' not found in " + libs.materials_name +
+                                 " (no DEFAULT, no MAT0 entry); untextured");
             out.push_back(std::move(m));
             continue;
         }
         const nres::Entry& e = libs.materials->entries[*lookup.index];
         const std::string mat_name = e.name();
         if (lookup.rule == material::LookupRule::Default)
-            warnings.push_back("Material " + m.name + " not found; using DEFAULT");
+            diagnostics.warn({}, Location::whole(),
+                             "Material " + m.name + " not found; using DEFAULT");
         else if (lookup.rule == material::LookupRule::FirstEntry)
-            warnings.push_back("Material " + m.name + " not found and no DEFAULT; using entry 0 (" +
-                               mat_name + ")");
+            diagnostics.warn({}, Location::whole(),
+                             "Material " + m.name + " not found and no DEFAULT; using entry 0 (" +
+                                 mat_name + ")");
         m.extras["mat0"] = mat_name;
         m.extras["lookup"] = lookup.rule == material::LookupRule::Exact     ? "exact"
                              : lookup.rule == material::LookupRule::Default ? "default"
@@ -128,12 +135,12 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
             DiagnosticSink sink(ReadMode::Tolerant);
             mat = material::read(e.data, e.attr2, sink, where);
         } catch (const FormatError& ex) {
-            warnings.push_back(std::string(ex.what()) + "; untextured");
+            diagnostics.warn({}, Location::whole(), std::string(ex.what()) + "; untextured");
             out.push_back(std::move(m));
             continue;
         }
         if (mat.raw_only || mat.phases.empty()) {
-            warnings.push_back(where + ": no usable phase; untextured");
+            diagnostics.warn(where, Location::whole(), "no usable phase; untextured");
             out.push_back(std::move(m));
             continue;
         }
@@ -146,7 +153,7 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
         if (!tex.empty()) {
             auto it = textures.find(upper(tex));
             if (it == textures.end())
-                it = textures.emplace(upper(tex), load_texture(tex, libs, warnings)).first;
+                it = textures.emplace(upper(tex), load_texture(tex, libs, diagnostics)).first;
             m.image = it->second.image;
             m.alpha_mode = it->second.alpha;
             m.extras["texture"] = it->second.info;
@@ -175,22 +182,24 @@ size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>&
 
 std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                std::vector<std::string>& warnings) {
+                                                DiagnosticSink& diagnostics) {
     std::vector<ResolvedLightmap> out;
     for (const std::string& name : rows) {
         ResolvedLightmap r;
         r.name = name;
         r.info["name"] = name;
         if (!libs.lightmaps) {
-            warnings.push_back("lightmap '" + name + "': no " + libs.lightmaps_name +
-                               "; no lightmap");
+            diagnostics.warn({}, Location::whole(),
+                             "lightmap '" + name + "': no " + libs.lightmaps_name +
+                                 "; no lightmap");
             out.push_back(std::move(r));
             continue;
         }
         const auto index = material::find_resource(*libs.lightmaps, texm::kMagic, name);
         if (!index) {
-            warnings.push_back("lightmap '" + name + "' not found in " + libs.lightmaps_name +
-                               "; no lightmap");
+            diagnostics.warn({}, Location::whole(),
+                             "lightmap '" + name + "' not found in " + libs.lightmaps_name +
+                                 "; no lightmap");
             out.push_back(std::move(r));
             continue;
         }
@@ -200,7 +209,8 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
             DiagnosticSink sink(ReadMode::Tolerant);
             const texm::Texture t = texm::read(e.data, sink, where);
             if (t.raw_only || !t.format()) {
-                warnings.push_back(where + ": not an interpretable Texm; no lightmap");
+                diagnostics.warn(where, Location::whole(),
+                                 "not an interpretable Texm; no lightmap");
             } else {
                 r.image = scene::Image{e.name(), png::from_texm_level(t, 0)};
                 r.info = {{"name", e.name()},
@@ -209,7 +219,7 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
                           {"height", t.header.height}};
             }
         } catch (const FormatError& ex) {
-            warnings.push_back(std::string(ex.what()) + "; no lightmap");
+            diagnostics.warn({}, Location::whole(), std::string(ex.what()) + "; no lightmap");
         }
         out.push_back(std::move(r));
     }

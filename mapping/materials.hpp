@@ -35,10 +35,11 @@ struct ResolvedMaterial {
     nlohmann::json extras = nlohmann::json::object(); // mat0, attr1, phase0 params, texture
 };
 
-// One entry per row, in row order. `warnings` receives one line per missing or unusable piece.
+// One entry per row, in row order. `diagnostics` receives one warning per missing or unusable
+// piece.
 std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                std::vector<std::string>& warnings);
+                                                DiagnosticSink& diagnostics);
 
 // Gives every scene material whose extras hold `wear_row` r the image, alpha mode and extras of
 // resolved[r] (extras are merged under the key "material"). Returns how many got an image.
@@ -54,7 +55,7 @@ struct ResolvedLightmap {
 // lightmap or unusable payload is a warning: the row has no image (never the diffuse texture).
 std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                std::vector<std::string>& warnings);
+                                                DiagnosticSink& diagnostics);
 
 // Gives every scene material whose extras hold `lightmap_row` r the image of resolved[r] (on UV
 // set kLightmapTexcoord) and extras {"lightmap": info}. Returns how many got one.

@@ -45,7 +45,7 @@ OrigLayout layout_of(const Model& o, const std::string& where) {
         size_t t = sl.tri_start;
         for (size_t b = sl.batch_start; b < size_t(sl.batch_start) + sl.batch_count; ++b) {
             if (L.slot_of_batch[b] >= 0)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "batch " + std::to_string(b) + " is in slots " +
                                       std::to_string(L.slot_of_batch[b]) + " and " +
                                       std::to_string(s) + need);
@@ -65,7 +65,8 @@ OrigLayout layout_of(const Model& o, const std::string& where) {
     }
     for (size_t b = 0; b < batches; ++b) {
         if (L.slot_of_batch[b] < 0)
-            throw FormatError(where, 0, "batch " + std::to_string(b) + " is in no slot" + need);
+            throw FormatError(where, Location::whole(),
+                              "batch " + std::to_string(b) + " is in no slot" + need);
         const Batch& bt = o.batches[b];
         for (size_t i = 0; i < bt.index_count; ++i)
             L.used[b].push_back(bt.base_vertex + o.indices[bt.index_start + i]);
@@ -76,7 +77,7 @@ OrigLayout layout_of(const Model& o, const std::string& where) {
     }
     for (size_t t = 0; t < tri_seen.size(); ++t)
         if (!tri_seen[t])
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "Res7 record " + std::to_string(t) + " belongs to no slot" + need);
     return L;
 }
@@ -154,8 +155,8 @@ struct OpenEdge {
 // The re-topology as named phases on one state: the inputs, then what each phase builds.
 struct Retopology {
     Retopology(const Model& original, Model& edited, const std::vector<SlotEdit>& slot_edits,
-               std::vector<std::string>& warning_list, const std::string& name)
-        : orig(original), m(edited), edits(slot_edits), warnings(warning_list), where(name),
+               DiagnosticSink& sink, const std::string& name)
+        : orig(original), m(edited), edits(slot_edits), diagnostics(sink), where(name),
           L(layout_of(original, name)), V(original.positions.size()), B(original.batches.size()),
           S(original.slots.size()), has_normals(original.normals.size() == V),
           has_uvs(original.uvs.size() == V) {}
@@ -163,7 +164,7 @@ struct Retopology {
     const Model& orig;
     Model& m;
     const std::vector<SlotEdit>& edits;
-    std::vector<std::string>& warnings;
+    DiagnosticSink& diagnostics;
     const std::string& where;
     const OrigLayout L;
     const size_t V, B, S; // original vertex, batch and slot counts
@@ -249,9 +250,10 @@ void Retopology::plan_slots() {
         const SlotEdit& ed = edits[e];
         if (ed.orig_slot != kNone) {
             if (ed.orig_slot >= S)
-                throw FormatError(where, 0, "slot " + std::to_string(ed.orig_slot) + " unknown");
+                throw FormatError(where, Location::whole(),
+                                  "slot " + std::to_string(ed.orig_slot) + " unknown");
             if (slot_users[ed.orig_slot] > 1)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "slot " + std::to_string(ed.orig_slot) +
                                       " is shared by several nodes; its triangles cannot be edited "
                                       "for one of them");
@@ -309,7 +311,7 @@ void Retopology::assign_triangles() {
             int row = t.material_row;
             if (row < 0 && hint >= 0) row = orig.batches[size_t(hint)].material;
             if (row < 0 || row > 0xFFFF)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "a triangle of slot (node " + std::to_string(edits[e].node) +
                                       ", lod " + std::to_string(edits[e].lod) + ", group " +
                                       std::to_string(edits[e].group) +
@@ -562,7 +564,7 @@ void Retopology::lay_out_records() {
                     clo = nlo, chi = nhi, ++end;
                 }
                 if (end == j)
-                    throw FormatError(where, 0,
+                    throw FormatError(where, Location::whole(),
                                       "a triangle spans more than 65,536 vertices of Res3; it "
                                       "cannot be addressed from one base vertex");
                 chunk_base = clo;
@@ -592,8 +594,9 @@ void Retopology::lay_out_records() {
                         if (rule)
                             ti.rule_normal = true;
                         else
-                            warnings.push_back("Res7 triangle " + std::to_string(ti.orig_res7) +
-                                               ": stored normal does not follow the rule; kept");
+                            diagnostics.warn({}, Location::whole(),
+                                             "Res7 triangle " + std::to_string(ti.orig_res7) +
+                                                 ": stored normal does not follow the rule; kept");
                     }
                 } else {
                     d.flags = new_flags;
@@ -623,14 +626,15 @@ void Retopology::lay_out_records() {
         } while (j < tv.size());
     }
     if (tris.size() > kMaxTriangles)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           "the edited model has " + std::to_string(tris.size()) +
                               " triangles; Res7 links address at most 65,535");
     if (batches.size() > kMaxRecords)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           "the edited model has " + std::to_string(batches.size()) +
                               " batches; Res2 slots address at most 65,535");
-    if (S + new_slots.size() > kMaxRecords) throw FormatError(where, 0, "more than 65,535 slots");
+    if (S + new_slots.size() > kMaxRecords)
+        throw FormatError(where, Location::whole(), "more than 65,535 slots");
 }
 
 // Links: kept where the neighbour survived and still shares the edge; the rest paired by identical
@@ -789,8 +793,8 @@ TopologyReport Retopology::commit() {
         if (!e) continue;
         nres::Entry& entry = m.container.entries[*e];
         if (entry.data.size() != stride * V) {
-            warnings.push_back("Res" + std::to_string(type) +
-                               " is not one record per vertex; kept");
+            diagnostics.warn({}, Location::whole(),
+                             "Res" + std::to_string(type) + " is not one record per vertex; kept");
             continue;
         }
         Bytes data(stride * positions.size(), 0);
@@ -803,7 +807,8 @@ TopologyReport Retopology::commit() {
         entry.attr3 = uint32_t(stride);
     }
     if (m.container.find_type(kTable20))
-        warnings.push_back("Res20 (unknown meaning) kept unchanged after a topology edit");
+        diagnostics.warn({}, Location::whole(),
+                         "Res20 (unknown meaning) kept unchanged after a topology edit");
 
     m.positions = std::move(positions);
     if (has_normals) m.normals = std::move(normals);
@@ -812,7 +817,7 @@ TopologyReport Retopology::commit() {
     m.triangles = std::move(tris);
     m.batches = std::move(batches);
     m.slots = std::move(slots);
-    recompute_slot_bounds(orig, m, origin, warnings);
+    recompute_slot_bounds(orig, m, origin, diagnostics);
 
     TopologyReport report;
     report.triangles_kept = kept_tris;
@@ -833,8 +838,8 @@ TopologyReport Retopology::commit() {
 } // namespace
 
 TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
-                            std::vector<std::string>& warnings, const std::string& where) {
-    Retopology r(orig, m, edits, warnings, where);
+                            DiagnosticSink& diagnostics, const std::string& where) {
+    Retopology r(orig, m, edits, diagnostics, where);
     r.plan_slots();
     r.choose_main_variants();
     r.assign_triangles();

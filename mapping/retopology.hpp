@@ -64,6 +64,6 @@ struct SlotEdit {
 // Rebuilds m's geometry (Res2 slots, Res3/4/5, Res6, Res7, Res13, Res15/16/18 and Res1 slot
 // words); `m` already holds the node edits. Throws FormatError naming a format limit.
 TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
-                            std::vector<std::string>& warnings, const std::string& where);
+                            DiagnosticSink& diagnostics, const std::string& where);
 
 } // namespace msh::mapping

@@ -141,7 +141,8 @@ void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
         if (node.mesh < 0) continue;
         const auto it = node_by_name.find(node.name);
         if (it == node_by_name.end()) {
-            if (strict) throw FormatError(where, 0, "OBJ object '" + node.name + "' lost");
+            if (strict)
+                throw FormatError(where, Location::whole(), "OBJ object '" + node.name + "' lost");
             continue;
         }
         const scene::Mesh& src = ref.meshes.at(size_t(ref.nodes[it->second].mesh));
@@ -160,7 +161,8 @@ void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
             }
             continue;
         }
-        if (strict) throw FormatError(where, 0, "OBJ object '" + node.name + "' changed");
+        if (strict)
+            throw FormatError(where, Location::whole(), "OBJ object '" + node.name + "' changed");
         // Reference vertices on a grid of kObjRounding-sized cells (a rounded value lies in a
         // neighbouring cell at most).
         using Cell = std::array<int64_t, 3>;

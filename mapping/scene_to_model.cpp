@@ -235,7 +235,7 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
                     k = int(e);
             if (k >= 0) {
                 if (orig.nodes[size_t(k)].slot(sfx->first, sfx->second) != kNone)
-                    throw FormatError(where, 0,
+                    throw FormatError(where, Location::whole(),
                                       "mesh node '" + node.name +
                                           "' adds to a slot the export did not write; export "
                                           "with --lod all --group all to edit it");
@@ -270,11 +270,11 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
                     } else if (jnt && jnt->data.size() >= 4 * (p.indices[t] + 1)) {
                         k = size_t(jnt->data[4 * p.indices[t]]);
                         if (k >= joints)
-                            throw FormatError(where, 0,
+                            throw FormatError(where, Location::whole(),
                                               "a skinned vertex names joint " + std::to_string(k) +
                                                   " of " + std::to_string(joints));
                     } else {
-                        throw FormatError(where, 0,
+                        throw FormatError(where, Location::whole(),
                                           "a new triangle of skinned mesh '" + mesh.name +
                                               "' has neither a vertex identity nor a joint");
                     }
@@ -329,6 +329,7 @@ struct SceneImport {
     GeometryInput geometry;
     std::vector<bool> touched_slot;
     ModelChangeReport report;
+    DiagnosticSink diagnostics{ReadMode::Tolerant}; // the phases' warnings, for the report
 
     void identify(const scene::Scene& incoming_scene);
     void diff_vertices();
@@ -346,7 +347,7 @@ void SceneImport::identify(const scene::Scene& incoming_scene) {
     DiagnosticSink sink(ReadMode::Tolerant);
     orig = read_model(sidecar.original_image, sink, where + " (sidecar original)");
     if (sink.has_errors())
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           "the sidecar's original model does not read: " +
                               sink.diagnostics().front().to_string());
     opt = options_from(sidecar, skin);
@@ -371,7 +372,7 @@ void SceneImport::identify(const scene::Scene& incoming_scene) {
         topology = topology || it == got.tris.end() || it->second != list;
     }
     if (topology && orig.legacy_nodes)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           "the triangles changed, but the legacy stride-24 node table of this "
                           "model cannot be rebuilt; only vertex edits are supported");
     m = orig;
@@ -439,7 +440,8 @@ void SceneImport::diff_vertices() {
     }
     if (report.vertices_moved && orig.legacy_nodes) {
         // Bounds of the legacy model need the node table, which is kept raw.
-        report.warnings.push_back("legacy stride-24 model: vertices moved, bounds kept");
+        diagnostics.warn({}, Location::whole(),
+                         "legacy stride-24 model: vertices moved, bounds kept");
     }
 }
 
@@ -467,8 +469,9 @@ void SceneImport::diff_nodes() {
     for (size_t k = 0; k < joints; ++k) {
         const int i = incoming_node_of[k];
         if (i < 0) { // a deleted object: the node stays (game code addresses nodes by index)
-            report.warnings.push_back("node '" + exported.nodes[k].name +
-                                      "' is not in the file: kept as it was, its geometry removed");
+            diagnostics.warn({}, Location::whole(),
+                             "node '" + exported.nodes[k].name +
+                                 "' is not in the file: kept as it was, its geometry removed");
             continue;
         }
         const scene::Node& n = incoming.nodes[size_t(i)];
@@ -479,13 +482,13 @@ void SceneImport::diff_nodes() {
             if (auto e = m.container.find_type(kNodeNames32);
                 e && m.container.entries[*e].data.size() == 32 * joints) {
                 if (n.name.size() > 31)
-                    throw FormatError(where, 0,
+                    throw FormatError(where, Location::whole(),
                                       "node name '" + n.name + "' is longer than Res9's 31 bytes");
                 uint8_t* rec = m.container.entries[*e].data.data() + 32 * k;
                 std::memset(rec, 0, 32);
                 std::memcpy(rec, n.name.data(), n.name.size());
             } else if (!m.has(kNodeStrings)) {
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "node '" + exported.nodes[k].name +
                                       "' was renamed, but the model has no Res10/Res9 to hold "
                                       "names");
@@ -497,7 +500,7 @@ void SceneImport::diff_nodes() {
         const uint16_t parent = p < 0 ? kNone : uint16_t(msh_of_incoming[size_t(p)]);
         if (parent != orig.nodes[k].parent) {
             if (parent != kNone && parent >= k)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "node '" + n.name + "' now has parent " + std::to_string(parent) +
                                       ", which is not before it; the engine needs parent < child");
             m.nodes[k].parent = parent;
@@ -532,7 +535,7 @@ void SceneImport::add_new_parts() {
             int p = n.parent;
             while (p >= 0 && msh_of_incoming[size_t(p)] < 0) p = incoming.nodes[size_t(p)].parent;
             if (p >= 0 && size_t(msh_of_incoming[size_t(p)]) >= np.node)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "new node '" + n.name + "' comes before its new parent '" +
                                       incoming.nodes[size_t(p)].name + "' in the file");
             if (p >= 0) node.parent = uint16_t(msh_of_incoming[size_t(p)]);
@@ -542,8 +545,8 @@ void SceneImport::add_new_parts() {
                 nres::Entry& e = m.container.entries[*res9];
                 std::string name = n.name.substr(0, 31);
                 if (name.size() < n.name.size())
-                    report.warnings.push_back("node '" + n.name +
-                                              "': Res9 keeps its first 31 bytes");
+                    diagnostics.warn({}, Location::whole(),
+                                     "node '" + n.name + "': Res9 keeps its first 31 bytes");
                 const size_t at = e.data.size();
                 e.data.resize(at + 32, 0);
                 std::memcpy(e.data.data() + at, name.data(), name.size());
@@ -553,7 +556,7 @@ void SceneImport::add_new_parts() {
             report.new_parts.push_back(n.name);
         }
         if (m.nodes.size() > 0xFFFF)
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "the edited model has " + std::to_string(m.nodes.size()) +
                                   " nodes; Res1 parents address at most 65,535");
     }
@@ -582,7 +585,7 @@ anim::Track SceneImport::sampled_track(size_t k,
             for (float t : c->times) {
                 const double f = double(t) * opt.fps;
                 if (std::abs(f - std::round(f)) > 1e-3)
-                    throw FormatError(where, 0,
+                    throw FormatError(where, Location::whole(),
                                       "node '" + incoming.nodes[size_t(i)].name + "': a key at " +
                                           std::to_string(t) + " s is not on a whole frame at " +
                                           std::to_string(opt.fps) +
@@ -694,16 +697,17 @@ void SceneImport::recompute() {
                     if (rule)
                         m.triangles[t].normal = face_normal(m, b, k / 3);
                     else
-                        report.warnings.push_back("Res7 triangle " + std::to_string(t) +
-                                                  ": stored normal does not follow the rule; kept");
+                        diagnostics.warn({}, Location::whole(),
+                                         "Res7 triangle " + std::to_string(t) +
+                                             ": stored normal does not follow the rule; kept");
                 }
             }
         }
-        if (!orig.legacy_nodes) recompute_slot_bounds(orig, m, touched_slot, report.warnings);
+        if (!orig.legacy_nodes) recompute_slot_bounds(orig, m, touched_slot, diagnostics);
     }
     report.header_recomputed =
         report.vertices_moved || animation_changed || parents_changed || topology;
-    if (report.header_recomputed && !orig.legacy_nodes) recompute_header(orig, m, report.warnings);
+    if (report.header_recomputed && !orig.legacy_nodes) recompute_header(orig, m, diagnostics);
 }
 
 // Encode: the original image when nothing changed, else the edited model, re-read strictly.
@@ -716,12 +720,13 @@ ImportResult SceneImport::encode() {
         r.image = sidecar.original_image;
     } else {
         if (orig.legacy_nodes && (names_changed || parents_changed || animation_changed))
-            throw FormatError(where, 0, "the legacy stride-24 node table cannot be edited");
+            throw FormatError(where, Location::whole(),
+                              "the legacy stride-24 node table cannot be edited");
         r.image = write_model(m);
         DiagnosticSink check(ReadMode::Strict);
         read_model(r.image, check, where + " (imported)");
         if (check.has_errors())
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "the imported model does not validate: " +
                                   check.diagnostics().front().to_string());
     }
@@ -736,6 +741,7 @@ ImportResult SceneImport::encode() {
     report.animation_rebuilt = animation_changed;
     report.slots_with_bounds_recomputed =
         size_t(std::count(touched_slot.begin(), touched_slot.end(), true));
+    report.warnings = diagnostics.warning_texts();
     r.report = std::move(report);
     return r;
 }
@@ -752,7 +758,7 @@ ImportResult import_scene(const scene::Scene& incoming, const sidecar::ModelSide
     state.rebuild_animation();
     if (state.topology)
         state.report.topology =
-            retopologise(state.orig, state.m, state.geometry.edits, state.report.warnings, where);
+            retopologise(state.orig, state.m, state.geometry.edits, state.diagnostics, where);
     state.recompute();
     return state.encode();
 }

@@ -109,7 +109,7 @@ Part part_from_primitive(const scene::Primitive& p, const Affine& xf, const std:
     part.material = std::max(0, p.material);
     const auto pit = p.attributes.find("POSITION");
     if (pit == p.attributes.end() || pit->second.components != 3)
-        throw FormatError(where, 0, label + ": no 3-component POSITION");
+        throw FormatError(where, Location::whole(), label + ": no 3-component POSITION");
     const size_t count = pit->second.count();
     const auto& pd = pit->second.data;
     part.pos.resize(count);
@@ -135,14 +135,14 @@ Part part_from_primitive(const scene::Primitive& p, const Affine& xf, const std:
             part.uv[v] = {t->second.data[2 * v], t->second.data[2 * v + 1]};
     }
     if (p.indices.size() % 3 != 0)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           label + ": index count " + std::to_string(p.indices.size()) +
                               " is not a multiple of 3");
     for (size_t i = 0; i + 2 < p.indices.size(); i += 3) {
         const std::array<uint32_t, 3> t{p.indices[i], p.indices[i + 1], p.indices[i + 2]};
         for (uint32_t x : t)
             if (x >= count)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   label + ": index " + std::to_string(x) + " past " +
                                       std::to_string(count) + " vertices");
         part.tris.push_back(t);
@@ -224,19 +224,20 @@ bool same_key(const anim::Key& a, const anim::Key& b) {
 struct Builder {
     const scene::Scene& s;
     const NewModelOptions& opt;
-    std::vector<std::string>& warnings;
+    DiagnosticSink& diagnostics;
     NewModelSummary summary;
     Model m;
     std::vector<uint16_t> vertex_node;
     size_t computed_normals = 0, missing_uv = 0, missing_material = 0, degenerate = 0,
            split_primitives = 0;
 
-    Builder(const scene::Scene& scene, const NewModelOptions& options,
-            std::vector<std::string>& out_warnings)
-        : s(scene), opt(options), warnings(out_warnings) {}
+    Builder(const scene::Scene& scene, const NewModelOptions& options, DiagnosticSink& sink)
+        : s(scene), opt(options), diagnostics(sink) {}
 
-    void warn(const std::string& w) { warnings.push_back(opt.where + ": " + w); }
-    [[noreturn]] void fail(const std::string& w) const { throw FormatError(opt.where, 0, w); }
+    void warn(const std::string& w) { diagnostics.warn(opt.where, Location::whole(), w); }
+    [[noreturn]] void fail(const std::string& w) const {
+        throw FormatError(opt.where, Location::whole(), w);
+    }
 
     Bytes run() {
         const size_t n = s.nodes.size();
@@ -819,20 +820,23 @@ struct Builder {
 } // namespace
 
 NewModelResult build_new_model(const scene::Scene& scene, const NewModelOptions& options,
-                               std::vector<std::string>& warnings) {
-    if (!(options.fps > 0)) throw FormatError(options.where, 0, "fps must be positive");
-    const size_t before = warnings.size();
-    Builder b(scene, options, warnings);
+                               DiagnosticSink& diagnostics) {
+    if (!(options.fps > 0))
+        throw FormatError(options.where, Location::whole(), "fps must be positive");
+    const size_t before = diagnostics.diagnostics().size();
+    Builder b(scene, options, diagnostics);
     NewModelResult r;
     r.image = b.run();
     r.summary = std::move(b.summary);
-    r.summary.warnings.assign(warnings.begin() + long(before), warnings.end());
+    for (size_t i = before; i < diagnostics.diagnostics().size(); ++i)
+        if (diagnostics.diagnostics()[i].severity == Severity::Warning)
+            r.summary.warnings.push_back(diagnostics.diagnostics()[i].text());
     return r;
 }
 
 Bytes build_model(const scene::Scene& scene, const NewModelOptions& options,
-                  std::vector<std::string>& warnings) {
-    return build_new_model(scene, options, warnings).image;
+                  DiagnosticSink& diagnostics) {
+    return build_new_model(scene, options, diagnostics).image;
 }
 
 } // namespace msh::mapping

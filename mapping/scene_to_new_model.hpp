@@ -35,6 +35,7 @@
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "formats/diagnostics.hpp"
 #include "scene/scene.hpp"
 
 #include "change_report.hpp"
@@ -55,11 +56,11 @@ struct NewModelResult {
 };
 
 NewModelResult build_new_model(const scene::Scene& scene, const NewModelOptions& options,
-                               std::vector<std::string>& warnings);
+                               DiagnosticSink& diagnostics);
 
 // The model image only. Throws FormatError naming the limit when the scene cannot be addressed
 // (more than 65,535 triangles, batches, slots or nodes; more than 65,535 keys).
 Bytes build_model(const scene::Scene& scene, const NewModelOptions& options,
-                  std::vector<std::string>& warnings);
+                  DiagnosticSink& diagnostics);
 
 } // namespace msh::mapping

@@ -79,7 +79,7 @@ std::string fmt(const F3& v) {
 
 uint32_t whole(float v, const std::string& where, const std::string& what) {
     if (!(v >= 0 && v < 16777216.0f) || v != std::floor(v))
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           what + " is not a whole number (" + std::to_string(v) +
                               "): the identity the exporter wrote was lost");
     return uint32_t(v);
@@ -191,19 +191,21 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
             }
             if (!pos || !id || id->components != 2 ||
                 (is_terrain && (!vid || vid->components != 2)))
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   "node '" + n.name + "': a primitive without the identity set " +
                                       (is_terrain ? "TEXCOORD_2/TEXCOORD_3" : "TEXCOORD_0") +
                                       " (new faces are not supported)");
             if (id->count() != pos->count() || (vid && vid->count() != pos->count()))
-                throw FormatError(where, 0, "node '" + n.name + "': attribute counts differ");
+                throw FormatError(where, Location::whole(),
+                                  "node '" + n.name + "': attribute counts differ");
             (is_terrain ? in.has_terrain : is_areas ? in.has_areas : in.has_outlines) = true;
             const scene::Attribute* u0 = is_terrain ? attribute(p, "TEXCOORD_0") : nullptr;
             const scene::Attribute* u1 = is_terrain ? attribute(p, "TEXCOORD_1") : nullptr;
             std::vector<size_t> slot(pos->count(), SIZE_MAX);
             auto get = [&](uint32_t v) -> size_t {
                 if (v >= pos->count())
-                    throw FormatError(where, 0, "node '" + n.name + "': index out of range");
+                    throw FormatError(where, Location::whole(),
+                                      "node '" + n.name + "': index out of range");
                 if (slot[v] != SIZE_MAX) return slot[v];
                 const F3 w = scene::apply(
                     world[i], {pos->data[3 * v], pos->data[3 * v + 1], pos->data[3 * v + 2]});
@@ -465,7 +467,7 @@ void check_anonymous_outline(const Incoming& in, const Original& o, const std::s
         if (!hit && unknown++ == 0) first = p;
     }
     if (unknown)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           std::string(kArealOutlinesNode) + ": " + std::to_string(unknown) +
                               " outline vertices were moved (first at " + fmt(first) +
                               ") but the outline has lost its identity attribute TEXCOORD_0, so "
@@ -474,7 +476,7 @@ void check_anonymous_outline(const Incoming& in, const Original& o, const std::s
 }
 
 OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& where,
-                            std::vector<std::string>& warnings) {
+                            DiagnosticSink& diagnostics) {
     OverlayResult res;
     arealmap::ArealMap& m = *o.map;
     const size_t na = m.areals.size();
@@ -489,7 +491,7 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
     std::map<Key, Move> moves;
     for (const Point& p : in.points) {
         if (p.areal >= na || p.k >= m.areals[p.areal].vertices.size())
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               std::string(overlay_name(p.from)) + ": vertex (areal " +
                                   std::to_string(p.areal) + ", vertex " + std::to_string(p.k) +
                                   ") was not exported (adding areals or polygon vertices is not "
@@ -535,7 +537,7 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
                         (name == kArealAreasNode ? kArealOutlinesNode : kArealAreasNode) +
                         ": delete it in both or in neither");
             if (n != V)
-                throw FormatError(where, 0,
+                throw FormatError(where, Location::whole(),
                                   std::string(name) + ": areal " + std::to_string(a) + " lost " +
                                       std::to_string(V - n) +
                                       " of its polygon vertices: removing vertices is not "
@@ -544,7 +546,7 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
     }
     const size_t n_deleted = size_t(std::count(deleted.begin(), deleted.end(), 1));
     if (n_deleted == na)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           "every areal was deleted from the overlay: Land.map needs at least one "
                           "(terrain.md §8)");
 
@@ -602,11 +604,12 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
             m.grid = arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
             res.grid_rebuilt = true;
         } else {
-            warnings.push_back(n_deleted ? "the original grid does not follow the terrain.md §9 "
-                                           "rebuild rule: grid kept, deleted areals removed from "
-                                           "its cells and the other ids renumbered"
-                                         : "the original grid does not follow the terrain.md §9 "
-                                           "rebuild rule: grid kept verbatim");
+            diagnostics.warn({}, Location::whole(),
+                             n_deleted ? "the original grid does not follow the terrain.md §9 "
+                                         "rebuild rule: grid kept, deleted areals removed from "
+                                         "its cells and the other ids renumbered"
+                                       : "the original grid does not follow the terrain.md §9 "
+                                         "rebuild rule: grid kept verbatim");
         }
     }
     return res;
@@ -620,20 +623,20 @@ MovedCorners diff_corners(const Incoming& in, const Original& o, const std::stri
     const terrain::Terrain& t = o.t;
     const size_t nf = t.faces.size();
     if (!in.has_terrain)
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           "no node '" + std::string(kTerrainNode) +
                               "' with a mesh: deleting the terrain is not supported");
     std::vector<std::array<bool, 3>> seen(nf, {false, false, false});
     MovedCorners cand;
     for (const Corner& c : in.corners) {
         if (c.face >= nf || c.corner >= 3 || !terrain::face_usable(t, c.face))
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "a corner names face " + std::to_string(c.face) + " corner " +
                                   std::to_string(c.corner) +
                                   ", which the export did not contain (new faces are not "
                                   "supported)");
         if (t.faces[c.face].v[c.corner] != c.vertex)
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "face " + std::to_string(c.face) + " corner " +
                                   std::to_string(c.corner) + " names vertex " +
                                   std::to_string(c.vertex) + ", the face uses vertex " +
@@ -643,7 +646,7 @@ MovedCorners diff_corners(const Incoming& in, const Original& o, const std::stri
         if (same(c.world, e)) continue;
         auto [it, fresh] = cand.emplace(c.vertex, std::make_pair(c.world, e));
         if (!fresh && !same(it->second.first, c.world))
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "vertex " + std::to_string(c.vertex) +
                                   " was moved to two different places " + fmt(it->second.first) +
                                   " and " + fmt(c.world) + " (its corners must move together)");
@@ -652,7 +655,7 @@ MovedCorners diff_corners(const Incoming& in, const Original& o, const std::stri
         const Corner &a = in.corners[tri[0]], &b = in.corners[tri[1]], &c = in.corners[tri[2]];
         if (a.face != b.face || a.face != c.face || a.corner == b.corner || a.corner == c.corner ||
             b.corner == c.corner)
-            throw FormatError(where, 0,
+            throw FormatError(where, Location::whole(),
                               "a triangle joins corners of faces " + std::to_string(a.face) + ", " +
                                   std::to_string(b.face) + ", " + std::to_string(c.face) +
                                   " (re-triangulated or new faces are not supported)");
@@ -666,7 +669,7 @@ MovedCorners diff_corners(const Incoming& in, const Original& o, const std::stri
         for (size_t i = 0; i < missing.size() && i < 10; ++i)
             list += (i ? ", " : "") + std::to_string(missing[i]);
         if (missing.size() > 10) list += ", ...";
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           std::to_string(missing.size()) + " terrain face" +
                               (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
                               kTerrainNode + "' (face " + list +
@@ -748,7 +751,7 @@ struct TerrainRecomputed {
 
 // Recompute what the moved vertices derive, each where its rule holds (else kept, warned).
 TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rules,
-                                    std::vector<std::string>& warnings) {
+                                    DiagnosticSink& diagnostics) {
     TerrainRecomputed done;
     const size_t nf = t.faces.size();
     if (rules.face_normals) {
@@ -760,8 +763,9 @@ TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rul
                 ++done.face_normals;
             }
     } else {
-        warnings.push_back("stored face normals are not unit length at /32767: face normals "
-                           "(+20..+24) of moved faces kept");
+        diagnostics.warn({}, Location::whole(),
+                         "stored face normals are not unit length at /32767: face normals "
+                         "(+20..+24) of moved faces kept");
     }
     done.vertex_normals = recompute_vertex_normals(t, rules.touched_face);
     if (rules.slot_bounds) {
@@ -777,36 +781,40 @@ TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rul
             ++done.slots;
         }
     } else {
-        warnings.push_back("slot bounds do not follow the recompute rule in the original: "
-                           "slot AABB/sphere kept");
+        diagnostics.warn({}, Location::whole(),
+                         "slot bounds do not follow the recompute rule in the original: "
+                         "slot AABB/sphere kept");
     }
     if (rules.header) {
         t.header = header_rule(t);
         done.header = true;
     } else {
-        warnings.push_back("the Res2 header does not follow the recompute rule in the original: "
-                           "header kept");
+        diagnostics.warn({}, Location::whole(),
+                         "the Res2 header does not follow the recompute rule in the original: "
+                         "header kept");
     }
     return done;
 }
 
 // The areal overlay: edits applied to the decoded Land.map, or the original kept.
 OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::TerrainSidecar& sc,
-                             const std::string& where, std::vector<std::string>& warnings,
+                             const std::string& where, DiagnosticSink& diagnostics,
                              TerrainImportResult& r) {
     OverlayResult ov;
     if (!sc.land_map) return ov;
     r.land_map = *sc.land_map;
     if (!o.map || !o.map->decoded) {
         if (!in.points.empty() || !in.anonymous_outline.empty())
-            warnings.push_back("the sidecar Land.map is kept raw (not decoded): overlay edits "
-                               "ignored");
+            diagnostics.warn({}, Location::whole(),
+                             "the sidecar Land.map is kept raw (not decoded): overlay edits "
+                             "ignored");
     } else if (!in.has_areas && !in.has_outlines) {
         if (!in.anonymous_outline.empty()) check_anonymous_outline(in, o, where);
         if (!o.map->areals.empty())
-            warnings.push_back("no ArealMap overlay in the input: Land.map kept unchanged");
+            diagnostics.warn({}, Location::whole(),
+                             "no ArealMap overlay in the input: Land.map kept unchanged");
     } else {
-        ov = apply_overlay(in, o, where, warnings);
+        ov = apply_overlay(in, o, where, diagnostics);
         if (ov.changed) r.land_map = arealmap::write(*o.map);
     }
     r.map_identical = r.land_map == *sc.land_map;
@@ -817,16 +825,18 @@ OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::Ter
 TerrainImportResult import_common(const Incoming& in, Original& o,
                                   const sidecar::TerrainSidecar& sc, const std::string& where) {
     TerrainImportResult r;
-    std::vector<std::string> warnings;
+    DiagnosticSink diagnostics(ReadMode::Tolerant);
     terrain::Terrain& t = o.t;
     const MovedCorners cand = diff_corners(in, o, where);
     if (in.uv_changed)
-        warnings.push_back(std::to_string(in.uv_changed) +
-                           " corners have changed UVs: UV edits are not imported yet (kept)");
+        diagnostics.warn({}, Location::whole(),
+                         std::to_string(in.uv_changed) +
+                             " corners have changed UVs: UV edits are not imported yet (kept)");
     if (in.weight_changed)
-        warnings.push_back(std::to_string(in.weight_changed) +
-                           " corners have a changed TEXCOORD_3 weight: weight edits are not "
-                           "imported yet (kept)");
+        diagnostics.warn({}, Location::whole(),
+                         std::to_string(in.weight_changed) +
+                             " corners have a changed TEXCOORD_3 weight: weight edits are not "
+                             "imported yet (kept)");
     std::vector<uint32_t> moved;
     for (const auto& [v, pe] : cand) {
         const terrain::Vec3 p = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
@@ -843,13 +853,13 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
     }
     TerrainRecomputed done;
     if (!moved.empty()) {
-        done = recompute_terrain(t, rules, warnings);
+        done = recompute_terrain(t, rules, diagnostics);
         r.land_msh = terrain::write(t);
     } else {
         r.land_msh = sc.land_msh;
     }
     r.msh_identical = r.land_msh == sc.land_msh;
-    const OverlayResult ov = import_overlay(in, o, sc, where, warnings, r);
+    const OverlayResult ov = import_overlay(in, o, sc, where, diagnostics, r);
 
     TerrainImportReport& rep = r.report;
     rep.vertices_moved = moved.size();
@@ -864,7 +874,7 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
     rep.grid_rebuilt = ov.grid_rebuilt;
     rep.land_msh_identical = r.msh_identical;
     rep.land_map_identical = r.map_identical;
-    rep.warnings = std::move(warnings);
+    rep.warnings = diagnostics.warning_texts();
     return r;
 }
 

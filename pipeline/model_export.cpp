@@ -41,12 +41,13 @@ void texture_scene(scene::Scene& sc, const mapping::ExportOptions& opt,
                    const std::vector<std::string>& lightmap_names,
                    const mapping::MaterialLibraries& libs, const std::string& where,
                    ModelExport& out) {
-    std::vector<std::string> warnings;
-    const auto resolved = mapping::resolve_materials(opt.material_names, libs, warnings);
+    DiagnosticSink diagnostics(ReadMode::Tolerant);
+    const auto resolved = mapping::resolve_materials(opt.material_names, libs, diagnostics);
     out.summary.textured_materials = mapping::apply_materials(sc, resolved);
     if (opt.lightmapped)
-        mapping::apply_lightmaps(sc, mapping::resolve_lightmaps(lightmap_names, libs, warnings));
-    for (const std::string& w : warnings) out.warnings.push_back(where + ": " + w);
+        mapping::apply_lightmaps(sc, mapping::resolve_lightmaps(lightmap_names, libs, diagnostics));
+    for (const std::string& w : diagnostics.warning_texts())
+        out.warnings.push_back(where + ": " + w);
     nlohmann::json used = nlohmann::json::object();
     if (libs.materials) used["materials"] = libs.materials_name;
     if (libs.textures) used["textures"] = libs.textures_name;

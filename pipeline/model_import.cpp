@@ -16,7 +16,9 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
         mapping::NewModelOptions opt;
         opt.fps = settings.fps.value_or(24.0);
         opt.where = settings.where;
-        mapping::NewModelResult r = mapping::build_new_model(scene, opt, out.warnings);
+        DiagnosticSink diagnostics(ReadMode::Tolerant);
+        mapping::NewModelResult r = mapping::build_new_model(scene, opt, diagnostics);
+        out.warnings = diagnostics.warning_texts();
         out.msh = std::move(r.image);
         out.new_model = true;
         out.new_model_summary = std::move(r.summary);
@@ -57,22 +59,24 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
     }
     gltf::ReadOptions options;
     options.lines = lines;
-    return gltf::read(file, warnings, options);
+    DiagnosticSink diagnostics(ReadMode::Tolerant);
+    scene::Scene scene = gltf::read(file, diagnostics, options);
+    for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));
+    return scene;
 }
 
 scene::Scene read_scene(ByteView bytes, SceneFormat format, const std::string& where,
                         std::vector<std::string>& warnings, bool lines) {
     gltf::ReadOptions options;
     options.lines = lines;
-    switch (format) {
-    case SceneFormat::Obj:
+    if (format == SceneFormat::Obj)
         return obj::read(std::string(bytes.begin(), bytes.end()), where);
-    case SceneFormat::Glb:
-        return gltf::read_glb(bytes, where, warnings, options);
-    case SceneFormat::Gltf:
-        return gltf::read_gltf_text(bytes, where, warnings, options);
-    }
-    throw std::invalid_argument("unknown scene format");
+    DiagnosticSink diagnostics(ReadMode::Tolerant);
+    scene::Scene scene = format == SceneFormat::Glb
+                             ? gltf::read_glb(bytes, where, diagnostics, options)
+                             : gltf::read_gltf_text(bytes, where, diagnostics, options);
+    for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));
+    return scene;
 }
 
 } // namespace msh::pipeline

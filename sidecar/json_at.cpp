@@ -1,5 +1,6 @@
 #include "json_at.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace msh::sidecar {
@@ -21,6 +22,19 @@ std::string pointer_token(const std::string& key) {
 }
 
 } // namespace
+
+nlohmann::json parse_json(ByteView text, const std::string& where) {
+    try {
+        return nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is 1-based: the character where parsing stopped.
+        const size_t at = e.byte ? std::min<size_t>(e.byte - 1, text.size()) : 0;
+        throw FormatError(where, text_location(text.data(), text.size(), at),
+                          std::string("not JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(where, Location::whole(), std::string("not JSON: ") + e.what());
+    }
+}
 
 JsonAt JsonAt::operator[](const std::string& key) const {
     if (!value_.is_object()) fail("expected an object");

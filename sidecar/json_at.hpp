@@ -4,6 +4,7 @@
 // readers to fill their typed structs.
 #pragma once
 
+#include "formats/bytes.hpp"
 #include "formats/diagnostics.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,9 @@
 #include <type_traits>
 
 namespace msh::sidecar {
+
+// The JSON document `text`; FormatError("where", line L, column C, "not JSON: ...") otherwise.
+nlohmann::json parse_json(ByteView text, const std::string& where);
 
 class JsonAt {
   public:

@@ -301,13 +301,7 @@ std::string model_sidecar_text(const ModelSidecar& sidecar) {
 }
 
 ModelSidecar read_model_sidecar(ByteView text, const std::string& where) {
-    json doc;
-    try {
-        doc = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        throw FormatError(where, 0, std::string("not JSON: ") + e.what());
-    }
-    return parse_model_sidecar(doc, where);
+    return parse_model_sidecar(parse_json(text, where), where);
 }
 
 } // namespace msh::sidecar

@@ -12,7 +12,6 @@
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 
-
 #include <string>
 #include <vector>
 

@@ -31,7 +31,7 @@ png::Decoded decode_png(ByteView bytes, const std::string& where) {
     try {
         return png::decode(bytes);
     } catch (const FormatError& e) {
-        throw FormatError(where, 0, "not a readable PNG: " + e.message());
+        throw FormatError(where, Location::whole(), "not a readable PNG: " + e.message());
     }
 }
 
@@ -198,13 +198,7 @@ std::string texture_sidecar_text(const TextureSidecar& sidecar) {
 }
 
 TextureSidecar read_texture_sidecar(ByteView text, const std::string& where) {
-    json doc;
-    try {
-        doc = json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        throw FormatError(where, 0, std::string("not JSON: ") + e.what());
-    }
-    return parse_texture_sidecar(doc, where);
+    return parse_texture_sidecar(parse_json(text, where), where);
 }
 
 TextureImport import_texture(const TextureImportInput& in) {
@@ -219,7 +213,8 @@ TextureImport import_texture(const TextureImportInput& in) {
         Bytes palette;
         if (f == texm::Format::Indexed) {
             if (!base.indices)
-                throw FormatError(in.where, 0, "format 0 needs an indexed (palette) PNG");
+                throw FormatError(in.where, Location::whole(),
+                                  "format 0 needs an indexed (palette) PNG");
             palette = palette_from_png(base);
         }
         texm::Texture t = texm::make_texture(f, base.rgba, palette);
@@ -247,10 +242,11 @@ TextureImport import_texture(const TextureImportInput& in) {
             else if (base.indices)
                 palette = palette_from_png(base);
             else
-                throw FormatError(in.where, 0, "format 0 needs an indexed (palette) PNG");
+                throw FormatError(in.where, Location::whole(),
+                                  "format 0 needs an indexed (palette) PNG");
         }
         if (base.rgba.width != orig.header.width || base.rgba.height != orig.header.height)
-            throw FormatError(in.where, 0,
+            throw FormatError(in.where, Location::whole(),
                               "image is " + std::to_string(base.rgba.width) + "x" +
                                   std::to_string(base.rgba.height) + ", the texture is " +
                                   std::to_string(orig.header.width) + "x" +

@@ -67,7 +67,7 @@ struct TempDir {
 inline Bytes import_gltf(const scene::Scene& s, const sidecar::ModelSidecar& sc,
                          const fs::path& file) {
     gltf::write(s, file);
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     return mapping::import_scene(gltf::read(file, warnings), sc, false, file.string()).image;
 }
 

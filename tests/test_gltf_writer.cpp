@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(every_model_and_variant_matches_the_tinygltf_writer) {
             lods.msft_lod = true;
             check_scene(mapping::model_to_scene(model, lods), where + " --lod all --msft-lod");
             if (opt.material_names.empty()) continue;
-            std::vector<std::string> warnings;
+            DiagnosticSink warnings(ReadMode::Tolerant);
             const auto resolved = mapping::resolve_materials(opt.material_names, libs, warnings);
             scene::Scene sc = mapping::model_to_scene(model, all);
             if (mapping::apply_materials(sc, resolved) == 0) continue;

@@ -158,10 +158,10 @@ BOOST_AUTO_TEST_CASE(animated_hierarchy_through_gltf_is_strictly_valid) {
     const scene::Scene src = hierarchy_scene();
     const fs::path file = dir.path / "scratch.gltf";
     gltf::write(src, file);
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     const scene::Scene in = gltf::read(file, warnings);
     const Bytes image = mapping::build_model(in, {24, file.string()}, warnings);
-    BOOST_TEST(warnings.empty());
+    BOOST_TEST(warnings.diagnostics().empty());
     const Checked c = strict(image);
     BOOST_TEST(c.errors == 0u, c.text);
     BOOST_TEST(c.warnings == 0u, c.text);
@@ -229,7 +229,7 @@ BOOST_AUTO_TEST_CASE(obj_objects_become_nodes_and_material_runs_batches) {
     text +=
         std::string("o lamp\n") + cube + "usemtl glass\n" + faces_a + "usemtl metal\n" + faces_b;
     const scene::Scene s = obj::read(text, "scratch.obj");
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     const Bytes image = mapping::build_model(s, {24, "scratch.obj"}, warnings);
     const Checked c = strict(image);
     BOOST_TEST(c.errors == 0u, c.text);
@@ -265,7 +265,7 @@ BOOST_AUTO_TEST_CASE(skinned_corpus_exports_import_without_sidecar) {
                     if (skin) sc = mapping::skin_scene(std::move(sc), m.nodes.size());
                     const fs::path file = dir.path / "m.glb";
                     gltf::write(sc, file);
-                    std::vector<std::string> warnings;
+                    DiagnosticSink warnings(ReadMode::Tolerant);
                     const scene::Scene in = gltf::read(file, warnings);
                     const Bytes image = mapping::build_model(in, {24, file.string()}, warnings);
                     const Checked c = strict(image);
@@ -308,7 +308,7 @@ BOOST_AUTO_TEST_CASE(large_primitives_split_into_batches_or_fail_naming_the_limi
         s.nodes.push_back(n);
         return s;
     };
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     const Bytes image = mapping::build_model(soup(22000), {24, "soup"}, warnings); // 66,000 verts
     const Checked c = strict(image);
     BOOST_TEST(c.errors == 0u, c.text);
@@ -360,7 +360,7 @@ BOOST_AUTO_TEST_CASE(blender_made_glb_imports_without_sidecar) {
                             "blender_new_model.py' -- '" + out.string() + "' > /dev/null 2>&1";
     BOOST_TEST_REQUIRE(std::system(cmd.c_str()) == 0, "Blender failed or is missing: " << cmd);
     BOOST_TEST_REQUIRE(fs::exists(out));
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     const scene::Scene in = gltf::read(out, warnings);
     const Bytes image = mapping::build_model(in, {24, out.string()}, warnings);
     const Checked c = strict(image);

@@ -86,7 +86,7 @@ mapping::TerrainImportResult import_file(const std::string& m, const std::string
         const Bytes text = read_file(in);
         return mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, in.string());
     }
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     return mapping::import_terrain_scene(gltf::read(in, warnings, {.lines = true}), sc,
                                          in.string());
 }
@@ -366,7 +366,7 @@ BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
     uint16_t hill = 0;
     for (size_t v = 0; v < orig.positions.size(); ++v)
         if (orig.positions[v].z > orig.positions[hill].z) hill = uint16_t(v);
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* tn = node(s, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(tn);
@@ -449,7 +449,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     const float nx = float(poly[0].x + 0.2 * (cx - poly[0].x));
     const float ny = float(poly[0].y + 0.2 * (cy - poly[0].y));
 
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* an = node(s, mapping::kArealAreasNode);
     BOOST_TEST_REQUIRE(an);
@@ -575,7 +575,7 @@ BOOST_AUTO_TEST_CASE(deleted_terrain_faces_are_refused_naming_them) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     // glTF: the first two triangles of the first primitive.
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* tn = node(s, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(tn);
@@ -635,7 +635,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
     BOOST_TEST_REQUIRE(shared.size() >= 3u);
     const arealmap::Vec3 p = orig.areals[shared[0].first].vertices[shared[0].second];
     const float dx = -0.5f, dy = 0.75f;
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     // The exported outlines are one LINES primitive with the areal identity.
     BOOST_TEST_REQUIRE(node(s, mapping::kArealOutlinesNode));
@@ -682,7 +682,7 @@ BOOST_AUTO_TEST_CASE(gltf_conflicting_overlay_edits_are_refused) {
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
     const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
     const std::vector<std::pair<uint32_t, uint32_t>> one = {{3, 0}};
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealAreasNode, one, 0.5f, 0) == 1u);
     BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealOutlinesNode, one, 0, 0.5f) == 1u);
@@ -699,7 +699,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_without_identity_is_never_ignored_silently) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
     scene::Node* on = node(s, mapping::kArealOutlinesNode);
     BOOST_TEST_REQUIRE(on);
@@ -753,7 +753,7 @@ BOOST_AUTO_TEST_CASE(deleted_areal_is_removed_with_references_fixed) {
         }
     }
     BOOST_TEST_REQUIRE(gone > 0u);
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     const scene::Scene exported = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
 
     // From one representation only: refused, naming both.

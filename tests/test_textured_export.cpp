@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(chain_resolves_rows_to_textures) {
     libs.materials = open_lib(samples::kMaterialLib);
     libs.textures = open_lib(samples::kTexturesLib);
     libs.palettes = open_lib(samples::kPalettesLib);
-    std::vector<std::string> warnings;
+    DiagnosticSink warnings(ReadMode::Tolerant);
     const auto r =
         mapping::resolve_materials({"brick_02", "UNTEXTURED", "NO_SUCH_MATERIAL"}, libs, warnings);
     BOOST_REQUIRE(r.size() == 3u);
@@ -145,13 +145,13 @@ BOOST_AUTO_TEST_CASE(chain_resolves_rows_to_textures) {
     BOOST_TEST(r[0].extras["phase0"]["params"].size() == material::kPhaseParams);
     BOOST_TEST(!r[1].image.has_value()); // empty phase-0 texture name
     BOOST_TEST(r[2].extras["lookup"] != "exact");
-    BOOST_TEST(!warnings.empty()); // the fallback is reported
+    BOOST_TEST(!warnings.diagnostics().empty()); // the fallback is reported
 
     // No libraries at all: names only, one warning, no failure.
-    warnings.clear();
+    warnings = DiagnosticSink(ReadMode::Tolerant);
     const auto none = mapping::resolve_materials({"BRICK_02"}, {}, warnings);
     BOOST_TEST(!none[0].image.has_value());
-    BOOST_TEST(warnings.size() == 1u);
+    BOOST_TEST(warnings.diagnostics().size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(gltf_glb_and_obj_carry_the_textures) {
@@ -256,7 +256,7 @@ BOOST_AUTO_TEST_CASE(lightmapped_models_carry_the_lightmap_on_texcoord_2) {
                 pipeline::ExportSettings all;
                 all.lod = all.group = mapping::kAll;
                 export_entry(test::corpus_dir() / f.relative_path, e.name(), glb, all);
-                std::vector<std::string> warnings;
+                DiagnosticSink warnings(ReadMode::Tolerant);
                 const scene::Scene sc = gltf::read(glb, warnings);
                 tinygltf::Model m;
                 BOOST_TEST_REQUIRE(load_gltf(glb, m));
