@@ -239,17 +239,45 @@ struct Builder {
         throw FormatError(opt.where, Location::whole(), w);
     }
 
+    // What the phases share (scene node index i, MSH node index k = msh_of[i]).
+    size_t n = 0;                                              // scene nodes
+    std::vector<bool> holder;                                  // skinned-mesh holders
+    std::vector<std::optional<std::array<int, 3>>> slot_child; // -> (owner, lod, group)
+    std::vector<bool> kept;                                    // become MSH nodes
+    std::vector<int> order, msh_of;                            // MSH order; its inverse
+    std::vector<SlotParts> geom;                               // per MSH node and slot word
+    Bytes res9;                                                // node names, 32 bytes each
+    std::vector<anim::Track> tracks;
+    size_t animated = 0;
+
     Bytes run() {
-        const size_t n = s.nodes.size();
-        // 1. Classify scene nodes.
-        std::vector<bool> holder(n, false), has_children(n, false);
+        classify_nodes();
+        order_nodes();
+        gather_geometry();
+        build_tables();
+        name_nodes();
+        animate();
+        build_header(); // every node at its first key
+        const auto vcount = uint32_t(m.positions.size());
+        assemble_new_model(m, {{kVertexStream15, Bytes(8 * size_t(vcount), 0), vcount, 0, 8},
+                               {kNodeNames32, std::move(res9), uint32_t(order.size()), 0, 32},
+                               {kPathGraph, {}, 0, 0, 0}});
+        summarise();
+        return nres::write_canonical(m.container);
+    }
+
+    // Skin holders and `<node>@lod<L>g<G>` slot children become parts of other nodes; the rest
+    // become MSH nodes.
+    void classify_nodes() {
+        n = s.nodes.size();
+        holder.assign(n, false);
+        std::vector<bool> has_children(n, false);
         for (size_t i = 0; i < n; ++i) {
             const int p = s.nodes[i].parent;
             if (p >= 0 && size_t(p) < n) has_children[size_t(p)] = true;
             holder[i] = s.nodes[i].skin >= 0 && s.nodes[i].mesh >= 0;
         }
-        // slot child -> (owner scene node, lod, group)
-        std::vector<std::optional<std::array<int, 3>>> slot_child(n);
+        slot_child.assign(n, std::nullopt);
         for (size_t i = 0; i < n; ++i) {
             const scene::Node& node = s.nodes[i];
             if (holder[i] || has_children[i] || node.mesh < 0 || node.parent < 0) continue;
@@ -259,19 +287,23 @@ struct Builder {
                 continue;
             slot_child[i] = std::array<int, 3>{node.parent, sfx->first, sfx->second};
         }
-        std::vector<bool> kept(n);
+        kept.assign(n, false);
         for (size_t i = 0; i < n; ++i) kept[i] = !holder[i] && !slot_child[i];
+    }
 
-        // 2. Order: parents before children, otherwise the scene's order.
-        auto kept_parent = [&](size_t i) -> int {
-            int p = s.nodes[i].parent;
-            size_t guard = 0;
-            while (p >= 0 && size_t(p) < n && !kept[size_t(p)] && guard++ <= n)
-                p = s.nodes[size_t(p)].parent;
-            if (p >= 0 && (size_t(p) >= n || guard > n)) fail("node parents form a cycle");
-            return p;
-        };
-        std::vector<int> order, msh_of(n, -1);
+    // The nearest kept ancestor of scene node i (-1: a root).
+    int kept_parent(size_t i) const {
+        int p = s.nodes[i].parent;
+        size_t guard = 0;
+        while (p >= 0 && size_t(p) < n && !kept[size_t(p)] && guard++ <= n)
+            p = s.nodes[size_t(p)].parent;
+        if (p >= 0 && (size_t(p) >= n || guard > n)) fail("node parents form a cycle");
+        return p;
+    }
+
+    // Parents before children, otherwise the scene's order.
+    void order_nodes() {
+        msh_of.assign(n, -1);
         std::vector<int> state(n, 0);
         for (size_t i = 0; i < n; ++i) {
             if (!kept[i] || state[i]) continue;
@@ -300,9 +332,11 @@ struct Builder {
                 warn("node '" + s.nodes[i].name +
                      "': its parent is a skin holder or slot node; attached to the next ancestor "
                      "(the skipped node's transform is ignored)");
+    }
 
-        // 3. Geometry per MSH node and slot word.
-        std::vector<SlotParts> geom(order.size());
+    // The triangle parts of every MSH node and slot word.
+    void gather_geometry() {
+        geom.assign(order.size(), SlotParts{});
         for (size_t i = 0; i < n; ++i) {
             const scene::Node& node = s.nodes[i];
             if (node.mesh < 0) continue;
@@ -311,7 +345,7 @@ struct Builder {
                      std::to_string(s.meshes.size()));
             const scene::Mesh& mesh = s.meshes[size_t(node.mesh)];
             if (holder[i]) {
-                add_skinned(i, mesh, msh_of, geom);
+                add_skinned(i, mesh);
                 continue;
             }
             int owner = int(i), word = 0;
@@ -333,8 +367,10 @@ struct Builder {
                     opt.where));
             }
         }
+    }
 
-        // 4. Limits, then geometry tables.
+    // The limits, then nodes, slots, batches and vertices.
+    void build_tables() {
         size_t total_tris = 0;
         for (size_t k = 0; k < order.size(); ++k)
             for (const auto& parts : geom[k])
@@ -362,9 +398,11 @@ struct Builder {
             }
             m.nodes.push_back(node);
         }
+    }
 
-        // 5. Names.
-        Bytes res9(32 * order.size(), 0);
+    // Res10 strings and Res9 names.
+    void name_nodes() {
+        res9.assign(32 * order.size(), 0);
         for (size_t k = 0; k < order.size(); ++k) {
             const std::string& name = s.nodes[size_t(order[k])].name;
             m.node_strings.push_back({!name.empty(), name});
@@ -378,27 +416,19 @@ struct Builder {
                     break;
                 }
         }
+    }
 
-        // 6. Animation.
-        size_t animated = 0;
-        std::vector<anim::Track> tracks = build_tracks(order, animated);
+    void animate() {
+        build_tracks();
         anim::Composed c = anim::compose(tracks);
         m.animation = std::move(c.animation);
         for (size_t k = 0; k < order.size(); ++k) {
             m.nodes[k].map_start = c.nodes[k].map_start;
             m.nodes[k].fallback_key = c.nodes[k].fallback_key;
         }
+    }
 
-        // 7. Header bounds with every node at its first key.
-        build_header(tracks);
-
-        // 8. Container.
-        const auto vcount = uint32_t(m.positions.size());
-        assemble_new_model(m, {{kVertexStream15, Bytes(8 * size_t(vcount), 0), vcount, 0, 8},
-                               {kNodeNames32, std::move(res9), uint32_t(order.size()), 0, 32},
-                               {kPathGraph, {}, 0, 0, 0}});
-
-        // 9. Summary.
+    void summarise() {
         summary.nodes = m.nodes.size();
         summary.slots = m.slots.size();
         summary.batches = m.batches.size();
@@ -429,11 +459,9 @@ struct Builder {
         if (degenerate)
             warn(std::to_string(degenerate) +
                  " degenerate triangle(s): Res7 face normal written as (0, 0, 0)");
-        return nres::write_canonical(m.container);
     }
 
-    void add_skinned(size_t h, const scene::Mesh& mesh, const std::vector<int>& msh_of,
-                     std::vector<SlotParts>& geom) {
+    void add_skinned(size_t h, const scene::Mesh& mesh) {
         const scene::Node& node = s.nodes[h];
         if (size_t(node.skin) >= s.skins.size())
             fail("node '" + node.name + "' names skin " + std::to_string(node.skin) + " of " +
@@ -684,7 +712,8 @@ struct Builder {
             }
     }
 
-    std::vector<anim::Track> build_tracks(const std::vector<int>& order, size_t& animated) {
+    // One track per MSH node (into `tracks`), keys on whole frames.
+    void build_tracks() {
         const scene::Animation* an = s.animations.empty() ? nullptr : &s.animations.front();
         if (s.animations.size() > 1)
             warn(std::to_string(s.animations.size()) + " animations; the first ('" + an->name +
@@ -697,7 +726,7 @@ struct Builder {
                     if (v.is_number_unsigned() && v.get<size_t>() < step.size())
                         step[v.get<size_t>()] = true;
         }
-        std::vector<anim::Track> tracks;
+        tracks.clear();
         size_t resampled = 0;
         for (int sn : order) {
             const scene::Node& node = s.nodes[size_t(sn)];
@@ -771,10 +800,9 @@ struct Builder {
             warn(std::to_string(resampled) +
                  " animation channel(s) have keys off whole frames at " + std::to_string(opt.fps) +
                  " fps; resampled at every whole frame");
-        return tracks;
     }
 
-    void build_header(const std::vector<anim::Track>& tracks) {
+    void build_header() {
         std::vector<Rigid> world(m.nodes.size());
         for (size_t i = 0; i < m.nodes.size(); ++i) {
             const anim::Key& k = tracks[i].keys.front();
