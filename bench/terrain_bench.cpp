@@ -71,9 +71,10 @@ int run_terrain_bench(int argc, char** argv) {
     pipeline::TerrainExportSettings settings;
     settings.output_name = "stress.glb";
     pipeline::TerrainExport exported;
-    const double t_pipeline =
-        median_ms(rounds, [&] { exported = pipeline::export_terrain(input, settings); });
-    sidecar_text.assign(exported.sidecar.begin(), exported.sidecar.end());
+    const double t_pipeline = median_ms(rounds, [&] {
+        exported = pipeline::export_terrain(input, settings);
+        sidecar_text = sidecar::terrain_sidecar_text(exported.sidecar);
+    });
 
     const fs::path dir = fs::temp_directory_path() / ("mshconv-tbench-" + std::to_string(getpid()));
     fs::create_directories(dir);

@@ -74,7 +74,8 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
 
     // Everything is encoded; each file is written atomically, the sidecar last.
     pipeline::write_outputs(out.parent_path(), result.files);
-    write_file_atomic(sidecar_path, result.sidecar);
+    const std::string sidecar_text = sidecar::terrain_sidecar_text(result.sidecar);
+    write_file_atomic(sidecar_path, Bytes(sidecar_text.begin(), sidecar_text.end()));
     spdlog::info("{} -> {} ({} faces, {} areals, {} materials)", input.address, out.string(),
                  result.summary.faces, result.summary.areals, result.summary.materials);
     return 0;

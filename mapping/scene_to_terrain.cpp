@@ -103,8 +103,8 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
         sink.throw_if_errors();
     }
     TerrainSceneOptions opt;
-    opt.areal_lift = sc.lift;
-    opt.areal_faces = sc.areal_faces;
+    opt.areal_lift = sc.record.lift;
+    opt.areal_faces = sc.record.areal_faces;
     // What the exporter wrote; only the per-element world positions, UVs and the OBJ order are
     // kept from it.
     const scene::Scene expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);

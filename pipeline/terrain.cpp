@@ -92,20 +92,23 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     const std::string& where = in.address;
     TerrainExport out;
     DiagnosticSink sink(ReadMode::Tolerant);
-    const terrain::Terrain t = terrain::read(in.land_msh, sink, where);
+    const auto decoded =
+        std::make_shared<const terrain::Terrain>(terrain::read(in.land_msh, sink, where));
+    const terrain::Terrain& t = *decoded;
     take_diagnostics(sink, out.warnings);
 
-    std::optional<arealmap::ArealMap> areal_map;
+    std::shared_ptr<const arealmap::ArealMap> areal_map;
     if (in.land_map) {
         DiagnosticSink map_sink(ReadMode::Tolerant);
-        areal_map = arealmap::read(in.land_map->bytes, map_sink, in.land_map->address);
+        areal_map = std::make_shared<const arealmap::ArealMap>(
+            arealmap::read(in.land_map->bytes, map_sink, in.land_map->address));
         take_diagnostics(map_sink, out.warnings);
     } else {
         out.notes.push_back(where +
                             ": no areal map (.map) given; exporting the terrain without the "
                             "areal overlay");
     }
-    const arealmap::ArealMap* map = areal_map ? &*areal_map : nullptr;
+    const arealmap::ArealMap* map = areal_map.get();
 
     mapping::TerrainSceneOptions opt;
     opt.layer1_names = wear_rows(in.wear1, out.warnings);
@@ -129,8 +132,11 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     record.wear2_rows = opt.layer2_names;
     record.lift = opt.areal_lift;
     record.areal_faces = areal_faces;
-    out.sidecar = to_bytes(sidecar::terrain_sidecar_text(
-        t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), record));
+    out.sidecar.record = std::move(record);
+    out.sidecar.land_msh.assign(in.land_msh.begin(), in.land_msh.end());
+    if (in.land_map) out.sidecar.land_map = in.land_map->bytes;
+    out.sidecar.terrain = decoded;
+    out.sidecar.map = areal_map;
 
     if (obj_out) {
         const std::string mtl_name = file_stem(settings.output_name) + ".mtl";

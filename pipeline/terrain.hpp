@@ -43,9 +43,9 @@ struct TerrainExportSummary {
 
 struct TerrainExport {
     OutputFiles files; // in write order; the sidecar is not among them
-    // The sidecar (kind "terrain") as its file's bytes: written by a streaming writer, since it
-    // carries both originals; sidecar::parse_terrain_sidecar reads it back.
-    Bytes sidecar;
+    // The sidecar (kind "terrain"); its file's text: sidecar::terrain_sidecar_text (a streaming
+    // writer: it carries both originals and a row per face), read back by read_terrain_sidecar.
+    sidecar::TerrainSidecar sidecar;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;
     TerrainExportSummary summary;

@@ -310,10 +310,21 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
 
 } // namespace
 
-std::string terrain_sidecar_text(const terrain::Terrain& t, ByteView land_msh,
-                                 const arealmap::ArealMap* map, ByteView land_map,
-                                 const TerrainExportRecord& record, size_t width) {
-    const json doc = skeleton(t, land_msh, map, land_map, record);
+std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width) {
+    // A sidecar read back has no decoded level: decode the payloads it carries.
+    std::shared_ptr<const terrain::Terrain> decoded_terrain = sidecar.terrain;
+    if (!decoded_terrain)
+        decoded_terrain = std::make_shared<const terrain::Terrain>(
+            terrain::read(sidecar.land_msh, ReadMode::Tolerant, sidecar.record.source));
+    std::shared_ptr<const arealmap::ArealMap> decoded_map = sidecar.map;
+    if (!decoded_map && sidecar.land_map)
+        decoded_map = std::make_shared<const arealmap::ArealMap>(
+            arealmap::read(*sidecar.land_map, ReadMode::Tolerant, sidecar.record.map_source));
+    const terrain::Terrain& t = *decoded_terrain;
+    const arealmap::ArealMap* map = decoded_map.get();
+    const ByteView land_msh = sidecar.land_msh;
+    const ByteView land_map = sidecar.land_map ? ByteView(*sidecar.land_map) : ByteView();
+    const json doc = skeleton(t, land_msh, map, land_map, sidecar.record);
     Deferred deferred;
     deferred[&doc["terrain"]["faces"]["rows"]] = [&](std::string& out, int depth) {
         put_lines(t.faces.size(), out, depth,

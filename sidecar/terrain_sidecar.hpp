@@ -12,6 +12,9 @@
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 
+#include <memory>
+#include <optional>
+
 #include <string>
 #include <vector>
 
@@ -29,12 +32,21 @@ struct TerrainExportRecord {
     bool areal_faces = false; // OBJ: the areals also as filled faces (glTF always)
 };
 
-// The sidecar text (`land_map_bytes` / `map` may be empty / null: no overlay). Layout: one line
-// per value whose compact form fits in `width` characters (a face row, an areal), nested
-// indentation above that; newline-terminated. The face rows and the base64 payloads are written
-// straight into the text (no JSON DOM for them: a stress map has 65,535 faces).
-std::string terrain_sidecar_text(const terrain::Terrain& t, ByteView land_msh_bytes,
-                                 const arealmap::ArealMap* map, ByteView land_map_bytes,
-                                 const TerrainExportRecord& record, size_t width = 240);
+// The terrain sidecar, typed: the export record, the original payloads and, on the export side,
+// the decoded level its readable part is written from (a sidecar read back leaves them null: the
+// import uses only the payloads and the record; the text writer then decodes the payloads).
+struct TerrainSidecar {
+    TerrainExportRecord record;
+    Bytes land_msh;                // the original Land.msh
+    std::optional<Bytes> land_map; // the original Land.map; none when the export had none
+    std::shared_ptr<const terrain::Terrain> terrain;
+    std::shared_ptr<const arealmap::ArealMap> map;
+};
+
+// The sidecar text. Layout: one line per value whose compact form fits in `width` characters (a
+// face row, an areal), nested indentation above that; newline-terminated. The face rows and the
+// base64 payloads are written straight into the text (no JSON DOM for them: a stress map has
+// 65,535 faces).
+std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width = 240);
 
 } // namespace msh::sidecar

@@ -2,6 +2,7 @@
 
 #include "base64.hpp"
 #include "formats/diagnostics.hpp"
+#include "json_at.hpp"
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
 
@@ -46,8 +47,8 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
 } // namespace
 
 json parse_for_import(std::string_view text) {
-    static const char* const kReadableOnly[] = {
-        "terrain", "areal_map", "land_msh_directory", "land_map_directory", "conventions", "wear"};
+    static const char* const kReadableOnly[] = {"terrain", "areal_map", "land_msh_directory",
+                                                "land_map_directory", "conventions"};
     auto readable_only = [](const std::string& key) {
         for (const char* k : kReadableOnly)
             if (key == k) return true;
@@ -89,17 +90,35 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
     s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
     if (doc.contains("land_map") && !doc["land_map"].is_null())
         s.land_map = decode_payload(doc["land_map"], "land_map", where);
+    TerrainExportRecord& r = s.record;
+    r.areal_faces = true; // what an export without the option wrote
     if (doc.contains("export") && doc["export"].is_object()) {
-        const json& e = doc["export"];
-        if (e.contains("format") && e["format"].is_string())
-            s.format = e["format"].get<std::string>();
-        if (e.contains("options") && e["options"].is_object()) {
-            const json& o = e["options"];
-            if (o.contains("lift") && o["lift"].is_number()) s.lift = o["lift"].get<float>();
-            if (o.contains("areal_faces") && o["areal_faces"].is_boolean())
-                s.areal_faces = o["areal_faces"].get<bool>();
+        const JsonAt e(doc["export"], "/export", where);
+        if (e.has("source")) r.source = e["source"].as<std::string>();
+        if (e.has("output")) r.output = e["output"].as<std::string>();
+        if (e.has("format")) r.format = e["format"].as<std::string>();
+        if (e.has("options")) {
+            const JsonAt o = e["options"];
+            if (o.has("lift")) r.lift = o["lift"].as<float>();
+            if (o.has("areal_faces")) r.areal_faces = o["areal_faces"].as<bool>();
         }
     }
+    if (doc.contains("wear") && doc["wear"].is_object()) {
+        const JsonAt w(doc["wear"], "/wear", where);
+        auto layer = [&](const char* key, std::string& address, std::vector<std::string>& rows) {
+            if (!w.has(key)) return;
+            const JsonAt l = w[key];
+            if (l.has("address")) address = l["address"].as<std::string>();
+            if (l.has("rows"))
+                for (size_t i = 0; i < l["rows"].size(); ++i)
+                    rows.push_back(l["rows"][i].as<std::string>());
+        };
+        layer("land1", r.wear1_source, r.wear1_rows);
+        layer("land2", r.wear2_source, r.wear2_rows);
+    }
+    if (s.land_map && doc["land_map"].is_object() && doc["land_map"].contains("address") &&
+        doc["land_map"]["address"].is_string())
+        r.map_source = doc["land_map"]["address"].get<std::string>();
     return s;
 }
 

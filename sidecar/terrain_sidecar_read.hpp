@@ -4,6 +4,7 @@
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "terrain_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,25 +14,19 @@
 
 namespace msh::sidecar {
 
-struct TerrainSidecar {
-    Bytes land_msh;                // the original Land.msh
-    std::optional<Bytes> land_map; // the original Land.map; empty when the export had none
-    std::string format;            // gltf, glb or obj (export.format)
-    float lift = 0.5f;             // export.options.lift
-    bool areal_faces = true;       // export.options.areal_faces
-};
-
 // True when `doc` is a sidecar object with "kind": "terrain".
 bool is_terrain_sidecar(const nlohmann::json& doc);
 
 // Parses sidecar text (any kind; the whole text is checked as JSON) keeping only what an import
 // reads: the readable per-face and per-areal parts of a terrain sidecar (`terrain`, `areal_map`,
-// the directories, `conventions`, `wear`) are dropped while parsing, so a stress-map sidecar
+// the directories, `conventions`) are dropped while parsing, so a stress-map sidecar
 // builds no DOM for its 65,535 face rows (sidecar/json_scan.hpp still checks the whole text).
 // Throws std::invalid_argument (or nlohmann::json::parse_error) on bad JSON.
 nlohmann::json parse_for_import(std::string_view text);
 
-// Throws FormatError naming `where` on a missing field, bad base64 or a size/hash mismatch.
+// The payloads and the export record (the readable part is not read back; the terrain and map
+// pointers stay null). Throws FormatError naming `where` on a missing field, bad base64 or a
+// size/hash mismatch.
 TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where);
 
 } // namespace msh::sidecar

@@ -44,7 +44,8 @@ struct MapExports {
                     const pipeline::TerrainExport x =
                         pipeline::export_terrain(level.export_input(), settings);
                     pipeline::write_outputs(root / "out", x.files);
-                    write_file_atomic(sidecar(m), x.sidecar);
+                    const std::string text = sidecar::terrain_sidecar_text(x.sidecar);
+                    write_file_atomic(sidecar(m), Bytes(text.begin(), text.end()));
                 } catch (const std::exception& e) {
                     if (failure.empty()) failure = m + ext + ": " + e.what();
                 }

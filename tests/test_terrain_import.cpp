@@ -74,8 +74,8 @@ sidecar::TerrainSidecar load_sidecar(const fs::path& p) {
 // export (.obj) owns it; the payloads are the same, only export.format/options differ.
 sidecar::TerrainSidecar sidecar_for(const std::string& m, const std::string& ext) {
     sidecar::TerrainSidecar sc = load_sidecar(exports().sidecar(m));
-    sc.format = ext.substr(1);
-    sc.areal_faces = ext != ".obj";
+    sc.record.format = ext.substr(1);
+    sc.record.areal_faces = ext != ".obj";
     return sc;
 }
 
@@ -508,7 +508,7 @@ BOOST_AUTO_TEST_CASE(obj_height_and_outline_edits_rebuild_both_files) {
     const std::string m = e.maps.front();
     // The shared sidecar was written by the .obj export (the last one).
     const sidecar::TerrainSidecar sc = load_sidecar(e.sidecar(m));
-    BOOST_TEST_REQUIRE(sc.format == "obj");
+    BOOST_TEST_REQUIRE(sc.record.format == "obj");
     const terrain::Terrain orig = terrain::read(sc.land_msh, ReadMode::Strict, "orig");
     const arealmap::ArealMap orig_map = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
     ObjText obj(e.out(m, ".obj"));

@@ -38,7 +38,14 @@ std::string sidecar_text_of(const samples::GeneratedMap& m) {
     r.wear2_rows = m.layer2;
     r.lift = 0.5f;
     r.areal_faces = true;
-    return sidecar::terrain_sidecar_text(m.terrain, m.land_msh, &m.areal_map, m.land_map, r);
+    sidecar::TerrainSidecar s;
+    s.record = r;
+    s.land_msh = m.land_msh;
+    s.land_map = m.land_map;
+    s.terrain = std::shared_ptr<const terrain::Terrain>(&m.terrain, [](const terrain::Terrain*) {});
+    s.map =
+        std::shared_ptr<const arealmap::ArealMap>(&m.areal_map, [](const arealmap::ArealMap*) {});
+    return sidecar::terrain_sidecar_text(s);
 }
 
 bool scanner_accepts(const std::string& text) {
@@ -117,7 +124,7 @@ BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     for (auto it = full.begin(); it != full.end(); ++it) {
         const bool readable =
             it.key() == "terrain" || it.key() == "areal_map" || it.key() == "land_msh_directory" ||
-            it.key() == "land_map_directory" || it.key() == "conventions" || it.key() == "wear";
+            it.key() == "land_map_directory" || it.key() == "conventions";
         BOOST_TEST(kept.contains(it.key()) == !readable, it.key());
         if (!readable) BOOST_TEST((kept[it.key()] == it.value()), it.key());
     }
@@ -125,6 +132,12 @@ BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     BOOST_TEST((sc.land_msh == m.land_msh));
     BOOST_TEST_REQUIRE(sc.land_map.has_value());
     BOOST_TEST((*sc.land_map == m.land_map));
+    // The typed record comes back whole: writing the sidecar read back gives the same text.
+    BOOST_TEST(sc.record.format == "glb");
+    BOOST_TEST((sc.record.wear1_rows == m.layer1));
+    BOOST_TEST((sc.record.wear2_rows == m.layer2));
+    BOOST_TEST(sc.record.map_source == "Land.map");
+    BOOST_TEST(sidecar::terrain_sidecar_text(sc) == text);
     // A broken text is refused even where the import would not look.
     std::string broken = text;
     const size_t rows = broken.find("\"rows\"");
