@@ -53,8 +53,13 @@ class Rebuild {
                 continue;
             }
             const std::string sub = entries[i]["converted"].at("folder").get<std::string>();
-            std::optional<Bytes> inner =
-                archive(folder / sub, out_display + ":" + ar.entries[i].name());
+            std::optional<Bytes> inner;
+            try {
+                inner = archive(inside(folder, sub, where, i),
+                                out_display + ":" + ar.entries[i].name());
+            } catch (const std::exception& e) {
+                fail(folder.string(), e.what());
+            }
             if (inner)
                 ar.entries[i].data = std::move(*inner);
             else
@@ -72,7 +77,7 @@ class Rebuild {
             Result& r = results_[first + size_t(k)];
             const auto start = Clock::now();
             try {
-                ar.entries[i].data = payload(folder, entries[i], r);
+                ar.entries[i].data = payload(folder, entries[i], i, r);
             } catch (const std::exception& e) {
                 r.status = Status::Failed;
                 r.message = e.what();
@@ -98,24 +103,37 @@ class Rebuild {
         return e.contains("file") ? "raw" : e.at("converted").at("kind").get<std::string>();
     }
 
-    Bytes payload(const fs::path& folder, const json& e, Result& r) {
+    // A name from the manifest, confined to its folder (no absolute path, `..` or symlink out).
+    static fs::path inside(const fs::path& folder, const std::string& name,
+                           const std::string& manifest, size_t entry) {
+        try {
+            return confined_path(folder, name);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(manifest + ": entry " + std::to_string(entry) + ": " +
+                                     e.what());
+        }
+    }
+
+    Bytes payload(const fs::path& folder, const json& e, size_t entry, Result& r) {
+        const std::string manifest = (folder / manifest::kFileName).string();
+        auto at = [&](const std::string& name) { return inside(folder, name, manifest, entry); };
         if (e.contains("file")) {
             r.unchanged = true;
-            return read_file(folder / e["file"].get<std::string>());
+            return read_file(at(e["file"].get<std::string>()));
         }
         const json& c = e.at("converted");
         const std::string kind = c.at("kind").get<std::string>();
         if (kind == "texture") {
             sidecar::TextureImport t =
-                import_texture_files(folder / c.at("png").get<std::string>(),
-                                     folder / c.at("sidecar").get<std::string>(), std::nullopt);
+                import_texture_files(at(c.at("png").get<std::string>()),
+                                     at(c.at("sidecar").get<std::string>()), std::nullopt);
             r.unchanged = t.identical;
             return std::move(t.texm);
         }
         if (kind == "model") {
             pipeline::ModelImport m =
-                import_model_files(folder / c.at("file").get<std::string>(),
-                                   folder / c.at("sidecar").get<std::string>(), std::nullopt);
+                import_model_files(at(c.at("file").get<std::string>()),
+                                   at(c.at("sidecar").get<std::string>()), std::nullopt);
             r.unchanged = m.identical;
             return std::move(m.msh);
         }

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 #include "formats/sniff.hpp"
 
@@ -51,6 +52,52 @@ std::string archive_hint(const Loaded& in, const std::string& out_spec) {
            (models.empty() ? "png" : "glb") + "`";
 }
 
+bool same_path(const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal())
+        return true;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+// Inputs are never overwritten and outputs never collide: OUT, --report and an export's sidecar
+// must differ from IN (the whole file, archive or not), from an import's sidecar and from one
+// another. An existing archive as OUT needs its entry named: a whole archive is never replaced
+// by one entry's content.
+void check_output_paths(const Address& in, const Address& out, const po::variables_map& vm,
+                        bool import) {
+    const auto sidecar_beside = [&](const fs::path& p) {
+        return vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
+                                   : p.parent_path() / (p.stem().string() + ".sidecar.json");
+    };
+    std::vector<std::pair<std::string, fs::path>> inputs{{"IN", in.file}},
+        outputs{{"OUT", out.file}};
+    (import ? inputs : outputs)
+        .emplace_back("the sidecar", sidecar_beside(import ? in.file : out.file));
+    if (vm.count("report")) outputs.emplace_back("--report", vm["report"].as<std::string>());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        for (const auto& [what, path] : inputs)
+            if (same_path(outputs[i].second, path))
+                throw UsageError(outputs[i].first + " (" + outputs[i].second.string() + ") is " +
+                                 what + "; inputs are never overwritten");
+        for (size_t j = i + 1; j < outputs.size(); ++j)
+            if (same_path(outputs[i].second, outputs[j].second))
+                throw UsageError(outputs[i].first + " and " + outputs[j].first +
+                                 " are the same file (" + outputs[i].second.string() + ")");
+    }
+    std::error_code ec;
+    if (import && out.entries.empty() && fs::is_regular_file(out.file, ec)) {
+        const Bytes existing = read_file(out.file);
+        if (sniff(existing, {out.file.filename().string(), std::nullopt}) ==
+            ContentKind::NResArchive) {
+            const nres::Archive ar = nres::read(existing, ReadMode::Tolerant, out.file.string());
+            throw UsageError(out.file.string() + " is an NRes archive of " +
+                             std::to_string(ar.entries.size()) +
+                             " entries; name the entry to replace (" + out.file.string() +
+                             ":ENTRY): a whole archive is never replaced by one entry");
+        }
+    }
+}
+
 } // namespace
 
 int run_convert(const Args& args) {
@@ -92,6 +139,9 @@ int run_convert(const Args& args) {
     const Address in = parse_address(in_spec);
     const std::string in_ext = lower_ascii(
         fs::path(in.entries.empty() ? in.file : fs::path(in.entries.back())).extension().string());
+    const bool import = in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" ||
+                                               in_ext == ".obj" || in_ext == ".png");
+    check_output_paths(in, parse_address(out_spec), vm, import);
     // ---- Terrain import: a .gltf/.glb/.obj whose sidecar has "kind": "terrain" ----
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         if (const auto sidecar = terrain_sidecar(in.file, vm))

@@ -54,9 +54,9 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
     settings.mips = vm.count("mips") > 0;
     const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
     // Everything is encoded in memory; each file is written atomically, the sidecar last.
-    pipeline::write_outputs(out_png.parent_path(), e.files);
     const std::string text = sidecar::texture_sidecar_text(e.sidecar);
-    write_file_atomic(sidecar_for(out_png, vm), Bytes(text.begin(), text.end()));
+    pipeline::write_outputs(out_png.parent_path(), e.files,
+                            {{sidecar_for(out_png, vm).string(), Bytes(text.begin(), text.end())}});
     spdlog::info("{} -> {} ({}x{}, format {}, {} levels{})", where, out_png.string(),
                  e.summary.width, e.summary.height, e.summary.format, e.summary.levels,
                  settings.mips ? ", all written" : "");

@@ -72,10 +72,11 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);
     for (const std::string& n : result.notes) spdlog::info("{}", n);
 
-    // Everything is encoded; each file is written atomically, the sidecar last.
-    pipeline::write_outputs(out.parent_path(), result.files);
+    // Everything is encoded; the files and the sidecar (last) appear together or not at all.
     const std::string sidecar_text = sidecar::terrain_sidecar_text(result.sidecar);
-    write_file_atomic(sidecar_path, Bytes(sidecar_text.begin(), sidecar_text.end()));
+    pipeline::write_outputs(
+        out.parent_path(), result.files,
+        {{sidecar_path.string(), Bytes(sidecar_text.begin(), sidecar_text.end())}});
     spdlog::info("{} -> {} ({} faces, {} areals, {} materials)", input.address, out.string(),
                  result.summary.faces, result.summary.areals, result.summary.materials);
     return 0;

@@ -80,9 +80,11 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
     }
     for (const std::string& w : r.report.warnings) spdlog::warn("{}", w);
 
-    // Everything is encoded; now the files (Land.map first: the Land.msh marks completion).
-    if (sc.land_map) write_file_atomic(map_path, r.land_map);
-    write_file_atomic(msh_path, r.land_msh);
+    // Everything is encoded; both files appear together or not at all (Land.map renamed first).
+    AtomicFileSet level;
+    if (sc.land_map) level.add(map_path, r.land_map);
+    level.add(msh_path, r.land_msh);
+    level.commit();
     if (vm.count("report")) {
         nlohmann::json report = mapping::to_json(r.report);
         report["input"] = input.string();

@@ -70,7 +70,15 @@ int pack(const fs::path& dir, const fs::path& out) {
             throw std::runtime_error(where + ": entry " + std::to_string(i) +
                                      " was converted by `mshconv batch`; rebuild the archive with "
                                      "`mshconv batch DIR --to nres -o OUT`");
-        ar.entries[i].data = read_file(dir / entries[i].at("file").get<std::string>());
+        try {
+            // The manifest names files inside its folder only.
+            ar.entries[i].data =
+                read_file(confined_path(dir, entries[i].at("file").get<std::string>()));
+        } catch (const nlohmann::json::exception&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw std::runtime_error(where + ": entry " + std::to_string(i) + ": " + e.what());
+        }
     }
     Bytes bytes = nres::write(ar);
     write_file_atomic(out, bytes);

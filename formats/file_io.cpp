@@ -1,15 +1,85 @@
 #include "file_io.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <random>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace msh {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<int> writes_before_failure{-1}; // -1: no failure injected
+
+std::string errno_text(int e) {
+    return std::strerror(e);
+}
+
+// An unpredictable name beside `path`, short enough for any name limit (".mshconv-" + 16).
+fs::path temporary_beside(const fs::path& path) {
+    static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(::getpid()) << 32)};
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    std::string name = ".mshconv-";
+    for (int i = 0; i < 16; ++i) name += digits[rng() % 36];
+    return path.parent_path() / name;
+}
+
+void write_all(int fd, ByteView bytes, const fs::path& path) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        if (int left = writes_before_failure.load(); left >= 0) {
+            writes_before_failure = left - 1;
+            if (left == 0)
+                throw std::runtime_error(path.string() + ": write failed: " + errno_text(ENOSPC));
+        }
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+        }
+        done += size_t(n);
+    }
+}
+
+} // namespace
+
+fs::path confined_path(const fs::path& folder, const std::string& name) {
+    auto refuse = [&](const std::string& why) -> fs::path {
+        throw std::runtime_error("'" + name + "' " + why + "; only names inside " +
+                                 (folder.empty() ? std::string(".") : folder.string()) +
+                                 " are read or written");
+    };
+    if (name.empty()) return refuse("is empty");
+    if (name.find('\0') != std::string::npos) return refuse("holds a NUL byte");
+    const fs::path rel(name);
+    if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+        return refuse("is an absolute path");
+    const fs::path normal = rel.lexically_normal();
+    if (!normal.empty() && *normal.begin() == "..") return refuse("leaves its folder");
+    // Symlinks: where the path really leads (its existing part resolved) must stay inside.
+    const fs::path base = folder.empty() ? fs::path(".") : folder;
+    std::error_code ec;
+    const fs::path real_base = fs::weakly_canonical(base, ec);
+    const fs::path real = fs::weakly_canonical(base / rel, ec);
+    if (!ec) {
+        const auto [b, r] =
+            std::mismatch(real_base.begin(), real_base.end(), real.begin(), real.end());
+        if (b != real_base.end()) return refuse("leads out of its folder through a symlink");
+    }
+    return base / rel;
+}
+
+void inject_write_failure(int after_writes) {
+    writes_before_failure = after_writes;
+}
 
 Bytes read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -24,30 +94,57 @@ Bytes read_file(const fs::path& path) {
     return data;
 }
 
-void write_file_atomic(const fs::path& path, ByteView bytes) {
-    fs::path dir = path.parent_path();
+AtomicFileSet::~AtomicFileSet() {
+    for (const Pending& p : pending_) ::unlink(p.temporary.c_str());
+}
+
+void AtomicFileSet::add(const fs::path& path, ByteView bytes) {
+    const fs::path dir = path.parent_path();
     if (!dir.empty()) fs::create_directories(dir);
-    fs::path tmp = path;
-    tmp += ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error(tmp.string() + ": cannot create: " + std::strerror(errno));
-        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            fs::remove(tmp);
-            throw std::runtime_error(path.string() + ": write failed");
+    int fd = -1;
+    fs::path tmp;
+    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+        tmp = temporary_beside(path);
+        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            throw std::runtime_error(path.string() + ": cannot create: " + errno_text(errno));
+    }
+    if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file");
+    pending_.push_back({tmp, path});
+    try {
+        write_all(fd, bytes, path);
+        // Replacing an existing file: its old content must not be lost to a crash before the new
+        // one is on disk. A new file costs no fsync (a crash loses only what was not there).
+        struct stat st;
+        if (::lstat(path.c_str(), &st) == 0 && ::fsync(fd) != 0)
+            throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    if (::close(fd) != 0)
+        throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+}
+
+void AtomicFileSet::commit() {
+    for (size_t i = 0; i < pending_.size(); ++i) {
+        std::error_code ec;
+        fs::rename(pending_[i].temporary, pending_[i].final, ec);
+        if (ec) {
+            // The earlier ones are in place; the rest are removed by the destructor.
+            pending_.erase(pending_.begin(), pending_.begin() + long(i));
+            throw std::runtime_error(
+                pending_.front().final.string() +
+                ": cannot rename the finished file into place: " + ec.message());
         }
     }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp);
-        throw std::runtime_error(path.string() +
-                                 ": cannot rename the finished file into place: " + ec.message());
-    }
+    pending_.clear();
+}
+
+void write_file_atomic(const fs::path& path, ByteView bytes) {
+    AtomicFileSet set;
+    set.add(path, bytes);
+    set.commit();
 }
 
 } // namespace msh

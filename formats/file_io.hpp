@@ -1,14 +1,50 @@
-// Whole-file I/O. Writes are atomic (temp file in the same folder + rename) so a failed run never
-// leaves a partial output, and never touch an input path.
+// Whole-file I/O. Writes are atomic: each file is first written to a temporary in its own folder,
+// created exclusively under an unpredictable name (O_CREAT | O_EXCL | O_NOFOLLOW, so a planted file
+// or symlink is never followed or truncated), and renamed into place only when complete; a file
+// that replaces an existing one is fsynced first. A set of files (a glTF with its .bin and
+// images, a map's Land.msh + Land.map, an export and its sidecar) is written the same way: every
+// temporary first, then the renames, so a failed run (a full disk, an error half-way) leaves none
+// of the set. Errors name the final path, never the temporary.
 #pragma once
 
 #include "bytes.hpp"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace msh {
 
 Bytes read_file(const std::filesystem::path& path);
 void write_file_atomic(const std::filesystem::path& path, ByteView bytes);
+
+// Files that appear together or not at all. add() writes a temporary (throws on failure, after
+// which the set is abandoned); commit() renames every temporary into place in the order added;
+// a set destroyed without commit() removes its temporaries.
+class AtomicFileSet {
+  public:
+    AtomicFileSet() = default;
+    AtomicFileSet(const AtomicFileSet&) = delete;
+    AtomicFileSet& operator=(const AtomicFileSet&) = delete;
+    ~AtomicFileSet();
+
+    void add(const std::filesystem::path& path, ByteView bytes);
+    void commit();
+
+  private:
+    struct Pending {
+        std::filesystem::path temporary, final;
+    };
+    std::vector<Pending> pending_;
+};
+
+// `folder / name` for a name read from a file (a manifest, a sidecar, a glTF URI) that must stay
+// inside `folder`: a relative path with no `..` leaving it and no symlink on the way that leads
+// out. Else std::runtime_error saying so (callers add where the name came from).
+std::filesystem::path confined_path(const std::filesystem::path& folder, const std::string& name);
+
+// For tests: the file write after `after_writes` more writes fails as a full disk would (ENOSPC);
+// -1 turns it off.
+void inject_write_failure(int after_writes);
 
 } // namespace msh

@@ -160,7 +160,11 @@ tinygltf::TinyGLTF make_loader() {
 
 void check_load(bool ok, const std::string& where, const std::string& err, const std::string& warn,
                 DiagnosticSink& diagnostics) {
-    if (!ok) throw FormatError(where, 0, "not a readable glTF: " + (err.empty() ? warn : err));
+    if (!ok) {
+        std::string why = err.empty() ? warn : err;
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        throw FormatError(where, Location::whole(), "not a readable glTF: " + why);
+    }
     if (!warn.empty()) diagnostics.warn(where, Location::whole(), warn);
 }
 
@@ -169,9 +173,52 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
 
 } // namespace
 
+namespace {
+
+// Whether `path` (a buffer or image URI joined to the document's folder) really leads inside
+// `folder`, symlinks resolved: a URI never reads a file outside the glTF's own folder.
+bool leads_inside(const std::filesystem::path& folder, const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path base = fs::weakly_canonical(folder.empty() ? fs::path(".") : folder, ec);
+    if (ec) return false;
+    const fs::path real = fs::weakly_canonical(path, ec);
+    if (ec) return false;
+    return std::mismatch(base.begin(), base.end(), real.begin(), real.end()).first == base.end();
+}
+
+// File access for tinygltf confined to the document's folder (user_data: that folder); no
+// `~`/variable expansion, no writes.
+tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
+    tinygltf::FsCallbacks fs{};
+    // Found wherever it is, so that the read below refuses it with a clear message.
+    fs.FileExists = [](const std::string& path, void*) {
+        std::error_code ec;
+        return std::filesystem::exists(path, ec);
+    };
+    fs.ExpandFilePath = [](const std::string& path, void*) { return path; };
+    fs.ReadWholeFile = [](std::vector<unsigned char>* out, std::string* err,
+                          const std::string& path, void* user) {
+        const auto& dir = *static_cast<const std::filesystem::path*>(user);
+        if (!leads_inside(dir, path)) {
+            if (err) *err += "'" + path + "' leads outside the glTF's folder (not read)\n";
+            return false;
+        }
+        return tinygltf::ReadWholeFile(out, err, path, nullptr);
+    };
+    fs.WriteWholeFile = [](std::string*, const std::string&, const std::vector<unsigned char>&,
+                           void*) { return false; };
+    fs.user_data = const_cast<std::filesystem::path*>(folder);
+    return fs;
+}
+
+} // namespace
+
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
     tinygltf::TinyGLTF loader = make_loader();
+    const std::filesystem::path folder = file.parent_path();
+    loader.SetFsCallbacks(confined_fs(&folder));
     tinygltf::Model m;
     std::string err, warn;
     const std::string ext = file.extension().string();

@@ -68,8 +68,12 @@ OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
     return files;
 }
 
-void write_outputs(const std::filesystem::path& folder, const OutputFiles& files) {
-    for (const OutputFile& f : files) write_file_atomic(folder / f.name, f.bytes);
+void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
+                   const OutputFiles& also) {
+    AtomicFileSet set;
+    for (const OutputFile& f : files) set.add(folder / f.name, f.bytes);
+    for (const OutputFile& f : also) set.add(f.name, f.bytes);
+    set.commit();
 }
 
 } // namespace msh::pipeline

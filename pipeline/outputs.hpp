@@ -40,7 +40,9 @@ std::string default_sidecar_name(const std::string& file_name);
 OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
                          const std::string& output_name);
 
-// Writes every file into `folder` atomically, in order.
-void write_outputs(const std::filesystem::path& folder, const OutputFiles& files);
+// Writes every file into `folder`, then `also` (named by whole paths: the sidecar), as one set:
+// all of them appear, in order, or none (formats/file_io.hpp AtomicFileSet).
+void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
+                   const OutputFiles& also = {});
 
 } // namespace msh::pipeline

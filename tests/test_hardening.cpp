@@ -1,0 +1,243 @@
+// Hardening (issue 16): output sets that appear whole or not at all, writes that never follow a
+// planted symlink, outputs that never overwrite an input or replace a whole archive, and names
+// read from manifests and glTF URIs confined to their folder.
+#include "corpus.hpp"
+#include "test_util.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "pipeline/pipeline.hpp"
+#include "samples/textures_gen.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+using test::mshconv;
+using test::q;
+using test::Run;
+
+namespace {
+
+// A fresh scratch folder of this name.
+fs::path fresh(const std::string& name) {
+    const fs::path dir = test::scratch(name + "/x").parent_path();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::set<std::string> listing(const fs::path& dir) {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+    return names;
+}
+
+// The first model entry of static.rlb with textures: a .gltf export writes several files.
+struct Entry {
+    std::string name;
+    Bytes bytes;
+};
+Entry first_model() {
+    const Bytes archive = read_file(test::corpus_dir() / "static.rlb");
+    const nres::Archive ar = nres::read(archive, ReadMode::Strict, "static.rlb");
+    for (const nres::Entry& e : ar.entries)
+        if (nres::looks_like_nres(e.data)) return {e.name(), e.data};
+    throw std::runtime_error("no model in static.rlb");
+}
+
+pipeline::ModelExport export_gltf(const Entry& m) {
+    pipeline::ModelExportInput in(m.bytes, m.name);
+    in.libraries = [] {
+        std::vector<std::string> warnings;
+        return std::make_shared<const mapping::MaterialLibraries>(
+            pipeline::open_game_libraries(test::corpus_dir(), {}, warnings));
+    };
+    pipeline::ExportSettings settings;
+    settings.format = pipeline::SceneFormat::Gltf;
+    settings.output_name = "m.gltf";
+    return pipeline::export_model(in, settings);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(hardening)
+
+BOOST_AUTO_TEST_CASE(an_output_set_appears_whole_or_not_at_all) {
+    const pipeline::ModelExport x = export_gltf(first_model());
+    const std::string text = sidecar::model_sidecar_text(x.sidecar);
+    const fs::path dir = fresh("full-disk");
+    const pipeline::OutputFiles sidecar{
+        {(dir / "m.sidecar.json").string(), Bytes(text.begin(), text.end())}};
+    const size_t files = x.files.size() + 1;
+    BOOST_TEST_REQUIRE(files >= 3u); // .bin, images, .gltf, sidecar
+    // A full disk at every write of the set: nothing of it appears, no temporary stays.
+    for (size_t k = 0; k < files; ++k) {
+        inject_write_failure(int(k));
+        BOOST_CHECK_THROW(pipeline::write_outputs(dir, x.files, sidecar), std::runtime_error);
+        inject_write_failure(-1);
+        BOOST_TEST(listing(dir).empty(), "failure at write " << k);
+    }
+    // A complete set; a failed re-export leaves it as it was.
+    pipeline::write_outputs(dir, x.files, sidecar);
+    const std::set<std::string> written = listing(dir);
+    BOOST_TEST(written.size() == files);
+    std::vector<Bytes> before;
+    for (const std::string& name : written) before.push_back(read_file(dir / name));
+    inject_write_failure(int(files) - 1); // the sidecar, the last file
+    BOOST_CHECK_THROW(pipeline::write_outputs(dir, x.files, sidecar), std::runtime_error);
+    inject_write_failure(-1);
+    BOOST_TEST((listing(dir) == written));
+    size_t i = 0;
+    for (const std::string& name : written)
+        BOOST_TEST((read_file(dir / name) == before[i++]), name);
+}
+
+BOOST_AUTO_TEST_CASE(a_symlink_at_the_output_is_replaced_never_followed) {
+    const fs::path dir = fresh("symlink");
+    const Bytes secret{'s', 'e', 'c', 'r', 'e', 't'};
+    write_file_atomic(dir / "victim", secret);
+    fs::create_symlink(dir / "victim", dir / "out.glb");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    const Run r = mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
+                          q(dir / "out.glb") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "victim") == secret));
+    BOOST_TEST(!fs::is_symlink(dir / "out.glb"));
+    BOOST_TEST(read_file(dir / "out.glb").size() > 1000u);
+    for (const std::string& name : listing(dir))
+        BOOST_TEST(name.rfind(".mshconv-", 0) != 0u, name); // no temporary left behind
+    // The temporary's name is not predictable: a link planted where the old writer put it
+    // (OUT.tmp<pid>) is left alone.
+    const fs::path planted = dir / ("in-process.glb.tmp" + std::to_string(::getpid()));
+    fs::create_symlink(dir / "victim", planted);
+    write_file_atomic(dir / "in-process.glb", Bytes{1, 2, 3});
+    BOOST_TEST((read_file(dir / "victim") == secret));
+    BOOST_TEST((read_file(dir / "in-process.glb") == Bytes{1, 2, 3}));
+}
+
+BOOST_AUTO_TEST_CASE(no_output_overwrites_an_input) {
+    const fs::path dir = fresh("inputs");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    const std::string model = q(lib.string() + ":" + first_model().name);
+    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "m.glb") + " --quiet").code == 0);
+    const Bytes glb = read_file(dir / "m.glb"), sc = read_file(dir / "m.sidecar.json");
+    auto refused = [&](const std::string& args) {
+        const Run r = mshconv(args);
+        BOOST_TEST(r.code == 2, args << ": " << r.out);
+        BOOST_TEST((read_file(dir / "m.glb") == glb));
+        BOOST_TEST((read_file(dir / "m.sidecar.json") == sc));
+    };
+    refused("convert " + q(dir / "m.glb") + " " + q(dir / "back.msh") + " --report " +
+            q(dir / "m.glb"));
+    refused("convert " + q(dir / "m.glb") + " " + q(dir / "back.msh") + " --report " +
+            q(dir / "m.sidecar.json"));
+    refused("convert " + q(dir / "m.glb") + " " + q(dir / "m.sidecar.json"));
+    refused("convert " + model + " " + q(dir / "two.glb") + " --sidecar " + q(dir / "two.glb"));
+    refused("convert " + model + " " + q(dir / "two.glb") + " --report " + q(dir / "two.glb"));
+    BOOST_TEST(!fs::exists(dir / "back.msh"));
+    BOOST_TEST(!fs::exists(dir / "two.glb"));
+    // A texture import onto its own sidecar.
+    const std::string tex =
+        q((test::corpus_dir() / samples::kTexturesLib).string() + ":" +
+          nres::read(read_file(test::corpus_dir() / samples::kTexturesLib), ReadMode::Strict, "lib")
+              .entries.at(0)
+              .name());
+    BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
+    const Bytes tsc = read_file(dir / "t.sidecar.json");
+    BOOST_TEST(mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.sidecar.json")).code == 2);
+    BOOST_TEST((read_file(dir / "t.sidecar.json") == tsc));
+}
+
+BOOST_AUTO_TEST_CASE(an_archive_is_never_replaced_by_one_entry) {
+    const fs::path dir = fresh("archives");
+    for (const char* f : {"static.rlb", samples::kTexturesLib})
+        fs::copy_file(test::corpus_dir() / f, dir / f);
+    const Bytes models = read_file(dir / "static.rlb");
+    const Bytes textures = read_file(dir / samples::kTexturesLib);
+    const Entry m = first_model();
+    BOOST_TEST_REQUIRE(mshconv("convert " + q((dir / "static.rlb").string() + ":" + m.name) + " " +
+                               q(dir / "m.glb") + " --quiet")
+                           .code == 0);
+    const std::string tex = nres::read(textures, ReadMode::Strict, "lib").entries.at(0).name();
+    BOOST_TEST_REQUIRE(mshconv("convert " + q((dir / samples::kTexturesLib).string() + ":" + tex) +
+                               " " + q(dir / "t.png") + " --quiet")
+                           .code == 0);
+    Run r = mshconv("convert " + q(dir / "m.glb") + " " + q(dir / "static.rlb"));
+    BOOST_TEST(r.code == 2, r.out);
+    BOOST_TEST(r.out.find("name the entry") != std::string::npos, r.out);
+    r = mshconv("convert " + q(dir / "t.png") + " " + q(dir / samples::kTexturesLib));
+    BOOST_TEST(r.code == 2, r.out);
+    BOOST_TEST((read_file(dir / "static.rlb") == models));
+    BOOST_TEST((read_file(dir / samples::kTexturesLib) == textures));
+    // Naming the entry works, and a loose model file may be replaced.
+    BOOST_TEST(mshconv("convert " + q(dir / "m.glb") + " " +
+                       q((dir / "static.rlb").string() + ":" + m.name))
+                   .code == 0);
+    BOOST_TEST((read_file(dir / "static.rlb") == models));
+    write_file_atomic(dir / "loose.msh", m.bytes);
+    BOOST_TEST(mshconv("convert " + q(dir / "m.glb") + " " + q(dir / "loose.msh")).code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(manifest_paths_stay_in_their_folder) {
+    const fs::path dir = fresh("manifest");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    BOOST_TEST_REQUIRE(mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
+    write_file_atomic(dir / "outside.bin", Bytes{1, 2, 3});
+    fs::create_symlink(dir / "outside.bin", dir / "x" / "link.bin");
+    const fs::path manifest = dir / "x" / "_nres.json";
+    const Bytes original = read_file(manifest);
+    for (const std::string& bad : {std::string("/etc/passwd"), std::string("../outside.bin"),
+                                   std::string("sub/../../outside.bin"), std::string("link.bin")}) {
+        nlohmann::json m = nlohmann::json::parse(original.begin(), original.end());
+        m["entries"][0]["file"] = bad;
+        const std::string text = m.dump(1);
+        write_file_atomic(manifest, Bytes(text.begin(), text.end()));
+        for (const std::string& cmd :
+             {"nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb"),
+              "batch " + q(dir / "x") + " --to nres -o " + q(dir / "rebuilt")}) {
+            const Run r = mshconv(cmd);
+            BOOST_TEST(r.code != 0, bad << ": " << cmd);
+            BOOST_TEST(r.out.find("'" + bad + "'") != std::string::npos, r.out);
+            BOOST_TEST(!fs::exists(dir / "packed.rlb"));
+        }
+    }
+    write_file_atomic(manifest, original);
+    BOOST_TEST(mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb")).code == 0);
+    BOOST_TEST((read_file(dir / "packed.rlb") == read_file(lib)));
+}
+
+BOOST_AUTO_TEST_CASE(gltf_uris_stay_in_their_folder) {
+    const fs::path dir = fresh("uris");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    BOOST_TEST_REQUIRE(mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
+                               q(dir / "in" / "m.gltf") + " --quiet")
+                           .code == 0);
+    fs::copy_file(dir / "in" / "m.bin", dir / "secret.bin");
+    fs::create_symlink(dir / "secret.bin", dir / "in" / "link.bin");
+    const Bytes text = read_file(dir / "in" / "m.gltf");
+    const nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end());
+    for (const std::string& uri :
+         {std::string("../secret.bin"), (dir / "secret.bin").string(), std::string("link.bin")}) {
+        nlohmann::json d = doc;
+        d["buffers"][0]["uri"] = uri;
+        const std::string t = d.dump();
+        write_file_atomic(dir / "in" / "m.gltf", Bytes(t.begin(), t.end()));
+        const Run r = mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh"));
+        BOOST_TEST(r.code == 1, uri << ": " << r.out);
+        // Relative ones are refused by name; tinygltf joins an absolute one to the folder, where
+        // it is not found. Either way nothing outside is read.
+        BOOST_TEST(r.out.find(uri.front() == '/' ? "not found" : "outside the glTF's folder") !=
+                       std::string::npos,
+                   r.out);
+        BOOST_TEST(!fs::exists(dir / "out.msh"));
+    }
+    write_file_atomic(dir / "in" / "m.gltf", text);
+    BOOST_TEST(mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh")).code == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
