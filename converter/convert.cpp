@@ -7,6 +7,7 @@
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
+#include "formats/png.hpp"
 #include "formats/sniff.hpp"
 
 #include <cctype>
@@ -117,6 +118,8 @@ int run_convert(const Args& args) {
         "format", po::value<std::string>(),
         "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "
         "different format re-encodes)")(
+        "max-pixels", po::value<uint64_t>()->default_value(png::kDefaultMaxPixels),
+        "texture import: refuse PNGs of more pixels, before decoding (default 8192 x 8192)")(
         "game-dir", po::value<std::string>(),
         "model export: folder with Material.lib, Textures.lib, palettes.lib, LightMap.lib")(
         "materials", po::value<std::string>(), "model export: Material.lib to use")(

@@ -58,7 +58,8 @@ int import_texture(const std::filesystem::path& png, const std::string& out_spec
 // -> Texm bytes.
 sidecar::TextureImport import_texture_files(const std::filesystem::path& png,
                                             const std::filesystem::path& sidecar_path,
-                                            std::optional<texm::Format> format);
+                                            std::optional<texm::Format> format,
+                                            uint64_t max_pixels = png::kDefaultMaxPixels);
 
 using pipeline::lower_ascii;
 

@@ -4,6 +4,7 @@
 
 #include "formats/file_io.hpp"
 #include "sidecar/base64.hpp"
+#include "sidecar/json_at.hpp"
 
 #include <algorithm>
 #include <iconv.h>
@@ -155,12 +156,7 @@ nres::Archive parse(const json& m, const std::string& where) {
 
 json load(const std::filesystem::path& dir) {
     const std::filesystem::path path = dir / kFileName;
-    const Bytes text = read_file(path);
-    try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        throw std::runtime_error(path.string() + ": not JSON: " + e.what());
-    }
+    return sidecar::parse_json(read_file(path), path.string()); // nesting bounded first
 }
 
 } // namespace msh::cli::manifest

@@ -2,8 +2,11 @@
 #include "tinygltf.hpp"
 
 #include "diagnostics.hpp"
+#include "file_io.hpp"
 #include "gltf.hpp"
+#include "json_nesting.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -48,6 +51,39 @@ struct Reader {
         throw FormatError(where, Location::at_pointer(pointer), what);
     }
 
+    // Accessors without a buffer view are all zeros; beyond this many elements they are refused
+    // (nothing in the file backs the allocation).
+    static constexpr size_t kMaxUnbackedElements = size_t(1) << 24;
+
+    struct Backing {
+        const tinygltf::Buffer* buffer;
+        size_t start, stride;
+    };
+
+    // The buffer bytes of accessor `index` (`elem` bytes per element), checked: the view and
+    // buffer exist and `count` elements at the stride fit in both, without overflow.
+    Backing backing(int index, const tinygltf::Accessor& a, size_t elem) const {
+        const std::string at = "/accessors/" + std::to_string(index);
+        if (size_t(a.bufferView) >= m.bufferViews.size())
+            fail(at + "/bufferView", "no buffer view " + std::to_string(a.bufferView));
+        const tinygltf::BufferView& bv = m.bufferViews[size_t(a.bufferView)];
+        if (bv.buffer < 0 || size_t(bv.buffer) >= m.buffers.size())
+            fail("/bufferViews/" + std::to_string(a.bufferView) + "/buffer",
+                 "no buffer " + std::to_string(bv.buffer));
+        const tinygltf::Buffer& buf = m.buffers[size_t(bv.buffer)];
+        const size_t stride = bv.byteStride ? bv.byteStride : elem;
+        if (stride < elem) fail(at, "byteStride is smaller than an element");
+        // Room in the view after the accessor's offset, and in the buffer after the view's.
+        const size_t view =
+            std::min(bv.byteLength, buf.data.size() - std::min(buf.data.size(), bv.byteOffset));
+        if (bv.byteOffset > buf.data.size() || a.byteOffset > view ||
+            (a.count > 0 &&
+             (view - a.byteOffset < elem || (a.count - 1) > (view - a.byteOffset - elem) / stride)))
+            fail(at, "accessor " + std::to_string(index) + " (" + std::to_string(a.count) +
+                         " elements) runs past its buffer view");
+        return {&buf, bv.byteOffset + a.byteOffset, stride};
+    }
+
     // Every component of an accessor as float (normalised integers scaled as glTF says).
     std::vector<float> floats(int index, int& components) const {
         if (index < 0 || size_t(index) >= m.accessors.size())
@@ -62,25 +98,29 @@ struct Reader {
         if (a.sparse.isSparse)
             fail("/accessors/" + std::to_string(index),
                  "accessor " + std::to_string(index) + " is sparse (not supported)");
-        std::vector<float> out(a.count * size_t(components), 0.0f);
-        if (a.bufferView < 0) return out; // all zeros by the glTF rules
-        const tinygltf::BufferView& bv = m.bufferViews.at(size_t(a.bufferView));
-        const tinygltf::Buffer& buf = m.buffers.at(size_t(bv.buffer));
+        const std::string at = "/accessors/" + std::to_string(index);
+        if (a.bufferView < 0) {
+            // All zeros by the glTF rules: nothing backs the count, so bound it.
+            if (a.count > kMaxUnbackedElements)
+                fail(at, "accessor " + std::to_string(index) + " has no buffer view and " +
+                             std::to_string(a.count) + " elements");
+            return std::vector<float>(a.count * size_t(components), 0.0f);
+        }
         const size_t elem = size_t(components) * size_t(csize);
-        const size_t stride = bv.byteStride ? bv.byteStride : elem;
-        const size_t start = bv.byteOffset + a.byteOffset;
-        if (a.count > 0 && (start + stride * (a.count - 1) + elem > buf.data.size() ||
-                            a.byteOffset + stride * (a.count - 1) + elem > bv.byteLength))
-            fail("/accessors/" + std::to_string(index),
-                 "accessor " + std::to_string(index) + " runs past its buffer view");
+        const auto [buf, start, stride] = backing(index, a, elem);
+        // Checked against the bytes that back it before anything is allocated.
+        std::vector<float> out(a.count * size_t(components), 0.0f);
         for (size_t i = 0; i < a.count; ++i) {
-            const uint8_t* p = buf.data.data() + start + i * stride;
+            const uint8_t* p = buf->data.data() + start + i * stride;
             for (int c = 0; c < components; ++c) {
                 const uint8_t* q = p + size_t(c) * size_t(csize);
                 float v = 0;
                 switch (a.componentType) {
                 case TINYGLTF_COMPONENT_TYPE_FLOAT:
                     std::memcpy(&v, q, 4);
+                    if (!std::isfinite(v))
+                        fail(at, "accessor " + std::to_string(index) + " element " +
+                                     std::to_string(i) + " holds NaN or infinity");
                     break;
                 case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
                     v = a.normalized ? *q / 255.0f : float(*q);
@@ -120,18 +160,23 @@ struct Reader {
     }
 
     std::vector<uint32_t> indices(int index) const {
-        const tinygltf::Accessor& a = m.accessors.at(size_t(index));
-        if (a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) {
+        const std::string at = "/accessors/" + std::to_string(index);
+        if (index < 0 || size_t(index) >= m.accessors.size())
+            fail(at, "accessor " + std::to_string(index) + " does not exist");
+        const tinygltf::Accessor& a = m.accessors[size_t(index)];
+        // glTF indices are unsigned integers, one component (a float would not convert exactly).
+        if ((a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+             a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+             a.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) ||
+            a.type != TINYGLTF_TYPE_SCALAR)
+            fail(at, "index accessor " + std::to_string(index) +
+                         " is not SCALAR unsigned byte, short or int");
+        if (a.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT && a.bufferView >= 0) {
             // Exact for every u32 (floats are not).
-            const tinygltf::BufferView& bv = m.bufferViews.at(size_t(a.bufferView));
-            const tinygltf::Buffer& buf = m.buffers.at(size_t(bv.buffer));
-            const size_t stride = bv.byteStride ? bv.byteStride : 4;
-            const size_t start = bv.byteOffset + a.byteOffset;
-            if (a.count > 0 && start + stride * (a.count - 1) + 4 > buf.data.size())
-                fail("/accessors/" + std::to_string(index), "index accessor runs past its buffer");
+            const auto [buf, start, stride] = backing(index, a, 4);
             std::vector<uint32_t> out(a.count);
             for (size_t i = 0; i < a.count; ++i)
-                std::memcpy(&out[i], buf.data.data() + start + i * stride, 4);
+                std::memcpy(&out[i], buf->data.data() + start + i * stride, 4);
             return out;
         }
         int comps = 0;
@@ -214,25 +259,44 @@ tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
 
 } // namespace
 
+// The JSON of a .gltf text or of a GLB's first chunk, nesting-checked before tinygltf parses it.
+static void check_document_nesting(ByteView bytes, const std::string& where) {
+    const bool glb = bytes.size() >= 20 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+    if (!glb) return check_json_nesting(bytes, where);
+    uint32_t length = 0;
+    std::memcpy(&length, bytes.data() + 12, 4);
+    check_json_nesting(bytes.subspan(20, std::min<size_t>(length, bytes.size() - 20)), where);
+}
+
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
+    const Bytes bytes = read_file(file);
+    const std::string where = file.string();
+    check_document_nesting(bytes, where);
+    if (bytes.size() > std::numeric_limits<unsigned int>::max())
+        throw FormatError(where, 0, "glTF larger than 4 GiB");
     tinygltf::TinyGLTF loader = make_loader();
     const std::filesystem::path folder = file.parent_path();
     loader.SetFsCallbacks(confined_fs(&folder));
     tinygltf::Model m;
     std::string err, warn;
-    const std::string ext = file.extension().string();
-    const bool binary = ext == ".glb" || ext == ".GLB";
-    const bool ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, file.string())
-                           : loader.LoadASCIIFromFile(&m, &err, &warn, file.string());
-    check_load(ok, file.string(), err, warn, diagnostics);
-    return to_scene(m, file.string(), diagnostics, options);
+    const std::string base = folder.empty() ? std::string(".") : folder.string();
+    const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+    const bool ok = binary
+                        ? loader.LoadBinaryFromMemory(&m, &err, &warn, bytes.data(),
+                                                      static_cast<unsigned int>(bytes.size()), base)
+                        : loader.LoadASCIIFromString(&m, &err, &warn,
+                                                     reinterpret_cast<const char*>(bytes.data()),
+                                                     static_cast<unsigned int>(bytes.size()), base);
+    check_load(ok, where, err, warn, diagnostics);
+    return to_scene(m, where, diagnostics, options);
 }
 
 scene::Scene read_glb(ByteView glb, const std::string& where, DiagnosticSink& diagnostics,
                       const ReadOptions& options) {
     if (glb.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "GLB larger than 4 GiB");
+    check_document_nesting(glb, where);
     tinygltf::TinyGLTF loader = make_loader();
     tinygltf::Model m;
     std::string err, warn;
@@ -246,6 +310,7 @@ scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticS
                             const ReadOptions& options) {
     if (json.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "glTF document larger than 4 GiB");
+    check_json_nesting(json, where);
     tinygltf::TinyGLTF loader = make_loader();
     // No base folder: only data: URIs resolve; a file URI is not read from anywhere.
     loader.SetFsCallbacks(tinygltf::FsCallbacks{});

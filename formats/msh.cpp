@@ -423,13 +423,17 @@ float decode_normal_component(int8_t v) {
     return std::clamp(float(v) / 127.0f, -1.0f, 1.0f);
 }
 // Rounded in double: round(c * 127) of the spec, without a float product's extra rounding.
+// A NaN (which readers refuse before it gets here) encodes as 0, never as a float -> int cast of
+// a NaN.
 int8_t encode_normal_component(float v) {
+    if (std::isnan(v)) return 0;
     return int8_t(std::clamp(std::round(double(v) * 127.0), -128.0, 127.0));
 }
 float decode_uv(int16_t v) {
     return float(v) / 1024.0f;
 }
 int16_t encode_uv(float v) {
+    if (std::isnan(v)) return 0;
     return int16_t(std::clamp(std::round(double(v) * 1024.0), -32768.0, 32767.0));
 }
 float decode_tri_normal(int16_t v) {

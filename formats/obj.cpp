@@ -3,6 +3,7 @@
 #include "scene/transform.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -187,6 +188,7 @@ float number(std::string_view token, const std::string& where, const Statement& 
     const auto r = std::from_chars(t.data(), t.data() + t.size(), f);
     if (r.ec != std::errc() || r.ptr != t.data() + t.size())
         fail(where, statement, "'" + std::string(token) + "' is not a number");
+    if (!std::isfinite(f)) fail(where, statement, "'" + std::string(token) + "' is not finite");
     return f;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <csetjmp>
+#include <cstdio>
 #include <cstring>
 
 namespace msh::png {
@@ -16,6 +17,7 @@ struct Context {
     ByteView input;
     size_t pos = 0;
     Bytes* output = nullptr;
+    uint64_t max_pixels = 0;
     char message[256] = {};
 };
 
@@ -38,7 +40,22 @@ void on_write(png_structp png, png_bytep data, size_t len) {
 }
 void on_flush(png_structp) {}
 
-constexpr uint64_t kMaxPixels = uint64_t(1) << 28; // 16384 × 16384
+// Deflate expands at most 1032:1; with room for zlib's framing, image data larger than this
+// many times its IDAT bytes cannot be there.
+constexpr uint64_t kMaxInflation = 1100;
+
+// The IDAT bytes of a PNG, by walking its chunks (whatever libpng will make of them).
+uint64_t idat_bytes(ByteView png) {
+    uint64_t total = 0;
+    for (size_t at = 8; at + 12 <= png.size();) {
+        const uint32_t length = uint32_t(png[at]) << 24 | uint32_t(png[at + 1]) << 16 |
+                                uint32_t(png[at + 2]) << 8 | png[at + 3];
+        if (std::memcmp(png.data() + at + 4, "IDAT", 4) == 0) total += length;
+        if (length > png.size() - at - 12) break;
+        at += 12 + size_t(length);
+    }
+    return total;
+}
 
 struct ReadState {
     Decoded* out;
@@ -56,7 +73,21 @@ bool decode_impl(png_structp png, png_infop info, Context& ctx, ReadState& st) {
     png_uint_32 width = 0, height = 0;
     int depth = 0, color = 0, interlace = 0;
     png_get_IHDR(png, info, &width, &height, &depth, &color, &interlace, nullptr, nullptr);
-    if (uint64_t(width) * height > kMaxPixels) png_error(png, "image is too large");
+    // Both before anything is allocated: the pixel budget, and what the file can back.
+    // (A plain buffer: png_error longjmps past any destructor.)
+    char why[160];
+    if (uint64_t(width) * height > ctx.max_pixels) {
+        std::snprintf(why, sizeof why, "image is %ux%u, over the budget of %llu pixels",
+                      unsigned(width), unsigned(height), (unsigned long long)ctx.max_pixels);
+        png_error(png, why);
+    }
+    const uint64_t row = (uint64_t(width) * png_get_channels(png, info) * uint64_t(depth) + 7) / 8;
+    const uint64_t compressed = idat_bytes(ctx.input);
+    if (uint64_t(height) * (row + 1) > kMaxInflation * compressed + 64) {
+        std::snprintf(why, sizeof why, "%llu bytes of image data cannot fill %ux%u pixels",
+                      (unsigned long long)compressed, unsigned(width), unsigned(height));
+        png_error(png, why);
+    }
     Decoded& d = *st.out;
     d.bit_depth = depth;
     bool has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
@@ -234,12 +265,13 @@ Bytes encode_rgba(const texm::Image& img, const EncodeOptions& options) {
     return encode(img.width, img.height, type, pack(img, type), options);
 }
 
-Decoded decode(ByteView data) {
+Decoded decode(ByteView data, uint64_t max_pixels) {
     if (data.size() < 8 || png_sig_cmp(data.data(), 0, 8) != 0)
         throw FormatError("PNG", 0, "not a PNG file");
     Decoded d;
     Context ctx;
     ctx.input = data;
+    ctx.max_pixels = max_pixels;
     ReadState st{&d, {}, {}, {}, {}};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
     if (!png) throw FormatError("PNG", 0, "libpng initialisation failed");

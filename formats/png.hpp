@@ -42,8 +42,13 @@ struct Decoded {
     std::optional<Bytes> indices;
     std::vector<std::array<uint8_t, 3>> palette;
 };
-// Any valid PNG; throws FormatError with libpng's message on damage.
-Decoded decode(ByteView png);
+// Images over this many pixels are refused before any pixel memory is allocated (64 Mpixel,
+// 8192 x 8192: four times the largest texture the game uses, 256 MB as RGBA).
+constexpr uint64_t kDefaultMaxPixels = uint64_t(1) << 26;
+
+// Any valid PNG; throws FormatError with libpng's message on damage, and before allocating when
+// the image is over `max_pixels` or larger than its compressed data can hold.
+Decoded decode(ByteView png, uint64_t max_pixels = kDefaultMaxPixels);
 
 // ---- Texm glue ------------------------------------------------------------------------------
 

@@ -267,7 +267,7 @@ std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c) 
     const D3 n{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                e1[0] * e2[1] - e1[1] * e2[0]};
     const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(len > 0)) return {0, 0, 0};
+    if (!(len > 0) || !std::isfinite(len)) return {0, 0, 0}; // degenerate, or past float range
     return {int16_t(std::lround(n[0] / len * 32767)), int16_t(std::lround(n[1] / len * 32767)),
             int16_t(std::lround(n[2] / len * 32767))};
 }

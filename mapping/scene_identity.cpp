@@ -170,7 +170,10 @@ void assign_obj_identity(scene::Scene& in, const scene::Scene& ref, bool strict,
             const int d[3] = {dx, dy, dz};
             Cell c{};
             for (int k = 0; k < 3; ++k)
-                c[size_t(k)] = int64_t(std::floor(double(p[k]) / (4 * kObjRounding))) + d[k];
+                // Clamped: a huge coordinate must not overflow the cast (all such share a cell).
+                c[size_t(k)] = int64_t(std::clamp(std::floor(double(p[k]) / (4 * kObjRounding)),
+                                                  -4e18, 4e18)) +
+                               d[k];
             return c;
         };
         std::map<Cell, std::vector<std::pair<size_t, size_t>>> grid; // cell -> (primitive, vertex)

@@ -27,6 +27,7 @@ sidecar::TextureImport import_texture(TextureImportInput input,
     in.sidecar = std::move(input.sidecar);
     in.format = settings.format;
     in.where = settings.where;
+    in.max_pixels = settings.max_pixels;
     return sidecar::import_texture(in);
 }
 

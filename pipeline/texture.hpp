@@ -36,6 +36,7 @@ TextureExport export_texture(ByteView texm, const std::string& address,
 struct TextureImportSettings {
     std::optional<texm::Format> format; // re-encode into (or a new texture in) this format
     std::string where;                  // the PNG's name for messages
+    uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding
 };
 
 struct TextureImportInput {

@@ -1,5 +1,7 @@
 #include "json_at.hpp"
 
+#include "formats/json_nesting.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -24,6 +26,7 @@ std::string pointer_token(const std::string& key) {
 } // namespace
 
 nlohmann::json parse_json(ByteView text, const std::string& where) {
+    check_json_nesting(text, where);
     try {
         return nlohmann::json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::parse_error& e) {

@@ -27,9 +27,9 @@ texm::Texture read_texture(ByteView payload, const std::string& where) {
     return t;
 }
 
-png::Decoded decode_png(ByteView bytes, const std::string& where) {
+png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels) {
     try {
-        return png::decode(bytes);
+        return png::decode(bytes, max_pixels);
     } catch (const FormatError& e) {
         throw FormatError(where, Location::whole(), "not a readable PNG: " + e.message());
     }
@@ -203,7 +203,7 @@ TextureSidecar read_texture_sidecar(ByteView text, const std::string& where) {
 
 TextureImport import_texture(const TextureImportInput& in) {
     TextureImport out;
-    png::Decoded base = decode_png(in.png, in.where);
+    png::Decoded base = decode_png(in.png, in.where, in.max_pixels);
 
     if (!in.sidecar) {
         // A new texture (§8): the caller's format, else 8888 with alpha, 565 without.
@@ -270,8 +270,8 @@ TextureImport import_texture(const TextureImportInput& in) {
             levels.emplace_back();
             continue;
         }
-        levels.push_back(png::to_level_input(
-            decode_png(*in.mips[k], in.where + " (mip " + std::to_string(k + 1) + ")")));
+        levels.push_back(png::to_level_input(decode_png(
+            *in.mips[k], in.where + " (mip " + std::to_string(k + 1) + ")", in.max_pixels)));
     }
     if (levels.size() > orig.header.mip_count) levels.resize(orig.header.mip_count);
 

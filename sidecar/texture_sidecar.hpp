@@ -6,6 +6,7 @@
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "formats/png.hpp"
 #include "formats/texm.hpp"
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,7 @@ struct TextureImportInput {
     std::optional<TextureSidecar> sidecar;  // none: a new texture
     std::optional<texm::Format> format;     // --format (required to change format; new textures)
     std::string where;                      // the PNG's path, for messages
+    uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding
 };
 
 struct TextureImport {

@@ -6,13 +6,17 @@
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
+#include "formats/png.hpp"
 #include "pipeline/pipeline.hpp"
 #include "samples/textures_gen.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstring>
+#include <limits>
 #include <set>
+#include <zlib.h>
 
 using namespace msh;
 namespace fs = std::filesystem;
@@ -238,6 +242,147 @@ BOOST_AUTO_TEST_CASE(gltf_uris_stay_in_their_folder) {
     }
     write_file_atomic(dir / "in" / "m.gltf", text);
     BOOST_TEST(mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh")).code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
+    const fs::path dir = fresh("nesting");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    const std::string model = q(lib.string() + ":" + first_model().name);
+    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "m.gltf") + " --quiet").code ==
+                       0);
+    const Bytes gltf = read_file(dir / "m.gltf"), sidecar = read_file(dir / "m.sidecar.json");
+    // `"extras": [[[...]]]` 100,000 deep in the glTF (tinygltf's parser would overflow the stack).
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    std::string text(gltf.begin(), gltf.end());
+    text.insert(text.find('{') + 1, "\"extras\": " + deep + ",");
+    write_file_atomic(dir / "m.gltf", Bytes(text.begin(), text.end()));
+    Run r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(dir / "out.msh"));
+    // A model sidecar nested 1,000,000 deep.
+    write_file_atomic(dir / "m.gltf", gltf);
+    std::string sc(sidecar.begin(), sidecar.end());
+    sc.insert(sc.find('{') + 1,
+              "\"x\": " + std::string(1000000, '[') + std::string(1000000, ']') + ",");
+    write_file_atomic(dir / "m.sidecar.json", Bytes(sc.begin(), sc.end()));
+    r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(dir / "out.msh"));
+    // In a batch rebuild the damaged entry fails alone, with a report, and the batch goes on.
+    BOOST_TEST_REQUIRE(mshconv("batch " + q(lib) + " --to glb -o " + q(dir / "b")).code == 0);
+    const fs::path folder = dir / "b" / "static.rlb";
+    fs::path victim;
+    for (const auto& e : fs::directory_iterator(folder))
+        if (e.path().filename().string().ends_with(".sidecar.json")) victim = e.path();
+    BOOST_TEST_REQUIRE(!victim.empty());
+    const Bytes v = read_file(victim);
+    std::string vs(v.begin(), v.end());
+    vs.insert(vs.find('{') + 1,
+              "\"x\": " + std::string(1000000, '[') + std::string(1000000, ']') + ",");
+    write_file_atomic(victim, Bytes(vs.begin(), vs.end()));
+    r = mshconv("batch " + q(dir / "b") + " --to nres -o " + q(dir / "back") + " --report " +
+                q(dir / "report.json"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
+    BOOST_TEST(fs::exists(dir / "report.json"));
+    // An archive manifest nested too deep.
+    BOOST_TEST_REQUIRE(mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
+    write_file_atomic(dir / "x" / "_nres.json", Bytes(2000, '['));
+    r = mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
+    const fs::path dir = fresh("budgets");
+    // A PNG whose header claims 16384 x 16384 over a few bytes of data.
+    Bytes png = png::encode_rgba(texm::Image(1, 1));
+    auto put_be32 = [&](size_t at, uint32_t v) {
+        for (int k = 0; k < 4; ++k) png[at + size_t(k)] = uint8_t(v >> (24 - 8 * k));
+    };
+    put_be32(16, 16384); // IHDR width, height
+    put_be32(20, 16384);
+    put_be32(29, uint32_t(crc32(0, png.data() + 12, 17)));
+    write_file_atomic(dir / "huge.png", png);
+    BOOST_TEST(png.size() < 100u);
+    // Peak RSS of the whole command, measured by its parent.
+    auto peak_kb = [](const std::string& args, Run& r) {
+        r = test::run(
+            "python3 -c 'import resource, subprocess, sys; "
+            "p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+            "print(p.stdout + p.stderr); print(\"exit\", p.returncode); "
+            "print(\"peak_kb\", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' " +
+            std::string(MSHCONV_BINARY) + " " + args);
+        const size_t at = r.out.rfind("peak_kb ");
+        return at == std::string::npos ? 0 : std::stoul(r.out.substr(at + 8));
+    };
+    Run r;
+    size_t kb = peak_kb("convert " + q(dir / "huge.png") + " " + q(dir / "huge.texm"), r);
+    BOOST_TEST(r.out.find("exit 1") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("16384x16384, over the budget") != std::string::npos, r.out);
+    BOOST_TEST(kb > 0u);
+    BOOST_TEST(kb < 64u * 1024, kb << " KB");
+    BOOST_TEST(!fs::exists(dir / "huge.texm"));
+    // Under the budget (8000 x 8000) but not backed by the few bytes of data there are.
+    put_be32(16, 8000);
+    put_be32(20, 8000);
+    put_be32(29, uint32_t(crc32(0, png.data() + 12, 17)));
+    write_file_atomic(dir / "huge.png", png);
+    kb = peak_kb("convert " + q(dir / "huge.png") + " " + q(dir / "huge.texm"), r);
+    BOOST_TEST(r.out.find("exit 1") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("cannot fill 8000x8000 pixels") != std::string::npos, r.out);
+    BOOST_TEST(kb < 64u * 1024, kb << " KB");
+    // The pixel budget: a real 64 x 64 PNG over --max-pixels 1000 is refused, under it read.
+    write_file_atomic(dir / "small.png", png::encode_rgba(texm::Image(64, 64)));
+    r = mshconv("convert " + q(dir / "small.png") + " " + q(dir / "small.texm") +
+                " --max-pixels 1000");
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("over the budget of 1000 pixels") != std::string::npos, r.out);
+    BOOST_TEST(mshconv("convert " + q(dir / "small.png") + " " + q(dir / "small.texm")).code == 0);
+
+    // A glTF accessor whose count is 250,000,000 over a small buffer view.
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    BOOST_TEST_REQUIRE(mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
+                               q(dir / "m.gltf") + " --quiet")
+                           .code == 0);
+    fs::remove(dir / "m.sidecar.json"); // a new-model import reads every accessor
+    const Bytes text = read_file(dir / "m.gltf");
+    nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end());
+    doc["accessors"][0]["count"] = 250000000;
+    std::string t = doc.dump();
+    write_file_atomic(dir / "m.gltf", Bytes(t.begin(), t.end()));
+    kb = peak_kb("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"), r);
+    BOOST_TEST(r.out.find("exit 1") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("at /accessors/0") != std::string::npos, r.out);
+    BOOST_TEST(kb < 64u * 1024, kb << " KB");
+    // A NaN in a float accessor: one error naming it.
+    doc = nlohmann::json::parse(text.begin(), text.end());
+    const nlohmann::json& acc = doc["accessors"][0];
+    const nlohmann::json& view = doc["bufferViews"][acc["bufferView"].get<size_t>()];
+    Bytes bin = read_file(dir / "m.bin");
+    const size_t at = view.value("byteOffset", size_t(0)) + acc.value("byteOffset", size_t(0));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(bin.data() + at, &nan, 4);
+    write_file_atomic(dir / "m.bin", bin);
+    write_file_atomic(dir / "m.gltf", text);
+    r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("at /accessors/0: accessor 0 element 0 holds NaN or infinity") !=
+                   std::string::npos,
+               r.out);
+    BOOST_TEST(!fs::exists(dir / "out.msh"));
+    // OBJ: a non-finite number is refused at its line; huge finite positions import.
+    const std::string obj = "v 0 0 0\nv 1 0 0\nv nan 1 0\nf 1 2 3\n";
+    write_file_atomic(dir / "nan.obj", Bytes(obj.begin(), obj.end()));
+    r = mshconv("convert " + q(dir / "nan.obj") + " " + q(dir / "nan.msh"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("line 3: 'nan' is not finite") != std::string::npos, r.out);
+    const std::string big = "v 3e38 0 0\nv -3e38 1 0\nv 0 3e38 -3e38\nf 1 2 3\n";
+    write_file_atomic(dir / "big.obj", Bytes(big.begin(), big.end()));
+    r = mshconv("convert " + q(dir / "big.obj") + " " + q(dir / "big.msh"));
+    BOOST_TEST((r.code == 0 || r.code == 1), r.out); // a clear answer either way, never a crash
 }
 
 BOOST_AUTO_TEST_SUITE_END()
