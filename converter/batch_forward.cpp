@@ -265,6 +265,14 @@ class Forward {
         default:
             break;
         }
+        // A game file by its name that is none of them is damaged (a broken magic, an empty
+        // archive): a failure, never a silent skip. Anything else is not ours to convert.
+        for (const char* ext : {".rlb", ".lib", ".msh", ".map", ".texm"})
+            if (lower_leaf.ends_with(ext))
+                return fail(
+                    where, "other",
+                    where + ": not a readable " + std::string(ext + 1) + " file (" +
+                        (in.bytes.empty() ? std::string("empty") : "no NRes or Texm magic") + ")");
         skip(where, "other", "not a model, map, texture or archive");
     }
 

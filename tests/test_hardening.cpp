@@ -295,6 +295,27 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
 }
 
+BOOST_AUTO_TEST_CASE(batch_never_skips_an_unreadable_game_file_silently) {
+    const fs::path dir = fresh("unreadable");
+    Bytes broken = read_file(test::corpus_dir() / "static.rlb");
+    broken[0] = 'X'; // the magic
+    write_file_atomic(dir / "in" / "broken.rlb", broken);
+    write_file_atomic(dir / "in" / "empty.rlb", Bytes{});
+    write_file_atomic(dir / "in" / "notes.txt", Bytes{'h', 'i'}); // not a game file: skipped
+    const Run r = mshconv("batch " + q(dir / "in") + " --to glb -o " + q(dir / "out") +
+                          " --report " + q(dir / "report.json"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("broken.rlb: not a readable rlb file") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("empty.rlb: not a readable rlb file (empty)") != std::string::npos,
+               r.out);
+    const Bytes text = read_file(dir / "report.json");
+    const nlohmann::json report = nlohmann::json::parse(text.begin(), text.end());
+    BOOST_TEST(report["failed"] == 2);
+    // validate agrees that both are invalid.
+    BOOST_TEST(mshconv("validate " + q(dir / "in" / "broken.rlb")).code != 0);
+    BOOST_TEST(mshconv("validate " + q(dir / "in" / "empty.rlb")).code != 0);
+}
+
 BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     const fs::path dir = fresh("budgets");
     // A PNG whose header claims 16384 x 16384 over a few bytes of data.
