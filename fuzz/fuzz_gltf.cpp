@@ -1,0 +1,20 @@
+// glTF / GLB from memory -> the neutral scene -> a new MSH model (the import without a sidecar
+// reads every accessor it uses).
+#include "harness.hpp"
+
+#include "formats/gltf.hpp"
+#include "mapping/scene_to_new_model.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    using namespace msh;
+    const ByteView bytes = fuzz::view(data, size);
+    fuzz::expect_format_errors([&] {
+        DiagnosticSink sink(ReadMode::Tolerant);
+        const bool glb =
+            size >= 4 && std::string_view(reinterpret_cast<const char*>(data), 4) == "glTF";
+        const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink)
+                                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink);
+        mapping::build_model(s, {24, "fuzz"}, sink);
+    });
+    return 0;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite built with AddressSanitizer + UndefinedBehaviorSanitizer (any finding
+# aborts) into build-asan/, then run; the Blender/validator consumers and the install test are
+# left to the normal build (they exercise other programs, not more of ours).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+launcher=()
+command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMSHCONV_SANITIZE=ON \
+  -DMSHCONV_BUILD_BENCH=OFF "${launcher[@]}" > /dev/null
+cmake --build build-asan -j"$(nproc)"
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cd build-asan && ctest --output-on-failure -E "^(consumers|textured_consumers|install_package)$"
