@@ -67,8 +67,8 @@ std::string missing_entry(const nres::Archive& ar, const std::string& name, cons
     const std::string wanted = lower_ascii(name);
     std::vector<std::pair<size_t, std::string>> near;
     for (const nres::Entry& e : ar.entries) {
-        const size_t d = edit_distance(wanted, lower_ascii(e.name()));
-        if (d <= std::max<size_t>(2, wanted.size() / 3)) near.emplace_back(d, e.name());
+        const size_t d = edit_distance(wanted, lower_ascii(e.display_name()));
+        if (d <= std::max<size_t>(2, wanted.size() / 3)) near.emplace_back(d, e.display_name());
     }
     std::stable_sort(near.begin(), near.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -127,7 +127,7 @@ std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Addre
     const auto i = archive.find(leaf);
     if (!i) return std::nullopt;
     Address a = archive_address;
-    a.entries.push_back(archive.entries[*i].name());
+    a.entries.push_back(archive.entries[*i].display_name());
     return Sibling{a.display(), archive.entries[*i].data};
 }
 

@@ -314,7 +314,7 @@ class Forward {
         for (size_t i = 0; i < n; ++i) {
             const nres::Entry& e = m->archive.entries[i];
             Address ea = address;
-            ea.entries.push_back(e.name());
+            ea.entries.push_back(e.display_name());
             const std::string& raw = m->raw_names[i];
             Job j;
             j.address = ea;

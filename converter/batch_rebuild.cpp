@@ -56,7 +56,7 @@ class Rebuild {
             std::optional<Bytes> inner;
             try {
                 inner = archive(inside(folder, sub, where, i),
-                                out_display + ":" + ar.entries[i].name());
+                                out_display + ":" + ar.entries[i].display_name());
             } catch (const std::exception& e) {
                 fail(folder.string(), e.what());
             }
@@ -68,8 +68,8 @@ class Rebuild {
         const size_t first = results_.size();
         for (size_t i : flat)
             results_.push_back({(folder / describe(entries[i])).string(), kind_of(entries[i]),
-                                out_display + ":" + ar.entries[i].name(), Status::Converted, "", 0,
-                                false});
+                                out_display + ":" + ar.entries[i].display_name(), Status::Converted,
+                                "", 0, false});
         const long count = long(flat.size());
 #pragma omp parallel for schedule(dynamic, 1)
         for (long k = 0; k < count; ++k) {

@@ -38,8 +38,8 @@ std::string archive_hint(const Loaded& in, const std::string& out_spec) {
     std::vector<std::string> models, textures;
     for (const nres::Entry& e : ar.entries) {
         const ContentKind k = sniff(e.data, {e.name(), e.type});
-        if (k == ContentKind::Model) models.push_back(e.name());
-        if (k == ContentKind::Texm) textures.push_back(e.name());
+        if (k == ContentKind::Model) models.push_back(e.display_name());
+        if (k == ContentKind::Texm) textures.push_back(e.display_name());
     }
     const std::string where = in.address.display();
     std::string text = where + " is an NRes archive of " + std::to_string(ar.entries.size()) +

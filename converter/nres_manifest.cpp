@@ -7,7 +7,6 @@
 #include "sidecar/json_at.hpp"
 
 #include <algorithm>
-#include <iconv.h>
 #include <stdexcept>
 
 namespace msh::cli::manifest {
@@ -25,23 +24,6 @@ Bytes from_hex(const std::string& s, const std::string& where) {
 }
 
 } // namespace
-
-std::string cp1251_to_utf8(const std::string& text) {
-    if (std::all_of(text.begin(), text.end(), [](char c) { return uint8_t(c) < 0x80; }))
-        return text;
-    iconv_t cd = iconv_open("UTF-8", "CP1251");
-    if (cd == iconv_t(-1)) return text;
-    std::string in = text, out(text.size() * 3 + 4, '\0');
-    char* src = in.data();
-    char* dst = out.data();
-    size_t src_left = in.size(), dst_left = out.size();
-    const size_t r = iconv(cd, &src, &src_left, &dst, &dst_left);
-    iconv_close(cd);
-    // CP1251 leaves 0x98 unassigned: keep such a name's bytes as they are.
-    if (r == size_t(-1)) return text;
-    out.resize(out.size() - dst_left);
-    return out;
-}
 
 FileNames::FileNames() {
     taken_.insert(kFileName);

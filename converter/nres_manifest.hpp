@@ -10,6 +10,8 @@
 // "folder"} — a PNG, a glTF/GLB/OBJ or a nested unpacked archive to convert back.
 #pragma once
 
+#include "formats/cp1251.hpp"
+
 #include "formats/nres.hpp"
 
 #include <nlohmann/json.hpp>
@@ -50,10 +52,6 @@ nlohmann::json make(const nres::Archive& archive, const std::string& source,
 // entry from the entry's "file" or "converted" object). Throws std::runtime_error naming
 // `where` on a manifest that is not mshconv-nres/1 or is inconsistent.
 nres::Archive parse(const nlohmann::json& manifest, const std::string& where);
-
-// Entry names are CP1251 (texm-materials.md §11, nres.md): file names and the manifest's
-// informational "name" use UTF-8. A name that is not valid CP1251 is returned unchanged.
-std::string cp1251_to_utf8(const std::string& text);
 
 // Reads and parses `dir`/_nres.json (throws with the path on a missing or non-JSON file).
 nlohmann::json load(const std::filesystem::path& dir);

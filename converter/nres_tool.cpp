@@ -29,7 +29,7 @@ int list(const std::string& input) {
                 "offset", "attr1", "attr2", "attr3", "sort");
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
-        std::printf("%-4zu %-36s %-6s %10zu %10u %10u %10u %10u %5u\n", i, e.name().c_str(),
+        std::printf("%-4zu %-36s %-6s %10zu %10u %10u %10u %10u %5u\n", i, e.display_name().c_str(),
                     type_label(e.type).c_str(), e.data.size(), e.data_offset, e.attr1, e.attr2,
                     e.attr3, e.sort_index);
     }

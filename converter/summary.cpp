@@ -225,7 +225,7 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
         json je = {{"index", i},
-                   {"name", e.name()},
+                   {"name", e.display_name()},
                    {"type", type_label(e.type)},
                    {"size", e.data.size()},
                    {"attr1", e.attr1},
@@ -237,11 +237,12 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
         if (kind == ContentKind::Terrain) je["nested"] = "terrain";
         if (kind == ContentKind::ArealMap) je["nested"] = "areal map";
         if (kind == ContentKind::Texm)
-            je["texture"] = summarize_texture(e.data, e.name(), where + ":" + e.name());
+            je["texture"] = summarize_texture(e.data, e.name(), where + ":" + e.display_name());
         if (kind == ContentKind::Model) {
             DiagnosticSink sink(ReadMode::Tolerant);
             try {
-                je["model"] = summarize_model(read_model(e.data, sink, where + ":" + e.name()));
+                je["model"] =
+                    summarize_model(read_model(e.data, sink, where + ":" + e.display_name()));
                 je["diagnostics"] = sink.diagnostics().size();
             } catch (const FormatError& err) {
                 je["error"] = err.what();

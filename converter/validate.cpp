@@ -48,9 +48,9 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             nres::Archive ar = nres::read(bytes, sink, where);
             for (const nres::Entry& e : ar.entries) {
                 if (nres::looks_like_nres(e.data))
-                    validate_bytes(e.data, where + ":" + e.name(), sink, tally);
+                    validate_bytes(e.data, where + ":" + e.display_name(), sink, tally);
                 else if (e.type == nres::fourcc("WEAR"))
-                    validate_wear(e.data, where + ":" + e.name(), sink, tally);
+                    validate_wear(e.data, where + ":" + e.display_name(), sink, tally);
             }
             break;
         }

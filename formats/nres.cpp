@@ -1,5 +1,7 @@
 #include "nres.hpp"
 
+#include "cp1251.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -85,6 +87,10 @@ std::string Entry::name() const {
     return std::string(raw_name.begin(), end);
 }
 
+std::string Entry::display_name() const {
+    return cp1251_to_utf8(name());
+}
+
 void Entry::set_name(std::string_view name) {
     raw_name.fill(0);
     std::copy_n(name.begin(), std::min(name.size(), kNameSize - 1), raw_name.begin());
@@ -113,6 +119,9 @@ std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries) {
 std::optional<size_t> Archive::find(std::string_view name) const {
     for (size_t i = 0; i < entries.size(); ++i)
         if (compare_names(entries[i].name(), name) == 0) return i;
+    // A name typed (or written to JSON) as UTF-8 finds its CP1251 entry.
+    if (std::any_of(name.begin(), name.end(), [](char c) { return uint8_t(c) >= 0x80; }))
+        if (const auto raw = utf8_to_cp1251(name); raw && *raw != name) return find(*raw);
     return std::nullopt;
 }
 

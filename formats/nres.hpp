@@ -35,7 +35,8 @@ struct Entry {
     uint32_t data_offset = 0; // as read; writers recompute it
     Bytes data;
 
-    std::string name() const; // the bytes before the first NUL
+    std::string name() const;         // the bytes before the first NUL (CP1251)
+    std::string display_name() const; // the same as UTF-8 (addresses, JSON, messages)
     // A freshly written name field: zero fill, at most 35 bytes (the engine's rule).
     void set_name(std::string_view name);
 };

@@ -3,6 +3,7 @@
 #include "base64.hpp"
 #include "json_at.hpp"
 
+#include "formats/cp1251.hpp"
 #include "formats/diagnostics.hpp"
 
 #include <stdexcept>
@@ -26,13 +27,16 @@ json choice_json(int v) {
 ModelDescription describe(const Model& m) {
     ModelDescription d;
     for (const nres::Entry& e : m.container.entries)
-        d.entries.push_back({e.type, e.name(), Bytes(e.raw_name.begin(), e.raw_name.end()), e.attr1,
-                             e.attr2, e.attr3, e.sort_index, e.data.size(),
+        d.entries.push_back({e.type, e.display_name(), Bytes(e.raw_name.begin(), e.raw_name.end()),
+                             e.attr1, e.attr2, e.attr3, e.sort_index, e.data.size(),
                              e.type < 32 && m.has(ResType(e.type))});
     d.legacy_node_table = m.legacy_nodes;
-    for (size_t i = 0; i < m.nodes.size(); ++i) d.nodes.push_back({m.node_name(i), m.nodes[i]});
+    // Names are CP1251 in the game; JSON holds them as UTF-8.
+    for (size_t i = 0; i < m.nodes.size(); ++i)
+        d.nodes.push_back({cp1251_to_utf8(m.node_name(i)), m.nodes[i]});
     for (const NodeString& s : m.node_strings)
-        d.node_strings.push_back(s.present ? std::optional<std::string>(s.text) : std::nullopt);
+        d.node_strings.push_back(s.present ? std::optional<std::string>(cp1251_to_utf8(s.text))
+                                           : std::nullopt);
     d.header = m.header;
     d.slots = m.slots;
     d.batches = m.batches;

@@ -21,7 +21,7 @@ json directory(const nres::Archive& ar) {
     json entries = json::array();
     for (const nres::Entry& e : ar.entries)
         entries.push_back({{"type", e.type},
-                           {"name", e.name()},
+                           {"name", e.display_name()},
                            {"attr1", e.attr1},
                            {"attr2", e.attr2},
                            {"attr3", e.attr3},

@@ -4,6 +4,7 @@
 #include "corpus.hpp"
 #include "test_util.hpp"
 
+#include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
@@ -314,6 +315,60 @@ BOOST_AUTO_TEST_CASE(batch_never_skips_an_unreadable_game_file_silently) {
     // validate agrees that both are invalid.
     BOOST_TEST(mshconv("validate " + q(dir / "in" / "broken.rlb")).code != 0);
     BOOST_TEST(mshconv("validate " + q(dir / "in" / "empty.rlb")).code != 0);
+}
+
+BOOST_AUTO_TEST_CASE(cp1251_names_round_trip_everywhere) {
+    // static.rlb with its first model named "АБ.msh" (CP1251 C0 C1) and every byte 0x80-0xFF
+    // spread over the names of its other entries (30 per name, the field holds 35).
+    const fs::path dir = fresh("cp1251");
+    nres::Archive ar =
+        nres::read(read_file(test::corpus_dir() / "static.rlb"), ReadMode::Strict, "static.rlb");
+    const Entry model = first_model();
+    const size_t mi = *ar.find(model.name);
+    ar.entries[mi].set_name("\xC0\xC1.msh");
+    size_t next = 0x80;
+    for (size_t i = 0; i < ar.entries.size() && next <= 0xFF; ++i) {
+        if (i == mi || nres::looks_like_nres(ar.entries[i].data)) continue;
+        std::string name;
+        for (int k = 0; k < 30 && next <= 0xFF; ++k) name += char(next++);
+        ar.entries[i].set_name(name + std::to_string(i));
+    }
+    BOOST_TEST_REQUIRE(next == 0x100u);
+    const Bytes original = nres::write(ar);
+    write_file_atomic(dir / "names.rlb", original);
+    const std::string utf8 = "\xD0\x90\xD0\x91.msh"; // "АБ.msh" typed by a person
+    // Addressing in UTF-8, export and import back into the entry: byte-identical archive.
+    Run r = mshconv("convert " + q((dir / "names.rlb").string() + ":" + utf8) + " " +
+                    q(dir / "ab.glb") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const Bytes sc = read_file(dir / "ab.sidecar.json");
+    BOOST_TEST(std::string(sc.begin(), sc.end()).find(utf8) != std::string::npos);
+    r = mshconv("convert " + q(dir / "ab.glb") + " " +
+                q((dir / "names.rlb").string() + ":" + utf8));
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "names.rlb") == original));
+    // info --json names the entries in UTF-8.
+    r = mshconv("info --json " + q(dir / "names.rlb"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(r.out.find(utf8) != std::string::npos);
+    // Extraction and packing keep every raw byte; batch both ways gives the archive back.
+    BOOST_TEST_REQUIRE(
+        mshconv("nres extract " + q(dir / "names.rlb") + " -o " + q(dir / "x")).code == 0);
+    BOOST_TEST(fs::exists(dir / "x" / utf8));
+    BOOST_TEST_REQUIRE(mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb")).code ==
+                       0);
+    BOOST_TEST((read_file(dir / "packed.rlb") == original));
+    r = mshconv("batch " + q(dir / "names.rlb") + " --to glb -o " + q(dir / "b"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(fs::exists(dir / "b" / "names.rlb" / "\xD0\x90\xD0\x91.glb"));
+    r = mshconv("batch " + q(dir / "b" / "names.rlb") + " --to nres -o " + q(dir / "back.rlb"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "back.rlb") == original));
+    // Both ways of the conversion itself.
+    BOOST_TEST(cp1251_to_utf8("\xC0\xC1") == "\xD0\x90\xD0\x91");
+    std::string all;
+    for (int b = 0x80; b <= 0xFF; ++b) all += char(b);
+    BOOST_TEST((utf8_to_cp1251(cp1251_to_utf8(all)) == all));
 }
 
 BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
