@@ -17,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <tuple>
 #include <zlib.h>
 
 using namespace msh;
@@ -369,6 +370,30 @@ BOOST_AUTO_TEST_CASE(cp1251_names_round_trip_everywhere) {
     std::string all;
     for (int b = 0x80; b <= 0xFF; ++b) all += char(b);
     BOOST_TEST((utf8_to_cp1251(cp1251_to_utf8(all)) == all));
+}
+
+BOOST_AUTO_TEST_CASE(validate_strict_refuses_non_finite_floats) {
+    const fs::path dir = fresh("non-finite");
+    const Entry m = first_model();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    // A NaN vertex (Res3), an infinite bound (Res2 sphere) and a NaN key time (Res8).
+    for (const auto& [type, offset, value, what] :
+         {std::tuple{3u, size_t(4), nan, "Res3: offset"}, std::tuple{2u, size_t(96), inf, "Res2"},
+          std::tuple{8u, size_t(12), nan, "Res8"}}) {
+        nres::Archive image = nres::read(m.bytes, ReadMode::Strict, "model");
+        const auto i = image.find_type(type);
+        if (!i) continue; // a static model has no Res8
+        std::memcpy(image.entries[*i].data.data() + offset, &value, 4);
+        const fs::path file = dir / ("bad" + std::to_string(type) + ".msh");
+        write_file_atomic(file, nres::write(image));
+        Run r = mshconv("validate --strict " + q(file));
+        BOOST_TEST(r.code == 1, r.out);
+        BOOST_TEST(r.out.find("is not finite (NaN or infinity)") != std::string::npos, r.out);
+        BOOST_TEST(r.out.find(what) != std::string::npos, r.out);
+        r = mshconv("validate " + q(file)); // tolerant: reported, not fatal
+        BOOST_TEST(r.out.find("is not finite") != std::string::npos, r.out);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
