@@ -4,11 +4,17 @@
 # dictionaries in fuzz/dicts. Findings (crash-*, leak-*, timeout-*) are written to
 # build-fuzz/findings/<harness>/ and make the script fail.
 #   bash fuzz/run.sh [SECONDS] [HARNESS...]      e.g. bash fuzz/run.sh 3600 fuzz_gltf
+#   bash fuzz/run.sh smoke                        CI: 10,000 inputs per harness from a fixed
+#                                                 random seed and fresh corpora (reproducible)
 # Needs a release build of mshconv (scripts/build.sh) to make the seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
+limit=(-max_total_time="$seconds")
+if [ "$seconds" = smoke ]; then
+  limit=(-runs=10000 -seed=1)
+fi
 all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_wear fuzz_mat0 fuzz_terrain fuzz_obj fuzz_gltf
   fuzz_sidecars)
 harnesses=("${@:-${all[@]}}")
@@ -92,10 +98,14 @@ for h in "${harnesses[@]}"; do
     fuzz_wear) dict=(-dict=fuzz/dicts/wear.dict) ;;
   esac
   work="build-fuzz/corpus/$h"
+  if [ "$seconds" = smoke ]; then
+    work="build-fuzz/smoke/$h"
+    rm -rf "$work"
+  fi
   findings="build-fuzz/findings/$h"
   mkdir -p "$work" "$findings"
-  echo "== $h: $seconds s"
-  if ! build-fuzz/"$h" "$work" "$seeds/$h" "${dict[@]}" -max_total_time="$seconds" \
+  echo "== $h: ${limit[*]}"
+  if ! build-fuzz/"$h" "$work" "$seeds/$h" "${dict[@]}" "${limit[@]}" \
     -rss_limit_mb=2048 -timeout=10 -max_len=262144 -artifact_prefix="$findings/" \
     -print_final_stats=1 2>&1 | tee "build-fuzz/$h.log" | grep -E "^#[0-9]+ +(DONE|INITED)|stat::|ERROR|SUMMARY"; then
     :

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what mshconv builds and tests with on Debian 12, when anything is missing: the
-# compiler and libraries, the real consumers the tests run (Assimp, Blender 3.4 + numpy, Node.js
+# compilers (g++; clang for the fuzzers) and libraries, the real consumers the tests run (Assimp, Blender 3.4 + numpy, Node.js
 # for Khronos glTF-Validator) and the validator itself (npm, pinned by tools/node/package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,8 @@ packages=(g++ cmake make pkg-config python3
   libtinygltf-dev libassimp-dev assimp-utils libpng-dev
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev
   blender python3-numpy)
-packages+=(pngcheck) # PNG validation in the texture tests
+packages+=(pngcheck)                    # PNG validation in the texture tests
+packages+=(clang libclang-rt-14-dev)    # the libFuzzer harnesses (fuzz/run.sh)
 [ "${1:-}" = "--bench" ] && packages+=(hyperfine time)
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()
