@@ -276,9 +276,11 @@ json to_json(const ModelSidecar& s) {
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     const JsonAt at(doc, "", where);
     if (!doc.is_object()) at.fail(std::string("not a ") + kSchema + " document");
-    if (doc.value("schema", "") != kSchema)
+    // (Compared as JSON values: a member of another type is a mismatch, not an exception.)
+    if (!doc.contains("schema") || doc["schema"] != kSchema)
         at["schema"].fail(std::string("not a ") + kSchema + " document");
-    if (doc.value("kind", "") != "msh-model") at["kind"].fail("sidecar is not for an MSH model");
+    if (!doc.contains("kind") || doc["kind"] != "msh-model")
+        at["kind"].fail("sidecar is not for an MSH model");
     ModelSidecar s;
     const JsonAt image = at["original_image"];
     try {

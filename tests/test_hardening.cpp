@@ -396,6 +396,44 @@ BOOST_AUTO_TEST_CASE(validate_strict_refuses_non_finite_floats) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
+    // Fuzz finding (fuzz_sidecars): `"schema": {...}` escaped as a JSON library type_error.
+    const pipeline::ModelExport x = export_gltf(first_model());
+    const nlohmann::json good = sidecar::to_json(x.sidecar);
+    auto text_of = [](const nlohmann::json& doc) {
+        const std::string t = doc.dump();
+        return Bytes(t.begin(), t.end());
+    };
+    BOOST_CHECK_NO_THROW(sidecar::read_model_sidecar(text_of(good), "good"));
+    size_t refused = 0;
+    for (const char* pointer :
+         {"/schema", "/kind", "/source", "/source/size", "/source/fnv1a64", "/export/fps",
+          "/export/options/lod", "/wear/rows", "/nodes/0/flags", "/nodes/0/slots",
+          "/slots/0/aabb_min", "/batches/0/material", "/container/entries/0/raw_name",
+          "/animation/key_count", "/original_image"})
+        for (const nlohmann::json& wrong :
+             {nlohmann::json::object({{"x", 1}}), nlohmann::json::array({1, 2}), nlohmann::json(-1),
+              nlohmann::json("text"), nlohmann::json(nullptr)}) {
+            nlohmann::json doc = good;
+            const nlohmann::json::json_pointer p(pointer);
+            if (!doc.contains(p) || doc[p] == wrong) continue;
+            doc[p] = wrong;
+            try {
+                sidecar::read_model_sidecar(text_of(doc), "bad");
+            } catch (const FormatError& e) {
+                ++refused;
+                continue;
+            } catch (const std::exception& e) {
+                BOOST_ERROR(pointer << " = " << wrong.dump() << ": " << e.what());
+                continue;
+            }
+            // Accepted: only where the value is a legal one (an "all"-free lod of -1 is not).
+            BOOST_TEST(!(std::string(pointer) == "/schema" || std::string(pointer) == "/kind"),
+                       pointer << " = " << wrong.dump());
+        }
+    BOOST_TEST(refused > 50u);
+}
+
 BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     const fs::path dir = fresh("budgets");
     // A PNG whose header claims 16384 x 16384 over a few bytes of data.
