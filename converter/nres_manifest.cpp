@@ -29,14 +29,33 @@ FileNames::FileNames() {
     taken_.insert(kFileName);
 }
 
+namespace {
+
+// Names Windows reserves for devices, with or without an extension (a mirror may be copied there).
+bool reserved_device_name(const std::string& name) {
+    const std::string stem = lower_ascii(name.substr(0, name.find('.')));
+    if (stem == "con" || stem == "prn" || stem == "aux" || stem == "nul") return true;
+    return stem.size() == 4 && (stem.starts_with("com") || stem.starts_with("lpt")) &&
+           stem[3] >= '1' && stem[3] <= '9';
+}
+
+} // namespace
+
 std::string FileNames::claim_for_entry(const std::string& entry_name, size_t index) {
+    // A file name that stays in its folder on any system: no separators, drive colons, control
+    // bytes or characters Windows refuses; no device name; no trailing dot or space. The raw name
+    // stays in the manifest (raw_name), so the archive comes back exactly.
     std::string base;
     for (char c : cp1251_to_utf8(entry_name)) {
         const auto u = static_cast<unsigned char>(c);
-        base += (u < 32 || c == '/' || c == '\\' || c == ':' || u == 127) ? '_' : c;
+        const bool refused =
+            u < 32 || u == 127 || std::string_view("/\\:<>\"|?*").find(c) != std::string_view::npos;
+        base += refused ? '_' : c;
     }
     if (base.empty() || base == "." || base == ".." || lower_ascii(base) == kFileName)
         base = "entry_" + std::to_string(index);
+    if (reserved_device_name(base)) base = "_" + base;
+    if (base.back() == '.' || base.back() == ' ') base.back() = '_';
     std::string name = base;
     for (int n = 1; taken_.count(lower_ascii(name)); ++n) name = base + "~" + std::to_string(n);
     taken_.insert(lower_ascii(name));

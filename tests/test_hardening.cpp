@@ -434,6 +434,32 @@ BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
     BOOST_TEST(refused > 50u);
 }
 
+BOOST_AUTO_TEST_CASE(extracted_names_are_safe_on_any_system) {
+    const fs::path dir = fresh("safe-names");
+    nres::Archive ar =
+        nres::read(read_file(test::corpus_dir() / samples::kTexturesLib), ReadMode::Strict, "lib");
+    const std::vector<std::pair<std::string, std::string>> names = {
+        {"../../escape", ".._.._escape"},
+        {"C:\\x", "C__x"},
+        {"CON", "_CON"},
+        {"nul.txt", "_nul.txt"},
+        {"com1.bin", "_com1.bin"},
+        {"a<b>|?*\"", "a_b_____"},
+        {"trail.", "trail_"},
+        {"/abs", "_abs"}};
+    BOOST_TEST_REQUIRE(ar.entries.size() >= names.size());
+    for (size_t i = 0; i < names.size(); ++i) ar.entries[i].set_name(names[i].first);
+    const Bytes original = nres::write(ar);
+    write_file_atomic(dir / "odd.lib", original);
+    BOOST_TEST_REQUIRE(mshconv("nres extract " + q(dir / "odd.lib") + " -o " + q(dir / "x")).code ==
+                       0);
+    for (const auto& [raw, safe] : names) BOOST_TEST(fs::is_regular_file(dir / "x" / safe), raw);
+    BOOST_TEST(listing(dir).size() == 2u); // odd.lib and x/: nothing escaped
+    BOOST_TEST_REQUIRE(mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "back.lib")).code ==
+                       0);
+    BOOST_TEST((read_file(dir / "back.lib") == original));
+}
+
 BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     const fs::path dir = fresh("budgets");
     // A PNG whose header claims 16384 x 16384 over a few bytes of data.
