@@ -72,8 +72,9 @@ struct Material {
     std::string name;
     nlohmann::json extras;
     std::optional<Image> base_color; // baseColorTexture (TEXCOORD_0)
-    // A baked multiplicative lightmap (texm-materials.md §12, step 4) on UV set `lightmap_texcoord`.
-    // glTF has no lightmap slot: written as occlusionTexture, the closest (README "Lightmaps").
+    // A baked multiplicative lightmap (texm-materials.md §12, step 4) on UV set
+    // `lightmap_texcoord`. glTF has no lightmap slot: written as occlusionTexture, the closest
+    // (README "Lightmaps").
     std::optional<Image> lightmap;
     int lightmap_texcoord = 2;
     AlphaMode alpha_mode = AlphaMode::Opaque;
