@@ -38,6 +38,40 @@ namespace msh::cli {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+// `inner` is `outer` or lies below it (both resolved: `..`, `.` and symlinks of existing parts).
+bool is_within(const fs::path& inner, const fs::path& outer) {
+    std::error_code ec;
+    const fs::path a = fs::weakly_canonical(inner, ec), b = fs::weakly_canonical(outer, ec);
+    auto ai = a.begin();
+    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai)
+        if (ai == a.end() || *ai != *bi) return *bi == fs::path() && std::next(bi) == b.end();
+    return true;
+}
+
+// Outputs never touch inputs: every output goes below OUT, so OUT may neither be an input, lie
+// inside an input folder, nor hold an input; --report may not be an input or OUT itself.
+void check_batch_paths(const std::vector<std::string>& inputs, const fs::path& out,
+                       const po::variables_map& vm) {
+    for (const std::string& spec : inputs) {
+        const fs::path in = parse_address(spec).file;
+        if (is_within(out, in))
+            throw UsageError("the output " + out.string() + " is or lies inside the input " +
+                             in.string() + "; choose an output outside every input");
+        if (is_within(in, out))
+            throw UsageError("the input " + in.string() + " lies inside the output " +
+                             out.string() + "; choose an output outside every input");
+        if (vm.count("report") && is_within(vm["report"].as<std::string>(), in))
+            throw UsageError("--report " + vm["report"].as<std::string>() +
+                             " is or lies inside the input " + in.string());
+    }
+    if (vm.count("report") && is_within(out, vm["report"].as<std::string>()))
+        throw UsageError("--report names the output " + out.string());
+}
+
+} // namespace
+
 int run_batch(const Args& args) {
     po::options_description desc("batch options");
     desc.add_options()("input", po::value<std::vector<std::string>>()->required(),
@@ -74,6 +108,7 @@ int run_batch(const Args& args) {
         if (n < 1) throw UsageError("-j must be at least 1");
         omp_set_num_threads(n);
     }
+    check_batch_paths(inputs, out, vm);
     if (!targets.model_ext.empty())
         model_export_settings(vm, "model" + targets.model_ext); // usage errors now
     if (vm.count("game-dir") && !fs::is_directory(vm["game-dir"].as<std::string>()))

@@ -114,6 +114,8 @@ int run_convert(const Args& args) {
         "sidecar", po::value<std::string>(),
         "sidecar path (default OUT_STEM.sidecar.json / IN_STEM.sidecar.json)")(
         "report", po::value<std::string>(), "import: write the change report as JSON")(
+        "force", "import: accept a file whose pairing token is not its sidecar's (another "
+                 "export's sidecar; the result may mix the two)")(
         "mips", "texture export: also write every mip level as OUT_STEM.mip<k>.png")(
         "format", po::value<std::string>(),
         "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "

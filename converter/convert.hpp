@@ -43,10 +43,15 @@ mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_d
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm);
+// The command line's import choices.
+struct ImportChoices {
+    std::optional<double> fps; // --fps (default: the sidecar's)
+    bool force = false;        // --force: import a file whose pairing token is not its sidecar's
+};
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
 pipeline::ModelImport import_model_files(const std::filesystem::path& input,
                                          const std::filesystem::path& sidecar_path,
-                                         std::optional<double> fps);
+                                         const ImportChoices& choices);
 
 // Texm texture -> PNG (+ NAME.sidecar.json, --mips: every level). convert_texture.cpp
 int export_texture(const Loaded& in, const std::filesystem::path& out_png,

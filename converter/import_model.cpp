@@ -49,12 +49,14 @@ void print_changes(const fs::path& input, const Address& out, const pipeline::Mo
 }
 
 pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::ModelSidecar* sidecar,
-                                        std::optional<double> fps) {
+                                        const fs::path& sidecar_path, const ImportChoices& choices) {
     std::vector<std::string> warnings;
     const scene::Scene scene = pipeline::read_scene_file(input, warnings);
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     pipeline::ImportSettings settings;
-    settings.fps = fps;
+    settings.fps = choices.fps;
+    settings.force = choices.force;
+    settings.sidecar_name = sidecar_path.string();
     settings.from_obj =
         pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Obj;
     settings.where = input.string();
@@ -66,10 +68,10 @@ pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::Mo
 } // namespace
 
 pipeline::ModelImport import_model_files(const fs::path& input, const fs::path& sidecar_path,
-                                         std::optional<double> fps) {
+                                         const ImportChoices& choices) {
     const sidecar::ModelSidecar sidecar =
         sidecar::read_model_sidecar(read_file(sidecar_path), sidecar_path.string());
-    return import_scene_file(input, &sidecar, fps);
+    return import_scene_file(input, &sidecar, sidecar_path, choices);
 }
 
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm) {
@@ -89,11 +91,12 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
                             : input.parent_path() / (input.stem().string() + ".sidecar.json");
     if (vm.count("sidecar") && !fs::exists(sidecar_path))
         throw FormatError(input.string(), 0, "no sidecar at " + sidecar_path.string());
-    const std::optional<double> fps =
-        vm.count("fps") ? std::optional<double>(vm["fps"].as<double>()) : std::nullopt;
+    ImportChoices choices;
+    if (vm.count("fps")) choices.fps = vm["fps"].as<double>();
+    choices.force = vm.count("force") > 0;
     const bool has_sidecar = fs::exists(sidecar_path);
-    pipeline::ModelImport r = has_sidecar ? import_model_files(input, sidecar_path, fps)
-                                          : import_scene_file(input, nullptr, fps);
+    pipeline::ModelImport r = has_sidecar ? import_model_files(input, sidecar_path, choices)
+                                          : import_scene_file(input, nullptr, {}, choices);
     nlohmann::json report = pipeline::report_json(r);
     report["input"] = input.string();
     report["output"] = out.display();

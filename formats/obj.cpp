@@ -47,6 +47,9 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
             const std::string& image_prefix) {
     Files f;
     f.obj = "# mshconv: rest pose baked, axes (x, y, z) -> (x, z, -y), vt v flipped\n";
+    if (const auto ours = scene.extras.find("mshconv"); ours != scene.extras.end() &&
+                                                         ours->is_object() && ours->contains("pair"))
+        f.obj += "# mshconv pair " + (*ours)["pair"].get<std::string>() + "\n";
     f.obj += "mtllib " + mtl_name + "\n";
     const std::vector<scene::Rigid> world = scene::world_transforms(scene);
     size_t v_base = 1, vt_base = 1, vn_base = 1;
@@ -245,7 +248,10 @@ scene::Scene read(const std::string& text, const std::string& where) {
                      "expected " + std::to_string(n) + " numbers after '" + std::string(tag) + "'");
             for (size_t i = 0; i < n; ++i) out.push_back(number(st.args[i], where, st));
         };
-        if (tag == "v") {
+        if (tag == "#") { // our own pairing comment (sidecar/pairing.hpp); other comments skip
+            if (st.args.size() == 3 && st.args[0] == "mshconv" && st.args[1] == "pair")
+                s.extras["mshconv"]["pair"] = std::string(st.args[2]);
+        } else if (tag == "v") {
             numbers(v, 3);
         } else if (tag == "vt") {
             if (st.args.size() < 2) fail(where, st, "bad texture coordinate");

@@ -107,8 +107,10 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
         if (const auto libs = in.libraries())
             texture_scene(sc, opt, rows.lightmaps, *libs, where, out);
 
+    record.pair = sidecar::model_pairing_token(in.model, record);
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
+    extras["pair"] = record.pair;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
     out.files = encode_scene(sc, settings.format, settings.output_name);

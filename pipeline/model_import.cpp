@@ -24,6 +24,9 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
         out.new_model_summary = std::move(r.summary);
         return out;
     }
+    out.pairing = sidecar::check_pairing(sidecar::scene_pairing_token(scene.extras),
+                                         sidecar->record.pair, settings.where,
+                                         settings.sidecar_name, settings.force);
     // An --fps override changes the key times the import expects; copy only then.
     std::optional<sidecar::ModelSidecar> overridden;
     if (settings.fps && *settings.fps != sidecar->record.fps) {
@@ -41,7 +44,11 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 }
 
 nlohmann::json report_json(const ModelImport& result) {
-    if (result.changes) return mapping::to_json(*result.changes);
+    if (result.changes) {
+        nlohmann::json report = mapping::to_json(*result.changes);
+        if (result.pairing) report["pairing"] = sidecar::to_string(*result.pairing);
+        return report;
+    }
     nlohmann::json report = {{"sidecar", nullptr},
                              {"new_model", true},
                              {"summary", mapping::to_json(result.new_model_summary)}};

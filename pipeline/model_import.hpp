@@ -10,6 +10,7 @@
 #include "mapping/change_report.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "sidecar/pairing.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,12 +25,16 @@ struct ImportSettings {
     std::optional<double> fps; // frames per second of the key times (default: the sidecar's, 24)
     bool from_obj = false;     // the scene came from OBJ (world-space positions, identity by order)
     std::string where;         // the input's name for messages and the report
+    std::string sidecar_name;  // the sidecar's name for messages
+    bool force = false;        // import even when the file's pairing token is not the sidecar's
 };
 
 struct ModelImport {
     Bytes msh;              // the MSH model image
     bool new_model = false; // no sidecar: built from the scene alone
     bool identical = false; // == the sidecar's original image
+    // With a sidecar: whether the file's pairing token matched it (sidecar/pairing.hpp).
+    std::optional<sidecar::Pairing> pairing;
     // With a sidecar: what was kept, rebuilt and recomputed (docs/import.md).
     std::optional<mapping::ModelChangeReport> changes;
     // A new model: its counts and the defaults it was given.
@@ -41,7 +46,8 @@ struct ModelImport {
 // {new_model: true, sidecar: null, summary, warnings}.
 nlohmann::json report_json(const ModelImport& result);
 
-// Throws FormatError / std::runtime_error naming `settings.where` on a scene it cannot import.
+// Throws FormatError / std::runtime_error naming `settings.where` on a scene it cannot import,
+// and FormatError when the scene's pairing token is not the sidecar's (unless settings.force).
 ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
                          const ImportSettings& settings);
 

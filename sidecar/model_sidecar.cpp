@@ -2,6 +2,7 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "pairing.hpp"
 
 #include "formats/cp1251.hpp"
 #include "formats/diagnostics.hpp"
@@ -143,6 +144,7 @@ ExportRecord read_record(const JsonAt& doc) {
     if (o.has("group")) r.options.group = read_choice(o["group"]);
     if (o.has("skin")) r.options.skin = o["skin"].as<bool>();
     if (o.has("msft_lod")) r.options.msft_lod = o["msft_lod"].as<bool>();
+    if (ex.has("pair")) r.pair = ex["pair"].as<std::string>(); // absent before pairing existed
     if (doc.has("wear")) {
         const JsonAt w = doc["wear"];
         if (!w["source"].is_null()) r.wear_source = w["source"].as<std::string>();
@@ -238,6 +240,21 @@ uint64_t fnv1a64(ByteView bytes) {
     return h;
 }
 
+std::string model_pairing_token(ByteView original, const ExportRecord& r) {
+    // Not the output name or format: exports to .glb and .obj of one model with one set of
+    // options share a sidecar (it means the same for both).
+    json facts = {r.source,
+                  r.fps,
+                  choice_json(r.options.lod),
+                  choice_json(r.options.group),
+                  r.options.skin,
+                  r.options.msft_lod,
+                  r.wear_source,
+                  r.wear_rows,
+                  r.wear_lightmaps};
+    return pairing_token(original, facts.dump());
+}
+
 ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRecord record) {
     ModelSidecar s;
     s.record = std::move(record);
@@ -264,7 +281,8 @@ json to_json(const ModelSidecar& s) {
                     {"skin", r.options.skin},
                     {"msft_lod", r.options.msft_lod}}},
                   {"axes", "msh (x, y, z) -> glTF (x, z, -y)"},
-                  {"vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)"}}},
+                  {"vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)"},
+                  {"pair", r.pair}}},
                 {"wear",
                  {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
                   {"rows", r.wear_rows},

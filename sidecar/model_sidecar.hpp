@@ -36,6 +36,7 @@ struct ExportRecord {
     std::string wear_source; // address of the WEAR used for material names, or empty
     std::vector<std::string> wear_rows;
     std::vector<std::string> wear_lightmaps; // LIGHTMAPS rows (empty: none)
+    std::string pair; // the pairing token also stamped into the export (sidecar/pairing.hpp)
 };
 
 // The readable view of the model image: what a person looks at; the import trusts the image.
@@ -76,6 +77,10 @@ struct ModelSidecar {
 };
 
 uint64_t fnv1a64(ByteView bytes);
+
+// The pairing token of an export: over the model image and the record's fields that give the
+// sidecar its meaning (source, fps, options, WEAR rows); not the output's name or format.
+std::string model_pairing_token(ByteView original_image, const ExportRecord& record);
 
 ModelSidecar make_model_sidecar(const Model& model, ByteView original_image, ExportRecord record);
 

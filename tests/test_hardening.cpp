@@ -159,6 +159,107 @@ BOOST_AUTO_TEST_CASE(no_output_overwrites_an_input) {
     BOOST_TEST((read_file(dir / "t.sidecar.json") == tsc));
 }
 
+BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export) {
+    const fs::path dir = fresh("pairing");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    const Entry m = first_model();
+    const std::string model = q(lib.string() + ":" + m.name);
+    // Two exports of the same model that differ only in their key rate: different tokens.
+    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "a.glb") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(
+        mshconv("convert " + model + " " + q(dir / "b.glb") + " --fps 30 --quiet").code == 0);
+    auto sidecar_pair = [&](const std::string& name) {
+        const Bytes t = read_file(dir / name);
+        return nlohmann::json::parse(t.begin(), t.end())["export"]["pair"].get<std::string>();
+    };
+    const std::string a = sidecar_pair("a.sidecar.json"), b = sidecar_pair("b.sidecar.json");
+    BOOST_TEST(a.size() == 16u);
+    BOOST_TEST(a != b);
+    // The same options to another format: the same token (one sidecar serves both files).
+    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "a.obj") + " --quiet").code == 0);
+    BOOST_TEST(sidecar_pair("a.sidecar.json") == a);
+    // Matched pair: imported, the report says verified.
+    Run r = mshconv("convert " + q(dir / "a.glb") + " " + q(dir / "a.msh") + " --report " +
+                    q(dir / "a.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "a.msh") == m.bytes));
+    Bytes rep = read_file(dir / "a.json");
+    BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] == "verified");
+    // A re-export's file beside the old sidecar: refused, naming both tokens; nothing written.
+    r = mshconv("convert " + q(dir / "b.glb") + " " + q(dir / "x.msh") + " --sidecar " +
+                q(dir / "a.sidecar.json"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("belongs to another export than its sidecar") != std::string::npos,
+               r.out);
+    BOOST_TEST(r.out.find(a) != std::string::npos, r.out);
+    BOOST_TEST(r.out.find(b) != std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(dir / "x.msh"));
+    // --force imports it (a static model: the key rate changes nothing) and says so.
+    r = mshconv("convert " + q(dir / "b.glb") + " " + q(dir / "x.msh") + " --sidecar " +
+                q(dir / "a.sidecar.json") + " --force --report " + q(dir / "x.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    rep = read_file(dir / "x.json");
+    BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] ==
+               "mismatch ignored (--force)");
+    // OBJ carries the token as a comment and is checked the same way.
+    BOOST_TEST_REQUIRE(
+        mshconv("convert " + model + " " + q(dir / "c.obj") + " --fps 30 --quiet").code == 0);
+    const Bytes obj = read_file(dir / "c.obj");
+    const std::string c = sidecar_pair("c.sidecar.json");
+    BOOST_TEST(std::string(obj.begin(), obj.end()).find("# mshconv pair " + c + "\n") !=
+               std::string::npos);
+    r = mshconv("convert " + q(dir / "c.obj") + " " + q(dir / "x2.msh") + " --sidecar " +
+                q(dir / "a.sidecar.json"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(!fs::exists(dir / "x2.msh"));
+    // A tool that drops the token (Blender without custom properties): imported, not verified.
+    std::string text(obj.begin(), obj.end());
+    text.erase(text.find("# mshconv pair"), 16 + 16);
+    write_file_atomic(dir / "c.obj", Bytes(text.begin(), text.end()));
+    r = mshconv("convert " + q(dir / "c.obj") + " " + q(dir / "c.msh") + " --report " +
+                q(dir / "c.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "c.msh") == m.bytes));
+    rep = read_file(dir / "c.json");
+    BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] ==
+               "not verified: the file carries no pairing token");
+}
+
+BOOST_AUTO_TEST_CASE(batch_outputs_stay_outside_its_inputs) {
+    const fs::path dir = fresh("batch_paths");
+    fs::create_directories(dir / "game");
+    fs::copy_file(test::corpus_dir() / "static.rlb", dir / "game" / "static.rlb");
+    const Bytes original = read_file(dir / "game" / "static.rlb");
+    fs::create_directory_symlink(dir / "game", dir / "link");
+    const std::string game = q(dir / "game");
+    auto refused = [&](const std::string& args, const std::string& why) {
+        const Run r = mshconv("batch " + args);
+        BOOST_TEST(r.code == 2, args << ": " << r.out);
+        BOOST_TEST(r.out.find(why) != std::string::npos, args << ": " << r.out);
+        BOOST_TEST((read_file(dir / "game" / "static.rlb") == original));
+        BOOST_TEST((listing(dir / "game") == std::set<std::string>{"static.rlb"}));
+    };
+    refused(game + " --to glb -o " + game, "lies inside the input");
+    refused(game + " --to glb -o " + q(dir / "game" / "out"), "lies inside the input");
+    refused(game + " --to glb -o " + q(dir / "link" / "out"), "lies inside the input");
+    refused(game + " --to glb -o " + q(dir / "game" / "." / "x" / ".."), "lies inside the input");
+    refused(q(dir / "game" / "static.rlb") + " --to glb -o " + q(dir), "lies inside the output");
+    refused(game + " --to glb -o " + q(dir / "o") + " --report " + q(dir / "game" / "static.rlb"),
+            "--report");
+    BOOST_TEST(!fs::exists(dir / "o"));
+    refused(q(dir / "game" / "static.rlb") + " --to glb -o " + q(dir / "o") + " --report " +
+                q(dir / "o"),
+            "--report names the output");
+    // Beside the input, not inside it: converted; and back, beside both.
+    Run r = mshconv("batch " + game + " --to glb -o " + q(dir / "o") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    r = mshconv("batch " + q(dir / "o") + " --to nres -o " + q(dir / "o" / "back"));
+    BOOST_TEST(r.code == 2, r.out);
+    r = mshconv("batch " + q(dir / "o") + " --to nres -o " + q(dir / "back") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "back" / "static.rlb") == original));
+}
+
 BOOST_AUTO_TEST_CASE(an_archive_is_never_replaced_by_one_entry) {
     const fs::path dir = fresh("archives");
     for (const char* f : {"static.rlb", samples::kTexturesLib})

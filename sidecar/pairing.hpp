@@ -1,0 +1,33 @@
+// Pairing a sidecar with the file it was written for (issue 16). An export stamps one token into
+// both: the sidecar's `export.pair` and the scene's `extras.mshconv.pair` (an OBJ comment
+// `# mshconv pair TOKEN`). An import refuses a file whose token differs from its sidecar's — a
+// re-export left beside an old sidecar would otherwise give a hybrid model. Tools may drop the
+// token (Blender keeps scene extras only when its export includes custom properties); a file
+// without one is imported as before and the report says the pair was not verified.
+#pragma once
+
+#include "formats/bytes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace msh::sidecar {
+
+// 16 hex digits over the source bytes and the facts that decide what the export made of them
+// (address, options, ...): two exports that differ in any of these get different tokens.
+std::string pairing_token(ByteView source, std::string_view export_facts);
+
+// The token a scene carries (scene-level extras), or "" when it has none.
+std::string scene_pairing_token(const nlohmann::json& scene_extras);
+
+enum class Pairing { Verified, NoTokenInFile, NoTokenInSidecar, Forced };
+const char* to_string(Pairing pairing);
+
+// Compares the two tokens. A mismatch throws FormatError naming `where` and the sidecar, unless
+// `force` (then Forced). Either token missing -> NoToken*.
+Pairing check_pairing(const std::string& file_token, const std::string& sidecar_token,
+                      const std::string& where, const std::string& sidecar_name, bool force);
+
+} // namespace msh::sidecar
