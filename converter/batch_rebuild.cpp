@@ -124,16 +124,14 @@ class Rebuild {
         const json& c = e.at("converted");
         const std::string kind = c.at("kind").get<std::string>();
         if (kind == "texture") {
-            sidecar::TextureImport t =
-                import_texture_files(at(c.at("png").get<std::string>()),
-                                     at(c.at("sidecar").get<std::string>()), {});
+            sidecar::TextureImport t = import_texture_files(
+                at(c.at("png").get<std::string>()), at(c.at("sidecar").get<std::string>()), {});
             r.unchanged = t.identical;
             return std::move(t.texm);
         }
         if (kind == "model") {
-            pipeline::ModelImport m =
-                import_model_files(at(c.at("file").get<std::string>()),
-                                   at(c.at("sidecar").get<std::string>()), {});
+            pipeline::ModelImport m = import_model_files(
+                at(c.at("file").get<std::string>()), at(c.at("sidecar").get<std::string>()), {});
             r.unchanged = m.identical;
             return std::move(m.msh);
         }

@@ -49,7 +49,8 @@ void print_changes(const fs::path& input, const Address& out, const pipeline::Mo
 }
 
 pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::ModelSidecar* sidecar,
-                                        const fs::path& sidecar_path, const ImportChoices& choices) {
+                                        const fs::path& sidecar_path,
+                                        const ImportChoices& choices) {
     std::vector<std::string> warnings;
     const scene::Scene scene = pipeline::read_scene_file(input, warnings);
     for (const std::string& w : warnings) spdlog::warn("{}", w);

@@ -66,7 +66,8 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         if (same_file(o, input) || same_file(o, sidecar_path))
             throw UsageError(o.string() + " is an input file; inputs are never overwritten");
 
-    const pipeline::TerrainImportSettings settings{input.string()};
+    const pipeline::TerrainImportSettings settings{input.string(), sidecar_path.string(),
+                                                   vm.count("force") > 0};
     mapping::TerrainImportResult r;
     if (ext == ".obj") {
         const Bytes text = read_file(input);
@@ -91,6 +92,7 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         report["output"] = msh_path.string();
         report["output_map"] = sc.land_map ? map_path.string() : std::string();
         report["sidecar"] = sidecar_path.string();
+        report["pairing"] = r.pairing;
         const std::string text = report.dump(2) + "\n";
         write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
     }

@@ -47,8 +47,8 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
             const std::string& image_prefix) {
     Files f;
     f.obj = "# mshconv: rest pose baked, axes (x, y, z) -> (x, z, -y), vt v flipped\n";
-    if (const auto ours = scene.extras.find("mshconv"); ours != scene.extras.end() &&
-                                                         ours->is_object() && ours->contains("pair"))
+    if (const auto ours = scene.extras.find("mshconv");
+        ours != scene.extras.end() && ours->is_object() && ours->contains("pair"))
         f.obj += "# mshconv pair " + (*ours)["pair"].get<std::string>() + "\n";
     f.obj += "mtllib " + mtl_name + "\n";
     const std::vector<scene::Rigid> world = scene::world_transforms(scene);
@@ -226,9 +226,25 @@ struct Run {
 
 } // namespace
 
+std::string pairing_comment(std::string_view text) {
+    constexpr std::string_view kPrefix = "# mshconv pair ";
+    for (size_t pos = 0; pos < text.size() && text[pos] == '#';) {
+        size_t nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text.size();
+        std::string_view line = text.substr(pos, nl - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.substr(0, kPrefix.size()) == kPrefix)
+            return std::string(line.substr(kPrefix.size()));
+        pos = nl + 1;
+    }
+    return {};
+}
+
 scene::Scene read(const std::string& text, const std::string& where) {
     std::vector<float> v, vt, vn;
     scene::Scene s;
+    if (std::string pair = pairing_comment(text); !pair.empty())
+        s.extras["mshconv"]["pair"] = std::move(pair); // sidecar/pairing.hpp
     std::map<std::string, int> materials;
     std::vector<std::pair<std::string, std::vector<Run>>> objects;
     std::string group;
@@ -248,10 +264,7 @@ scene::Scene read(const std::string& text, const std::string& where) {
                      "expected " + std::to_string(n) + " numbers after '" + std::string(tag) + "'");
             for (size_t i = 0; i < n; ++i) out.push_back(number(st.args[i], where, st));
         };
-        if (tag == "#") { // our own pairing comment (sidecar/pairing.hpp); other comments skip
-            if (st.args.size() == 3 && st.args[0] == "mshconv" && st.args[1] == "pair")
-                s.extras["mshconv"]["pair"] = std::string(st.args[2]);
-        } else if (tag == "v") {
+        if (tag == "v") {
             numbers(v, 3);
         } else if (tag == "vt") {
             if (st.args.size() < 2) fail(where, st, "bad texture coordinate");

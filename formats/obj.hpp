@@ -32,6 +32,9 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
 // `where` and the line on bad input.
 scene::Scene read(const std::string& text, const std::string& where);
 
+// The pairing token of `# mshconv pair TOKEN` among the leading comment lines, or "".
+std::string pairing_comment(std::string_view text);
+
 // The name as the writer prints it after `o`, `g` and `usemtl`: one token (whitespace becomes
 // '_', an empty name "unnamed").
 std::string name_token(const std::string& name);

@@ -75,6 +75,7 @@ struct TerrainImportResult {
     bool msh_identical = true;  // land_msh == the sidecar's original
     bool map_identical = true;  // land_map == the sidecar's original
     TerrainImportReport report; // what changed, what was recomputed, warnings
+    std::string pairing;        // the file and its sidecar: sidecar::to_string(Pairing)
 };
 
 // glTF / GLB scene (gltf::read).

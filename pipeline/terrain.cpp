@@ -11,6 +11,7 @@
 #include "formats/wear.hpp"
 #include "mapping/terrain_to_scene.hpp"
 #include "scene/transform.hpp"
+#include "sidecar/pairing.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 
 #include <string_view>
@@ -132,6 +133,9 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     record.wear2_rows = opt.layer2_names;
     record.lift = opt.areal_lift;
     record.areal_faces = areal_faces;
+    record.pair = sidecar::terrain_pairing_token(
+        in.land_msh, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), record);
+    extras["pair"] = record.pair;
     out.sidecar.record = std::move(record);
     out.sidecar.land_msh.assign(in.land_msh.begin(), in.land_msh.end());
     if (in.land_map) out.sidecar.land_map = in.land_map->bytes;
@@ -153,13 +157,23 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
 mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
                                             const sidecar::TerrainSidecar& sidecar,
                                             const TerrainImportSettings& settings) {
-    return mapping::import_terrain_scene(scene, sidecar, settings.where);
+    const sidecar::Pairing pairing =
+        sidecar::check_pairing(sidecar::scene_pairing_token(scene.extras), sidecar.record.pair,
+                               settings.where, settings.sidecar_name, settings.force);
+    mapping::TerrainImportResult r = mapping::import_terrain_scene(scene, sidecar, settings.where);
+    r.pairing = sidecar::to_string(pairing);
+    return r;
 }
 
 mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                                 const sidecar::TerrainSidecar& sidecar,
                                                 const TerrainImportSettings& settings) {
-    return mapping::import_terrain_obj(obj_text, sidecar, settings.where);
+    const sidecar::Pairing pairing =
+        sidecar::check_pairing(obj::pairing_comment(obj_text), sidecar.record.pair, settings.where,
+                               settings.sidecar_name, settings.force);
+    mapping::TerrainImportResult r = mapping::import_terrain_obj(obj_text, sidecar, settings.where);
+    r.pairing = sidecar::to_string(pairing);
+    return r;
 }
 
 std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,

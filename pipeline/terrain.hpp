@@ -56,7 +56,9 @@ TerrainExport export_terrain(const TerrainExportInput& input,
                              const TerrainExportSettings& settings);
 
 struct TerrainImportSettings {
-    std::string where; // the input's name for messages
+    std::string where;        // the input's name for messages
+    std::string sidecar_name; // the sidecar's name for messages
+    bool force = false;       // import even when the file's pairing token is not the sidecar's
 };
 
 // A glTF / GLB scene read with its line primitives (read_scene_file(..., lines = true)).

@@ -23,10 +23,14 @@ std::string scene_pairing_token(const nlohmann::json& extras) {
 
 const char* to_string(Pairing pairing) {
     switch (pairing) {
-    case Pairing::Verified: return "verified";
-    case Pairing::NoTokenInFile: return "not verified: the file carries no pairing token";
-    case Pairing::NoTokenInSidecar: return "not verified: the sidecar carries no pairing token";
-    case Pairing::Forced: return "mismatch ignored (--force)";
+    case Pairing::Verified:
+        return "verified";
+    case Pairing::NoTokenInFile:
+        return "not verified: the file carries no pairing token";
+    case Pairing::NoTokenInSidecar:
+        return "not verified: the sidecar carries no pairing token";
+    case Pairing::Forced:
+        return "mismatch ignored (--force)";
     }
     return "?";
 }

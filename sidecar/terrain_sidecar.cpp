@@ -2,6 +2,7 @@
 
 #include "base64.hpp"
 #include "model_sidecar.hpp"
+#include "pairing.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -263,6 +264,20 @@ void put_lines(size_t count, std::string& out, int depth,
     out += '\n' + std::string(size_t(depth), ' ') + ']';
 }
 
+} // namespace
+
+std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
+                                  const TerrainExportRecord& r) {
+    Bytes both(land_msh.begin(), land_msh.end());
+    both.insert(both.end(), land_map.begin(), land_map.end());
+    // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
+    const json facts = {r.source,     r.map_source, r.wear1_source, r.wear2_source,
+                        r.wear1_rows, r.wear2_rows, r.lift,         land_msh.size()};
+    return pairing_token(both, facts.dump());
+}
+
+namespace {
+
 // Everything but the big parts, which are placeholders filled by terrain_sidecar_text.
 json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::ArealMap* map,
               ByteView land_map, const TerrainExportRecord& r) {
@@ -274,7 +289,8 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
          {{"source", r.source},
           {"output", r.output},
           {"format", r.format},
-          {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}}}},
+          {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}},
+          {"pair", r.pair}}},
         {"conventions",
          {{"axes", "(x, y, z) -> (x, z, -y), no scaling"},
           {"terrain_identity", "unshared vertices; TEXCOORD_2 = (face index, corner 0..2), "

@@ -30,7 +30,13 @@ struct TerrainExportRecord {
     std::vector<std::string> wear1_rows, wear2_rows;
     float lift = 0.5f;        // world +Z offset of the ArealMap node
     bool areal_faces = false; // OBJ: the areals also as filled faces (glTF always)
+    std::string pair;         // the pairing token also stamped into the export (pairing.hpp)
 };
+
+// The pairing token of a terrain export: over Land.msh, Land.map and the record's fields that
+// give the sidecar its meaning (not the output's name, format or OBJ-only options).
+std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
+                                  const TerrainExportRecord& record);
 
 // The terrain sidecar, typed: the export record, the original payloads and, on the export side,
 // the decoded level its readable part is written from (a sidecar read back leaves them null: the

@@ -97,6 +97,7 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
         if (e.has("source")) r.source = e["source"].as<std::string>();
         if (e.has("output")) r.output = e["output"].as<std::string>();
         if (e.has("format")) r.format = e["format"].as<std::string>();
+        if (e.has("pair")) r.pair = e["pair"].as<std::string>();
         if (e.has("options")) {
             const JsonAt o = e["options"];
             if (o.has("lift")) r.lift = o["lift"].as<float>();

@@ -14,6 +14,7 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -223,6 +224,39 @@ BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export)
     rep = read_file(dir / "c.json");
     BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] ==
                "not verified: the file carries no pairing token");
+}
+
+BOOST_AUTO_TEST_CASE(a_map_is_imported_only_with_the_sidecar_of_its_own_export) {
+    const fs::path dir = fresh("terrain_pairing");
+    const fs::path maps = test::corpus_dir() / "DATA" / "MAPS";
+    std::vector<fs::path> levels;
+    for (const auto& e : fs::directory_iterator(maps)) levels.push_back(e.path());
+    std::sort(levels.begin(), levels.end());
+    BOOST_TEST_REQUIRE(levels.size() >= 2u);
+    for (const char* ext : {".glb", ".obj"}) {
+        const std::string a = std::string("a") + ext, b = std::string("b") + ext;
+        BOOST_TEST_REQUIRE(
+            mshconv("convert " + q(levels[0] / "Land.msh") + " " + q(dir / a) + " --quiet").code ==
+            0);
+        BOOST_TEST_REQUIRE(
+            mshconv("convert " + q(levels[1] / "Land.msh") + " " + q(dir / b) + " --quiet").code ==
+            0);
+        // Its own sidecar: unchanged, byte for byte, the report says verified.
+        Run r = mshconv("convert " + q(dir / a) + " " + q(dir / "a" / "Land.msh") + " --report " +
+                        q(dir / "a.json"));
+        BOOST_TEST_REQUIRE(r.code == 0, r.out);
+        BOOST_TEST((read_file(dir / "a" / "Land.msh") == read_file(levels[0] / "Land.msh")));
+        const Bytes rep = read_file(dir / "a.json");
+        BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] == "verified");
+        // Another level's sidecar: refused before anything is written.
+        r = mshconv("convert " + q(dir / a) + " " + q(dir / "x" / "Land.msh") + " --sidecar " +
+                    q(dir / "b.sidecar.json"));
+        BOOST_TEST(r.code == 1, ext << ": " << r.out);
+        BOOST_TEST(r.out.find("belongs to another export than its sidecar") != std::string::npos,
+                   r.out);
+        BOOST_TEST(!fs::exists(dir / "x" / "Land.msh"));
+        fs::remove_all(dir / "a");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(batch_outputs_stay_outside_its_inputs) {
