@@ -5,7 +5,7 @@
 // Texm textures (archive entries, loose files) to PNG. Output paths keep the input's structure:
 // a file at REL below a folder IN goes to DIR/REL; an archive becomes a folder of the same name
 // (DIR/static.rlb/TANK.glb) holding its converted entries, every other entry as a raw file, and
-// the archive's `_nres.json` manifest (converter/nres_manifest.hpp), so the folder can be turned
+// the archive's `_nres.json` manifest (pipeline/nres_manifest.hpp), so the folder can be turned
 // back into the archive. An archive none of whose entries converts is skipped. A conversion
 // that fails is reported; inside an archive the entry is then kept as a raw file.
 //

@@ -3,7 +3,7 @@
 #include "address.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
-#include "nres_manifest.hpp"
+#include "pipeline/nres_manifest.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -20,6 +20,7 @@
 namespace msh::cli {
 
 namespace fs = std::filesystem;
+namespace manifest = pipeline::manifest;
 using nlohmann::json;
 
 namespace {

@@ -3,7 +3,7 @@
 // layout, gaps), so that pack rebuilds the original archive byte for byte.
 #include "address.hpp"
 #include "commands.hpp"
-#include "nres_manifest.hpp"
+#include "pipeline/nres_manifest.hpp"
 #include "options.hpp"
 #include "summary.hpp"
 
@@ -18,6 +18,7 @@
 namespace msh::cli {
 
 namespace fs = std::filesystem;
+namespace manifest = pipeline::manifest;
 using nlohmann::json;
 
 namespace {

@@ -16,7 +16,7 @@ if [ "$seconds" = smoke ]; then
   limit=(-runs=10000 -seed=1)
 fi
 all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_wear fuzz_mat0 fuzz_terrain fuzz_obj fuzz_gltf
-  fuzz_sidecars)
+  fuzz_sidecars fuzz_manifest)
 harnesses=("${@:-${all[@]}}")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -67,6 +67,7 @@ PY
     fi
   done
   cp "$tmp"/static/*.wea "$seeds/fuzz_wear/"
+  for a in static textures materials; do cp "$tmp/$a/_nres.json" "$seeds/fuzz_manifest/$a.json"; done
   for f in $(ls "$tmp"/textures/* | grep -v _nres.json | head -12); do
     cp "$f" "$seeds/fuzz_texm/"
     name=$(basename "$f")
@@ -94,7 +95,7 @@ for h in "${harnesses[@]}"; do
   dict=()
   case "$h" in
     fuzz_obj) dict=(-dict=fuzz/dicts/obj.dict) ;;
-    fuzz_gltf | fuzz_sidecars) dict=(-dict=fuzz/dicts/json.dict) ;;
+    fuzz_gltf | fuzz_sidecars | fuzz_manifest) dict=(-dict=fuzz/dicts/json.dict) ;;
     fuzz_wear) dict=(-dict=fuzz/dicts/wear.dict) ;;
   esac
   work="build-fuzz/corpus/$h"

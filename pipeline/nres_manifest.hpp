@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace msh::cli::manifest {
+namespace msh::pipeline::manifest {
 
 constexpr const char* kFileName = "_nres.json";
 constexpr const char* kSchema = "mshconv-nres/1";
@@ -49,11 +49,11 @@ nlohmann::json make(const nres::Archive& archive, const std::string& source,
                     const std::vector<nlohmann::json>& payloads);
 
 // The archive the manifest describes, with empty payloads (the caller fills `data` of every
-// entry from the entry's "file" or "converted" object). Throws std::runtime_error naming
-// `where` on a manifest that is not mshconv-nres/1 or is inconsistent.
+// entry from the entry's "file" or "converted" object). Throws FormatError naming `where` and
+// the field's JSON pointer on a manifest that is not mshconv-nres/1 or is inconsistent.
 nres::Archive parse(const nlohmann::json& manifest, const std::string& where);
 
 // Reads and parses `dir`/_nres.json (throws with the path on a missing or non-JSON file).
 nlohmann::json load(const std::filesystem::path& dir);
 
-} // namespace msh::cli::manifest
+} // namespace msh::pipeline::manifest

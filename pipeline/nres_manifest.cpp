@@ -1,6 +1,6 @@
 #include "nres_manifest.hpp"
 
-#include "convert.hpp"
+#include "outputs.hpp"
 
 #include "formats/file_io.hpp"
 #include "sidecar/base64.hpp"
@@ -9,17 +9,17 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace msh::cli::manifest {
+namespace msh::pipeline::manifest {
 
 using nlohmann::json;
 
 namespace {
 
-Bytes from_hex(const std::string& s, const std::string& where) {
+Bytes from_hex(const sidecar::JsonAt& at) {
     try {
-        return sidecar::from_hex(s);
+        return sidecar::from_hex(at.as<std::string>());
     } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(where + ": " + e.what());
+        at.fail(e.what());
     }
 }
 
@@ -112,46 +112,44 @@ json make(const nres::Archive& ar, const std::string& source, const std::vector<
 }
 
 nres::Archive parse(const json& m, const std::string& where) {
-    if (!m.is_object() || m.value("schema", "") != kSchema)
-        throw std::runtime_error(where + ": not an " + std::string(kSchema) + " manifest");
+    const sidecar::JsonAt doc(m, "", where);
+    if (!m.is_object() || !m.contains("schema") || m["schema"] != kSchema)
+        doc.fail(std::string("not an ") + kSchema + " manifest");
     nres::Archive ar;
-    try {
-        for (const json& je : m.at("entries")) {
-            nres::Entry e;
-            const Bytes raw = from_hex(je.at("raw_name").get<std::string>(), where);
-            if (raw.size() != nres::kNameSize)
-                throw std::runtime_error(where + ": raw_name of entry " +
-                                         std::to_string(ar.entries.size()) + " is not 36 bytes");
-            std::copy(raw.begin(), raw.end(), e.raw_name.begin());
-            e.type = je.at("type");
-            e.attr1 = je.at("attr1");
-            e.attr2 = je.at("attr2");
-            e.attr3 = je.at("attr3");
-            e.sort_index = je.at("sort_index");
-            ar.entries.push_back(std::move(e));
-        }
-        for (const json& js : m.at("layout")) {
-            nres::Segment s;
-            if (js.contains("payload")) {
-                s.kind = nres::Segment::Kind::Payload;
-                s.entry = js.at("payload");
-                s.original_offset = js.value("offset", 0u);
-                if (s.entry >= ar.entries.size())
-                    throw std::runtime_error(where + ": layout names entry " +
-                                             std::to_string(s.entry) + " of " +
-                                             std::to_string(ar.entries.size()));
-            } else if (js.contains("pad")) {
-                s.kind = nres::Segment::Kind::Pad;
-            } else {
-                s.kind = nres::Segment::Kind::Gap;
-                s.gap = from_hex(js.at("gap").get<std::string>(), where);
-            }
-            ar.layout.push_back(std::move(s));
-        }
-        ar.trailing = from_hex(m.value("trailing", ""), where);
-    } catch (const json::exception& e) {
-        throw std::runtime_error(where + ": " + e.what());
+    const sidecar::JsonAt entries = doc["entries"];
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const sidecar::JsonAt je = entries[i];
+        nres::Entry e;
+        const Bytes raw = from_hex(je["raw_name"]);
+        if (raw.size() != nres::kNameSize) je["raw_name"].fail("raw_name is not 36 bytes");
+        std::copy(raw.begin(), raw.end(), e.raw_name.begin());
+        e.type = je["type"].as<uint32_t>();
+        e.attr1 = je["attr1"].as<uint32_t>();
+        e.attr2 = je["attr2"].as<uint32_t>();
+        e.attr3 = je["attr3"].as<uint32_t>();
+        e.sort_index = je["sort_index"].as<uint32_t>();
+        ar.entries.push_back(std::move(e));
     }
+    const sidecar::JsonAt layout = doc["layout"];
+    for (size_t i = 0; i < layout.size(); ++i) {
+        const sidecar::JsonAt js = layout[i];
+        nres::Segment s;
+        if (js.has("payload")) {
+            s.kind = nres::Segment::Kind::Payload;
+            s.entry = js["payload"].as<uint32_t>();
+            if (js.has("offset")) s.original_offset = js["offset"].as<uint32_t>();
+            if (s.entry >= ar.entries.size())
+                js["payload"].fail("names entry " + std::to_string(s.entry) + " of " +
+                                   std::to_string(ar.entries.size()));
+        } else if (js.has("pad")) {
+            s.kind = nres::Segment::Kind::Pad;
+        } else {
+            s.kind = nres::Segment::Kind::Gap;
+            s.gap = from_hex(js["gap"]);
+        }
+        ar.layout.push_back(std::move(s));
+    }
+    if (doc.has("trailing")) ar.trailing = from_hex(doc["trailing"]);
     return ar;
 }
 
@@ -160,4 +158,4 @@ json load(const std::filesystem::path& dir) {
     return sidecar::parse_json(read_file(path), path.string()); // nesting bounded first
 }
 
-} // namespace msh::cli::manifest
+} // namespace msh::pipeline::manifest

@@ -1,0 +1,20 @@
+// The `_nres.json` manifest of an unpacked archive (nres pack, batch --to nres): the JSON edge
+// (nesting bounded), the manifest reader, and the archive it describes written out — with empty
+// payloads, as before the payload files are read.
+#include "harness.hpp"
+
+#include "formats/nres.hpp"
+#include "pipeline/nres_manifest.hpp"
+#include "sidecar/json_at.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    using namespace msh;
+    fuzz::expect_format_errors([&] {
+        const nlohmann::json doc = sidecar::parse_json(fuzz::view(data, size), "fuzz");
+        nres::Archive ar = pipeline::manifest::parse(doc, "fuzz");
+        // What the manifest accepted must be writable as an archive (or refused as a format
+        // error), whatever its layout says.
+        nres::write(ar);
+    });
+    return 0;
+}
