@@ -53,10 +53,9 @@ class Rebuild {
                 flat.push_back(i);
                 continue;
             }
-            const std::string sub = entries[i]["converted"].at("folder").get<std::string>();
             std::optional<Bytes> inner;
             try {
-                inner = archive(inside(folder, sub, where, i),
+                inner = archive(manifest::entry_file(m, i, "converted/folder", folder, where),
                                 out_display + ":" + ar.entries[i].display_name());
             } catch (const std::exception& e) {
                 fail(folder.string(), e.what());
@@ -78,7 +77,7 @@ class Rebuild {
             Result& r = results_[first + size_t(k)];
             const auto start = Clock::now();
             try {
-                ar.entries[i].data = payload(folder, entries[i], i, r);
+                ar.entries[i].data = payload(folder, m, i, r);
             } catch (const std::exception& e) {
                 r.status = Status::Failed;
                 r.message = e.what();
@@ -104,35 +103,28 @@ class Rebuild {
         return e.contains("file") ? "raw" : e.at("converted").at("kind").get<std::string>();
     }
 
-    // A name from the manifest, confined to its folder (no absolute path, `..` or symlink out).
-    static fs::path inside(const fs::path& folder, const std::string& name,
-                           const std::string& manifest, size_t entry) {
-        try {
-            return confined_path(folder, name);
-        } catch (const std::exception& e) {
-            throw std::runtime_error(manifest + ": entry " + std::to_string(entry) + ": " +
-                                     e.what());
-        }
-    }
-
-    Bytes payload(const fs::path& folder, const json& e, size_t entry, Result& r) {
+    Bytes payload(const fs::path& folder, const json& doc, size_t entry, Result& r) {
         const std::string manifest = (folder / manifest::kFileName).string();
-        auto at = [&](const std::string& name) { return inside(folder, name, manifest, entry); };
+        // A name from the manifest, confined to its folder (no absolute path, `..` or symlink out).
+        auto at = [&](const std::string& key) {
+            return manifest::entry_file(doc, entry, key, folder, manifest);
+        };
+        const json& e = doc.at("entries").at(entry);
         if (e.contains("file")) {
             r.unchanged = true;
-            return read_file(at(e["file"].get<std::string>()));
+            return read_file(at("file"));
         }
         const json& c = e.at("converted");
         const std::string kind = c.at("kind").get<std::string>();
         if (kind == "texture") {
-            sidecar::TextureImport t = import_texture_files(
-                at(c.at("png").get<std::string>()), at(c.at("sidecar").get<std::string>()), {});
+            sidecar::TextureImport t =
+                import_texture_files(at("converted/png"), at("converted/sidecar"), {});
             r.unchanged = t.identical;
             return std::move(t.texm);
         }
         if (kind == "model") {
-            pipeline::ModelImport m = import_model_files(
-                at(c.at("file").get<std::string>()), at(c.at("sidecar").get<std::string>()), {});
+            pipeline::ModelImport m =
+                import_model_files(at("converted/file"), at("converted/sidecar"), {});
             r.unchanged = m.identical;
             return std::move(m.msh);
         }

@@ -169,6 +169,10 @@ int run_convert(const Args& args) {
             return export_texture(loaded, fs::path(out_spec), vm);
         break;
     case ContentKind::NResArchive:
+        // A .msh whose container is too damaged to show its resources: the reader says why.
+        if (lower_ascii(leaf) == "land.msh") return export_terrain(loaded, fs::path(out_spec), vm);
+        if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
+            return export_model(loaded, fs::path(out_spec), vm);
         throw UsageError(archive_hint(loaded, out_spec));
     default:
         break;

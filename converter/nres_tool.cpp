@@ -3,8 +3,8 @@
 // layout, gaps), so that pack rebuilds the original archive byte for byte.
 #include "address.hpp"
 #include "commands.hpp"
-#include "pipeline/nres_manifest.hpp"
 #include "options.hpp"
+#include "pipeline/nres_manifest.hpp"
 #include "summary.hpp"
 
 #include "formats/file_io.hpp"
@@ -65,20 +65,21 @@ int pack(const fs::path& dir, const fs::path& out) {
     const std::string where = (dir / manifest::kFileName).string();
     const json m = manifest::load(dir);
     nres::Archive ar = manifest::parse(m, where);
-    const json& entries = m.at("entries");
+    const json& entries = m.at("entries"); // parse() checked it is an array of ar's size
     for (size_t i = 0; i < ar.entries.size(); ++i) {
-        if (!entries[i].contains("file"))
-            throw std::runtime_error(where + ": entry " + std::to_string(i) +
-                                     " was converted by `mshconv batch`; rebuild the archive with "
-                                     "`mshconv batch DIR --to nres -o OUT`");
+        if (entries[i].contains("converted"))
+            throw FormatError(where, Location::at_pointer("/entries/" + std::to_string(i)),
+                              "converted by `mshconv batch`; rebuild the archive with "
+                              "`mshconv batch DIR --to nres -o OUT`");
+        // The manifest names files inside its folder only.
+        const fs::path file = manifest::entry_file(m, i, "file", dir, where);
         try {
-            // The manifest names files inside its folder only.
-            ar.entries[i].data =
-                read_file(confined_path(dir, entries[i].at("file").get<std::string>()));
-        } catch (const nlohmann::json::exception&) {
+            ar.entries[i].data = read_file(file);
+        } catch (const FormatError&) {
             throw;
         } catch (const std::exception& e) {
-            throw std::runtime_error(where + ": entry " + std::to_string(i) + ": " + e.what());
+            throw FormatError(
+                where, Location::at_pointer("/entries/" + std::to_string(i) + "/file"), e.what());
         }
     }
     Bytes bytes = nres::write(ar);

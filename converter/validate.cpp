@@ -5,9 +5,11 @@
 #include "options.hpp"
 
 #include "formats/arealmap.hpp"
+#include "formats/material.hpp"
 #include "formats/msh.hpp"
 #include "formats/sniff.hpp"
 #include "formats/terrain.hpp"
+#include "formats/texm.hpp"
 #include "formats/wear.hpp"
 
 #include <nlohmann/json.hpp>
@@ -20,12 +22,23 @@ namespace msh::cli {
 namespace {
 
 struct Tally {
-    size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0;
+    size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0, textures = 0,
+           materials = 0;
 };
 
 void validate_wear(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
     ++tally.wears;
     wear::read(bytes, sink, where);
+}
+
+void validate_material(const nres::Entry& e, const std::string& where, DiagnosticSink& sink,
+                       Tally& tally) {
+    ++tally.materials;
+    try {
+        material::read(e.data, e.attr2, sink, where); // attr2: the MAT0 version
+    } catch (const FormatError& x) {
+        sink.error(x);
+    }
 }
 
 void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
@@ -47,13 +60,22 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
             ++tally.archives;
             nres::Archive ar = nres::read(bytes, sink, where);
             for (const nres::Entry& e : ar.entries) {
+                const std::string at = where + ":" + e.display_name();
                 if (nres::looks_like_nres(e.data))
-                    validate_bytes(e.data, where + ":" + e.display_name(), sink, tally);
+                    validate_bytes(e.data, at, sink, tally);
                 else if (e.type == nres::fourcc("WEAR"))
-                    validate_wear(e.data, where + ":" + e.display_name(), sink, tally);
+                    validate_wear(e.data, at, sink, tally);
+                else if (e.type == nres::fourcc("MAT0"))
+                    validate_material(e, at, sink, tally);
+                else if (sniff(e.data, {e.name(), e.type}) == ContentKind::Texm)
+                    validate_bytes(e.data, at, sink, tally);
             }
             break;
         }
+        case ContentKind::Texm:
+            ++tally.textures;
+            texm::read(bytes, sink, where);
+            break;
         case ContentKind::Wear: // loose Land1.wea / Land2.wea
             validate_wear(bytes, where, sink, tally);
             break;
@@ -111,6 +133,8 @@ int run_validate(const Args& args) {
                             {"terrains", tally.terrains},
                             {"areal_maps", tally.areal_maps},
                             {"wear_tables", tally.wears},
+                            {"textures", tally.textures},
+                            {"materials", tally.materials},
                             {"errors", errors},
                             {"warnings", sink.warning_count()},
                             {"diagnostics", list}};
@@ -121,6 +145,8 @@ int run_validate(const Args& args) {
                            std::to_string(tally.archives) + " archives";
         if (tally.terrains) what += ", " + std::to_string(tally.terrains) + " terrain";
         if (tally.areal_maps) what += ", " + std::to_string(tally.areal_maps) + " areal map";
+        if (tally.textures) what += ", " + std::to_string(tally.textures) + " textures";
+        if (tally.materials) what += ", " + std::to_string(tally.materials) + " materials";
         if (tally.wears)
             what += ", " + std::to_string(tally.wears) +
                     (tally.wears == 1 ? " WEAR table" : " WEAR tables");

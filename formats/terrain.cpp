@@ -162,17 +162,17 @@ class Reader {
     bool check_table(uint32_t type, const nres::Entry& e, size_t stride) {
         bool ok = true;
         if (e.data.size() % stride != 0) {
-            sink_.strict_error(label(type), e.data_offset,
-                               "size " + std::to_string(e.data.size()) +
-                                   " is not a multiple of the record size " +
-                                   std::to_string(stride) + " (kept raw)");
+            sink_.error(label(type), e.data_offset,
+                        "size " + std::to_string(e.data.size()) +
+                            " is not a multiple of the record size " + std::to_string(stride) +
+                            " (kept raw)");
             return false;
         }
         size_t count = e.data.size() / stride;
         if (e.attr1 != count) {
-            sink_.strict_error(label(type), e.data_offset,
-                               "attr1 = " + std::to_string(e.attr1) + " but the payload holds " +
-                                   std::to_string(count) + " records (kept raw)");
+            sink_.error(label(type), e.data_offset,
+                        "attr1 = " + std::to_string(e.attr1) + " but the payload holds " +
+                            std::to_string(count) + " records (kept raw)");
             ok = false;
         }
         if (e.attr3 != stride) {
@@ -202,17 +202,17 @@ class Reader {
         if (!e) return;
         size_t size = e->data.size();
         if (size < kHeaderSize || (size - kHeaderSize) % kSlotStride != 0) {
-            sink_.strict_error(label(kHeaderSlots), e->data_offset,
-                               "size " + std::to_string(size) +
-                                   " is not 0x8C + 68 * slotCount (kept raw)");
+            sink_.error(label(kHeaderSlots), e->data_offset,
+                        "size " + std::to_string(size) +
+                            " is not 0x8C + 68 * slotCount (kept raw)");
             return;
         }
         size_t count = (size - kHeaderSize) / kSlotStride;
         bool ok = true;
         if (e->attr1 != count) {
-            sink_.strict_error(label(kHeaderSlots), e->data_offset,
-                               "attr1 = " + std::to_string(e->attr1) + " but the payload holds " +
-                                   std::to_string(count) + " slots (kept raw)");
+            sink_.error(label(kHeaderSlots), e->data_offset,
+                        "attr1 = " + std::to_string(e->attr1) + " but the payload holds " +
+                            std::to_string(count) + " slots (kept raw)");
             ok = false;
         }
         if (e->attr3 != kSlotStride) {
@@ -338,7 +338,7 @@ void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where) 
             std::string msg = "holds " + std::to_string(n) + " records but type 3 holds " +
                               std::to_string(nv) + " vertices";
             if (hard)
-                sink.strict_error(label(type), base(type), msg);
+                sink.error(label(type), base(type), msg);
             else
                 sink.warn(label(type), base(type), msg);
         };
@@ -360,7 +360,7 @@ void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where) 
             if (t.has(kPositions)) {
                 for (size_t k = 0; k < 3; ++k) {
                     if (f.v[k] >= t.positions.size()) {
-                        if (bad_vertex.take())
+                        if (bad_vertex.take()) // the face is skipped (face_usable)
                             sink.strict_error(label(kFaces), off + 8 + 2 * k,
                                               "face " + std::to_string(i) + ": vertex index i" +
                                                   std::to_string(k) + " = " +
@@ -426,15 +426,15 @@ void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where) 
         for (size_t s = 0; s < t.slots.size(); ++s) {
             const Slot& slot = t.slots[s];
             if (size_t(slot.tri_start) + slot.tri_count > t.faces.size() && bad.take())
-                sink.strict_error(
-                    label(kHeaderSlots), base(kHeaderSlots) + kHeaderSize + s * kSlotStride,
-                    "slot " + std::to_string(s) + ": face range " + std::to_string(slot.tri_start) +
-                        " + " + std::to_string(slot.tri_count) + " exceeds the face count " +
-                        std::to_string(t.faces.size()));
+                sink.error(label(kHeaderSlots), base(kHeaderSlots) + kHeaderSize + s * kSlotStride,
+                           "slot " + std::to_string(s) + ": face range " +
+                               std::to_string(slot.tri_start) + " + " +
+                               std::to_string(slot.tri_count) + " exceeds the face count " +
+                               std::to_string(t.faces.size()));
         }
         if (bad.dropped())
-            sink.strict_error(label(kHeaderSlots), base(kHeaderSlots),
-                              std::to_string(bad.dropped()) + " more bad slot ranges");
+            sink.error(label(kHeaderSlots), base(kHeaderSlots),
+                       std::to_string(bad.dropped()) + " more bad slot ranges");
     }
     // Node slot words.
     if (t.has(kNodes) && t.has(kHeaderSlots)) {

@@ -53,6 +53,13 @@ nlohmann::json make(const nres::Archive& archive, const std::string& source,
 // the field's JSON pointer on a manifest that is not mshconv-nres/1 or is inconsistent.
 nres::Archive parse(const nlohmann::json& manifest, const std::string& where);
 
+// The file that member `key` of entry `entry` names (`key` a JSON pointer below the entry, e.g.
+// "file" or "converted/png"), confined to `folder` (no absolute path, `..` or symlink leaving it).
+// FormatError naming `where` and the member's JSON pointer otherwise.
+std::filesystem::path entry_file(const nlohmann::json& manifest, size_t entry,
+                                 const std::string& key, const std::filesystem::path& folder,
+                                 const std::string& where);
+
 // Reads and parses `dir`/_nres.json (throws with the path on a missing or non-JSON file).
 nlohmann::json load(const std::filesystem::path& dir);
 

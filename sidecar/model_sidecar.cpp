@@ -117,12 +117,17 @@ template <class T, size_t N> void read_array(const JsonAt& at, std::array<T, N>&
     }
 }
 
-int read_choice(const JsonAt& at) {
+// "all" or 0..count-1 (LODs, groups).
+int read_choice(const JsonAt& at, int count) {
     if (at.json().is_string()) {
         if (at.as<std::string>() != "all") at.fail("expected \"all\" or a number");
         return kAllChoice;
     }
-    return at.as<int>();
+    const int v = at.as<int>();
+    if (v < 0 || v >= count)
+        at.fail("expected \"all\" or 0.." + std::to_string(count - 1) + ", found " +
+                std::to_string(v));
+    return v;
 }
 
 std::vector<std::string> read_strings(const JsonAt& at) {
@@ -140,8 +145,8 @@ ExportRecord read_record(const JsonAt& doc) {
     r.fps = ex["fps"].as<double>();
     const JsonAt o = ex["options"];
     // Options a tool may leave out keep the export's defaults.
-    if (o.has("lod")) r.options.lod = read_choice(o["lod"]);
-    if (o.has("group")) r.options.group = read_choice(o["group"]);
+    if (o.has("lod")) r.options.lod = read_choice(o["lod"], kLods);
+    if (o.has("group")) r.options.group = read_choice(o["group"], kGroups);
     if (o.has("skin")) r.options.skin = o["skin"].as<bool>();
     if (o.has("msft_lod")) r.options.msft_lod = o["msft_lod"].as<bool>();
     if (ex.has("pair")) r.pair = ex["pair"].as<std::string>(); // absent before pairing existed

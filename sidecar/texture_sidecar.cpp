@@ -31,7 +31,7 @@ png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_p
     try {
         return png::decode(bytes, max_pixels);
     } catch (const FormatError& e) {
-        throw FormatError(where, Location::whole(), "not a readable PNG: " + e.message());
+        throw FormatError(where, e.location(), "not a readable PNG: " + e.message());
     }
 }
 
