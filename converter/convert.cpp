@@ -9,6 +9,7 @@
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
 #include "formats/sniff.hpp"
+#include "formats/texm.hpp"
 
 #include <cctype>
 
@@ -174,7 +175,15 @@ int run_convert(const Args& args) {
         if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
             return export_model(loaded, fs::path(out_spec), vm);
         throw UsageError(archive_hint(loaded, out_spec));
+    case ContentKind::DamagedNRes: // the container's own error says what is wrong and where
+        nres::read(loaded.bytes, ReadMode::Tolerant, loaded.address.display());
+        break;
     default:
+        // A file named .texm or .msh that its reader cannot read: the reader says why.
+        if (lower_ascii(fs::path(leaf).extension().string()) == ".texm")
+            texm::read(loaded.bytes, ReadMode::Strict, loaded.address.display());
+        if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
+            nres::read(loaded.bytes, ReadMode::Tolerant, loaded.address.display());
         break;
     }
     throw FormatError(loaded.address.display(), 0,

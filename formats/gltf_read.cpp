@@ -4,6 +4,7 @@
 #include "diagnostics.hpp"
 #include "file_io.hpp"
 #include "gltf.hpp"
+#include "gltf_check.hpp"
 #include "json_nesting.hpp"
 
 #include <algorithm>
@@ -259,24 +260,15 @@ tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
 
 } // namespace
 
-// The JSON of a .gltf text or of a GLB's first chunk, nesting-checked before tinygltf parses it.
-static void check_document_nesting(ByteView bytes, const std::string& where) {
-    const bool glb = bytes.size() >= 20 && std::memcmp(bytes.data(), "glTF", 4) == 0;
-    if (!glb) return check_json_nesting(bytes, where);
-    uint32_t length = 0;
-    std::memcpy(&length, bytes.data() + 12, 4);
-    check_json_nesting(bytes.subspan(20, std::min<size_t>(length, bytes.size() - 20)), where);
-}
-
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
     const Bytes bytes = read_file(file);
     const std::string where = file.string();
-    check_document_nesting(bytes, where);
+    const std::filesystem::path folder = file.parent_path();
+    check_document(bytes, where, &folder); // container, nesting, structure: before tinygltf
     if (bytes.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "glTF larger than 4 GiB");
     tinygltf::TinyGLTF loader = make_loader();
-    const std::filesystem::path folder = file.parent_path();
     loader.SetFsCallbacks(confined_fs(&folder));
     tinygltf::Model m;
     std::string err, warn;
@@ -296,8 +288,9 @@ scene::Scene read_glb(ByteView glb, const std::string& where, DiagnosticSink& di
                       const ReadOptions& options) {
     if (glb.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "GLB larger than 4 GiB");
-    check_document_nesting(glb, where);
+    check_document(glb, where, nullptr); // only the BIN chunk and data: URIs
     tinygltf::TinyGLTF loader = make_loader();
+    loader.SetFsCallbacks(tinygltf::FsCallbacks{}); // from memory: no file is read
     tinygltf::Model m;
     std::string err, warn;
     const bool ok = loader.LoadBinaryFromMemory(&m, &err, &warn, glb.data(),
@@ -310,7 +303,7 @@ scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticS
                             const ReadOptions& options) {
     if (json.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "glTF document larger than 4 GiB");
-    check_json_nesting(json, where);
+    check_document(json, where, nullptr);
     tinygltf::TinyGLTF loader = make_loader();
     // No base folder: only data: URIs resolve; a file URI is not read from anywhere.
     loader.SetFsCallbacks(tinygltf::FsCallbacks{});

@@ -20,10 +20,15 @@ namespace {
 texm::Texture read_texture(ByteView payload, const std::string& where) {
     DiagnosticSink sink(ReadMode::Tolerant);
     texm::Texture t = texm::read(payload, sink, where);
-    if (t.raw_only || !t.format())
+    if (t.raw_only || !t.format()) {
+        // The reader's own reason, located: its first error, else what it warned about.
+        for (const Severity s : {Severity::Error, Severity::Warning})
+            for (const Diagnostic& d : sink.diagnostics())
+                if (d.severity == s) throw FormatError(d.resource, d.location, d.message);
         throw FormatError(where, 0,
                           "not an interpretable Texm texture (magic, size or format); cannot "
                           "convert it to PNG");
+    }
     return t;
 }
 
