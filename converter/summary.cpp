@@ -3,6 +3,7 @@
 #include "address.hpp"
 #include "convert.hpp"
 
+#include "formats/cp1251.hpp"
 #include "formats/material.hpp"
 #include "formats/sniff.hpp"
 #include "formats/texm.hpp"
@@ -69,7 +70,7 @@ json summarize_model(const Model& m) {
         size_t first = i == 0 ? 0 : size_t(m.nodes[i - 1].fallback_key) + 1;
         size_t keys = n.fallback_key >= first ? n.fallback_key - first + 1 : 0;
         nodes.push_back({{"index", i},
-                         {"name", m.node_name(i)},
+                         {"name", cp1251_to_utf8(m.node_name(i))},
                          {"parent", n.parent == kNone ? json(nullptr) : json(n.parent)},
                          {"flags", n.flags},
                          {"animated", n.map_start != kNone},

@@ -1,5 +1,7 @@
 #include "model_to_scene.hpp"
 
+#include "formats/cp1251.hpp"
+
 #include "formats/anim.hpp"
 
 #include <algorithm>
@@ -388,7 +390,7 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
     for (size_t i = 0; i < model.nodes.size(); ++i) {
         const Node& n = model.nodes[i];
         scene::Node sn;
-        sn.name = names.unique(model.node_name(i));
+        sn.name = names.unique(cp1251_to_utf8(model.node_name(i))); // glTF names are UTF-8
         sn.parent = parents[i];
         if (!tracks[i].keys.empty()) {
             const anim::Key& k = tracks[i].keys.front();

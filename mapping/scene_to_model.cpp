@@ -2,6 +2,7 @@
 
 #include "bounds.hpp"
 #include "formats/obj.hpp"
+#include "game_names.hpp"
 #include "model_to_scene.hpp"
 #include "retopology.hpp"
 #include "scene/transform.hpp"
@@ -331,6 +332,17 @@ struct SceneImport {
     ModelChangeReport report;
     DiagnosticSink diagnostics{ReadMode::Tolerant}; // the phases' warnings, for the report
 
+    // A scene name as the game stores it (CP1251), with a warning when characters were replaced.
+    std::string game_name(const std::string& utf8) {
+        bool replaced = false;
+        std::string game = to_game_name(utf8, &replaced);
+        if (replaced)
+            diagnostics.warn({}, Location::whole(),
+                             "node '" + utf8 +
+                                 "': characters CP1251 cannot hold are stored as '?'");
+        return game;
+    }
+
     void identify(const scene::Scene& incoming_scene);
     void diff_vertices();
     void diff_nodes();
@@ -478,15 +490,16 @@ void SceneImport::diff_nodes() {
         if (n.name != exported.nodes[k].name) {
             node_changes[k].renamed_to = n.name;
             names_changed = true;
-            if (m.has(kNodeStrings)) m.node_strings[k] = {true, n.name};
+            const std::string game = game_name(n.name); // CP1251, as the engine reads it
+            if (m.has(kNodeStrings)) m.node_strings[k] = {true, game};
             if (auto e = m.container.find_type(kNodeNames32);
                 e && m.container.entries[*e].data.size() == 32 * joints) {
-                if (n.name.size() > 31)
+                if (game.size() > 31)
                     throw FormatError(where, Location::whole(),
                                       "node name '" + n.name + "' is longer than Res9's 31 bytes");
                 uint8_t* rec = m.container.entries[*e].data.data() + 32 * k;
                 std::memset(rec, 0, 32);
-                std::memcpy(rec, n.name.data(), n.name.size());
+                std::memcpy(rec, game.data(), game.size());
             } else if (!m.has(kNodeStrings)) {
                 throw FormatError(where, Location::whole(),
                                   "node '" + exported.nodes[k].name +
@@ -540,11 +553,12 @@ void SceneImport::add_new_parts() {
                                       incoming.nodes[size_t(p)].name + "' in the file");
             if (p >= 0) node.parent = uint16_t(msh_of_incoming[size_t(p)]);
             m.nodes.push_back(node);
-            if (m.has(kNodeStrings)) m.node_strings.push_back({true, n.name});
+            const std::string game = game_name(n.name);
+            if (m.has(kNodeStrings)) m.node_strings.push_back({true, game});
             if (res9_names) {
                 nres::Entry& e = m.container.entries[*res9];
-                std::string name = n.name.substr(0, 31);
-                if (name.size() < n.name.size())
+                std::string name = game.substr(0, 31);
+                if (name.size() < game.size())
                     diagnostics.warn({}, Location::whole(),
                                      "node '" + n.name + "': Res9 keeps its first 31 bytes");
                 const size_t at = e.data.size();

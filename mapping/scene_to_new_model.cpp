@@ -5,6 +5,7 @@
 #include "formats/diagnostics.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "game_names.hpp"
 #include "model_to_scene.hpp"
 #include "scene/transform.hpp"
 
@@ -404,17 +405,15 @@ struct Builder {
     void name_nodes() {
         res9.assign(32 * order.size(), 0);
         for (size_t k = 0; k < order.size(); ++k) {
-            const std::string& name = s.nodes[size_t(order[k])].name;
+            const std::string& utf8 = s.nodes[size_t(order[k])].name;
+            bool replaced = false;
+            const std::string name = to_game_name(utf8, &replaced); // CP1251, as the game reads
+            if (replaced)
+                warn("node '" + utf8 + "': characters CP1251 cannot hold are stored as '?'");
             m.node_strings.push_back({!name.empty(), name});
-            if (name.size() > 31) warn("node '" + name + "': Res9 name truncated to 31 bytes");
+            if (name.size() > 31) warn("node '" + utf8 + "': Res9 name truncated to 31 bytes");
             std::copy_n(name.begin(), std::min<size_t>(name.size(), 31),
                         res9.begin() + std::ptrdiff_t(32 * k));
-            for (unsigned char c : name)
-                if (c >= 0x80) {
-                    warn("node '" + name +
-                         "': non-ASCII name stored as its UTF-8 bytes (the game reads CP1251)");
-                    break;
-                }
         }
     }
 

@@ -6,6 +6,7 @@
 
 #include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
+#include "formats/msh.hpp"
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
 #include "pipeline/pipeline.hpp"
@@ -506,6 +507,64 @@ BOOST_AUTO_TEST_CASE(cp1251_names_round_trip_everywhere) {
     std::string all;
     for (int b = 0x80; b <= 0xFF; ++b) all += char(b);
     BOOST_TEST((utf8_to_cp1251(cp1251_to_utf8(all)) == all));
+}
+
+BOOST_AUTO_TEST_CASE(cp1251_node_names_reach_gltf_and_obj_as_utf8) {
+    // A model whose first node is named "Танк" in CP1251 (Res10), as the game's names are.
+    const fs::path dir = fresh("cp1251_nodes");
+    Model model = read_model(first_model().bytes, ReadMode::Strict, "m");
+    BOOST_TEST_REQUIRE(model.has(kNodeStrings));
+    model.node_strings.at(0) = {true, "\xD2\xE0\xED\xEA"};
+    const Bytes image = write_model(model);
+    write_file_atomic(dir / "t.msh", image);
+    const std::string utf8 = "\xD0\xA2\xD0\xB0\xD0\xBD\xD0\xBA"; // "Танк"
+    for (const std::string ext : {".gltf", ".glb", ".obj"}) {
+        BOOST_TEST_CONTEXT(ext) {
+            const fs::path out = dir / ("t" + ext);
+            Run r = mshconv("convert " + q(dir / "t.msh") + " " + q(out) + " --quiet");
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            if (ext == ".gltf") {
+                const Bytes text = read_file(out);
+                // nlohmann refuses invalid UTF-8: the document must parse and name the node.
+                const nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end());
+                bool found = false;
+                for (const auto& n : doc["nodes"]) found |= n.value("name", "") == utf8;
+                BOOST_TEST(found);
+            }
+            if (ext == ".obj") {
+                const Bytes text = read_file(out);
+                BOOST_TEST(std::string(text.begin(), text.end()).find("o " + utf8 + "\n") !=
+                           std::string::npos);
+            }
+            // Unedited: the CP1251 bytes come back.
+            r = mshconv("convert " + q(out) + " " + q(dir / ("back" + ext + ".msh")));
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            BOOST_TEST((read_file(dir / ("back" + ext + ".msh")) == image));
+        }
+    }
+    // Renamed in a tool to another Cyrillic name: stored as CP1251 again.
+    const Bytes text = read_file(dir / "t.gltf");
+    std::string gltf(text.begin(), text.end());
+    const size_t at = gltf.find("\"" + utf8 + "\"");
+    BOOST_TEST_REQUIRE(at != std::string::npos);
+    gltf.replace(at + 1, utf8.size(), "\xD0\x91\xD0\xA2\xD0\xA0"); // "БТР"
+    write_file_atomic(dir / "t.gltf", Bytes(gltf.begin(), gltf.end()));
+    Run r = mshconv("convert " + q(dir / "t.gltf") + " " + q(dir / "renamed.msh"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const Model renamed = read_model(read_file(dir / "renamed.msh"), ReadMode::Strict, "renamed");
+    BOOST_TEST(renamed.node_strings.at(0).text == "\xC1\xD2\xD0");
+    // A new model: Cyrillic names become CP1251; a character CP1251 lacks becomes '?' + warning.
+    const std::string obj = "o \xD0\x91\xD0\xA2\xD0\xA0\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
+                            "o \xE9\x9B\xAA\xD0\xAF\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\n";
+    write_file_atomic(dir / "new.obj", Bytes(obj.begin(), obj.end()));
+    r = mshconv("convert " + q(dir / "new.obj") + " " + q(dir / "new.msh"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(r.out.find("characters CP1251 cannot hold are stored as '?'") != std::string::npos,
+               r.out);
+    const Model created = read_model(read_file(dir / "new.msh"), ReadMode::Strict, "new");
+    BOOST_TEST_REQUIRE(created.node_strings.size() >= 2u);
+    BOOST_TEST(created.node_strings[0].text == "\xC1\xD2\xD0");
+    BOOST_TEST(created.node_strings[1].text == "?\xDF");
 }
 
 BOOST_AUTO_TEST_CASE(validate_strict_refuses_non_finite_floats) {
