@@ -105,6 +105,34 @@ BOOST_AUTO_TEST_CASE(an_output_set_appears_whole_or_not_at_all) {
         BOOST_TEST((read_file(dir / name) == before[i++]), name);
 }
 
+// The same on a real full disk: a tmpfs smaller than the export, where this machine lets the test
+// mount one (root in a container usually may); the injected failures above run everywhere.
+BOOST_AUTO_TEST_CASE(a_real_full_disk_leaves_no_partial_set) {
+    const fs::path dir = fresh("tmpfs");
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    const std::string model = q(lib.string() + ":" + first_model().name);
+    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "m.gltf") + " --quiet").code ==
+                       0);
+    uintmax_t total = 0;
+    for (const auto& e : fs::directory_iterator(dir)) total += fs::file_size(e.path());
+    const uintmax_t size_kb = std::max<uintmax_t>(4, total / 2 / 1024 / 4 * 4);
+    fs::create_directories(dir / "full");
+    const Run mounted = test::run("mount -t tmpfs -o size=" + std::to_string(size_kb) + "k tmpfs " +
+                                  q(dir / "full"));
+    if (mounted.code != 0) {
+        BOOST_TEST_MESSAGE("no tmpfs here (" << mounted.out << "); the injected failures cover it");
+        return;
+    }
+    BOOST_TEST_MESSAGE("tmpfs of " << size_kb << " KB for an export of " << total << " bytes");
+    const Run r = mshconv("convert " + model + " " + q(dir / "full" / "m.gltf"));
+    const std::set<std::string> left = listing(dir / "full");
+    test::run("umount " + q(dir / "full"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("No space left on device") != std::string::npos, r.out);
+    BOOST_TEST(left.empty(), left.size()
+                                 << " files left, e.g. " << (left.empty() ? "" : *left.begin()));
+}
+
 BOOST_AUTO_TEST_CASE(a_symlink_at_the_output_is_replaced_never_followed) {
     const fs::path dir = fresh("symlink");
     const Bytes secret{'s', 'e', 'c', 'r', 'e', 't'};
