@@ -3,6 +3,7 @@
 #include "pipeline/game_files.hpp"
 
 #include "address.hpp"
+#include "batch_mirror.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
 #include "pipeline/nres_manifest.hpp"
@@ -117,6 +118,7 @@ class Forward {
             return;
         }
         const Address a = parse_address(spec);
+        if (!a.entries.empty()) whole_tree_ = false; // one entry: no mirror of whole files
         if (!fs::is_regular_file(a.file, ec)) {
             fail(spec, "other", "no such file or folder");
             return;
@@ -124,8 +126,11 @@ class Forward {
         file(a, fs::path(), a.file.parent_path());
     }
 
-    // Converts what is still queued.
-    void finish() { flush(); }
+    // Converts what is still queued; writes the mirror manifest when every input was whole.
+    void finish() {
+        flush();
+        if (whole_tree_ && !records_.empty()) write_mirror(out_dir_, records_, results_);
+    }
 
   private:
     size_t add_result(const std::string& input, const std::string& kind) {
@@ -174,6 +179,8 @@ class Forward {
         return where + ": damaged NRes image";
     }
 
+    static std::string file_stem_of(const fs::path& p) { return p.stem().string(); }
+
     static std::string stem_of(const std::string& name) {
         const auto dot = name.rfind('.');
         return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
@@ -217,20 +224,41 @@ class Forward {
         const std::string leaf =
             address.entries.empty() ? address.file.filename().string() : address.entries.back();
         const std::string lower_leaf = lower_ascii(leaf);
+        mirror_path_ = (rel / leaf).generic_string();
+        // Not converted, yet part of the tree: copied as it is, so the mirror stays whole.
+        auto copy_raw = [&](const std::string& kind, const std::string& why,
+                            std::string claimed = {}) {
+            skip(where, kind, why + "; copied as it is");
+            if (claimed.empty()) claimed = names_in(out_folder).claim_for_entry(leaf, 0);
+            const fs::path copy = out_folder / claimed;
+            try {
+                write_file_atomic(copy, in.bytes);
+                records_.push_back(
+                    {mirror_path_, "raw", relative(copy), {}, MirrorRecord().result});
+            } catch (const std::exception& e) {
+                fail(where, kind, e.what());
+            }
+        };
 
         switch (sniff(in.bytes, {leaf, std::nullopt})) {
         case ContentKind::Terrain:
             if (targets_.model_ext.empty())
-                return skip(where, "map", "maps convert to a model format");
+                return copy_raw("map", "maps convert to a model format");
             queue_loose(JobKind::Map, address, out_folder, stem_of(leaf), model_suffixes(), root);
             return;
         case ContentKind::Model:
             if (targets_.model_ext.empty())
-                return skip(where, "model", "models convert to glb, gltf or obj");
+                return copy_raw("model", "models convert to glb, gltf or obj");
             queue_loose(JobKind::Model, address, out_folder, stem_of(leaf), model_suffixes(), root);
             return;
         case ContentKind::ArealMap:
-            return skip(where, "map", "areal map: converts with its Land.msh");
+            // Beside a Land.msh that converts, the map travels in its sidecar.
+            if (!targets_.model_ext.empty() && address.entries.empty() &&
+                pipeline::find_file_ci(address.file.parent_path(), "Land.msh")) {
+                records_.push_back({mirror_path_, "map_part", {}, {}, MirrorRecord().result});
+                return skip(where, "map", "areal map: converts with its Land.msh");
+            }
+            return copy_raw("map", "areal map without a Land.msh to convert with");
         case ContentKind::NResArchive: {
             nres::Archive ar;
             try {
@@ -241,9 +269,14 @@ class Forward {
             const std::string folder_name = names_in(out_folder).claim_for_entry(leaf, 0);
             if (!plan_archive(std::move(ar), address, out_folder / folder_name,
                               address.file.parent_path(), root, mirrors_, jobs_)) {
-                // Nothing was claimed inside; the folder name stays reserved, which is harmless.
-                return skip(where, "archive", "no entry converts to " + targets_.text);
+                // Nothing was written inside: the archive itself takes the name it reserved.
+                return copy_raw("archive", "no entry converts to " + targets_.text, folder_name);
             }
+            records_.push_back({mirror_path_,
+                                "archive",
+                                relative(out_folder / folder_name),
+                                {},
+                                MirrorRecord().result});
             // Archives wait in the queue so that the threads share the entries of several of
             // them (one large model no longer idles the other threads at each archive's end);
             // the queue is bounded by the bytes it holds.
@@ -254,7 +287,7 @@ class Forward {
         case ContentKind::DamagedNRes:
             return fail(where, "archive", nres_error(in.bytes, where));
         case ContentKind::Texm: {
-            if (!targets_.png) return skip(where, "texture", "textures convert to png");
+            if (!targets_.png) return copy_raw("texture", "textures convert to png");
             const std::string stem =
                 lower_leaf.ends_with(".texm") ? leaf.substr(0, leaf.size() - 5) : leaf;
             queue_loose(JobKind::Texture, address, out_folder, stem, {".png", ".sidecar.json"},
@@ -262,7 +295,7 @@ class Forward {
             return;
         }
         case ContentKind::Wear:
-            return skip(where, "other", "WEAR table: read with its model or map");
+            return copy_raw("other", "WEAR table: read with its model or map");
         default:
             break;
         }
@@ -274,7 +307,11 @@ class Forward {
                     where, "other",
                     where + ": not a readable " + std::string(ext + 1) + " file (" +
                         (in.bytes.empty() ? std::string("empty") : "no NRes or Texm magic") + ")");
-        skip(where, "other", "not a model, map, texture or archive");
+        copy_raw("other", "not a model, map, texture or archive");
+    }
+
+    std::string relative(const fs::path& p) const {
+        return p.lexically_relative(out_dir_).generic_string();
     }
 
     void queue_loose(JobKind kind, const Address& address, const fs::path& out_folder,
@@ -289,6 +326,9 @@ class Forward {
             // The sibling WEAR is looked up in the job (it reads the parent archive or folder).
         }
         j.result = add_result(address.display(), kind_name(kind));
+        const fs::path sidecar = out_folder / (file_stem_of(j.output) + ".sidecar.json");
+        records_.push_back(
+            {mirror_path_, kind_name(kind), relative(j.output), relative(sidecar), j.result});
         jobs_.push_back(std::move(j));
         if (jobs_.size() >= kQueueJobs) flush();
     }
@@ -466,6 +506,10 @@ class Forward {
     std::vector<std::unique_ptr<Mirror>> mirrors_;
     size_t queued_bytes_ = 0;
     std::map<fs::path, manifest::FileNames> names_;
+    // The mirror manifest: every whole input file and what stands for it in the output.
+    std::vector<MirrorRecord> records_;
+    std::string mirror_path_; // of the file being planned
+    bool whole_tree_ = true;  // false when an input is one archive entry
     std::map<fs::path, std::unique_ptr<mapping::MaterialLibraries>> libraries_; // by their folder
     std::map<fs::path, const mapping::MaterialLibraries*> libraries_by_dir_; // by a model's folder
 };

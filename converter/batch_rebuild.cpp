@@ -1,9 +1,12 @@
 #include "batch_rebuild.hpp"
 
 #include "address.hpp"
+#include "batch_mirror.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
+#include "pipeline/model_import.hpp"
 #include "pipeline/nres_manifest.hpp"
+#include "pipeline/terrain.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -158,6 +161,90 @@ void find_unpacked(const fs::path& dir, std::vector<fs::path>& out) {
     for (const fs::path& d : subdirs) find_unpacked(d, out);
 }
 
+// Land.msh (+ Land.map beside it) from a map export and its terrain sidecar.
+void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::path& target) {
+    const std::optional<sidecar::TerrainSidecar> sc =
+        pipeline::read_terrain_sidecar(read_file(sidecar_path), sidecar_path.string());
+    if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
+    const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false};
+    mapping::TerrainImportResult r;
+    if (lower_ascii(file.extension().string()) == ".obj") {
+        const Bytes text = read_file(file);
+        r = pipeline::import_terrain_obj(std::string(text.begin(), text.end()), *sc, settings);
+    } else {
+        std::vector<std::string> warnings;
+        r = pipeline::import_terrain(pipeline::read_scene_file(file, warnings, true), *sc,
+                                     settings);
+    }
+    AtomicFileSet level; // both files or neither
+    if (sc->land_map) {
+        // The name it had beside its Land.msh (the sidecar records its address).
+        const std::string map_name = sc->record.map_source.empty()
+                                         ? std::string("Land.map")
+                                         : fs::path(sc->record.map_source).filename().string();
+        level.add(target.parent_path() / map_name, r.land_map);
+    }
+    level.add(target, r.land_msh);
+    level.commit();
+}
+
+// Every file of a whole-tree mirror (batch_mirror.hpp) back under `back`.
+void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records,
+                    const fs::path& back, Rebuild& rebuild, Progress& progress,
+                    std::vector<Result>& results) {
+    const std::string where = (in / kMirrorFile).string();
+    for (size_t i = 0; i < records.size(); ++i) {
+        const MirrorRecord& m = records[i];
+        if (m.kind == "map_part") continue; // written by its map
+        const auto start = Clock::now();
+        results.push_back(
+            {(in / m.output).string(), m.kind, m.path, Status::Converted, "", 0, false});
+        const size_t line = results.size() - 1;
+        try {
+            auto inside = [&](const fs::path& folder, const std::string& name, const char* key) {
+                try {
+                    return confined_path(folder, name);
+                } catch (const std::exception& e) {
+                    throw FormatError(
+                        where, Location::at_pointer("/files/" + std::to_string(i) + "/" + key),
+                        e.what());
+                }
+            };
+            const fs::path target = inside(back, m.path, "path");
+            const fs::path output = inside(in, m.output, "output");
+            fs::create_directories(target.parent_path());
+            if (m.kind == "archive") {
+                std::optional<Bytes> bytes = rebuild.archive(output, target.string());
+                if (!bytes) throw std::runtime_error("not written: entries failed");
+                write_file_atomic(target, *bytes);
+            } else if (m.kind == "raw") {
+                write_file_atomic(target, read_file(output));
+            } else if (m.kind == "model") {
+                pipeline::ModelImport r =
+                    import_model_files(output, inside(in, m.sidecar, "sidecar"), {});
+                results[line].unchanged = r.identical;
+                write_file_atomic(target, r.msh);
+            } else if (m.kind == "texture") {
+                sidecar::TextureImport t =
+                    import_texture_files(output, inside(in, m.sidecar, "sidecar"), std::nullopt);
+                results[line].unchanged = t.identical;
+                write_file_atomic(target, t.texm);
+            } else if (m.kind == "map") {
+                rebuild_map(output, inside(in, m.sidecar, "sidecar"), target);
+            } else {
+                throw FormatError(where,
+                                  Location::at_pointer("/files/" + std::to_string(i) + "/kind"),
+                                  "unknown kind '" + m.kind + "'");
+            }
+        } catch (const std::exception& e) {
+            results[line].status = Status::Failed;
+            results[line].message = e.what();
+        }
+        results[line].seconds = seconds_since(start);
+        progress.finished(results[line]);
+    }
+}
+
 } // namespace
 
 void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, Progress& progress,
@@ -168,6 +255,12 @@ void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, Pr
         if (!fs::is_directory(in, ec))
             throw UsageError("--to nres rebuilds archives from folders written by batch; '" + in +
                              "' is not a folder");
+        // A whole-tree mirror: every file back at its path below -o.
+        if (const auto records = read_mirror(in)) {
+            rebuild_mirror(in, *records, inputs.size() > 1 ? out / fs::path(in).filename() : out,
+                           rebuild, progress, results);
+            continue;
+        }
         const bool single = fs::exists(fs::path(in) / manifest::kFileName);
         if (single && inputs.size() > 1)
             throw UsageError("with several inputs, -o is a folder: give the folders above the "
