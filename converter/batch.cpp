@@ -21,6 +21,7 @@
 #include "batch_forward.hpp"
 #include "batch_progress.hpp"
 #include "batch_rebuild.hpp"
+#include "batch_shard.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
 #include "options.hpp"
@@ -78,10 +79,15 @@ int run_batch(const Args& args) {
                        "folders, archives, files or archive:entry")(
         "output,o", po::value<std::string>()->required(),
         "output folder (--to nres with one unpacked archive: the archive file)")(
-        "to", po::value<std::string>()->required(),
+        "to", po::value<std::string>(),
         "glb | gltf | obj (models, maps) and/or png (textures), comma-separated; or nres "
-        "(rebuild archives from batch output)")("jobs,j", po::value<int>(),
-                                                "threads (default: all cores)")(
+        "(rebuild archives from batch output)")(
+        "shard", po::value<std::string>(),
+        "I/N: only job I's share of N (deterministic, balanced by size; merge the reports with "
+        "--merge-reports)")("merge-reports",
+                            "IN... are the --report files of the N shards of one run; -o is the "
+                            "merged report")("jobs,j", po::value<int>(),
+                                             "threads (default: all cores)")(
         "report", po::value<std::string>(), "write a JSON summary of every item")(
         "progress", "status line on stderr also when it is not a terminal")(
         "lod", po::value<std::string>()->default_value("0"), "models: LOD 0..2 or all")(
@@ -100,9 +106,15 @@ int run_batch(const Args& args) {
     if (!parse_options(args, "batch IN... -o DIR --to FMT[,FMT] [options]", desc, pos, vm))
         return 0;
 
-    const Targets targets = parse_targets(vm["to"].as<std::string>());
     const std::vector<std::string> inputs = vm["input"].as<std::vector<std::string>>();
     const fs::path out = vm["output"].as<std::string>();
+    if (vm.count("merge-reports")) {
+        check_batch_paths(inputs, out, vm);
+        return merge_reports(inputs, out);
+    }
+    if (!vm.count("to")) throw UsageError("--to is required (or --merge-reports)");
+    const Targets targets = parse_targets(vm["to"].as<std::string>());
+    const Shard shard = vm.count("shard") ? parse_shard(vm["shard"].as<std::string>()) : Shard{};
     if (vm.count("jobs")) {
         const int n = vm["jobs"].as<int>();
         if (n < 1) throw UsageError("-j must be at least 1");
@@ -118,9 +130,9 @@ int run_batch(const Args& args) {
     Progress progress(vm.count("progress") > 0);
     std::vector<Result> results;
     if (targets.nres) {
-        rebuild_all(inputs, out, progress, results);
+        rebuild_all(inputs, out, shard, progress, results);
     } else {
-        convert_forward(targets, inputs, out, vm, progress, results);
+        convert_forward(targets, inputs, out, vm, shard, progress, results);
     }
     progress.end();
     const double seconds = seconds_since(start);
@@ -158,6 +170,7 @@ int run_batch(const Args& args) {
                        {"skipped", skipped},
                        {"items", items}};
         if (targets.nres) report["unchanged"] = unchanged;
+        if (!shard.whole()) report["shard"] = {{"index", shard.index}, {"count", shard.count}};
         // Messages may quote damaged (non-UTF-8) bytes.
         const std::string text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
         write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));

@@ -93,10 +93,11 @@ struct Job {
 class Forward {
   public:
     Forward(const Targets& targets, const fs::path& out_dir, const po::variables_map& vm,
-            Progress& progress, std::vector<Result>& results)
-        : targets_(targets), out_dir_(out_dir), vm_(vm), progress_(progress), results_(results) {}
+            const Shard& shard, Progress& progress, std::vector<Result>& results)
+        : targets_(targets), out_dir_(out_dir), vm_(vm), shard_(shard), progress_(progress),
+          results_(results) {}
 
-    // A folder, an archive, a file or an archive entry.
+    // A folder, an archive, a file or an archive entry: its files become units of work.
     void input(const std::string& spec) {
         std::error_code ec;
         if (fs::is_directory(spec, ec)) {
@@ -114,7 +115,8 @@ class Forward {
             if (ec) fail(spec, "other", "cannot list the folder: " + ec.message());
             std::sort(files.begin(), files.end());
             for (const fs::path& f : files)
-                file(Address{f, {}}, f.lexically_relative(spec).parent_path(), fs::path(spec));
+                units_.push_back(
+                    {Address{f, {}}, f.lexically_relative(spec).parent_path(), fs::path(spec)});
             return;
         }
         const Address a = parse_address(spec);
@@ -123,16 +125,31 @@ class Forward {
             fail(spec, "other", "no such file or folder");
             return;
         }
-        file(a, fs::path(), a.file.parent_path());
+        units_.push_back({a, fs::path(), a.file.parent_path()});
     }
 
-    // Converts what is still queued; writes the mirror manifest when every input was whole.
+    // Converts this job's share of the units; writes the mirror manifest (one per shard) when
+    // every input was whole.
     void finish() {
+        std::vector<ShardUnit> keys;
+        for (const Unit& u : units_) {
+            std::error_code ec;
+            const auto size = fs::file_size(u.address.file, ec);
+            keys.push_back({u.address.display(), ec ? 0 : uint64_t(size)});
+        }
+        const std::vector<bool> mine = shard_members(keys, shard_);
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (mine[i]) file(units_[i].address, units_[i].rel, units_[i].root);
         flush();
-        if (whole_tree_ && !records_.empty()) write_mirror(out_dir_, records_, results_);
+        if (whole_tree_ && !records_.empty()) write_mirror(out_dir_, records_, results_, shard_);
     }
 
   private:
+    struct Unit {
+        Address address;
+        fs::path rel, root; // its folder relative to its input folder, and that folder
+    };
+
     size_t add_result(const std::string& input, const std::string& kind) {
         results_.push_back({input, kind, "", Status::Skipped, "", 0, false});
         return results_.size() - 1;
@@ -497,6 +514,8 @@ class Forward {
     const Targets& targets_;
     fs::path out_dir_;
     const po::variables_map& vm_;
+    const Shard shard_;
+    std::vector<Unit> units_;
     Progress& progress_;
     std::vector<Result>& results_;
     // The queue: planned conversions and the archives they belong to.
@@ -517,9 +536,9 @@ class Forward {
 } // namespace
 
 void convert_forward(const Targets& targets, const std::vector<std::string>& inputs,
-                     const fs::path& out, const po::variables_map& vm, Progress& progress,
-                     std::vector<Result>& results) {
-    Forward forward(targets, out, vm, progress, results);
+                     const fs::path& out, const po::variables_map& vm, const Shard& shard,
+                     Progress& progress, std::vector<Result>& results) {
+    Forward forward(targets, out, vm, shard, progress, results);
     for (const std::string& in : inputs) forward.input(in);
     forward.finish();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "batch_progress.hpp"
+#include "batch_shard.hpp"
 #include "options.hpp"
 
 #include <filesystem>
@@ -25,6 +26,6 @@ Targets parse_targets(const std::string& text);
 // per item; archives' entries and loose files run in parallel (OpenMP).
 void convert_forward(const Targets& targets, const std::vector<std::string>& inputs,
                      const std::filesystem::path& out, const po::variables_map& vm,
-                     Progress& progress, std::vector<Result>& results);
+                     const Shard& shard, Progress& progress, std::vector<Result>& results);
 
 } // namespace msh::cli

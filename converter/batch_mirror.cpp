@@ -5,13 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace msh::cli {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 void write_mirror(const fs::path& out, const std::vector<MirrorRecord>& records,
-                  const std::vector<Result>& results) {
+                  const std::vector<Result>& results, const Shard& shard) {
     json files = json::array();
     for (const MirrorRecord& r : records) {
         if (r.result < results.size() && results[r.result].status != Status::Converted) continue;
@@ -23,19 +25,20 @@ void write_mirror(const fs::path& out, const std::vector<MirrorRecord>& records,
     const std::string text = json{{"schema", kMirrorSchema}, {"files", files}}.dump(
                                  1, ' ', false, json::error_handler_t::replace) +
                              "\n";
-    write_file_atomic(out / kMirrorFile, Bytes(text.begin(), text.end()));
+    const std::string name = shard.whole() ? std::string(kMirrorFile)
+                                           : "_batch." + std::to_string(shard.index) + "-of-" +
+                                                 std::to_string(shard.count) + ".json";
+    write_file_atomic(out / name, Bytes(text.begin(), text.end()));
 }
 
-std::optional<std::vector<MirrorRecord>> read_mirror(const fs::path& in) {
-    const fs::path file = in / kMirrorFile;
-    std::error_code ec;
-    if (!fs::is_regular_file(file, ec)) return std::nullopt;
+namespace {
+
+void read_one(const fs::path& file, std::vector<MirrorRecord>& records) {
     const std::string where = file.string();
     const json doc = sidecar::parse_json(read_file(file), where);
     const sidecar::JsonAt at(doc, "", where);
     if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kMirrorSchema)
         at.fail(std::string("not a ") + kMirrorSchema + " manifest");
-    std::vector<MirrorRecord> records;
     const sidecar::JsonAt files = at["files"];
     for (size_t i = 0; i < files.size(); ++i) {
         const sidecar::JsonAt f = files[i];
@@ -47,6 +50,24 @@ std::optional<std::vector<MirrorRecord>> read_mirror(const fs::path& in) {
         if (r.kind != "map_part" && r.output.empty()) f["output"].fail("missing");
         records.push_back(std::move(r));
     }
+}
+
+} // namespace
+
+std::optional<std::vector<MirrorRecord>> read_mirror(const fs::path& in) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(in, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name == kMirrorFile ||
+            (name.rfind("_batch.", 0) == 0 && name.find("-of-") != std::string::npos &&
+             name.size() > 5 && name.substr(name.size() - 5) == ".json"))
+            files.push_back(e.path());
+    }
+    if (files.empty()) return std::nullopt;
+    std::sort(files.begin(), files.end());
+    std::vector<MirrorRecord> records;
+    for (const fs::path& f : files) read_one(f, records);
     return records;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "batch_progress.hpp"
+#include "batch_shard.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -28,12 +29,13 @@ struct MirrorRecord {
     size_t result = std::numeric_limits<size_t>::max(); // its line in the results, if any
 };
 
-// Writes OUT/_batch.json with the records whose result converted (or that have none).
+// Writes OUT/_batch.json (a shard: OUT/_batch.I-of-N.json) with the records whose result
+// converted (or that have none).
 void write_mirror(const std::filesystem::path& out, const std::vector<MirrorRecord>& records,
-                  const std::vector<Result>& results);
+                  const std::vector<Result>& results, const Shard& shard);
 
-// The records of IN/_batch.json; nullopt when there is none. Throws FormatError (JSON pointer)
-// on a damaged one.
+// The records of IN/_batch.json and of every IN/_batch.I-of-N.json (the shards of one run);
+// nullopt when there is none. Throws FormatError (JSON pointer) on a damaged one.
 std::optional<std::vector<MirrorRecord>> read_mirror(const std::filesystem::path& in);
 
 } // namespace msh::cli

@@ -188,14 +188,29 @@ void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::p
     level.commit();
 }
 
-// Every file of a whole-tree mirror (batch_mirror.hpp) back under `back`.
+// Bytes below `p` (a file or a folder): the size a shard unit weighs.
+uint64_t tree_bytes(const fs::path& p) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return fs::file_size(p, ec);
+    uint64_t n = 0;
+    for (auto it = fs::recursive_directory_iterator(p, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file(ec)) n += it->file_size(ec);
+    return n;
+}
+
+// Every file of a whole-tree mirror (batch_mirror.hpp) back under `back`: this job's share.
 void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records,
-                    const fs::path& back, Rebuild& rebuild, Progress& progress,
+                    const fs::path& back, const Shard& shard, Rebuild& rebuild, Progress& progress,
                     std::vector<Result>& results) {
     const std::string where = (in / kMirrorFile).string();
+    std::vector<ShardUnit> units;
+    for (const MirrorRecord& m : records)
+        units.push_back({m.path, m.output.empty() ? 0 : tree_bytes(in / m.output)});
+    const std::vector<bool> mine = shard_members(units, shard);
     for (size_t i = 0; i < records.size(); ++i) {
         const MirrorRecord& m = records[i];
-        if (m.kind == "map_part") continue; // written by its map
+        if (m.kind == "map_part" || !mine[i]) continue; // a map_part is written by its map
         const auto start = Clock::now();
         results.push_back(
             {(in / m.output).string(), m.kind, m.path, Status::Converted, "", 0, false});
@@ -247,8 +262,8 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
 
 } // namespace
 
-void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, Progress& progress,
-                 std::vector<Result>& results) {
+void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, const Shard& shard,
+                 Progress& progress, std::vector<Result>& results) {
     Rebuild rebuild(progress, results);
     for (const std::string& in : inputs) {
         std::error_code ec;
@@ -258,16 +273,21 @@ void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, Pr
         // A whole-tree mirror: every file back at its path below -o.
         if (const auto records = read_mirror(in)) {
             rebuild_mirror(in, *records, inputs.size() > 1 ? out / fs::path(in).filename() : out,
-                           rebuild, progress, results);
+                           shard, rebuild, progress, results);
             continue;
         }
         const bool single = fs::exists(fs::path(in) / manifest::kFileName);
         if (single && inputs.size() > 1)
             throw UsageError("with several inputs, -o is a folder: give the folders above the "
                              "unpacked archives");
-        std::vector<fs::path> folders;
-        find_unpacked(in, folders);
-        if (folders.empty()) {
+        std::vector<fs::path> all, folders;
+        find_unpacked(in, all);
+        std::vector<ShardUnit> units;
+        for (const fs::path& f : all) units.push_back({f.generic_string(), tree_bytes(f)});
+        const std::vector<bool> mine = shard_members(units, shard);
+        for (size_t i = 0; i < all.size(); ++i)
+            if (mine[i]) folders.push_back(all[i]);
+        if (all.empty()) {
             results.push_back(
                 {in, "archive", "", Status::Failed,
                  "no unpacked archive (no " + std::string(manifest::kFileName) + ") in this folder",

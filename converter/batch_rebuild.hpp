@@ -3,6 +3,7 @@
 #pragma once
 
 #include "batch_progress.hpp"
+#include "batch_shard.hpp"
 
 #include <filesystem>
 #include <string>
@@ -12,7 +13,8 @@ namespace msh::cli {
 
 // One Result per archive (and per failed entry); throws UsageError on inputs that are not batch
 // output folders.
+// `shard`: only this job's share of the mirror's files or of the unpacked archives.
 void rebuild_all(const std::vector<std::string>& inputs, const std::filesystem::path& out,
-                 Progress& progress, std::vector<Result>& results);
+                 const Shard& shard, Progress& progress, std::vector<Result>& results);
 
 } // namespace msh::cli

@@ -316,6 +316,63 @@ BOOST_AUTO_TEST_CASE(a_game_folder_comes_back_whole) {
     }
 }
 
+// N jobs of a scheduler: --shard I/N covers the tree exactly once, the reports merge to the whole
+// run's totals, and a sharded reverse gives the folder back.
+BOOST_AUTO_TEST_CASE(shards_cover_the_tree_once_and_merge) {
+    const fs::path game = test::corpus_dir();
+    const fs::path dir = scratch("shards/x").parent_path();
+    fs::remove_all(dir);
+    Run r = mshconv("batch " + q(game) + " --to glb,png -o " + q(dir / "whole") +
+                    " --quiet --report " + q(dir / "whole.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    std::multiset<std::string> listed;
+    std::string reports;
+    for (int i = 1; i <= 3; ++i) {
+        const std::string report = q(dir / ("r" + std::to_string(i) + ".json"));
+        r = mshconv("batch " + q(game) + " --to glb,png -o " + q(dir / "X") + " --shard " +
+                    std::to_string(i) + "/3 --quiet --report " + report);
+        BOOST_TEST_REQUIRE(r.code == 0, r.out);
+        reports += " " + report;
+        const nlohmann::json m =
+            read_json(dir / "X" / ("_batch." + std::to_string(i) + "-of-3.json"));
+        BOOST_TEST(m["files"].size() > 0u, "shard " << i << " got no work");
+        for (const auto& f : m["files"]) listed.insert(f["path"].get<std::string>());
+    }
+    // Every file once, in one shard; the same outputs as one whole run.
+    const std::map<std::string, Bytes> original = tree(game);
+    BOOST_TEST(listed.size() == original.size());
+    for (const auto& [path, bytes] : original) BOOST_TEST(listed.count(path) == 1u, path);
+    std::map<std::string, Bytes> sharded = tree(dir / "X"), whole = tree(dir / "whole");
+    for (auto* t : {&sharded, &whole})
+        for (auto it = t->begin(); it != t->end();)
+            it = it->first.rfind("_batch", 0) == 0 ? t->erase(it) : std::next(it);
+    BOOST_TEST((sharded == whole));
+    // The merged report has the whole run's totals and items.
+    r = mshconv("batch --merge-reports" + reports + " -o " + q(dir / "merged.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const nlohmann::json merged = read_json(dir / "merged.json"),
+                         one = read_json(dir / "whole.json");
+    for (const char* key : {"converted", "failed", "skipped", "converted_by_kind"})
+        BOOST_TEST(merged[key] == one[key], key);
+    BOOST_TEST(merged["items"].size() == one["items"].size());
+    // A missing or repeated shard is refused.
+    r = mshconv("batch --merge-reports " + q(dir / "r1.json") + " " + q(dir / "r3.json") + " -o " +
+                q(dir / "m2.json"));
+    BOOST_TEST(r.code == 2, r.out);
+    BOOST_TEST(r.out.find("shard(s) 2 of 3 are missing") != std::string::npos, r.out);
+    r = mshconv("batch --merge-reports " + q(dir / "r1.json") + " " + q(dir / "r1.json") + " " +
+                q(dir / "r2.json") + " -o " + q(dir / "m3.json"));
+    BOOST_TEST(r.code == 2, r.out);
+    // The reverse in two shards.
+    for (const char* s : {"1/2", "2/2"})
+        BOOST_TEST_REQUIRE(mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") +
+                                   " --shard " + s + " --quiet")
+                               .code == 0);
+    BOOST_TEST((tree(dir / "BACK") == original));
+    BOOST_TEST(mshconv("batch " + q(game) + " --to glb -o " + q(dir / "Z") + " --shard 4/3").code ==
+               2);
+}
+
 BOOST_AUTO_TEST_CASE(usage_errors) {
     const fs::path out = scratch("batch-usage");
     const std::string lib = q(test::corpus_dir() / "LightMap.lib");

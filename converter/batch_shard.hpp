@@ -1,0 +1,38 @@
+// `batch --shard I/N`: a deterministic share of the work for job I of N (a Slurm array task, a
+// GNU parallel slot, a CI matrix cell), and `batch --merge-reports` to join their reports. The
+// units are whole input files (forward) or mirror records / unpacked archives (reverse); they are
+// dealt largest first, each to the share with the fewest bytes so far (ties: the lower index;
+// equal sizes: by path), so every job sees the same split and the N shares cover the tree once.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace msh::cli {
+
+struct Shard {
+    size_t index = 1; // 1..count
+    size_t count = 1;
+    bool whole() const { return count == 1; }
+};
+
+// "I/N" with 1 <= I <= N; UsageError otherwise.
+Shard parse_shard(const std::string& text);
+
+struct ShardUnit {
+    std::string key; // a stable name (the path)
+    uint64_t bytes = 0;
+};
+
+// Which of `units` belong to `shard` (same order as `units`).
+std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard& shard);
+
+// The reports of the N shards of one run (each `--report` of a `--shard I/N` job) merged into
+// one: items concatenated in shard order, totals summed, `seconds` the slowest job's. Checks that
+// they are shards 1..N of the same N and direction, each once. Returns the exit code (1 when the
+// merged run has failures).
+int merge_reports(const std::vector<std::string>& reports, const std::filesystem::path& out);
+
+} // namespace msh::cli
