@@ -110,6 +110,18 @@ def stride_cases(reader, label, container, strides, command, emptied=(1, 3)):
             add(reader, f"{label}: type {t} emptied", gone, command)
 
 
+def json_cases(reader, label, base, companions, json_name, args):
+    """A maker of cases that damage the JSON document `base` (or replace its text) beside
+    `companions`, read by `args`."""
+    def case(name, edit, raw=None):
+        doc = json.loads(json.dumps(base))
+        if edit:
+            edit(doc)
+        text = raw if raw is not None else json.dumps(doc).encode()
+        add(reader, f"{label}: {name}", dict(companions, **{json_name: text}), args)
+    return case
+
+
 def truncations(reader, label, data, points, command, **kw):
     for n in points:
         add(reader, f"{label}: cut to {n} of {len(data)} bytes", data[:n], command, **kw)
@@ -331,14 +343,8 @@ def generate(corpus, work):
 
     # ---- model sidecar beside a good GLB: `convert M.glb out.msh` ----
     sidecar = json.load(open(os.path.join(work, "seed.sidecar.json")))
-
-    def sidecar_case(name, edit, raw=None):
-        doc = json.loads(json.dumps(sidecar))
-        if edit:
-            edit(doc)
-        text = raw if raw is not None else json.dumps(doc).encode()
-        add("sidecar", f"model sidecar: {name}", {"m.glb": glb, "m.sidecar.json": text},
-            ["convert", "{dir}/m.glb", "{out}/m.msh"])
+    sidecar_case = json_cases("sidecar", "model sidecar", sidecar, {"m.glb": glb}, "m.sidecar.json",
+                              ["convert", "{dir}/m.glb", "{out}/m.msh"])
 
     sidecar_case("not JSON", None, raw=b'{"schema": ')
     sidecar_case("schema 2", lambda d: d.update(schema="mshconv-sidecar/2"))
@@ -357,14 +363,8 @@ def generate(corpus, work):
 
     # ---- texture sidecar beside a PNG: `convert T.png out.texm` ----
     tsc = json.load(open(os.path.join(work, "seed.png.sidecar.json")))
-
-    def texture_sidecar_case(name, edit, raw=None):
-        doc = json.loads(json.dumps(tsc))
-        if edit:
-            edit(doc)
-        text = raw if raw is not None else json.dumps(doc).encode()
-        add("sidecar", f"texture sidecar: {name}", {"t.png": png, "t.sidecar.json": text},
-            ["convert", "{dir}/t.png", "{out}/t.texm"])
+    texture_sidecar_case = json_cases("sidecar", "texture sidecar", tsc, {"t.png": png},
+                                      "t.sidecar.json", ["convert", "{dir}/t.png", "{out}/t.texm"])
 
     texture_sidecar_case("not JSON", None, raw=b"[")
     texture_sidecar_case("schema 0", lambda d: d.update(schema="mshconv-sidecar/0"))
@@ -424,13 +424,8 @@ def generate(corpus, work):
     payload_files = {n: open(os.path.join(work, "unpacked", n), "rb").read()
                      for n in os.listdir(os.path.join(work, "unpacked")) if n != "_nres.json"}
 
-    def manifest_case(name, edit, raw=None):
-        doc = json.loads(json.dumps(manifest))
-        if edit:
-            edit(doc)
-        files = dict(payload_files)
-        files["_nres.json"] = raw if raw is not None else json.dumps(doc).encode()
-        add("manifest", f"_nres.json: {name}", files, ["nres", "pack", "{dir}", "-o", "{out}/a.rlb"])
+    manifest_case = json_cases("manifest", "_nres.json", manifest, payload_files, "_nres.json",
+                               ["nres", "pack", "{dir}", "-o", "{out}/a.rlb"])
 
     manifest_case("not JSON", None, raw=b"{")
     manifest_case("schema 2", lambda d: d.update(schema="mshconv-nres/2"))
