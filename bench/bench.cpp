@@ -17,6 +17,7 @@
 #include "mapping/scene_to_model.hpp"
 #include "pipeline/pipeline.hpp"
 #include "samples/generator.hpp"
+#include "sidecar/json_at.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <assimp/Exporter.hpp>
@@ -97,6 +98,10 @@ std::vector<double> interleaved_medians(int rounds,
 [[gnu::noinline]] size_t msh_to_obj(const Bytes& msh) {
     const Model model = read_model(msh, ReadMode::Strict, "bench");
     return obj::write(mapping::model_to_scene(model, {}), "m.mtl").obj.size();
+}
+
+ByteView to_view(const std::string& s) {
+    return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 
 // Every nested model of the corpus's .rlb archives: its bytes.
@@ -245,6 +250,32 @@ int main(int argc, char** argv) {
             sink_bytes += pipeline::import_model(sc, &sidecars[i], {}).msh.size();
         }
     });
+    // Model sidecars, text both ways: the writer that splices the image's base64 into the dump and
+    // the scanning reader, against the DOM dump and DOM parse of the same documents.
+    std::vector<std::string> sidecar_texts;
+    for (const auto& s : sidecars) sidecar_texts.push_back(sidecar::model_sidecar_text(s));
+    size_t sidecar_bytes = 0;
+    for (const auto& t : sidecar_texts) sidecar_bytes += t.size();
+    const std::vector<double> sidecar_times = interleaved_medians(
+        rounds, {[&] {
+                     for (const auto& s : sidecars)
+                         sink_bytes += sidecar::model_sidecar_text(s).size();
+                 },
+                 [&] {
+                     for (const auto& s : sidecars)
+                         sink_bytes += sidecar::to_json(s).dump(1).size();
+                 },
+                 [&] {
+                     for (const auto& t : sidecar_texts)
+                         sink_bytes +=
+                             sidecar::read_model_sidecar(to_view(t), "b").original_image.size();
+                 },
+                 [&] {
+                     for (const auto& t : sidecar_texts)
+                         sink_bytes +=
+                             sidecar::parse_model_sidecar(sidecar::parse_json(to_view(t), "b"), "b")
+                                 .original_image.size();
+                 }});
     // The whole front-door export as `convert` runs it, sidecar included (in memory).
     double to_glb_pipeline = median_seconds(rounds, [&] {
         for (const Item& it : models)
@@ -279,5 +310,14 @@ int main(int argc, char** argv) {
     std::printf("msh -> glb is %.1fx the speed of assimp obj -> glb (%.1fx with the tinygltf "
                 "writer)\n",
                 assimp_glb / to_glb, assimp_glb / to_glb_tinygltf);
+    std::printf("\nmodel sidecars: %zu, %.2f MB of text\n", sidecar_texts.size(),
+                double(sidecar_bytes) / 1e6);
+    std::printf("%-50s %10s %10s\n", "", "seconds", "MB/s");
+    const char* sidecar_rows[] = {
+        "sidecar text: image spliced into the dump", "sidecar text: DOM dump",
+        "sidecar read: scan, image from the text", "sidecar read: DOM parse"};
+    for (size_t k = 0; k < 4; ++k)
+        std::printf("%-50s %10.4f %10.1f\n", sidecar_rows[k], sidecar_times[k],
+                    double(sidecar_bytes) / 1e6 / sidecar_times[k]);
     return sink_bytes == 42 ? 1 : 0;
 }

@@ -37,7 +37,7 @@ std::string to_base64(ByteView bytes) {
     return s;
 }
 
-Bytes from_base64(const std::string& text) {
+Bytes from_base64(std::string_view text) {
     if (text.size() % 4 != 0)
         throw std::invalid_argument("base64 text length is not a multiple of 4");
     size_t pad = 0;

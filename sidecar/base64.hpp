@@ -5,12 +5,13 @@
 #include "formats/bytes.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace msh::sidecar {
 
 std::string to_base64(ByteView bytes);
 // Throws std::invalid_argument on characters outside the base64 alphabet or a bad length.
-Bytes from_base64(const std::string& text);
+Bytes from_base64(std::string_view text);
 
 std::string to_hex(ByteView bytes);
 // Throws std::invalid_argument on an odd length or a non-hex character.

@@ -2,10 +2,12 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "json_scan.hpp"
 #include "pairing.hpp"
 
 #include "formats/cp1251.hpp"
 #include "formats/diagnostics.hpp"
+#include "formats/json_nesting.hpp"
 
 #include <stdexcept>
 
@@ -268,7 +270,8 @@ ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRec
     return s;
 }
 
-json to_json(const ModelSidecar& s) {
+// Every member but the original image.
+static json to_json_fields(const ModelSidecar& s) {
     const ExportRecord& r = s.record;
     json doc = {{"schema", kSchema},
                 {"kind", "msh-model"},
@@ -291,12 +294,21 @@ json to_json(const ModelSidecar& s) {
                 {"wear",
                  {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
                   {"rows", r.wear_rows},
-                  {"lightmaps", r.wear_lightmaps}}},
-                {"original_image", to_base64(s.original_image)}};
+                  {"lightmaps", r.wear_lightmaps}}}};
     return description_json(s.model, doc);
 }
 
-ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
+json to_json(const ModelSidecar& s) {
+    json doc = to_json_fields(s);
+    doc["original_image"] = to_base64(s.original_image);
+    return doc;
+}
+
+namespace {
+
+// The sidecar without its original image (`image_base64`: the image's text, read apart).
+ModelSidecar parse_with_image(const json& doc, const std::string& where,
+                              const std::string_view* image_base64) {
     const JsonAt at(doc, "", where);
     if (!doc.is_object()) at.fail(std::string("not a ") + kSchema + " document");
     // (Compared as JSON values: a member of another type is a mismatch, not an exception.)
@@ -307,7 +319,8 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     ModelSidecar s;
     const JsonAt image = at["original_image"];
     try {
-        s.original_image = from_base64(image.as<std::string>());
+        s.original_image =
+            image_base64 ? from_base64(*image_base64) : from_base64(image.as<std::string>());
     } catch (const std::invalid_argument& e) {
         image.fail(std::string("original_image: ") + e.what());
     }
@@ -325,12 +338,47 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     return s;
 }
 
-std::string model_sidecar_text(const ModelSidecar& sidecar) {
-    return to_json(sidecar).dump(1) + "\n";
+constexpr std::string_view kImageMember = "\n \"original_image\": \"\"";
+
+} // namespace
+
+ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
+    return parse_with_image(doc, where, nullptr);
 }
 
-ModelSidecar read_model_sidecar(ByteView text, const std::string& where) {
-    return parse_model_sidecar(parse_json(text, where), where);
+// The DOM holds everything but the image (most of the bytes: base64 of the model); the image's
+// text, which needs no escaping, is spliced into the dump where its empty placeholder stands.
+std::string model_sidecar_text(const ModelSidecar& sidecar) {
+    json doc = to_json_fields(sidecar);
+    doc["original_image"] = "";
+    std::string text = doc.dump(1);
+    const size_t at = text.find(kImageMember);
+    const std::string image = to_base64(sidecar.original_image);
+    text.insert(at + kImageMember.size() - 1, image);
+    return text + "\n";
+}
+
+// A validating scan (json_scan) hands out the members' spans: each is parsed on its own, and the
+// image's base64 is decoded straight from the text, never copied into a DOM string.
+ModelSidecar read_model_sidecar(ByteView bytes, const std::string& where) {
+    check_json_nesting(bytes, where);
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    std::vector<json_scan::Member> members;
+    try {
+        members = json_scan::object_members(text);
+    } catch (const std::invalid_argument&) {
+        return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
+    }
+    json doc = json::object();
+    std::optional<std::string_view> image;
+    for (const json_scan::Member& m : members) {
+        if (m.key == "original_image" && (image = json_scan::plain_string(m.value))) {
+            doc[m.key] = "";
+            continue;
+        }
+        doc[m.key] = json::parse(m.value.begin(), m.value.end());
+    }
+    return parse_with_image(doc, where, image ? &*image : nullptr);
 }
 
 } // namespace msh::sidecar
