@@ -420,6 +420,9 @@ void check_document(ByteView bytes, const std::string& where, const std::filesys
     } catch (const json::parse_error& e) {
         const uint64_t at = (binary ? 20 : 0) + (e.byte > 0 ? e.byte - 1 : 0);
         throw FormatError(where, at, std::string("not JSON: ") + e.what());
+    } catch (const json::exception& e) { // a number past the double range: no byte position
+        const uint64_t at = (binary ? 20 : 0) + refused_token_offset(glb.json, e.what());
+        throw FormatError(where, at, std::string("not JSON: ") + e.what());
     }
     Checker(doc, where, folder, glb.bin_size).run();
 }

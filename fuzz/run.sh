@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses (clang, ASan + UBSan) into build-fuzz/ and runs each for SECONDS
 # (default 20) from a seed corpus made of the sample corpus and its exports, with the
 # dictionaries in fuzz/dicts. Findings (crash-*, leak-*, timeout-*) are written to
-# build-fuzz/findings/<harness>/ and make the script fail.
+# build-fuzz/findings/<harness>/ and make the script fail; once fixed, a finding's input goes
+# into fuzz/regressions/<harness>/, which every run reads too.
 #   bash fuzz/run.sh [SECONDS] [HARNESS...]      e.g. bash fuzz/run.sh 3600 fuzz_gltf
 #   bash fuzz/run.sh smoke                        CI: 10,000 inputs per harness from a fixed
 #                                                 random seed and fresh corpora (reproducible)
@@ -106,7 +107,10 @@ for h in "${harnesses[@]}"; do
   findings="build-fuzz/findings/$h"
   mkdir -p "$work" "$findings"
   echo "== $h: ${limit[*]}"
-  if ! build-fuzz/"$h" "$work" "$seeds/$h" "${dict[@]}" "${limit[@]}" \
+  # Inputs of fixed findings (fuzz/regressions/<harness>) are read on every run.
+  regressions=()
+  [ -d "fuzz/regressions/$h" ] && regressions=("fuzz/regressions/$h")
+  if ! build-fuzz/"$h" "$work" "$seeds/$h" "${regressions[@]}" "${dict[@]}" "${limit[@]}" \
     -rss_limit_mb=2048 -timeout=10 -max_len=262144 -artifact_prefix="$findings/" \
     -print_final_stats=1 2>&1 | tee "build-fuzz/$h.log" | grep -E "^#[0-9]+ +(DONE|INITED)|stat::|ERROR|SUMMARY"; then
     :

@@ -34,8 +34,10 @@ nlohmann::json parse_json(ByteView text, const std::string& where) {
         const size_t at = e.byte ? std::min<size_t>(e.byte - 1, text.size()) : 0;
         throw FormatError(where, text_location(text.data(), text.size(), at),
                           std::string("not JSON: ") + e.what());
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(where, Location::whole(), std::string("not JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) { // valid grammar refused without a position
+        throw FormatError(
+            where, text_location(text.data(), text.size(), refused_token_offset(text, e.what())),
+            std::string("not JSON: ") + e.what());
     }
 }
 

@@ -371,12 +371,16 @@ ModelSidecar read_model_sidecar(ByteView bytes, const std::string& where) {
     }
     json doc = json::object();
     std::optional<std::string_view> image;
-    for (const json_scan::Member& m : members) {
-        if (m.key == "original_image" && (image = json_scan::plain_string(m.value))) {
-            doc[m.key] = "";
-            continue;
+    try {
+        for (const json_scan::Member& m : members) {
+            if (m.key == "original_image" && (image = json_scan::plain_string(m.value))) {
+                doc[m.key] = "";
+                continue;
+            }
+            doc[m.key] = json::parse(m.value.begin(), m.value.end());
         }
-        doc[m.key] = json::parse(m.value.begin(), m.value.end());
+    } catch (const json::exception&) { // valid grammar nlohmann still refuses (a number overflow)
+        return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
     }
     return parse_with_image(doc, where, image ? &*image : nullptr);
 }

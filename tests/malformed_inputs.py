@@ -122,6 +122,17 @@ def json_cases(reader, label, base, companions, json_name, args):
     return case
 
 
+OVERFLOW_SENTINEL = 987654321987
+
+
+def with_overflow(doc):
+    """`doc` as JSON text with its sentinel number replaced by one past the double range (valid
+    JSON grammar that a parser must still refuse: fuzz_gltf found nlohmann's out_of_range.406)."""
+    text = json.dumps(doc).encode()
+    assert str(OVERFLOW_SENTINEL).encode() in text
+    return text.replace(str(OVERFLOW_SENTINEL).encode(), b"-0.449E99998807907104")
+
+
 def truncations(reader, label, data, points, command, **kw):
     for n in points:
         add(reader, f"{label}: cut to {n} of {len(data)} bytes", data[:n], command, **kw)
@@ -327,6 +338,10 @@ def generate(corpus, work):
         ["convert", "{dir}/m.gltf", "{out}/m.msh"])
     add("gltf", "glTF: a JSON array", {"m.gltf": b"[1, 2]", "seed.bin": binary},
         ["convert", "{dir}/m.gltf", "{out}/m.msh"], whole=True)
+    overflow = dict(gltf, asset=dict(gltf["asset"], extras=OVERFLOW_SENTINEL))
+    add("gltf", "glTF: a number past the double range",
+        {"m.gltf": with_overflow(overflow), "seed.bin": binary},
+        ["convert", "{dir}/m.gltf", "{out}/m.msh"], whole=True)
 
     # ---- GLB: `convert M.glb out.msh` ----
     glb = open(os.path.join(work, "seed.glb"), "rb").read()
@@ -357,6 +372,8 @@ def generate(corpus, work):
     sidecar_case("export missing", lambda d: d.pop("export"))
     sidecar_case("lod 7", lambda d: d["export"]["options"].update(lod=7))
     sidecar_case("nested 300 deep", lambda d: d.update(extra=json.loads("[" * 300 + "]" * 300)))
+    sidecar_case("fps past the double range", None,
+                 raw=with_overflow(dict(sidecar, export=dict(sidecar["export"], fps=OVERFLOW_SENTINEL))))
     sidecar_case("original image of another model",
                  lambda d: d["source"].update(size=len(models[1][1]), fnv1a64=None) or d.update(
                      original_image=base64.b64encode(models[1][1]).decode()))
@@ -372,6 +389,8 @@ def generate(corpus, work):
         texture_sidecar_case(f"{key} not base64", lambda d, k=key: d[k].update(base64="@@"))
         texture_sidecar_case(f"{key} hash wrong", lambda d, k=key: d[k].update(fnv1a64="0" * 16))
     texture_sidecar_case("nested 300 deep", lambda d: d.update(extra=json.loads("[" * 300 + "]" * 300)))
+    texture_sidecar_case("a number past the double range", None,
+                         raw=with_overflow(dict(tsc, extra=OVERFLOW_SENTINEL)))
 
     # ---- Land.msh / Land.map: `convert Land.msh out.glb` (Land.map and WEARs beside it) ----
     level = os.path.join(corpus, "DATA", "MAPS", sorted(os.listdir(os.path.join(corpus, "DATA", "MAPS")))[0])
