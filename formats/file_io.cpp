@@ -82,15 +82,29 @@ void inject_write_failure(int after_writes) {
 }
 
 Bytes read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
-    in.seekg(0, std::ios::end);
-    std::streamoff size = in.tellg();
-    if (size < 0) throw std::runtime_error(path.string() + ": cannot determine the size");
-    in.seekg(0);
-    Bytes data(static_cast<size_t>(size));
-    if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size))
-        throw std::runtime_error(path.string() + ": read failed");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        throw std::runtime_error(path.string() + ": cannot stat: " + std::strerror(errno));
+    // A directory opens and reports a size of its own; devices and pipes have none to trust.
+    if (!S_ISREG(st.st_mode))
+        throw std::runtime_error(path.string() + (S_ISDIR(st.st_mode) ? ": is a folder, not a file"
+                                                                      : ": not a regular file"));
+    Bytes data(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+            throw std::runtime_error(path.string() + ": read failed: " + std::strerror(errno));
+        if (n == 0) throw std::runtime_error(path.string() + ": the file shrank while read");
+        done += size_t(n);
+    }
     return data;
 }
 

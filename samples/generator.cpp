@@ -6,6 +6,7 @@
 #include "samples/generator.hpp"
 
 #include "formats/file_io.hpp"
+#include "samples/game_scale.hpp"
 #include "samples/terrain_gen.hpp"
 #include "samples/textures_gen.hpp"
 
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -289,11 +291,47 @@ BuiltModel build_recipe(const Options& o, const std::string& kit_name, const Rec
     return b;
 }
 
+// The extra models of a scaled corpus: the catalogue's recipes in turn (not A_BIG: the game has
+// one model of that size), each under its own name and so its own random stream, dealt over
+// extra_model_archives().
+std::vector<ArchiveRecipe> extra_archives(int count) {
+    std::vector<std::pair<const ArchiveRecipe*, const Recipe*>> cycle;
+    static const std::vector<ArchiveRecipe> base = catalogue();
+    for (const ArchiveRecipe& ar : base)
+        for (const Recipe& r : ar.models)
+            if (r.name != "A_BIG.msh") cycle.emplace_back(&ar, &r);
+    const std::vector<std::string>& files = extra_model_archives();
+    std::vector<ArchiveRecipe> out;
+    for (const std::string& f : files) out.push_back({f, ".wea", {}});
+    for (int i = 0; i < count; ++i) {
+        const auto& [ar, r] = cycle[size_t(i) % cycle.size()];
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "_%02d", i / int(cycle.size()) + 1);
+        ArchiveRecipe& to = out[size_t(i) % out.size()];
+        to.wear_ext = ar->wear_ext;
+        // Lightmapped models stay the standard few (the game has ~21 per part, each with its own
+        // LightMap.lib texture).
+        auto build = [b = r->build](Kit& k) {
+            b(k);
+            k.spec.lightmapped = false;
+        };
+        to.models.push_back({stem(r->name) + suffix + r->name.substr(r->name.rfind('.')), build});
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<GeneratedFile> generate_corpus(const Options& options) {
+    std::vector<ArchiveRecipe> archives = catalogue();
+    CorpusSize standard{0, int(texture_specs(options.seed).size()), int(map_specs(false).size())};
+    for (const ArchiveRecipe& ar : archives) standard.models += int(ar.models.size());
+    const CorpusSize size = options.scale > 0 ? game_size(options.scale, standard) : standard;
+    for (ArchiveRecipe& ar : extra_archives(size.models - standard.models))
+        if (!ar.models.empty()) archives.push_back(std::move(ar));
+
     std::vector<GeneratedFile> files;
-    for (const ArchiveRecipe& ar : catalogue()) {
+    for (const ArchiveRecipe& ar : archives) {
         nres::Archive archive;
         for (const Recipe& r : ar.models) {
             std::string kit_name = ar.file + ":" + r.name;
@@ -317,11 +355,15 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
     }
     // The libraries the game keeps beside the model archives (Textures.lib, Material.lib, ...),
     // so the corpus folder works as --game-dir.
-    for (GeneratedFile& f : generate_material_libraries(options.seed))
+    for (GeneratedFile& f : generate_material_libraries(
+             options.seed, extra_texture_specs(options.seed, size.textures - standard.textures)))
         files.push_back(std::move(f));
     // Levels: DATA/MAPS/<map>/Land.msh, Land.map, Land1.wea, Land2.wea (the stress map is on
     // demand).
     for (GeneratedFile& f : generate_maps(options.seed, false)) files.push_back(std::move(f));
+    for (const MapSpec& spec :
+         extra_map_specs(options.seed, standard.maps + 1, size.maps - standard.maps))
+        for (GeneratedFile& f : generate_map(spec, options.seed)) files.push_back(std::move(f));
     return files;
 }
 

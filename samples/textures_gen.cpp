@@ -289,15 +289,31 @@ std::optional<std::array<uint8_t, 4>> expected_texel(uint64_t seed, std::string_
     return std::nullopt;
 }
 
-std::vector<GeneratedFile> generate_material_libraries(uint64_t seed) {
+TextureSpec random_texture_spec(Rng& rng, std::string name) {
+    const bool indexed = rng.chance(15.0 / 518); // §13: 15 of Part 1's 518
+    const Format f = indexed ? Format::Indexed : pick_format(rng);
+    const uint32_t w = pick_size(rng), h = rng.chance(0.7) ? w : pick_size(rng);
+    TextureSpec s = base_spec(rng, std::move(name), f, w, h);
+    if (indexed) s.flags5 = 0;
+    return s;
+}
+
+std::vector<GeneratedFile> generate_material_libraries(uint64_t seed,
+                                                       const std::vector<TextureSpec>& extra) {
     std::vector<TextureSpec> specs = texture_specs(seed);
     nres::Archive textures, lightmaps, materials, palettes;
+    std::map<std::string, nres::Archive> more; // extra libraries by file name
     std::map<std::string, const TextureSpec*> by_name;
     for (const TextureSpec& s : specs) {
         by_name[s.name] = &s;
         // Texm entry attributes are undocumented; new entries write 0 (nres.md §4.3).
         nres::Entry e = make_entry(texm::kMagic, s.name, texture_payload(s));
         (s.library == kLightMapLib ? lightmaps : textures).entries.push_back(std::move(e));
+    }
+    for (const TextureSpec& s : extra) {
+        by_name[s.name] = &s;
+        nres::Entry e = make_entry(texm::kMagic, s.name, texture_payload(s));
+        (s.library == kTexturesLib ? textures : more[s.library]).entries.push_back(std::move(e));
     }
 
     // Materials: phase 0 is the material's own texture; later phases cycle through the
@@ -311,6 +327,11 @@ std::vector<GeneratedFile> generate_material_libraries(uint64_t seed) {
     for (int v = 0; v < 6; ++v)
         mats.emplace_back("OLD_V" + std::to_string(v), "ANIM_0" + std::to_string(v) + ".0");
     mats.emplace_back("UNTEXTURED", "");
+    // A scaled corpus: one material per extra texture of Textures.lib (the game's ~1,000 MAT0
+    // reference its textures; UI textures have none).
+    for (const TextureSpec& s : extra)
+        if (s.library == kTexturesLib)
+            mats.emplace_back(s.name.substr(0, s.name.find('.')), s.name);
 
     int anim_cursor = 0;
     for (size_t mi = 0; mi < mats.size(); ++mi) {
@@ -388,6 +409,7 @@ std::vector<GeneratedFile> generate_material_libraries(uint64_t seed) {
     out.push_back({kMaterialLib, nres::write_canonical(materials)});
     out.push_back({kLightMapLib, nres::write_canonical(lightmaps)});
     out.push_back({kPalettesLib, nres::write_canonical(palettes)});
+    for (const auto& [file, archive] : more) out.push_back({file, nres::write_canonical(archive)});
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "formats/texm.hpp"
 #include "samples/generator.hpp"
+#include "samples/rng.hpp"
 
 #include <array>
 #include <optional>
@@ -48,7 +49,12 @@ std::optional<std::array<uint8_t, 4>> expected_texel(uint64_t seed, std::string_
 // 3 blue, 4 white, all 256 colours distinct.
 Bytes sample_palette();
 
-// Textures.lib, Material.lib, LightMap.lib, palettes.lib (outer archives, canonical layout).
-std::vector<GeneratedFile> generate_material_libraries(uint64_t seed);
+// A texture of Textures.lib drawn from the §13 mix (format, size 8..256, mips, flags, Page).
+TextureSpec random_texture_spec(Rng& rng, std::string name);
+
+// Textures.lib, Material.lib, LightMap.lib, palettes.lib (outer archives, canonical layout), and
+// `extra` textures (game_scale.hpp) in the libraries they name (Textures.lib or more).
+std::vector<GeneratedFile> generate_material_libraries(uint64_t seed,
+                                                       const std::vector<TextureSpec>& extra = {});
 
 } // namespace msh::samples

@@ -316,6 +316,45 @@ BOOST_AUTO_TEST_CASE(a_game_folder_comes_back_whole) {
     }
 }
 
+// The game-sized corpus at CI scale (a tenth: the bench runs the whole game): the spec's counts,
+// and every file back through a mirror with two threads.
+BOOST_AUTO_TEST_CASE(a_scaled_game_folder_comes_back_whole) {
+    const fs::path dir = scratch("scaled/x").parent_path();
+    fs::remove_all(dir);
+    Run r = mshconv("samples " + q(dir / "GAME") + " --scale 0.1");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const std::map<std::string, Bytes> original = tree(dir / "GAME");
+    std::map<uint32_t, size_t> entries; // by type, over every outer archive
+    size_t maps = 0, archives = 0;
+    for (const auto& [path, bytes] : original) {
+        if (path.ends_with("/Land.msh")) ++maps;
+        if (!path.ends_with(".rlb") && !path.ends_with(".lib")) continue;
+        ++archives;
+        for (const nres::Entry& e : nres::read(bytes, ReadMode::Strict, path).entries)
+            ++entries[e.type];
+    }
+    BOOST_TEST(entries[nres::fourcc("MESH")] == 95u); // round(0.1 x 950)
+    BOOST_TEST(entries[nres::fourcc("WEAR")] == 95u);
+    BOOST_TEST(entries[texm::kMagic] == 115u); // round(0.1 x 1,150)
+    BOOST_TEST(maps == 7u);                    // round(0.1 x 65)
+    BOOST_TEST(archives >= 12u);
+    size_t ui_libraries = 0;
+    for (const auto& [path, bytes] : original) ui_libraries += path.starts_with("ui/");
+    BOOST_TEST(ui_libraries >= 1u);
+
+    r = mshconv("batch " + q(dir / "GAME") + " --to glb,png -j 2 -o " + q(dir / "X") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    r = mshconv("batch " + q(dir / "X") + " --to nres -j 2 -o " + q(dir / "BACK") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const std::map<std::string, Bytes> back = tree(dir / "BACK");
+    BOOST_TEST(back.size() == original.size());
+    for (const auto& [path, bytes] : original) {
+        const auto it = back.find(path);
+        BOOST_TEST((it != back.end() && it->second == bytes), path);
+    }
+    fs::remove_all(dir);
+}
+
 // N jobs of a scheduler: --shard I/N covers the tree exactly once, the reports merge to the whole
 // run's totals, and a sharded reverse gives the folder back.
 BOOST_AUTO_TEST_CASE(shards_cover_the_tree_once_and_merge) {
