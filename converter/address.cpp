@@ -2,6 +2,7 @@
 
 #include "pipeline/game_files.hpp"
 
+#include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 
@@ -81,16 +82,49 @@ std::string missing_entry(const nres::Archive& ar, const std::string& name, cons
     return text;
 }
 
+// The entry Archive::find(name) gives, reading only its payload (a model and its WEAR out of a
+// megabyte archive); nullopt when there is none.
+std::optional<nres::Entry> entry_named(ByteView archive, const std::string& name,
+                                       const std::string& where) {
+    const std::optional<std::string> raw = utf8_to_cp1251(name); // find() also tries CP1251
+    DiagnosticSink sink(ReadMode::Tolerant);
+    nres::Archive named = nres::read_entries(
+        archive,
+        [&](const nres::Entry& e) {
+            return nres::compare_names(e.name(), name) == 0 ||
+                   (raw && nres::compare_names(e.name(), *raw) == 0);
+        },
+        sink, where);
+    const auto i = named.find(name);
+    if (!i) return std::nullopt;
+    return std::move(named.entries[*i]);
+}
+
+// Calls `use` with the bytes of the archive at `address` (mapped when it is a whole file).
+template <class Use> auto with_archive(const Address& address, Use&& use) {
+    if (address.entries.empty()) {
+        const MappedFile file(address.file);
+        return use(file.bytes());
+    }
+    const Loaded archive = load(address);
+    return use(ByteView(archive.bytes));
+}
+
 } // namespace
 
 Loaded load(const Address& address) {
-    Loaded out{address, read_file(address.file)};
+    if (address.entries.empty()) return {address, read_file(address.file)};
+    const MappedFile file(address.file);
+    Loaded out{address, {}};
+    ByteView archive = file.bytes();
     std::string where = address.file.string();
     for (const std::string& name : address.entries) {
-        nres::Archive ar = nres::read(out.bytes, ReadMode::Tolerant, where);
-        auto i = ar.find(name);
-        if (!i) throw FormatError(where, 0, missing_entry(ar, name, ""));
-        out.bytes = std::move(ar.entries[*i].data);
+        std::optional<nres::Entry> e = entry_named(archive, name, where);
+        if (!e)
+            throw FormatError(
+                where, 0, missing_entry(nres::read(archive, ReadMode::Tolerant, where), name, ""));
+        out.bytes = std::move(e->data); // `archive` may view the old bytes: used up above
+        archive = out.bytes;
         where += ":" + name;
     }
     return out;
@@ -135,9 +169,11 @@ std::optional<Sibling> find_sibling(const Address& address, const std::string& l
     if (!address.entries.empty()) {
         Address parent = address;
         parent.entries.pop_back();
-        const Loaded archive = load(parent);
-        return find_sibling_in(nres::read(archive.bytes, ReadMode::Tolerant, parent.display()),
-                               parent, leaf);
+        std::optional<nres::Entry> e = with_archive(
+            parent, [&](ByteView bytes) { return entry_named(bytes, leaf, parent.display()); });
+        if (!e) return std::nullopt;
+        parent.entries.push_back(e->display_name());
+        return Sibling{parent.display(), std::move(e->data)};
     }
     if (const auto p = pipeline::find_file_ci(address.file.parent_path(), leaf))
         return Sibling{p->string(), read_file(*p)};

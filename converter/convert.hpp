@@ -36,9 +36,11 @@ pipeline::ExportSettings model_export_settings(const po::variables_map& vm,
 std::string model_wear_name(const Address& model);
 // Material.lib, Textures.lib, palettes.lib and LightMap.lib: explicit --materials/--textures,
 // else in --game-dir, else in `default_dir` (the corpus keeps them at its root). A library that
-// is missing or unreadable is a warning (untextured export), never a failure.
+// is missing or unreadable is a warning (untextured export), never a failure. With `needs`, only
+// the textures one model resolves to are read (pipeline::open_game_libraries).
 mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_dir,
-                                          const po::variables_map& vm);
+                                          const po::variables_map& vm,
+                                          const mapping::LibraryNeeds* needs = nullptr);
 
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp

@@ -46,8 +46,8 @@ std::string model_wear_name(const Address& model) {
            ".wea";
 }
 
-mapping::MaterialLibraries open_libraries(const fs::path& default_dir,
-                                          const po::variables_map& vm) {
+mapping::MaterialLibraries open_libraries(const fs::path& default_dir, const po::variables_map& vm,
+                                          const mapping::LibraryNeeds* needs) {
     fs::path dir = default_dir.empty() ? fs::path(".") : default_dir;
     if (vm.count("game-dir")) {
         dir = vm["game-dir"].as<std::string>();
@@ -62,7 +62,7 @@ mapping::MaterialLibraries open_libraries(const fs::path& default_dir,
     };
     std::vector<std::string> warnings;
     mapping::MaterialLibraries libs = pipeline::open_game_libraries(
-        dir, {explicit_file("materials"), explicit_file("textures")}, warnings);
+        dir, {explicit_file("materials"), explicit_file("textures")}, warnings, needs);
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     return libs;
 }
@@ -106,11 +106,12 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     const std::optional<Sibling> wear =
         context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
     if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes};
-    input.libraries = [&]() -> std::shared_ptr<const mapping::MaterialLibraries> {
+    input.libraries = [&](const mapping::LibraryNeeds& needs)
+        -> std::shared_ptr<const mapping::MaterialLibraries> {
         if (context && context->libraries) // batch's, shared by many models: not ours to free
             return {std::shared_ptr<void>(), context->libraries};
         return std::make_shared<const mapping::MaterialLibraries>(
-            open_libraries(in.address.file.parent_path(), vm));
+            open_libraries(in.address.file.parent_path(), vm, &needs)); // only what it needs
     };
     const pipeline::ModelExport result = pipeline::export_model(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);

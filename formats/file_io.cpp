@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -81,24 +82,38 @@ void inject_write_failure(int after_writes) {
     writes_before_failure = after_writes;
 }
 
-Bytes read_file(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
+namespace {
+
+struct Descriptor {
+    int fd = -1;
+    ~Descriptor() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// Opens `path` for reading and returns its size; refuses what is not a regular file (a directory
+// opens and reports a size of its own; devices and pipes have none to trust).
+size_t open_regular(const fs::path& path, Descriptor& d) {
+    d.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (d.fd < 0)
+        throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
     struct stat st {};
-    if (::fstat(fd, &st) != 0)
+    if (::fstat(d.fd, &st) != 0)
         throw std::runtime_error(path.string() + ": cannot stat: " + std::strerror(errno));
-    // A directory opens and reports a size of its own; devices and pipes have none to trust.
     if (!S_ISREG(st.st_mode))
         throw std::runtime_error(path.string() + (S_ISDIR(st.st_mode) ? ": is a folder, not a file"
                                                                       : ": not a regular file"));
-    Bytes data(static_cast<size_t>(st.st_size));
+    return size_t(st.st_size);
+}
+
+} // namespace
+
+Bytes read_file(const fs::path& path) {
+    Descriptor d;
+    Bytes data(open_regular(path, d));
     size_t done = 0;
     while (done < data.size()) {
-        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+        const ssize_t n = ::read(d.fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
             throw std::runtime_error(path.string() + ": read failed: " + std::strerror(errno));
@@ -106,6 +121,20 @@ Bytes read_file(const fs::path& path) {
         done += size_t(n);
     }
     return data;
+}
+
+MappedFile::MappedFile(const fs::path& path) {
+    Descriptor d;
+    size_ = open_regular(path, d);
+    if (size_ == 0) return;
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, d.fd, 0);
+    if (p == MAP_FAILED)
+        throw std::runtime_error(path.string() + ": cannot map: " + std::strerror(errno));
+    data_ = static_cast<const uint8_t*>(p);
+}
+
+MappedFile::~MappedFile() {
+    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
 
 AtomicFileSet::~AtomicFileSet() {

@@ -16,6 +16,21 @@
 namespace msh {
 
 Bytes read_file(const std::filesystem::path& path);
+
+// A regular file mapped read-only: the pages a reader touches are all that is read (a lookup of a
+// few textures in a 5 MB Textures.lib). Errors as read_file.
+class MappedFile {
+  public:
+    explicit MappedFile(const std::filesystem::path& path);
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile();
+    ByteView bytes() const { return {data_, size_}; }
+
+  private:
+    const uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
 void write_file_atomic(const std::filesystem::path& path, ByteView bytes);
 
 // Files that appear together or not at all. add() writes a temporary (throws on failure, after

@@ -3,6 +3,7 @@
 #include "cp1251.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace msh::nres {
@@ -165,7 +166,13 @@ bool looks_like_nres(ByteView bytes) {
            bytes[3] == 's';
 }
 
-Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
+namespace {
+
+using KeepEntry = std::function<bool(const Entry&)>;
+
+// read(), or with `keep` read_entries(): the header and the whole directory are checked either way.
+Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& where,
+                     const KeepEntry* keep) {
     if (bytes.size() < kHeaderSize)
         sink.fatal(where, 0,
                    "file is " + std::to_string(bytes.size()) +
@@ -228,7 +235,17 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
             ar.verbatim_only = true;
             continue;
         }
+        if (keep && !(*keep)(e)) {
+            usable[i] = false; // dropped below: its payload is never touched
+            continue;
+        }
         e.data.assign(bytes.begin() + e.data_offset, bytes.begin() + e.data_offset + size);
+    }
+    if (keep) {
+        Archive subset;
+        for (size_t i = 0; i < ar.entries.size(); ++i)
+            if (usable[i]) subset.entries.push_back(std::move(ar.entries[i]));
+        return subset;
     }
 
     // Sort index: a permutation of 0..N-1, ideally the recomputed table.
@@ -256,6 +273,17 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
     build_layout(ar, bytes, dir_off, usable, sink, where);
     if (ar.verbatim_only) ar.original.assign(bytes.begin(), bytes.end());
     return ar;
+}
+
+} // namespace
+
+Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
+    return read_archive(bytes, sink, where, nullptr);
+}
+
+Archive read_entries(ByteView bytes, const std::function<bool(const Entry&)>& keep,
+                     DiagnosticSink& sink, const std::string& where) {
+    return read_archive(bytes, sink, where, &keep);
 }
 
 Archive read(ByteView bytes, ReadMode mode, const std::string& where) {

@@ -8,6 +8,7 @@
 #include "diagnostics.hpp"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,6 +78,11 @@ bool looks_like_nres(ByteView bytes);
 // `where` names the file (or nested entry) in diagnostics.
 Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where);
 Archive read(ByteView bytes, ReadMode mode, const std::string& where);
+// A lookup view of a large library: the header and directory checked as read() does, and only
+// the entries `keep` accepts, in directory order, with their payloads (the others' bytes are never
+// touched, so a mapped file reads only those pages). No layout: not an archive to write back.
+Archive read_entries(ByteView bytes, const std::function<bool(const Entry&)>& keep,
+                     DiagnosticSink& sink, const std::string& where);
 
 // Lossless writer (nres.md §9): original physical order, gaps verbatim, pads regenerated,
 // entry fields and sort indices as stored.

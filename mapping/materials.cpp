@@ -89,6 +89,24 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
 
 } // namespace
 
+std::vector<std::string> phase0_textures(const std::vector<std::string>& rows,
+                                         const nres::Archive& materials) {
+    std::vector<std::string> out;
+    for (const std::string& row : rows) {
+        const material::Lookup lookup = material::find_material(materials, row);
+        if (!lookup.index) continue;
+        const nres::Entry& e = materials.entries[*lookup.index];
+        try {
+            DiagnosticSink quiet(ReadMode::Tolerant); // resolve_materials reports the problems
+            const material::Material mat = material::read(e.data, e.attr2, quiet, e.name());
+            if (!mat.raw_only && !mat.phases.empty() && !mat.phases[0].texture_name().empty())
+                out.push_back(mat.phases[0].texture_name());
+        } catch (const FormatError&) {
+        }
+    }
+    return out;
+}
+
 std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
                                                 DiagnosticSink& diagnostics) {

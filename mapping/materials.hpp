@@ -28,6 +28,16 @@ struct MaterialLibraries {
     std::string lightmaps_name = "LightMap.lib";
 };
 
+// What one model asks of the libraries: its WEAR's material rows and lightmap names.
+struct LibraryNeeds {
+    std::vector<std::string> materials, lightmaps;
+};
+
+// The phase-0 texture names `rows` resolve to through `materials` (Material.lib), the same lookup
+// resolve_materials makes: what a library opened for one model needs of Textures.lib.
+std::vector<std::string> phase0_textures(const std::vector<std::string>& rows,
+                                         const nres::Archive& materials);
+
 struct ResolvedMaterial {
     std::string name;                  // the WEAR row name
     std::optional<scene::Image> image; // phase-0 texture, level 0 as PNG; none = untextured

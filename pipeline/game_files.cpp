@@ -22,13 +22,28 @@ bool has_game_libraries(const fs::path& dir) {
 }
 
 mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const LibraryPaths& paths,
-                                               std::vector<std::string>& warnings) {
+                                               std::vector<std::string>& warnings,
+                                               const mapping::LibraryNeeds* needs) {
+    // `names` given: only those entries, from a mapped file.
     auto open = [&](const std::optional<fs::path>& p, std::optional<nres::Archive>& lib,
-                    std::string& name) {
+                    std::string& name, const std::vector<std::string>* names) {
         if (!p) return;
         name = p->string();
         try {
-            lib = nres::read(read_file(*p), ReadMode::Tolerant, name);
+            if (!names) {
+                lib = nres::read(read_file(*p), ReadMode::Tolerant, name);
+                return;
+            }
+            const MappedFile file(*p);
+            DiagnosticSink sink(ReadMode::Tolerant);
+            lib = nres::read_entries(
+                file.bytes(),
+                [&](const nres::Entry& e) {
+                    for (const std::string& n : *names)
+                        if (nres::compare_names(e.name(), n) == 0) return true;
+                    return false;
+                },
+                sink, name);
         } catch (const std::exception& e) {
             warnings.push_back(std::string(e.what()) + " (ignored: materials stay untextured)");
             lib.reset();
@@ -36,11 +51,15 @@ mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const Librar
     };
     mapping::MaterialLibraries libs;
     open(paths.materials ? paths.materials : find_file_ci(dir, "Material.lib"), libs.materials,
-         libs.materials_name);
+         libs.materials_name, nullptr);
+    std::vector<std::string> textures;
+    if (needs && libs.materials)
+        textures = mapping::phase0_textures(needs->materials, *libs.materials);
     open(paths.textures ? paths.textures : find_file_ci(dir, "Textures.lib"), libs.textures,
-         libs.textures_name);
-    open(find_file_ci(dir, "palettes.lib"), libs.palettes, libs.palettes_name);
-    open(find_file_ci(dir, "LightMap.lib"), libs.lightmaps, libs.lightmaps_name);
+         libs.textures_name, needs ? &textures : nullptr);
+    open(find_file_ci(dir, "palettes.lib"), libs.palettes, libs.palettes_name, nullptr);
+    open(find_file_ci(dir, "LightMap.lib"), libs.lightmaps, libs.lightmaps_name,
+         needs ? &needs->lightmaps : nullptr);
     return libs;
 }
 

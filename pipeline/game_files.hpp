@@ -29,9 +29,12 @@ struct LibraryPaths {
 // Material.lib, Textures.lib, palettes.lib and LightMap.lib of `dir` (or the explicit paths). A
 // library that is missing leaves its part empty; one that cannot be read is a warning (the
 // export stays untextured), never a failure.
+// With `needs` (one model's export), Textures.lib and LightMap.lib are mapped and only the
+// textures those rows resolve to are read (MaterialLibraries then holds just those entries).
 mapping::MaterialLibraries open_game_libraries(const std::filesystem::path& dir,
                                                const LibraryPaths& explicit_paths,
-                                               std::vector<std::string>& warnings);
+                                               std::vector<std::string>& warnings,
+                                               const mapping::LibraryNeeds* needs = nullptr);
 
 // A level as files: `<base>.msh` and, beside it, `<base>.map`, `<base>1.wea`, `<base>2.wea`.
 struct LevelFiles {

@@ -104,7 +104,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     if (settings.skin)
         sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
     if (!opt.material_names.empty() && in.libraries)
-        if (const auto libs = in.libraries())
+        if (const auto libs = in.libraries({opt.material_names, rows.lightmaps}))
             texture_scene(sc, opt, rows.lightmaps, *libs, where, out);
 
     record.pair = sidecar::model_pairing_token(in.model, record);

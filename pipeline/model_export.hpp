@@ -48,10 +48,12 @@ struct ModelExportInput {
     ByteView model;      // the MSH model (an NRes image)
     std::string address; // where it came from: recorded in the sidecar and the glTF extras
     std::optional<NamedBytes> wear; // the model's WEAR (none: materials named mat_<row>)
-    // The game libraries, asked for only when the WEAR names materials (null: untextured); the
-    // export lets go of them as soon as the textures are resolved, so a provider that opens them
-    // for one model frees them before the encoding.
-    std::function<std::shared_ptr<const mapping::MaterialLibraries>()> libraries;
+    // The game libraries, asked for only when the WEAR names materials (null: untextured), with
+    // what this model needs of them (a provider for one model may read only that); the export
+    // lets go of them as soon as the textures are resolved, so a provider that opens them for
+    // one model frees them before the encoding.
+    std::function<std::shared_ptr<const mapping::MaterialLibraries>(const mapping::LibraryNeeds&)>
+        libraries;
 };
 
 struct ModelExportSummary {

@@ -19,10 +19,21 @@ constexpr auto kValue = [] {
 
 } // namespace
 
+size_t base64_size(size_t bytes) {
+    return (bytes + 2) / 3 * 4;
+}
+
 std::string to_base64(ByteView bytes) {
-    std::string s((bytes.size() + 2) / 3 * 4, '=');
+    std::string s;
+    append_base64(s, bytes);
+    return s;
+}
+
+void append_base64(std::string& out, ByteView bytes) {
+    const size_t start = out.size();
+    out.resize(start + base64_size(bytes.size()), '=');
     const uint8_t* p = bytes.data();
-    char* o = s.data();
+    char* o = out.data() + start;
     size_t i = 0;
     for (; i + 3 <= bytes.size(); i += 3, o += 4) {
         const uint32_t v = uint32_t(p[i]) << 16 | uint32_t(p[i + 1]) << 8 | p[i + 2];
@@ -34,7 +45,6 @@ std::string to_base64(ByteView bytes) {
         o[0] = kAlphabet[v >> 18], o[1] = kAlphabet[(v >> 12) & 63];
         if (left == 2) o[2] = kAlphabet[(v >> 6) & 63];
     }
-    return s;
 }
 
 Bytes from_base64(std::string_view text) {

@@ -10,6 +10,9 @@
 namespace msh::sidecar {
 
 std::string to_base64(ByteView bytes);
+// Appends the base64 of `bytes` to `out` (no intermediate string: sidecars carry megabytes).
+void append_base64(std::string& out, ByteView bytes);
+size_t base64_size(size_t bytes);
 // Throws std::invalid_argument on characters outside the base64 alphabet or a bad length.
 Bytes from_base64(std::string_view text);
 

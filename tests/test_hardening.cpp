@@ -60,7 +60,7 @@ Entry first_model() {
 
 pipeline::ModelExport export_gltf(const Entry& m) {
     pipeline::ModelExportInput in(m.bytes, m.name);
-    in.libraries = [] {
+    in.libraries = [](const mapping::LibraryNeeds&) { // the whole libraries
         std::vector<std::string> warnings;
         return std::make_shared<const mapping::MaterialLibraries>(
             pipeline::open_game_libraries(test::corpus_dir(), {}, warnings));

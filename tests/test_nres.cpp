@@ -1,3 +1,5 @@
+#include "corpus.hpp"
+
 #include "formats/nres.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -211,6 +213,31 @@ BOOST_AUTO_TEST_CASE(tolerant_reader_accepts_wrong_total_size) {
     BOOST_TEST(ar.entries.size() == 3u);
     BOOST_TEST(sink.warning_count() >= 1u);
     BOOST_TEST((nres::write(ar) == b)); // trailing byte kept
+}
+
+// A library lookup reads only the entries it keeps: the same entries, in directory order, with the
+// same payloads as a whole read; a damaged directory fails the same way.
+BOOST_AUTO_TEST_CASE(read_entries_keeps_what_it_is_asked_for) {
+    for (const samples::GeneratedFile& f : test::corpus()) {
+        if (!f.relative_path.ends_with(".lib") && !f.relative_path.ends_with(".rlb")) continue;
+        const nres::Archive whole = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        size_t k = 0;
+        auto every_third = [&k](const nres::Entry&) { return k++ % 3 == 0; };
+        DiagnosticSink sink(ReadMode::Tolerant);
+        const nres::Archive some = nres::read_entries(f.bytes, every_third, sink, f.relative_path);
+        BOOST_TEST(sink.diagnostics().empty());
+        BOOST_TEST_REQUIRE(some.entries.size() == (whole.entries.size() + 2) / 3);
+        for (size_t i = 0; i < some.entries.size(); ++i) {
+            BOOST_TEST(some.entries[i].name() == whole.entries[3 * i].name());
+            BOOST_TEST((some.entries[i].data == whole.entries[3 * i].data));
+        }
+        Bytes cut = f.bytes;
+        cut.resize(cut.size() - 1); // the directory no longer fits where the header says
+        DiagnosticSink strict(ReadMode::Strict);
+        BOOST_CHECK_THROW(nres::read_entries(
+                              cut, [](const nres::Entry&) { return true; }, strict, "cut"),
+                          FormatError);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

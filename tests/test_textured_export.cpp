@@ -106,10 +106,10 @@ void export_entry(const fs::path& archive, const std::string& entry, const fs::p
     const std::string wear = entry.substr(0, entry.rfind('.')) + ".wea";
     if (const auto w = ar.find(wear))
         in.wear = pipeline::NamedBytes{archive.string() + ":" + wear, ar.entries[*w].data};
-    in.libraries = [dir = archive.parent_path()] {
-        std::vector<std::string> warnings;
+    in.libraries = [dir = archive.parent_path()](const mapping::LibraryNeeds& needs) {
+        std::vector<std::string> warnings; // only what the model needs, as the CLI reads them
         return std::make_shared<const mapping::MaterialLibraries>(
-            pipeline::open_game_libraries(dir, {}, warnings));
+            pipeline::open_game_libraries(dir, {}, warnings, &needs));
     };
     settings.format = *pipeline::scene_format_of(out.filename().string());
     settings.output_name = out.filename().string();
