@@ -119,9 +119,11 @@ std::vector<Bytes> corpus_models(const std::vector<samples::GeneratedFile>& file
 } // namespace
 
 int run_terrain_bench(int argc, char** argv); // terrain_bench.cpp
+int run_png_bench(int argc, char** argv);     // png_bench.cpp
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "terrain") return run_terrain_bench(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "png") return run_png_bench(argc, argv);
     if (argc > 2 && std::string_view(argv[1]) == "--profile") {
         const std::vector<Bytes> msh = corpus_models(samples::generate_corpus({}));
         const std::string_view what = argv[2];

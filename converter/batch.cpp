@@ -99,7 +99,10 @@ int run_batch(const Args& args) {
         "folder with Material.lib, Textures.lib, palettes.lib, LightMap.lib (default: the "
         "nearest folder above each input holding them)")("mips",
                                                          "textures: also write every mip level")(
-        "areal-faces", "maps to OBJ: also write the areals as filled faces");
+        "areal-faces", "maps to OBJ: also write the areals as filled faces")(
+        "png-level", po::value<int>(),
+        "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
+        "the fast setting (zlib 1, Up filter; same pixels)");
     po::positional_options_description pos;
     pos.add("input", -1);
     po::variables_map vm;

@@ -118,6 +118,9 @@ int run_convert(const Args& args) {
         "force", "import: accept a file whose pairing token is not its sidecar's (another "
                  "export's sidecar; the result may mix the two)")(
         "mips", "texture export: also write every mip level as OUT_STEM.mip<k>.png")(
+        "png-level", po::value<int>(),
+        "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
+        "the fast setting (zlib 1, Up filter; same pixels)")(
         "format", po::value<std::string>(),
         "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "
         "different format re-encodes)")(

@@ -38,6 +38,9 @@ std::string model_wear_name(const Address& model);
 // else in --game-dir, else in `default_dir` (the corpus keeps them at its root). A library that
 // is missing or unreadable is a warning (untextured export), never a failure. With `needs`, only
 // the textures one model resolves to are read (pipeline::open_game_libraries).
+// --png-level N, else the fast default (formats/png.hpp).
+png::EncodeOptions png_options(const po::variables_map& vm);
+
 mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_dir,
                                           const po::variables_map& vm,
                                           const mapping::LibraryNeeds* needs = nullptr);

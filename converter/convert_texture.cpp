@@ -44,6 +44,15 @@ std::optional<texm::Format> format_option(const po::variables_map& vm) {
 
 } // namespace
 
+png::EncodeOptions png_options(const po::variables_map& vm) {
+    if (!vm.count("png-level")) return {};
+    try {
+        return png::options_for_level(vm["png-level"].as<int>());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--png-level: ") + e.what());
+    }
+}
+
 int export_texture(const Loaded& in, const fs::path& out_png, const po::variables_map& vm) {
     if (lower_ascii(out_png.extension().string()) != ".png")
         throw UsageError("OUT must end in .png for a texture: " + out_png.string());
@@ -52,6 +61,7 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
     pipeline::TextureExportSettings settings;
     settings.output_name = out_png.filename().string();
     settings.mips = vm.count("mips") > 0;
+    settings.png = png_options(vm);
     const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
     // Everything is encoded in memory; each file is written atomically, the sidecar last.
     const std::string text = sidecar::texture_sidecar_text(e.sidecar);

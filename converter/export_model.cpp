@@ -82,6 +82,7 @@ pipeline::ExportSettings model_export_settings(const po::variables_map& vm, cons
     s.fps = vm.count("fps") ? vm["fps"].as<double>() : 24.0;
     s.skin = vm.count("skin") > 0;
     s.msft_lod = vm.count("msft-lod") > 0;
+    s.png = png_options(vm);
     if (s.msft_lod && s.lod != mapping::kAll) throw UsageError("--msft-lod needs --lod all");
     if (!(s.fps > 0) || !std::isfinite(s.fps)) throw UsageError("--fps must be a positive number");
     return s;

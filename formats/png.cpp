@@ -154,6 +154,22 @@ bool encode_impl(png_structp png, png_infop info, Context& ctx, WriteState& st, 
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, o.compression_level);
+    switch (o.filter) {
+    case RowFilter::Adaptive:
+        break;
+    case RowFilter::None:
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+        break;
+    case RowFilter::Sub:
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+        break;
+    case RowFilter::Up:
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+        break;
+    case RowFilter::Paeth:
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_PAETH);
+        break;
+    }
     png_set_IHDR(png, info, width, height, 8, color, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (color == PNG_COLOR_TYPE_PALETTE) {
@@ -316,6 +332,15 @@ ColorType color_type_for(texm::Format f) {
         return ColorType::GrayAlpha;
     }
     return ColorType::RGBA;
+}
+
+EncodeOptions options_for_level(int zlib_level) {
+    if (zlib_level < 0 || zlib_level > 9)
+        throw std::invalid_argument("PNG level " + std::to_string(zlib_level) + " is not 0..9");
+    EncodeOptions o;
+    o.compression_level = zlib_level;
+    o.filter = RowFilter::Adaptive;
+    return o;
 }
 
 Bytes from_texm_level(const texm::Texture& t, uint32_t level, const EncodeOptions& base) {

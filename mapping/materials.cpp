@@ -29,7 +29,7 @@ struct TextureResult {
 
 // Texture name -> PNG of level 0 (cached per upper-cased name by the caller).
 TextureResult load_texture(const std::string& name, const MaterialLibraries& libs,
-                           DiagnosticSink& diagnostics) {
+                           DiagnosticSink& diagnostics, const png::EncodeOptions& png) {
     TextureResult r;
     r.info["name"] = name;
     const material::PaletteRef pal = material::palette_slot(name);
@@ -69,7 +69,7 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
             diagnostics.warn(where, Location::whole(), "not an interpretable Texm; untextured");
             return r;
         }
-        r.image = scene::Image{e.name(), png::from_texm_level(t, 0)};
+        r.image = scene::Image{e.name(), png::from_texm_level(t, 0, png)};
         r.info["name"] = e.name();
         r.info["format"] = t.header.format;
         r.info["width"] = t.header.width;
@@ -109,7 +109,8 @@ std::vector<std::string> phase0_textures(const std::vector<std::string>& rows,
 
 std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                DiagnosticSink& diagnostics) {
+                                                DiagnosticSink& diagnostics,
+                                                const png::EncodeOptions& png) {
     std::vector<ResolvedMaterial> out;
     std::map<std::string, TextureResult> textures; // upper-cased texture name -> result
     if (!libs.materials && !rows.empty())
@@ -171,7 +172,7 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
         if (!tex.empty()) {
             auto it = textures.find(upper(tex));
             if (it == textures.end())
-                it = textures.emplace(upper(tex), load_texture(tex, libs, diagnostics)).first;
+                it = textures.emplace(upper(tex), load_texture(tex, libs, diagnostics, png)).first;
             m.image = it->second.image;
             m.alpha_mode = it->second.alpha;
             m.extras["texture"] = it->second.info;
@@ -200,7 +201,8 @@ size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>&
 
 std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                DiagnosticSink& diagnostics) {
+                                                DiagnosticSink& diagnostics,
+                                                const png::EncodeOptions& png) {
     std::vector<ResolvedLightmap> out;
     for (const std::string& name : rows) {
         ResolvedLightmap r;
@@ -230,7 +232,7 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
                 diagnostics.warn(where, Location::whole(),
                                  "not an interpretable Texm; no lightmap");
             } else {
-                r.image = scene::Image{e.name(), png::from_texm_level(t, 0)};
+                r.image = scene::Image{e.name(), png::from_texm_level(t, 0, png)};
                 r.info = {{"name", e.name()},
                           {"format", t.header.format},
                           {"width", t.header.width},

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "formats/nres.hpp"
+#include "formats/png.hpp"
 #include "scene/scene.hpp"
 
 #include <nlohmann/json.hpp>
@@ -49,7 +50,8 @@ struct ResolvedMaterial {
 // piece.
 std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                DiagnosticSink& diagnostics);
+                                                DiagnosticSink& diagnostics,
+                                                const png::EncodeOptions& png = {});
 
 // Gives every scene material whose extras hold `wear_row` r the image, alpha mode and extras of
 // resolved[r] (extras are merged under the key "material"). Returns how many got an image.
@@ -65,7 +67,8 @@ struct ResolvedLightmap {
 // lightmap or unusable payload is a warning: the row has no image (never the diffuse texture).
 std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& rows,
                                                 const MaterialLibraries& libs,
-                                                DiagnosticSink& diagnostics);
+                                                DiagnosticSink& diagnostics,
+                                                const png::EncodeOptions& png = {});
 
 // Gives every scene material whose extras hold `lightmap_row` r the image of resolved[r] (on UV
 // set kLightmapTexcoord) and extras {"lightmap": info}. Returns how many got one.

@@ -40,12 +40,13 @@ WearRows read_wear(const std::optional<NamedBytes>& wear, const std::string& whe
 void texture_scene(scene::Scene& sc, const mapping::ExportOptions& opt,
                    const std::vector<std::string>& lightmap_names,
                    const mapping::MaterialLibraries& libs, const std::string& where,
-                   ModelExport& out) {
+                   const png::EncodeOptions& png, ModelExport& out) {
     DiagnosticSink diagnostics(ReadMode::Tolerant);
-    const auto resolved = mapping::resolve_materials(opt.material_names, libs, diagnostics);
+    const auto resolved = mapping::resolve_materials(opt.material_names, libs, diagnostics, png);
     out.summary.textured_materials = mapping::apply_materials(sc, resolved);
     if (opt.lightmapped)
-        mapping::apply_lightmaps(sc, mapping::resolve_lightmaps(lightmap_names, libs, diagnostics));
+        mapping::apply_lightmaps(
+            sc, mapping::resolve_lightmaps(lightmap_names, libs, diagnostics, png));
     for (const std::string& w : diagnostics.warning_texts())
         out.warnings.push_back(where + ": " + w);
     nlohmann::json used = nlohmann::json::object();
@@ -105,7 +106,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
         sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
     if (!opt.material_names.empty() && in.libraries)
         if (const auto libs = in.libraries({opt.material_names, rows.lightmaps}))
-            texture_scene(sc, opt, rows.lightmaps, *libs, where, out);
+            texture_scene(sc, opt, rows.lightmaps, *libs, where, settings.png, out);
 
     record.pair = sidecar::model_pairing_token(in.model, record);
     auto& extras = sc.extras["mshconv"];

@@ -6,6 +6,7 @@
 #include "outputs.hpp"
 
 #include "formats/bytes.hpp"
+#include "formats/png.hpp"
 #include "mapping/materials.hpp"
 #include "mapping/model_to_scene.hpp"
 #include "sidecar/model_sidecar.hpp"
@@ -30,11 +31,12 @@ struct ExportSettings {
     std::string output_name = "model.glb";
     // The sidecar's file name as recorded in the scene (default `<stem>.sidecar.json`).
     std::string sidecar_name;
-    int lod = 0;           // 0..2 or mapping::kAll
-    int group = 0;         // 0..4 or mapping::kAll
-    double fps = 24;       // key time = frame / fps
-    bool skin = false;     // glTF: one skinned mesh per LOD/group whose joints are the nodes
-    bool msft_lod = false; // glTF with lod = all: MSFT_lod on the nodes
+    int lod = 0;            // 0..2 or mapping::kAll
+    int group = 0;          // 0..4 or mapping::kAll
+    double fps = 24;        // key time = frame / fps
+    bool skin = false;      // glTF: one skinned mesh per LOD/group whose joints are the nodes
+    bool msft_lod = false;  // glTF with lod = all: MSFT_lod on the nodes
+    png::EncodeOptions png; // the textures' PNG encoding (--png-level)
 };
 
 // Checks a combination of settings; returns the problem, or empty when they are usable.

@@ -7,7 +7,7 @@ namespace msh::pipeline {
 TextureExport export_texture(ByteView texm, const std::string& address,
                              const TextureExportSettings& settings) {
     sidecar::TextureExport e =
-        sidecar::export_texture(texm, address, settings.output_name, settings.mips);
+        sidecar::export_texture(texm, address, settings.output_name, settings.mips, settings.png);
     TextureExport out;
     for (size_t k = 0; k < e.mips.size(); ++k)
         out.files.push_back(

@@ -5,6 +5,7 @@
 
 #include "outputs.hpp"
 
+#include "formats/png.hpp"
 #include "formats/texm.hpp"
 #include "sidecar/texture_sidecar.hpp"
 
@@ -17,6 +18,7 @@ namespace msh::pipeline {
 struct TextureExportSettings {
     std::string output_name = "texture.png"; // mip k is `<stem>.mip<k>.png` beside it
     bool mips = false;                       // also every mip level
+    png::EncodeOptions png;                  // --png-level
 };
 
 struct TextureExportSummary {

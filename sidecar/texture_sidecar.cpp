@@ -92,14 +92,15 @@ std::string mip_png_name(const std::string& png_name, uint32_t level) {
 }
 
 TextureExport export_texture(ByteView payload, const std::string& where,
-                             const std::string& png_name, bool mips) {
+                             const std::string& png_name, bool mips,
+                             const png::EncodeOptions& encoding) {
     const texm::Texture t = read_texture(payload, where);
     TextureExport out;
-    out.png = png::from_texm_level(t, 0);
+    out.png = png::from_texm_level(t, 0, encoding);
     std::vector<std::string> mip_names;
     if (mips)
         for (uint32_t i = 1; i < t.header.mip_count; ++i) {
-            out.mips.push_back(png::from_texm_level(t, i));
+            out.mips.push_back(png::from_texm_level(t, i, encoding));
             mip_names.push_back(mip_png_name(png_name, i));
         }
     TextureSidecar& sc = out.sidecar;

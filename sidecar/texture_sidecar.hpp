@@ -47,7 +47,8 @@ struct TextureExport {
 // name of the level-0 PNG, mip k is written as `<png stem>.mip<k>.png`. Throws FormatError for a
 // payload that is not an interpretable Texm.
 TextureExport export_texture(ByteView texm_payload, const std::string& where,
-                             const std::string& png_name, bool mips);
+                             const std::string& png_name, bool mips,
+                             const png::EncodeOptions& encoding = {});
 
 // File name of mip level k beside `png_name` (`NAME.mip<k>.png` for `NAME.png`).
 std::string mip_png_name(const std::string& png_name, uint32_t level);
