@@ -227,6 +227,8 @@ Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& wh
         std::string label = where + ": " + entry_label(i, e);
         if (std::find(e.raw_name.begin(), e.raw_name.end(), 0) == e.raw_name.end())
             sink.strict_error(label, at + 20, "name field has no NUL terminator");
+        // `keep` sees every entry, also one whose payload lies outside (a sniffer wants its type).
+        const bool kept = !keep || (*keep)(e);
         if (e.data_offset < kHeaderSize || !in_range(e.data_offset, size, dir_off)) {
             usable[i] = false;
             sink.error(label, at + 56,
@@ -235,7 +237,7 @@ Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& wh
             ar.verbatim_only = true;
             continue;
         }
-        if (keep && !(*keep)(e)) {
+        if (!kept) {
             usable[i] = false; // dropped below: its payload is never touched
             continue;
         }

@@ -80,7 +80,8 @@ Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where);
 Archive read(ByteView bytes, ReadMode mode, const std::string& where);
 // A lookup view of a large library: the header and directory checked as read() does, and only
 // the entries `keep` accepts, in directory order, with their payloads (the others' bytes are never
-// touched, so a mapped file reads only those pages). No layout: not an archive to write back.
+// touched, so a mapped file reads only those pages; an entry whose payload lies outside the file is
+// shown to `keep` but never kept). No layout: not an archive to write back.
 Archive read_entries(ByteView bytes, const std::function<bool(const Entry&)>& keep,
                      DiagnosticSink& sink, const std::string& where);
 

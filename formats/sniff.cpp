@@ -30,11 +30,22 @@ bool ends_with_ci(std::string_view name, std::string_view ext) {
 
 ContentKind sniff_nres(ByteView bytes) {
     try {
-        const nres::Archive ar = nres::read(bytes, ReadMode::Tolerant, "");
-        if (ar.find_type(terrain::kFaces)) return ContentKind::Terrain;
-        if (ar.find_type(1) && ar.find_type(2) && ar.find_type(3)) return ContentKind::Model;
-        if (ar.entries.size() == 1 && ar.entries[0].type == arealmap::kChunkType)
-            return ContentKind::ArealMap;
+        // The directory's types decide; no payload is copied (sniffing runs on every file).
+        std::vector<uint32_t> types;
+        DiagnosticSink sink(ReadMode::Tolerant);
+        nres::read_entries(
+            bytes,
+            [&](const nres::Entry& e) {
+                types.push_back(e.type);
+                return false;
+            },
+            sink, "");
+        auto has = [&](uint32_t t) {
+            return std::find(types.begin(), types.end(), t) != types.end();
+        };
+        if (has(terrain::kFaces)) return ContentKind::Terrain;
+        if (has(1) && has(2) && has(3)) return ContentKind::Model;
+        if (types.size() == 1 && types[0] == arealmap::kChunkType) return ContentKind::ArealMap;
         return ContentKind::NResArchive;
     } catch (const FormatError&) {
         return ContentKind::DamagedNRes;
