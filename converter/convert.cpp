@@ -115,6 +115,9 @@ int run_convert(const Args& args) {
         "sidecar", po::value<std::string>(),
         "sidecar path (default OUT_STEM.sidecar.json / IN_STEM.sidecar.json)")(
         "report", po::value<std::string>(), "import: write the change report as JSON")(
+        "animation", po::value<std::string>(),
+        "import: several glTF animations -> all (default: merged into the one MSH timeline; two "
+        "driving the same node property are an error) or one, by NAME or INDEX")(
         "force", "import: accept a file whose pairing token is not its sidecar's (another "
                  "export's sidecar; the result may mix the two)")(
         "mips", "texture export: also write every mip level as OUT_STEM.mip<k>.png")(

@@ -52,6 +52,7 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
 struct ImportChoices {
     std::optional<double> fps; // --fps (default: the sidecar's)
     bool force = false;        // --force: import a file whose pairing token is not its sidecar's
+    std::string animation = "all"; // --animation all|NAME|INDEX
 };
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
 pipeline::ModelImport import_model_files(const std::filesystem::path& input,

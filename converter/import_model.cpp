@@ -57,6 +57,7 @@ pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::Mo
     pipeline::ImportSettings settings;
     settings.fps = choices.fps;
     settings.force = choices.force;
+    settings.animation = choices.animation;
     settings.sidecar_name = sidecar_path.string();
     settings.from_obj =
         pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Obj;
@@ -82,6 +83,16 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     std::error_code ec;
     if (out.entries.empty() && fs::exists(out.file, ec) && fs::equivalent(out.file, input, ec))
         throw UsageError("OUT is the input file; inputs are never overwritten");
+    if (out.entries.empty()) {
+        // An import writes an MSH; one named like an interchange file would be a trap.
+        const std::string out_ext = lower_ascii(out.file.extension().string());
+        for (const char* other : {".gltf", ".glb", ".obj", ".mtl", ".png", ".json", ".fbx"})
+            if (out_ext == other)
+                throw UsageError("OUT '" + out_spec + "': importing " + input.filename().string() +
+                                 " writes an MSH model (.msh or ARCHIVE:ENTRY), not " + out_ext +
+                                 "; mshconv converts between game files and glTF/OBJ, not "
+                                 "between interchange formats");
+    }
     if (vm.count("skin") || vm.count("msft-lod") || !vm["lod"].defaulted() ||
         !vm["group"].defaulted())
         throw UsageError("--skin, --msft-lod, --lod and --group are export options; the import "
@@ -95,6 +106,7 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     ImportChoices choices;
     if (vm.count("fps")) choices.fps = vm["fps"].as<double>();
     choices.force = vm.count("force") > 0;
+    if (vm.count("animation")) choices.animation = vm["animation"].as<std::string>();
     const bool has_sidecar = fs::exists(sidecar_path);
     pipeline::ModelImport r = has_sidecar ? import_model_files(input, sidecar_path, choices)
                                           : import_scene_file(input, nullptr, {}, choices);

@@ -41,14 +41,16 @@ void write(const scene::Scene& scene, const std::filesystem::path& out);
 
 namespace msh::gltf {
 
-// Reads a .gltf (+ buffers) or .glb into the neutral scene: nodes (TRS; a node matrix is
-// decomposed, scale must be 1), meshes with every attribute as floats (integer and normalised
-// accessors converted, byteStride honoured), materials by name, skins, and LINEAR/STEP animation
-// channels (translation and rotation; scale channels are dropped with a warning when not 1).
+// Reads a .gltf (+ buffers) or .glb into the neutral scene: rigid nodes (a node matrix is
+// decomposed; scale and shear are baked into the geometry and the children's translations,
+// scene/bake_scale.hpp), meshes with every attribute as floats (integer and normalised accessors
+// converted, byteStride honoured; TRIANGLE_STRIP and TRIANGLE_FAN as triangle lists), materials by
+// name, skins, and every animation with its LINEAR/STEP translation and rotation channels (a
+// constant scale channel is the baked rest scale; a changing one is dropped with a warning).
 // `diagnostics` collects what was dropped, as warnings at their JSON pointers. Throws FormatError
-// naming the file on bad input. Line primitives (LINES, LINE_LOOP, LINE_STRIP) are skipped with a
-// warning unless `options.lines`: then they are kept as Mode::Lines with segment-pair indices (the
-// terrain import reads the areal outlines from them).
+// naming the file on bad input. Points are skipped with a warning, and so are line primitives
+// (LINES, LINE_LOOP, LINE_STRIP) unless `options.lines`: then they are kept as Mode::Lines with
+// segment-pair indices (the terrain import reads the areal outlines from them).
 struct ReadOptions {
     bool lines = false;
 };

@@ -6,6 +6,7 @@
 #include "gltf.hpp"
 #include "gltf_check.hpp"
 #include "json_nesting.hpp"
+#include "scene/bake_scale.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -318,6 +319,20 @@ scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticS
 
 namespace {
 
+// TRIANGLE_STRIP / TRIANGLE_FAN indices -> a triangle list with the winding glTF 2.0 §3.7.2.1
+// defines; triangles that repeat an index (the degenerate joins of strips) are dropped.
+std::vector<uint32_t> triangle_list(const std::vector<uint32_t>& v, bool strip) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i + 2 < v.size(); ++i) {
+        std::array<uint32_t, 3> t =
+            strip ? std::array<uint32_t, 3>{v[i], v[i + 1 + i % 2], v[i + 2 - i % 2]}
+                  : std::array<uint32_t, 3>{v[i + 1], v[i + 2], v[0]};
+        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;
+        out.insert(out.end(), t.begin(), t.end());
+    }
+    return out;
+}
+
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                       DiagnosticSink& diagnostics, const ReadOptions& options) {
     Reader r{m, where};
@@ -338,9 +353,14 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                                           std::to_string(&p - mesh.primitives.data());
             const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
                                p.mode == TINYGLTF_MODE_LINE_STRIP;
-            if ((p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != -1) && !(lines && options.lines)) {
+            const bool strip = p.mode == TINYGLTF_MODE_TRIANGLE_STRIP;
+            const bool fan = p.mode == TINYGLTF_MODE_TRIANGLE_FAN;
+            const bool triangles = p.mode == TINYGLTF_MODE_TRIANGLES || p.mode == -1;
+            if (!triangles && !strip && !fan && !(lines && options.lines)) {
                 diagnostics.warn(where, Location::at_pointer(primitive + "/mode"),
-                                 "mesh '" + mesh.name + "': a non-triangle primitive was skipped");
+                                 "mesh '" + mesh.name + "': a " +
+                                     (lines ? std::string("line") : std::string("point")) +
+                                     " primitive was skipped (MSH models hold triangles)");
                 continue;
             }
             scene::Primitive prim;
@@ -370,6 +390,7 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                     pairs.insert(pairs.end(), {v.back(), v.front()});
                 prim.indices = std::move(pairs);
             }
+            if (strip || fan) prim.indices = triangle_list(prim.indices, strip);
             if (lines && prim.indices.size() % 2)
                 r.fail(primitive,
                        "mesh '" + mesh.name + "': a LINES primitive with an odd index count");
@@ -383,6 +404,9 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         s.meshes.push_back(std::move(out));
     }
     s.nodes.resize(m.nodes.size());
+    // Scale and shear beyond each node's rotation, baked below (MSH nodes are rigid).
+    std::vector<scene::Linear3> residual(m.nodes.size(), scene::kIdentity3);
+    std::vector<std::array<double, 3>> rest_scale(m.nodes.size(), {1, 1, 1});
     for (size_t i = 0; i < m.nodes.size(); ++i) {
         const tinygltf::Node& n = m.nodes[i];
         scene::Node& out = s.nodes[i];
@@ -396,14 +420,18 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         if (n.rotation.size() == 4)
             out.rotation = {float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]),
                             float(n.rotation[3])};
-        if (n.scale.size() == 3 &&
-            (std::abs(n.scale[0] - 1) > 1e-5 || std::abs(n.scale[1] - 1) > 1e-5 ||
-             std::abs(n.scale[2] - 1) > 1e-5))
-            diagnostics.warn(where, Location::at_pointer("/nodes/" + std::to_string(i) + "/scale"),
-                             "node '" + n.name + "' has a scale; MSH nodes cannot scale (ignored)");
-        if (n.matrix.size() == 16)
-            r.fail("/nodes/" + std::to_string(i) + "/matrix",
-                   "node '" + n.name + "' uses a matrix; export TRS instead");
+        if (n.scale.size() == 3) {
+            rest_scale[i] = {n.scale[0], n.scale[1], n.scale[2]};
+            residual[i] = {n.scale[0], 0, 0, 0, n.scale[1], 0, 0, 0, n.scale[2]};
+        }
+        if (n.matrix.size() == 16) {
+            std::array<double, 16> mat;
+            std::copy(n.matrix.begin(), n.matrix.end(), mat.begin());
+            const scene::Decomposed d = scene::decompose_matrix(mat);
+            out.translation = d.translation;
+            out.rotation = d.rotation;
+            residual[i] = d.residual;
+        }
         for (int c : n.children) {
             if (c < 0 || size_t(c) >= m.nodes.size())
                 r.fail("/nodes/" + std::to_string(i) + "/children",
@@ -431,10 +459,29 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
             if (ch.sampler < 0 || size_t(ch.sampler) >= an.samplers.size())
                 r.fail(channel + "/sampler", "animation '" + an.name + "': no such sampler");
             const tinygltf::AnimationSampler& smp = an.samplers[size_t(ch.sampler)];
-            if (ch.target_path == "scale" || ch.target_path == "weights") {
+            if (ch.target_path == "scale") {
+                // Exporters sample a constant scale with every animated object: that one is the
+                // rest scale, baked with the node. A changing scale cannot be carried.
+                if (ch.target_node < 0) continue; // no node: nothing moves
+                int comps = 0;
+                const std::vector<float> v = r.floats(smp.output, comps);
+                const auto& rest = rest_scale[size_t(ch.target_node)];
+                bool constant = true;
+                for (size_t k = 0; k < v.size(); ++k)
+                    constant = constant && std::abs(v[k] - rest[k % 3]) <=
+                                               1e-5 * std::max(1.0, std::abs(rest[k % 3]));
+                if (!constant)
+                    diagnostics.warn(where, Location::at_pointer(channel),
+                                     "animation '" + an.name + "': the scale of node '" +
+                                         m.nodes[size_t(ch.target_node)].name +
+                                         "' is animated; MSH nodes cannot scale, its rest scale "
+                                         "is baked and the scale keys are dropped");
+                continue;
+            }
+            if (ch.target_path == "weights") {
                 diagnostics.warn(where, Location::at_pointer(channel),
-                                 "animation '" + an.name + "': " + ch.target_path +
-                                     " channel ignored (MSH keys have no " + ch.target_path + ")");
+                                 "animation '" + an.name +
+                                     "': morph target weights ignored (MSH keys have no weights)");
                 continue;
             }
             if (smp.interpolation == "CUBICSPLINE")
@@ -453,6 +500,9 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         }
         s.animations.push_back(std::move(out));
     }
+    scene::bake_residuals(s, residual, [&](int node, const std::string& text) {
+        diagnostics.warn(where, Location::at_pointer("/nodes/" + std::to_string(node)), text);
+    });
     if (!m.scenes.empty()) s.extras = to_json(m.scenes[size_t(std::max(0, m.defaultScene))].extras);
     return s;
 }

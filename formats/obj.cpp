@@ -1,5 +1,6 @@
 #include "obj.hpp"
 
+#include "scene/polygon.hpp"
 #include "scene/transform.hpp"
 
 #include <charconv>
@@ -297,8 +298,15 @@ scene::Scene read(const std::string& text, const std::string& where) {
             }
             if (poly.size() < 3) fail(where, st, "face with fewer than 3 corners");
             Run& run = current();
-            for (size_t k = 1; k + 1 < poly.size(); ++k)
-                run.corners.insert(run.corners.end(), {poly[0], poly[k], poly[k + 1]});
+            if (poly.size() == 3) {
+                run.corners.insert(run.corners.end(), poly.begin(), poly.end());
+                return;
+            }
+            std::vector<std::array<float, 3>> at(poly.size());
+            for (size_t k = 0; k < poly.size(); ++k)
+                for (size_t c = 0; c < 3; ++c) at[k][c] = v[size_t(poly[k][0] - 1) * 3 + c];
+            for (const auto& t : scene::triangulate_polygon(at))
+                run.corners.insert(run.corners.end(), {poly[t[0]], poly[t[1]], poly[t[2]]});
         }
     });
     for (auto& [name, runs] : objects) {

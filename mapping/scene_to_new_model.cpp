@@ -30,6 +30,9 @@ using F3 = std::array<float, 3>;
 
 constexpr size_t kMaxBatchTris = 0xFFFF / 3; // indexCount is u16: 21,845 triangles
 constexpr size_t kMaxU16Count = 0xFFFF;      // 0xFFFF is "none" for links and slot words
+// One error for glTF and OBJ alike, whether the file has no nodes or only points and lines.
+constexpr const char* kNoTriangles =
+    "the scene holds no triangles (points, lines and empty meshes are not models)";
 
 F3 from_gltf(const D3& v) {
     return {float(v[0]), float(-v[2]), float(v[1])};
@@ -323,7 +326,7 @@ struct Builder {
                 order.push_back(int(*it));
             }
         }
-        if (order.empty()) fail("the scene has no nodes to turn into MSH nodes");
+        if (order.empty()) fail(kNoTriangles);
         if (order.size() > kMaxU16Count)
             fail(std::to_string(order.size()) +
                  " nodes; Res1 parent and slot words are u16, so a model holds at most 65,535 "
@@ -383,6 +386,7 @@ struct Builder {
                              "Res2 slot triStart/triCount are u16, so a model holds at most "
                              "65,535 triangles (split it into several models)");
                 }
+        if (total_tris == 0) fail(kNoTriangles);
         for (size_t k = 0; k < order.size(); ++k) {
             Node node;
             node.parent = uint16_t(kNone);
@@ -713,6 +717,7 @@ struct Builder {
 
     // One track per MSH node (into `tracks`), keys on whole frames.
     void build_tracks() {
+        // pipeline::import_model merges several animations first (scene/merge_animations).
         const scene::Animation* an = s.animations.empty() ? nullptr : &s.animations.front();
         if (s.animations.size() > 1)
             warn(std::to_string(s.animations.size()) + " animations; the first ('" + an->name +

@@ -6,12 +6,24 @@
 #include "mapping/scene_to_model.hpp"
 #include "mapping/scene_to_new_model.hpp"
 #include "outputs.hpp"
+#include "scene/merge_animations.hpp"
 
 namespace msh::pipeline {
 
-ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
+ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidecar* sidecar,
                          const ImportSettings& settings) {
     ModelImport out;
+    // One timeline: merged (or picked) in a copy only when there is more than one animation.
+    std::optional<scene::Scene> merged;
+    if (incoming.animations.size() > 1 || settings.animation != "all") {
+        merged = incoming;
+        try {
+            scene::merge_animations(*merged, settings.animation);
+        } catch (const std::invalid_argument& e) {
+            throw FormatError(settings.where, Location::whole(), e.what());
+        }
+    }
+    const scene::Scene& scene = merged ? *merged : incoming;
     if (!sidecar) {
         mapping::NewModelOptions opt;
         opt.fps = settings.fps.value_or(24.0);

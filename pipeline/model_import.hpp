@@ -27,6 +27,9 @@ struct ImportSettings {
     std::string where;         // the input's name for messages and the report
     std::string sidecar_name;  // the sidecar's name for messages
     bool force = false;        // import even when the file's pairing token is not the sidecar's
+    // Several glTF animations: "all" merges them into the one MSH timeline, or a name / index
+    // picks one (scene/merge_animations.hpp).
+    std::string animation = "all";
 };
 
 struct ModelImport {

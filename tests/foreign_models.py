@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Models made by other tools (issue 12), through the command line.
+
+glTF and OBJ files written the way Blender, public sample sets and hand tools write them — node
+matrices, scaled and mirrored node trees, triangle strips and fans, several animations, constant
+scale channels, concave OBJ polygons, '+' numbers — are imported as new models (no sidecar). The
+result is exported again to OBJ (world positions at rest) or glTF (keys) and compared with what
+the input file means, computed here from the glTF 2.0 rules: every triangle at its world place,
+with its winding.
+
+usage: foreign_models.py BUILD_DIR
+"""
+import base64
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+build_dir = os.path.abspath(sys.argv[1])
+mshconv = os.path.join(build_dir, "mshconv")
+work = tempfile.mkdtemp(prefix="foreign_models_")
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(*args):
+    return subprocess.run([mshconv, *args], capture_output=True, text=True)
+
+
+def path(name):
+    return os.path.join(work, name)
+
+
+# ---- glTF writing (embedded buffer) ----
+
+def gltf(nodes, meshes, animations=(), name="model.gltf"):
+    """meshes: list of lists of (positions, indices or None, mode)."""
+    buf = bytearray()
+    views, accessors = [], []
+
+    def add(values, fmt, component, kind, count, minmax=None):
+        while len(buf) % 4:
+            buf.append(0)
+        offset = len(buf)
+        buf.extend(struct.pack("<" + fmt * len(values), *values))
+        views.append({"buffer": 0, "byteOffset": offset, "byteLength": len(buf) - offset})
+        a = {"bufferView": len(views) - 1, "componentType": component, "count": count, "type": kind}
+        if minmax:
+            a["min"], a["max"] = minmax
+        accessors.append(a)
+        return len(accessors) - 1
+
+    out_meshes = []
+    for prims in meshes:
+        out = []
+        for pos, idx, mode in prims:
+            flat = [c for p in pos for c in p]
+            bounds = ([min(p[i] for p in pos) for i in range(3)],
+                      [max(p[i] for p in pos) for i in range(3)])
+            prim = {"attributes": {"POSITION": add(flat, "f", 5126, "VEC3", len(pos), bounds)},
+                    "mode": mode}
+            if idx is not None:
+                prim["indices"] = add(idx, "I", 5125, "SCALAR", len(idx))
+            out.append(prim)
+        out_meshes.append({"primitives": out})
+    out_animations = []
+    for an in animations:
+        samplers, channels = [], []
+        for node, target, times, values in an["channels"]:
+            t = add(times, "f", 5126, "SCALAR", len(times), ([min(times)], [max(times)]))
+            width = len(values[0])
+            v = add([c for x in values for c in x], "f", 5126, "VEC%d" % width, len(values))
+            samplers.append({"input": t, "output": v})
+            channels.append({"sampler": len(samplers) - 1,
+                             "target": {"node": node, "path": target}})
+        out_animations.append({"name": an["name"], "samplers": samplers, "channels": channels})
+    children = {c for n in nodes for c in n.get("children", [])}
+    doc = {"asset": {"version": "2.0", "generator": "foreign_models.py"}, "scene": 0,
+           "scenes": [{"nodes": [i for i in range(len(nodes)) if i not in children]}],
+           "nodes": nodes, "meshes": out_meshes, "accessors": accessors, "bufferViews": views,
+           "buffers": [{"byteLength": len(buf), "uri": "data:application/octet-stream;base64,"
+                        + base64.b64encode(bytes(buf)).decode()}]}
+    if out_animations:
+        doc["animations"] = out_animations
+    with open(path(name), "w") as f:
+        json.dump(doc, f)
+    return path(name)
+
+
+# ---- 4x4 column-major matrices as glTF defines node transforms ----
+
+def mat_mul(a, b):
+    return [sum(a[k * 4 + r] * b[c * 4 + k] for k in range(4)) for c in range(4) for r in range(4)]
+
+
+def trs(node):
+    if "matrix" in node:
+        return list(node["matrix"])
+    t = node.get("translation", [0, 0, 0])
+    x, y, z, w = node.get("rotation", [0, 0, 0, 1])
+    s = node.get("scale", [1, 1, 1])
+    r = [1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)]
+    m = [0.0] * 16
+    for c in range(3):
+        for r_ in range(3):
+            m[c * 4 + r_] = r[c * 3 + r_] * s[c]
+    m[12:15] = t
+    m[15] = 1
+    return m
+
+
+def apply(m, p):
+    return tuple(m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r] for r in range(3))
+
+
+def determinant(m):
+    return (m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
+            m[8] * (m[1] * m[6] - m[5] * m[2]))
+
+
+def world_triangles(nodes, meshes):
+    """Triangles in world space, front face counter-clockwise: a node whose world transform
+    mirrors (negative determinant) shows its triangles' other side as front (glTF 2.0 §3.7.4)."""
+    parent = {c: i for i, n in enumerate(nodes) for c in n.get("children", [])}
+
+    def world(i):
+        m = trs(nodes[i])
+        return mat_mul(world(parent[i]), m) if i in parent else m
+
+    tris = []
+    for i, n in enumerate(nodes):
+        if "mesh" not in n:
+            continue
+        w = world(i)
+        for pos, idx, mode in meshes[n["mesh"]]:
+            assert mode == 4
+            order = (0, 2, 1) if determinant(w) < 0 else (0, 1, 2)
+            for k in range(0, len(idx), 3):
+                tris.append(tuple(apply(w, pos[idx[k + j]]) for j in order))
+    return tris
+
+
+def obj_triangles(file):
+    verts, tris = [], []
+    for line in open(file):
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "v":
+            verts.append(tuple(float(x) for x in parts[1:4]))
+        elif parts[0] == "f":
+            corners = [verts[int(c.split("/")[0]) - 1] for c in parts[1:]]
+            for k in range(1, len(corners) - 1):
+                tris.append((corners[0], corners[k], corners[k + 1]))
+    return tris
+
+
+def canonical(tri):
+    """The triangle from its smallest corner on, keeping the corner order (the winding)."""
+    rounded = [tuple(round(c, 3) + 0.0 for c in p) for p in tri]
+    k = rounded.index(min(rounded))
+    return tuple(rounded[k:] + rounded[:k])
+
+
+def same_triangles(a, b):
+    return sorted(map(canonical, a)) == sorted(map(canonical, b))
+
+
+def area(tris):
+    total = 0.0
+    for p, q, r in tris:
+        u = [q[i] - p[i] for i in range(3)]
+        v = [r[i] - p[i] for i in range(3)]
+        c = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+        total += math.sqrt(sum(x * x for x in c)) / 2
+    return total
+
+
+def import_and_reexport(src, stem, *extra):
+    msh = path(stem + ".msh")
+    r = run("convert", src, msh, *extra)
+    if r.returncode != 0:
+        return r, None
+    obj = path(stem + ".obj")
+    e = run("convert", msh, obj, "--quiet")
+    assert e.returncode == 0, e.stderr
+    return r, obj_triangles(obj)
+
+
+# A box-like solid (two quads) to place in the trees below.
+PLATE = ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1)],
+         [0, 1, 2, 0, 2, 3, 0, 4, 5, 0, 5, 1], 4)
+
+
+def rotation(axis, degrees):
+    h = math.radians(degrees) / 2
+    return [a * math.sin(h) for a in axis] + [math.cos(h)]
+
+
+# ---- node matrices, scale, shear and mirrors baked into the geometry ----
+
+def test_transforms():
+    shear = [2, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 0.5, 0, 3, -1, 2, 1]  # scale + shear + translation
+    cases = {
+        "matrix": [{"name": "m", "mesh": 0,
+                    "matrix": mat_mul(trs({"translation": [5, 0, 0],
+                                           "rotation": rotation([0, 1, 0], 30)}),
+                                      trs({"scale": [2, 2, 2]}))}],
+        "shear": [{"name": "s", "mesh": 0, "matrix": shear, "children": [1]},
+                  {"name": "c", "mesh": 0, "translation": [1, 2, 3]}],
+        "nonuniform_tree": [
+            {"name": "root", "mesh": 0, "scale": [2, 1, 0.5],
+             "rotation": rotation([0, 0, 1], 40), "children": [1]},
+            {"name": "arm", "mesh": 0, "translation": [1, 1, 0],
+             "rotation": rotation([1, 0, 0], 70), "scale": [1, 3, 1], "children": [2]},
+            {"name": "hand", "mesh": 0, "translation": [0, 1, 1]}],
+        "mirror": [{"name": "left", "mesh": 0, "scale": [-1, 1, 1], "translation": [-2, 0, 0]},
+                   {"name": "right", "mesh": 0, "translation": [2, 0, 0]}],
+    }
+    for name, nodes in cases.items():
+        src = gltf(nodes, [[PLATE]], name=name + ".gltf")
+        r, got = import_and_reexport(src, name)
+        check(r.returncode == 0, f"{name}: imported (exit {r.returncode}) {r.stderr.strip()}")
+        if got is None:
+            continue
+        want = world_triangles(nodes, [[PLATE]])
+        check(same_triangles(got, want),
+              f"{name}: every triangle at its world place with its winding ({len(got)} vs {len(want)})")
+        check("scale" not in r.stderr and "matrix" not in r.stderr,
+              f"{name}: no warning for what is baked exactly")
+
+
+def reexported_channel(msh, node_name, target):
+    gl = path("keys.gltf")
+    r = run("convert", msh, gl, "--quiet")
+    assert r.returncode == 0, r.stderr
+    doc = json.load(open(gl))
+    binary = open(os.path.join(work, doc["buffers"][0]["uri"]), "rb").read()
+
+    def floats(a):
+        acc = doc["accessors"][a]
+        view = doc["bufferViews"][acc["bufferView"]]
+        n = acc["count"] * {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[acc["type"]]
+        return struct.unpack_from("<%df" % n, binary, view.get("byteOffset", 0) + acc.get("byteOffset", 0))
+
+    node = next(i for i, n in enumerate(doc["nodes"]) if n.get("name") == node_name)
+    for an in doc.get("animations", []):
+        for ch in an["channels"]:
+            if ch["target"].get("node") == node and ch["target"]["path"] == target:
+                s = an["samplers"][ch["sampler"]]
+                return floats(s["input"]), floats(s["output"])
+    return None, None
+
+
+def test_animation():
+    nodes = [{"name": "body", "mesh": 0, "scale": [2, 2, 2], "children": [1]},
+             {"name": "gun", "mesh": 0, "translation": [0, 1, 0]},
+             {"name": "wheel", "mesh": 0, "translation": [4, 0, 0]}]
+    # Blender's default export: one animation per animated object, a constant scale sampled along.
+    anims = [{"name": "gunAction", "channels": [
+                  (1, "translation", [0, 1], [(0, 1, 0), (0, 2, 0)]),
+                  (1, "scale", [0, 1], [(1, 1, 1), (1, 1, 1)])]},
+             {"name": "wheelAction", "channels": [
+                  (2, "rotation", [0, 2], [rotation([1, 0, 0], 0), rotation([1, 0, 0], 90)])]}]
+    src = gltf(nodes, [[PLATE]], anims, name="anim.gltf")
+    msh = path("anim.msh")
+    r = run("convert", src, msh)
+    check(r.returncode == 0, f"two animations: imported (exit {r.returncode})")
+    check("scale" not in r.stderr and "animations" not in r.stderr,
+          "two animations, constant scale: no warning " + r.stderr.strip())
+    info = run("info", msh).stdout
+    check("2 animated nodes" in info, "two animations merged: both objects move")
+    times, values = reexported_channel(msh, "gun", "translation")
+    check(values is not None and abs(max(values[1::3]) - 4) < 1e-3 and abs(times[-1] - 1) < 1e-3,
+          f"a translation key under a scaled parent is scaled (y up to 4): {values}")
+
+    r = run("convert", src, path("anim_one.msh"), "--animation", "wheelAction")
+    check(r.returncode == 0 and "1 animated nodes" in run("info", path("anim_one.msh")).stdout,
+          "--animation NAME picks one")
+    r = run("convert", src, path("anim_idx.msh"), "--animation", "0")
+    check(r.returncode == 0 and "1 animated nodes" in run("info", path("anim_idx.msh")).stdout,
+          "--animation INDEX picks one")
+
+    clash = [{"name": "A", "channels": [(1, "translation", [0, 1], [(0, 1, 0), (0, 2, 0)])]},
+             {"name": "B", "channels": [(1, "translation", [0, 1], [(0, 1, 0), (0, 3, 0)])]}]
+    src = gltf(nodes, [[PLATE]], clash, name="clash.gltf")
+    r = run("convert", src, path("clash.msh"))
+    check(r.returncode == 1 and "'A'" in r.stderr and "'B'" in r.stderr and
+          "gun" in r.stderr and not os.path.exists(path("clash.msh")),
+          "two animations driving one property: an error naming both " + r.stderr.strip())
+
+    grow = [{"name": "grow", "channels": [(1, "scale", [0, 1], [(1, 1, 1), (2, 2, 2)])]}]
+    src = gltf(nodes, [[PLATE]], grow, name="grow.gltf")
+    r = run("convert", src, path("grow.msh"))
+    check(r.returncode == 0 and "scale of node 'gun' is animated" in r.stderr,
+          "an animated scale: imported with a warning naming the node")
+
+
+# ---- primitive modes ----
+
+def test_modes():
+    quad = [(0, 0, 0), (2, 0, 0), (2, 1, 0), (0, 1, 0), (0, 2, 0), (2, 2, 0)]
+    tris = [0, 1, 2, 0, 2, 3, 3, 2, 5, 3, 5, 4]
+    reference = world_triangles([{"mesh": 0}], [[(quad, tris, 4)]])
+    strip = gltf([{"name": "s", "mesh": 0}], [[(quad, [1, 2, 0, 3, 3, 3, 3, 2, 4, 5], 5)]],
+                 name="strip.gltf")
+    r, got = import_and_reexport(strip, "strip")
+    check(got is not None and abs(area(got) - area(reference)) < 1e-4 and len(got) == 4,
+          f"TRIANGLE_STRIP: 4 triangles (degenerate joins dropped), area kept")
+    ref_fan = world_triangles([{"mesh": 0}], [[(quad, [0, 1, 2, 0, 2, 3], 4)]])
+    fan = gltf([{"name": "f", "mesh": 0}], [[(quad[:4], [0, 1, 2, 3], 6)]], name="fan.gltf")
+    r, got = import_and_reexport(fan, "fan")
+    check(got is not None and same_triangles(got, ref_fan), "TRIANGLE_FAN: the same triangles")
+
+    lines = gltf([{"name": "l", "mesh": 0}], [[(quad, [0, 1, 1, 2], 1)]], name="lines.gltf")
+    points = gltf([{"name": "p", "mesh": 0}], [[(quad, None, 0)]], name="points.gltf")
+    with open(path("lines.obj"), "w") as f:
+        f.write("v 0 0 0\nv 1 0 0\nv 1 1 0\nl 1 2 3\n")
+    messages = set()
+    for src in (lines, points, path("lines.obj")):
+        out = path("nothing.msh")
+        r = run("convert", src, out)
+        errors = [l for l in r.stderr.splitlines() if l.startswith("error:")]
+        check(r.returncode == 1 and len(errors) == 1 and not os.path.exists(out),
+              f"{os.path.basename(src)}: no triangles -> one error, exit 1, no output")
+        messages.add(errors[0].split(": ", 2)[-1] if errors else "")
+    check(len(messages) == 1, f"the same error for glTF and OBJ: {messages}")
+
+
+# ---- OBJ ----
+
+def test_obj():
+    # A concave hexagon of area 5 (a fan from the first corner would cover 9).
+    with open(path("concave.obj"), "w") as f:
+        f.write("v 0 0 0\nv 3 0 0\nv 3 3 0\nv 2 3 0\nv 2 1 0\nv 0 1 0\nf 1 2 3 4 5 6\n")
+    r, got = import_and_reexport(path("concave.obj"), "concave")
+    check(got is not None and abs(area(got) - 5) < 1e-4, f"concave hexagon: area 5 kept ({got and area(got)})")
+    if got:
+        facing = [((q[0] - p[0]) * (s[1] - p[1]) - (q[1] - p[1]) * (s[0] - p[0])) for p, q, s in got]
+        check(all(z > 0 for z in facing), "concave hexagon: every triangle keeps the face's winding")
+    # A U of area 7 in the YZ plane, slightly bent out of it, written clockwise seen from +X.
+    u = [(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3)]
+    with open(path("bent.obj"), "w") as f:
+        for k, (y, z) in enumerate(reversed(u)):
+            f.write(f"v {0.05 * (k % 2)} {y} {z}\n")
+        f.write("f " + " ".join(str(k + 1) for k in range(len(u))) + "\n")
+    r, got = import_and_reexport(path("bent.obj"), "bent")
+    check(got is not None and len(got) == 6 and abs(area(got) - 7) < 0.05,
+          f"a bent U in the YZ plane: 6 triangles, area 7 kept ({got and area(got)})")
+    if got:
+        turn = [(q[1] - p[1]) * (s[2] - p[2]) - (q[2] - p[2]) * (s[1] - p[1]) for p, q, s in got]
+        check(all(x < 0 for x in turn), "a bent U: every triangle turns as the face (clockwise)")
+
+    with open(path("plus.obj"), "w") as f:
+        f.write("v +0 +0 +0\nv +1.5e+0 0 0\nv 1 +1 0\nf 1 2 3\n")
+    r, got = import_and_reexport(path("plus.obj"), "plus")
+    check(r.returncode == 0 and got is not None and abs(area(got) - 0.75) < 1e-5,
+          "numbers with a leading '+'")
+
+    out = path("box.glb")
+    r = run("convert", path("plus.obj"), out)
+    check(r.returncode == 2 and not os.path.exists(out) and "writes an MSH model" in r.stderr,
+          "convert box.obj out.glb: a usage error, nothing written")
+
+
+test_transforms()
+test_animation()
+test_modes()
+test_obj()
+if failures:
+    print(f"{len(failures)} check(s) failed (files in {work})")
+    sys.exit(1)
+print("all foreign-model checks passed")
