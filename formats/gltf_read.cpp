@@ -86,7 +86,63 @@ struct Reader {
         return {&buf, bv.byteOffset + a.byteOffset, stride};
     }
 
-    // Every component of an accessor as float (normalised integers scaled as glTF says).
+    // `bytes` bytes at `offset` in buffer view `view` (a sparse part: tightly packed), checked.
+    const uint8_t* view_bytes(int view, size_t offset, size_t bytes, const std::string& at) const {
+        if (view < 0 || size_t(view) >= m.bufferViews.size())
+            fail(at + "/bufferView", "no buffer view " + std::to_string(view));
+        const tinygltf::BufferView& bv = m.bufferViews[size_t(view)];
+        if (bv.buffer < 0 || size_t(bv.buffer) >= m.buffers.size())
+            fail("/bufferViews/" + std::to_string(view) + "/buffer",
+                 "no buffer " + std::to_string(bv.buffer));
+        const tinygltf::Buffer& buf = m.buffers[size_t(bv.buffer)];
+        const size_t room =
+            std::min(bv.byteLength, buf.data.size() - std::min(buf.data.size(), bv.byteOffset));
+        if (bv.byteOffset > buf.data.size() || offset > room || bytes > room - offset)
+            fail(at, std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                         " run past buffer view " + std::to_string(view));
+        return buf.data.data() + bv.byteOffset + offset;
+    }
+
+    // One component of type `type` at `q` as float (normalised integers scaled as glTF says).
+    float component(const uint8_t* q, int type, bool normalized, const std::string& at,
+                    size_t element) const {
+        float v = 0;
+        switch (type) {
+        case TINYGLTF_COMPONENT_TYPE_FLOAT:
+            std::memcpy(&v, q, 4);
+            if (!std::isfinite(v))
+                fail(at, "accessor " + at.substr(at.rfind('/') + 1) + " element " +
+                             std::to_string(element) + " holds NaN or infinity");
+            return v;
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+            return normalized ? *q / 255.0f : float(*q);
+        case TINYGLTF_COMPONENT_TYPE_BYTE: {
+            const float b = float(int8_t(*q));
+            return normalized ? std::max(b / 127.0f, -1.0f) : b;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+            uint16_t u;
+            std::memcpy(&u, q, 2);
+            return normalized ? u / 65535.0f : float(u);
+        }
+        case TINYGLTF_COMPONENT_TYPE_SHORT: {
+            int16_t h;
+            std::memcpy(&h, q, 2);
+            return normalized ? std::max(float(h) / 32767.0f, -1.0f) : float(h);
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+            uint32_t u;
+            std::memcpy(&u, q, 4);
+            return float(u);
+        }
+        default:
+            fail(at,
+                 "accessor " + at.substr(at.rfind('/') + 1) + " has an unsupported component type");
+        }
+    }
+
+    // Every component of an accessor as float: its buffer view (or zeros), then its sparse
+    // substitutions (glTF 2.0 §3.6.2.3).
     std::vector<float> floats(int index, int& components) const {
         if (index < 0 || size_t(index) >= m.accessors.size())
             fail("/accessors/" + std::to_string(index),
@@ -97,65 +153,63 @@ struct Reader {
         if (components <= 0 || csize <= 0)
             fail("/accessors/" + std::to_string(index),
                  "accessor " + std::to_string(index) + " has an unknown type");
-        if (a.sparse.isSparse)
-            fail("/accessors/" + std::to_string(index),
-                 "accessor " + std::to_string(index) + " is sparse (not supported)");
         const std::string at = "/accessors/" + std::to_string(index);
+        const size_t comps = size_t(components);
+        const size_t elem = comps * size_t(csize);
+        std::vector<float> out;
         if (a.bufferView < 0) {
             // All zeros by the glTF rules: nothing backs the count, so bound it.
             if (a.count > kMaxUnbackedElements)
                 fail(at, "accessor " + std::to_string(index) + " has no buffer view and " +
                              std::to_string(a.count) + " elements");
-            return std::vector<float>(a.count * size_t(components), 0.0f);
+            out.assign(a.count * comps, 0.0f);
+        } else {
+            const auto [buf, start, stride] = backing(index, a, elem);
+            // Checked against the bytes that back it before anything is allocated.
+            out.assign(a.count * comps, 0.0f);
+            for (size_t i = 0; i < a.count; ++i) {
+                const uint8_t* p = buf->data.data() + start + i * stride;
+                for (size_t c = 0; c < comps; ++c)
+                    out[i * comps + c] =
+                        component(p + c * size_t(csize), a.componentType, a.normalized, at, i);
+            }
         }
-        const size_t elem = size_t(components) * size_t(csize);
-        const auto [buf, start, stride] = backing(index, a, elem);
-        // Checked against the bytes that back it before anything is allocated.
-        std::vector<float> out(a.count * size_t(components), 0.0f);
-        for (size_t i = 0; i < a.count; ++i) {
-            const uint8_t* p = buf->data.data() + start + i * stride;
-            for (int c = 0; c < components; ++c) {
-                const uint8_t* q = p + size_t(c) * size_t(csize);
-                float v = 0;
-                switch (a.componentType) {
-                case TINYGLTF_COMPONENT_TYPE_FLOAT:
-                    std::memcpy(&v, q, 4);
-                    if (!std::isfinite(v))
-                        fail(at, "accessor " + std::to_string(index) + " element " +
-                                     std::to_string(i) + " holds NaN or infinity");
-                    break;
-                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-                    v = a.normalized ? *q / 255.0f : float(*q);
-                    break;
-                case TINYGLTF_COMPONENT_TYPE_BYTE: {
-                    const float s = float(int8_t(*q));
-                    v = a.normalized ? std::max(s / 127.0f, -1.0f) : s;
-                    break;
-                }
-                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+        if (a.sparse.isSparse) {
+            const size_t n = size_t(std::max(0, a.sparse.count));
+            if (n == 0 || n > a.count)
+                fail(at + "/sparse/count", "sparse count " + std::to_string(a.sparse.count) +
+                                               " is not 1.." + std::to_string(a.count));
+            const int itype = a.sparse.indices.componentType;
+            const size_t isize = itype == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 1
+                                 : itype == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 2
+                                 : itype == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT   ? 4
+                                                                                   : 0;
+            if (!isize)
+                fail(at + "/sparse/indices/componentType",
+                     "sparse indices must be unsigned byte, short or int");
+            const uint8_t* idx = view_bytes(a.sparse.indices.bufferView,
+                                            size_t(std::max(0, a.sparse.indices.byteOffset)),
+                                            n * isize, at + "/sparse/indices");
+            const uint8_t* val = view_bytes(a.sparse.values.bufferView,
+                                            size_t(std::max(0, a.sparse.values.byteOffset)),
+                                            n * elem, at + "/sparse/values");
+            size_t previous = 0;
+            for (size_t k = 0; k < n; ++k) {
+                uint32_t target = 0;
+                if (isize == 1) target = idx[k];
+                if (isize == 2) {
                     uint16_t u;
-                    std::memcpy(&u, q, 2);
-                    v = a.normalized ? u / 65535.0f : float(u);
-                    break;
+                    std::memcpy(&u, idx + 2 * k, 2);
+                    target = u;
                 }
-                case TINYGLTF_COMPONENT_TYPE_SHORT: {
-                    int16_t s;
-                    std::memcpy(&s, q, 2);
-                    v = a.normalized ? std::max(float(s) / 32767.0f, -1.0f) : float(s);
-                    break;
-                }
-                case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
-                    uint32_t u;
-                    std::memcpy(&u, q, 4);
-                    v = float(u);
-                    break;
-                }
-                default:
-                    fail("/accessors/" + std::to_string(index),
-                         "accessor " + std::to_string(index) +
-                             " has an unsupported component type");
-                }
-                out[i * size_t(components) + size_t(c)] = v;
+                if (isize == 4) std::memcpy(&target, idx + 4 * k, 4);
+                if (target >= a.count || (k > 0 && target <= previous))
+                    fail(at + "/sparse/indices", "sparse index " + std::to_string(target) +
+                                                     " is past the accessor or not increasing");
+                previous = target;
+                for (size_t c = 0; c < comps; ++c)
+                    out[target * comps + c] = component(val + k * elem + c * size_t(csize),
+                                                        a.componentType, a.normalized, at, target);
             }
         }
         return out;
@@ -333,10 +387,113 @@ std::vector<uint32_t> triangle_list(const std::vector<uint32_t>& v, bool strip) 
     return out;
 }
 
+// Extensions a file may require that change nothing the import reads (materials are taken by
+// name) or that it decodes itself.
+bool import_understands(const std::string& ext) {
+    return ext == "KHR_mesh_quantization" || ext == "KHR_texture_transform" ||
+           ext.rfind("KHR_materials_", 0) == 0 || ext == "KHR_lights_punctual" ||
+           ext == "KHR_texture_basisu" || ext == "EXT_texture_webp";
+}
+
+// KHR_texture_transform of the base colour texture, baked into the UV set it applies to:
+// uv' = T(offset) * R(rotation) * S(scale) * uv (the extension's matrix).
+void bake_texture_transform(const tinygltf::Material& mat, scene::Primitive& prim) {
+    const tinygltf::TextureInfo& info = mat.pbrMetallicRoughness.baseColorTexture;
+    const auto it = info.extensions.find("KHR_texture_transform");
+    if (info.index < 0 || it == info.extensions.end() || !it->second.IsObject()) return;
+    const tinygltf::Value& t = it->second;
+    auto number = [&](const char* key, int k, double fallback) {
+        const tinygltf::Value& v = t.Get(key);
+        if (v.IsArray() && int(v.ArrayLen()) > k && v.Get(k).IsNumber())
+            return v.Get(k).GetNumberAsDouble();
+        return v.IsNumber() && k < 0 ? v.GetNumberAsDouble() : fallback;
+    };
+    const double ox = number("offset", 0, 0), oy = number("offset", 1, 0);
+    const double sx = number("scale", 0, 1), sy = number("scale", 1, 1);
+    const double rot = number("rotation", -1, 0);
+    int set = info.texCoord;
+    if (t.Get("texCoord").IsInt()) set = t.Get("texCoord").GetNumberAsInt();
+    const auto uv = prim.attributes.find("TEXCOORD_" + std::to_string(set));
+    if (uv == prim.attributes.end() || uv->second.components != 2) return;
+    const double c = std::cos(rot), sn = std::sin(rot);
+    std::vector<float>& d = uv->second.data;
+    for (size_t i = 0; i + 1 < d.size(); i += 2) {
+        const double u = d[i] * sx, v = d[i + 1] * sy;
+        d[i] = float(c * u + sn * v + ox);
+        d[i + 1] = float(-sn * u + c * v + oy);
+    }
+}
+
+// Several scenes: the default one (scene, else the first) is the model; nodes only the others
+// show are dropped, with the animation channels that drive them.
+void keep_default_scene(scene::Scene& s, const tinygltf::Model& m, const std::string& where,
+                        DiagnosticSink& diagnostics) {
+    const size_t chosen = size_t(std::max(0, m.defaultScene));
+    if (chosen >= m.scenes.size()) return;
+    std::vector<char> keep(s.nodes.size(), 0);
+    std::vector<int> todo(m.scenes[chosen].nodes.begin(), m.scenes[chosen].nodes.end());
+    while (!todo.empty()) {
+        const int n = todo.back();
+        todo.pop_back();
+        if (n < 0 || size_t(n) >= keep.size() || keep[size_t(n)]) continue;
+        keep[size_t(n)] = 1;
+        todo.insert(todo.end(), m.nodes[size_t(n)].children.begin(),
+                    m.nodes[size_t(n)].children.end());
+    }
+    std::vector<int> renumber(s.nodes.size(), scene::kNoIndex);
+    std::vector<scene::Node> kept;
+    for (size_t i = 0; i < s.nodes.size(); ++i)
+        if (keep[i]) {
+            renumber[i] = int(kept.size());
+            kept.push_back(std::move(s.nodes[i]));
+        }
+    if (kept.size() == s.nodes.size()) return;
+    diagnostics.warn(where, Location::at_pointer("/scenes"),
+                     std::to_string(m.scenes.size()) + " scenes: scene " + std::to_string(chosen) +
+                         " is imported, " + std::to_string(s.nodes.size() - kept.size()) +
+                         " node(s) only the others show are not");
+    auto map = [&](int i) {
+        return i < 0 || size_t(i) >= renumber.size() ? i : renumber[size_t(i)];
+    };
+    for (scene::Node& n : kept) n.parent = map(n.parent);
+    for (scene::Animation& an : s.animations) {
+        std::vector<scene::Channel> channels;
+        std::vector<int> moved(an.channels.size(), -1);
+        for (size_t c = 0; c < an.channels.size(); ++c)
+            if (an.channels[c].node < 0 || map(an.channels[c].node) >= 0) {
+                moved[c] = int(channels.size());
+                channels.push_back(std::move(an.channels[c]));
+                channels.back().node = map(channels.back().node);
+            }
+        an.channels = std::move(channels);
+        if (an.extras.is_object() && an.extras.contains("step_channels")) {
+            nlohmann::json steps = nlohmann::json::array();
+            for (const auto& v : an.extras["step_channels"])
+                if (v.is_number_unsigned() && v.get<size_t>() < moved.size() &&
+                    moved[v.get<size_t>()] >= 0)
+                    steps.push_back(moved[v.get<size_t>()]);
+            an.extras["step_channels"] = std::move(steps);
+        }
+    }
+    for (scene::Skin& sk : s.skins)
+        for (int& j : sk.joints) j = map(j);
+    s.nodes = std::move(kept);
+}
+
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                       DiagnosticSink& diagnostics, const ReadOptions& options) {
     Reader r{m, where};
     scene::Scene s;
+    for (size_t i = 0; i < m.extensionsRequired.size(); ++i)
+        if (!import_understands(m.extensionsRequired[i]))
+            r.fail("/extensionsRequired/" + std::to_string(i),
+                   "the file requires " + m.extensionsRequired[i] +
+                       ", which mshconv cannot decode (export without it, e.g. without "
+                       "compression)");
+    if (!m.cameras.empty())
+        diagnostics.warn(where, Location::at_pointer("/cameras"),
+                         std::to_string(m.cameras.size()) +
+                             " camera(s) ignored (MSH models hold no cameras)");
     for (const tinygltf::Material& mat : m.materials) {
         scene::Material sm;
         sm.name = mat.name;
@@ -391,6 +548,12 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                 prim.indices = std::move(pairs);
             }
             if (strip || fan) prim.indices = triangle_list(prim.indices, strip);
+            if (p.material >= 0 && size_t(p.material) < m.materials.size())
+                bake_texture_transform(m.materials[size_t(p.material)], prim);
+            if (!p.targets.empty())
+                diagnostics.warn(where, Location::at_pointer(primitive + "/targets"),
+                                 "mesh '" + mesh.name + "': " + std::to_string(p.targets.size()) +
+                                     " morph target(s) ignored; the base shape is imported");
             if (lines && prim.indices.size() % 2)
                 r.fail(primitive,
                        "mesh '" + mesh.name + "': a LINES primitive with an odd index count");
@@ -503,6 +666,7 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
     scene::bake_residuals(s, residual, [&](int node, const std::string& text) {
         diagnostics.warn(where, Location::at_pointer("/nodes/" + std::to_string(node)), text);
     });
+    if (m.scenes.size() > 1) keep_default_scene(s, m, where, diagnostics); // after: by node index
     if (!m.scenes.empty()) s.extras = to_json(m.scenes[size_t(std::max(0, m.defaultScene))].extras);
     return s;
 }

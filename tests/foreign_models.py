@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 build_dir = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -41,8 +42,9 @@ def path(name):
 
 # ---- glTF writing (embedded buffer) ----
 
-def gltf(nodes, meshes, animations=(), name="model.gltf"):
-    """meshes: list of lists of (positions, indices or None, mode)."""
+def gltf(nodes, meshes, animations=(), name="model.gltf", edit=None):
+    """meshes: list of lists of (positions, indices or None, mode). `edit(doc, add)` changes the
+    document before it is written (`add(values, fmt, componentType, type, count)` appends data)."""
     buf = bytearray()
     views, accessors = [], []
 
@@ -90,6 +92,10 @@ def gltf(nodes, meshes, animations=(), name="model.gltf"):
                         + base64.b64encode(bytes(buf)).decode()}]}
     if out_animations:
         doc["animations"] = out_animations
+    if edit:
+        edit(doc, add)
+        doc["buffers"][0] = {"byteLength": len(buf), "uri": "data:application/octet-stream;base64,"
+                             + base64.b64encode(bytes(buf)).decode()}
     with open(path(name), "w") as f:
         json.dump(doc, f)
     return path(name)
@@ -337,6 +343,97 @@ def test_modes():
     check(len(messages) == 1, f"the same error for glTF and OBJ: {messages}")
 
 
+# ---- accessors and extensions ----
+
+def png_1x1():
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+
+
+def test_accessors_and_extensions():
+    pos, idx = PLATE[0], PLATE[1]
+    moved = [list(p) for p in pos]
+    moved[2] = [1, 1, -2]
+    moved[5] = [3, 0, 1]
+
+    def sparse(doc, add):
+        acc = doc["accessors"][doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"]]
+        i = add([2, 5], "H", 5123, "SCALAR", 2)
+        v = add([1, 1, -2, 3, 0, 1], "f", 5126, "VEC3", 2)
+        acc["sparse"] = {"count": 2,
+                         "indices": {"bufferView": doc["accessors"][i]["bufferView"], "componentType": 5123},
+                         "values": {"bufferView": doc["accessors"][v]["bufferView"]}}
+        acc["min"], acc["max"] = [0, 0, -2], [3, 1, 1]
+    nodes = [{"name": "sparse", "mesh": 0}]
+    r, got = import_and_reexport(gltf(nodes, [[PLATE]], name="sparse.gltf", edit=sparse), "sparse")
+    want = world_triangles(nodes, [[([tuple(p) for p in moved], idx, 4)]])
+    check(got is not None and same_triangles(got, want), "a sparse POSITION accessor: substituted")
+
+    # gltfpack-style KHR_mesh_quantization: normalized SHORT positions, dequantized by node scale.
+    q = [tuple(round(c * 32767 / 4) for c in p) for p in pos]
+
+    def quantize(doc, add):
+        prim = doc["meshes"][0]["primitives"][0]
+        a = add([c for p in q for c in p], "h", 5122, "VEC3", len(q))
+        doc["accessors"][a]["normalized"] = True
+        doc["accessors"][a]["min"] = [min(p[i] for p in q) for i in range(3)]
+        doc["accessors"][a]["max"] = [max(p[i] for p in q) for i in range(3)]
+        prim["attributes"]["POSITION"] = a
+        doc["extensionsUsed"] = doc["extensionsRequired"] = ["KHR_mesh_quantization"]
+    nodes = [{"name": "quantized", "mesh": 0, "scale": [4, 4, 4]}]
+    r, got = import_and_reexport(gltf(nodes, [[PLATE]], name="quant.gltf", edit=quantize), "quant")
+    want = world_triangles(nodes, [[([tuple(c / 32767 * 4 / 4 for c in p) for p in q], idx, 4)]])
+    check(got is not None and same_triangles(got, want),
+          "KHR_mesh_quantization: normalized SHORT positions scaled by their node")
+
+    def draco(doc, add):
+        doc["extensionsUsed"] = doc["extensionsRequired"] = ["KHR_draco_mesh_compression"]
+    out = path("draco.msh")
+    r = run("convert", gltf([{"mesh": 0}], [[PLATE]], name="draco.gltf", edit=draco), out)
+    check(r.returncode == 1 and "KHR_draco_mesh_compression" in r.stderr and
+          "/extensionsRequired/0" in r.stderr and not os.path.exists(out),
+          "a required Draco extension: one error naming it")
+
+    def transform(doc, add):
+        uv = add([0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0], "f", 5126, "VEC2", 6)
+        doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv
+        doc["meshes"][0]["primitives"][0]["material"] = 0
+        doc["images"] = [{"uri": "data:image/png;base64," + base64.b64encode(png_1x1()).decode()}]
+        doc["textures"] = [{"source": 0}]
+        doc["materials"] = [{"name": "tiled", "pbrMetallicRoughness": {"baseColorTexture": {
+            "index": 0, "extensions": {"KHR_texture_transform": {
+                "offset": [0.5, 0.25], "rotation": math.pi / 2, "scale": [2, 3]}}}}}]
+        doc["extensionsUsed"] = ["KHR_texture_transform"]
+    r = run("convert", gltf([{"name": "t", "mesh": 0}], [[PLATE]], name="uvt.gltf", edit=transform),
+            path("uvt.msh"))
+    run("convert", path("uvt.msh"), path("uvt.obj"), "--quiet")
+    vts = [tuple(float(x) for x in l.split()[1:3]) for l in open(path("uvt.obj")) if l.startswith("vt ")] \
+        if r.returncode == 0 else []
+    # (1, 0) -> scale (2, 0) -> rotate 90 deg (u' = cos u + sin v, v' = -sin u + cos v) = (0, -2)
+    # -> offset (0.5, -1.75); OBJ writes v as 1 - v: (0.5, 2.75). MSH UVs are 1/1024 steps.
+    check(any(abs(u - 0.5) < 2e-3 and abs(v - 2.75) < 2e-3 for u, v in vts),
+          f"KHR_texture_transform baked into TEXCOORD_0 ({sorted(set(vts))})")
+
+    def scenes(doc, add):
+        doc["scenes"] = [{"nodes": [0]}, {"nodes": [1]}]
+        doc["scene"] = 1
+    nodes = [{"name": "other", "mesh": 0}, {"name": "chosen", "mesh": 0, "translation": [5, 0, 0]}]
+    r, got = import_and_reexport(gltf(nodes, [[PLATE]], name="scenes.gltf", edit=scenes), "scenes")
+    check(got is not None and same_triangles(got, world_triangles(nodes[1:], [[PLATE]])) and
+          "scenes" in r.stderr, "several scenes: the default scene's nodes, with a warning")
+
+    def morph(doc, add):
+        d = add([0, 0, 1] * 6, "f", 5126, "VEC3", 6)
+        doc["accessors"][d]["min"], doc["accessors"][d]["max"] = [0, 0, 1], [0, 0, 1]
+        doc["meshes"][0]["primitives"][0]["targets"] = [{"POSITION": d}]
+    r, got = import_and_reexport(gltf([{"name": "m", "mesh": 0}], [[PLATE]], name="morph.gltf",
+                                      edit=morph), "morph")
+    check(got is not None and same_triangles(got, world_triangles([{"mesh": 0}], [[PLATE]])) and
+          "morph target" in r.stderr, "morph targets: the base shape, with a warning")
+
+
 # ---- OBJ ----
 
 def test_obj():
@@ -376,6 +473,7 @@ def test_obj():
 test_transforms()
 test_animation()
 test_modes()
+test_accessors_and_extensions()
 test_obj()
 if failures:
     print(f"{len(failures)} check(s) failed (files in {work})")
