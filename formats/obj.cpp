@@ -148,8 +148,18 @@ void append_closed_polylines(Files& files, const std::string& object,
     }
 }
 
-void scan(std::string_view text, const std::function<void(const Statement&)>& visit) {
+void scan(std::string_view text, const std::string& where,
+          const std::function<void(const Statement&)>& visit) {
+    // OBJ is ASCII text (UTF-8 names): a BOM of UTF-16/32 or NUL bytes mean another encoding,
+    // whose every other byte would be read as garbage.
+    const std::string_view head = text.substr(0, 4096);
+    if (head.substr(0, 2) == "\xFF\xFE" || head.substr(0, 2) == "\xFE\xFF" ||
+        head.find('\0') != std::string_view::npos)
+        throw FormatError(where, Location::whole(),
+                          "not ASCII-compatible text (UTF-16 or UTF-32?): save the OBJ as UTF-8");
+    if (head.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3); // UTF-8 BOM
     Statement st;
+    std::string joined; // a logical line continued with '\' (the views point into it)
     size_t pos = 0;
     for (size_t no = 1; pos < text.size(); ++no) {
         size_t nl = text.find('\n', pos);
@@ -157,6 +167,23 @@ void scan(std::string_view text, const std::function<void(const Statement&)>& vi
         std::string_view line = text.substr(pos, nl - pos);
         pos = nl + 1;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const size_t first = no;
+        if (!line.empty() && line.back() == '\\') {
+            joined.assign(line.substr(0, line.size() - 1));
+            while (pos < text.size()) {
+                nl = text.find('\n', pos);
+                if (nl == std::string_view::npos) nl = text.size();
+                std::string_view next = text.substr(pos, nl - pos);
+                pos = nl + 1;
+                ++no;
+                if (!next.empty() && next.back() == '\r') next.remove_suffix(1);
+                const bool more = !next.empty() && next.back() == '\\';
+                joined += ' ';
+                joined += next.substr(0, next.size() - (more ? 1 : 0));
+                if (!more) break;
+            }
+            line = joined;
+        }
         auto blank = [](char c) {
             return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
         };
@@ -165,7 +192,7 @@ void scan(std::string_view text, const std::function<void(const Statement&)>& vi
         size_t k = i;
         while (k < line.size() && !blank(line[k])) ++k;
         if (k == i) continue;
-        st.line = no;
+        st.line = first;
         st.keyword = line.substr(i, k - i);
         while (k < line.size() && blank(line[k])) ++k;
         st.rest = line.substr(k);
@@ -179,6 +206,15 @@ void scan(std::string_view text, const std::function<void(const Statement&)>& vi
         }
         visit(st);
     }
+}
+
+std::vector<std::string> material_libraries(std::string_view text, const std::string& where) {
+    std::vector<std::string> names;
+    scan(text, where, [&](const Statement& st) {
+        if (st.keyword == "mtllib")
+            for (std::string_view a : st.args) names.emplace_back(a);
+    });
+    return names;
 }
 
 void fail(const std::string& where, const Statement& statement, const std::string& what) {
@@ -257,7 +293,7 @@ scene::Scene read(const std::string& text, const std::string& where) {
             runs.push_back({group, material, {}});
         return runs.back();
     };
-    scan(text, [&](const Statement& st) {
+    scan(text, where, [&](const Statement& st) {
         const std::string_view tag = st.keyword;
         auto numbers = [&](std::vector<float>& out, size_t n) {
             if (st.args.size() < n)

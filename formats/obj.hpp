@@ -56,8 +56,14 @@ struct Statement {
     std::vector<std::string_view> args; // `rest` split at blanks
 };
 
-// Calls `visit` for every line that has a keyword, in order (CR before LF dropped).
-void scan(std::string_view text, const std::function<void(const Statement&)>& visit);
+// Calls `visit` for every line that has a keyword, in order (CR before LF dropped; a line ending
+// in '\' continues on the next; a UTF-8 BOM skipped). Text that is not ASCII-compatible (UTF-16,
+// UTF-32: NUL bytes) is a FormatError naming `where`.
+void scan(std::string_view text, const std::string& where,
+          const std::function<void(const Statement&)>& visit);
+// The file names of the `mtllib` statements (the import takes materials by their usemtl names;
+// the caller warns when a library is missing).
+std::vector<std::string> material_libraries(std::string_view text, const std::string& where);
 // Throws FormatError naming `where` and the statement's line: "line N: what".
 [[noreturn]] void fail(const std::string& where, const Statement& statement,
                        const std::string& what);

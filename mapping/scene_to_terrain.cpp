@@ -264,7 +264,7 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
         const std::string& n = objects[size_t(obj)];
         return n == kTerrainNode ? 0 : n == kArealAreasNode ? 1 : n == kArealOutlinesNode ? 2 : -1;
     };
-    obj::scan(text, [&](const obj::Statement& st) {
+    obj::scan(text, where, [&](const obj::Statement& st) {
         if (st.keyword == "o") {
             objects.emplace_back(st.rest);
             per_object.push_back(0);

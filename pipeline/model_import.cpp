@@ -73,8 +73,17 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
     const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
     if (!format) throw FormatError(file.string(), 0, "not a .gltf, .glb or .obj file");
     if (*format == SceneFormat::Obj) {
-        const Bytes text = read_file(file);
-        return obj::read(std::string(text.begin(), text.end()), file.string());
+        const Bytes bytes = read_file(file);
+        const std::string text(bytes.begin(), bytes.end());
+        scene::Scene scene = obj::read(text, file.string());
+        for (const std::string& lib : obj::material_libraries(text, file.string())) {
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(file.parent_path() / lib, ec))
+                warnings.push_back(file.string() + ": mtllib " + lib +
+                                   " is not beside the OBJ; its materials are taken by their "
+                                   "usemtl names only");
+        }
+        return scene;
     }
     gltf::ReadOptions options;
     options.lines = lines;

@@ -464,6 +464,20 @@ def test_obj():
     check(r.returncode == 0 and got is not None and abs(area(got) - 0.75) < 1e-5,
           "numbers with a leading '+'")
 
+    # Line continuation, negative indices, a missing MTL (a warning), a UTF-8 BOM.
+    with open(path("cont.obj"), "wb") as f:
+        f.write(b"\xef\xbb\xbfmtllib missing.mtl\nv 0 0 0 \\\n\nv 2 0 0\nv 2 2 0\nv 0 2 0\n"
+                b"f -4 -3 \\\r\n -2 -1\n")
+    r, got = import_and_reexport(path("cont.obj"), "cont")
+    check(got is not None and abs(area(got) - 4) < 1e-5,
+          "'\\' line continuation and negative indices " + r.stderr.strip())
+    check("missing.mtl" in r.stderr and "warning" in r.stderr, "a missing MTL: a warning")
+    with open(path("utf16.obj"), "wb") as f:
+        f.write("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n".encode("utf-16"))
+    r = run("convert", path("utf16.obj"), path("utf16.msh"))
+    check(r.returncode == 1 and "UTF-16" in r.stderr and not os.path.exists(path("utf16.msh")),
+          "a UTF-16 OBJ: one clear error")
+
     out = path("box.glb")
     r = run("convert", path("plus.obj"), out)
     check(r.returncode == 2 and not os.path.exists(out) and "writes an MSH model" in r.stderr,
