@@ -136,6 +136,15 @@ class Checker {
         return v.get<uint64_t>();
     }
 
+    // Member `key` of the object at `pointer` as a string (`fallback` when absent).
+    std::string text(const json& o, const std::string& pointer, const char* key,
+                     const char* fallback) const {
+        if (!o.is_object()) fail(pointer, "expected an object");
+        if (!o.contains(key)) return fallback;
+        if (!o[key].is_string()) fail(pointer + "/" + key, "expected a string");
+        return o[key].get<std::string>();
+    }
+
     uint64_t index(const json& v, const std::string& pointer, const char* target) const {
         const uint64_t i = uint(v, pointer);
         const size_t n = count(target);
@@ -229,7 +238,9 @@ class Checker {
                 fail(pp + "/attributes", "expected an object");
             for (const auto& [name, v] : prim["attributes"].items()) {
                 const uint64_t a = index(v, pp + "/attributes/" + name, "accessors");
-                if (name == "POSITION" && doc_["accessors"][a].value("type", "") != "VEC3")
+                if (name == "POSITION" &&
+                    text(doc_["accessors"][a], "/accessors/" + std::to_string(a), "type", "") !=
+                        "VEC3")
                     fail(pp + "/attributes/POSITION",
                          "POSITION accessor " + std::to_string(a) + " is not VEC3");
             }
@@ -378,7 +389,7 @@ class Checker {
             if (!samplers[s].is_object()) fail(sp, "expected an object");
             index(samplers[s].value("input", json()), sp + "/input", "accessors");
             index(samplers[s].value("output", json()), sp + "/output", "accessors");
-            const std::string interpolation = samplers[s].value("interpolation", "LINEAR");
+            const std::string interpolation = text(samplers[s], sp, "interpolation", "LINEAR");
             if (interpolation != "LINEAR" && interpolation != "STEP" &&
                 interpolation != "CUBICSPLINE")
                 fail(sp + "/interpolation", "not LINEAR, STEP or CUBICSPLINE");
@@ -395,7 +406,7 @@ class Checker {
             if (!ch.contains("target") || !ch["target"].is_object())
                 fail(cp + "/target", "expected an object");
             optional_index(ch["target"], cp + "/target", "node", "nodes");
-            const std::string path = ch["target"].value("path", "");
+            const std::string path = text(ch["target"], cp + "/target", "path", "");
             if (path != "translation" && path != "rotation" && path != "scale" && path != "weights")
                 fail(cp + "/target/path", "not translation, rotation, scale or weights");
         }

@@ -326,6 +326,10 @@ def generate(corpus, work):
         "buffer data: uri not base64": (["buffers", 0, "uri"], "data:application/octet-stream;base64,@@@@"),
         "accessors not an array": (["accessors"], {"0": 1}),
         "node children a cycle": (["nodes", 0, "children"], [0]),
+        # fuzz_gltf finding: a string member given as a number escaped as a JSON type_error
+        "POSITION type a number": (["accessors", pos_acc, "type"], 7),
+        "sampler interpolation a number": (["animations"], [{"samplers": [{"input": pos_acc, "output": pos_acc, "interpolation": 3}], "channels": []}]),
+        "channel target path a number": (["animations"], [{"samplers": [{"input": pos_acc, "output": pos_acc}], "channels": [{"sampler": 0, "target": {"node": 0, "path": 1}}]}]),
     }
     for name, (path, value) in edits.items():
         gltf_case(name, lambda d, p=path, v=value: set_path(d, p, v))
