@@ -43,6 +43,16 @@ std::map<std::string, Bytes> tree(const fs::path& dir) {
     return out;
 }
 
+// `dir` holds exactly the files of `original`, each byte for byte.
+void expect_same_tree(const std::map<std::string, Bytes>& original, const fs::path& dir) {
+    const std::map<std::string, Bytes> back = tree(dir);
+    BOOST_TEST(back.size() == original.size());
+    for (const auto& [path, bytes] : original) {
+        const auto it = back.find(path);
+        BOOST_TEST((it != back.end() && it->second == bytes), path);
+    }
+}
+
 // Addresses of every nested model of the corpus (archive:entry).
 std::set<std::string> corpus_models() {
     std::set<std::string> out;
@@ -306,12 +316,7 @@ BOOST_AUTO_TEST_CASE(a_game_folder_comes_back_whole) {
             BOOST_TEST(listed.size() == original.size());
             r = mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") + " --quiet");
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
-            const std::map<std::string, Bytes> back = tree(dir / "BACK");
-            BOOST_TEST(back.size() == original.size());
-            for (const auto& [path, bytes] : original) {
-                const auto it = back.find(path);
-                BOOST_TEST((it != back.end() && it->second == bytes), path);
-            }
+            expect_same_tree(original, dir / "BACK");
         }
     }
 }
@@ -346,12 +351,7 @@ BOOST_AUTO_TEST_CASE(a_scaled_game_folder_comes_back_whole) {
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     r = mshconv("batch " + q(dir / "X") + " --to nres -j 2 -o " + q(dir / "BACK") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
-    const std::map<std::string, Bytes> back = tree(dir / "BACK");
-    BOOST_TEST(back.size() == original.size());
-    for (const auto& [path, bytes] : original) {
-        const auto it = back.find(path);
-        BOOST_TEST((it != back.end() && it->second == bytes), path);
-    }
+    expect_same_tree(original, dir / "BACK");
     fs::remove_all(dir);
 }
 
