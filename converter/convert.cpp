@@ -1,9 +1,11 @@
 // `mshconv convert IN OUT [options]`: picks the direction from IN's content (NRes model) or
 // extension (.gltf, .glb, .obj) and OUT's extension, then hands over to one file per direction.
 #include "convert.hpp"
+#include "formats/assimp_read.hpp"
 
 #include "commands.hpp"
 
+#include "formats/assimp_read.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
@@ -151,15 +153,18 @@ int run_convert(const Args& args) {
     const Address in = parse_address(in_spec);
     const std::string in_ext = lower_ascii(
         fs::path(in.entries.empty() ? in.file : fs::path(in.entries.back())).extension().string());
-    const bool import = in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" ||
-                                               in_ext == ".obj" || in_ext == ".png");
+    // FBX, COLLADA, ... (what Assimp reads) import as new models like a glTF without sidecar.
+    const bool foreign = in.entries.empty() && assimp_read::handles(in.file.filename().string());
+    const bool import = foreign || (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" ||
+                                                           in_ext == ".obj" || in_ext == ".png"));
     check_output_paths(in, parse_address(out_spec), vm, import);
     // ---- Terrain import: a .gltf/.glb/.obj whose sidecar has "kind": "terrain" ----
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         if (const auto sidecar = terrain_sidecar(in.file, vm))
             return import_terrain(in, out_spec, vm, *sidecar);
     // ---- end terrain import ----
-    if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
+    if (foreign ||
+        (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj")))
         return import_model(in, out_spec, vm);
     if (in.entries.empty() && in_ext == ".png") return import_texture(in.file, out_spec, vm);
 

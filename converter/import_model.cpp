@@ -86,12 +86,12 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     if (out.entries.empty()) {
         // An import writes an MSH; one named like an interchange file would be a trap.
         const std::string out_ext = lower_ascii(out.file.extension().string());
-        for (const char* other : {".gltf", ".glb", ".obj", ".mtl", ".png", ".json", ".fbx"})
-            if (out_ext == other)
-                throw UsageError("OUT '" + out_spec + "': importing " + input.filename().string() +
-                                 " writes an MSH model (.msh or ARCHIVE:ENTRY), not " + out_ext +
-                                 "; mshconv converts between game files and glTF/OBJ, not "
-                                 "between interchange formats");
+        if (out_ext != ".msh")
+            throw UsageError("OUT '" + out_spec + "': importing " + input.filename().string() +
+                             " writes an MSH model (.msh or ARCHIVE:ENTRY), not " +
+                             (out_ext.empty() ? std::string("a file without extension") : out_ext) +
+                             "; mshconv converts between game files and glTF/OBJ, not between "
+                             "interchange formats");
     }
     if (vm.count("skin") || vm.count("msft-lod") || !vm["lod"].defaulted() ||
         !vm["group"].defaulted())

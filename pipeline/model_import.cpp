@@ -1,5 +1,6 @@
 #include "model_import.hpp"
 
+#include "formats/assimp_read.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
 #include "formats/obj.hpp"
@@ -71,7 +72,15 @@ nlohmann::json report_json(const ModelImport& result) {
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
                              bool lines) {
     const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
-    if (!format) throw FormatError(file.string(), 0, "not a .gltf, .glb or .obj file");
+    if (!format && assimp_read::handles(file.filename().string())) {
+        DiagnosticSink diagnostics(ReadMode::Tolerant);
+        scene::Scene scene = assimp_read::read(file, diagnostics);
+        for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));
+        return scene;
+    }
+    if (!format)
+        throw FormatError(file.string(), 0,
+                          "not a .gltf, .glb or .obj file, nor a format Assimp reads");
     if (*format == SceneFormat::Obj) {
         const Bytes bytes = read_file(file);
         const std::string text(bytes.begin(), bytes.end());

@@ -1,0 +1,275 @@
+#include "assimp_read.hpp"
+
+#include "scene/bake_scale.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace msh::assimp_read {
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return s;
+}
+
+std::array<double, 16> column_major(const aiMatrix4x4& m) {
+    return {m.a1, m.b1, m.c1, m.d1, m.a2, m.b2, m.c2, m.d2,
+            m.a3, m.b3, m.c3, m.d3, m.a4, m.b4, m.c4, m.d4};
+}
+
+struct Builder {
+    const aiScene& in;
+    const std::string where;
+    DiagnosticSink& diagnostics;
+    scene::Scene out;
+    std::vector<scene::Linear3> residual;
+    std::map<std::string, int> node_by_name;
+    size_t skipped_primitives = 0;
+
+    void add_node(const aiNode& n, int parent) {
+        const int index = int(out.nodes.size());
+        out.nodes.emplace_back();
+        residual.push_back(scene::kIdentity3);
+        {
+            scene::Node& node = out.nodes.back();
+            node.name = n.mName.C_Str();
+            node.parent = parent;
+            const scene::Decomposed d = scene::decompose_matrix(column_major(n.mTransformation));
+            node.translation = d.translation;
+            node.rotation = d.rotation;
+            residual.back() = d.residual;
+        }
+        node_by_name.emplace(n.mName.C_Str(), index); // the first of equal names wins
+        if (n.mNumMeshes > 0) {
+            scene::Mesh mesh;
+            mesh.name = n.mName.C_Str();
+            int skin = scene::kNoIndex;
+            for (unsigned k = 0; k < n.mNumMeshes; ++k) {
+                if (n.mMeshes[k] >= in.mNumMeshes) continue;
+                const aiMesh& m = *in.mMeshes[n.mMeshes[k]];
+                if (!(m.mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) {
+                    ++skipped_primitives;
+                    continue;
+                }
+                mesh.primitives.push_back(primitive(m));
+                if (m.HasBones()) skin = index; // resolved once every node exists
+            }
+            out.nodes[size_t(index)].mesh = int(out.meshes.size());
+            out.meshes.push_back(std::move(mesh));
+            if (skin != scene::kNoIndex) skinned_nodes.push_back(index);
+        }
+        for (unsigned c = 0; c < n.mNumChildren; ++c)
+            if (n.mChildren[c]) add_node(*n.mChildren[c], index);
+    }
+
+    std::vector<int> skinned_nodes;
+
+    scene::Primitive primitive(const aiMesh& m) {
+        scene::Primitive p;
+        p.material =
+            int(m.mMaterialIndex) < int(in.mNumMaterials) ? int(m.mMaterialIndex) : scene::kNoIndex;
+        scene::Attribute pos{3, {}};
+        pos.data.reserve(size_t(m.mNumVertices) * 3);
+        for (unsigned v = 0; v < m.mNumVertices; ++v) {
+            const aiVector3D& x = m.mVertices[v];
+            if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z))
+                throw FormatError(where, Location::whole(),
+                                  "mesh '" + std::string(m.mName.C_Str()) + "' vertex " +
+                                      std::to_string(v) + " is NaN or infinite");
+            pos.data.insert(pos.data.end(), {x.x, x.y, x.z});
+        }
+        p.attributes["POSITION"] = std::move(pos);
+        if (m.HasNormals()) {
+            scene::Attribute n{3, {}};
+            for (unsigned v = 0; v < m.mNumVertices; ++v) {
+                const aiVector3D& x = m.mNormals[v];
+                const bool ok = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z);
+                n.data.insert(n.data.end(), {ok ? x.x : 0.f, ok ? x.y : 0.f, ok ? x.z : 1.f});
+            }
+            p.attributes["NORMAL"] = std::move(n);
+        }
+        for (unsigned set = 0; set < 2 && m.HasTextureCoords(set); ++set) {
+            scene::Attribute uv{2, {}};
+            for (unsigned v = 0; v < m.mNumVertices; ++v) {
+                const aiVector3D& x = m.mTextureCoords[set][v];
+                uv.data.insert(uv.data.end(),
+                               {std::isfinite(x.x) ? x.x : 0.f, std::isfinite(x.y) ? x.y : 0.f});
+            }
+            p.attributes["TEXCOORD_" + std::to_string(set)] = std::move(uv);
+        }
+        for (unsigned f = 0; f < m.mNumFaces; ++f) {
+            const aiFace& face = m.mFaces[f];
+            if (face.mNumIndices != 3) continue; // points and lines of a mixed mesh
+            for (unsigned k = 0; k < 3; ++k) {
+                if (face.mIndices[k] >= m.mNumVertices)
+                    throw FormatError(where, Location::whole(),
+                                      "mesh '" + std::string(m.mName.C_Str()) + "' face " +
+                                          std::to_string(f) + " names vertex " +
+                                          std::to_string(face.mIndices[k]) + " of " +
+                                          std::to_string(m.mNumVertices));
+                p.indices.push_back(face.mIndices[k]);
+            }
+        }
+        return p;
+    }
+
+    // Bones of the node's meshes -> one skin (joints by bone name), the four strongest weights.
+    void add_skin(int node_index) {
+        const aiNode* n = in.mRootNode->FindNode(out.nodes[size_t(node_index)].name.c_str());
+        if (!n) return;
+        scene::Skin skin;
+        skin.name = out.nodes[size_t(node_index)].name;
+        std::map<int, size_t> joint_of_node;
+        scene::Mesh& mesh = out.meshes[size_t(out.nodes[size_t(node_index)].mesh)];
+        size_t prim = 0;
+        for (unsigned k = 0; k < n->mNumMeshes; ++k) {
+            const aiMesh& m = *in.mMeshes[n->mMeshes[k]];
+            if (!(m.mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
+            scene::Primitive& p = mesh.primitives[prim++];
+            std::vector<std::vector<std::pair<float, uint32_t>>> influences(m.mNumVertices);
+            for (unsigned b = 0; b < m.mNumBones; ++b) {
+                const aiBone& bone = *m.mBones[b];
+                const auto found = node_by_name.find(bone.mName.C_Str());
+                if (found == node_by_name.end())
+                    throw FormatError(where, Location::whole(),
+                                      "bone '" + std::string(bone.mName.C_Str()) +
+                                          "' names no node");
+                auto [it, fresh] = joint_of_node.emplace(found->second, skin.joints.size());
+                if (fresh) {
+                    skin.joints.push_back(found->second);
+                    const auto ibm = column_major(bone.mOffsetMatrix);
+                    skin.inverse_bind.insert(skin.inverse_bind.end(), ibm.begin(), ibm.end());
+                }
+                for (unsigned w = 0; w < bone.mNumWeights; ++w)
+                    if (bone.mWeights[w].mVertexId < m.mNumVertices)
+                        influences[bone.mWeights[w].mVertexId].push_back(
+                            {bone.mWeights[w].mWeight, uint32_t(it->second)});
+            }
+            scene::Attribute joints{4, {}}, weights{4, {}};
+            joints.joints = true;
+            for (auto& v : influences) {
+                std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.first > b.first; });
+                for (size_t slot = 0; slot < 4; ++slot) {
+                    joints.data.push_back(slot < v.size() ? float(v[slot].second) : 0.f);
+                    // A vertex no bone weighs follows joint 0 fully.
+                    const float none = slot == 0 && v.empty() ? 1.f : 0.f;
+                    weights.data.push_back(slot < v.size() ? v[slot].first : none);
+                }
+            }
+            p.attributes["JOINTS_0"] = std::move(joints);
+            p.attributes["WEIGHTS_0"] = std::move(weights);
+        }
+        out.nodes[size_t(node_index)].skin = int(out.skins.size());
+        out.skins.push_back(std::move(skin));
+    }
+
+    void add_animation(const aiAnimation& a) {
+        scene::Animation an;
+        an.name = a.mName.C_Str();
+        // Assimp: 0 ticks per second means "not given"; its own default is 25.
+        const double tps = a.mTicksPerSecond > 0 ? a.mTicksPerSecond : 25.0;
+        for (unsigned c = 0; c < a.mNumChannels; ++c) {
+            const aiNodeAnim& ch = *a.mChannels[c];
+            const auto node = node_by_name.find(ch.mNodeName.C_Str());
+            if (node == node_by_name.end()) continue;
+            if (ch.mNumPositionKeys > 0) {
+                scene::Channel t;
+                t.node = node->second;
+                for (unsigned k = 0; k < ch.mNumPositionKeys; ++k) {
+                    t.times.push_back(float(ch.mPositionKeys[k].mTime / tps));
+                    const aiVector3D& v = ch.mPositionKeys[k].mValue;
+                    t.values.insert(t.values.end(), {v.x, v.y, v.z});
+                }
+                an.channels.push_back(std::move(t));
+            }
+            if (ch.mNumRotationKeys > 0) {
+                scene::Channel r;
+                r.node = node->second;
+                r.path = scene::Path::Rotation;
+                for (unsigned k = 0; k < ch.mNumRotationKeys; ++k) {
+                    r.times.push_back(float(ch.mRotationKeys[k].mTime / tps));
+                    const aiQuaternion& q = ch.mRotationKeys[k].mValue;
+                    r.values.insert(r.values.end(), {q.x, q.y, q.z, q.w});
+                }
+                an.channels.push_back(std::move(r));
+            }
+            bool scaled = false;
+            const scene::Linear3& rest = residual[size_t(node->second)];
+            for (unsigned k = 0; k < ch.mNumScalingKeys; ++k) {
+                const aiVector3D& s = ch.mScalingKeys[k].mValue;
+                scaled = scaled || std::abs(s.x - rest[0]) > 1e-4 ||
+                         std::abs(s.y - rest[4]) > 1e-4 || std::abs(s.z - rest[8]) > 1e-4;
+            }
+            if (scaled)
+                diagnostics.warn(where, Location::whole(),
+                                 "animation '" + an.name + "': the scale of node '" +
+                                     ch.mNodeName.C_Str() +
+                                     "' is animated; MSH nodes cannot scale, its rest scale is "
+                                     "baked and the scale keys are dropped");
+        }
+        out.animations.push_back(std::move(an));
+    }
+};
+
+} // namespace
+
+bool handles(const std::string& file_name) {
+    const std::string ext = lower(std::filesystem::path(file_name).extension().string());
+    static const std::set<std::string> ours = {".msh", ".rlb",  ".lib", ".texm", ".png", ".wea",
+                                               ".map", ".gltf", ".glb", ".obj",  ".mtl", ".json"};
+    if (ext.size() < 2 || ours.count(ext)) return false;
+    return Assimp::Importer().IsExtensionSupported(ext.c_str());
+}
+
+scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics) {
+    const std::string where = file.string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw FormatError(where, Location::whole(), "cannot open: not a regular file");
+    Assimp::Importer importer;
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+    const unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_FlipUVs |
+                           aiProcess_ValidateDataStructure;
+    // From the file, not from memory: formats with external parts (material files, textures)
+    // find them beside it.
+    const aiScene* in = importer.ReadFile(where, flags);
+    if (!in || !in->mRootNode)
+        throw FormatError(where, Location::whole(),
+                          std::string("Assimp cannot read it: ") + importer.GetErrorString());
+    if (in->mFlags & AI_SCENE_FLAGS_INCOMPLETE)
+        throw FormatError(where, Location::whole(), "Assimp read an incomplete scene");
+    Builder b{*in, where, diagnostics, {}, {}, {}, 0, {}};
+    for (unsigned i = 0; i < in->mNumMaterials; ++i) {
+        scene::Material m;
+        aiString name;
+        if (in->mMaterials[i]->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) m.name = name.C_Str();
+        b.out.materials.push_back(std::move(m));
+    }
+    b.add_node(*in->mRootNode, scene::kNoIndex);
+    for (int n : b.skinned_nodes) b.add_skin(n);
+    for (unsigned a = 0; a < in->mNumAnimations; ++a) b.add_animation(*in->mAnimations[a]);
+    if (b.skipped_primitives)
+        diagnostics.warn(where, Location::whole(),
+                         std::to_string(b.skipped_primitives) +
+                             " point/line mesh(es) skipped (MSH models hold triangles)");
+    if (in->mNumCameras || in->mNumLights)
+        diagnostics.warn(where, Location::whole(),
+                         std::to_string(in->mNumCameras) + " camera(s) and " +
+                             std::to_string(in->mNumLights) + " light(s) ignored");
+    scene::bake_residuals(b.out, b.residual, [&](int, const std::string& text) {
+        diagnostics.warn(where, Location::whole(), text);
+    });
+    return std::move(b.out);
+}
+
+} // namespace msh::assimp_read
