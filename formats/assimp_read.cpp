@@ -6,8 +6,13 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <map>
 #include <set>
@@ -236,10 +241,29 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         throw FormatError(where, Location::whole(), "cannot open: not a regular file");
-    Assimp::Importer importer;
-    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     const unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_FlipUVs |
                            aiProcess_ValidateDataStructure;
+    // Assimp 5.2 aborts the process on some files (a double free in its FBX reader, even on FBX
+    // it wrote itself): the file is read once in a child first, so that such a file is one clear
+    // error, not a crash. Foreign formats are the rare path; the second read is the price.
+    if (const pid_t child = fork(); child == 0) {
+        if (const int null = open("/dev/null", O_WRONLY); null >= 0)
+            dup2(null, 2); // its abort text
+        Assimp::Importer probe;
+        probe.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+        _exit(probe.ReadFile(where, flags) ? 0 : 1);
+    } else if (child > 0) {
+        int status = 0;
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (WIFSIGNALED(status))
+            throw FormatError(where, Location::whole(),
+                              "Assimp crashed reading it (signal " +
+                                  std::to_string(WTERMSIG(status)) +
+                                  "): the file is damaged or uses what Assimp 5.2 mishandles");
+    }
+    Assimp::Importer importer;
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     // From the file, not from memory: formats with external parts (material files, textures)
     // find them beside it.
     const aiScene* in = importer.ReadFile(where, flags);
