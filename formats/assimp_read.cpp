@@ -2,10 +2,13 @@
 
 #include "scene/bake_scale.hpp"
 
-#include <assimp/Importer.hpp>
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +58,7 @@ struct Builder {
             residual.back() = d.residual;
         }
         node_by_name.emplace(n.mName.C_Str(), index); // the first of equal names wins
+        source.push_back(&n);
         if (n.mNumMeshes > 0) {
             scene::Mesh mesh;
             mesh.name = n.mName.C_Str();
@@ -78,6 +82,7 @@ struct Builder {
     }
 
     std::vector<int> skinned_nodes;
+    std::vector<const aiNode*> source; // the aiNode of every scene node
 
     scene::Primitive primitive(const aiMesh& m) {
         scene::Primitive p;
@@ -130,8 +135,7 @@ struct Builder {
 
     // Bones of the node's meshes -> one skin (joints by bone name), the four strongest weights.
     void add_skin(int node_index) {
-        const aiNode* n = in.mRootNode->FindNode(out.nodes[size_t(node_index)].name.c_str());
-        if (!n) return;
+        const aiNode* n = source[size_t(node_index)];
         scene::Skin skin;
         skin.name = out.nodes[size_t(node_index)].name;
         std::map<int, size_t> joint_of_node;
@@ -226,6 +230,59 @@ struct Builder {
     }
 };
 
+// Assimp's C API, loaded when a file needs it: linking libassimp would cost every mshconv
+// command about 19 ms of start-up (relocations and static initialisers of a large library).
+struct Api {
+    decltype(&aiImportFileExWithProperties) import_file = nullptr;
+    decltype(&aiReleaseImport) release = nullptr;
+    decltype(&aiGetErrorString) error = nullptr;
+    decltype(&aiCreatePropertyStore) create_store = nullptr;
+    decltype(&aiReleasePropertyStore) release_store = nullptr;
+    decltype(&aiSetImportPropertyInteger) set_integer = nullptr;
+    decltype(&aiIsExtensionSupported) supported = nullptr;
+    decltype(&aiGetMaterialString) material_string = nullptr;
+};
+
+// nullptr when the library is not installed.
+const Api* api() {
+    static const Api* loaded = []() -> const Api* {
+        void* lib = dlopen("libassimp.so.5", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) lib = dlopen("libassimp.so", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) return nullptr;
+        static Api a;
+        auto bind = [&](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+            return fn != nullptr;
+        };
+        const bool ok = bind(a.import_file, "aiImportFileExWithProperties") &&
+                        bind(a.release, "aiReleaseImport") && bind(a.error, "aiGetErrorString") &&
+                        bind(a.create_store, "aiCreatePropertyStore") &&
+                        bind(a.release_store, "aiReleasePropertyStore") &&
+                        bind(a.set_integer, "aiSetImportPropertyInteger") &&
+                        bind(a.supported, "aiIsExtensionSupported") &&
+                        bind(a.material_string, "aiGetMaterialString");
+        return ok ? &a : nullptr;
+    }();
+    return loaded;
+}
+
+// One import with our settings; the scene is released with the object.
+struct Imported {
+    const Api& a;
+    const aiScene* scene = nullptr;
+    Imported(const Api& api_, const std::string& file, unsigned flags) : a(api_) {
+        aiPropertyStore* store = a.create_store();
+        a.set_integer(store, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+        scene = a.import_file(file.c_str(), flags, nullptr, store);
+        a.release_store(store);
+    }
+    ~Imported() {
+        if (scene) a.release(scene);
+    }
+    Imported(const Imported&) = delete;
+    Imported& operator=(const Imported&) = delete;
+};
+
 } // namespace
 
 bool handles(const std::string& file_name) {
@@ -233,7 +290,8 @@ bool handles(const std::string& file_name) {
     static const std::set<std::string> ours = {".msh", ".rlb",  ".lib", ".texm", ".png", ".wea",
                                                ".map", ".gltf", ".glb", ".obj",  ".mtl", ".json"};
     if (ext.size() < 2 || ours.count(ext)) return false;
-    return Assimp::Importer().IsExtensionSupported(ext.c_str());
+    const Api* a = api();
+    return a && a->supported(ext.c_str()) == AI_TRUE;
 }
 
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics) {
@@ -241,6 +299,10 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         throw FormatError(where, Location::whole(), "cannot open: not a regular file");
+    const Api* a = api();
+    if (!a)
+        throw FormatError(where, Location::whole(),
+                          "reading this format needs Assimp 5 (Debian: libassimp5), not installed");
     const unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_FlipUVs |
                            aiProcess_ValidateDataStructure;
     // Assimp 5.2 aborts the process on some files (a double free in its FBX reader, even on FBX
@@ -249,9 +311,8 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
     if (const pid_t child = fork(); child == 0) {
         if (const int null = open("/dev/null", O_WRONLY); null >= 0)
             dup2(null, 2); // its abort text
-        Assimp::Importer probe;
-        probe.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
-        _exit(probe.ReadFile(where, flags) ? 0 : 1);
+        const Imported probe(*a, where, flags);
+        _exit(probe.scene ? 0 : 1);
     } else if (child > 0) {
         int status = 0;
         while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
@@ -262,26 +323,26 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
                                   std::to_string(WTERMSIG(status)) +
                                   "): the file is damaged or uses what Assimp 5.2 mishandles");
     }
-    Assimp::Importer importer;
-    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     // From the file, not from memory: formats with external parts (material files, textures)
     // find them beside it.
-    const aiScene* in = importer.ReadFile(where, flags);
+    const Imported imported(*a, where, flags);
+    const aiScene* in = imported.scene;
     if (!in || !in->mRootNode)
         throw FormatError(where, Location::whole(),
-                          std::string("Assimp cannot read it: ") + importer.GetErrorString());
+                          std::string("Assimp cannot read it: ") + a->error());
     if (in->mFlags & AI_SCENE_FLAGS_INCOMPLETE)
         throw FormatError(where, Location::whole(), "Assimp read an incomplete scene");
-    Builder b{*in, where, diagnostics, {}, {}, {}, 0, {}};
+    Builder b{*in, where, diagnostics, {}, {}, {}, 0, {}, {}};
     for (unsigned i = 0; i < in->mNumMaterials; ++i) {
         scene::Material m;
         aiString name;
-        if (in->mMaterials[i]->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) m.name = name.C_Str();
+        if (a->material_string(in->mMaterials[i], AI_MATKEY_NAME, &name) == aiReturn_SUCCESS)
+            m.name = name.C_Str();
         b.out.materials.push_back(std::move(m));
     }
     b.add_node(*in->mRootNode, scene::kNoIndex);
     for (int n : b.skinned_nodes) b.add_skin(n);
-    for (unsigned a = 0; a < in->mNumAnimations; ++a) b.add_animation(*in->mAnimations[a]);
+    for (unsigned k = 0; k < in->mNumAnimations; ++k) b.add_animation(*in->mAnimations[k]);
     if (b.skipped_primitives)
         diagnostics.warn(where, Location::whole(),
                          std::to_string(b.skipped_primitives) +
