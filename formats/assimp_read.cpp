@@ -266,6 +266,9 @@ const Api* api() {
     return loaded;
 }
 
+// The probe child's answers (formats/assimp_read.cpp read()).
+constexpr int kProbeRead = 0, kProbeRefused = 3;
+
 // One import with our settings; the scene is released with the object.
 struct Imported {
     const Api& a;
@@ -312,15 +315,19 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
         if (const int null = open("/dev/null", O_WRONLY); null >= 0)
             dup2(null, 2); // its abort text
         const Imported probe(*a, where, flags);
-        _exit(probe.scene ? 0 : 1);
+        _exit(probe.scene ? kProbeRead : kProbeRefused);
     } else if (child > 0) {
         int status = 0;
         while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
         }
-        if (WIFSIGNALED(status))
+        // Anything but the two answers is a crash: a signal, or a sanitizer's own exit code.
+        if (!WIFEXITED(status) ||
+            (WEXITSTATUS(status) != kProbeRead && WEXITSTATUS(status) != kProbeRefused))
             throw FormatError(where, Location::whole(),
-                              "Assimp crashed reading it (signal " +
-                                  std::to_string(WTERMSIG(status)) +
+                              "Assimp crashed reading it (" +
+                                  (WIFSIGNALED(status)
+                                       ? "signal " + std::to_string(WTERMSIG(status))
+                                       : "exit " + std::to_string(WEXITSTATUS(status))) +
                                   "): the file is damaged or uses what Assimp 5.2 mishandles");
     }
     // From the file, not from memory: formats with external parts (material files, textures)
