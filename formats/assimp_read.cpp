@@ -292,7 +292,10 @@ bool handles(const std::string& file_name) {
     const std::string ext = lower(std::filesystem::path(file_name).extension().string());
     static const std::set<std::string> ours = {".msh", ".rlb",  ".lib", ".texm", ".png", ".wea",
                                                ".map", ".gltf", ".glb", ".obj",  ".mtl", ".json"};
-    if (ext.size() < 2 || ours.count(ext)) return false;
+    // Numeric suffixes are game names (`T2.0`, palette variants): answered without loading Assimp.
+    if (ext.size() < 2 || ours.count(ext) ||
+        ext.find_first_not_of("0123456789", 1) == std::string::npos)
+        return false;
     const Api* a = api();
     return a && a->supported(ext.c_str()) == AI_TRUE;
 }
