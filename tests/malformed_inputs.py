@@ -283,6 +283,27 @@ def generate(corpus, work):
     for name, text in {"empty file": "", "only vertices": tri, "only comments": "# nothing\n"}.items():
         add("obj", f"OBJ: {name}", text.encode(), to_msh, whole=True)
 
+    # ---- formats read through Assimp: `convert M.fbx out.msh` (Assimp names no position) ----
+    fbx_binary = b"Kaydara FBX Binary  \x00\x1a\x00" + struct.pack("<I", 7400)
+    foreign = {
+        ("fbx", "empty file"): b"",
+        ("fbx", "binary header only"): fbx_binary,
+        ("fbx", "binary header, a node past the end"): fbx_binary + struct.pack("<III", 1 << 30, 1, 8) + b"\x03abc",
+        ("fbx", "ASCII cut inside Objects"): b'; FBX 7.5.0 project file\nObjects: {\n  Geometry: 1, "Geometry::", "Mesh" {\n',
+        ("fbx", "ASCII vertices not numbers"): b'; FBX 7.5.0 project file\nObjects:  {\n\tGeometry: 1, "Geometry::g", "Mesh" {\n\t\tVertices: *3 {\n\t\t\ta: x,y,z\n\t\t}\n\t}\n}\n',
+        ("dae", "not XML"): b"<COLLADA><library_geometries><geometry",
+        ("dae", "a triangle index past the vertices"): (
+            b'<?xml version="1.0"?><COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">'
+            b'<library_geometries><geometry id="g"><mesh><source id="p"><float_array id="pa" count="9">0 0 0 1 0 0 0 1 0</float_array>'
+            b'<technique_common><accessor source="#pa" count="3" stride="3"><param name="X" type="float"/><param name="Y" type="float"/>'
+            b'<param name="Z" type="float"/></accessor></technique_common></source><vertices id="v"><input semantic="POSITION" source="#p"/></vertices>'
+            b'<triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 7</p></triangles></mesh></geometry></library_geometries>'
+            b'<library_visual_scenes><visual_scene id="s"><node><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>'
+            b'<scene><instance_visual_scene url="#s"/></scene></COLLADA>'),
+    }
+    for (reader, name), data in foreign.items():
+        add(reader, f"{reader.upper()}: {name}", data, to_msh, whole=True)
+
     # ---- glTF (JSON + .bin beside it): `convert M.gltf out.msh`, no sidecar: every accessor read ----
     gltf = json.load(open(os.path.join(work, "seed.gltf")))
     binary = open(os.path.join(work, "seed.bin"), "rb").read()
@@ -504,7 +525,7 @@ def check(case, root, index):
             input_name = "t.sidecar.json"
     else:
         ext = {"nres": ".rlb", "msh": ".msh", "texm": ".texm", "png": ".png", "obj": ".obj",
-               "glb": ".glb"}[case.reader]
+               "glb": ".glb", "fbx": ".fbx", "dae": ".dae"}[case.reader]
         input_name = "in" + ext
         open(os.path.join(folder, input_name), "wb").write(case.files)
     before = sorted(os.listdir(folder))
