@@ -223,7 +223,10 @@ class Forward {
             }
         }
         auto& slot = libraries_[dir];
-        if (!slot) slot = std::make_unique<mapping::MaterialLibraries>(open_libraries(dir, vm_));
+        if (!slot) {
+            slot = std::make_unique<mapping::MaterialLibraries>(open_libraries(dir, vm_));
+            slot->texture_cache = std::make_shared<mapping::TextureCache>(); // shared by models
+        }
         return libraries_by_dir_[asked] = slot.get();
     }
 

@@ -62,6 +62,21 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
     }
     const nres::Entry& e = libs.textures->entries[*index];
     const std::string where = libs.textures_name + ":" + e.name();
+    const std::tuple<size_t, int, int> key{*index, png.compression_level, int(png.filter)};
+    if (libs.texture_cache) {
+        std::shared_ptr<const TextureCache::Texture> hit;
+        {
+            const std::lock_guard<std::mutex> lock(libs.texture_cache->mutex);
+            const auto it = libs.texture_cache->textures.find(key);
+            if (it != libs.texture_cache->textures.end()) hit = it->second;
+        }
+        if (hit) {
+            r.image = hit->image;
+            r.alpha = hit->alpha;
+            r.info.update(hit->info);
+            return r;
+        }
+    }
     try {
         DiagnosticSink sink(ReadMode::Tolerant);
         const texm::Texture t = texm::read(e.data, sink, where);
@@ -80,6 +95,14 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
         // transparent). Every other alpha channel is mostly gloss/bump data: OPAQUE.
         if (*t.format() == texm::Format::Indexed && (t.header.flags5 & texm::kFlags5AlphaKey))
             r.alpha = scene::AlphaMode::Mask;
+        if (libs.texture_cache) { // only what decoded cleanly: a failure warns every time
+            auto kept = std::make_shared<TextureCache::Texture>();
+            kept->image = *r.image;
+            kept->alpha = r.alpha;
+            kept->info = r.info;
+            const std::lock_guard<std::mutex> lock(libs.texture_cache->mutex);
+            libs.texture_cache->textures.emplace(key, std::move(kept));
+        }
     } catch (const FormatError& ex) {
         diagnostics.warn({}, Location::whole(), std::string(ex.what()) + "; untextured");
         r.image.reset();

@@ -11,11 +11,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace msh::mapping {
+
+// Base-colour textures already decoded and encoded as PNG in this run, by Textures.lib entry and
+// PNG encoding: a batch's models share most of their textures. Safe to share between threads.
+struct TextureCache {
+    struct Texture {
+        scene::Image image;
+        scene::AlphaMode alpha = scene::AlphaMode::Opaque;
+        nlohmann::json info; // format, size, mips, pages
+    };
+    std::mutex mutex;
+    std::map<std::tuple<size_t, int, int>, std::shared_ptr<const Texture>> textures;
+};
 
 // The opened game libraries; any of them may be absent. The names are used in messages.
 struct MaterialLibraries {
@@ -27,6 +43,8 @@ struct MaterialLibraries {
     std::string textures_name = "Textures.lib";
     std::string palettes_name = "palettes.lib";
     std::string lightmaps_name = "LightMap.lib";
+    // Set by a caller that resolves many models against these libraries (batch); none: no cache.
+    std::shared_ptr<TextureCache> texture_cache;
 };
 
 // What one model asks of the libraries: its WEAR's material rows and lightmap names.
