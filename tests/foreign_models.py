@@ -20,20 +20,14 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import Checks, obj_triangles, triangle_area  # noqa: E402
+
 build_dir = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build_dir, "mshconv")
 work = tempfile.mkdtemp(prefix="foreign_models_")
-failures = []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def run(*args):
-    return subprocess.run([mshconv, *args], capture_output=True, text=True)
+checks = Checks(mshconv)
+check, run, failures = checks.check, checks.run, checks.failures
 
 
 def path(name):
@@ -156,21 +150,6 @@ def world_triangles(nodes, meshes):
     return tris
 
 
-def obj_triangles(file):
-    verts, tris = [], []
-    for line in open(file):
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "v":
-            verts.append(tuple(float(x) for x in parts[1:4]))
-        elif parts[0] == "f":
-            corners = [verts[int(c.split("/")[0]) - 1] for c in parts[1:]]
-            for k in range(1, len(corners) - 1):
-                tris.append((corners[0], corners[k], corners[k + 1]))
-    return tris
-
-
 def same_triangles(a, b, tolerance=2e-3):
     """The same triangles with the same winding (each corner within `tolerance`), in any order."""
     if len(a) != len(b):
@@ -189,13 +168,7 @@ def same_triangles(a, b, tolerance=2e-3):
 
 
 def area(tris):
-    total = 0.0
-    for p, q, r in tris:
-        u = [q[i] - p[i] for i in range(3)]
-        v = [r[i] - p[i] for i in range(3)]
-        c = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
-        total += math.sqrt(sum(x * x for x in c)) / 2
-    return total
+    return sum(map(triangle_area, tris))
 
 
 def import_and_reexport(src, stem, *extra):

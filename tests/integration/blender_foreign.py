@@ -19,42 +19,24 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_checks import Checks, obj_triangles, triangle_area  # noqa: E402
+
 build_dir, source = map(os.path.abspath, sys.argv[1:3])
 mshconv = os.path.join(build_dir, "mshconv")
 blender = os.path.join(source, "tests", "integration", "blender")
 work = tempfile.mkdtemp(prefix="blender_foreign_")
-failures = []
 TOLERANCE = 2e-3
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def run(*args):
-    return subprocess.run([mshconv, *args], capture_output=True, text=True)
+checks = Checks(mshconv)
+check, run, failures = checks.check, checks.run, checks.failures
 
 
 def obj_geometry(file):
     """World vertices and the area per material of an OBJ (our export: world positions)."""
-    verts, areas, material = [], {}, ""
-    for line in open(file):
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "v":
-            verts.append(tuple(float(x) for x in parts[1:4]))
-        elif parts[0] == "usemtl":
-            material = parts[1] if len(parts) > 1 else ""
-        elif parts[0] == "f":
-            c = [verts[int(p.split("/")[0]) - 1] for p in parts[1:]]
-            for k in range(1, len(c) - 1):
-                u = [c[k][i] - c[0][i] for i in range(3)]
-                v = [c[k + 1][i] - c[0][i] for i in range(3)]
-                x = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
-                areas[material] = areas.get(material, 0.0) + math.sqrt(sum(t * t for t in x)) / 2
+    verts, tris = obj_triangles(file, with_material=True)
+    areas = {}
+    for material, t in tris:
+        areas[material] = areas.get(material, 0.0) + triangle_area(t)
     return verts, areas
 
 
