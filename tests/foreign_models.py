@@ -504,6 +504,24 @@ def test_assimp_formats():
           not os.path.exists(out), "a broken FBX: one error naming it, no output")
 
 
+# ---- a round trip through a tool that writes float noise into node scales ----
+
+def test_scale_noise():
+    corpus = path("corpus")
+    if not os.path.isdir(corpus):
+        subprocess.run([mshconv, "samples", corpus], capture_output=True, check=True)
+    out = path("noisy.gltf")
+    r = run("convert", os.path.join(corpus, "animals.rlb") + ":A_L_01.msh", out, "--quiet")
+    check(r.returncode == 0, "export for the noise round trip")
+    doc = json.load(open(out))
+    doc["nodes"][0]["scale"] = [1.0000001, 1, 0.9999999]  # one float ulp, as exporters write
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    r = run("convert", out, path("noisy.msh"))
+    check(r.returncode == 0 and "unchanged, original bytes kept" in r.stdout,
+          "a node scale of float noise is no scale: the unedited model comes back byte for byte")
+
+
 # ---- OBJ ----
 
 def test_obj():
@@ -559,6 +577,7 @@ test_animation()
 test_modes()
 test_accessors_and_extensions()
 test_assimp_formats()
+test_scale_noise()
 test_obj()
 if failures:
     print(f"{len(failures)} check(s) failed (files in {work})")
