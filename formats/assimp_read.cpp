@@ -212,19 +212,14 @@ struct Builder {
                 }
                 an.channels.push_back(std::move(r));
             }
-            bool scaled = false;
-            const scene::Linear3& rest = residual[size_t(node->second)];
+            std::vector<float> scales;
             for (unsigned k = 0; k < ch.mNumScalingKeys; ++k) {
-                const aiVector3D& s = ch.mScalingKeys[k].mValue;
-                scaled = scaled || std::abs(s.x - rest[0]) > 1e-4 ||
-                         std::abs(s.y - rest[4]) > 1e-4 || std::abs(s.z - rest[8]) > 1e-4;
+                const aiVector3D& v = ch.mScalingKeys[k].mValue;
+                scales.insert(scales.end(), {v.x, v.y, v.z});
             }
-            if (scaled)
+            if (!scene::keeps_rest_scale(scales, residual[size_t(node->second)]))
                 diagnostics.warn(where, Location::whole(),
-                                 "animation '" + an.name + "': the scale of node '" +
-                                     ch.mNodeName.C_Str() +
-                                     "' is animated; MSH nodes cannot scale, its rest scale is "
-                                     "baked and the scale keys are dropped");
+                                 scene::animated_scale_warning(an.name, ch.mNodeName.C_Str()));
         }
         out.animations.push_back(std::move(an));
     }

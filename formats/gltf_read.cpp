@@ -569,7 +569,6 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
     s.nodes.resize(m.nodes.size());
     // Scale and shear beyond each node's rotation, baked below (MSH nodes are rigid).
     std::vector<scene::Linear3> residual(m.nodes.size(), scene::kIdentity3);
-    std::vector<std::array<double, 3>> rest_scale(m.nodes.size(), {1, 1, 1});
     for (size_t i = 0; i < m.nodes.size(); ++i) {
         const tinygltf::Node& n = m.nodes[i];
         scene::Node& out = s.nodes[i];
@@ -584,7 +583,6 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
             out.rotation = {float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]),
                             float(n.rotation[3])};
         if (n.scale.size() == 3) {
-            rest_scale[i] = {n.scale[0], n.scale[1], n.scale[2]};
             residual[i] = {n.scale[0], 0, 0, 0, n.scale[1], 0, 0, 0, n.scale[2]};
         }
         if (n.matrix.size() == 16) {
@@ -628,17 +626,10 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                 if (ch.target_node < 0) continue; // no node: nothing moves
                 int comps = 0;
                 const std::vector<float> v = r.floats(smp.output, comps);
-                const auto& rest = rest_scale[size_t(ch.target_node)];
-                bool constant = true;
-                for (size_t k = 0; k < v.size(); ++k)
-                    constant = constant && std::abs(v[k] - rest[k % 3]) <=
-                                               1e-5 * std::max(1.0, std::abs(rest[k % 3]));
-                if (!constant)
+                if (!scene::keeps_rest_scale(v, residual[size_t(ch.target_node)]))
                     diagnostics.warn(where, Location::at_pointer(channel),
-                                     "animation '" + an.name + "': the scale of node '" +
-                                         m.nodes[size_t(ch.target_node)].name +
-                                         "' is animated; MSH nodes cannot scale, its rest scale "
-                                         "is baked and the scale keys are dropped");
+                                     scene::animated_scale_warning(
+                                         an.name, m.nodes[size_t(ch.target_node)].name));
                 continue;
             }
             if (ch.target_path == "weights") {

@@ -1,5 +1,6 @@
 #include "bake_scale.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -109,6 +110,20 @@ bool is_identity(const Linear3& m) {
     for (size_t i = 0; i < 9; ++i)
         if (std::abs(m[i] - kIdentity3[i]) > 1e-6) return false; // float noise of exporters
     return true;
+}
+
+bool keeps_rest_scale(const std::vector<float>& keys, const Linear3& residual) {
+    for (size_t k = 0; k < keys.size(); ++k) {
+        const double rest = residual[(k % 3) * 4];
+        if (std::abs(keys[k] - rest) > 1e-5 * std::max(1.0, std::abs(rest))) return false;
+    }
+    return true;
+}
+
+std::string animated_scale_warning(const std::string& animation, const std::string& node) {
+    return "animation '" + animation + "': the scale of node '" + node +
+           "' is animated; MSH nodes cannot scale, its rest scale is baked and the scale keys "
+           "are dropped";
 }
 
 Decomposed decompose_matrix(const std::array<double, 16>& c) {

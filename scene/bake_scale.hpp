@@ -31,6 +31,12 @@ Decomposed decompose_matrix(const std::array<double, 16>& column_major);
 
 bool is_identity(const Linear3& m);
 
+// Whether scale keys (x, y, z per key) only repeat the node's rest scale, the residual's diagonal:
+// exporters sample such a channel with every animated object, and the bake already carries it.
+bool keeps_rest_scale(const std::vector<float>& keys, const Linear3& residual);
+// The warning for a scale channel that changes (MSH nodes cannot scale).
+std::string animated_scale_warning(const std::string& animation, const std::string& node);
+
 // `residual[i]` is node i's local linear part beyond its rotation (kIdentity3 for a rigid node).
 // Returns the number of nodes whose frame or geometry changed. `warn(node, text)` is called once
 // per node whose animation cannot be carried exactly.
