@@ -1,5 +1,7 @@
 #include "assimp_read.hpp"
 
+#include "file_io.hpp"
+#include "png.hpp"
 #include "scene/bake_scale.hpp"
 
 #include <assimp/cimport.h>
@@ -236,6 +238,8 @@ struct Api {
     decltype(&aiSetImportPropertyInteger) set_integer = nullptr;
     decltype(&aiIsExtensionSupported) supported = nullptr;
     decltype(&aiGetMaterialString) material_string = nullptr;
+    decltype(&aiGetMaterialTexture) material_texture = nullptr;
+    decltype(&aiGetMaterialColor) material_color = nullptr;
 };
 
 // nullptr when the library is not installed.
@@ -255,10 +259,76 @@ const Api* api() {
                         bind(a.release_store, "aiReleasePropertyStore") &&
                         bind(a.set_integer, "aiSetImportPropertyInteger") &&
                         bind(a.supported, "aiIsExtensionSupported") &&
-                        bind(a.material_string, "aiGetMaterialString");
+                        bind(a.material_string, "aiGetMaterialString") &&
+                        bind(a.material_texture, "aiGetMaterialTexture") &&
+                        bind(a.material_color, "aiGetMaterialColor");
         return ok ? &a : nullptr;
     }();
     return loaded;
+}
+
+// The diffuse (or PBR base colour) texture of a material: an embedded one (`*N`, or matched by
+// file name), else the file it names — relative to the model, or for an absolute path (FBX files
+// keep the author's) the file of that name beside the model. Anything outside the model's folder
+// is not read. A missing file is a warning.
+std::optional<scene::Image> material_image(const Api& a, const aiScene& in, const aiMaterial& mat,
+                                           const std::filesystem::path& folder,
+                                           const std::string& where, DiagnosticSink& diagnostics) {
+    aiString path;
+    if (a.material_texture(&mat, aiTextureType_BASE_COLOR, 0, &path, nullptr, nullptr, nullptr,
+                           nullptr, nullptr, nullptr) != aiReturn_SUCCESS &&
+        a.material_texture(&mat, aiTextureType_DIFFUSE, 0, &path, nullptr, nullptr, nullptr,
+                           nullptr, nullptr, nullptr) != aiReturn_SUCCESS)
+        return std::nullopt;
+    std::string name = path.C_Str();
+    for (char& c : name)
+        if (c == '\\') c = '/';
+    const std::string stem = std::filesystem::path(name).stem().string();
+    const aiTexture* embedded = nullptr;
+    if (name.size() > 1 && name[0] == '*') {
+        const unsigned k = unsigned(std::strtoul(name.c_str() + 1, nullptr, 10));
+        if (k < in.mNumTextures) embedded = in.mTextures[k];
+    }
+    for (unsigned k = 0; !embedded && k < in.mNumTextures; ++k) {
+        std::string f = in.mTextures[k]->mFilename.C_Str();
+        for (char& c : f)
+            if (c == '\\') c = '/';
+        if (!f.empty() &&
+            std::filesystem::path(f).filename() == std::filesystem::path(name).filename())
+            embedded = in.mTextures[k];
+    }
+    if (embedded) {
+        scene::Image img{stem.empty() || name[0] == '*' ? "texture" + name.substr(1) : stem, {}};
+        if (embedded->mHeight == 0) { // compressed: mWidth bytes of a PNG, JPEG, ...
+            const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
+            img.png.assign(bytes, bytes + embedded->mWidth);
+        } else { // raw texels, B G R A
+            texm::Image rgba(embedded->mWidth, embedded->mHeight);
+            for (size_t i = 0; i < size_t(embedded->mWidth) * embedded->mHeight; ++i) {
+                const aiTexel& t = embedded->pcData[i];
+                uint8_t* p = rgba.rgba.data() + 4 * i;
+                p[0] = t.r, p[1] = t.g, p[2] = t.b, p[3] = t.a;
+            }
+            img.png = png::encode_rgba(rgba);
+        }
+        return img;
+    }
+    std::vector<std::string> candidates = {name};
+    if (std::filesystem::path(name).is_absolute() || name.rfind("../", 0) == 0)
+        candidates = {std::filesystem::path(name).filename().string()};
+    for (const std::string& c : candidates) {
+        try {
+            const std::filesystem::path file = confined_path(folder, c);
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(file, ec))
+                return scene::Image{stem, read_file(file)};
+        } catch (const std::runtime_error&) {
+        }
+    }
+    diagnostics.warn(where, Location::whole(),
+                     "texture '" + std::string(path.C_Str()) +
+                         "' not found beside the model; its material comes in untextured");
+    return std::nullopt;
 }
 
 // The probe child's answers (formats/assimp_read.cpp read()).
@@ -343,6 +413,16 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
         aiString name;
         if (a->material_string(in->mMaterials[i], AI_MATKEY_NAME, &name) == aiReturn_SUCCESS)
             m.name = name.C_Str();
+        aiColor4D colour;
+        if (a->material_color(in->mMaterials[i], AI_MATKEY_BASE_COLOR, &colour) ==
+                aiReturn_SUCCESS ||
+            a->material_color(in->mMaterials[i], AI_MATKEY_COLOR_DIFFUSE, &colour) ==
+                aiReturn_SUCCESS)
+            m.base_color_factor = {colour.r, colour.g, colour.b, colour.a};
+        m.base_color =
+            material_image(*a, *in, *in->mMaterials[i], std::filesystem::path(where).parent_path(),
+                           where, diagnostics);
+        if (m.base_color) m.base_color_factor = {1, 1, 1, m.base_color_factor[3]};
         b.out.materials.push_back(std::move(m));
     }
     b.add_node(*in->mRootNode, scene::kNoIndex);

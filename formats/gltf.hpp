@@ -53,6 +53,10 @@ namespace msh::gltf {
 // segment-pair indices (the terrain import reads the areal outlines from them).
 struct ReadOptions {
     bool lines = false;
+    // Read the base colour images into the scene's materials (a new model's textures). Embedded
+    // images always come with the file; an external URI is read from the document's folder
+    // (never outside it), by read(file) only.
+    bool images = false;
 };
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options = {});

@@ -9,6 +9,7 @@
 #include "scene/bake_scale.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -269,8 +270,10 @@ void check_load(bool ok, const std::string& where, const std::string& err, const
     if (!warn.empty()) diagnostics.warn(where, Location::whole(), warn);
 }
 
+// `folder`: where external image URIs are read from (empty: nowhere).
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
-                      DiagnosticSink& diagnostics, const ReadOptions& options);
+                      DiagnosticSink& diagnostics, const ReadOptions& options,
+                      const std::filesystem::path& folder = {});
 
 } // namespace
 
@@ -336,7 +339,7 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
                                                      reinterpret_cast<const char*>(bytes.data()),
                                                      static_cast<unsigned int>(bytes.size()), base);
     check_load(ok, where, err, warn, diagnostics);
-    return to_scene(m, where, diagnostics, options);
+    return to_scene(m, where, diagnostics, options, folder.empty() ? "." : folder);
 }
 
 scene::Scene read_glb(ByteView glb, const std::string& where, DiagnosticSink& diagnostics,
@@ -424,6 +427,55 @@ void bake_texture_transform(const tinygltf::Material& mat, scene::Primitive& pri
     }
 }
 
+// A URI's %XX escapes decoded (glTF URIs are RFC 3986 references).
+std::string percent_decoded(const std::string& uri) {
+    std::string out;
+    for (size_t i = 0; i < uri.size(); ++i) {
+        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(uint8_t(uri[i + 1])) &&
+            std::isxdigit(uint8_t(uri[i + 2]))) {
+            out += char(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += uri[i];
+        }
+    }
+    return out;
+}
+
+// The base colour texture's image as the file holds it (encoded bytes, decoded later by whoever
+// needs pixels), named after the image, else its URI's file stem, else `image<index>`.
+std::optional<scene::Image>
+base_color_image(const tinygltf::Model& m, const tinygltf::Material& mat, const std::string& where,
+                 const std::filesystem::path& folder, DiagnosticSink& diagnostics) {
+    const int t = mat.pbrMetallicRoughness.baseColorTexture.index;
+    if (t < 0 || size_t(t) >= m.textures.size()) return std::nullopt;
+    const int source = m.textures[size_t(t)].source;
+    if (source < 0 || size_t(source) >= m.images.size()) return std::nullopt;
+    const tinygltf::Image& img = m.images[size_t(source)];
+    const bool external = !img.uri.empty() && img.uri.rfind("data:", 0) != 0;
+    scene::Image out;
+    out.name = img.name;
+    if (out.name.empty() && external)
+        out.name = std::filesystem::path(percent_decoded(img.uri)).stem().string();
+    if (out.name.empty()) out.name = "image" + std::to_string(source);
+    if (!img.image.empty()) {
+        out.png = img.image;
+        return out;
+    }
+    if (!external || folder.empty()) return std::nullopt;
+    const std::string pointer = "/images/" + std::to_string(source) + "/uri";
+    try {
+        const std::filesystem::path file = confined_path(folder, percent_decoded(img.uri));
+        out.png = read_file(file);
+    } catch (const std::exception& e) {
+        diagnostics.warn(where, Location::at_pointer(pointer),
+                         "image '" + img.uri + "' not read (" + e.what() + "); material '" +
+                             mat.name + "' comes in untextured");
+        return std::nullopt;
+    }
+    return out;
+}
+
 // Several scenes: the default one (scene, else the first) is the model; nodes only the others
 // show are dropped, with the animation channels that drive them.
 void keep_default_scene(scene::Scene& s, const tinygltf::Model& m, const std::string& where,
@@ -481,7 +533,8 @@ void keep_default_scene(scene::Scene& s, const tinygltf::Model& m, const std::st
 }
 
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
-                      DiagnosticSink& diagnostics, const ReadOptions& options) {
+                      DiagnosticSink& diagnostics, const ReadOptions& options,
+                      const std::filesystem::path& folder) {
     Reader r{m, where};
     scene::Scene s;
     for (size_t i = 0; i < m.extensionsRequired.size(); ++i)
@@ -498,6 +551,12 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         scene::Material sm;
         sm.name = mat.name;
         sm.extras = to_json(mat.extras);
+        const std::vector<double>& f = mat.pbrMetallicRoughness.baseColorFactor;
+        for (size_t k = 0; k < 4 && k < f.size(); ++k) sm.base_color_factor[k] = float(f[k]);
+        if (options.images) sm.base_color = base_color_image(m, mat, where, folder, diagnostics);
+        if (mat.alphaMode == "MASK") sm.alpha_mode = scene::AlphaMode::Mask;
+        if (mat.alphaMode == "BLEND") sm.alpha_mode = scene::AlphaMode::Blend;
+        sm.alpha_cutoff = float(mat.alphaCutoff);
         s.materials.push_back(std::move(sm));
     }
     for (const tinygltf::Mesh& mesh : m.meshes) {

@@ -10,10 +10,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const ByteView bytes = fuzz::view(data, size);
     fuzz::expect_format_errors([&] {
         DiagnosticSink sink(ReadMode::Tolerant);
+        gltf::ReadOptions options;
+        options.images = true; // embedded base colour images, as a new model reads them
         const bool glb =
             size >= 4 && std::string_view(reinterpret_cast<const char*>(data), 4) == "glTF";
-        const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink)
-                                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink);
+        const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
+                                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
         mapping::build_model(s, {24, "fuzz"}, sink);
     });
     return 0;

@@ -16,8 +16,8 @@ limit=(-max_total_time="$seconds")
 if [ "$seconds" = smoke ]; then
   limit=(-runs=10000 -seed=1)
 fi
-all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_wear fuzz_mat0 fuzz_terrain fuzz_obj fuzz_gltf
-  fuzz_sidecars fuzz_manifest)
+all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_image fuzz_wear fuzz_mat0 fuzz_terrain fuzz_obj
+  fuzz_gltf fuzz_sidecars fuzz_manifest)
 harnesses=("${@:-${all[@]}}")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -74,6 +74,7 @@ PY
     name=$(basename "$f")
     "$mshconv" convert "$tmp/corpus/Textures.lib:$name" "$tmp/tex/$name.png" --quiet
     cp "$tmp/tex/$name.png" "$seeds/fuzz_png/"
+    cp "$tmp/tex/$name.png" "$seeds/fuzz_image/"
     cp "$tmp/tex/$name.sidecar.json" "$seeds/fuzz_sidecars/$name.texture.json"
   done
   for f in $(ls "$tmp"/materials/* | grep -v _nres.json | head -12); do

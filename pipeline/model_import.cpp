@@ -3,6 +3,7 @@
 #include "formats/assimp_read.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
+#include "formats/mtl.hpp"
 #include "formats/obj.hpp"
 #include "mapping/scene_to_model.hpp"
 #include "mapping/scene_to_new_model.hpp"
@@ -69,8 +70,77 @@ nlohmann::json report_json(const ModelImport& result) {
     return report;
 }
 
+namespace {
+
+// A file an OBJ or MTL names, inside the OBJ's folder (formats/file_io.hpp confined_path); a
+// name that leaves it, or a missing file, is a warning and nothing.
+std::optional<Bytes> read_named_file(const std::filesystem::path& folder, const std::string& name,
+                                     const std::string& what, std::vector<std::string>& warnings) {
+    std::filesystem::path path;
+    try {
+        path = confined_path(folder, name);
+    } catch (const std::runtime_error& e) {
+        warnings.push_back(what + " '" + name + "' not read: " + e.what());
+        return std::nullopt;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        warnings.push_back(what + " '" + name + "' is not beside the OBJ (" + path.string() + ")");
+        return std::nullopt;
+    }
+    return read_file(path);
+}
+
+// The MTL libraries of an OBJ: each usemtl material gets its Kd, d and map_Kd image.
+// Without `images` (an import with its sidecar: materials are the sidecar's) only whether each
+// library is there.
+void read_obj_materials(scene::Scene& scene, const std::filesystem::path& file,
+                        const std::vector<std::string>& libraries, bool images,
+                        std::vector<std::string>& warnings) {
+    const std::filesystem::path folder = file.parent_path();
+    std::vector<mtl::Material> found;
+    for (const std::string& lib : libraries) {
+        const std::optional<Bytes> text =
+            read_named_file(folder, lib, file.string() + ": mtllib", warnings);
+        if (!text) {
+            warnings.back() += "; its materials are taken by their usemtl names only";
+            continue;
+        }
+        if (!images) continue;
+        const std::string where = (folder / lib).string();
+        for (mtl::Material& m :
+             mtl::read(std::string_view(reinterpret_cast<const char*>(text->data()), text->size()),
+                       where))
+            found.push_back(std::move(m));
+    }
+    for (scene::Material& mat : scene.materials) {
+        const mtl::Material* m = nullptr;
+        for (const mtl::Material& f : found)
+            if (f.name == mat.name) m = &f; // the last definition wins, as in most readers
+        if (!m) continue;
+        if (m->diffuse)
+            for (size_t k = 0; k < 3; ++k) mat.base_color_factor[k] = (*m->diffuse)[k];
+        mat.base_color_factor[3] = m->dissolve;
+        if (m->dissolve < 1) mat.alpha_mode = scene::AlphaMode::Blend;
+        if (m->diffuse_map.empty()) continue;
+        // Backslashes are folder separators in MTLs written on Windows.
+        std::string name = m->diffuse_map;
+        for (char& c : name)
+            if (c == '\\') c = '/';
+        if (std::optional<Bytes> image = read_named_file(
+                folder, name, file.string() + ": material " + mat.name + ": map_Kd", warnings)) {
+            mat.base_color =
+                scene::Image{std::filesystem::path(name).stem().string(), std::move(*image)};
+            // An MTL's Kd is the untextured colour; with a map the image alone is the colour.
+            mat.base_color_factor = {1, 1, 1, mat.base_color_factor[3]};
+        }
+    }
+}
+
+} // namespace
+
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
-                             bool lines) {
+                             bool lines, bool images) {
     const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
     if (!format && assimp_read::handles(file.filename().string())) {
         DiagnosticSink diagnostics(ReadMode::Tolerant);
@@ -85,17 +155,13 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
         const Bytes bytes = read_file(file);
         const std::string text(bytes.begin(), bytes.end());
         scene::Scene scene = obj::read(text, file.string());
-        for (const std::string& lib : obj::material_libraries(text, file.string())) {
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(file.parent_path() / lib, ec))
-                warnings.push_back(file.string() + ": mtllib " + lib +
-                                   " is not beside the OBJ; its materials are taken by their "
-                                   "usemtl names only");
-        }
+        read_obj_materials(scene, file, obj::material_libraries(text, file.string()), images,
+                           warnings);
         return scene;
     }
     gltf::ReadOptions options;
     options.lines = lines;
+    options.images = images;
     DiagnosticSink diagnostics(ReadMode::Tolerant);
     scene::Scene scene = gltf::read(file, diagnostics, options);
     for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));

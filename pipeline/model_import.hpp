@@ -54,10 +54,12 @@ nlohmann::json report_json(const ModelImport& result);
 ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
                          const ImportSettings& settings);
 
-// Reads a .gltf, .glb or .obj file into the neutral scene (by extension); warnings collects what
-// the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
+// Reads a .gltf, .glb or .obj file (or one Assimp reads) into the neutral scene; warnings
+// collects what the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
+// `images`: also the materials' colours and base colour images (glTF images, OBJ's MTL Kd, d and
+// map_Kd; always for Assimp formats), for a new model.
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
-                             bool lines = false);
+                             bool lines = false, bool images = false);
 // The same from memory: a GLB, OBJ text, or a self-contained .gltf (buffers as data: URIs).
 scene::Scene read_scene(ByteView bytes, SceneFormat format, const std::string& where,
                         std::vector<std::string>& warnings, bool lines = false);

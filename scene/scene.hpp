@@ -58,7 +58,8 @@ struct Mesh {
 };
 
 // A texture image carried by a material: encoded PNG bytes and a name that writers turn into a
-// file name (`<out stem>_<name>.png` beside a .gltf/.obj) or an image name (.glb).
+// file name (`<out stem>_<name>.png` beside a .gltf/.obj) or an image name (.glb). Imports keep
+// the file's bytes as they are (PNG, or JPEG and the other formats a foreign file may carry).
 struct Image {
     std::string name;
     std::vector<uint8_t> png;
@@ -79,6 +80,10 @@ struct Material {
     int lightmap_texcoord = 2;
     AlphaMode alpha_mode = AlphaMode::Opaque;
     float alpha_cutoff = 0.5f; // MASK only
+    // Linear RGBA multiplier of the base colour (glTF baseColorFactor, MTL Kd, Assimp's diffuse
+    // colour). Read by imports (a new model's material without an image becomes a plain-colour
+    // texture); the exports leave it white.
+    std::array<float, 4> base_color_factor{1, 1, 1, 1};
 };
 
 enum class Path { Translation, Rotation };
