@@ -130,30 +130,59 @@ Loaded load(const Address& address) {
     return out;
 }
 
+namespace {
+
+// The file image of the archive `address` names (a file, or nested entries), with `edit` applied
+// to its innermost archive; the archives around it are rewritten losslessly.
+template <class Edit> Bytes edited_archive(const Address& address, Edit&& edit) {
+    std::vector<nres::Archive> chain;
+    std::vector<size_t> index;
+    Bytes current = read_file(address.file);
+    std::string where = address.file.string();
+    chain.push_back(nres::read(current, ReadMode::Strict, where));
+    for (const std::string& name : address.entries) {
+        auto i = chain.back().find(name);
+        if (!i) throw FormatError(where, 0, missing_entry(chain.back(), name, ""));
+        index.push_back(*i);
+        where += ":" + name;
+        chain.push_back(nres::read(chain.back().entries[*i].data, ReadMode::Strict, where));
+    }
+    edit(chain.back(), where);
+    Bytes payload = nres::write(chain.back());
+    for (size_t level = index.size(); level-- > 0;) {
+        chain[level].entries[index[level]].data = std::move(payload);
+        payload = nres::write(chain[level]);
+    }
+    return payload;
+}
+
+} // namespace
+
 void store(const Address& address, ByteView bytes) {
     if (address.entries.empty()) {
         write_file_atomic(address.file, bytes);
         return;
     }
-    // Descend, keeping every archive on the way, then replace and re-emit bottom-up.
-    std::vector<nres::Archive> chain;
-    std::vector<size_t> index;
-    Bytes current = read_file(address.file);
-    std::string where = address.file.string();
-    for (const std::string& name : address.entries) {
-        chain.push_back(nres::read(current, ReadMode::Strict, where));
-        auto i = chain.back().find(name);
-        if (!i) throw FormatError(where, 0, missing_entry(chain.back(), name, " to replace"));
-        index.push_back(*i);
-        current = chain.back().entries[*i].data;
-        where += ":" + name;
-    }
-    Bytes payload(bytes.begin(), bytes.end());
-    for (size_t level = chain.size(); level-- > 0;) {
-        chain[level].entries[index[level]].data = std::move(payload);
-        payload = nres::write(chain[level]);
-    }
-    write_file_atomic(address.file, payload);
+    Address archive = address;
+    const std::string leaf = archive.entries.back();
+    archive.entries.pop_back();
+    const Bytes image = edited_archive(archive, [&](nres::Archive& ar, const std::string& where) {
+        const auto i = ar.find(leaf);
+        if (!i) throw FormatError(where, 0, missing_entry(ar, leaf, " to replace"));
+        ar.entries[*i].data.assign(bytes.begin(), bytes.end());
+    });
+    write_file_atomic(address.file, image);
+}
+
+Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entries) {
+    return edited_archive(archive, [&](nres::Archive& ar, const std::string&) {
+        for (nres::Entry& e : entries) {
+            if (const auto i = ar.find(e.name()))
+                ar.entries[*i].data = std::move(e.data);
+            else
+                ar.append(std::move(e));
+        }
+    });
 }
 
 std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Address& archive_address,

@@ -32,6 +32,10 @@ Loaded load(const Address& address);
 // Writes `bytes` to the address: a standalone file, or the named (nested) entry of an existing
 // archive, which is rewritten losslessly (every other entry, gap and field kept) and atomically.
 void store(const Address& address, ByteView bytes);
+// The file image of the archive `archive` (a file, or nested entries: the innermost is edited)
+// with `entries` put into it: an entry of the same name (case-insensitive) takes the new payload
+// and keeps its type and attributes, a new one is appended. Nothing is written.
+Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entries);
 
 // A file that belongs to another one (a model's .wea, a level's Land.map), with its address.
 struct Sibling {

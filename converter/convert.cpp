@@ -128,13 +128,19 @@ int run_convert(const Args& args) {
         "the fast setting (zlib 1, Up filter; same pixels)")(
         "format", po::value<std::string>(),
         "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "
-        "different format re-encodes)")(
+        "different format re-encodes); new model: the format of every texture it adds (default "
+        "565, 8888 with alpha)")(
+        "replace",
+        "new model: overwrite materials of the same name in Material.lib (default: "
+        "keep them)")("max-texture-size", po::value<uint32_t>()->default_value(256),
+                      "new model: textures larger than this (a power of two) are resized down")(
         "max-pixels", po::value<uint64_t>()->default_value(png::kDefaultMaxPixels),
         "texture import: refuse PNGs of more pixels, before decoding (default 8192 x 8192)")(
         "game-dir", po::value<std::string>(),
-        "model export: folder with Material.lib, Textures.lib, palettes.lib, LightMap.lib")(
-        "materials", po::value<std::string>(), "model export: Material.lib to use")(
-        "textures", po::value<std::string>(), "model export: Textures.lib to use");
+        "model export: folder with Material.lib, Textures.lib, palettes.lib, LightMap.lib; new "
+        "model: the folder whose libraries receive its materials and textures")(
+        "materials", po::value<std::string>(), "model export / new model: Material.lib to use")(
+        "textures", po::value<std::string>(), "model export / new model: Textures.lib to use");
     // ---- Terrain export options (export_terrain.cpp) ----
     desc.add_options()("map", po::value<std::string>(),
                        "terrain export: the Land.map (default: <base>.map next to IN)")(

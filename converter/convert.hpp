@@ -48,6 +48,12 @@ mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_d
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp
 int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm);
+// A new model (no sidecar): writes the model, its WEAR beside it and its materials and textures
+// into the game's libraries as one set; adds the libraries' changes to `report`.
+// import_new_model.cpp
+void write_new_model(const std::filesystem::path& input, const Address& out, const Bytes& msh,
+                     const scene::Scene& scene, const po::variables_map& vm,
+                     nlohmann::json& report);
 // The command line's import choices.
 struct ImportChoices {
     std::optional<double> fps; // --fps (default: the sidecar's)

@@ -4,6 +4,9 @@
 #include "convert.hpp"
 
 #include "formats/file_io.hpp"
+#include "formats/material.hpp"
+#include "formats/wear.hpp"
+#include "pipeline/game_files.hpp"
 #include "pipeline/model_import.hpp"
 #include "sidecar/model_sidecar.hpp"
 
@@ -48,11 +51,83 @@ void print_changes(const fs::path& input, const Address& out, const pipeline::Mo
     for (const auto& n : nodes) std::printf("  node %s\n", n.dump().c_str());
 }
 
+// A loose model's WEAR (texm-materials.md §12: the game finds a model's materials through
+// `<stem>.wea` beside it): the one the export read when it can still be read, else the sidecar's
+// rows. Nothing when one is there already (it is not ours to replace).
+std::optional<std::pair<fs::path, Bytes>> loose_wear(const Address& out,
+                                                     const sidecar::ExportRecord& record) {
+    const std::string name = model_wear_name(out);
+    if (pipeline::find_file_ci(out.file.parent_path().empty() ? "." : out.file.parent_path(), name))
+        return std::nullopt;
+    if (!record.wear_source.empty()) {
+        try {
+            const Loaded source = load(parse_address(record.wear_source));
+            wear::read(source.bytes, record.wear_source);
+            return std::make_pair(out.file.parent_path() / name, source.bytes);
+        } catch (const std::exception&) {
+            // moved or changed since the export: the sidecar's rows below
+        }
+    }
+    if (record.wear_rows.empty()) return std::nullopt;
+    wear::Wear w;
+    for (size_t i = 0; i < record.wear_rows.size(); ++i)
+        w.materials.push_back({int32_t(i), record.wear_rows[i]});
+    for (size_t i = 0; i < record.wear_lightmaps.size(); ++i)
+        w.lightmaps.push_back({int32_t(i), record.wear_lightmaps[i]});
+    return std::make_pair(out.file.parent_path() / name, wear::write(w));
+}
+
+// The model and (when missing) its WEAR as one set, and a warning when the WEAR's materials are
+// not in a Material.lib beside the model (or in --game-dir / --materials): the game would show
+// them untextured.
+void write_loose_model(const Address& out, const Bytes& msh, const sidecar::ExportRecord& record,
+                       const po::variables_map& vm) {
+    const auto wear = loose_wear(out, record);
+    AtomicFileSet files;
+    if (wear) files.add(wear->first, wear->second);
+    files.add(out.file, msh);
+    files.commit();
+    if (wear) spdlog::info("{}: WEAR written from the sidecar", wear->first.string());
+    if (record.wear_rows.empty()) return;
+    fs::path dir = out.file.parent_path().empty() ? fs::path(".") : out.file.parent_path();
+    if (vm.count("game-dir")) dir = vm["game-dir"].as<std::string>();
+    const std::optional<fs::path> library =
+        vm.count("materials") ? std::optional<fs::path>(vm["materials"].as<std::string>())
+                              : pipeline::find_file_ci(dir, "Material.lib");
+    std::error_code ec;
+    if (!library || !fs::is_regular_file(*library, ec)) {
+        spdlog::warn("{}: no Material.lib in {}: the game will not find its {} material(s) ({}); "
+                     "--game-dir DIR names the game folder",
+                     out.display(), dir.string(), record.wear_rows.size(),
+                     record.wear_rows.front() + (record.wear_rows.size() > 1 ? ", ..." : ""));
+        return;
+    }
+    try {
+        const nres::Archive lib =
+            nres::read(read_file(*library), ReadMode::Tolerant, library->string());
+        std::vector<std::string> missing;
+        for (const std::string& row : record.wear_rows)
+            if (material::find_material(lib, row).rule != material::LookupRule::Exact)
+                missing.push_back(row);
+        if (!missing.empty()) {
+            std::string names;
+            for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
+            spdlog::warn("{}: {} of its materials are not in {} ({}): the game falls back to "
+                         "DEFAULT",
+                         out.display(), missing.size(), library->string(), names);
+        }
+    } catch (const std::exception& e) {
+        spdlog::warn("{}: {} cannot be read to check its materials: {}", out.display(),
+                     library->string(), e.what());
+    }
+}
+
 pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::ModelSidecar* sidecar,
-                                        const fs::path& sidecar_path,
-                                        const ImportChoices& choices) {
+                                        const fs::path& sidecar_path, const ImportChoices& choices,
+                                        scene::Scene* scene_out = nullptr) {
     std::vector<std::string> warnings;
-    const scene::Scene scene = pipeline::read_scene_file(input, warnings);
+    scene::Scene read = pipeline::read_scene_file(input, warnings, false, sidecar == nullptr);
+    const scene::Scene& scene = scene_out ? (*scene_out = std::move(read)) : read;
     for (const std::string& w : warnings) spdlog::warn("{}", w);
     pipeline::ImportSettings settings;
     settings.fps = choices.fps;
@@ -108,23 +183,35 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     choices.force = vm.count("force") > 0;
     if (vm.count("animation")) choices.animation = vm["animation"].as<std::string>();
     const bool has_sidecar = fs::exists(sidecar_path);
-    pipeline::ModelImport r = has_sidecar ? import_model_files(input, sidecar_path, choices)
-                                          : import_scene_file(input, nullptr, {}, choices);
+    scene::Scene scene;
+    std::optional<sidecar::ModelSidecar> sidecar;
+    if (has_sidecar)
+        sidecar = sidecar::read_model_sidecar(read_file(sidecar_path), sidecar_path.string());
+    pipeline::ModelImport r = import_scene_file(input, sidecar ? &*sidecar : nullptr, sidecar_path,
+                                                choices, sidecar ? nullptr : &scene);
     nlohmann::json report = pipeline::report_json(r);
     report["input"] = input.string();
     report["output"] = out.display();
     if (has_sidecar) report["sidecar"] = sidecar_path.string();
 
-    store(out, r.msh);
+    if (r.new_model) {
+        if (spdlog::get_level() <= spdlog::level::warn)
+            print_new_model(input, out, r.new_model_summary);
+        write_new_model(input, out, r.msh, scene, vm, report);
+    } else {
+        if (vm.count("replace") || !vm["max-texture-size"].defaulted())
+            throw UsageError("--replace and --max-texture-size are for new models (no sidecar): "
+                             "an import with its sidecar keeps the model's materials");
+        if (out.entries.empty()) {
+            write_loose_model(out, r.msh, sidecar->record, vm);
+        } else {
+            store(out, r.msh);
+        }
+        if (spdlog::get_level() <= spdlog::level::warn) print_changes(input, out, r);
+    }
     if (vm.count("report")) {
         const std::string text = report.dump(2) + "\n";
         write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
-    }
-    if (spdlog::get_level() <= spdlog::level::warn) {
-        if (r.new_model)
-            print_new_model(input, out, r.new_model_summary);
-        else
-            print_changes(input, out, r);
     }
     return 0;
 }

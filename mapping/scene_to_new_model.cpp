@@ -444,8 +444,8 @@ struct Builder {
         summary.defaults.push_back(
             "hdr0 = 0, batchFlags = 0, opaque6 = 0, triFlags = 0, selPacked = 0x3F, "
             "opaque4 = 0xFF00 | material");
-        summary.defaults.push_back("Res15 = 8 zero bytes per vertex; Res17 empty; no WEAR written "
-                                   "(materialIndex = scene material index)");
+        summary.defaults.push_back("Res15 = 8 zero bytes per vertex; Res17 empty; materialIndex = "
+                                   "scene material index (= the WEAR row written beside it)");
         summary.defaults.push_back(
             "bounds, slot tail (+48 area, +52 volume, rest 0), hull, sphere and "
             "capsule by the msh.md §11 rules");

@@ -6,11 +6,13 @@
 //   model   MSH -> glTF/GLB/OBJ  export_model        glTF/GLB/OBJ -> MSH  import_model
 //   terrain Land.msh(+map) ->    export_terrain      scene -> Land.msh+map import_terrain(_obj)
 //   texture Texm -> PNG          export_texture      PNG -> Texm          import_texture
+//   a new model's look           add_to_game_libraries (WEAR, MAT0 and Texm entries)
 //
 // examples/roundtrip.cpp converts an archive entry to GLB and back with it.
 #pragma once
 
 #include "game_files.hpp"
+#include "game_library_add.hpp"
 #include "model_export.hpp"
 #include "model_import.hpp"
 #include "outputs.hpp"

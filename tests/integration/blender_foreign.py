@@ -101,6 +101,31 @@ for scene, ref in sorted(reference.items()):
             check(animated >= len(ref["animated"]),
                   f"{name}: {animated} animated nodes for {len(ref['animated'])} animated in Blender")
 
+# The textured scene into the game: images into Textures.lib, materials into Material.lib, the
+# model and its WEAR into static.rlb; exported back through the game's chain, Blender shows
+# Blender's own colours on both materials.
+colours = {"paint0": (0.8, 0.2, 0.1), "paint1": (0.1, 0.3, 0.9)}
+for ext in ("glb", "obj"):
+    game = os.path.join(work, f"game_{ext}")  # each its own: the materials have the same names
+    check(run("samples", game).returncode == 0, "a sample game folder")
+    entry = os.path.join(game, "static.rlb") + f":CRATE_{ext.upper()}.msh"
+    r = run("convert", os.path.join(work, f"textured.{ext}"), entry, "--game-dir", game)
+    check(r.returncode == 0 and "added Textures.lib:PAINT0.0" in r.stdout,
+          f"textured.{ext} -> {os.path.basename(entry)} with its textures ({r.stderr.strip()[:300]})")
+    back = os.path.join(work, f"crate_{ext}_game.glb")
+    e = run("convert", entry, back, "--game-dir", game)
+    check(e.returncode == 0, f"textured.{ext}: exported from the archive")
+    expect = os.path.join(work, f"crate_{ext}_expect.json")
+    with open(expect, "w") as f:
+        json.dump([{"file": back, "checks": [
+            {"material": m, "image": m.upper() + ".0", "width": 8, "height": 8,
+             "slot": "base_color", "rgb": list(c)} for m, c in colours.items()]}], f)
+    t = subprocess.run([blender, "--python", os.path.join(source, "tests", "integration",
+                                                          "blender_texture_check.py"), "--", expect],
+                       capture_output=True, text=True)
+    check(t.returncode == 0, f"textured.{ext} in the game, exported again: Blender shows both "
+          f"images with their colours {t.stdout.strip()[-400:]}")
+
 if failures:
     print(f"{len(failures)} check(s) failed (files in {work})")
     sys.exit(1)

@@ -2,7 +2,8 @@
 
 usage: blender -b --python blender_texture_check.py -- EXPECT.json
 EXPECT.json: [{"file": PATH.glb|.gltf, "checks": [{"material": NAME, "image": IMAGE_NAME,
-"width": W, "height": H, "slot": "base_color"|"occlusion", "uv": N}, ...]}, ...]
+"width": W, "height": H, "slot": "base_color"|"occlusion", "uv": N, "rgb": [R, G, B]}, ...]},
+...] ("uv", "rgb": optional; rgb is the image's mean colour, 0..1 as stored)
 
 For each file (imported into an empty scene): each listed material exists, its node tree has an
 Image Texture node whose image is loaded (pixels present, not Blender's missing-image stand-in)
@@ -92,6 +93,13 @@ for entry in files:
         if want.get("image") and not img.name.startswith(want["image"]) and \
                 want["image"] not in (img.filepath or ""):
             fail(f"{where}: image {img.name} ({img.filepath}), expected {want['image']}")
+        if "rgb" in want:  # the mean colour of the image (16-bit stored: within 0.02)
+            values = list(img.pixels)
+            n = len(values) // img.channels
+            mean = [sum(values[c::img.channels]) / n for c in range(3)]
+            if any(abs(m - w) > 0.02 for m, w in zip(mean, want["rgb"])):
+                fail(f"{where}: image {img.name} mean colour {[round(m, 3) for m in mean]}, "
+                     f"expected {want['rgb']}")
         if "uv" in want:
             mapping = upstream(node.inputs["Vector"])
             uv_name = mapping.uv_map if mapping is not None and mapping.type == "UVMAP" else None
