@@ -185,6 +185,32 @@ Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entr
     });
 }
 
+nres::Archive innermost_archive(const Address& address) {
+    if (address.entries.empty())
+        return nres::read(read_file(address.file), ReadMode::Strict, address.file.string());
+    const Loaded l = load(address);
+    return nres::read(l.bytes, ReadMode::Strict, address.display());
+}
+
+nres::Entry new_member(const nres::Archive& archive, const std::string& name, Bytes data,
+                       const std::string& extension) {
+    nres::Entry out;
+    bool like = false;
+    for (const nres::Entry& e : archive.entries)
+        if (lower_ascii(fs::path(e.name()).extension().string()) == extension) {
+            out = e;
+            like = true;
+            break;
+        }
+    if (!like) {
+        out.type = nres::fourcc(extension == ".wea" ? "WEAR" : "MESH");
+        out.attr3 = extension == ".wea" ? 1 : 0;
+    }
+    out.set_name(utf8_to_cp1251(name).value_or(name));
+    out.data = std::move(data);
+    return out;
+}
+
 std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Address& archive_address,
                                        const std::string& leaf) {
     const auto i = archive.find(leaf);

@@ -36,6 +36,13 @@ void store(const Address& address, ByteView bytes);
 // with `entries` put into it: an entry of the same name (case-insensitive) takes the new payload
 // and keeps its type and attributes, a new one is appended. Nothing is written.
 Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entries);
+// The innermost archive `address` names (a file, or nested entries), read strictly.
+nres::Archive innermost_archive(const Address& address);
+// A new member `name` (UTF-8; stored as CP1251) of `archive`: the type and attributes of a member
+// with the same extension (nres.md §4.3: a new entry copies a comparable one), else MESH (0, 0, 0)
+// for `.msh` and WEAR (0, 0, 1) for `.wea` as the game's archives hold them.
+nres::Entry new_member(const nres::Archive& archive, const std::string& name, Bytes data,
+                       const std::string& extension);
 
 // A file that belongs to another one (a model's .wea, a level's Land.map), with its address.
 struct Sibling {

@@ -51,19 +51,15 @@ void print_changes(const fs::path& input, const Address& out, const pipeline::Mo
     for (const auto& n : nodes) std::printf("  node %s\n", n.dump().c_str());
 }
 
-// A loose model's WEAR (texm-materials.md §12: the game finds a model's materials through
-// `<stem>.wea` beside it): the one the export read when it can still be read, else the sidecar's
-// rows. Nothing when one is there already (it is not ours to replace).
-std::optional<std::pair<fs::path, Bytes>> loose_wear(const Address& out,
-                                                     const sidecar::ExportRecord& record) {
-    const std::string name = model_wear_name(out);
-    if (pipeline::find_file_ci(out.file.parent_path().empty() ? "." : out.file.parent_path(), name))
-        return std::nullopt;
+// A model's WEAR for a new place (texm-materials.md §12: the game finds a model's materials
+// through `<stem>.wea` beside it): the one the export read when it can still be read, else the
+// sidecar's rows.
+std::optional<Bytes> record_wear(const sidecar::ExportRecord& record) {
     if (!record.wear_source.empty()) {
         try {
             const Loaded source = load(parse_address(record.wear_source));
             wear::read(source.bytes, record.wear_source);
-            return std::make_pair(out.file.parent_path() / name, source.bytes);
+            return source.bytes;
         } catch (const std::exception&) {
             // moved or changed since the export: the sidecar's rows below
         }
@@ -74,7 +70,39 @@ std::optional<std::pair<fs::path, Bytes>> loose_wear(const Address& out,
         w.materials.push_back({int32_t(i), record.wear_rows[i]});
     for (size_t i = 0; i < record.wear_lightmaps.size(); ++i)
         w.lightmaps.push_back({int32_t(i), record.wear_lightmaps[i]});
-    return std::make_pair(out.file.parent_path() / name, wear::write(w));
+    return wear::write(w);
+}
+
+// A loose model's WEAR; nothing when one is there already (it is not ours to replace).
+std::optional<std::pair<fs::path, Bytes>> loose_wear(const Address& out,
+                                                     const sidecar::ExportRecord& record) {
+    const std::string name = model_wear_name(out);
+    if (pipeline::find_file_ci(out.file.parent_path().empty() ? "." : out.file.parent_path(), name))
+        return std::nullopt;
+    if (auto bytes = record_wear(record))
+        return std::make_pair(out.file.parent_path() / name, std::move(*bytes));
+    return std::nullopt;
+}
+
+// Into an archive: the entry replaced, or — a new name — added with its WEAR beside it (the one
+// the export read, else the sidecar's rows), as the add-on's "export as a new model" does.
+void write_archive_model(const Address& out, const Bytes& msh,
+                         const sidecar::ExportRecord& record) {
+    Address archive = out;
+    const std::string name = archive.entries.back();
+    archive.entries.pop_back();
+    const nres::Archive holder = innermost_archive(archive);
+    if (holder.find(name)) {
+        store(out, msh);
+        return;
+    }
+    std::vector<nres::Entry> members;
+    const std::string wear_name = model_wear_name(out);
+    if (!holder.find(wear_name))
+        if (const auto wear = record_wear(record))
+            members.push_back(new_member(holder, wear_name, *wear, ".wea"));
+    members.push_back(new_member(holder, name, msh, ".msh"));
+    write_file_atomic(out.file, archive_with_entries(archive, std::move(members)));
 }
 
 // The model and (when missing) its WEAR as one set, and a warning when the WEAR's materials are
@@ -202,11 +230,10 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
         if (vm.count("replace") || !vm["max-texture-size"].defaulted())
             throw UsageError("--replace and --max-texture-size are for new models (no sidecar): "
                              "an import with its sidecar keeps the model's materials");
-        if (out.entries.empty()) {
+        if (out.entries.empty())
             write_loose_model(out, r.msh, sidecar->record, vm);
-        } else {
-            store(out, r.msh);
-        }
+        else
+            write_archive_model(out, r.msh, sidecar->record);
         if (spdlog::get_level() <= spdlog::level::warn) print_changes(input, out, r);
     }
     if (vm.count("report")) {

@@ -5,7 +5,6 @@
 #include "commands.hpp"
 #include "convert.hpp"
 
-#include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
 #include "pipeline/game_files.hpp"
 #include "pipeline/game_library_add.hpp"
@@ -19,9 +18,6 @@ namespace msh::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr uint32_t kMeshType = nres::fourcc("MESH");
-constexpr uint32_t kWearType = nres::fourcc("WEAR");
 
 struct LibraryFile {
     fs::path path;
@@ -82,39 +78,6 @@ std::optional<texm::Format> format_option(const po::variables_map& vm) {
     return f;
 }
 
-std::string cp1251_name(const std::string& utf8) {
-    return utf8_to_cp1251(utf8).value_or(utf8);
-}
-
-// The entry the model or its WEAR becomes in `archive`: a new member copies the type and
-// attributes of a sibling of the same kind (nres.md §4.3), else the generator's MESH / WEAR.
-nres::Entry member(const nres::Archive& archive, const std::string& name, Bytes data,
-                   const std::string& extension, uint32_t fallback_type,
-                   const std::array<uint32_t, 3>& fallback_attributes) {
-    for (const nres::Entry& e : archive.entries)
-        if (lower_ascii(fs::path(e.name()).extension().string()) == extension) {
-            nres::Entry out = e;
-            out.set_name(cp1251_name(name));
-            out.data = std::move(data);
-            return out;
-        }
-    nres::Entry out;
-    out.type = fallback_type;
-    out.attr1 = fallback_attributes[0], out.attr2 = fallback_attributes[1];
-    out.attr3 = fallback_attributes[2];
-    out.set_name(cp1251_name(name));
-    out.data = std::move(data);
-    return out;
-}
-
-// The innermost archive `address` names (for the attributes of its members).
-nres::Archive innermost(const Address& address) {
-    if (address.entries.empty())
-        return nres::read(read_file(address.file), ReadMode::Strict, address.file.string());
-    const Loaded l = load(address);
-    return nres::read(l.bytes, ReadMode::Strict, address.display());
-}
-
 } // namespace
 
 void write_new_model(const fs::path& input, const Address& out, const Bytes& msh,
@@ -168,10 +131,10 @@ void write_new_model(const fs::path& input, const Address& out, const Bytes& msh
         Address archive = out;
         const std::string model_name = archive.entries.back();
         archive.entries.pop_back();
-        const nres::Archive holder = innermost(archive);
+        const nres::Archive holder = innermost_archive(archive);
         std::vector<nres::Entry> members;
-        members.push_back(member(holder, wear_name, added.wear, ".wea", kWearType, {0, 0, 1}));
-        members.push_back(member(holder, model_name, msh, ".msh", kMeshType, {0, 0, 0}));
+        members.push_back(new_member(holder, wear_name, added.wear, ".wea"));
+        members.push_back(new_member(holder, model_name, msh, ".msh"));
         files.add(out.file, archive_with_entries(archive, std::move(members)));
     }
     files.commit();

@@ -9,6 +9,7 @@ packages=(g++ cmake make pkg-config python3
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev
   blender python3-numpy)
 packages+=(pngcheck)                    # PNG validation in the texture tests
+packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot
 packages+=(clang libclang-rt-14-dev)    # the libFuzzer harnesses (fuzz/run.sh)
 [ "${1:-}" = "--bench" ] && packages+=(hyperfine time)
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)

@@ -1,0 +1,144 @@
+"""One Blender 3.4 session with the Parkan add-on installed from its zip as a user does
+(Preferences > Add-ons > Install, enable), then one step (run by blender_addon.py):
+
+  blender -b --factory-startup --python THIS -- ZIP STEP ARGS...
+  roundtrip FILE ENTRY         import the model, export it unchanged (to where it came from)
+  edit FILE ENTRY              import, move the vertices of the first part, rename its first child
+                               part to `renamed_part`, key its location at frame 5, export
+  map LAND_MSH                 import the map, raise a hill in the terrain's middle, move one
+                               areal corner, export
+  copy FILE ENTRY NEW          import, export into the same archive as a new entry NEW
+  badimport FILE               importing FILE must fail with mshconv's message
+  failexport FILE ENTRY FAKE   import, then export with the preference pointing to FAKE (an
+                               mshconv that fails): an error report with its message
+  render FILE ENTRY OUT.png    import the textured model and render it with Eevee (docs picture)
+Prints RESULT <json> for the driver; exits 1 on an unexpected outcome.
+"""
+import json
+import math
+import sys
+
+import bpy
+
+args = sys.argv[sys.argv.index("--") + 1:]
+zip_path, step, rest = args[0], args[1], args[2:]
+result = {}
+
+bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
+bpy.ops.preferences.addon_enable(module="io_scene_parkan")
+bpy.ops.wm.read_factory_settings(use_empty=True)
+# read_factory_settings resets the add-ons: enable again (still installed in the user folder).
+bpy.ops.preferences.addon_enable(module="io_scene_parkan")
+
+
+def call(op, **kw):
+    """Runs an operator; its ERROR report (Blender raises it as RuntimeError) is returned."""
+    try:
+        r = op(**kw)
+        return "FINISHED" in r, ""
+    except RuntimeError as e:
+        return False, str(e)
+
+
+def import_model(path, entry):
+    ok, msg = call(bpy.ops.import_scene.parkan_model, filepath=path, entry=entry)
+    if not ok:
+        print("RESULT", json.dumps({"error": msg}))
+        sys.exit(1)
+
+
+def mesh_objects():
+    return [o for o in bpy.data.objects if o.type == "MESH"]
+
+
+if step == "roundtrip":
+    import_model(*rest[:2])
+    result["hidden"] = sorted(o.name for o in bpy.data.objects if o.hide_get())
+    result["frames"] = [bpy.context.scene.frame_start, bpy.context.scene.frame_end]
+    ok, msg = call(bpy.ops.export_scene.parkan_model)
+    result.update(ok=ok, message=msg)
+elif step == "edit":
+    import_model(*rest[:2])
+    parts = [o for o in mesh_objects() if "@" not in o.name]
+    first = parts[0]
+    for v in first.data.vertices:
+        v.co.x += 0.1
+    child = next(o for o in parts if o.parent is not None)
+    result["renamed_from"] = child.name
+    child.name = "renamed_part"
+    child.location.z += 0.5
+    child.keyframe_insert("location", frame=5)
+    ok, msg = call(bpy.ops.export_scene.parkan_model)
+    result.update(ok=ok, message=msg, moved=first.name)
+elif step == "map":
+    ok, msg = call(bpy.ops.import_scene.parkan_map, filepath=rest[0])
+    if not ok:
+        print("RESULT", json.dumps({"error": msg}))
+        sys.exit(1)
+    terrain = bpy.data.objects["Terrain"]
+    xs = [v.co.x for v in terrain.data.vertices]
+    ys = [v.co.y for v in terrain.data.vertices]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    radius = (max(xs) - min(xs)) / 6
+    zs = [v.co.z for v in terrain.data.vertices]
+    height = max(zs) - min(zs) + 20  # the new summit is the map's highest point
+    raised = 0
+    for v in terrain.data.vertices:
+        d = math.hypot(v.co.x - cx, v.co.y - cy)
+        if d < radius:
+            v.co.z += height * (1 - d / radius)
+            raised += 1
+    areas = bpy.data.objects["ArealMap_areas"]
+    first = areas.data.vertices[0].co.copy()
+    moved = 0
+    for v in areas.data.vertices:  # every copy of that corner, as a user's merged move does
+        if (v.co - first).length < 1e-5:
+            v.co.x += 0.5
+            moved += 1
+    ok, msg = call(bpy.ops.export_scene.parkan_map)
+    result.update(ok=ok, message=msg, raised=raised, areal_corners_moved=moved)
+elif step == "copy":
+    import_model(*rest[:2])
+    ok, msg = call(bpy.ops.export_scene.parkan_model, filepath=rest[0], entry=rest[2])
+    result.update(ok=ok, message=msg)
+elif step == "badimport":
+    ok, msg = call(bpy.ops.import_scene.parkan_model, filepath=rest[0])
+    result.update(ok=ok, message=msg, objects=len(bpy.data.objects))
+elif step == "failexport":
+    import_model(*rest[:2])
+    bpy.context.preferences.addons["io_scene_parkan"].preferences.mshconv_path = rest[2]
+    ok, msg = call(bpy.ops.export_scene.parkan_model)
+    result.update(ok=ok, message=msg)
+elif step == "render":
+    import_model(*rest[:2])
+    out = rest[2]
+    objs = [o for o in mesh_objects() if not o.hide_get()]
+    corners = [o.matrix_world @ v.co for o in objs for v in o.data.vertices]
+    lo = [min(c[i] for c in corners) for i in range(3)]
+    hi = [max(c[i] for c in corners) for i in range(3)]
+    centre = [(a + b) / 2 for a, b in zip(lo, hi)]
+    size = max(b - a for a, b in zip(lo, hi))
+    scene = bpy.context.scene
+    cam = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
+    scene.collection.objects.link(cam)
+    cam.location = (centre[0] + size * 1.5, centre[1] - size * 1.9, centre[2] + size * 1.1)
+    direction = [c - l for c, l in zip(centre, cam.location)]
+    from mathutils import Vector
+    cam.rotation_euler = Vector(direction).to_track_quat("-Z", "Y").to_euler()
+    scene.camera = cam
+    sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
+    sun.rotation_euler = (0.8, 0.2, 0.6)
+    sun.data.energy = 3
+    scene.collection.objects.link(sun)
+    world = bpy.data.worlds.new("world")
+    world.color = (0.25, 0.27, 0.3)
+    scene.world = world
+    scene.render.engine = "BLENDER_EEVEE"
+    scene.render.resolution_x, scene.render.resolution_y = 640, 400
+    scene.render.filepath = out
+    bpy.ops.render.render(write_still=True)
+    result.update(ok=True, objects=len(objs))
+else:
+    sys.exit(f"unknown step {step}")
+
+print("RESULT", json.dumps(result))
