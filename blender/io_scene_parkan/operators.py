@@ -156,6 +156,9 @@ class ImportParkanModel(bpy.types.Operator, ImportHelper):
         except MshconvError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
+        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
+            self.report({"ERROR"}, f"Parkan: {e}")
+            return {"CANCELLED"}
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
@@ -215,6 +218,9 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper):
         except MshconvError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
+        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
+            self.report({"ERROR"}, f"Parkan: {e}")
+            return {"CANCELLED"}
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
@@ -249,6 +255,9 @@ class _ExportParkan(ExportHelper):
         except MshconvError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
+        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
+            self.report({"ERROR"}, f"Parkan: {e}")
+            return {"CANCELLED"}
         self.filepath = collection["parkan_file"]
         if hasattr(self, "entry"):
             self.entry = collection["parkan_entry"]
@@ -260,6 +269,9 @@ class _ExportParkan(ExportHelper):
             return self.run(context)
         except MshconvError as e:
             self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
+            self.report({"ERROR"}, f"Parkan: {e}")
             return {"CANCELLED"}
 
     def target(self, collection):
