@@ -341,7 +341,7 @@ class Forward {
         j.kind = kind;
         j.address = address;
         j.output = out_folder / (names_in(out_folder).claim_stem(stem, suffixes) + suffixes[0]);
-        if (kind == JobKind::Model) {
+        if (kind == JobKind::Model || kind == JobKind::Map) {
             j.context.libraries = libraries_for(address.file.parent_path(), root);
             // The sibling WEAR is looked up in the job (it reads the parent archive or folder).
         }
@@ -387,10 +387,9 @@ class Forward {
                 j.kind = kind == ContentKind::Terrain ? JobKind::Map : JobKind::Model;
                 const std::string stem = names.claim_stem(stem_of(raw), model_suffixes());
                 j.output = folder / (stem + targets_.model_ext);
-                if (j.kind == JobKind::Model) {
+                if (j.kind == JobKind::Model)
                     j.context.wear = find_sibling_in(m->archive, address, model_wear_name(ea));
-                    j.context.libraries = libraries_for(file_dir, root);
-                }
+                j.context.libraries = libraries_for(file_dir, root);
                 m->payloads[i] = {{"converted",
                                    {{"kind", kind_name(j.kind)},
                                     {"file", stem + targets_.model_ext},
@@ -467,7 +466,7 @@ class Forward {
                 export_model(in, j.output, vm_, &j.context);
                 break;
             case JobKind::Map:
-                export_terrain(in, j.output, vm_);
+                export_terrain(in, j.output, vm_, j.context.libraries);
                 break;
             case JobKind::Texture:
                 export_texture(in, j.output, vm_);

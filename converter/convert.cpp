@@ -148,7 +148,10 @@ int run_convert(const Args& args) {
         "terrain export: the layer-1 WEAR (default: <base>1.wea next to IN)")(
         "wear2", po::value<std::string>(),
         "terrain export: the layer-2 WEAR (default: <base>2.wea next to IN)")(
-        "areal-faces", "terrain export to OBJ: also write the areals as filled faces");
+        "areal-faces", "terrain export to OBJ: also write the areals as filled faces")(
+        "overlay", po::value<std::string>(),
+        "terrain export to glTF: raw (the areal polygons as stored) or draped / both (default: "
+        "also laid on the terrain as ArealMap_draped, coloured per class, outlines as ribbons)");
     po::positional_options_description pos;
     pos.add("input", 1).add("output", 1);
     po::variables_map vm;

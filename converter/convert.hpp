@@ -83,7 +83,9 @@ using pipeline::lower_ascii;
 // ---- Terrain export (export_terrain.cpp) ----
 // Land.msh (+ Land.map, Land1/2.wea found beside it or via --map/--wear1/--wear2) -> .gltf / .glb
 // / .obj (+ sidecar, kind "terrain").
-int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm);
+// `libraries`: the game's (batch shares them); none: found above the level (export_terrain.cpp).
+int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
+                   const mapping::MaterialLibraries* libraries = nullptr);
 
 // ---- Terrain import (import_terrain.cpp) ----
 // The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import, when it

@@ -10,7 +10,9 @@
 #include "address.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
+#include "formats/wear.hpp"
 #include "options.hpp"
+#include "pipeline/game_files.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
@@ -45,7 +47,33 @@ std::optional<pipeline::NamedBytes> level_file(const Address& in, const po::vari
 
 } // namespace
 
-int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm) {
+// The game libraries of a level: --game-dir / --materials / --textures, else the nearest folder
+// above the level holding Material.lib or Textures.lib (a game keeps its maps in DATA/MAPS/<map>/
+// below the libraries); only the textures the Land1.wea rows need are read.
+std::optional<mapping::MaterialLibraries> level_libraries(const Address& land,
+                                                          const pipeline::TerrainExportInput& input,
+                                                          const po::variables_map& vm) {
+    if (!input.wear1) return std::nullopt;
+    fs::path dir = land.file.parent_path().empty() ? fs::path(".") : land.file.parent_path();
+    for (fs::path probe = dir;; probe = probe.parent_path()) {
+        if (pipeline::has_game_libraries(probe)) {
+            dir = probe;
+            break;
+        }
+        if (probe.empty() || probe == probe.parent_path()) break;
+    }
+    mapping::LibraryNeeds needs;
+    try {
+        needs.materials =
+            wear::material_names(wear::read(input.wear1->bytes, input.wear1->address));
+    } catch (const FormatError&) {
+        return std::nullopt; // the export names the damaged WEAR itself
+    }
+    return open_libraries(dir, vm, &needs);
+}
+
+int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm,
+                   const mapping::MaterialLibraries* libraries) {
     const std::optional<pipeline::SceneFormat> format =
         pipeline::scene_format_of(out.filename().string());
     if (!format) throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
@@ -68,6 +96,17 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     input.land_map = level_file(in.address, vm, "map", base + ".map");
     input.wear1 = level_file(in.address, vm, "wear1", base + "1.wea");
     input.wear2 = level_file(in.address, vm, "wear2", base + "2.wea");
+    std::optional<mapping::MaterialLibraries> own;
+    if (!libraries && (own = level_libraries(in.address, input, vm))) libraries = &*own;
+    input.libraries = libraries;
+    settings.png = png_options(vm);
+    if (vm.count("overlay")) {
+        const std::string o = vm["overlay"].as<std::string>();
+        if (o == "raw")
+            settings.overlay = pipeline::TerrainExportSettings::Overlay::Raw;
+        else if (o != "draped" && o != "both")
+            throw UsageError("--overlay " + o + ": raw, draped or both");
+    }
     const pipeline::TerrainExport result = pipeline::export_terrain(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);
     for (const std::string& n : result.notes) spdlog::info("{}", n);

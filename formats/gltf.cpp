@@ -236,12 +236,15 @@ void write_extras(JsonWriter& j, const nlohmann::json& extras) {
     if (!extras.is_null()) j.key("extras").value(extras);
 }
 
-// One material: PBR metallic-roughness, not metallic, base colour texture (TEXCOORD_0) when it
-// has one; the alpha mode only for textured materials.
+// One material: PBR metallic-roughness, not metallic, base colour factor when not white, base
+// colour texture (TEXCOORD_0) when it has one; the alpha mode for textured or translucent ones.
 void write_material(JsonWriter& j, const scene::Material& m, const MaterialTextures& t) {
     j.begin_object();
     if (!m.name.empty()) j.key("name").string(m.name);
     j.key("pbrMetallicRoughness").begin_object();
+    if (m.base_color_factor != std::array<float, 4>{1, 1, 1, 1}) {
+        j.key("baseColorFactor").numbers(m.base_color_factor);
+    }
     if (t.base_color >= 0)
         j.key("baseColorTexture").begin_object().key("index").integer(t.base_color).end_object();
     j.key("metallicFactor").number(0.0);
@@ -255,7 +258,7 @@ void write_material(JsonWriter& j, const scene::Material& m, const MaterialTextu
             .key("texCoord")
             .integer(m.lightmap_texcoord)
             .end_object();
-    if (t.base_color >= 0) {
+    if (t.base_color >= 0 || m.base_color_factor[3] < 1) {
         if (m.alpha_mode == scene::AlphaMode::Mask) {
             j.key("alphaMode").plain_string("MASK");
             if (double(m.alpha_cutoff) != 0.5) j.key("alphaCutoff").number(m.alpha_cutoff);

@@ -9,6 +9,8 @@
 #include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "formats/wear.hpp"
+#include "mapping/drape.hpp"
+#include "mapping/materials.hpp"
 #include "mapping/terrain_to_scene.hpp"
 #include "scene/transform.hpp"
 #include "sidecar/pairing.hpp"
@@ -33,8 +35,8 @@ std::vector<std::string> wear_rows(const std::optional<NamedBytes>& w,
 
 // The OBJ: obj::write for the triangle meshes (terrain, and the filled areals with
 // --areal-faces), then the outlines as `l` polylines appended as their own object.
-std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std::string& mtl_name,
-                                              bool areal_faces) {
+obj::Files write_obj(const scene::Scene& sc, const std::string& mtl_name, bool areal_faces,
+                     const std::string& image_prefix) {
     scene::Scene tri = sc;
     int outlines = scene::kNoIndex;
     for (size_t i = 0; i < tri.nodes.size(); ++i) {
@@ -51,7 +53,7 @@ std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std:
                     uv1.data[k - 1] = 0, uv1.data[k] = row;
             }
     }
-    obj::Files files = obj::write(tri, mtl_name);
+    obj::Files files = obj::write(tri, mtl_name, image_prefix);
     if (outlines != scene::kNoIndex) {
         const auto world = scene::world_transforms(sc);
         const scene::Node& node = sc.nodes[size_t(outlines)];
@@ -73,7 +75,7 @@ std::pair<std::string, std::string> write_obj(const scene::Scene& sc, const std:
         }
         obj::append_closed_polylines(files, mapping::kArealOutlinesNode, points, runs);
     }
-    return {std::move(files.obj), std::move(files.mtl)};
+    return files;
 }
 
 void take_diagnostics(const DiagnosticSink& sink, std::vector<std::string>& warnings) {
@@ -116,6 +118,16 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     opt.layer2_names = wear_rows(in.wear2, out.warnings);
     opt.areal_faces = areal_faces;
     scene::Scene sc = mapping::terrain_to_scene(t, map, opt);
+    if (in.libraries && !opt.layer1_names.empty()) {
+        // Layer 1 textured through the game's chain (texm-materials.md §12; terrain.md §4).
+        DiagnosticSink material_sink(ReadMode::Tolerant);
+        const auto resolved = mapping::resolve_materials(opt.layer1_names, *in.libraries,
+                                                         material_sink, settings.png);
+        mapping::apply_materials(sc, resolved);
+        take_diagnostics(material_sink, out.warnings);
+    }
+    if (!obj_out && map && settings.overlay == TerrainExportSettings::Overlay::Both)
+        mapping::add_draped_overlay(sc, t, *map);
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
     extras["kind"] = "terrain";
@@ -144,9 +156,11 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
 
     if (obj_out) {
         const std::string mtl_name = file_stem(settings.output_name) + ".mtl";
-        const auto [obj_text, mtl_text] = write_obj(sc, mtl_name, areal_faces);
-        out.files.push_back({mtl_name, to_bytes(mtl_text)});
-        out.files.push_back({settings.output_name, to_bytes(obj_text)});
+        obj::Files obj =
+            write_obj(sc, mtl_name, areal_faces, file_stem(settings.output_name) + "_");
+        for (scene::ImageFile& f : obj.images) out.files.push_back({f.name, std::move(f.png)});
+        out.files.push_back({mtl_name, to_bytes(obj.mtl)});
+        out.files.push_back({settings.output_name, to_bytes(obj.obj)});
     } else {
         out.files = encode_scene(sc, settings.format, settings.output_name);
     }

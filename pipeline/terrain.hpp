@@ -23,6 +23,10 @@ struct TerrainExportSettings {
     std::string sidecar_name; // recorded in the scene (default `<stem>.sidecar.json`)
     // OBJ: also the areals as filled faces (glTF always carries them).
     bool areal_faces = false;
+    png::EncodeOptions png; // the terrain textures' PNG encoding
+    // glTF: the areal overlay as the raw polygons only, or also laid on the terrain
+    // (mapping/drape.hpp: `ArealMap_draped`, what a viewer shows best). OBJ: raw.
+    enum class Overlay { Raw, Both } overlay = Overlay::Both;
 };
 
 struct TerrainExportInput {
@@ -35,6 +39,10 @@ struct TerrainExportInput {
     std::string address;
     std::optional<NamedBytes> land_map;     // none: the terrain without the areal overlay
     std::optional<NamedBytes> wear1, wear2; // none: materials named by row
+    // The game's libraries: Land1.wea rows resolve through Material.lib to Textures.lib
+    // (texm-materials.md §12) and the terrain's materials carry their phase-0 images. None:
+    // untextured.
+    const mapping::MaterialLibraries* libraries = nullptr;
 };
 
 struct TerrainExportSummary {

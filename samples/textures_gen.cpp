@@ -27,6 +27,16 @@ const char* const kModelMaterials[] = {
     "TURRET_CAM", "WARHEAD",    "WHEEL",       "WINDOW",      "WING_MEMB",  "WOOD_DARK",
     "WOOD_PLANK",
 };
+// The sample maps' terrain materials (samples/terrain_gen.cpp: Land1.wea and Land2.wea rows)
+// and the colour of their ground textures.
+const std::vector<std::pair<std::string, std::array<uint8_t, 3>>>& terrain_texture_colours() {
+    static const std::vector<std::pair<std::string, std::array<uint8_t, 3>>> colours = {
+        {"GRASS1", {86, 128, 52}},  {"GRASS2", {110, 140, 60}}, {"GRASS3", {70, 110, 45}},
+        {"ROCK1", {120, 116, 110}}, {"ROCK2", {96, 92, 88}},    {"SAND1", {200, 180, 120}},
+        {"WATER1", {40, 80, 150}},  {"DIRT1", {120, 90, 60}},   {"DIRT2", {100, 72, 48}}};
+    return colours;
+}
+
 // Lightmaps the model corpus references ("LM_" + model stem).
 const char* const kLightmaps[] = {"LM_SILO_L",  "LM_BRIDGE_A", "LM_FACTORY", "LM_POD_BASE",
                                   "LM_DOCK_01", "LM_SPARE_1",  "LM_SPARE_2"};
@@ -50,6 +60,15 @@ std::array<uint8_t, 4> ideal(const TextureSpec& s, uint32_t level, uint32_t x, u
     if (x == 1 && y == 0) return {0, 255, 0, 255};
     if (x == 0 && y == 1) return {0, 0, 255, uint8_t(alpha ? 0 : 255)};
     uint32_t w = texm::level_width(s.width, level), h = texm::level_height(s.height, level);
+    if (s.pattern == TexturePattern::Ground) {
+        // Clumps of 4 x 4 texels (grass tufts, pebbles) and a faint grain inside them.
+        const uint32_t clump =
+            ((x >> 2) * 73856093u) ^ ((y >> 2) * 19349663u) ^ (level * 83492791u);
+        const uint32_t grain = (x * 2654435761u) ^ (y * 40503u);
+        const int noise = int((clump >> 7) % 29) - 14 + int((grain >> 11) % 5) - 2;
+        auto channel = [&](uint8_t c) { return uint8_t(std::clamp(int(c) + noise, 0, 255)); };
+        return {channel(s.ground[0]), channel(s.ground[1]), channel(s.ground[2]), 255};
+    }
     if (s.pattern == TexturePattern::Checker) {
         if (((x >> 2) ^ (y >> 2) ^ level) & 1) return {255, 255, 255, 255};
         return {s.tint, uint8_t(255 - s.tint), uint8_t(s.tint ^ 0x5A), uint8_t(alpha ? 0x88 : 255)};
@@ -234,6 +253,22 @@ std::vector<TextureSpec> texture_specs(uint64_t seed) {
     specs.back().mip_count = 1, specs.back().flags4 = 0;
     specs.push_back(base_spec(rng, "STRIP.0", Format::A8R8G8B8, 256, 8));
 
+    // The terrain's materials (Land1.wea / Land2.wea rows of the sample maps): 128 x 128 ground
+    // textures, 565 as opaque terrain textures are, full mip chains. No dice: adding them leaves
+    // every other texture as it was.
+    for (const auto& [name, colour] : terrain_texture_colours()) {
+        TextureSpec t;
+        t.name = texture_of(name);
+        t.library = kTexturesLib;
+        t.format = Format::R5G6B5;
+        t.width = t.height = 128;
+        t.mip_count = texm::full_mip_count(128, 128);
+        t.flags4 = texm::kFlags4Mipmapped;
+        t.pattern = TexturePattern::Ground;
+        t.ground = colour;
+        specs.push_back(std::move(t));
+    }
+
     int lm = 0;
     for (const char* name : kLightmaps) {
         TextureSpec s;
@@ -332,6 +367,9 @@ std::vector<GeneratedFile> generate_material_libraries(uint64_t seed,
     for (const TextureSpec& s : extra)
         if (s.library == kTexturesLib)
             mats.emplace_back(s.name.substr(0, s.name.find('.')), s.name);
+    // The terrain's materials last: their dice come after everyone else's.
+    for (const auto& [name, colour] : terrain_texture_colours())
+        mats.emplace_back(name, texture_of(name));
 
     int anim_cursor = 0;
     for (size_t mi = 0; mi < mats.size(); ++mi) {

@@ -21,7 +21,9 @@ constexpr const char* kLightMapLib = "LightMap.lib";
 constexpr const char* kMaterialLib = "Material.lib";
 constexpr const char* kPalettesLib = "palettes.lib";
 
-enum class TexturePattern { Gradient, Checker };
+// Ground: terrain textures (grass, rock, sand, ...): the colour `ground` with hash noise in 4 x 4
+// clumps (+-14) and a faint grain (+-2), so a map renders as terrain (the markers stay).
+enum class TexturePattern { Gradient, Checker, Ground };
 
 struct TextureSpec {
     std::string name;    // entry name, e.g. "BRICK_02.0" or "LM_SILO_L"
@@ -32,6 +34,7 @@ struct TextureSpec {
     TexturePattern pattern = TexturePattern::Gradient;
     uint8_t tint = 0;
     std::optional<std::vector<texm::PageRect>> page;
+    std::array<uint8_t, 3> ground{}; // TexturePattern::Ground's colour
 };
 
 // Every texture of Textures.lib and LightMap.lib, in directory order.

@@ -7,9 +7,11 @@
 #include "formats/bytes.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
+#include "formats/png.hpp"
 #include "formats/terrain.hpp"
 #include "formats/tinygltf.hpp"
 #include "formats/wear.hpp"
+#include "mapping/drape.hpp"
 #include "mapping/terrain_to_scene.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
@@ -53,6 +55,13 @@ const test::MapExports& exports() {
 
 tinygltf::Model load_gltf(const fs::path& file) {
     tinygltf::TinyGLTF loader;
+    loader.SetImageLoader( // keep the encoded bytes: the tests decode PNGs themselves
+        [](tinygltf::Image* image, const int, std::string*, std::string*, int, int,
+           const unsigned char* bytes, int size, void*) {
+            image->image.assign(bytes, bytes + size);
+            return true;
+        },
+        nullptr);
     tinygltf::Model m;
     std::string err, warn;
     const bool ok = file.extension() == ".glb"
@@ -238,6 +247,124 @@ BOOST_AUTO_TEST_CASE(every_map_exports_face_for_face) {
         check_export(e.out(name, ".glb"), t, map, layer1);
         check_export(e.out(name, ".gltf"), t, map, layer1);
     }
+}
+
+// The draped layer lies on the terrain: every fill triangle's centre is the terrain's height there
+// plus the documented lift, the fills cover the areals' area (projected), outlines come as LINES
+// and as ribbons, and each class has its own coloured, translucent material.
+BOOST_AUTO_TEST_CASE(draped_overlay_lies_on_the_terrain) {
+    const test::MapExports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const mapping::DrapeOptions drape;
+    for (const std::string& name : e.maps) {
+        BOOST_TEST_CONTEXT(name) {
+            const terrain::Terrain t =
+                terrain::read(read_file(e.land(name)), ReadMode::Strict, e.land(name).string());
+            const arealmap::ArealMap map = arealmap::read(read_file(e.dir(name) / "Land.map"),
+                                                          ReadMode::Strict, name + "/Land.map");
+            const tinygltf::Model m = load_gltf(e.out(name, ".glb"));
+            const int di = node_named(m, mapping::kArealDrapedNode);
+            BOOST_TEST_REQUIRE(di >= 0);
+            const tinygltf::Mesh& mesh = m.meshes.at(size_t(m.nodes[size_t(di)].mesh));
+            double draped_area = 0;
+            size_t checked = 0, lines = 0, ribbons = 0, off = 0;
+            for (const tinygltf::Primitive& p : mesh.primitives) {
+                const tinygltf::Material& mat = m.materials.at(size_t(p.material));
+                const std::vector<double> pos = read_accessor(m, p.attributes.at("POSITION"));
+                if (p.mode == TINYGLTF_MODE_LINE) {
+                    lines += pos.size() / 6;
+                    continue;
+                }
+                if (mat.name == "areal_outline") {
+                    ribbons += read_accessor(m, p.indices).size() / 3; // triangles
+                    continue;
+                }
+                BOOST_TEST(mat.name.find("_draped") != std::string::npos, mat.name);
+                BOOST_TEST(mat.alphaMode == "BLEND");
+                BOOST_TEST(mat.pbrMetallicRoughness.baseColorFactor[3] < 1.0);
+                const std::vector<double> idx = read_accessor(m, p.indices);
+                for (size_t k = 0; k + 2 < idx.size(); k += 3) {
+                    // glTF (x, y, z) -> MSH (x, -z, y)
+                    double cx = 0, cy = 0, cz = 0, xy[3][2];
+                    for (int c = 0; c < 3; ++c) {
+                        const size_t v = size_t(idx[k + size_t(c)]) * 3;
+                        xy[c][0] = pos[v], xy[c][1] = -pos[v + 2];
+                        cx += pos[v] / 3, cy += -pos[v + 2] / 3, cz += pos[v + 1] / 3;
+                    }
+                    draped_area += std::abs((xy[1][0] - xy[0][0]) * (xy[2][1] - xy[0][1]) -
+                                            (xy[2][0] - xy[0][0]) * (xy[1][1] - xy[0][1])) /
+                                   2;
+                    if (k % 97 != 0) continue; // a sample: the height check is brute force
+                    double best = 1e30;
+                    for (const terrain::Face& f : t.faces) {
+                        const auto &a = t.positions[f.v[0]], &b = t.positions[f.v[1]],
+                                   &c = t.positions[f.v[2]];
+                        const double d = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+                        if (std::abs(d) < 1e-9) continue;
+                        const double u = ((cx - a.x) * (c.y - a.y) - (c.x - a.x) * (cy - a.y)) / d;
+                        const double w = ((b.x - a.x) * (cy - a.y) - (cx - a.x) * (b.y - a.y)) / d;
+                        if (u < -1e-6 || w < -1e-6 || u + w > 1 + 1e-6) continue;
+                        const double h = a.z + u * (b.z - a.z) + w * (c.z - a.z);
+                        best = std::min(best, std::abs(cz - (h + drape.lift)));
+                    }
+                    ++checked;
+                    if (best > 1e-2) ++off;
+                }
+            }
+            double areal_area = 0;
+            for (const arealmap::Areal& a : map.areals) {
+                double s2 = 0;
+                for (size_t k = 0; k < a.vertices.size(); ++k) {
+                    const auto& p = a.vertices[k];
+                    const auto& q = a.vertices[(k + 1) % a.vertices.size()];
+                    s2 += p.x * q.y - q.x * p.y;
+                }
+                areal_area += std::abs(s2) / 2;
+            }
+            BOOST_TEST(checked > 5u);
+            BOOST_TEST(off == 0u,
+                       off << " of " << checked << " sampled fill triangles off the ground");
+            BOOST_TEST(std::abs(draped_area - areal_area) <= 0.005 * areal_area,
+                       "draped " << draped_area << " vs areals " << areal_area);
+            BOOST_TEST(lines > 0u);
+            BOOST_TEST(ribbons >= 2 * lines);
+        }
+    }
+}
+
+// Terrain textures through the game's chain: every Land1.wea row of a sample map resolves to its
+// ground texture, whose mean colour is the generator's for that material.
+BOOST_AUTO_TEST_CASE(terrain_materials_carry_their_ground_textures) {
+    const fs::path dir = scratch("terrain_textured");
+    Run r = mshconv("samples " + q(dir / "game"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const fs::path glb = dir / "tut1.glb";
+    r = mshconv("convert " + q(dir / "game" / "DATA" / "MAPS" / "SynTut1" / "Land.msh") + " " +
+                q(glb));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const tinygltf::Model m = load_gltf(glb);
+    const std::map<std::string, std::array<double, 3>> expected = {
+        {"GRASS1", {86, 128, 52}},  {"GRASS2", {110, 140, 60}}, {"ROCK1", {120, 116, 110}},
+        {"SAND1", {200, 180, 120}}, {"WATER1", {40, 80, 150}},  {"DIRT1", {120, 90, 60}}};
+    size_t textured = 0;
+    for (const tinygltf::Material& mat : m.materials) {
+        const auto want = expected.find(mat.name);
+        if (want == expected.end()) continue;
+        const int t = mat.pbrMetallicRoughness.baseColorTexture.index;
+        BOOST_TEST_REQUIRE(t >= 0, mat.name);
+        const tinygltf::Image& img = m.images.at(size_t(m.textures.at(size_t(t)).source));
+        const texm::Image px = png::decode(img.image).rgba;
+        BOOST_TEST(px.width == 128u);
+        std::array<double, 3> mean{};
+        for (size_t i = 0; i < px.rgba.size(); i += 4)
+            for (size_t c = 0; c < 3; ++c) mean[c] += px.rgba[i + c];
+        for (size_t c = 0; c < 3; ++c) {
+            mean[c] /= double(px.width * px.height);
+            BOOST_TEST(std::abs(mean[c] - want->second[c]) < 10, mat.name << " channel " << c);
+        }
+        ++textured;
+    }
+    BOOST_TEST(textured == expected.size());
 }
 
 BOOST_AUTO_TEST_CASE(sidecar_carries_the_payloads_and_face_fields) {

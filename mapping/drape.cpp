@@ -1,0 +1,279 @@
+#include "drape.hpp"
+
+#include "terrain_to_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace msh::mapping {
+
+const std::array<std::array<float, 3>, 10> kArealClassColours = {{
+    {0.90f, 0.20f, 0.15f},
+    {0.15f, 0.55f, 0.95f},
+    {0.95f, 0.75f, 0.10f},
+    {0.55f, 0.25f, 0.85f},
+    {0.10f, 0.80f, 0.45f},
+    {0.95f, 0.45f, 0.10f},
+    {0.10f, 0.85f, 0.85f},
+    {0.90f, 0.30f, 0.65f},
+    {0.60f, 0.80f, 0.15f},
+    {0.45f, 0.45f, 0.45f},
+}};
+
+namespace {
+
+struct P2 {
+    double x, y;
+};
+
+// A terrain triangle in XY, counter-clockwise, with its plane for heights.
+struct Ground {
+    P2 a, b, c;
+    double za, nx, ny, nz; // plane: z = za - (nx (x - a.x) + ny (y - a.y)) / nz
+    double height(double x, double y) const { return za - (nx * (x - a.x) + ny * (y - a.y)) / nz; }
+};
+
+double cross(P2 o, P2 p, P2 q) {
+    return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+}
+
+// Uniform grid of terrain triangles over their XY bounds.
+class GroundIndex {
+  public:
+    explicit GroundIndex(const terrain::Terrain& t) {
+        for (size_t f = 0; f < t.faces.size(); ++f) {
+            if (!terrain::face_usable(t, f)) continue;
+            const auto& v = t.faces[f].v;
+            const terrain::Vec3 &a = t.positions[v[0]], &b = t.positions[v[1]],
+                                &c = t.positions[v[2]];
+            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y}, a.z, 0, 0, 0};
+            const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
+            const double vx = c.x - a.x, vy = c.y - a.y, vz = c.z - a.z;
+            g.nx = uy * vz - uz * vy, g.ny = uz * vx - ux * vz, g.nz = ux * vy - uy * vx;
+            if (std::abs(g.nz) < 1e-9) continue; // vertical in XY: nothing lies on it
+            if (g.nz < 0) std::swap(g.b, g.c);   // counter-clockwise seen from above
+            ground_.push_back(g);
+        }
+        if (ground_.empty()) return;
+        lo_ = hi_ = ground_[0].a;
+        for (const Ground& g : ground_)
+            for (P2 p : {g.a, g.b, g.c}) {
+                lo_.x = std::min(lo_.x, p.x), lo_.y = std::min(lo_.y, p.y);
+                hi_.x = std::max(hi_.x, p.x), hi_.y = std::max(hi_.y, p.y);
+            }
+        n_ = std::max<size_t>(1, size_t(std::sqrt(double(ground_.size()) / 2)));
+        cells_.resize(n_ * n_);
+        for (size_t i = 0; i < ground_.size(); ++i) {
+            const Ground& g = ground_[i];
+            const auto [x0, y0] =
+                cell(std::min({g.a.x, g.b.x, g.c.x}), std::min({g.a.y, g.b.y, g.c.y}));
+            const auto [x1, y1] =
+                cell(std::max({g.a.x, g.b.x, g.c.x}), std::max({g.a.y, g.b.y, g.c.y}));
+            for (size_t x = x0; x <= x1; ++x)
+                for (size_t y = y0; y <= y1; ++y) cells_[x * n_ + y].push_back(uint32_t(i));
+        }
+        stamp_.assign(ground_.size(), 0);
+    }
+
+    // Every terrain triangle whose cell range meets the box, once.
+    template <class Visit> void visit(P2 lo, P2 hi, Visit&& visit_ground) {
+        if (ground_.empty()) return;
+        ++round_;
+        const auto [x0, y0] = cell(lo.x, lo.y);
+        const auto [x1, y1] = cell(hi.x, hi.y);
+        for (size_t x = x0; x <= x1; ++x)
+            for (size_t y = y0; y <= y1; ++y)
+                for (uint32_t i : cells_[x * n_ + y])
+                    if (stamp_[i] != round_) {
+                        stamp_[i] = round_;
+                        visit_ground(ground_[i]);
+                    }
+    }
+
+  private:
+    std::pair<size_t, size_t> cell(double x, double y) const {
+        auto axis = [&](double v, double lo, double hi) {
+            const double span = hi - lo;
+            if (span <= 0) return size_t(0);
+            const double k = std::floor((v - lo) / span * double(n_));
+            return size_t(std::clamp(k, 0.0, double(n_ - 1)));
+        };
+        return {axis(x, lo_.x, hi_.x), axis(y, lo_.y, hi_.y)};
+    }
+
+    std::vector<Ground> ground_;
+    std::vector<std::vector<uint32_t>> cells_;
+    std::vector<uint32_t> stamp_;
+    uint32_t round_ = 0;
+    size_t n_ = 1;
+    P2 lo_{0, 0}, hi_{0, 0};
+};
+
+// Sutherland-Hodgman: the part of convex polygon `poly` inside the counter-clockwise triangle.
+std::vector<P2> clip(std::vector<P2> poly, const Ground& g) {
+    const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
+    for (const auto& e : edges) {
+        std::vector<P2> out;
+        for (size_t i = 0; i < poly.size(); ++i) {
+            const P2 p = poly[i], q = poly[(i + 1) % poly.size()];
+            const double dp = cross(e[0], e[1], p), dq = cross(e[0], e[1], q);
+            if (dp >= 0) out.push_back(p);
+            if ((dp >= 0) != (dq >= 0)) {
+                const double t = dp / (dp - dq);
+                out.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
+            }
+        }
+        poly = std::move(out);
+        if (poly.size() < 3) return {};
+    }
+    return poly;
+}
+
+// Cyrus-Beck: the parameter range of segment p->q inside the triangle, if any.
+std::optional<std::pair<double, double>> clip_segment(P2 p, P2 q, const Ground& g) {
+    double t0 = 0, t1 = 1;
+    const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
+    for (const auto& e : edges) {
+        const double dp = cross(e[0], e[1], p), dq = cross(e[0], e[1], q);
+        if (dp < 0 && dq < 0) return std::nullopt;
+        if (dp < 0) t0 = std::max(t0, dp / (dp - dq));
+        if (dq < 0) t1 = std::min(t1, dp / (dp - dq));
+        if (t0 >= t1) return std::nullopt;
+    }
+    return std::pair{t0, t1};
+}
+
+void push(std::vector<float>& out, double x, double y, double z) {
+    // MSH (x, y, z) -> glTF (x, z, -y), as terrain_to_scene.
+    out.push_back(float(x)), out.push_back(float(z)), out.push_back(float(-y));
+}
+
+// The draped layer's material for a class: its own (`areal_class_<id>_draped`), after the raw
+// ones (index >= `first`), made on first use.
+int class_material(scene::Scene& sc, size_t first, uint32_t class_id, uint32_t logic_flag) {
+    for (size_t i = first; i < sc.materials.size(); ++i) {
+        const nlohmann::json& e = sc.materials[i].extras;
+        if (e.is_object() && e.value("class_id", -1) == int64_t(class_id) &&
+            e.value("logic_flag", -1) == int64_t(logic_flag))
+            return int(i);
+    }
+    scene::Material m;
+    m.name = "areal_class_" + std::to_string(class_id) +
+             (logic_flag == 1 ? "" : "_logic_" + std::to_string(logic_flag)) + "_draped";
+    m.extras = {{"class_id", class_id}, {"logic_flag", logic_flag}};
+    sc.materials.push_back(std::move(m));
+    return int(sc.materials.size() - 1);
+}
+
+void colour(scene::Material& m, uint32_t class_id, float alpha) {
+    const auto& c = kArealClassColours[class_id % kArealClassColours.size()];
+    m.base_color_factor = {c[0], c[1], c[2], alpha};
+    m.alpha_mode = scene::AlphaMode::Blend;
+}
+
+} // namespace
+
+void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
+                        const arealmap::ArealMap& map, const DrapeOptions& options) {
+    if (!map.decoded) return;
+    GroundIndex index(terrain);
+    // The raw fills' materials (shared by nothing else): faint, since they float or sink.
+    const size_t raw_materials = sc.materials.size();
+    for (scene::Material& m : sc.materials)
+        if (m.extras.is_object() && m.extras.contains("class_id") &&
+            m.name.rfind("areal_class_", 0) == 0)
+            colour(m, m.extras["class_id"].get<uint32_t>(), 0.1f);
+
+    std::map<int, scene::Primitive> fills; // by material
+    scene::Primitive lines, ribbons;
+    lines.mode = scene::Primitive::Mode::Lines;
+    auto& line_pos = lines.attributes["POSITION"];
+    auto& ribbon_pos = ribbons.attributes["POSITION"];
+    line_pos.components = ribbon_pos.components = 3;
+
+    for (const arealmap::Areal& areal : map.areals) {
+        const size_t n = areal.vertices.size();
+        if (n < 2) continue;
+        const int material = class_material(sc, raw_materials, areal.class_id, areal.logic_flag);
+        colour(sc.materials[size_t(material)], areal.class_id, 0.2f);
+        scene::Primitive& fill = fills[material];
+        fill.material = material;
+        auto& pos = fill.attributes["POSITION"];
+        pos.components = 3;
+        for (const auto& tri :
+             n >= 3 ? triangulate_xy(areal.vertices) : std::vector<std::array<uint32_t, 3>>{}) {
+            std::vector<P2> t;
+            for (uint32_t k : tri) t.push_back({areal.vertices[k].x, areal.vertices[k].y});
+            if (cross(t[0], t[1], t[2]) < 0) std::swap(t[1], t[2]);
+            const P2 lo{std::min({t[0].x, t[1].x, t[2].x}), std::min({t[0].y, t[1].y, t[2].y})};
+            const P2 hi{std::max({t[0].x, t[1].x, t[2].x}), std::max({t[0].y, t[1].y, t[2].y})};
+            index.visit(lo, hi, [&](const Ground& g) {
+                const std::vector<P2> piece = clip(t, g);
+                for (size_t k = 1; k + 1 < piece.size(); ++k)
+                    for (P2 p : {piece[0], piece[k], piece[k + 1]}) {
+                        push(pos.data, p.x, p.y, g.height(p.x, p.y) + options.lift);
+                        fill.indices.push_back(uint32_t(fill.indices.size()));
+                    }
+            });
+        }
+        for (size_t k = 0; k < n; ++k) {
+            const P2 p{areal.vertices[k].x, areal.vertices[k].y};
+            const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
+            const double len = std::hypot(q.x - p.x, q.y - p.y);
+            if (len <= 0) continue;
+            const P2 side{-(q.y - p.y) / len * options.outline_width / 2,
+                          (q.x - p.x) / len * options.outline_width / 2};
+            index.visit(
+                {std::min(p.x, q.x), std::min(p.y, q.y)}, {std::max(p.x, q.x), std::max(p.y, q.y)},
+                [&](const Ground& g) {
+                    const auto range = clip_segment(p, q, g);
+                    if (!range) return;
+                    const P2 s{p.x + range->first * (q.x - p.x), p.y + range->first * (q.y - p.y)};
+                    const P2 e{p.x + range->second * (q.x - p.x),
+                               p.y + range->second * (q.y - p.y)};
+                    const double lift = options.outline_lift;
+                    for (P2 v : {s, e}) {
+                        push(line_pos.data, v.x, v.y, g.height(v.x, v.y) + lift);
+                        lines.indices.push_back(uint32_t(lines.indices.size()));
+                    }
+                    // The ribbon: s-side, e-side, e+side, s+side (counter-clockwise from above).
+                    const P2 quad[4] = {{s.x - side.x, s.y - side.y},
+                                        {e.x - side.x, e.y - side.y},
+                                        {e.x + side.x, e.y + side.y},
+                                        {s.x + side.x, s.y + side.y}};
+                    const uint32_t base = uint32_t(ribbon_pos.count());
+                    for (P2 v : quad) push(ribbon_pos.data, v.x, v.y, g.height(v.x, v.y) + lift);
+                    for (uint32_t k2 : {0u, 1u, 2u, 0u, 2u, 3u})
+                        ribbons.indices.push_back(base + k2);
+                });
+        }
+    }
+
+    scene::Mesh mesh;
+    mesh.name = kArealDrapedNode;
+    for (auto& [material, p] : fills)
+        if (!p.indices.empty()) mesh.primitives.push_back(std::move(p));
+    scene::Material outline;
+    outline.name = "areal_outline";
+    outline.base_color_factor = {0.02f, 0.02f, 0.02f, 1.0f};
+    sc.materials.push_back(std::move(outline));
+    lines.material = ribbons.material = int(sc.materials.size() - 1);
+    if (!lines.indices.empty()) mesh.primitives.push_back(std::move(lines));
+    if (!ribbons.indices.empty()) mesh.primitives.push_back(std::move(ribbons));
+    if (mesh.primitives.empty()) return;
+    sc.meshes.push_back(std::move(mesh));
+    scene::Node node;
+    node.name = kArealDrapedNode;
+    node.mesh = int(sc.meshes.size() - 1);
+    node.extras["mshconv"] = {
+        {"kind", "arealmap_draped"},
+        {"note", "a picture of the areal map on the terrain; the import ignores this node"},
+        {"lift", options.lift},
+        {"outline_lift", options.outline_lift},
+        {"outline_width", options.outline_width}};
+    sc.nodes.push_back(std::move(node));
+}
+
+} // namespace msh::mapping

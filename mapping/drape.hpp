@@ -1,0 +1,42 @@
+// The areal overlay laid on the ground (the draped layer, `ArealMap_draped`): a picture of the
+// map's polygons that follows the terrain, for viewers — the raw polygons (`ArealMap_areas`,
+// `ArealMap_outlines`) stay for the round trip, and the terrain import ignores this node.
+//
+// Each areal polygon is triangulated (ear clipping in XY) and every triangle is clipped against
+// the terrain triangles under it (in XY, Sutherland-Hodgman); every piece gets the height of the
+// terrain triangle it lies on plus `lift`, so the layer lies on the surface whatever the stored
+// polygon heights are. Outlines are clipped the same way into segments, written as a LINES
+// primitive and as ribbons of triangles `outline_width` wide (Blender does not render LINES),
+// lifted a little more than the fills. One material per areal class, `areal_class_<id>_draped`
+// (the raw areas keep `areal_class_<id>`), in the class's colour (kArealClassColours; the same for
+// both), alpha-blended so the ground shows
+// (draped fills alpha 0.2; the raw fills, which float or sink between their corners, 0.1).
+#pragma once
+
+#include "formats/arealmap.hpp"
+#include "formats/terrain.hpp"
+#include "scene/scene.hpp"
+
+#include <array>
+
+namespace msh::mapping {
+
+inline constexpr const char* kArealDrapedNode = "ArealMap_draped";
+
+struct DrapeOptions {
+    float lift = 0.5f;          // fills: world units above the terrain
+    float outline_lift = 0.8f;  // outlines: above the fills (both within 1 unit of the ground)
+    float outline_width = 2.0f; // ribbon width in world units (a map is ~1,600 units wide)
+};
+
+// Distinct colours (linear RGB) for class ids: id % size.
+extern const std::array<std::array<float, 3>, 10> kArealClassColours;
+
+// Colours every `areal_class_*` material of `sc` (base colour factor, alpha blend) and adds the
+// node `ArealMap_draped` with one TRIANGLES primitive per class, one LINES primitive of draped
+// outline segments and one TRIANGLES primitive of outline ribbons (material `areal_outline`).
+// Positions in glTF axes, as terrain_to_scene writes them.
+void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
+                        const arealmap::ArealMap& map, const DrapeOptions& options = {});
+
+} // namespace msh::mapping
