@@ -57,20 +57,6 @@ Glb check_container(ByteView b, const std::string& where) {
     return glb;
 }
 
-// Percent-decoding of a URI path (RFC 3986); tinygltf decodes the same way.
-std::string decode_uri(const std::string& uri) {
-    std::string out;
-    for (size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(uint8_t(uri[i + 1])) &&
-            std::isxdigit(uint8_t(uri[i + 2]))) {
-            out += char(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-            i += 2;
-        } else {
-            out += uri[i];
-        }
-    }
-    return out;
-}
 
 class Checker {
   public:
@@ -419,6 +405,20 @@ class Checker {
 };
 
 } // namespace
+
+std::string decode_uri(const std::string& uri) {
+    std::string out;
+    for (size_t i = 0; i < uri.size(); ++i) {
+        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(uint8_t(uri[i + 1])) &&
+            std::isxdigit(uint8_t(uri[i + 2]))) {
+            out += char(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += uri[i];
+        }
+    }
+    return out;
+}
 
 void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder) {
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;

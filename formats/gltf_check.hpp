@@ -20,4 +20,7 @@ namespace msh::gltf {
 // JSON pointer of the first fault.
 void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder);
 
+// Percent-decoding of a URI path (RFC 3986); tinygltf decodes the same way.
+std::string decode_uri(const std::string& uri);
+
 } // namespace msh::gltf

@@ -427,21 +427,6 @@ void bake_texture_transform(const tinygltf::Material& mat, scene::Primitive& pri
     }
 }
 
-// A URI's %XX escapes decoded (glTF URIs are RFC 3986 references).
-std::string percent_decoded(const std::string& uri) {
-    std::string out;
-    for (size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(uint8_t(uri[i + 1])) &&
-            std::isxdigit(uint8_t(uri[i + 2]))) {
-            out += char(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-            i += 2;
-        } else {
-            out += uri[i];
-        }
-    }
-    return out;
-}
-
 // The base colour texture's image as the file holds it (encoded bytes, decoded later by whoever
 // needs pixels), named after the image, else its URI's file stem, else `image<index>`.
 std::optional<scene::Image>
@@ -456,7 +441,7 @@ base_color_image(const tinygltf::Model& m, const tinygltf::Material& mat, const 
     scene::Image out;
     out.name = img.name;
     if (out.name.empty() && external)
-        out.name = std::filesystem::path(percent_decoded(img.uri)).stem().string();
+        out.name = std::filesystem::path(decode_uri(img.uri)).stem().string();
     if (out.name.empty()) out.name = "image" + std::to_string(source);
     if (!img.image.empty()) {
         out.png = img.image;
@@ -465,7 +450,7 @@ base_color_image(const tinygltf::Model& m, const tinygltf::Material& mat, const 
     if (!external || folder.empty()) return std::nullopt;
     const std::string pointer = "/images/" + std::to_string(source) + "/uri";
     try {
-        const std::filesystem::path file = confined_path(folder, percent_decoded(img.uri));
+        const std::filesystem::path file = confined_path(folder, decode_uri(img.uri));
         out.png = read_file(file);
     } catch (const std::exception& e) {
         diagnostics.warn(where, Location::at_pointer(pointer),

@@ -115,7 +115,22 @@ def export_glb(context, collection, folder):
     return glb, sidecar
 
 
-class ImportParkanModel(bpy.types.Operator, ImportHelper):
+class _ReportsErrors:
+    """execute() runs self.run(); mshconv's and the file system's errors become Blender error
+    reports, never tracebacks."""
+
+    def execute(self, context):
+        try:
+            return self.run(context)
+        except MshconvError as e:
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
+            self.report({"ERROR"}, f"Parkan: {e}")
+            return {"CANCELLED"}
+
+
+class ImportParkanModel(bpy.types.Operator, ImportHelper, _ReportsErrors):
     """Import a Parkan MSH model (a loose .msh, or a model of an NRes archive)"""
     bl_idname = "import_scene.parkan_model"
     bl_label = "Import Parkan model"
@@ -149,16 +164,6 @@ class ImportParkanModel(bpy.types.Operator, ImportHelper):
         layout.prop(self, "skin")
         layout.prop(self, "fps")
         layout.prop(self, "game_dir")
-
-    def execute(self, context):
-        try:
-            return self.run(context)
-        except MshconvError as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
-        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
-            self.report({"ERROR"}, f"Parkan: {e}")
-            return {"CANCELLED"}
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
@@ -203,7 +208,7 @@ class ImportParkanModel(bpy.types.Operator, ImportHelper):
         return {"FINISHED"}
 
 
-class ImportParkanMap(bpy.types.Operator, ImportHelper):
+class ImportParkanMap(bpy.types.Operator, ImportHelper, _ReportsErrors):
     """Import a Parkan map: Land.msh with the Land.map and WEARs beside it"""
     bl_idname = "import_scene.parkan_map"
     bl_label = "Import Parkan map"
@@ -211,16 +216,6 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper):
 
     filename_ext = ".msh"
     filter_glob: StringProperty(default="*.msh;*.MSH", options={"HIDDEN"})
-
-    def execute(self, context):
-        try:
-            return self.run(context)
-        except MshconvError as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
-        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
-            self.report({"ERROR"}, f"Parkan: {e}")
-            return {"CANCELLED"}
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
@@ -244,7 +239,7 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper):
         return {"FINISHED"}
 
 
-class _ExportParkan(ExportHelper):
+class _ExportParkan(ExportHelper, _ReportsErrors):
     kind = "model"
     filename_ext = ".msh"
     check_extension = None  # an archive (.rlb) is a valid target too
@@ -263,16 +258,6 @@ class _ExportParkan(ExportHelper):
             self.entry = collection["parkan_entry"]
         context.window_manager.fileselect_add(self)
         return {"RUNNING_MODAL"}
-
-    def execute(self, context):
-        try:
-            return self.run(context)
-        except MshconvError as e:
-            self.report({"ERROR"}, str(e))
-            return {"CANCELLED"}
-        except (OSError, ValueError, KeyError) as e:  # a temporary folder, a damaged record
-            self.report({"ERROR"}, f"Parkan: {e}")
-            return {"CANCELLED"}
 
     def target(self, collection):
         raise NotImplementedError
