@@ -57,7 +57,6 @@ Glb check_container(ByteView b, const std::string& where) {
     return glb;
 }
 
-
 class Checker {
   public:
     Checker(const json& doc, const std::string& where, const std::filesystem::path* folder,
