@@ -11,6 +11,8 @@ as a user installs it, against a copy of the sample corpus:
 - a bad archive and a failing mshconv: a Blender error report carrying mshconv's message, no
   traceback, nothing written.
 
+- LOD/group: for 3 multi-LOD models the import of every slot (others hidden) renders as the
+  default import (< 0.5 % of pixels differ);
 - pictures: a render of an imported textured model and a screenshot of the import dialog
   (Blender under Xvfb), measured; `--update-docs` copies them to docs/images/.
 
@@ -149,6 +151,23 @@ r = blender_step("render", os.path.join(game, "static.rlb"), "House_01.msh", mod
 w, h, coverage, colours = picture_stats(model_png) if os.path.exists(model_png) else (0, 0, 0, 0)
 check(r.get("ok") is True and (w, h) == (640, 400) and coverage > 0.15 and colours > 200,
       f"render of the imported textured model: {w}x{h}, {coverage:.0%} covered, {colours} colours")
+# Every LOD and group imported (other slots hidden) renders as the default import does.
+for archive_name, entry in (("turrets.rlb", "TURRET_1.msh"), ("static.rlb", "House_01.msh"),
+                            ("fortif.rlb", "Bunker_2.msh")):
+    pictures = {}
+    for lod, group in (("0", "0"), ("all", "all")):
+        png = os.path.join(work, f"{entry}_{lod}_{group}.png")
+        r = blender_step("lodrender", os.path.join(game, archive_name), entry, lod, group, png)
+        pictures[lod] = (r, png_decode(read(png))[2] if os.path.exists(png) else None)
+    (r0, a), (r_all, b) = pictures["0"], pictures["all"]
+    differ = sum(1 for ra, rb in zip(a, b) for pa, pb in zip(ra, rb)
+                 if max(abs(x - y) for x, y in zip(pa[:3], pb[:3])) > 8) if a and b else -1
+    total = len(a) * len(a[0]) if a else 1
+    check(a is not None and b is not None and r_all.get("objects", 0) > r_all.get("visible", 0) and
+          0 <= differ < 0.005 * total,
+          f"{entry}: --lod all --group all renders as the default ({differ / total:.3%} of pixels "
+          f"differ; {r_all.get('objects')} objects, {r_all.get('visible')} shown)")
+
 dialog_png = os.path.join(work, "addon_import_dialog.png")
 clean_path = ":".join(p for p in os.environ["PATH"].split(":") if "pyenv" not in p and "venv" not in p)
 shot = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "blender", "--factory-startup",

@@ -12,6 +12,7 @@
   failexport FILE ENTRY FAKE   import, then export with the preference pointing to FAKE (an
                                mshconv that fails): an error report with its message
   render FILE ENTRY OUT.png    import the textured model and render it with Eevee (docs picture)
+  lodrender FILE ENTRY LOD GROUP OUT.png   the same with the import's LOD/group choice
 Prints RESULT <json> for the driver; exits 1 on an unexpected outcome.
 """
 import json
@@ -109,10 +110,20 @@ elif step == "failexport":
     bpy.context.preferences.addons["io_scene_parkan"].preferences.mshconv_path = rest[2]
     ok, msg = call(bpy.ops.export_scene.parkan_model)
     result.update(ok=ok, message=msg)
-elif step == "render":
-    import_model(*rest[:2])
-    out = rest[2]
+elif step in ("render", "lodrender"):
+    if step == "lodrender":  # FILE ENTRY LOD GROUP OUT.png: the import's slot choice
+        ok, msg = call(bpy.ops.import_scene.parkan_model, filepath=rest[0], entry=rest[1],
+                       lod=rest[2], group=rest[3])
+        if not ok:
+            print("RESULT", json.dumps({"error": msg}))
+            sys.exit(1)
+        out = rest[4]
+    else:
+        import_model(*rest[:2])
+        out = rest[2]
     objs = [o for o in mesh_objects() if not o.hide_get()]
+    result["visible"] = len(objs)
+    result["objects"] = len(mesh_objects())
     corners = [o.matrix_world @ v.co for o in objs for v in o.data.vertices]
     lo = [min(c[i] for c in corners) for i in range(3)]
     hi = [max(c[i] for c in corners) for i in range(3)]
@@ -137,7 +148,7 @@ elif step == "render":
     scene.render.resolution_x, scene.render.resolution_y = 640, 400
     scene.render.filepath = out
     bpy.ops.render.render(write_still=True)
-    result.update(ok=True, objects=len(objs))
+    result.update(ok=True)
 else:
     sys.exit(f"unknown step {step}")
 
