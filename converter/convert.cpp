@@ -69,14 +69,11 @@ bool same_path(const fs::path& a, const fs::path& b) {
 // by one entry's content.
 void check_output_paths(const Address& in, const Address& out, const po::variables_map& vm,
                         bool import) {
-    const auto sidecar_beside = [&](const fs::path& p) {
-        return vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
-                                   : p.parent_path() / (p.stem().string() + ".sidecar.json");
-    };
     std::vector<std::pair<std::string, fs::path>> inputs{{"IN", in.file}},
         outputs{{"OUT", out.file}};
     (import ? inputs : outputs)
-        .emplace_back("the sidecar", sidecar_beside(import ? in.file : out.file));
+        .emplace_back("the sidecar", import ? import_sidecar_path(in.file, vm)
+                                            : export_sidecar_path(out.file, vm));
     if (vm.count("report")) outputs.emplace_back("--report", vm["report"].as<std::string>());
     for (size_t i = 0; i < outputs.size(); ++i) {
         for (const auto& [what, path] : inputs)

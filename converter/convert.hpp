@@ -25,6 +25,16 @@ struct ModelExportContext {
     const mapping::MaterialLibraries* libraries = nullptr; // null: open them per model
 };
 
+// The sidecar an export writes: --sidecar, else OUT_STEM.sidecar.json, unless that file records
+// an export in another format: then OUT_STEM.<format>.sidecar.json (the two never overwrite each
+// other). sidecar_names.cpp
+std::filesystem::path export_sidecar_path(const std::filesystem::path& out,
+                                          const po::variables_map& vm);
+// The sidecar an import reads: --sidecar, else IN_STEM.<format>.sidecar.json when it is there,
+// else IN_STEM.sidecar.json.
+std::filesystem::path import_sidecar_path(const std::filesystem::path& in,
+                                          const po::variables_map& vm);
+
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
 int export_model(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
                  const ModelExportContext* context = nullptr);

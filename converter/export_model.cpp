@@ -94,10 +94,7 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
         throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
     pipeline::ExportSettings settings = model_export_settings(vm, out);
-    const fs::path sidecar_path =
-        vm.count("sidecar")
-            ? fs::path(vm["sidecar"].as<std::string>())
-            : out.parent_path() / pipeline::default_sidecar_name(out.filename().string());
+    const fs::path sidecar_path = export_sidecar_path(out, vm);
     settings.sidecar_name = sidecar_path.filename().string();
 
     pipeline::ModelExportInput input;

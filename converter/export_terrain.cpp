@@ -77,10 +77,7 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     const std::optional<pipeline::SceneFormat> format =
         pipeline::scene_format_of(out.filename().string());
     if (!format) throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
-    const fs::path sidecar_path =
-        vm.count("sidecar")
-            ? fs::path(vm["sidecar"].as<std::string>())
-            : out.parent_path() / pipeline::default_sidecar_name(out.filename().string());
+    const fs::path sidecar_path = export_sidecar_path(out, vm);
     pipeline::TerrainExportSettings settings;
     settings.format = *format;
     settings.output_name = out.filename().string();

@@ -201,9 +201,7 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
         throw UsageError("--skin, --msft-lod, --lod and --group are export options; the import "
                          "reads them from the sidecar");
 
-    const fs::path sidecar_path =
-        vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
-                            : input.parent_path() / (input.stem().string() + ".sidecar.json");
+    const fs::path sidecar_path = import_sidecar_path(input, vm);
     if (vm.count("sidecar") && !fs::exists(sidecar_path))
         throw FormatError(input.string(), 0, "no sidecar at " + sidecar_path.string());
     ImportChoices choices;

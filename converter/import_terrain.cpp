@@ -23,8 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path sidecar_path_for(const fs::path& input, const po::variables_map& vm) {
-    return vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
-                               : input.parent_path() / (input.stem().string() + ".sidecar.json");
+    return import_sidecar_path(input, vm);
 }
 
 bool same_file(const fs::path& a, const fs::path& b) {

@@ -234,3 +234,47 @@ BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// A .glb and an .obj export of one stem with other settings keep their own sidecars: the second
+// format writes STEM.<format>.sidecar.json, each import finds its own and gives the original
+// model back; a map the same way.
+BOOST_AUTO_TEST_SUITE(sidecar_names)
+
+BOOST_AUTO_TEST_CASE(glb_and_obj_exports_of_one_stem_keep_their_sidecars) {
+    const fs::path dir = scratch("sidecar_names");
+    const fs::path archive = test::corpus_dir() / "static.rlb";
+    const std::string entry = first_model(archive);
+    const std::string model = archive.string() + ":" + entry;
+    Run r = mshconv("convert " + q(model) + " " + q(dir / "x.glb"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    r = mshconv("convert " + q(model) + " " + q(dir / "x.obj") + " --lod all --group all");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(fs::exists(dir / "x.sidecar.json"));
+    BOOST_TEST(fs::exists(dir / "x.obj.sidecar.json"));
+    const nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, archive.string());
+    const Bytes original = ar.entries[*ar.find(entry)].data;
+    for (const char* ext : {".glb", ".obj"}) {
+        const fs::path back = dir / (std::string("back") + ext + ".msh");
+        r = mshconv("convert " + q(dir / (std::string("x") + ext)) + " " + q(back));
+        BOOST_TEST(r.code == 0, ext << ": " << r.out);
+        BOOST_TEST((fs::exists(back) && read_file(back) == original), ext);
+    }
+    // The same format again overwrites its own sidecar only.
+    const Bytes glb_sidecar = read_file(dir / "x.sidecar.json");
+    r = mshconv("convert " + q(model) + " " + q(dir / "x.obj"));
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "x.sidecar.json") == glb_sidecar));
+
+    const fs::path land = test::corpus_dir() / "DATA" / "MAPS" / "SynTut1" / "Land.msh";
+    BOOST_TEST_REQUIRE(mshconv("convert " + q(land) + " " + q(dir / "m.glb")).code == 0);
+    BOOST_TEST_REQUIRE(mshconv("convert " + q(land) + " " + q(dir / "m.obj")).code == 0);
+    BOOST_TEST(fs::exists(dir / "m.obj.sidecar.json"));
+    for (const char* ext : {".glb", ".obj"}) {
+        const fs::path back = dir / (std::string("map") + ext) / "Land.msh";
+        r = mshconv("convert " + q(dir / (std::string("m") + ext)) + " " + q(back));
+        BOOST_TEST(r.code == 0, ext << ": " << r.out);
+        BOOST_TEST((fs::exists(back) && read_file(back) == read_file(land)), ext);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,65 @@
+// Which sidecar a `convert` writes and reads. A model or map exported to .glb and to .obj under one
+// stem must not share one sidecar file (issue 13): the second export of another format writes
+// `<stem>.<format>.sidecar.json` when `<stem>.sidecar.json` records the other format, and an
+// import prefers `<stem>.<format>.sidecar.json` when it is there.
+#include "convert.hpp"
+
+#include "formats/file_io.hpp"
+#include "sidecar/json_scan.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The `export.format` a sidecar records ("" when it cannot be read: then it is not ours to keep).
+std::string recorded_format(const fs::path& sidecar) {
+    try {
+        const MappedFile file(sidecar);
+        const std::string_view text(reinterpret_cast<const char*>(file.bytes().data()),
+                                    file.bytes().size());
+        for (const sidecar::json_scan::Member& m : sidecar::json_scan::object_members(text))
+            if (m.key == "export") {
+                const nlohmann::json record = nlohmann::json::parse(m.value);
+                if (record.is_object() && record.contains("format") && record["format"].is_string())
+                    return record["format"].get<std::string>();
+            }
+    } catch (const std::exception&) {
+    }
+    return "";
+}
+
+std::string format_of(const fs::path& file) {
+    std::string ext = lower_ascii(file.extension().string());
+    return ext.empty() ? ext : ext.substr(1);
+}
+
+fs::path with_format(const fs::path& file) {
+    return file.parent_path() / (file.stem().string() + "." + format_of(file) + ".sidecar.json");
+}
+
+} // namespace
+
+fs::path export_sidecar_path(const fs::path& out, const po::variables_map& vm) {
+    if (vm.count("sidecar")) return vm["sidecar"].as<std::string>();
+    const fs::path shared =
+        out.parent_path() / pipeline::default_sidecar_name(out.filename().string());
+    std::error_code ec;
+    if (fs::is_regular_file(shared, ec)) {
+        const std::string other = recorded_format(shared);
+        if (!other.empty() && other != format_of(out)) return with_format(out);
+    }
+    return shared;
+}
+
+fs::path import_sidecar_path(const fs::path& in, const po::variables_map& vm) {
+    if (vm.count("sidecar")) return vm["sidecar"].as<std::string>();
+    std::error_code ec;
+    if (const fs::path own = with_format(in); fs::is_regular_file(own, ec)) return own;
+    return in.parent_path() / (in.stem().string() + ".sidecar.json");
+}
+
+} // namespace msh::cli
