@@ -75,7 +75,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     DiagnosticSink sink(ReadMode::Tolerant);
     const Model model = read_model(in.model, sink, where);
     ModelExport out;
-    for (const Diagnostic& d : sink.diagnostics()) out.warnings.push_back(d.to_string());
+    for (const Diagnostic& d : sink.diagnostics()) out.warnings.push_back(d.text());
     sink.throw_if_errors();
 
     mapping::ExportOptions opt;

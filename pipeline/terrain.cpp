@@ -78,8 +78,9 @@ obj::Files write_obj(const scene::Scene& sc, const std::string& mtl_name, bool a
     return files;
 }
 
+// The readers' diagnostics as warning lines (their text: the front end adds "warning:").
 void take_diagnostics(const DiagnosticSink& sink, std::vector<std::string>& warnings) {
-    for (const Diagnostic& d : sink.diagnostics()) warnings.push_back(d.to_string());
+    for (const Diagnostic& d : sink.diagnostics()) warnings.push_back(d.text());
     sink.throw_if_errors();
 }
 
@@ -124,7 +125,8 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
         const auto resolved = mapping::resolve_materials(opt.layer1_names, *in.libraries,
                                                          material_sink, settings.png);
         mapping::apply_materials(sc, resolved);
-        take_diagnostics(material_sink, out.warnings);
+        for (const std::string& w : material_sink.warning_texts())
+            out.warnings.push_back(where + ": " + w);
     }
     if (!obj_out && map && settings.overlay == TerrainExportSettings::Overlay::Both)
         mapping::add_draped_overlay(sc, t, *map);
