@@ -108,7 +108,14 @@ void write_new_model(const fs::path& input, const Address& out, const Bytes& msh
         libraries.materials_name = targets->materials.path.filename().string();
         libraries.textures_name = targets->textures.path.filename().string();
     }
-    pipeline::LibraryAddition added = pipeline::add_to_game_libraries(scene, libraries, settings);
+    // No libraries: only the WEAR is written, so the images are not even decoded.
+    scene::Scene without_images;
+    if (!targets) {
+        without_images.materials = scene.materials;
+        for (scene::Material& m : without_images.materials) m.base_color.reset();
+    }
+    pipeline::LibraryAddition added =
+        pipeline::add_to_game_libraries(targets ? scene : without_images, libraries, settings);
     if (!targets) {
         added.materials.reset();
         added.textures.reset();

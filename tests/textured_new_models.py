@@ -230,6 +230,13 @@ def test_loose_and_new_libraries():
     check(r.returncode == 0 and os.path.exists(path("loose", "crate.wea")) and
           "no Material.lib or Textures.lib" in r.stderr,
           "a loose model without libraries: crate.wea beside it and a warning")
+    # Without libraries the images are not needed: a broken one does not stop the model.
+    box_gltf(path("loose", "broken.gltf"), external_image=True)
+    with open(path("loose", "metal plate.png"), "wb") as f:
+        f.write(b"not an image")
+    r = run("convert", path("loose", "broken.gltf"), path("loose", "broken.msh"))
+    check(r.returncode == 0 and os.path.exists(path("loose", "broken.wea")),
+          f"a loose model without libraries ignores its (broken) images ({r.stderr.strip()[:200]})")
     os.makedirs(path("mod"))
     r = run("convert", path("loose", "crate.gltf"), path("loose", "crate2.msh"), "--game-dir", path("mod"))
     check(r.returncode == 0 and os.path.exists(path("mod", "Material.lib")) and
