@@ -1,4 +1,4 @@
-// Images in the encodings foreign models carry (PNG through formats/png; JPEG, BMP, TGA, GIF, PSD,
+// Images in the encodings foreign models carry (PNG through formats/png; JPEG, BMP, GIF, PSD,
 // HDR through stb_image), decoded to RGBA8, and resampling to the sizes the game loads
 // (stb_image_resize). For textures that come from outside the game: a new model's images.
 #pragma once
