@@ -13,7 +13,6 @@ namespace msh::pipeline {
 
 namespace {
 
-constexpr uint32_t kWearType = nres::fourcc("WEAR");
 constexpr size_t kMaterialNameMax = 31;
 constexpr size_t kTextureStemMax = 13;   // + ".0" = 15 bytes, the MAT0 texture field's limit
 constexpr uint32_t kPlainColourSize = 8; // the game's smallest textures
