@@ -19,12 +19,14 @@
 // default: all cores); the entries of several archives (a queue bounded at 64 MB of archives)
 // and loose files are converted in parallel.
 #include "batch_forward.hpp"
+#include "batch_preview.hpp"
 #include "batch_progress.hpp"
 #include "batch_rebuild.hpp"
 #include "batch_shard.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
 #include "options.hpp"
+#include "preview_cmd.hpp"
 
 #include "formats/file_io.hpp"
 
@@ -81,7 +83,7 @@ int run_batch(const Args& args) {
         "output folder (--to nres with one unpacked archive: the archive file)")(
         "to", po::value<std::string>(),
         "glb | gltf | obj (models, maps) and/or png (textures), comma-separated; or nres "
-        "(rebuild archives from batch output)")(
+        "(rebuild archives from batch output); or preview (thumbnails, facts, index.html)")(
         "shard", po::value<std::string>(),
         "I/N: only job I's share of N (deterministic, balanced by size; merge the reports with "
         "--merge-reports)")("merge-reports",
@@ -102,7 +104,11 @@ int run_batch(const Args& args) {
         "areal-faces", "maps to OBJ: also write the areals as filled faces")(
         "png-level", po::value<int>(),
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
-        "the fast setting (zlib 1, Up filter; same pixels)");
+        "the fast setting (zlib 1, Up filter; same pixels)")(
+        "force", "--to preview: redo every asset, also those whose key is unchanged");
+    po::options_description preview_desc("--to preview options (see mshconv preview --help)");
+    add_preview_options(preview_desc, false);
+    desc.add(preview_desc);
     po::positional_options_description pos;
     pos.add("input", -1);
     po::variables_map vm;
@@ -126,14 +132,18 @@ int run_batch(const Args& args) {
     check_batch_paths(inputs, out, vm);
     if (!targets.model_ext.empty())
         model_export_settings(vm, "model" + targets.model_ext); // usage errors now
+    if (targets.preview) preview_settings(vm);
     if (vm.count("game-dir") && !fs::is_directory(vm["game-dir"].as<std::string>()))
         throw UsageError("--game-dir is not a folder: " + vm["game-dir"].as<std::string>());
 
     const auto start = Clock::now();
     Progress progress(vm.count("progress") > 0);
     std::vector<Result> results;
+    PreviewRun previews;
     if (targets.nres) {
         rebuild_all(inputs, out, shard, progress, results);
+    } else if (targets.preview) {
+        previews = preview_all(inputs, out, vm, shard, progress, results);
     } else {
         convert_forward(targets, inputs, out, vm, shard, progress, results);
     }
@@ -173,17 +183,24 @@ int run_batch(const Args& args) {
                        {"skipped", skipped},
                        {"items", items}};
         if (targets.nres) report["unchanged"] = unchanged;
+        if (targets.preview) report["unchanged"] = previews.unchanged;
         if (!shard.whole()) report["shard"] = {{"index", shard.index}, {"count", shard.count}};
         // Messages may quote damaged (non-UTF-8) bytes.
         const std::string text = report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
         write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
     }
-    spdlog::log(failed ? spdlog::level::err : spdlog::level::info,
-                "batch: {} converted, {} failed, {} skipped in {:.2f} s{}", converted, failed,
-                skipped, seconds,
-                vm.count("report") ? ""
-                : failed           ? " (details: --report R.json)"
-                                   : "");
+    // Previews: how many were skipped as unchanged is news for the user, so it is said.
+    if (targets.preview && spdlog::get_level() <= spdlog::level::warn)
+        std::printf("batch: %zu previews drawn, %zu unchanged (skipped; --force redoes them), "
+                    "%zu failed in %.2f s\n",
+                    converted, previews.unchanged, failed, seconds);
+    else
+        spdlog::log(failed ? spdlog::level::err : spdlog::level::info,
+                    "batch: {} converted, {} failed, {} skipped in {:.2f} s{}", converted, failed,
+                    skipped, seconds,
+                    vm.count("report") ? ""
+                    : failed           ? " (details: --report R.json)"
+                                       : "");
     return failed ? 1 : 0;
 }
 

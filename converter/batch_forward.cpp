@@ -41,16 +41,20 @@ Targets parse_targets(const std::string& text) {
             t.png = true;
         } else if (f == "nres") {
             t.nres = true;
+        } else if (f == "preview") {
+            t.preview = true;
         } else {
-            throw UsageError("--to takes glb, gltf, obj, png (comma-separated, e.g. glb,png) or "
-                             "nres, not '" +
+            throw UsageError("--to takes glb, gltf, obj, png (comma-separated, e.g. glb,png), "
+                             "nres or preview, not '" +
                              f + "'");
         }
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
-    if (t.nres && (t.png || !t.model_ext.empty()))
+    if (t.nres && (t.png || !t.model_ext.empty() || t.preview))
         throw UsageError("--to nres rebuilds archives and cannot be combined with other formats");
+    if (t.preview && (t.png || !t.model_ext.empty()))
+        throw UsageError("--to preview makes thumbnails and cannot be combined with other formats");
     return t;
 }
 

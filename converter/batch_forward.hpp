@@ -16,6 +16,7 @@ struct Targets {
     std::string model_ext; // ".glb", ".gltf", ".obj" or empty: models and maps are skipped
     bool png = false;      // textures to PNG
     bool nres = false;     // reverse: rebuild archives
+    bool preview = false;  // thumbnails, facts and a gallery (batch_preview.hpp)
     std::string text;
 };
 

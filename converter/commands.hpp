@@ -16,6 +16,7 @@ int run_validate(const Args& args);
 int run_nres(const Args& args);
 int run_samples(const Args& args);
 int run_batch(const Args& args);
+int run_preview(const Args& args);
 int run_version(const Args& args);
 
 // Thrown for command-line mistakes (exit code 2).

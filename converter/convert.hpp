@@ -38,6 +38,11 @@ std::filesystem::path import_sidecar_path(const std::filesystem::path& in,
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
 int export_model(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
                  const ModelExportContext* context = nullptr);
+// The model, its WEAR (`<stem>.wea` beside it, or the context's) and a provider of the game
+// libraries (the context's, else opened for this model): what an export or a preview reads.
+// Refers to `in` and `vm`, which must outlive it.
+pipeline::ModelExportInput model_export_input(const Loaded& in, const po::variables_map& vm,
+                                              const ModelExportContext* context = nullptr);
 // The export settings (--lod, --group, --fps, --msft-lod, --skin) for output file `out`; throws
 // UsageError on a bad value or combination.
 pipeline::ExportSettings model_export_settings(const po::variables_map& vm,
@@ -96,6 +101,12 @@ using pipeline::lower_ascii;
 // `libraries`: the game's (batch shares them); none: found above the level (export_terrain.cpp).
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
                    const mapping::MaterialLibraries* libraries = nullptr);
+
+// The level's files beside Land.msh (--map, --wear1, --wear2 override) and its libraries
+// (`libraries`, else found above the level and kept in `own`).
+pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::variables_map& vm,
+                                                  const mapping::MaterialLibraries* libraries,
+                                                  std::optional<mapping::MaterialLibraries>& own);
 
 // ---- Terrain import (import_terrain.cpp) ----
 // The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import, when it

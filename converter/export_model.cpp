@@ -88,6 +88,25 @@ pipeline::ExportSettings model_export_settings(const po::variables_map& vm, cons
     return s;
 }
 
+pipeline::ModelExportInput model_export_input(const Loaded& in, const po::variables_map& vm,
+                                              const ModelExportContext* context) {
+    pipeline::ModelExportInput input;
+    input.model = in.bytes;
+    input.address = in.address.display();
+    // The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
+    const std::optional<Sibling> wear =
+        context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
+    if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes};
+    input.libraries = [&in, &vm, context](const mapping::LibraryNeeds& needs)
+        -> std::shared_ptr<const mapping::MaterialLibraries> {
+        if (context && context->libraries) // batch's, shared by many models: not ours to free
+            return {std::shared_ptr<void>(), context->libraries};
+        return std::make_shared<const mapping::MaterialLibraries>(
+            open_libraries(in.address.file.parent_path(), vm, &needs)); // only what it needs
+    };
+    return input;
+}
+
 int export_model(const Loaded& in, const fs::path& out, const po::variables_map& vm,
                  const ModelExportContext* context) {
     const std::string ext = lower_ascii(out.extension().string());
@@ -97,20 +116,7 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
     const fs::path sidecar_path = export_sidecar_path(out, vm);
     settings.sidecar_name = sidecar_path.filename().string();
 
-    pipeline::ModelExportInput input;
-    input.model = in.bytes;
-    input.address = in.address.display();
-    // The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
-    const std::optional<Sibling> wear =
-        context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
-    if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes};
-    input.libraries = [&](const mapping::LibraryNeeds& needs)
-        -> std::shared_ptr<const mapping::MaterialLibraries> {
-        if (context && context->libraries) // batch's, shared by many models: not ours to free
-            return {std::shared_ptr<void>(), context->libraries};
-        return std::make_shared<const mapping::MaterialLibraries>(
-            open_libraries(in.address.file.parent_path(), vm, &needs)); // only what it needs
-    };
+    const pipeline::ModelExportInput input = model_export_input(in, vm, context);
     const pipeline::ModelExport result = pipeline::export_model(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);
     for (const std::string& n : result.notes) spdlog::info("{}", n);

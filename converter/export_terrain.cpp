@@ -72,6 +72,23 @@ std::optional<mapping::MaterialLibraries> level_libraries(const Address& land,
     return open_libraries(dir, vm, &needs);
 }
 
+pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::variables_map& vm,
+                                                  const mapping::MaterialLibraries* libraries,
+                                                  std::optional<mapping::MaterialLibraries>& own) {
+    const std::string base =
+        stem_of(in.address.entries.empty() ? in.address.file.filename().string()
+                                           : in.address.entries.back());
+    pipeline::TerrainExportInput input;
+    input.land_msh = in.bytes;
+    input.address = in.address.display();
+    input.land_map = level_file(in.address, vm, "map", base + ".map");
+    input.wear1 = level_file(in.address, vm, "wear1", base + "1.wea");
+    input.wear2 = level_file(in.address, vm, "wear2", base + "2.wea");
+    if (!libraries && (own = level_libraries(in.address, input, vm))) libraries = &*own;
+    input.libraries = libraries;
+    return input;
+}
+
 int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm,
                    const mapping::MaterialLibraries* libraries) {
     const std::optional<pipeline::SceneFormat> format =
@@ -84,18 +101,8 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     settings.sidecar_name = sidecar_path.filename().string();
     settings.areal_faces = vm.count("areal-faces") > 0;
 
-    const std::string base =
-        stem_of(in.address.entries.empty() ? in.address.file.filename().string()
-                                           : in.address.entries.back());
-    pipeline::TerrainExportInput input;
-    input.land_msh = in.bytes;
-    input.address = in.address.display();
-    input.land_map = level_file(in.address, vm, "map", base + ".map");
-    input.wear1 = level_file(in.address, vm, "wear1", base + "1.wea");
-    input.wear2 = level_file(in.address, vm, "wear2", base + "2.wea");
     std::optional<mapping::MaterialLibraries> own;
-    if (!libraries && (own = level_libraries(in.address, input, vm))) libraries = &*own;
-    input.libraries = libraries;
+    const pipeline::TerrainExportInput input = terrain_export_input(in, vm, libraries, own);
     settings.png = png_options(vm);
     if (vm.count("overlay")) {
         const std::string o = vm["overlay"].as<std::string>();

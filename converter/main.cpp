@@ -21,6 +21,9 @@ commands:
   batch IN... -o DIR --to FMT[,FMT] [-j N] [--report R.json]
                                    whole folders/archives: models and maps to glb|gltf|obj,
                                    textures to png; --to nres rebuilds archives from the output
+  preview IN OUT.png [--size W[xH]] [--view iso|front|back|left|right|top|grid] [--metadata M]
+                                   a thumbnail of a model, map, texture or glTF/OBJ (CPU, no
+                                   display); batch --to preview: a gallery of a whole folder
   info IN [--json]                 what is inside an archive, model, map, WEAR or texture
   validate IN [--strict] [--json]  diagnostics; exit 1 when invalid
   nres list IN                     archive directory
@@ -67,6 +70,7 @@ int main(int argc, char** argv) {
         if (command == "nres") return msh::cli::run_nres(args);
         if (command == "samples") return msh::cli::run_samples(args);
         if (command == "batch") return msh::cli::run_batch(args);
+        if (command == "preview") return msh::cli::run_preview(args);
         spdlog::error("unknown command '{}'", command);
         std::fputs(kUsage, stderr);
         return 2;

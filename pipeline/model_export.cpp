@@ -68,13 +68,24 @@ std::string settings_problem(const ExportSettings& s) {
     return {};
 }
 
-ModelExport export_model(const ModelExportInput& in, const ExportSettings& settings) {
+namespace {
+
+// Everything export_model does before encoding: the model read, the scene built and textured.
+struct Prepared {
+    Model model;
+    scene::Scene scene;
+    sidecar::ExportRecord record;
+    ModelExport out; // warnings, notes and summary so far
+};
+
+Prepared prepare(const ModelExportInput& in, const ExportSettings& settings) {
     if (const std::string problem = settings_problem(settings); !problem.empty())
         throw std::invalid_argument(problem);
     const std::string& where = in.address;
     DiagnosticSink sink(ReadMode::Tolerant);
-    const Model model = read_model(in.model, sink, where);
-    ModelExport out;
+    Prepared p{read_model(in.model, sink, where), {}, {}, {}};
+    ModelExport& out = p.out;
+    const Model& model = p.model;
     for (const Diagnostic& d : sink.diagnostics()) out.warnings.push_back(d.text());
     sink.throw_if_errors();
 
@@ -84,7 +95,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     opt.fps = settings.fps;
     opt.msft_lod = settings.msft_lod;
     const std::string ext = extension_of(settings.format);
-    sidecar::ExportRecord record;
+    sidecar::ExportRecord& record = p.record;
     record.source = where;
     record.output = settings.output_name;
     record.format = ext.substr(1);
@@ -101,13 +112,34 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
             out.warnings.push_back(where + ": the WEAR names lightmap " + rows.lightmaps[0] +
                                    ", but " + problem + "; no lightmap");
     }
-    scene::Scene sc = mapping::model_to_scene(model, opt);
+    p.scene = mapping::model_to_scene(model, opt);
     if (settings.skin)
-        sc = mapping::skin_scene(std::move(sc), model.legacy_nodes ? 1 : model.nodes.size());
+        p.scene =
+            mapping::skin_scene(std::move(p.scene), model.legacy_nodes ? 1 : model.nodes.size());
     if (!opt.material_names.empty() && in.libraries)
         if (const auto libs = in.libraries({opt.material_names, rows.lightmaps}))
-            texture_scene(sc, opt, rows.lightmaps, *libs, where, settings.png, out);
+            texture_scene(p.scene, opt, rows.lightmaps, *libs, where, settings.png, out);
+    return p;
+}
 
+} // namespace
+
+ModelScene model_scene(const ModelExportInput& in, const ExportSettings& settings) {
+    Prepared p = prepare(in, settings);
+    p.out.summary.nodes = p.scene.nodes.size();
+    p.out.summary.meshes = p.scene.meshes.size();
+    p.out.summary.materials = p.scene.materials.size();
+    p.out.summary.animated = !p.scene.animations.empty();
+    return {std::move(p.model), std::move(p.scene), std::move(p.out.warnings),
+            std::move(p.out.notes), p.out.summary};
+}
+
+ModelExport export_model(const ModelExportInput& in, const ExportSettings& settings) {
+    Prepared p = prepare(in, settings);
+    ModelExport& out = p.out;
+    scene::Scene& sc = p.scene;
+    sidecar::ExportRecord& record = p.record;
+    const std::string& where = in.address;
     record.pair = sidecar::model_pairing_token(in.model, record);
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
@@ -120,8 +152,8 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
     sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
-    out.sidecar = sidecar::make_model_sidecar(model, in.model, std::move(record));
-    return out;
+    out.sidecar = sidecar::make_model_sidecar(p.model, in.model, std::move(record));
+    return std::move(out);
 }
 
 } // namespace msh::pipeline

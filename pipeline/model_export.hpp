@@ -74,4 +74,14 @@ struct ModelExport {
 // Throws FormatError on a model that cannot be read, std::invalid_argument on bad settings.
 ModelExport export_model(const ModelExportInput& input, const ExportSettings& settings);
 
+// The model and the scene export_model would encode (slots as selected, textures resolved),
+// without encoding it: what a preview draws. Throws as export_model.
+struct ModelScene {
+    Model model;
+    scene::Scene scene;
+    std::vector<std::string> warnings, notes;
+    ModelExportSummary summary;
+};
+ModelScene model_scene(const ModelExportInput& input, const ExportSettings& settings);
+
 } // namespace msh::pipeline

@@ -90,21 +90,25 @@ Bytes to_bytes(const std::string& text) {
 
 } // namespace
 
-TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {
-    const bool obj_out = settings.format == SceneFormat::Obj;
-    const bool areal_faces = !obj_out || settings.areal_faces;
-    const std::string& where = in.address;
-    TerrainExport out;
-    DiagnosticSink sink(ReadMode::Tolerant);
-    const auto decoded =
-        std::make_shared<const terrain::Terrain>(terrain::read(in.land_msh, sink, where));
-    const terrain::Terrain& t = *decoded;
-    take_diagnostics(sink, out.warnings);
+namespace {
 
-    std::shared_ptr<const arealmap::ArealMap> areal_map;
+// Everything export_terrain does before the sidecar and the encoding.
+struct PreparedTerrain {
+    TerrainScene built;
+    mapping::TerrainSceneOptions options;
+};
+
+PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, bool draped,
+                                const png::EncodeOptions& png) {
+    const std::string& where = in.address;
+    PreparedTerrain p;
+    TerrainScene& out = p.built;
+    DiagnosticSink sink(ReadMode::Tolerant);
+    out.terrain = std::make_shared<const terrain::Terrain>(terrain::read(in.land_msh, sink, where));
+    take_diagnostics(sink, out.warnings);
     if (in.land_map) {
         DiagnosticSink map_sink(ReadMode::Tolerant);
-        areal_map = std::make_shared<const arealmap::ArealMap>(
+        out.map = std::make_shared<const arealmap::ArealMap>(
             arealmap::read(in.land_map->bytes, map_sink, in.land_map->address));
         take_diagnostics(map_sink, out.warnings);
     } else {
@@ -112,24 +116,46 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
                             ": no areal map (.map) given; exporting the terrain without the "
                             "areal overlay");
     }
-    const arealmap::ArealMap* map = areal_map.get();
-
-    mapping::TerrainSceneOptions opt;
+    mapping::TerrainSceneOptions& opt = p.options;
     opt.layer1_names = wear_rows(in.wear1, out.warnings);
     opt.layer2_names = wear_rows(in.wear2, out.warnings);
     opt.areal_faces = areal_faces;
-    scene::Scene sc = mapping::terrain_to_scene(t, map, opt);
+    out.scene = mapping::terrain_to_scene(*out.terrain, out.map.get(), opt);
     if (in.libraries && !opt.layer1_names.empty()) {
         // Layer 1 textured through the game's chain (texm-materials.md §12; terrain.md §4).
         DiagnosticSink material_sink(ReadMode::Tolerant);
-        const auto resolved = mapping::resolve_materials(opt.layer1_names, *in.libraries,
-                                                         material_sink, settings.png);
-        mapping::apply_materials(sc, resolved);
+        const auto resolved =
+            mapping::resolve_materials(opt.layer1_names, *in.libraries, material_sink, png);
+        mapping::apply_materials(out.scene, resolved);
         for (const std::string& w : material_sink.warning_texts())
             out.warnings.push_back(where + ": " + w);
     }
-    if (!obj_out && map && settings.overlay == TerrainExportSettings::Overlay::Both)
-        mapping::add_draped_overlay(sc, t, *map);
+    if (out.map && draped) mapping::add_draped_overlay(out.scene, *out.terrain, *out.map);
+    return p;
+}
+
+} // namespace
+
+TerrainScene terrain_scene(const TerrainExportInput& in, bool draped) {
+    return prepare_terrain(in, true, draped, {}).built;
+}
+
+TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {
+    const bool obj_out = settings.format == SceneFormat::Obj;
+    const bool areal_faces = !obj_out || settings.areal_faces;
+    const std::string& where = in.address;
+    PreparedTerrain prepared = prepare_terrain(
+        in, areal_faces, !obj_out && settings.overlay == TerrainExportSettings::Overlay::Both,
+        settings.png);
+    TerrainExport out;
+    out.warnings = std::move(prepared.built.warnings);
+    out.notes = std::move(prepared.built.notes);
+    const auto decoded = prepared.built.terrain;
+    const terrain::Terrain& t = *decoded;
+    const auto areal_map = prepared.built.map;
+    const arealmap::ArealMap* map = areal_map.get();
+    const mapping::TerrainSceneOptions& opt = prepared.options;
+    scene::Scene& sc = prepared.built.scene;
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
     extras["kind"] = "terrain";

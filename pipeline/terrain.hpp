@@ -7,10 +7,13 @@
 #include "model_export.hpp"
 #include "outputs.hpp"
 
+#include "formats/arealmap.hpp"
+#include "formats/terrain.hpp"
 #include "mapping/scene_to_terrain.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +65,17 @@ struct TerrainExport {
 // Throws FormatError on a Land.msh or Land.map that cannot be read.
 TerrainExport export_terrain(const TerrainExportInput& input,
                              const TerrainExportSettings& settings);
+
+// The scene export_terrain would encode for glTF (terrain textured as far as the libraries
+// resolve, raw areal polygons, and with `draped` the draped overlay), with the decoded level: what
+// a preview draws. Throws as export_terrain.
+struct TerrainScene {
+    scene::Scene scene;
+    std::shared_ptr<const terrain::Terrain> terrain;
+    std::shared_ptr<const arealmap::ArealMap> map; // null without a Land.map
+    std::vector<std::string> warnings, notes;
+};
+TerrainScene terrain_scene(const TerrainExportInput& input, bool draped);
 
 struct TerrainImportSettings {
     std::string where;        // the input's name for messages

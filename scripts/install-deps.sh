@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what mshconv builds and tests with on Debian 12, when anything is missing: the
 # compilers (g++; clang for the fuzzers) and libraries, the real consumers the tests run (Assimp, Blender 3.4 + numpy, Node.js
-# for Khronos glTF-Validator) and the validator itself (npm, pinned by tools/node/package-lock.json).
+# for Khronos glTF-Validator, Chromium for the gallery) and the npm packages (glTF-Validator,
+# playwright-core; pinned by tools/node/package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config python3
@@ -10,8 +11,9 @@ packages=(g++ cmake make pkg-config python3
   blender python3-numpy)
 packages+=(pngcheck)                    # PNG validation in the texture tests
 packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot
+packages+=(chromium)                    # the preview gallery in a real browser (playwright-core)
 packages+=(clang libclang-rt-14-dev)    # the libFuzzer harnesses (fuzz/run.sh)
-[ "${1:-}" = "--bench" ] && packages+=(hyperfine time)
+[ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d)
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
@@ -23,6 +25,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
-if [ ! -d tools/node/node_modules/gltf-validator ]; then
+if [ ! -d tools/node/node_modules/gltf-validator ] || [ ! -d tools/node/node_modules/playwright-core ]; then
   npm ci --prefix tools/node --no-audit --no-fund --loglevel=error
 fi

@@ -15,15 +15,16 @@ import sys
 ALLOWED = {
     "scene": set(),
     "formats": {"scene"},
+    "render": {"formats", "scene"},
     "sidecar": {"formats", "scene"},
     "mapping": {"formats", "scene", "sidecar"},
     "samples": {"formats", "scene"},
-    "pipeline": {"formats", "scene", "sidecar", "mapping"},
-    "converter": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples"},
-    "bench": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples"},
-    "examples": {"formats", "scene", "sidecar", "mapping", "pipeline"},
+    "pipeline": {"formats", "scene", "sidecar", "mapping", "render"},
+    "converter": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples", "render"},
+    "bench": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples", "render"},
+    "examples": {"formats", "scene", "sidecar", "mapping", "pipeline", "render"},
     "tests": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples", "bench",
-              "converter"},
+              "converter", "render"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

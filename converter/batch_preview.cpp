@@ -1,0 +1,463 @@
+#include "batch_preview.hpp"
+
+#include "address.hpp"
+#include "commands.hpp"
+#include "convert.hpp"
+#include "preview_cmd.hpp"
+#include "preview_gallery.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "formats/png.hpp"
+#include "formats/sniff.hpp"
+#include "pipeline/game_files.hpp"
+#include "pipeline/nres_manifest.hpp"
+#include "pipeline/outputs.hpp"
+#include "render/text.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+namespace manifest = pipeline::manifest;
+using nlohmann::json;
+
+namespace {
+
+struct Asset {
+    Address address;
+    std::string kind; // model, map, texture
+    std::string name; // output path below DIR without ".png"
+    Bytes bytes;      // archive entries: the payload (loose files are read in the job)
+    bool in_archive = false;
+    std::shared_ptr<const nres::Archive> archive; // the entry's archive (its WEAR siblings)
+    Address archive_address;
+    const mapping::MaterialLibraries* libraries = nullptr;
+    uint64_t libraries_hash = 0;
+    size_t result = 0;
+    json entry; // the index.json entry, filled by the job
+};
+
+std::string hex64(uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    return (h ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+}
+
+uint64_t hash_text(const std::string& s) {
+    return sidecar::fnv1a64(ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+}
+
+// The size of a PNG from its IHDR.
+std::array<uint32_t, 2> png_size(const Bytes& png) {
+    auto be = [&](size_t at) {
+        return uint32_t(png[at]) << 24 | uint32_t(png[at + 1]) << 16 | uint32_t(png[at + 2]) << 8 |
+               png[at + 3];
+    };
+    return png.size() >= 24 ? std::array<uint32_t, 2>{be(16), be(20)}
+                            : std::array<uint32_t, 2>{0, 0};
+}
+
+// The tile of an asset that could not be drawn: grey, a red cross, "ERROR".
+Bytes placeholder(int w, int h) {
+    texm::Image img{uint32_t(w), uint32_t(h)};
+    render::fill_rect(img, 0, 0, w, h, {224, 224, 224, 255});
+    const int n = std::min(w, h);
+    for (int t = 0; t < n; ++t)
+        for (int k = -1; k <= 1; ++k) {
+            const int x0 = (w - n) / 2 + t, y0 = (h - n) / 2 + t + k;
+            const int x1 = (w - n) / 2 + n - 1 - t;
+            render::fill_rect(img, x0, y0, 1, 1, {200, 40, 40, 255});
+            render::fill_rect(img, x1, y0, 1, 1, {200, 40, 40, 255});
+        }
+    const int scale = w >= 384 ? 2 : 1;
+    render::draw_label(img, 4 * scale, 4 * scale, "ERROR", scale, {255, 255, 255, 255},
+                       {200, 40, 40, 255});
+    return png::encode_rgba(img);
+}
+
+class PreviewBatch {
+  public:
+    PreviewBatch(const fs::path& out, const po::variables_map& vm, const Shard& shard,
+                 Progress& progress, std::vector<Result>& results)
+        : out_(out), vm_(vm), shard_(shard), progress_(progress), results_(results),
+          settings_(preview_settings(vm)), force_(vm.count("force") > 0) {
+        options_ = {{"size", {settings_.width, settings_.height}},
+                    {"view", settings_.view.empty() ? "default" : settings_.view},
+                    {"lod", settings_.lod},
+                    {"group", settings_.group},
+                    {"overlay", vm["overlay"].as<std::string>()},
+                    {"background", vm["background"].as<std::string>()},
+                    {"samples", settings_.samples_per_side}};
+        if (settings_.frame) options_["frame"] = *settings_.frame;
+        if (settings_.strip) options_["strip"] = settings_.strip;
+        if (settings_.turntable) options_["turntable"] = settings_.turntable;
+        options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION));
+    }
+
+    void input(const std::string& spec) {
+        std::error_code ec;
+        if (fs::is_directory(spec, ec)) {
+            const fs::path out_abs = fs::weakly_canonical(out_);
+            std::vector<fs::path> files;
+            for (auto it = fs::recursive_directory_iterator(spec, ec);
+                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+                if (it->is_directory(ec) && fs::weakly_canonical(it->path()) == out_abs) {
+                    it.disable_recursion_pending();
+                    continue;
+                }
+                if (it->is_regular_file(ec)) files.push_back(it->path());
+            }
+            if (ec) fail(spec, "other", "cannot list the folder: " + ec.message());
+            std::sort(files.begin(), files.end());
+            for (const fs::path& f : files)
+                units_.push_back({Address{f, {}}, f.lexically_relative(spec).parent_path(), spec});
+            return;
+        }
+        const Address a = parse_address(spec);
+        if (!fs::is_regular_file(a.file, ec)) return fail(spec, "other", "no such file or folder");
+        units_.push_back({a, fs::path(), a.file.parent_path()});
+    }
+
+    PreviewRun finish() {
+        std::vector<ShardUnit> keys;
+        for (const Unit& u : units_) {
+            std::error_code ec;
+            const auto size = fs::file_size(u.address.file, ec);
+            keys.push_back({u.address.display(), ec ? 0 : uint64_t(size)});
+        }
+        const std::vector<bool> mine = shard_members(keys, shard_);
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (mine[i]) plan(units_[i]);
+        const long count = long(assets_.size());
+        texture_cache_ = std::make_unique<pipeline::PreviewTextureCache>();
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long i = 0; i < count; ++i) run(assets_[size_t(i)]);
+        write_index();
+        return {unchanged_};
+    }
+
+  private:
+    struct Unit {
+        Address address;
+        fs::path rel, root;
+    };
+
+    void fail(const std::string& input, const std::string& kind, const std::string& message) {
+        results_.push_back({input, kind, "", Status::Failed, message, 0, false});
+        progress_.finished(results_.back());
+    }
+
+    // The game libraries for assets in `dir`: --game-dir, else the nearest folder from `dir` up
+    // to `root` holding them; opened once per folder, with the hash of their bytes (a changed
+    // texture redoes the previews).
+    std::pair<const mapping::MaterialLibraries*, uint64_t> libraries_for(const fs::path& dir,
+                                                                         const fs::path& root) {
+        fs::path found = dir;
+        if (vm_.count("game-dir")) {
+            found = vm_["game-dir"].as<std::string>();
+        } else {
+            for (fs::path probe = dir; !probe.empty(); probe = probe.parent_path()) {
+                if (pipeline::has_game_libraries(probe)) {
+                    found = probe;
+                    break;
+                }
+                if (probe.lexically_normal() == root.lexically_normal() ||
+                    probe == probe.parent_path())
+                    break;
+            }
+        }
+        auto& slot = libraries_[found];
+        if (!slot.first) {
+            slot.first = std::make_unique<mapping::MaterialLibraries>(open_libraries(found, vm_));
+            uint64_t h = 0;
+            for (const char* name : {"Material.lib", "Textures.lib"})
+                if (const auto f = pipeline::find_file_ci(found, name)) {
+                    try {
+                        h = mix(h, sidecar::fnv1a64(read_file(*f)));
+                    } catch (const std::exception&) {
+                    }
+                }
+            slot.second = h;
+        }
+        return {slot.first.get(), slot.second};
+    }
+
+    std::string claim(const fs::path& folder, const std::string& leaf, size_t index) {
+        manifest::FileNames& names = names_[folder];
+        const std::string safe = names.claim_for_entry(leaf, index);
+        return (folder / safe).generic_string();
+    }
+
+    void add(Asset a) {
+        a.result = results_.size();
+        results_.push_back({a.address.display(), a.kind, "", Status::Skipped, "", 0, false});
+        assets_.push_back(std::move(a));
+    }
+
+    void plan(const Unit& u) {
+        const std::string where = u.address.display();
+        Loaded in;
+        try {
+            in = load(u.address);
+        } catch (const std::exception& e) {
+            return fail(where, "other", e.what());
+        }
+        const std::string leaf = u.address.entries.empty() ? u.address.file.filename().string()
+                                                           : u.address.entries.back();
+        const ContentKind kind = sniff(in.bytes, {leaf, std::nullopt});
+        const auto [libs, libs_hash] = libraries_for(u.address.file.parent_path(), u.root);
+        Asset a;
+        a.address = u.address;
+        a.name = claim(u.rel, leaf, 0);
+        a.libraries = libs;
+        a.libraries_hash = libs_hash;
+        switch (kind) {
+        case ContentKind::Model:
+            a.kind = "model";
+            return add(std::move(a));
+        case ContentKind::Terrain:
+            a.kind = "map";
+            return add(std::move(a));
+        case ContentKind::Texm:
+            a.kind = "texture";
+            return add(std::move(a));
+        case ContentKind::NResArchive: {
+            DiagnosticSink sink(ReadMode::Tolerant);
+            auto ar = std::make_shared<nres::Archive>(nres::read(in.bytes, sink, where));
+            if (sink.has_errors()) {
+                // A .msh whose container is damaged: a model that cannot be drawn.
+                if (lower_ascii(fs::path(leaf).extension().string()) == ".msh") {
+                    a.kind = "model";
+                    return add(std::move(a));
+                }
+                return fail(where, "archive", sink.diagnostics().front().text());
+            }
+            return plan_archive(ar, u.address, fs::path(a.name), libs, libs_hash);
+        }
+        case ContentKind::DamagedNRes:
+            a.kind = lower_ascii(leaf) == "land.msh" ? "map" : "model";
+            if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
+                return add(std::move(a));
+            return fail(where, "archive", where + ": damaged NRes image");
+        default:
+            break;
+        }
+        for (const char* ext : {".rlb", ".lib", ".texm"})
+            if (lower_ascii(leaf).ends_with(ext))
+                return fail(where, "other",
+                            where + ": not a readable " + std::string(ext + 1) + " file");
+    }
+
+    void plan_archive(const std::shared_ptr<nres::Archive>& ar, const Address& address,
+                      const fs::path& folder, const mapping::MaterialLibraries* libs,
+                      uint64_t libs_hash) {
+        for (size_t i = 0; i < ar->entries.size(); ++i) {
+            const nres::Entry& e = ar->entries[i];
+            Address ea = address;
+            ea.entries.push_back(e.display_name());
+            const ContentKind kind = sniff(e.data, {e.name(), e.type});
+            Asset a;
+            a.address = ea;
+            a.in_archive = true;
+            a.archive = ar;
+            a.archive_address = address;
+            a.libraries = libs;
+            a.libraries_hash = libs_hash;
+            a.name = claim(folder, e.display_name(), i);
+            if (kind == ContentKind::Model || kind == ContentKind::Terrain ||
+                kind == ContentKind::Texm) {
+                a.kind = kind == ContentKind::Model     ? "model"
+                         : kind == ContentKind::Terrain ? "map"
+                                                        : "texture";
+                a.bytes = e.data;
+                add(std::move(a));
+            } else if (kind == ContentKind::NResArchive) {
+                DiagnosticSink sink(ReadMode::Tolerant);
+                auto inner =
+                    std::make_shared<nres::Archive>(nres::read(e.data, sink, ea.display()));
+                if (sink.has_errors())
+                    fail(ea.display(), "archive", sink.diagnostics().front().text());
+                else
+                    plan_archive(inner, ea, fs::path(a.name), libs, libs_hash);
+            } else if (kind == ContentKind::DamagedNRes &&
+                       lower_ascii(e.name()).ends_with(".msh")) {
+                a.kind = "model";
+                a.bytes = e.data;
+                add(std::move(a));
+            }
+        }
+    }
+
+    // The asset's key: its bytes, the files it is drawn with, the libraries and the options.
+    uint64_t key_of(const Asset& a, const Loaded& in, const pipeline::ModelExportInput* model,
+                    const pipeline::TerrainExportInput* map) const {
+        uint64_t h = mix(options_hash_, sidecar::fnv1a64(in.bytes));
+        h = mix(h, a.libraries_hash);
+        if (model && model->wear) h = mix(h, sidecar::fnv1a64(model->wear->bytes));
+        if (map)
+            for (const auto* f : {&map->land_map, &map->wear1, &map->wear2})
+                if (*f) h = mix(h, sidecar::fnv1a64((*f)->bytes));
+        return h;
+    }
+
+    void run(Asset& a) {
+        Result& r = results_[a.result];
+        const auto start = Clock::now();
+        const fs::path png_path = out_ / (a.name + ".png");
+        const fs::path json_path = out_ / (a.name + ".json");
+        r.output = a.name + ".png";
+        a.entry = {{"name", a.name},
+                   {"kind", a.kind},
+                   {"source", a.address.display()},
+                   {"png", a.name + ".png"},
+                   {"json", a.name + ".json"}};
+        try {
+            Loaded in;
+            in.address = a.address;
+            in.bytes = a.in_archive ? a.bytes : read_file(a.address.file);
+            ModelExportContext context;
+            context.libraries = a.libraries;
+            if (a.kind == "model")
+                context.wear = a.in_archive ? find_sibling_in(*a.archive, a.archive_address,
+                                                              model_wear_name(a.address))
+                                            : find_sibling(a.address, model_wear_name(a.address));
+            std::optional<pipeline::ModelExportInput> model;
+            std::optional<pipeline::TerrainExportInput> map;
+            std::optional<mapping::MaterialLibraries> own;
+            if (a.kind == "model") model = model_export_input(in, vm_, &context);
+            if (a.kind == "map") map = terrain_export_input(in, vm_, a.libraries, own);
+            const std::string key =
+                hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
+            if (!force_ && unchanged(json_path, png_path, key, a.entry)) {
+                r.status = Status::Skipped;
+                r.message = "unchanged (same key; --force redoes it)";
+                r.unchanged = true;
+                std::lock_guard lock(mutex_);
+                ++unchanged_;
+            } else {
+                pipeline::Preview p =
+                    model ? pipeline::preview_model(*model, settings_, texture_cache_.get())
+                    : map ? pipeline::preview_terrain(*map, settings_, texture_cache_.get())
+                          : pipeline::preview_texture(in.bytes, in.address.display(), settings_);
+                const auto size = png_size(p.png);
+                p.metadata["key"] = key;
+                p.metadata["size"] = size;
+                p.metadata["status"] = "ok";
+                write(png_path, json_path, p.png, p.metadata);
+                fill_entry(a.entry, p.metadata);
+                r.status = Status::Converted;
+            }
+        } catch (const std::exception& e) {
+            r.status = Status::Failed;
+            r.message = e.what();
+            const int w = settings_.width, h = settings_.height;
+            json meta = {{"kind", a.kind},
+                         {"source", a.address.display()},
+                         {"status", "error"},
+                         {"error", r.message},
+                         {"size", {w, h}}};
+            try {
+                write(png_path, json_path, placeholder(w, h), meta);
+            } catch (const std::exception&) {
+            }
+            fill_entry(a.entry, meta);
+        }
+        r.seconds = seconds_since(start);
+        progress_.finished(r);
+    }
+
+    static void fill_entry(json& entry, const json& meta) {
+        for (const char* k : {"size", "hash", "status", "error", "facts"})
+            if (meta.contains(k)) entry[k] = meta[k];
+    }
+
+    // The JSON beside the PNG records this key: the asset has not changed.
+    static bool unchanged(const fs::path& json_path, const fs::path& png_path,
+                          const std::string& key, json& entry) {
+        std::error_code ec;
+        if (!fs::is_regular_file(json_path, ec) || !fs::is_regular_file(png_path, ec)) return false;
+        try {
+            const Bytes text = read_file(json_path);
+            const json meta = json::parse(text.begin(), text.end());
+            if (!meta.is_object() || meta.value("key", "") != key ||
+                meta.value("status", "") != "ok")
+                return false;
+            fill_entry(entry, meta);
+            return true;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+
+    static void write(const fs::path& png_path, const fs::path& json_path, const Bytes& png,
+                      const json& meta) {
+        fs::create_directories(png_path.parent_path());
+        const std::string text = meta.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+        pipeline::write_outputs(png_path.parent_path(),
+                                {{png_path.filename().string(), png},
+                                 {json_path.filename().string(), Bytes(text.begin(), text.end())}});
+    }
+
+    void write_index() {
+        json assets = json::array();
+        std::vector<const Asset*> sorted;
+        for (const Asset& a : assets_) sorted.push_back(&a);
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const Asset* x, const Asset* y) { return x->name < y->name; });
+        for (const Asset* a : sorted) assets.push_back(a->entry);
+        if (assets.empty()) return;
+        const json index = {{"generator", "mshconv " + std::string(MSHCONV_VERSION)},
+                            {"schema", "mshconv-previews/1"},
+                            {"options", options_},
+                            {"assets", assets}};
+        const std::string text = index.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+        const std::string html = converter::gallery_html(index);
+        fs::create_directories(out_);
+        pipeline::write_outputs(out_, {{"index.json", Bytes(text.begin(), text.end())},
+                                       {"index.html", Bytes(html.begin(), html.end())}});
+    }
+
+    fs::path out_;
+    const po::variables_map& vm_;
+    const Shard shard_;
+    Progress& progress_;
+    std::vector<Result>& results_;
+    pipeline::PreviewSettings settings_;
+    bool force_;
+    json options_;
+    uint64_t options_hash_ = 0;
+    std::vector<Unit> units_;
+    std::vector<Asset> assets_;
+    std::map<fs::path, manifest::FileNames> names_;
+    std::map<fs::path, std::pair<std::unique_ptr<mapping::MaterialLibraries>, uint64_t>> libraries_;
+    std::unique_ptr<pipeline::PreviewTextureCache> texture_cache_;
+    std::mutex mutex_;
+    size_t unchanged_ = 0;
+};
+
+} // namespace
+
+PreviewRun preview_all(const std::vector<std::string>& inputs, const fs::path& out,
+                       const po::variables_map& vm, const Shard& shard, Progress& progress,
+                       std::vector<Result>& results) {
+    PreviewBatch batch(out, vm, shard, progress, results);
+    for (const std::string& in : inputs) batch.input(in);
+    return batch.finish();
+}
+
+} // namespace msh::cli

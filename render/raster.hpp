@@ -1,0 +1,86 @@
+// A compact software rasterizer for previews: triangles with a depth buffer, perspective-correct
+// texture coordinates, bilinear texturing in linear light, per-vertex lighting from a fixed key
+// and fill light (two-sided), alpha test and alpha blending, and 4 samples per pixel (2 x 2
+// supersampling) resolved to 8-bit sRGB. Single-threaded and free of any global state: the same
+// input gives the same pixels on every run.
+#pragma once
+
+#include "camera.hpp"
+
+#include "formats/texm.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace msh::render {
+
+// A texture converted once to linear RGBA floats (straight alpha), rows top first; sampled with
+// repeat wrapping, texture coordinate (0, 0) at the top-left corner (glTF).
+struct Texture {
+    int width = 0, height = 0;
+    std::vector<std::array<float, 4>> texels;
+};
+std::shared_ptr<const Texture> make_texture(const texm::Image& srgb);
+
+float srgb_to_linear(uint8_t v);
+uint8_t linear_to_srgb(float v);
+
+enum class AlphaMode { Opaque, Mask, Blend };
+
+struct Surface {
+    std::shared_ptr<const Texture> texture;  // null: the factor alone
+    std::array<float, 4> factor{1, 1, 1, 1}; // linear RGBA multiplier
+    AlphaMode alpha = AlphaMode::Opaque;
+    float cutoff = 0.5f;
+    bool lit = true; // false: the colour as is (overlays)
+};
+
+struct Vertex {
+    Vec3 position; // world, glTF axes
+    Vec3 normal;   // world, unit (zero: the face normal)
+    float u = 0, v = 0;
+};
+
+// Lights in camera space (x right, y up, z towards the viewer), linear intensities.
+struct Lighting {
+    Vec3 key{-0.45f, 0.6f, 0.66f};
+    float key_intensity = 0.75f;
+    Vec3 fill{0.6f, -0.25f, 0.76f};
+    float fill_intensity = 0.3f;
+    float ambient = 0.22f;
+};
+
+class Canvas {
+  public:
+    // `camera` in final-image pixels; the canvas works at `samples_per_side`² samples per pixel.
+    Canvas(const Camera& camera, int samples_per_side = 2);
+
+    // Draws a triangle list. Opaque and Mask surfaces write depth; Blend surfaces are composited
+    // over what is drawn (draw them last) and do not write depth.
+    void draw(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
+              const Surface& surface, const Lighting& lighting = {});
+
+    // Screen-space lines `width` pixels wide between the projected points, blended over what is
+    // drawn (no depth test): outlines that must stay visible.
+    void draw_lines(const std::vector<Vec3>& points, const std::vector<uint32_t>& segments,
+                    const std::array<float, 4>& colour, double width);
+
+    // Box filter of the samples; RGBA8 straight alpha (transparent background) or composited
+    // over `background` (sRGB), alpha 255.
+    texm::Image resolve(const std::optional<std::array<uint8_t, 3>>& background) const;
+
+    // Fraction of samples drawn (for messages about empty views).
+    size_t covered_samples() const;
+
+  private:
+    Camera camera_;
+    int s_;
+    int w_, h_;                                // sample grid
+    std::vector<std::array<float, 4>> colour_; // premultiplied linear RGBA
+    std::vector<float> depth_;                 // closeness: larger is nearer
+};
+
+} // namespace msh::render
