@@ -100,7 +100,7 @@ class PreviewBatch {
                     {"view", settings_.view.empty() ? "default" : settings_.view},
                     {"lod", settings_.lod},
                     {"group", settings_.group},
-                    {"overlay", vm["overlay"].as<std::string>()},
+                    {"overlay", vm.count("overlay") ? vm["overlay"].as<std::string>() : "fill"},
                     {"background", vm["background"].as<std::string>()},
                     {"samples", settings_.samples_per_side}};
         if (settings_.frame) options_["frame"] = *settings_.frame;

@@ -95,8 +95,8 @@ void add_preview_options(po::options_description& desc, bool standalone) {
         "strip", po::value<int>(), "model: N evenly spaced animation frames side by side")(
         "turntable", po::value<int>(), "model: N views around it as an animated PNG")(
         "background", po::value<std::string>()->default_value("transparent"),
-        "transparent or #RRGGBB")("overlay", po::value<std::string>()->default_value("fill"),
-                                  "map: areal overlay none|outline|fill (with a legend)")(
+        "transparent or #RRGGBB")("overlay", po::value<std::string>(),
+                                  "map: areal overlay none|outline|fill (default; with a legend)")(
         "samples", po::value<int>()->default_value(2),
         "supersampling per side: 2 = 4 samples per pixel")("materials", po::value<std::string>(),
                                                            "Material.lib to use")(
@@ -128,7 +128,7 @@ pipeline::PreviewSettings preview_settings(const po::variables_map& vm) {
     if ((vm.count("strip") && s.strip < 1) || (vm.count("turntable") && s.turntable < 1))
         throw UsageError("--strip and --turntable need at least 1");
     s.background = parse_background(vm["background"].as<std::string>());
-    const std::string overlay = vm["overlay"].as<std::string>();
+    const std::string overlay = vm.count("overlay") ? vm["overlay"].as<std::string>() : "fill";
     if (overlay == "none")
         s.overlay = pipeline::PreviewSettings::Overlay::None;
     else if (overlay == "outline")

@@ -7,6 +7,7 @@
 //   terrain Land.msh(+map) ->    export_terrain      scene -> Land.msh+map import_terrain(_obj)
 //   texture Texm -> PNG          export_texture      PNG -> Texm          import_texture
 //   a new model's look           add_to_game_libraries (WEAR, MAT0 and Texm entries)
+//   previews (PNG + facts)       preview_model, preview_terrain, preview_texture, preview_scene
 //
 // examples/roundtrip.cpp converts an archive entry to GLB and back with it.
 #pragma once
@@ -16,5 +17,6 @@
 #include "model_export.hpp"
 #include "model_import.hpp"
 #include "outputs.hpp"
+#include "preview.hpp"
 #include "terrain.hpp"
 #include "texture.hpp"
