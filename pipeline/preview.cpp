@@ -245,6 +245,10 @@ std::string preview_settings_problem(const PreviewSettings& s) {
     if (s.frame && (!std::isfinite(*s.frame) || *s.frame < 0)) return "frame must be a number >= 0";
     if (!(s.fps > 0) || !std::isfinite(s.fps)) return "fps must be a positive number";
     if (s.samples_per_side < 1 || s.samples_per_side > 4) return "samples must be 1..4 a side";
+    // 20 bytes per sample: at most 16 Mi samples (320 MB) for one view.
+    if (uint64_t(s.width) * uint64_t(s.height) * uint64_t(s.samples_per_side * s.samples_per_side) >
+        (uint64_t(1) << 24))
+        return "size x samples is over 16 million samples a view (e.g. 2048 x 2048 at 2 x 2)";
     return {};
 }
 

@@ -43,11 +43,14 @@ Vec3 world_dir(const Camera& c, const Vec3& l) {
     return d;
 }
 
-std::array<float, 4> sample(const Texture& t, float u, float v) {
+std::array<float, 4> sample(const Texture::Level& t, float u, float v) {
     const float x = u * float(t.width) - 0.5f, y = v * float(t.height) - 0.5f;
     const float fx = std::floor(x), fy = std::floor(y);
     const float ax = x - fx, ay = y - fy;
-    auto wrap = [](long i, int n) { return int(((i % n) + n) % n); };
+    // Game textures are powers of two: a mask; anything else: a modulo.
+    auto wrap = [](long i, int n) {
+        return (n & (n - 1)) == 0 ? int(i & long(n - 1)) : int(((i % n) + n) % n);
+    };
     const long ix = long(fx), iy = long(fy);
     const int x0 = wrap(ix, t.width), x1 = wrap(ix + 1, t.width);
     const int y0 = wrap(iy, t.height), y1 = wrap(iy + 1, t.height);
@@ -90,22 +93,68 @@ uint8_t linear_to_srgb(float v) {
 
 std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
     auto t = std::make_shared<Texture>();
-    t->width = int(img.width);
-    t->height = int(img.height);
-    t->texels.resize(size_t(img.width) * img.height);
-    for (size_t i = 0; i < t->texels.size(); ++i) {
+    Texture::Level base;
+    base.width = int(img.width);
+    base.height = int(img.height);
+    base.texels.resize(size_t(img.width) * img.height);
+    for (size_t i = 0; i < base.texels.size(); ++i) {
         const uint8_t* p = img.rgba.data() + 4 * i;
-        t->texels[i] = {srgb_to_linear(p[0]), srgb_to_linear(p[1]), srgb_to_linear(p[2]),
-                        p[3] / 255.0f};
+        base.texels[i] = {srgb_to_linear(p[0]), srgb_to_linear(p[1]), srgb_to_linear(p[2]),
+                          p[3] / 255.0f};
     }
-    if (t->texels.empty()) t->width = t->height = 1, t->texels.push_back({1, 1, 1, 1});
+    if (base.texels.empty()) base.width = base.height = 1, base.texels.push_back({1, 1, 1, 1});
+    t->levels.push_back(std::move(base));
+    while (t->levels.back().width > 1 || t->levels.back().height > 1) {
+        const Texture::Level& up = t->levels.back();
+        Texture::Level down;
+        down.width = std::max(1, up.width / 2);
+        down.height = std::max(1, up.height / 2);
+        down.texels.resize(size_t(down.width) * size_t(down.height));
+        for (int y = 0; y < down.height; ++y)
+            for (int x = 0; x < down.width; ++x) {
+                std::array<float, 4> sum{0, 0, 0, 0};
+                int n = 0;
+                for (int dy = 0; dy < 2; ++dy)
+                    for (int dx = 0; dx < 2; ++dx) {
+                        const int sx = std::min(up.width - 1, 2 * x + dx);
+                        const int sy = std::min(up.height - 1, 2 * y + dy);
+                        const auto& c = up.texels[size_t(sy) * size_t(up.width) + size_t(sx)];
+                        for (int k = 0; k < 4; ++k) sum[size_t(k)] += c[size_t(k)];
+                        ++n;
+                    }
+                for (float& c : sum) c /= float(n);
+                down.texels[size_t(y) * size_t(down.width) + size_t(x)] = sum;
+            }
+        t->levels.push_back(std::move(down));
+    }
     return t;
 }
 
+namespace {
+
+// The sample buffers of the last canvas of this thread: a batch draws thousands of pictures of
+// one size, and fresh buffers would cost their page faults each time.
+struct SampleBuffers {
+    std::vector<std::array<float, 4>> colour;
+    std::vector<float> depth;
+};
+thread_local SampleBuffers spare_buffers;
+
+} // namespace
+
 Canvas::Canvas(const Camera& camera, int samples_per_side)
     : camera_(camera), s_(std::max(1, samples_per_side)), w_(camera.width * s_),
-      h_(camera.height * s_), colour_(size_t(w_) * size_t(h_), {0, 0, 0, 0}),
-      depth_(size_t(w_) * size_t(h_), -std::numeric_limits<float>::infinity()) {}
+      h_(camera.height * s_) {
+    colour_.swap(spare_buffers.colour);
+    depth_.swap(spare_buffers.depth);
+    colour_.assign(size_t(w_) * size_t(h_), {0, 0, 0, 0});
+    depth_.assign(size_t(w_) * size_t(h_), -std::numeric_limits<float>::infinity());
+}
+
+Canvas::~Canvas() {
+    spare_buffers.colour.swap(colour_);
+    spare_buffers.depth.swap(depth_);
+}
 
 size_t Canvas::covered_samples() const {
     size_t n = 0;
@@ -168,29 +217,87 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
         }
         if (area < 0) std::swap(sv[1], sv[2]), area = -area;
         const double inv_area = 1.0 / area;
+        // The mip level whose texels are about the size of this triangle's pixels.
+        const Texture::Level* level = nullptr;
+        if (tex) {
+            const Texture::Level& base = tex->levels.front();
+            const double uv_area = std::abs(double(sv[1].u - sv[0].u) * (sv[2].v - sv[0].v) -
+                                            double(sv[2].u - sv[0].u) * (sv[1].v - sv[0].v)) *
+                                   double(base.width) * double(base.height);
+            const double pixel_area = area / (s_ * s_);
+            const double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
+            const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex->levels.size()) - 1);
+            level = &tex->levels[size_t(k)];
+        }
         const int x0 = std::max(0, int(std::floor(std::min({sv[0].x, sv[1].x, sv[2].x}))));
         const int x1 = std::min(w_ - 1, int(std::ceil(std::max({sv[0].x, sv[1].x, sv[2].x}))));
         const int y0 = std::max(0, int(std::floor(std::min({sv[0].y, sv[1].y, sv[2].y}))));
         const int y1 = std::min(h_ - 1, int(std::ceil(std::max({sv[0].y, sv[1].y, sv[2].y}))));
         if (x0 > x1 || y0 > y1) continue;
         const bool tl[3] = {top_left(sv[1], sv[2]), top_left(sv[2], sv[0]), top_left(sv[0], sv[1])};
-        for (int y = y0; y <= y1; ++y) {
-            const double py = y + 0.5;
-            for (int x = x0; x <= x1; ++x) {
-                const double px = x + 0.5;
-                double w[3];
-                bool inside = true;
-                for (int k = 0; k < 3 && inside; ++k) {
-                    const ScreenVertex& a = sv[(k + 1) % 3];
-                    const ScreenVertex& b = sv[(k + 2) % 3];
-                    w[k] = (b.x - a.x) * (py - a.y) - (b.y - a.y) * (px - a.x);
-                    inside = w[k] > 0 || (w[k] == 0 && tl[k]);
+        // Edge k (opposite vertex k): w_k = ea[k] * x + eb[k] * y + ec[k] at a sample position.
+        double ea[3], eb[3], ec[3];
+        for (int k = 0; k < 3; ++k) {
+            const ScreenVertex& a = sv[(k + 1) % 3];
+            const ScreenVertex& b = sv[(k + 2) % 3];
+            ea[k] = -(b.y - a.y);
+            eb[k] = b.x - a.x;
+            ec[k] = -ea[k] * a.x - eb[k] * a.y;
+        }
+        // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
+        // as multisampling does: 4 samples per pixel at the cost of about one shade.
+        for (int py = y0 / s_; py <= y1 / s_; ++py) {
+            // The row's span from the edges (a sample beyond it on either side fails an edge),
+            // widened by a sample; the exact test below decides.
+            double lo = x0, hi = x1 + 1;
+            bool empty = false;
+            for (int k = 0; k < 3; ++k) {
+                double row_lo = std::numeric_limits<double>::infinity(), row_hi = -row_lo;
+                for (int sy = 0; sy < s_; ++sy) {
+                    const double Y = py * s_ + sy + 0.5;
+                    if (ea[k] == 0) {
+                        if (eb[k] * Y + ec[k] >= 0) row_lo = -1e300, row_hi = 1e300;
+                        continue;
+                    }
+                    const double root = -(eb[k] * Y + ec[k]) / ea[k];
+                    if (ea[k] > 0)
+                        row_lo = std::min(row_lo, root), row_hi = 1e300;
+                    else
+                        row_lo = -1e300, row_hi = std::max(row_hi, root);
                 }
-                if (!inside) continue;
-                const double b0 = w[0] * inv_area, b1 = w[1] * inv_area, b2 = w[2] * inv_area;
-                const double q = b0 * sv[0].q + b1 * sv[1].q + b2 * sv[2].q;
-                const size_t at = size_t(y) * size_t(w_) + size_t(x);
-                if (!(q > depth_[at])) continue;
+                if (row_lo > row_hi) empty = true;
+                lo = std::max(lo, row_lo - 1);
+                hi = std::min(hi, row_hi + 1);
+            }
+            if (empty || lo > hi) continue;
+            const int px_lo = std::max(x0 / s_, int(std::floor(lo)) / s_);
+            const int px_hi = std::min(x1 / s_, int(std::floor(hi)) / s_);
+            for (int px = px_lo; px <= px_hi; ++px) {
+                unsigned covered = 0;
+                double qs[16];
+                double first[3] = {0, 0, 0};
+                for (int sy = 0; sy < s_; ++sy)
+                    for (int sx = 0; sx < s_; ++sx) {
+                        const double X = px * s_ + sx + 0.5, Y = py * s_ + sy + 0.5;
+                        double w[3];
+                        bool inside = true;
+                        for (int k = 0; k < 3 && inside; ++k) {
+                            w[k] = ea[k] * X + eb[k] * Y + ec[k];
+                            inside = w[k] > 0 || (w[k] == 0 && tl[k]);
+                        }
+                        if (!inside) continue;
+                        const int i = sy * s_ + sx;
+                        const double q =
+                            (w[0] * sv[0].q + w[1] * sv[1].q + w[2] * sv[2].q) * inv_area;
+                        const size_t at = size_t(py * s_ + sy) * size_t(w_) + size_t(px * s_ + sx);
+                        if (!(q > depth_[at])) continue;
+                        if (!covered) std::copy(w, w + 3, first);
+                        covered |= 1u << i;
+                        qs[i] = q;
+                    }
+                if (!covered) continue;
+                const double b0 = first[0] * inv_area, b1 = first[1] * inv_area,
+                             b2 = first[2] * inv_area;
                 const double iw = b0 * sv[0].inv_w + b1 * sv[1].inv_w + b2 * sv[2].inv_w;
                 const double c0 = b0 * sv[0].inv_w / iw, c1 = b1 * sv[1].inv_w / iw,
                              c2 = b2 * sv[2].inv_w / iw;
@@ -198,7 +305,7 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                 if (tex) {
                     const float u = float(c0 * sv[0].u + c1 * sv[1].u + c2 * sv[2].u);
                     const float v = float(c0 * sv[0].v + c1 * sv[1].v + c2 * sv[2].v);
-                    const auto texel = sample(*tex, u, v);
+                    const auto texel = sample(*level, u, v);
                     for (int k = 0; k < 4; ++k) colour[size_t(k)] *= texel[size_t(k)];
                 }
                 if (surface.alpha == AlphaMode::Mask) {
@@ -211,15 +318,20 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                     const float l = float(c0 * sv[0].light + c1 * sv[1].light + c2 * sv[2].light);
                     for (int k = 0; k < 3; ++k) colour[size_t(k)] *= l;
                 }
-                auto& dst = colour_[at];
-                if (blend) {
-                    const float a = colour[3];
-                    for (int k = 0; k < 3; ++k)
-                        dst[size_t(k)] = colour[size_t(k)] * a + dst[size_t(k)] * (1 - a);
-                    dst[3] = a + dst[3] * (1 - a);
-                } else {
-                    dst = {colour[0], colour[1], colour[2], 1};
-                    depth_[at] = float(q);
+                for (int i = 0; i < s_ * s_; ++i) {
+                    if (!(covered & (1u << i))) continue;
+                    const size_t at =
+                        size_t(py * s_ + i / s_) * size_t(w_) + size_t(px * s_ + i % s_);
+                    auto& dst = colour_[at];
+                    if (blend) {
+                        const float a = colour[3];
+                        for (int k = 0; k < 3; ++k)
+                            dst[size_t(k)] = colour[size_t(k)] * a + dst[size_t(k)] * (1 - a);
+                        dst[3] = a + dst[3] * (1 - a);
+                    } else {
+                        dst = {colour[0], colour[1], colour[2], 1};
+                        depth_[at] = float(qs[i]);
+                    }
                 }
             }
         }

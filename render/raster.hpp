@@ -17,11 +17,16 @@
 
 namespace msh::render {
 
-// A texture converted once to linear RGBA floats (straight alpha), rows top first; sampled with
-// repeat wrapping, texture coordinate (0, 0) at the top-left corner (glTF).
+// A texture converted once to linear RGBA floats (straight alpha), rows top first, with its mip
+// chain (2 x 2 box filter in linear light, down to 1 x 1); sampled with repeat wrapping, texture
+// coordinate (0, 0) at the top-left corner (glTF). Each triangle picks the level whose texels
+// match its pixels: no shimmering patterns on minified textures.
 struct Texture {
-    int width = 0, height = 0;
-    std::vector<std::array<float, 4>> texels;
+    struct Level {
+        int width = 0, height = 0;
+        std::vector<std::array<float, 4>> texels;
+    };
+    std::vector<Level> levels;
 };
 std::shared_ptr<const Texture> make_texture(const texm::Image& srgb);
 
@@ -57,6 +62,9 @@ class Canvas {
   public:
     // `camera` in final-image pixels; the canvas works at `samples_per_side`² samples per pixel.
     Canvas(const Camera& camera, int samples_per_side = 2);
+    ~Canvas();
+    Canvas(const Canvas&) = delete;
+    Canvas& operator=(const Canvas&) = delete;
 
     // Draws a triangle list. Opaque and Mask surfaces write depth; Blend surfaces are composited
     // over what is drawn (draw them last) and do not write depth.
