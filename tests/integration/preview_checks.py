@@ -287,6 +287,34 @@ check(kinds.get("model") == 64 and kinds.get("map") == 6 and kinds.get("texture"
       f"index.json lists every model, map and texture ({kinds})")
 
 
+# ---- animation: frames, strips, turntables -------------------------------------------------------
+turret = os.path.join(game, "turrets.rlb") + ":TURRET_1.msh"
+f0, f60 = os.path.join(work, "f0.png"), os.path.join(work, "f60.png")
+run("preview", turret, f0, "--frame", "0")
+run("preview", turret, f60, "--time", "2.5")  # frame 60 at 24 fps
+check(open(f0, "rb").read() != open(f60, "rb").read(), "--frame / --time pose an animated model")
+strip = os.path.join(work, "strip.png")
+r = run("preview", turret, strip, "--strip", "4", "--size", "96", "--metadata", strip + ".json")
+im = np.asarray(Image.open(strip).convert("RGBA"))
+frames = [v["frame"] for v in json.load(open(strip + ".json"))["views"]]
+cells = [im[:, 96 * k:96 * (k + 1)] for k in range(4)]
+check(r.returncode == 0 and im.shape[:2] == (96, 384) and frames == [0, 30, 60, 90] and
+      all(not np.array_equal(cells[k], cells[k + 1]) for k in range(3)),
+      f"--strip 4: four evenly spaced frames side by side ({frames}), each pose different")
+spin = os.path.join(work, "turntable.png")
+r = run("preview", turret, spin, "--turntable", "6", "--size", "96")
+apng = Image.open(spin)
+views = []
+for k in range(getattr(apng, "n_frames", 1)):
+    apng.seek(k)
+    views.append(np.asarray(apng.convert("RGBA")).copy())
+check(r.returncode == 0 and len(views) == 6 and all(not np.array_equal(views[k], views[k + 1]) for k in range(5)),
+      f"--turntable 6: an animated PNG of 6 different views ({len(views)} frames decoded by Pillow)")
+check(subprocess.run(["pngcheck", "-q", spin], capture_output=True).returncode == 0,
+      "the turntable APNG passes pngcheck")
+r = run("preview", os.path.join(game, "static.rlb") + ":House_01.msh", strip, "--strip", "3")
+check(r.returncode == 1 and "no animation" in r.stderr, "--strip of a static model: a clear error")
+
 # ---- 4. maps: each areal's class colour where its polygon lies ---------------------------------
 def srgb_to_linear(c):
     c = c / 255.0
