@@ -184,6 +184,7 @@ class PreviewBatch {
         auto& slot = libraries_[found];
         if (!slot.first) {
             slot.first = std::make_unique<mapping::MaterialLibraries>(open_libraries(found, vm_));
+            slot.first->texture_cache = std::make_shared<mapping::TextureCache>(); // shared
             uint64_t h = 0;
             for (const char* name : {"Material.lib", "Textures.lib"})
                 if (const auto f = pipeline::find_file_ci(found, name)) {

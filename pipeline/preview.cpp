@@ -51,6 +51,7 @@ int label_scale(int width) {
 // One picture of the sheet: a direction to look from and a pose.
 struct Cell {
     std::string label;
+    std::string view; // the view's name
     render::Orbit orbit;
     bool orthographic = false;
     double frame = 0;
@@ -74,7 +75,8 @@ std::vector<Cell> cells_of(const PreviewSettings& s, const Subject& subject) {
     auto cell = [&](render::View v, double frame) {
         std::string label = render::view_name(v);
         std::transform(label.begin(), label.end(), label.begin(), ::toupper);
-        return Cell{label, render::orbit_of(v), subject.map && v == render::View::Top, frame};
+        return Cell{label, render::view_name(v), render::orbit_of(v),
+                    subject.map && v == render::View::Top, frame};
     };
     const std::string view = s.view.empty() ? (subject.map ? "top" : "iso") : s.view;
     if (s.strip > 0) {
@@ -91,7 +93,8 @@ std::vector<Cell> cells_of(const PreviewSettings& s, const Subject& subject) {
     if (s.turntable > 0) {
         std::vector<Cell> cells;
         for (int k = 0; k < s.turntable; ++k)
-            cells.push_back({"", {45.0 + 360.0 * k / s.turntable, 30}, false, subject.rest_frame});
+            cells.push_back(
+                {"", "turntable", {45.0 + 360.0 * k / s.turntable, 30}, false, subject.rest_frame});
         return cells;
     }
     if (view == "grid")
@@ -162,7 +165,7 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
         const int x = s.turntable > 0 ? 0 : int(i % size_t(columns)) * s.width;
         const int y = s.turntable > 0 ? 0 : int(i / size_t(columns)) * s.height;
         nlohmann::json view = preview_draw::camera_json(
-            cam, c.label.empty() ? (s.turntable > 0 ? "turntable" : s.view) : c.label,
+            cam, c.label.empty() ? (s.turntable > 0 ? "turntable" : c.view) : c.label,
             {x, y, s.width, s.height});
         view["frame"] = c.frame;
         view["orbit"] = {{"azimuth", c.orbit.azimuth_deg}, {"elevation", c.orbit.elevation_deg}};

@@ -236,13 +236,19 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
         if (x0 > x1 || y0 > y1) continue;
         const bool tl[3] = {top_left(sv[1], sv[2]), top_left(sv[2], sv[0]), top_left(sv[0], sv[1])};
         // Edge k (opposite vertex k): w_k = ea[k] * x + eb[k] * y + ec[k] at a sample position.
+        // Each edge is evaluated from its endpoints in one canonical order (negated for the other
+        // direction), so the two triangles sharing an edge get exactly opposite values there and
+        // the fill rule gives every sample on it to exactly one of them: no cracks.
         double ea[3], eb[3], ec[3];
         for (int k = 0; k < 3; ++k) {
-            const ScreenVertex& a = sv[(k + 1) % 3];
-            const ScreenVertex& b = sv[(k + 2) % 3];
-            ea[k] = -(b.y - a.y);
-            eb[k] = b.x - a.x;
-            ec[k] = -ea[k] * a.x - eb[k] * a.y;
+            const ScreenVertex* a = &sv[(k + 1) % 3];
+            const ScreenVertex* b = &sv[(k + 2) % 3];
+            const bool flip = b->x < a->x || (b->x == a->x && b->y < a->y);
+            if (flip) std::swap(a, b);
+            ea[k] = -(b->y - a->y);
+            eb[k] = b->x - a->x;
+            ec[k] = -ea[k] * a->x - eb[k] * a->y;
+            if (flip) ea[k] = -ea[k], eb[k] = -eb[k], ec[k] = -ec[k];
         }
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
         // as multisampling does: 4 samples per pixel at the cost of about one shade.

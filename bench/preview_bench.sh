@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Thumbnails as whole commands (`mshconv preview`, `batch --to preview`): figures against the goals
+#   (a) `batch --to preview` over the corpus models (the samples' *.rlb archives only: no libraries,
+#       no maps) at --size 256, -j 1 and -j 2: thumbnails per second, best of 3, a fresh -o each run,
+#       and per CPU second (user + sys: what the figure would be with every core to itself)
+#       (goal: >= 500 thumbnails/s on 2 cores);
+#   (b) peak RSS (/usr/bin/time "Maximum resident set size") of one `mshconv preview` of the largest
+#       corpus model and the largest over every model (goal: < 64 MB for any corpus model);
+#   (c) time per thumbnail of the whole command for 3 models at 256x256: `mshconv preview` (of the
+#       archive entry and of its GLB export) vs f3d (`xvfb-run -a f3d M.glb --output x.png
+#       --resolution 256,256`, and the same f3d on one Xvfb server kept running, which leaves out
+#       xvfb-run's own start-up) vs Blender 3.4 headless Eevee (factory settings, 16 samples) of the
+#       same GLB; hyperfine's median when it is installed, else the mean of a `date +%s.%N` loop
+#       (goal: a single preview >= 50x faster than f3d).
+# Prints the load average first: other work on the machine slows every figure (-j 2 the most).
+# Not part of the test suite.                                    usage: bench/preview_bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x build/mshconv ] || bash scripts/build.sh
+mshconv=$PWD/build/mshconv
+blender=$PWD/tests/integration/blender # Debian's Blender without a pyenv/venv python on PATH
+work=$(mktemp -d)
+xvfb_pid=
+cleanup() {
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+"$mshconv" samples "$work/corpus" > /dev/null
+archives=("$work"/corpus/*.rlb)
+entries=() # archive:entry of every model; sizes.txt: "BYTES archive:entry" lines
+for archive in "${archives[@]}"; do
+  "$mshconv" info --json "$archive" | python3 -c '
+import json, sys
+for e in json.load(sys.stdin)["entries"]:
+    if e["name"].lower().endswith(".msh"): print(e["size"], sys.argv[1] + ":" + e["name"])' "$archive" \
+    >> "$work/sizes.txt"
+done
+while read -r _ entry; do entries+=("$entry"); done < "$work/sizes.txt"
+models=${#entries[@]}
+echo "corpus: $models models in ${#archives[@]} archives ($(cd "$work/corpus" && echo *.rlb))"
+echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average$(cut -d' ' -f1-3 /proc/loadavg | sed 's/^/ /')"
+
+# (a) batch throughput: best wall time of 3 (a fresh output folder each run).
+echo
+echo "(a) batch --to preview --size 256 (best of 3, $models models)"
+for jobs in 1 2; do
+  : > "$work/runs.txt"
+  for run in 1 2 3; do
+    rm -rf "$work/out"
+    /usr/bin/time -f "%e %U %S" -o "$work/time.txt" \
+      "$mshconv" batch "${archives[@]}" --to preview -o "$work/out" -j "$jobs" --size 256 --force > "$work/batch.txt" 2>&1
+    drawn=$(sed -n 's/.*: \([0-9]*\) previews drawn.*/\1/p' "$work/batch.txt")
+    [ "$drawn" = "$models" ] || { echo "batch drew ${drawn:-?} previews of $models models:" >&2; cat "$work/batch.txt" >&2; exit 1; }
+    cat "$work/time.txt" >> "$work/runs.txt"
+  done
+  python3 - "$jobs" "$models" "$work/runs.txt" <<'PY'
+import sys
+jobs, n = int(sys.argv[1]), int(sys.argv[2])
+runs = [tuple(map(float, l.split())) for l in open(sys.argv[3])]
+wall, user, system = min(runs)  # the best wall time of 3 and its CPU times
+goal = "" if jobs != 2 else f"   goal >= 500/s on 2 cores: {'met' if n / wall >= 500 else 'NOT met'}"
+print(f"  -j {jobs}: {wall:6.3f} s  {n / wall:7.1f} thumbnails/s  {1000 * wall / n:6.2f} ms each"
+      f"  (CPU {user + system:5.2f} s: {n / (user + system):6.1f} thumbnails per CPU second){goal}")
+PY
+done
+
+# (b) peak RSS of single previews.
+echo
+echo "(b) peak RSS of one 'mshconv preview --size 256'"
+largest=$(sort -n "$work/sizes.txt" | tail -1)
+rss() { # peak RSS in KB of one preview of $1
+  /usr/bin/time -v -o "$work/time.txt" "$mshconv" preview "$1" "$work/rss.png" --size 256 > /dev/null 2>&1
+  sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt"
+}
+max_kb=0 max_model=
+for e in "${entries[@]}"; do
+  kb=$(rss "$e")
+  if [ "$kb" -gt "$max_kb" ]; then max_kb=$kb max_model=$e; fi
+done
+largest_model=${largest#* }
+largest_kb=$(rss "$largest_model")
+python3 - "${largest%% *}" "${largest_model##*/}" "$largest_kb" "${max_model##*/}" "$max_kb" "$models" <<'PY'
+import sys
+size, lm, lkb, mm, mkb, n = sys.argv[1:]
+print(f"  largest model ({lm}, {int(size) / 1024:.0f} KB): {int(lkb) / 1024:6.1f} MB")
+print(f"  largest over all {n} models ({mm}):  {int(mkb) / 1024:6.1f} MB"
+      f"   goal < 64 MB: {'met' if int(mkb) < 64 * 1024 else 'NOT met'}")
+PY
+
+# (c) one thumbnail: mshconv vs f3d vs Blender.
+echo
+picks=(static.rlb:House_01.msh turrets.rlb:TANKA.msh animals.rlb:A_BIG.msh)
+cat > "$work/render.py" << 'PY'
+import sys
+import numpy
+numpy.bool = bool  # Debian 12's numpy and Blender 3.4's glTF importer
+import bpy
+from mathutils import Vector
+glb, out = sys.argv[sys.argv.index("--") + 1:]
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.import_scene.gltf(filepath=glb)
+scene = bpy.context.scene
+pts = [o.matrix_world @ Vector(c) for o in scene.objects if o.type == "MESH" for c in o.bound_box]
+lo = Vector([min(p[i] for p in pts) for i in range(3)])
+hi = Vector([max(p[i] for p in pts) for i in range(3)])
+cam = bpy.data.objects.new("cam", bpy.data.cameras.new("cam"))
+scene.collection.objects.link(cam)
+d = Vector((1, -1, 0.8)).normalized()
+cam.location = (lo + hi) / 2 + d * (hi - lo).length * 1.6
+cam.rotation_euler = (-d).to_track_quat("-Z", "Y").to_euler()
+scene.camera = cam
+sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
+scene.collection.objects.link(sun)
+sun.rotation_euler = cam.rotation_euler
+scene.render.engine = "BLENDER_EEVEE"
+scene.eevee.taa_render_samples = 16
+scene.render.film_transparent = True
+scene.render.resolution_x = scene.render.resolution_y = 256
+scene.render.filepath = out
+bpy.ops.render.render(write_still=True)
+PY
+display=
+for d in $(seq 91 140); do
+  if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
+done
+Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp > /dev/null 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+hyperfine=$(command -v hyperfine || true)
+how="mean of a date +%s.%N loop"
+[ -n "$hyperfine" ] && how="hyperfine, median"
+echo "(c) one 256x256 thumbnail, whole command ($how)"
+# seconds of a command run RUNS times (after one warm-up run): hyperfine's median, or the loop's mean
+timeit() {
+  local runs=$1; shift
+  if [ -n "$hyperfine" ]; then
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/hf.json" -- "$(printf '%q ' "$@")" > /dev/null 2>&1 ||
+      { echo "failed: $*" >&2; "$@" >&2; exit 1; }
+    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/hf.json"
+  else
+    "$@" > /dev/null 2>&1
+    local start end
+    start=$(date +%s.%N)
+    for _ in $(seq "$runs"); do "$@" > /dev/null 2>&1; done
+    end=$(date +%s.%N)
+    python3 -c "print(($end - $start) / $runs)"
+  fi
+}
+printf "  %-22s %10s %10s %12s %12s %10s | %s\n" model "mshconv" "(its GLB)" "f3d xvfb-run" "f3d on Xvfb" "Blender" \
+  "f3d xvfb-run / mshconv, f3d on Xvfb / mshconv, Blender / mshconv"
+for pick in "${picks[@]}"; do
+  model=$work/corpus/$pick
+  glb=$work/${pick##*:}.glb
+  "$mshconv" convert "$model" "$glb" --quiet
+  ours=$(timeit 30 "$mshconv" preview "$model" "$work/ours.png" --size 256)
+  ours_glb=$(timeit 30 "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
+  f3d_run=$(timeit 5 xvfb-run -a f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
+  f3d_x=$(timeit 10 env DISPLAY=":$display" f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
+  blend=$(timeit 3 "$blender" --python "$work/render.py" -- "$glb" "$work/blender.png")
+  for png in ours ours_glb f3d blender; do
+    [ -s "$work/$png.png" ] || { echo "$png.png was not written" >&2; exit 1; }
+  done
+  python3 - "${pick##*:}" "$ours" "$ours_glb" "$f3d_run" "$f3d_x" "$blend" <<'PY'
+import sys
+name, ours, ours_glb, f3d_run, f3d_x, blend = sys.argv[1], *map(float, sys.argv[2:])
+ms = lambda s: f"{1000 * s:7.1f} ms"
+print(f"  {name:22s} {ms(ours):>10s} {ms(ours_glb):>10s} {ms(f3d_run):>12s} {ms(f3d_x):>12s} {ms(blend):>10s} | "
+      f"{f3d_run / ours:6.1f}x  {f3d_x / ours:6.1f}x  {blend / ours:7.1f}x"
+      f"   goal >= 50x f3d: {'met' if f3d_x / ours >= 50 else 'NOT met'}"
+      f"{'' if f3d_x / ours >= 50 or f3d_run / ours < 50 else ' (met only with xvfb-run start-up)'}")
+PY
+done
