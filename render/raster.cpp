@@ -1,8 +1,12 @@
 #include "raster.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <new>
 
 namespace msh::render {
 
@@ -135,12 +139,30 @@ namespace {
 // The sample buffers of the last canvas of this thread: a batch draws thousands of pictures of
 // one size, and fresh buffers would cost their page faults each time.
 struct SampleBuffers {
-    std::vector<std::array<float, 4>> colour;
-    std::vector<float> depth;
+    std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour;
+    std::vector<float, SampleAllocator<float>> depth;
 };
 thread_local SampleBuffers spare_buffers;
 
 } // namespace
+
+void* allocate_samples(size_t bytes) {
+    constexpr size_t kHugePage = size_t(2) << 20;
+    void* p = nullptr;
+    if (bytes >= kHugePage) {
+        const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+        p = std::aligned_alloc(kHugePage, rounded);
+        if (p) ::madvise(p, rounded, MADV_HUGEPAGE); // a hint: without it, 4 KB pages
+    } else {
+        p = std::malloc(std::max<size_t>(bytes, 1));
+    }
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+void free_samples(void* p) {
+    std::free(p);
+}
 
 Canvas::Canvas(const Camera& camera, int samples_per_side)
     : camera_(camera), s_(std::max(1, samples_per_side)), w_(camera.width * s_),

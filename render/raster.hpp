@@ -58,6 +58,19 @@ struct Lighting {
     float ambient = 0.22f;
 };
 
+// Sample buffers in transparent huge pages where the kernel offers them (madvise): one page fault
+// per 2 MB instead of one per 4 KB, which was a third of a thumbnail's time.
+void* allocate_samples(size_t bytes);
+void free_samples(void* p);
+template <class T> struct SampleAllocator {
+    using value_type = T;
+    SampleAllocator() = default;
+    template <class U> SampleAllocator(const SampleAllocator<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(allocate_samples(n * sizeof(T))); }
+    void deallocate(T* p, size_t) { free_samples(p); }
+    template <class U> bool operator==(const SampleAllocator<U>&) const { return true; }
+};
+
 class Canvas {
   public:
     // `camera` in final-image pixels; the canvas works at `samples_per_side`² samples per pixel.
@@ -86,9 +99,10 @@ class Canvas {
   private:
     Camera camera_;
     int s_;
-    int w_, h_;                                // sample grid
-    std::vector<std::array<float, 4>> colour_; // premultiplied linear RGBA
-    std::vector<float> depth_;                 // closeness: larger is nearer
+    int w_, h_; // sample grid
+    // premultiplied linear RGBA; closeness (larger is nearer)
+    std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour_;
+    std::vector<float, SampleAllocator<float>> depth_;
 };
 
 } // namespace msh::render
