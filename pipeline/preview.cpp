@@ -62,13 +62,14 @@ struct Subject {
     std::function<DrawList(double frame)> draw;
     double frames = 0; // 0: not animated
     bool map = false;
-    double rest_frame = 0;
+    double rest_frame = -1; // the frame views show; -1: the rest pose
 };
 
 struct Sheet {
     Bytes png;
     nlohmann::json views = nlohmann::json::array();
     size_t triangles = 0;
+    std::optional<std::vector<render::Vec3>> rest_points; // when a view shows the rest pose
 };
 
 std::vector<Cell> cells_of(const PreviewSettings& s, const Subject& subject) {
@@ -138,6 +139,8 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
     }
     Sheet sheet;
     sheet.triangles = lists.front().triangles;
+    for (size_t i = 0; i < cells.size() && !sheet.rest_points; ++i)
+        if (cells[i].frame < 0) sheet.rest_points = lists[i].framed;
     // A strip frames every pose alike (the motion shows); a turntable keeps one scale.
     std::optional<double> focal_cap;
     if (s.turntable > 0)
@@ -308,8 +311,9 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
         facts["animation"] = {{"frames", model.animation.frame_count},
                               {"keys", model.animation.keys.size()}};
     material_facts(ms.scene, facts);
-    facts["bounds"] =
-        bounds_json(preview_draw::draw_list(ms.scene, {}, {}, textures, warnings).framed);
+    facts["bounds"] = bounds_json(
+        sheet.rest_points ? *sheet.rest_points
+                          : preview_draw::draw_list(ms.scene, {}, {}, textures, warnings).framed);
     uint64_t hash = sidecar::fnv1a64(input.model);
     if (input.wear) hash ^= sidecar::fnv1a64(input.wear->bytes) * 0x100000001b3ULL;
     return finish(std::move(sheet), "model", input.address, hash, std::move(facts),
@@ -340,7 +344,9 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
     facts["triangles"] = sheet.triangles;
     if (seconds > 0) facts["animation"] = {{"seconds", seconds}, {"frames", subject.frames}};
     material_facts(sc, facts);
-    facts["bounds"] = bounds_json(preview_draw::draw_list(sc, {}, {}, textures, warnings).framed);
+    facts["bounds"] = bounds_json(
+        sheet.rest_points ? *sheet.rest_points
+                          : preview_draw::draw_list(sc, {}, {}, textures, warnings).framed);
     return finish(std::move(sheet), "scene", address, sidecar::fnv1a64(bytes), std::move(facts),
                   std::move(warnings));
 }
@@ -381,7 +387,7 @@ Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& 
              {"fill_alpha", preview_draw::kFillAlpha}});
     facts["areal_classes"] = class_facts;
     material_facts(ts.scene, facts);
-    facts["bounds"] = bounds_json(subject.draw(0).framed);
+    facts["bounds"] = bounds_json(sheet.rest_points ? *sheet.rest_points : subject.draw(0).framed);
     uint64_t hash = sidecar::fnv1a64(input.land_msh);
     if (input.land_map) hash ^= sidecar::fnv1a64(input.land_map->bytes) * 0x100000001b3ULL;
     return finish(std::move(sheet), "map", input.address, hash, std::move(facts),

@@ -195,14 +195,29 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
     const double near = 1e-6;
     const bool blend = surface.alpha == AlphaMode::Blend;
     const Texture* tex = surface.texture.get();
+    // Opaque triangles nearest first, so that hidden ones mostly fail the depth test before any
+    // shading; blended ones farthest first, as compositing needs. Ties keep the file order.
+    std::vector<std::pair<float, uint32_t>> order;
+    order.reserve(triangles.size() / 3);
     for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+        double z = 0;
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t idx = triangles[t + size_t(k)];
+            if (idx >= vertices.size()) return;
+            const Vec3& p = vertices[idx].position;
+            z += dot({p[0] - camera_.eye[0], p[1] - camera_.eye[1], p[2] - camera_.eye[2]},
+                     camera_.forward);
+        }
+        order.emplace_back(float(blend ? -z : z), uint32_t(t));
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [distance, t] : order) {
         ScreenVertex sv[3];
         const Vertex* src[3];
         bool behind = false;
         for (int k = 0; k < 3; ++k) {
-            const uint32_t idx = triangles[t + size_t(k)];
-            if (idx >= vertices.size()) return;
-            src[k] = &vertices[idx];
+            src[k] = &vertices[triangles[t + size_t(k)]];
             const Projected p = project(camera_, src[k]->position);
             if (!camera_.orthographic && p.z <= near) behind = true;
             sv[k].x = p.x * s_;
