@@ -29,6 +29,9 @@ using preview_draw::DrawList;
 using preview_draw::Pose;
 
 constexpr std::array<uint8_t, 4> kInk{255, 255, 255, 255};
+// The textures travel from the Texm to the rasterizer as PNG (the export's material chain):
+// stored, not compressed, since they are decoded again at once.
+const png::EncodeOptions kPassThroughPng{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}};
 constexpr std::array<uint8_t, 4> kLabelBox{32, 32, 32, 200};
 
 std::string hex64(uint64_t v) {
@@ -266,6 +269,7 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
     es.lod = s.lod;
     es.group = s.group;
     es.fps = s.fps;
+    es.png = kPassThroughPng;
     ModelScene ms = model_scene(input, es);
     const Model& model = ms.model;
     PreviewTextureCache local;
@@ -356,7 +360,8 @@ Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& 
     if (const std::string problem = preview_settings_problem(s); !problem.empty())
         throw std::invalid_argument(problem);
     if (s.strip > 0) throw PreviewError("a map has no animation to strip");
-    TerrainScene ts = terrain_scene(input, s.overlay != PreviewSettings::Overlay::None);
+    TerrainScene ts =
+        terrain_scene(input, s.overlay != PreviewSettings::Overlay::None, kPassThroughPng);
     PreviewTextureCache local;
     PreviewTextureCache& textures = cache_or(cache, local);
     std::vector<std::string> warnings = ts.warnings;

@@ -136,8 +136,9 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
 
 } // namespace
 
-TerrainScene terrain_scene(const TerrainExportInput& in, bool draped) {
-    return prepare_terrain(in, true, draped, {}).built;
+TerrainScene terrain_scene(const TerrainExportInput& in, bool draped,
+                           const png::EncodeOptions& png) {
+    return prepare_terrain(in, true, draped, png).built;
 }
 
 TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {

@@ -67,15 +67,16 @@ TerrainExport export_terrain(const TerrainExportInput& input,
                              const TerrainExportSettings& settings);
 
 // The scene export_terrain would encode for glTF (terrain textured as far as the libraries
-// resolve, raw areal polygons, and with `draped` the draped overlay), with the decoded level: what
-// a preview draws. Throws as export_terrain.
+// resolve, as PNG encoded with `png`; raw areal polygons, and with `draped` the draped overlay),
+// with the decoded level: what a preview draws. Throws as export_terrain.
 struct TerrainScene {
     scene::Scene scene;
     std::shared_ptr<const terrain::Terrain> terrain;
     std::shared_ptr<const arealmap::ArealMap> map; // null without a Land.map
     std::vector<std::string> warnings, notes;
 };
-TerrainScene terrain_scene(const TerrainExportInput& input, bool draped);
+TerrainScene terrain_scene(const TerrainExportInput& input, bool draped,
+                           const png::EncodeOptions& png = {});
 
 struct TerrainImportSettings {
     std::string where;        // the input's name for messages
