@@ -17,7 +17,7 @@ if [ "$seconds" = smoke ]; then
   limit=(-runs=10000 -seed=1)
 fi
 all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_image fuzz_wear fuzz_mat0 fuzz_terrain fuzz_obj
-  fuzz_gltf fuzz_sidecars fuzz_manifest)
+  fuzz_gltf fuzz_sidecars fuzz_manifest fuzz_preview)
 harnesses=("${@:-${all[@]}}")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -44,6 +44,7 @@ if [ ! -d "$seeds" ]; then
   n=0
   for f in "$tmp"/static/*.msh; do
     cp "$f" "$seeds/fuzz_msh/"
+    cp "$f" "$seeds/fuzz_preview/"
     if [ $n -lt 6 ]; then
       stem=$(basename "$f" .msh)
       "$mshconv" convert "$tmp/corpus/static.rlb:$stem.msh" "$tmp/exp/$stem.glb" --quiet

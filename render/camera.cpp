@@ -71,7 +71,7 @@ Projected project(const Camera& c, const Vec3& p) {
     return {c.cx + c.focal * xc / zc, c.cy - c.focal * yc / zc, zc};
 }
 
-Camera frame_points(const Orbit& orbit, const std::vector<Vec3>& points, int width, int height,
+Camera frame_points(const Orbit& orbit, const std::vector<Vec3>& all_points, int width, int height,
                     bool orthographic, double fill, std::optional<double> focal_cap) {
     Camera cam;
     cam.width = width;
@@ -88,6 +88,10 @@ Camera frame_points(const Orbit& orbit, const std::vector<Vec3>& points, int wid
     cam.up = to_gltf(ux, uy, uz);
     cam.forward = {-back[0], -back[1], -back[2]};
 
+    // Only finite points frame the view (a damaged model may carry others; they are not drawn).
+    std::vector<Vec3> points;
+    for (const Vec3& p : all_points)
+        if (std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2])) points.push_back(p);
     Vec3 lo{0, 0, 0}, hi{0, 0, 0};
     if (!points.empty()) {
         lo = hi = points[0];
@@ -101,7 +105,7 @@ Camera frame_points(const Orbit& orbit, const std::vector<Vec3>& points, int wid
         const Vec3 d{p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]};
         radius = std::max(radius, std::sqrt(dot(d, d)));
     }
-    if (!(radius > 1e-6)) radius = 1;
+    if (!(radius > 1e-6) || !std::isfinite(radius)) radius = 1;
     const double distance =
         orthographic ? 2 * radius + 1 : radius / std::sin(kHalfFovDeg * kPi / 180);
     for (int k = 0; k < 3; ++k) cam.eye[k] = float(centre[k] + back[k] * distance);

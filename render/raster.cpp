@@ -228,6 +228,12 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
             sv[k].v = src[k]->v;
         }
         if (behind) continue; // framing keeps what is shown in front; anything else is skipped
+        // Non-finite or absurdly far positions (a tolerant read of a damaged model) are not drawn:
+        // pixel arithmetic stays within int.
+        bool wild = false;
+        for (const ScreenVertex& v : sv)
+            wild = wild || !(std::abs(v.x) < 1e8) || !(std::abs(v.y) < 1e8) || !std::isfinite(v.q);
+        if (wild) continue;
         double area =
             (sv[1].x - sv[0].x) * (sv[2].y - sv[0].y) - (sv[2].x - sv[0].x) * (sv[1].y - sv[0].y);
         if (!(std::abs(area) > 0)) continue;
@@ -394,6 +400,8 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
         const Projected b = project(camera_, points[segments[i + 1]]);
         if (!camera_.orthographic && (a.z <= 0 || b.z <= 0)) continue;
         const double ax = a.x * s_, ay = a.y * s_, bx = b.x * s_, by = b.y * s_;
+        if (!(std::abs(ax) < 1e6 && std::abs(ay) < 1e6 && std::abs(bx) < 1e6 && std::abs(by) < 1e6))
+            continue; // off the picture by far, or not a number
         const double len = std::hypot(bx - ax, by - ay);
         const int steps = std::max(1, int(std::ceil(len * 2)));
         ++mark;
