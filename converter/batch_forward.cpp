@@ -3,6 +3,7 @@
 #include "pipeline/game_files.hpp"
 
 #include "address.hpp"
+#include "batch_inputs.hpp"
 #include "batch_mirror.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
@@ -104,44 +105,16 @@ class Forward {
     // A folder, an archive, a file or an archive entry: its files become units of work.
     void input(const std::string& spec) {
         std::error_code ec;
-        if (fs::is_directory(spec, ec)) {
-            // The output folder may lie inside the input folder: never read it back.
-            const fs::path out_abs = fs::weakly_canonical(out_dir_);
-            std::vector<fs::path> files;
-            for (auto it = fs::recursive_directory_iterator(spec, ec);
-                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                if (it->is_directory(ec) && fs::weakly_canonical(it->path()) == out_abs) {
-                    it.disable_recursion_pending();
-                    continue;
-                }
-                if (it->is_regular_file(ec)) files.push_back(it->path());
-            }
-            if (ec) fail(spec, "other", "cannot list the folder: " + ec.message());
-            std::sort(files.begin(), files.end());
-            for (const fs::path& f : files)
-                units_.push_back(
-                    {Address{f, {}}, f.lexically_relative(spec).parent_path(), fs::path(spec)});
-            return;
-        }
-        const Address a = parse_address(spec);
-        if (!a.entries.empty()) whole_tree_ = false; // one entry: no mirror of whole files
-        if (!fs::is_regular_file(a.file, ec)) {
-            fail(spec, "other", "no such file or folder");
-            return;
-        }
-        units_.push_back({a, fs::path(), a.file.parent_path()});
+        if (!fs::is_directory(spec, ec) && !parse_address(spec).entries.empty())
+            whole_tree_ = false; // one entry: no mirror of whole files
+        if (const std::string error = add_batch_input(spec, out_dir_, units_); !error.empty())
+            fail(spec, "other", error);
     }
 
     // Converts this job's share of the units; writes the mirror manifest (one per shard) when
     // every input was whole.
     void finish() {
-        std::vector<ShardUnit> keys;
-        for (const Unit& u : units_) {
-            std::error_code ec;
-            const auto size = fs::file_size(u.address.file, ec);
-            keys.push_back({u.address.display(), ec ? 0 : uint64_t(size)});
-        }
-        const std::vector<bool> mine = shard_members(keys, shard_);
+        const std::vector<bool> mine = shard_units(units_, shard_);
         for (size_t i = 0; i < units_.size(); ++i)
             if (mine[i]) file(units_[i].address, units_[i].rel, units_[i].root);
         flush();
@@ -149,11 +122,6 @@ class Forward {
     }
 
   private:
-    struct Unit {
-        Address address;
-        fs::path rel, root; // its folder relative to its input folder, and that folder
-    };
-
     size_t add_result(const std::string& input, const std::string& kind) {
         results_.push_back({input, kind, "", Status::Skipped, "", 0, false});
         return results_.size() - 1;
@@ -521,7 +489,7 @@ class Forward {
     fs::path out_dir_;
     const po::variables_map& vm_;
     const Shard shard_;
-    std::vector<Unit> units_;
+    std::vector<BatchUnit> units_;
     Progress& progress_;
     std::vector<Result>& results_;
     // The queue: planned conversions and the archives they belong to.

@@ -1,6 +1,7 @@
 #include "batch_preview.hpp"
 
 #include "address.hpp"
+#include "batch_inputs.hpp"
 #include "commands.hpp"
 #include "convert.hpp"
 #include "preview_cmd.hpp"
@@ -110,37 +111,12 @@ class PreviewBatch {
     }
 
     void input(const std::string& spec) {
-        std::error_code ec;
-        if (fs::is_directory(spec, ec)) {
-            const fs::path out_abs = fs::weakly_canonical(out_);
-            std::vector<fs::path> files;
-            for (auto it = fs::recursive_directory_iterator(spec, ec);
-                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                if (it->is_directory(ec) && fs::weakly_canonical(it->path()) == out_abs) {
-                    it.disable_recursion_pending();
-                    continue;
-                }
-                if (it->is_regular_file(ec)) files.push_back(it->path());
-            }
-            if (ec) fail(spec, "other", "cannot list the folder: " + ec.message());
-            std::sort(files.begin(), files.end());
-            for (const fs::path& f : files)
-                units_.push_back({Address{f, {}}, f.lexically_relative(spec).parent_path(), spec});
-            return;
-        }
-        const Address a = parse_address(spec);
-        if (!fs::is_regular_file(a.file, ec)) return fail(spec, "other", "no such file or folder");
-        units_.push_back({a, fs::path(), a.file.parent_path()});
+        if (const std::string error = add_batch_input(spec, out_, units_); !error.empty())
+            fail(spec, "other", error);
     }
 
     PreviewRun finish() {
-        std::vector<ShardUnit> keys;
-        for (const Unit& u : units_) {
-            std::error_code ec;
-            const auto size = fs::file_size(u.address.file, ec);
-            keys.push_back({u.address.display(), ec ? 0 : uint64_t(size)});
-        }
-        const std::vector<bool> mine = shard_members(keys, shard_);
+        const std::vector<bool> mine = shard_units(units_, shard_);
         for (size_t i = 0; i < units_.size(); ++i)
             if (mine[i]) plan(units_[i]);
         const long count = long(assets_.size());
@@ -152,11 +128,6 @@ class PreviewBatch {
     }
 
   private:
-    struct Unit {
-        Address address;
-        fs::path rel, root;
-    };
-
     void fail(const std::string& input, const std::string& kind, const std::string& message) {
         results_.push_back({input, kind, "", Status::Failed, message, 0, false});
         progress_.finished(results_.back());
@@ -210,7 +181,7 @@ class PreviewBatch {
         assets_.push_back(std::move(a));
     }
 
-    void plan(const Unit& u) {
+    void plan(const BatchUnit& u) {
         const std::string where = u.address.display();
         Loaded in;
         try {
@@ -442,7 +413,7 @@ class PreviewBatch {
     bool force_;
     json options_;
     uint64_t options_hash_ = 0;
-    std::vector<Unit> units_;
+    std::vector<BatchUnit> units_;
     std::vector<Asset> assets_;
     std::map<fs::path, manifest::FileNames> names_;
     std::map<fs::path, std::pair<std::unique_ptr<mapping::MaterialLibraries>, uint64_t>> libraries_;
