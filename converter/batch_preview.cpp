@@ -117,8 +117,14 @@ class PreviewBatch {
 
     PreviewRun finish() {
         const std::vector<bool> mine = shard_units(units_, shard_);
-        for (size_t i = 0; i < units_.size(); ++i)
-            if (mine[i]) plan(units_[i]);
+        for (size_t i = 0; i < units_.size(); ++i) {
+            if (!mine[i]) continue;
+            try {
+                plan(units_[i]);
+            } catch (const std::exception& e) { // an archive too damaged to list its entries
+                fail(units_[i].address.display(), "archive", e.what());
+            }
+        }
         const long count = long(assets_.size());
         texture_cache_ = std::make_unique<pipeline::PreviewTextureCache>();
 #pragma omp parallel for schedule(dynamic, 1)

@@ -173,7 +173,7 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
         nlohmann::json view = preview_draw::camera_json(
             cam, c.label.empty() ? (s.turntable > 0 ? "turntable" : c.view) : c.label,
             {x, y, s.width, s.height});
-        view["frame"] = c.frame;
+        if (c.frame >= 0) view["frame"] = c.frame; // none: the rest pose
         view["orbit"] = {{"azimuth", c.orbit.azimuth_deg}, {"elevation", c.orbit.elevation_deg}};
         sheet.views.push_back(view);
         if (s.turntable > 0)
@@ -254,6 +254,12 @@ std::string preview_settings_problem(const PreviewSettings& s) {
     if (s.frame && (!std::isfinite(*s.frame) || *s.frame < 0)) return "frame must be a number >= 0";
     if (!(s.fps > 0) || !std::isfinite(s.fps)) return "fps must be a positive number";
     if (s.samples_per_side < 1 || s.samples_per_side > 4) return "samples must be 1..4 a side";
+    const uint64_t cells = s.strip > 0        ? uint64_t(s.strip)
+                           : s.turntable > 0  ? uint64_t(s.turntable)
+                           : s.view == "grid" ? 4
+                                              : 1;
+    if (uint64_t(s.width) * uint64_t(s.height) * cells > (uint64_t(1) << 26))
+        return "the sheet (size x views) is over 64 million pixels";
     // 20 bytes per sample: at most 16 Mi samples (320 MB) for one view.
     if (uint64_t(s.width) * uint64_t(s.height) * uint64_t(s.samples_per_side * s.samples_per_side) >
         (uint64_t(1) << 24))

@@ -55,7 +55,8 @@ std::vector<bool> shown_nodes(const scene::Scene& sc, const DrawOptions& options
     std::vector<bool> shown(sc.nodes.size(), true);
     for (size_t i = 0; i < sc.nodes.size(); ++i) {
         int n = int(i);
-        for (size_t guard = 0; n != scene::kNoIndex && guard <= sc.nodes.size(); ++guard) {
+        for (size_t guard = 0; n >= 0 && size_t(n) < sc.nodes.size() && guard <= sc.nodes.size();
+             ++guard) {
             const scene::Node& node = sc.nodes[size_t(n)];
             const bool raw_overlay = options.terrain && node.name == mapping::kArealNode;
             if (raw_overlay || (node.parent == scene::kNoIndex && !node.in_scene)) {
