@@ -49,7 +49,7 @@ std::optional<pipeline::NamedBytes> level_file(const Address& in, const po::vari
 
 // The game libraries of a level: --game-dir / --materials / --textures, else the nearest folder
 // above the level holding Material.lib or Textures.lib (a game keeps its maps in DATA/MAPS/<map>/
-// below the libraries); only the textures the Land1.wea rows need are read.
+// below the libraries); only the textures the Land1.wea and Land2.wea rows need are read.
 std::optional<mapping::MaterialLibraries> level_libraries(const Address& land,
                                                           const pipeline::TerrainExportInput& input,
                                                           const po::variables_map& vm) {
@@ -66,6 +66,10 @@ std::optional<mapping::MaterialLibraries> level_libraries(const Address& land,
     try {
         needs.materials =
             wear::material_names(wear::read(input.wear1->bytes, input.wear1->address));
+        if (input.wear2) // layer 2 (Terrain_layer2) resolves through the same libraries
+            for (std::string& row :
+                 wear::material_names(wear::read(input.wear2->bytes, input.wear2->address)))
+                needs.materials.push_back(std::move(row));
     } catch (const FormatError&) {
         return std::nullopt; // the export names the damaged WEAR itself
     }

@@ -165,6 +165,75 @@ void build_terrain(const terrain::Terrain& t, const TerrainSceneOptions& opt, sc
     sc.nodes.push_back(std::move(node));
 }
 
+// The second layer as the game blends it (terrain.md §3: mix(layer2, layer1, w14)): the faces
+// with an auxByte again, one primitive per Land2.wea row, textured by the type-18 UVs and
+// translucent by 1 - w14 per vertex (COLOR_0 alpha, material alpha-blended), in a node lifted a
+// little above the terrain so that no depth test fights it. A viewer shows the blend; the
+// import reads only `Terrain` and ignores this node.
+void build_layer2(const terrain::Terrain& t, const TerrainSceneOptions& opt, scene::Scene& sc) {
+    const size_t nv = t.positions.size();
+    if (t.uv2.size() != nv) return; // no layer-2 UVs: nothing to draw it with
+    const bool has_n = t.normals.size() == nv, has_w = t.weights.size() == nv;
+    std::array<std::vector<uint32_t>, 256> by_row;
+    for (size_t f = 0; f < t.faces.size(); ++f)
+        if (t.faces[f].aux != terrain::kNoLayer2 && terrain::face_usable(t, f))
+            by_row[t.faces[f].aux].push_back(uint32_t(f));
+    NameSet names;
+    for (const scene::Material& m : sc.materials) names.unique(m.name);
+    scene::Mesh mesh;
+    mesh.name = kTerrainLayer2Node;
+    for (size_t r = 0; r < by_row.size(); ++r) {
+        if (by_row[r].empty()) continue;
+        scene::Material mat;
+        mat.name = names.unique(r < opt.layer2_names.size() && !opt.layer2_names[r].empty()
+                                    ? opt.layer2_names[r]
+                                    : "land2_row_" + std::to_string(r));
+        mat.extras = {{"wear", "Land2.wea"}, {"wear2_row", r}};
+        mat.alpha_mode = scene::AlphaMode::Blend;
+        sc.materials.push_back(std::move(mat));
+        scene::Primitive p;
+        p.material = int(sc.materials.size() - 1);
+        auto& pos = p.attributes["POSITION"];
+        auto& nrm = p.attributes["NORMAL"];
+        auto& uv = p.attributes["TEXCOORD_0"];
+        auto& colour = p.attributes["COLOR_0"];
+        pos.components = nrm.components = 3;
+        uv.components = 2;
+        colour.components = 4;
+        for (uint32_t f : by_row[r])
+            for (uint16_t v : t.faces[f].v) {
+                const terrain::Vec3& q = t.positions[v];
+                const V3 g = to_gltf3(q.x, q.y, q.z);
+                push(pos.data, {g[0], g[1], g[2]});
+                V3 n = {0, 1, 0};
+                if (has_n) {
+                    const auto& s = t.normals[v];
+                    n = to_gltf3(msh::decode_normal_component(s[0]),
+                                 msh::decode_normal_component(s[1]),
+                                 msh::decode_normal_component(s[2]));
+                    if (!normalise(n)) n = {0, 1, 0};
+                }
+                push(nrm.data, {n[0], n[1], n[2]});
+                push(uv.data, {msh::decode_uv(t.uv2[v][0]), msh::decode_uv(t.uv2[v][1])});
+                float w = has_w ? terrain::weight_value(t.weights[v]) : 0.0f;
+                if (!std::isfinite(w)) w = 0;
+                push(colour.data, {1, 1, 1, 1 - std::clamp(w, 0.0f, 1.0f)});
+                p.indices.push_back(uint32_t(p.indices.size()));
+            }
+        mesh.primitives.push_back(std::move(p));
+    }
+    if (mesh.primitives.empty()) return;
+    sc.meshes.push_back(std::move(mesh));
+    scene::Node node;
+    node.name = kTerrainLayer2Node;
+    node.mesh = int(sc.meshes.size() - 1);
+    node.translation = {0, opt.layer2_lift, 0}; // world +Z = glTF +Y
+    node.extras["mshconv"] = {{"kind", "terrain_layer2"},
+                              {"lift", opt.layer2_lift},
+                              {"blend", "COLOR_0.a = 1 - type-14 weight; ignored by the import"}};
+    sc.nodes.push_back(std::move(node));
+}
+
 void build_overlay(const arealmap::ArealMap& map, const TerrainSceneOptions& opt,
                    scene::Scene& sc) {
     scene::Node root;
@@ -302,6 +371,7 @@ scene::Scene terrain_to_scene(const terrain::Terrain& terrain, const arealmap::A
                               const TerrainSceneOptions& options) {
     scene::Scene sc;
     build_terrain(terrain, options, sc);
+    if (options.layer2) build_layer2(terrain, options, sc);
     if (areal_map && areal_map->decoded && !areal_map->areals.empty())
         build_overlay(*areal_map, options, sc);
     return sc;

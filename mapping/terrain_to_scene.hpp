@@ -23,6 +23,11 @@
 //   Faces the tolerant reader flags as unusable (indices out of range) are left out of the mesh
 //   and listed in the Terrain node extras (`skipped_faces`).
 //
+//   node `Terrain_layer2` (root, with `layer2` only; glTF exports and previews), translation
+//     (0, layer2_lift, 0): the faces with an auxByte again, one TRIANGLES primitive per Land2.wea
+//     row (material = its name, extras {wear: "Land2.wea", wear2_row}, alpha BLEND), unshared
+//     vertices, TEXCOORD_0 = type 18, COLOR_0 = (1, 1, 1, 1 - type-14 weight): layer 2 over
+//     layer 1 as the game mixes them. The import ignores the node.
 //   node `ArealMap` (root, separate from `Terrain`), translation (0, lift, 0): the overlay is
 //   lifted `areal_lift` units (default 0.5) along world +Z (glTF +Y) so it sits visibly above the
 //   ground. The lift is only in the node transform; vertex positions are the stored ones.
@@ -53,9 +58,14 @@ struct TerrainSceneOptions {
     std::vector<std::string> layer2_names; // Land2.wea rows (auxByte), listed in node extras
     float areal_lift = 0.5f;               // world +Z offset of the ArealMap node
     bool areal_faces = true;               // build ArealMap_areas
+    // Also the node `Terrain_layer2`: layer 2 blended over layer 1 (for viewers; glTF only, the
+    // import ignores it). Off by default: the import rebuilds the expected scene without it.
+    bool layer2 = false;
+    float layer2_lift = 0.2f; // world +Z offset of that node: above layer 1, below the overlay
 };
 
 inline constexpr const char* kTerrainNode = "Terrain";
+inline constexpr const char* kTerrainLayer2Node = "Terrain_layer2";
 inline constexpr const char* kArealNode = "ArealMap";
 inline constexpr const char* kArealOutlinesNode = "ArealMap_outlines";
 inline constexpr const char* kArealAreasNode = "ArealMap_areas";

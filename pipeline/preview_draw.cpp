@@ -126,6 +126,12 @@ DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& 
                                                  uv_it->second.count() == pos.count()
                                              ? &uv_it->second
                                              : nullptr;
+            const auto colour_it = prim.attributes.find("COLOR_0");
+            const scene::Attribute* colour = colour_it != prim.attributes.end() &&
+                                                     colour_it->second.components >= 3 &&
+                                                     colour_it->second.count() == pos.count()
+                                                 ? &colour_it->second
+                                                 : nullptr;
             item.vertices.resize(pos.count());
             for (size_t v = 0; v < pos.count(); ++v) {
                 render::Vertex& out = item.vertices[v];
@@ -137,6 +143,9 @@ DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& 
                 else
                     out.normal = {0, 0, 0};
                 if (uv) out.u = uv->data[2 * v], out.v = uv->data[2 * v + 1];
+                if (colour)
+                    for (size_t k = 0; k < size_t(colour->components); ++k)
+                        out.colour[k] = colour->data[size_t(colour->components) * v + k];
             }
             if (prim.indices.empty()) {
                 for (uint32_t v = 0; v + 2 < uint32_t(pos.count()); v += 3)

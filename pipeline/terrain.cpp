@@ -92,6 +92,24 @@ Bytes to_bytes(const std::string& text) {
 
 namespace {
 
+// Layer 2 (Land2.wea rows, the materials `Terrain_layer2` uses) through the same chain; the
+// materials keep their alpha blending (the weights are in the vertex colours).
+void texture_layer2(scene::Scene& sc, const std::vector<std::string>& rows,
+                    const mapping::MaterialLibraries& libraries, const png::EncodeOptions& png,
+                    const std::string& where, std::vector<std::string>& warnings) {
+    bool used = false;
+    for (const scene::Material& m : sc.materials) used = used || m.extras.contains("wear2_row");
+    if (!used) return;
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const auto resolved = mapping::resolve_materials(rows, libraries, sink, png);
+    for (scene::Material& m : sc.materials) {
+        if (!m.extras.contains("wear2_row")) continue;
+        const size_t row = m.extras["wear2_row"].get<size_t>();
+        if (row < resolved.size() && resolved[row].image) m.base_color = resolved[row].image;
+    }
+    for (const std::string& w : sink.warning_texts()) warnings.push_back(where + ": " + w);
+}
+
 // Everything export_terrain does before the sidecar and the encoding.
 struct PreparedTerrain {
     TerrainScene built;
@@ -99,7 +117,7 @@ struct PreparedTerrain {
 };
 
 PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, bool draped,
-                                const png::EncodeOptions& png) {
+                                bool layer2, const png::EncodeOptions& png) {
     const std::string& where = in.address;
     PreparedTerrain p;
     TerrainScene& out = p.built;
@@ -120,6 +138,7 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
     opt.layer1_names = wear_rows(in.wear1, out.warnings);
     opt.layer2_names = wear_rows(in.wear2, out.warnings);
     opt.areal_faces = areal_faces;
+    opt.layer2 = layer2;
     out.scene = mapping::terrain_to_scene(*out.terrain, out.map.get(), opt);
     if (in.libraries && !opt.layer1_names.empty()) {
         // Layer 1 textured through the game's chain (texm-materials.md §12; terrain.md §4).
@@ -130,6 +149,8 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
         for (const std::string& w : material_sink.warning_texts())
             out.warnings.push_back(where + ": " + w);
     }
+    if (in.libraries && layer2 && !opt.layer2_names.empty())
+        texture_layer2(out.scene, opt.layer2_names, *in.libraries, png, where, out.warnings);
     if (out.map && draped) mapping::add_draped_overlay(out.scene, *out.terrain, *out.map);
     return p;
 }
@@ -138,7 +159,7 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
 
 TerrainScene terrain_scene(const TerrainExportInput& in, bool draped,
                            const png::EncodeOptions& png) {
-    return prepare_terrain(in, true, draped, png).built;
+    return prepare_terrain(in, true, draped, true, png).built;
 }
 
 TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {
@@ -147,7 +168,7 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     const std::string& where = in.address;
     PreparedTerrain prepared = prepare_terrain(
         in, areal_faces, !obj_out && settings.overlay == TerrainExportSettings::Overlay::Both,
-        settings.png);
+        !obj_out, settings.png);
     TerrainExport out;
     out.warnings = std::move(prepared.built.warnings);
     out.notes = std::move(prepared.built.notes);

@@ -75,6 +75,7 @@ struct ScreenVertex {
     double inv_w; // 1 / z (perspective) or 1: perspective-correct interpolation
     float u, v;
     float light;
+    std::array<float, 4> colour;
 };
 
 // Is an edge a top or left edge (counter-clockwise in y-down samples)? Shared edges of adjacent
@@ -226,6 +227,7 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
             sv[k].q = camera_.orthographic ? -p.z : 1.0 / p.z;
             sv[k].u = src[k]->u;
             sv[k].v = src[k]->v;
+            sv[k].colour = src[k]->colour;
         }
         if (behind) continue; // framing keeps what is shown in front; anything else is skipped
         // Non-finite or absurdly far positions (a tolerant read of a damaged model) are not drawn:
@@ -357,6 +359,9 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                     const auto texel = sample(*level, u, v);
                     for (int k = 0; k < 4; ++k) colour[size_t(k)] *= texel[size_t(k)];
                 }
+                for (size_t k = 0; k < 4; ++k)
+                    colour[k] *=
+                        float(c0 * sv[0].colour[k] + c1 * sv[1].colour[k] + c2 * sv[2].colour[k]);
                 if (surface.alpha == AlphaMode::Mask) {
                     if (colour[3] < surface.cutoff) continue;
                     colour[3] = 1;

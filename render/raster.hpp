@@ -47,6 +47,7 @@ struct Vertex {
     Vec3 position; // world, glTF axes
     Vec3 normal;   // world, unit (zero: the face normal)
     float u = 0, v = 0;
+    std::array<float, 4> colour{1, 1, 1, 1}; // linear RGBA multiplier (glTF COLOR_0)
 };
 
 // Lights in camera space (x right, y up, z towards the viewer), linear intensities.

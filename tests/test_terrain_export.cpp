@@ -7,6 +7,7 @@
 #include "formats/bytes.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
+#include "formats/msh.hpp"
 #include "formats/png.hpp"
 #include "formats/terrain.hpp"
 #include "formats/tinygltf.hpp"
@@ -365,6 +366,67 @@ BOOST_AUTO_TEST_CASE(terrain_materials_carry_their_ground_textures) {
         ++textured;
     }
     BOOST_TEST(textured == expected.size());
+}
+
+// Layer 2 as the game blends it (terrain.md §3): the faces with an auxByte again in
+// `Terrain_layer2`, one primitive per Land2.wea row, with the type-18 UVs, alpha 1 - w14 per
+// corner and the row's ground texture, alpha-blended and lifted above layer 1.
+BOOST_AUTO_TEST_CASE(layer_two_blends_over_layer_one_by_the_weights) {
+    const fs::path dir = scratch("terrain_layer2");
+    Run r = mshconv("samples " + q(dir / "game"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const fs::path land = dir / "game" / "DATA" / "MAPS" / "SynTut2" / "Land.msh";
+    const fs::path glb = dir / "tut2.glb";
+    r = mshconv("convert " + q(land) + " " + q(glb));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST(r.out.find("warning") == std::string::npos, r.out);
+    const terrain::Terrain t = terrain::read(read_file(land), ReadMode::Strict, "Land.msh");
+    const tinygltf::Model m = load_gltf(glb);
+    const int n = node_named(m, "Terrain_layer2");
+    BOOST_TEST_REQUIRE(n >= 0);
+    const tinygltf::Node& node = m.nodes.at(size_t(n));
+    BOOST_TEST_REQUIRE(node.translation.size() == 3u);
+    BOOST_TEST(node.translation[1] > 0);
+    BOOST_TEST(node.translation[1] < 0.5); // under the draped overlay
+    const std::map<std::string, std::array<double, 3>> colours = {
+        {"DIRT2", {100, 72, 48}}, {"ROCK2", {96, 92, 88}}, {"GRASS3", {70, 110, 45}}};
+    // The expected corners, row by row, faces in file order.
+    std::vector<double> want_alpha, want_u;
+    for (int row = 0; row < terrain::kNoLayer2; ++row)
+        for (const terrain::Face& f : t.faces)
+            if (f.aux == row)
+                for (uint16_t v : f.v) {
+                    want_alpha.push_back(1 - double(terrain::weight_value(t.weights[v])));
+                    want_u.push_back(msh::decode_uv(t.uv2[v][0]));
+                }
+    std::vector<double> alpha, u;
+    size_t textured = 0;
+    for (const tinygltf::Primitive& p : m.meshes.at(size_t(node.mesh)).primitives) {
+        const tinygltf::Material& mat = m.materials.at(size_t(p.material));
+        BOOST_TEST(mat.alphaMode == "BLEND");
+        const auto want = colours.find(mat.name);
+        BOOST_TEST_REQUIRE((want != colours.end()), mat.name);
+        const int tex = mat.pbrMetallicRoughness.baseColorTexture.index;
+        BOOST_TEST_REQUIRE(tex >= 0, mat.name);
+        const texm::Image px =
+            png::decode(m.images.at(size_t(m.textures.at(size_t(tex)).source)).image).rgba;
+        std::array<double, 3> mean{};
+        for (size_t i = 0; i < px.rgba.size(); i += 4)
+            for (size_t c = 0; c < 3; ++c) mean[c] += px.rgba[i + c] / double(px.width * px.height);
+        for (size_t c = 0; c < 3; ++c) BOOST_TEST(std::abs(mean[c] - want->second[c]) < 10);
+        ++textured;
+        const std::vector<double> rgba = read_accessor(m, p.attributes.at("COLOR_0"));
+        for (size_t i = 3; i < rgba.size(); i += 4) alpha.push_back(rgba[i]);
+        const std::vector<double> uv = read_accessor(m, p.attributes.at("TEXCOORD_0"));
+        for (size_t i = 0; i < uv.size(); i += 2) u.push_back(uv[i]);
+    }
+    BOOST_TEST(textured == 3u);
+    BOOST_TEST_REQUIRE(alpha.size() == want_alpha.size());
+    BOOST_TEST_REQUIRE(!alpha.empty());
+    for (size_t i = 0; i < alpha.size(); ++i) {
+        BOOST_TEST(std::abs(alpha[i] - want_alpha[i]) < 1e-6, "corner " << i);
+        BOOST_TEST(u[i] == want_u[i], "corner " << i);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(sidecar_carries_the_payloads_and_face_fields) {

@@ -4,7 +4,9 @@ usage: blender -b --python blender_map_check.py -- OUT_DIR MAP.glb...
 For each map: imports it; casts a ray down from above every draped-overlay triangle centre onto
 the terrain (the distance must be 0..1 unit); renders the terrain alone from above (orthographic,
 a uniform white world, no lamps: each pixel shows its texture's colour) to OUT_DIR/<map>.png and
-compares its mean colour with the area-weighted mean of the terrain textures.
+compares its mean colour with the area-weighted mean of the terrain textures; then renders it again
+with `Terrain_layer2` (layer 2 blended by the type-14 weights) and reports how it was imported
+(alpha blending fed by the vertex colours, textured) and how much of the picture it changes.
 Prints RESULT <json> per map.
 """
 import json
@@ -50,10 +52,25 @@ for path in maps:
     result["draped_triangles"] = len(heights) + misses
     result["draped_within_1"] = inside / max(1, len(heights) + misses)
 
-    # The terrain alone, from above, textures as they are.
+    # Layer 2 as imported: blended, its alpha fed by the vertex colours (COLOR_0 = 1 - w14).
+    layer2 = bpy.data.objects.get("Terrain_layer2")
+    result["layer2_materials"] = []
+    if layer2 is not None:
+        for m in layer2.data.materials:
+            bsdf = next(n for n in m.node_tree.nodes if n.type == "BSDF_PRINCIPLED")
+            feeds = {n.type for n in m.node_tree.nodes}
+            result["layer2_materials"].append({
+                "name": m.name, "blend": m.blend_method,
+                "alpha_linked": bool(bsdf.inputs["Alpha"].links),
+                "vertex_colour": "VERTEX_COLOR" in feeds,
+                "textured": "TEX_IMAGE" in feeds})
+
+    # The terrain alone, from above, textures as they are (then with layer 2 over it).
     for o in list(bpy.data.objects):
-        if o.name != "Terrain":
+        if o.name not in ("Terrain", "Terrain_layer2"):
             bpy.data.objects.remove(o)
+    if layer2 is not None:
+        layer2.hide_render = True
     # Expected: the textures' mean colours weighted by each material's area.
     weights = {}
     for poly in terrain.data.polygons:
@@ -93,4 +110,14 @@ for path in maps:
     render = bpy.data.images.load(scene.render.filepath)
     px = numpy.array(render.pixels[:]).reshape(-1, 4)
     result["render_mean"] = [round(float(v) * 255, 1) for v in px[:, :3].mean(axis=0)]
+    if layer2 is not None:
+        layer2.hide_render = False
+        scene.render.filepath = os.path.join(out_dir, name + "_layer2.png")
+        bpy.ops.render.render(write_still=True)
+        px2 = numpy.array(bpy.data.images.load(scene.render.filepath).pixels[:]).reshape(-1, 4)
+        changed = numpy.abs(px2[:, :3] - px[:, :3]).max(axis=1) > 3 / 255
+        result["layer2_changed"] = float(changed.mean())
+        # Where layer 2 shows, it blends: neither the ground below unchanged nor opaque layer 2.
+        result["layer2_mean_change"] = round(float(numpy.abs(px2[changed, :3] - px[changed, :3])
+                                                   .mean() * 255), 1) if changed.any() else 0
     print("RESULT", json.dumps(result))

@@ -5,7 +5,8 @@
 - Blender 3.4 (tests/integration/blender_map_check.py): >= 99 % of the draped overlay's
   triangle centres lie 0..1 unit above the terrain (ray cast down); the terrain rendered from
   above with Eevee is not white and its mean colour is within 20 (of 255) per channel of the
-  area-weighted mean of its textures;
+  area-weighted mean of its textures; layer 2 (`Terrain_layer2`) comes in as textured materials
+  alpha-blended by the vertex colours and changes part of the picture;
 - and the export still comes back byte for byte (`convert` straight back).
 
 usage: blender_maps.py BUILD_DIR SOURCE_DIR
@@ -58,6 +59,13 @@ for res in results:
     check(res["draped_triangles"] > 0 and res["draped_within_1"] >= 0.99,
           f"{name}: {res['draped_within_1']:.2%} of {res['draped_triangles']} draped triangle "
           "centres 0..1 unit above the terrain")
+    mats = res["layer2_materials"]
+    check(len(mats) > 0 and all(m["blend"] == "BLEND" and m["alpha_linked"] and m["vertex_colour"]
+                                and m["textured"] for m in mats),
+          f"{name}: layer 2 imported as textured materials alpha-blended by the vertex colours ({mats})")
+    check(0.02 <= res.get("layer2_changed", 0) <= 0.6 and res.get("layer2_mean_change", 0) >= 5,
+          f"{name}: layer 2 shows over part of the ground ({res.get('layer2_changed', 0):.1%} of the "
+          f"pixels, by {res.get('layer2_mean_change', 0)} of 255 on average)")
     mean, want = res["render_mean"], res["expected"]
     check(min(mean) < 200, f"{name}: the rendered terrain is not white {mean}")
     check(all(abs(a - b) <= 20 for a, b in zip(mean, want)),
