@@ -248,6 +248,9 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
             n.extensions["MSFT_lod"] =
                 tinygltf::Value(tinygltf::Value::Object{{"ids", tinygltf::Value(ids)}});
         }
+        if (!src.visible)
+            n.extensions["KHR_node_visibility"] =
+                tinygltf::Value(tinygltf::Value::Object{{"visible", tinygltf::Value(false)}});
         if (src.translation != std::array<float, 3>{0, 0, 0})
             n.translation.assign(src.translation.begin(), src.translation.end());
         if (src.rotation != std::array<float, 4>{0, 0, 0, 1})
@@ -262,6 +265,9 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
         if (scene.nodes[i].parent != scene::kNoIndex)
             m.nodes[size_t(scene.nodes[i].parent)].children.push_back(int(i));
     if (!scene.extras.is_null()) sc.extras = to_value(scene.extras);
+    if (std::any_of(scene.nodes.begin(), scene.nodes.end(),
+                    [](const scene::Node& n) { return !n.visible; }))
+        m.extensionsUsed.push_back("KHR_node_visibility");
     if (std::any_of(scene.nodes.begin(), scene.nodes.end(),
                     [](const scene::Node& n) { return !n.lod_ids.empty(); }))
         m.extensionsUsed.push_back("MSFT_lod");

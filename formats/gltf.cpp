@@ -345,15 +345,14 @@ void write_node(JsonWriter& j, const scene::Node& n, const std::vector<int>& chi
     if (n.mesh != scene::kNoIndex) j.key("mesh").integer(n.mesh);
     if (n.skin != scene::kNoIndex) j.key("skin").integer(n.skin);
     if (!children.empty()) j.key("children").integers(children);
-    if (!n.lod_ids.empty())
-        j.key("extensions")
-            .begin_object()
-            .key("MSFT_lod")
-            .begin_object()
-            .key("ids")
-            .integers(n.lod_ids)
-            .end_object()
-            .end_object();
+    if (!n.lod_ids.empty() || !n.visible) {
+        j.key("extensions").begin_object();
+        if (!n.visible)
+            j.key("KHR_node_visibility").begin_object().key("visible").boolean(false).end_object();
+        if (!n.lod_ids.empty())
+            j.key("MSFT_lod").begin_object().key("ids").integers(n.lod_ids).end_object();
+        j.end_object();
+    }
     if (n.lod_coverage.empty()) {
         write_extras(j, n.extras);
     } else {
@@ -387,9 +386,16 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
     j.begin_object();
     j.key("asset").begin_object().key("generator").plain_string("mshconv");
     j.key("version").plain_string("2.0").end_object();
-    if (std::any_of(scene.nodes.begin(), scene.nodes.end(),
-                    [](const scene::Node& n) { return !n.lod_ids.empty(); }))
-        j.key("extensionsUsed").begin_array().plain_string("MSFT_lod").end_array();
+    const bool hidden = std::any_of(scene.nodes.begin(), scene.nodes.end(),
+                                    [](const scene::Node& n) { return !n.visible; });
+    const bool lods = std::any_of(scene.nodes.begin(), scene.nodes.end(),
+                                  [](const scene::Node& n) { return !n.lod_ids.empty(); });
+    if (hidden || lods) {
+        j.key("extensionsUsed").begin_array();
+        if (hidden) j.plain_string("KHR_node_visibility");
+        if (lods) j.plain_string("MSFT_lod");
+        j.end_array();
+    }
 
     j.key("scene").integer(0);
     j.key("scenes").begin_array().begin_object();

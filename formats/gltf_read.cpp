@@ -620,6 +620,10 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         out.mesh = n.mesh;
         out.skin = n.skin;
         out.extras = to_json(n.extras);
+        if (const auto v = n.extensions.find("KHR_node_visibility"); v != n.extensions.end())
+            if (v->second.IsObject() && v->second.Has("visible") &&
+                v->second.Get("visible").IsBool())
+                out.visible = v->second.Get("visible").Get<bool>();
         if (n.translation.size() == 3)
             out.translation = {float(n.translation[0]), float(n.translation[1]),
                                float(n.translation[2])};

@@ -439,6 +439,7 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 child.parent = int(i);
                 child.mesh = m;
                 child.extras = object_of({{"lod", lod}, {"group", group}, {"slot", slot_index}});
+                child.visible = false; // the selected slot shows; the others are there to edit
                 if (group == 0) lod_child[i][size_t(lod)] = int(b.out.nodes.size());
                 b.out.nodes.push_back(std::move(child));
             }
@@ -452,8 +453,11 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
             scene::Node& n = b.out.nodes[i];
             if (n.mesh == scene::kNoIndex) continue;
             for (int lod = 1; lod < kLods; ++lod)
-                if (lod_child[i][size_t(lod)] != scene::kNoIndex)
+                if (lod_child[i][size_t(lod)] != scene::kNoIndex) {
                     n.lod_ids.push_back(lod_child[i][size_t(lod)]);
+                    // An MSFT_lod level is chosen by the viewer: never hidden.
+                    b.out.nodes[size_t(lod_child[i][size_t(lod)])].visible = true;
+                }
             if (n.lod_ids.empty()) continue;
             n.lod_coverage.assign(coverage, coverage + n.lod_ids.size() + 1);
         }

@@ -59,7 +59,8 @@ std::vector<bool> shown_nodes(const scene::Scene& sc, const DrawOptions& options
              ++guard) {
             const scene::Node& node = sc.nodes[size_t(n)];
             const bool raw_overlay = options.terrain && node.name == mapping::kArealNode;
-            if (raw_overlay || (node.parent == scene::kNoIndex && !node.in_scene)) {
+            if (raw_overlay || !node.visible ||
+                (node.parent == scene::kNoIndex && !node.in_scene)) {
                 shown[i] = false;
                 break;
             }

@@ -25,6 +25,9 @@ struct Node {
     int skin = kNoIndex;
     // A root node that is not listed in the scene (an MSFT_lod level referenced from elsewhere).
     bool in_scene = true;
+    // KHR_node_visibility: false = the node and its children are not shown (slots other than the
+    // selected one in an export of every LOD and group), yet present to edit.
+    bool visible = true;
     // MSFT_lod: the nodes of the coarser levels, with the screen coverage of each level.
     std::vector<int> lod_ids;
     std::vector<float> lod_coverage;

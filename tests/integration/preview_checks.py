@@ -15,7 +15,9 @@ renderer:
 5. the gallery in a real browser (headless Chromium, tests/integration/gallery_browser.js): every
    image decodes, search and kind filter work, the screenshot shows a grid;
 6. incremental runs, --force, placeholder tiles and clear errors for damaged input, nothing
-   to draw, and no PNG left behind.
+   to draw, and no PNG left behind;
+7. an export of every LOD and group marks the other slots hidden (KHR_node_visibility), and a
+   viewer that honours it (the preview of that GLB) shows exactly the default export.
 
 usage: preview_checks.py BUILD_DIR SOURCE_DIR
 """
@@ -258,6 +260,26 @@ for view_name in VIEWS:
         check(reach[side] > reach[other] * 1.15,
               f"{view_name}: +{axis.upper()} shows {dict(R='right', L='left', U='up')[side]} "
               f"(reach from the pole {reach})")
+
+# ---- hidden slots: an export of every LOD and group marks the other slots KHR_node_visibility
+# false; a viewer that honours it (this preview) shows what the default export shows ----------
+for entry in ("static.rlb:House_01.msh", "turrets.rlb:TURRET_1.msh", "animals.rlb:A_BIG.msh"):
+    archive, name = entry.split(":")
+    src = os.path.join(game, archive) + ":" + name
+    allslots = os.path.join(work, name + ".all.glb")
+    check(run("convert", src, allslots, "--lod", "all", "--group", "all").returncode == 0,
+          f"{name}: exported with every LOD and group")
+    doc, _ = load_gltf(allslots)
+    slots = [n for n in doc["nodes"] if "@" in n.get("name", "")]
+    hidden = [n for n in slots if n.get("extensions", {}).get("KHR_node_visibility", {}).get("visible") is False]
+    check(len(slots) > 0 and len(hidden) == len(slots) and "KHR_node_visibility" in doc.get("extensionsUsed", [])
+          and "KHR_node_visibility" not in doc.get("extensionsRequired", []),
+          f"{name}: its {len(slots)} other slots are KHR_node_visibility false (used, not required)")
+    a, b = os.path.join(work, name + ".all.png"), os.path.join(work, name + ".default.png")
+    run("preview", allslots, a)
+    run("preview", src, b)
+    check(open(a, "rb").read() == open(b, "rb").read(),
+          f"{name}: the all-slots GLB previews exactly as the default export")
 
 # ---- 3. determinism ---------------------------------------------------------------------------
 model = archives[0] + ":" + subprocess.run([mshconv, "nres", "list", archives[0]], capture_output=True,
