@@ -132,24 +132,31 @@ void draw_legend(texm::Image& img, const std::map<uint32_t, size_t>& classes, in
 Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
                  const std::map<uint32_t, size_t>& legend) {
     const std::vector<Cell> cells = cells_of(s, subject);
-    std::vector<DrawList> lists;
+    // One draw list per distinct frame (a grid or a turntable shows one pose from several sides).
+    std::map<double, DrawList> by_frame;
+    std::vector<const DrawList*> lists;
     std::vector<render::Vec3> all_points;
     for (const Cell& c : cells) {
-        lists.push_back(subject.draw(c.frame));
-        if (lists.back().triangles == 0)
+        auto it = by_frame.find(c.frame);
+        const bool fresh = it == by_frame.end();
+        if (fresh) it = by_frame.emplace(c.frame, subject.draw(c.frame)).first;
+        lists.push_back(&it->second);
+        if (it->second.triangles == 0)
             throw PreviewError("nothing to draw: no triangles in the chosen LOD/group");
-        all_points.insert(all_points.end(), lists.back().framed.begin(), lists.back().framed.end());
+        if (fresh)
+            all_points.insert(all_points.end(), it->second.framed.begin(), it->second.framed.end());
     }
     Sheet sheet;
-    sheet.triangles = lists.front().triangles;
+    sheet.triangles = lists.front()->triangles;
     for (size_t i = 0; i < cells.size() && !sheet.rest_points; ++i)
-        if (cells[i].frame < 0) sheet.rest_points = lists[i].framed;
+        if (cells[i].frame < 0) sheet.rest_points = lists[i]->framed;
     // A strip frames every pose alike (the motion shows); a turntable keeps one scale.
     std::optional<double> focal_cap;
     if (s.turntable > 0)
         for (const Cell& c : cells) {
             const double f =
-                render::frame_points(c.orbit, lists.front().framed, s.width, s.height, false).focal;
+                render::frame_points(c.orbit, lists.front()->framed, s.width, s.height, false)
+                    .focal;
             focal_cap = focal_cap ? std::min(*focal_cap, f) : f;
         }
     const int columns = s.strip > 0 ? s.strip : (cells.size() == 4 && s.turntable == 0 ? 2 : 1);
@@ -160,10 +167,10 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
     const int scale = label_scale(s.width);
     for (size_t i = 0; i < cells.size(); ++i) {
         const Cell& c = cells[i];
-        const auto& framed = s.strip > 0 ? all_points : lists[i].framed;
+        const auto& framed = s.strip > 0 ? all_points : lists[i]->framed;
         const render::Camera cam = render::frame_points(c.orbit, framed, s.width, s.height,
                                                         c.orthographic, 0.9, focal_cap);
-        texm::Image cell = preview_draw::render_view(lists[i], cam, s);
+        texm::Image cell = preview_draw::render_view(*lists[i], cam, s);
         if (!legend.empty() && s.overlay != PreviewSettings::Overlay::None)
             draw_legend(cell, legend, scale);
         if (!c.label.empty())

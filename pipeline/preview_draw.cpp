@@ -85,6 +85,8 @@ DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& 
     const std::vector<bool> shown = shown_nodes(sc, options);
     DrawList list;
     std::vector<Item> blended;
+    std::vector<std::pair<bool, std::shared_ptr<const render::Texture>>> material_textures(
+        sc.materials.size());
     for (size_t n = 0; n < sc.nodes.size(); ++n) {
         const scene::Node& node = sc.nodes[n];
         if (!shown[n] || node.mesh == scene::kNoIndex || size_t(node.mesh) >= sc.meshes.size())
@@ -162,8 +164,12 @@ DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& 
                 item.surface.factor = mat->base_color_factor;
                 item.surface.alpha = alpha_of(mat->alpha_mode);
                 item.surface.cutoff = mat->alpha_cutoff;
-                if (mat->base_color && !mat->base_color->png.empty())
-                    item.surface.texture = texture_of(*mat->base_color, cache, warnings);
+                if (mat->base_color && !mat->base_color->png.empty()) {
+                    // Once per material and list: the cache's key hashes the image's bytes.
+                    auto& known = material_textures[size_t(prim.material)];
+                    if (!known.first) known = {true, texture_of(*mat->base_color, cache, warnings)};
+                    item.surface.texture = known.second;
+                }
             }
             if (draped) {
                 item.surface.factor[3] = kFillAlpha;

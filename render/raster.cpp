@@ -261,6 +261,8 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
             sv[k].light = float(light(n));
         }
         if (area < 0) std::swap(sv[1], sv[2]), area = -area;
+        const std::array<float, 4> one{1, 1, 1, 1};
+        const bool white = sv[0].colour == one && sv[1].colour == one && sv[2].colour == one;
         const double inv_area = 1.0 / area;
         // The mip level whose texels are about the size of this triangle's pixels.
         const Texture::Level* level = nullptr;
@@ -349,9 +351,9 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                 if (!covered) continue;
                 const double b0 = first[0] * inv_area, b1 = first[1] * inv_area,
                              b2 = first[2] * inv_area;
-                const double iw = b0 * sv[0].inv_w + b1 * sv[1].inv_w + b2 * sv[2].inv_w;
-                const double c0 = b0 * sv[0].inv_w / iw, c1 = b1 * sv[1].inv_w / iw,
-                             c2 = b2 * sv[2].inv_w / iw;
+                const double w = 1 / (b0 * sv[0].inv_w + b1 * sv[1].inv_w + b2 * sv[2].inv_w);
+                const double c0 = b0 * sv[0].inv_w * w, c1 = b1 * sv[1].inv_w * w,
+                             c2 = b2 * sv[2].inv_w * w;
                 std::array<float, 4> colour = surface.factor;
                 if (tex) {
                     const float u = float(c0 * sv[0].u + c1 * sv[1].u + c2 * sv[2].u);
@@ -359,9 +361,10 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                     const auto texel = sample(*level, u, v);
                     for (int k = 0; k < 4; ++k) colour[size_t(k)] *= texel[size_t(k)];
                 }
-                for (size_t k = 0; k < 4; ++k)
-                    colour[k] *=
-                        float(c0 * sv[0].colour[k] + c1 * sv[1].colour[k] + c2 * sv[2].colour[k]);
+                if (!white)
+                    for (size_t k = 0; k < 4; ++k)
+                        colour[k] *= float(c0 * sv[0].colour[k] + c1 * sv[1].colour[k] +
+                                           c2 * sv[2].colour[k]);
                 if (surface.alpha == AlphaMode::Mask) {
                     if (colour[3] < surface.cutoff) continue;
                     colour[3] = 1;
