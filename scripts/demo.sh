@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Quick start 1: install what is missing, build, generate the synthetic corpus into out/corpus,
-# validate it, and convert every model and map to glTF under out/gltf (open them in Blender).
+# validate it, convert every model and map to glTF under out/gltf (open them in Blender), and draw
+# a preview gallery of the whole corpus under out/previews (open out/previews/index.html).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
-rm -rf out/corpus out/gltf
+rm -rf out/corpus out/gltf out/previews
 build/mshconv samples out/corpus
 for f in out/corpus/*.rlb out/corpus/*.lib; do build/mshconv validate --strict "$f" | tail -n 1; done
 count=0
@@ -27,3 +28,5 @@ for land in out/corpus/DATA/MAPS/*/Land.msh; do
   count=$((count + 1))
 done
 echo "converted $count models and maps to glTF in out/gltf (sidecars beside them)"
+build/mshconv batch out/corpus -o out/previews --to preview
+echo "previews of every model, map and texture: out/previews/index.html"
