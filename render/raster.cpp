@@ -48,6 +48,10 @@ Vec3 world_dir(const Camera& c, const Vec3& l) {
 }
 
 std::array<float, 4> sample(const Texture::Level& t, float u, float v) {
+    // Repeat: into [0, 1) first, so that any coordinate (huge, or not a number from a foreign
+    // file) keeps the texel arithmetic within int.
+    u = std::isfinite(u) ? u - std::floor(u) : 0;
+    v = std::isfinite(v) ? v - std::floor(v) : 0;
     const float x = u * float(t.width) - 0.5f, y = v * float(t.height) - 0.5f;
     const float fx = std::floor(x), fy = std::floor(y);
     const float ax = x - fx, ay = y - fy;
@@ -272,7 +276,8 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                                             double(sv[2].u - sv[0].u) * (sv[1].v - sv[0].v)) *
                                    double(base.width) * double(base.height);
             const double pixel_area = area / (s_ * s_);
-            const double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
+            double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
+            if (!std::isfinite(lod)) lod = 0;
             const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex->levels.size()) - 1);
             level = &tex->levels[size_t(k)];
         }
