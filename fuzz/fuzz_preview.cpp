@@ -1,20 +1,31 @@
-// Previews of whatever the MSH reader accepts: the model's scene built, posed and drawn by the
-// rasterizer in every view of a grid (small: the drawing is under test, not the pixel count).
-// A model may have nothing to draw (PreviewError); anything else but FormatError is a finding.
+// Previews of whatever the readers accept: an MSH model's scene built, posed and drawn by the
+// rasterizer in every view of a grid (small: the drawing is under test, not the pixel count), and
+// a GLB read as a foreign scene (any coordinates, UVs and images) drawn the same way. Nothing to
+// draw is a PreviewError; anything else but FormatError is a finding.
 #include "harness.hpp"
 
+#include "pipeline/model_import.hpp"
 #include "pipeline/preview.hpp"
+
+#include <cstring>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
+    pipeline::PreviewSettings settings;
+    settings.width = settings.height = 32;
+    settings.view = "grid";
+    settings.frame = double(size % 7) * 3.5; // a pose at some frame
+    const ByteView bytes = fuzz::view(data, size);
     fuzz::expect_format_errors([&] {
-        const pipeline::ModelExportInput input(fuzz::view(data, size), "fuzz");
-        pipeline::PreviewSettings settings;
-        settings.width = settings.height = 32;
-        settings.view = "grid";
-        settings.frame = double(size % 7) * 3.5; // the engine sampler at some frame
         try {
-            pipeline::preview_model(input, settings);
+            if (size >= 4 && std::memcmp(data, "glTF", 4) == 0) {
+                std::vector<std::string> warnings;
+                const scene::Scene sc =
+                    pipeline::read_scene(bytes, pipeline::SceneFormat::Glb, "fuzz", warnings);
+                pipeline::preview_scene(sc, bytes, "fuzz", settings);
+            } else {
+                pipeline::preview_model(pipeline::ModelExportInput(bytes, "fuzz"), settings);
+            }
         } catch (const pipeline::PreviewError&) {
         }
     });

@@ -51,6 +51,7 @@ if [ ! -d "$seeds" ]; then
       "$mshconv" convert "$tmp/corpus/static.rlb:$stem.msh" "$tmp/exp/$stem.gltf" --quiet
       "$mshconv" convert "$tmp/corpus/static.rlb:$stem.msh" "$tmp/exp/$stem.obj" --quiet
       cp "$tmp/exp/$stem.glb" "$tmp/exp/$stem.obj" "$seeds/fuzz_gltf/" 2> /dev/null || true
+      cp "$tmp/exp/$stem.glb" "$seeds/fuzz_preview/"
       cp "$tmp/exp/$stem.obj" "$seeds/fuzz_obj/"
       cp "$tmp/exp/$stem.sidecar.json" "$seeds/fuzz_sidecars/$stem.model.json"
       # A self-contained .gltf (buffer as a data: URI) for the in-memory reader.
