@@ -177,23 +177,10 @@ class Forward {
 
     // The game libraries for models found in `dir`: --game-dir, else the nearest folder from
     // `dir` up to `root` holding Material.lib or Textures.lib, else `dir`. Opened once per folder.
-    const mapping::MaterialLibraries* libraries_for(fs::path dir, const fs::path& root) {
-        const auto known = libraries_by_dir_.find(dir);
+    const mapping::MaterialLibraries* libraries_for(const fs::path& asked, const fs::path& root) {
+        const auto known = libraries_by_dir_.find(asked);
         if (known != libraries_by_dir_.end()) return known->second;
-        const fs::path asked = dir;
-        if (vm_.count("game-dir")) {
-            dir = vm_["game-dir"].as<std::string>();
-        } else {
-            // Paths as given (they end up in the exports' extras, as with `convert`).
-            const fs::path stop = root.lexically_normal();
-            for (fs::path probe = dir; !probe.empty(); probe = probe.parent_path()) {
-                if (pipeline::has_game_libraries(probe)) {
-                    dir = probe;
-                    break;
-                }
-                if (probe.lexically_normal() == stop || probe == probe.parent_path()) break;
-            }
-        }
+        const fs::path dir = library_folder(asked, root, vm_);
         auto& slot = libraries_[dir];
         if (!slot) {
             slot = std::make_unique<mapping::MaterialLibraries>(open_libraries(dir, vm_));

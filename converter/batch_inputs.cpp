@@ -1,5 +1,7 @@
 #include "batch_inputs.hpp"
 
+#include "pipeline/game_files.hpp"
+
 #include <algorithm>
 #include <system_error>
 
@@ -32,6 +34,16 @@ std::string add_batch_input(const std::string& spec, const fs::path& out_dir,
     if (!fs::is_regular_file(a.file, ec)) return "no such file or folder";
     units.push_back({a, fs::path(), a.file.parent_path()});
     return "";
+}
+
+fs::path library_folder(const fs::path& dir, const fs::path& root, const po::variables_map& vm) {
+    if (vm.count("game-dir")) return vm["game-dir"].as<std::string>();
+    const fs::path stop = root.lexically_normal();
+    for (fs::path probe = dir; !probe.empty(); probe = probe.parent_path()) {
+        if (pipeline::has_game_libraries(probe)) return probe;
+        if (probe.lexically_normal() == stop || probe == probe.parent_path()) break;
+    }
+    return dir;
 }
 
 std::vector<bool> shard_units(const std::vector<BatchUnit>& units, const Shard& shard) {

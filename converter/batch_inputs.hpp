@@ -5,6 +5,7 @@
 
 #include "address.hpp"
 #include "batch_shard.hpp"
+#include "options.hpp"
 
 #include <filesystem>
 #include <string>
@@ -22,6 +23,13 @@ struct BatchUnit {
 // listed: the units found are kept), or "" when nothing did.
 std::string add_batch_input(const std::string& spec, const std::filesystem::path& out_dir,
                             std::vector<BatchUnit>& units);
+
+// The folder of the game libraries for assets in `dir`: --game-dir, else the nearest folder from
+// `dir` up to `root` holding Material.lib or Textures.lib, else `dir` (paths as given: they end up
+// in the exports' extras, as with `convert`).
+std::filesystem::path library_folder(const std::filesystem::path& dir,
+                                     const std::filesystem::path& root,
+                                     const po::variables_map& vm);
 
 // Which units belong to `shard`, balanced by their file sizes (batch_shard.hpp).
 std::vector<bool> shard_units(const std::vector<BatchUnit>& units, const Shard& shard);

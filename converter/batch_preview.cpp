@@ -16,13 +16,13 @@
 #include "pipeline/nres_manifest.hpp"
 #include "pipeline/outputs.hpp"
 #include "render/text.hpp"
+#include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,28 +49,12 @@ struct Asset {
     json entry; // the index.json entry, filled by the job
 };
 
-std::string hex64(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 uint64_t mix(uint64_t h, uint64_t v) {
     return (h ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
 }
 
 uint64_t hash_text(const std::string& s) {
     return sidecar::fnv1a64(ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
-}
-
-// The size of a PNG from its IHDR.
-std::array<uint32_t, 2> png_size(const Bytes& png) {
-    auto be = [&](size_t at) {
-        return uint32_t(png[at]) << 24 | uint32_t(png[at + 1]) << 16 | uint32_t(png[at + 2]) << 8 |
-               png[at + 3];
-    };
-    return png.size() >= 24 ? std::array<uint32_t, 2>{be(16), be(20)}
-                            : std::array<uint32_t, 2>{0, 0};
 }
 
 // The tile of an asset that could not be drawn: grey, a red cross, "ERROR".
@@ -144,20 +128,7 @@ class PreviewBatch {
     // texture redoes the previews).
     std::pair<const mapping::MaterialLibraries*, uint64_t> libraries_for(const fs::path& dir,
                                                                          const fs::path& root) {
-        fs::path found = dir;
-        if (vm_.count("game-dir")) {
-            found = vm_["game-dir"].as<std::string>();
-        } else {
-            for (fs::path probe = dir; !probe.empty(); probe = probe.parent_path()) {
-                if (pipeline::has_game_libraries(probe)) {
-                    found = probe;
-                    break;
-                }
-                if (probe.lexically_normal() == root.lexically_normal() ||
-                    probe == probe.parent_path())
-                    break;
-            }
-        }
+        const fs::path found = library_folder(dir, root, vm_);
         auto& slot = libraries_[found];
         if (!slot.first) {
             slot.first = std::make_unique<mapping::MaterialLibraries>(open_libraries(found, vm_));
@@ -320,7 +291,7 @@ class PreviewBatch {
             if (a.kind == "model") model = model_export_input(in, vm_, &context);
             if (a.kind == "map") map = terrain_export_input(in, vm_, a.libraries, own);
             const std::string key =
-                hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
+                sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
             if (!force_ && unchanged(json_path, png_path, key, a.entry)) {
                 r.status = Status::Skipped;
                 r.message = "unchanged (same key; --force redoes it)";
@@ -332,9 +303,7 @@ class PreviewBatch {
                     model ? pipeline::preview_model(*model, settings_, texture_cache_.get())
                     : map ? pipeline::preview_terrain(*map, settings_, texture_cache_.get())
                           : pipeline::preview_texture(in.bytes, in.address.display(), settings_);
-                const auto size = png_size(p.png);
                 p.metadata["key"] = key;
-                p.metadata["size"] = size;
                 p.metadata["status"] = "ok";
                 write(png_path, json_path, p.png, p.metadata);
                 fill_entry(a.entry, p.metadata);

@@ -56,13 +56,6 @@ std::string archive_hint(const Loaded& in, const std::string& out_spec) {
            (models.empty() ? "png" : "glb") + "`";
 }
 
-bool same_path(const fs::path& a, const fs::path& b) {
-    std::error_code ec;
-    if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal())
-        return true;
-    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
-}
-
 // Inputs are never overwritten and outputs never collide: OUT, --report and an export's sidecar
 // must differ from IN (the whole file, archive or not), from an import's sidecar and from one
 // another. An existing archive as OUT needs its entry named: a whole archive is never replaced
@@ -100,6 +93,13 @@ void check_output_paths(const Address& in, const Address& out, const po::variabl
 }
 
 } // namespace
+
+bool same_path(const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal())
+        return true;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
 
 int run_convert(const Args& args) {
     po::options_description desc("convert options");

@@ -25,6 +25,9 @@ struct ModelExportContext {
     const mapping::MaterialLibraries* libraries = nullptr; // null: open them per model
 };
 
+// Do two paths name one file (the same path, or one existing file reached twice)? convert.cpp
+bool same_path(const std::filesystem::path& a, const std::filesystem::path& b);
+
 // The sidecar an export writes: --sidecar, else OUT_STEM.sidecar.json, unless that file records
 // an export in another format: then OUT_STEM.<format>.sidecar.json (the two never overwrite each
 // other). sidecar_names.cpp

@@ -62,16 +62,12 @@ void check_output(const Address& in, const fs::path& out, const po::variables_ma
     const std::string ext = lower_ascii(out.extension().string());
     if (ext != ".png" && ext != ".apng")
         throw UsageError("OUT must end in .png (or .apng): " + out.string());
-    std::error_code ec;
-    auto same = [&](const fs::path& a, const fs::path& b) {
-        return fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal() ||
-               (fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec));
-    };
-    if (same(out, in.file)) throw UsageError("OUT is IN; inputs are never overwritten");
+    if (same_path(out, in.file)) throw UsageError("OUT is IN; inputs are never overwritten");
     if (vm.count("metadata")) {
         const fs::path m = vm["metadata"].as<std::string>();
-        if (same(m, in.file)) throw UsageError("--metadata is IN; inputs are never overwritten");
-        if (same(m, out)) throw UsageError("--metadata and OUT are the same file");
+        if (same_path(m, in.file))
+            throw UsageError("--metadata is IN; inputs are never overwritten");
+        if (same_path(m, out)) throw UsageError("--metadata and OUT are the same file");
     }
 }
 

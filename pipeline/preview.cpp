@@ -13,6 +13,7 @@
 #include "mapping/drape.hpp"
 #include "mapping/model_to_scene.hpp"
 #include "render/text.hpp"
+#include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <algorithm>
@@ -33,12 +34,6 @@ constexpr std::array<uint8_t, 4> kInk{255, 255, 255, 255};
 // stored, not compressed, since they are decoded again at once.
 const png::EncodeOptions kPassThroughPng{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}};
 constexpr std::array<uint8_t, 4> kLabelBox{32, 32, 32, 200};
-
-std::string hex64(uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::string hex_colour(const std::array<float, 3>& linear) {
     char buf[8];
@@ -70,6 +65,7 @@ struct Subject {
 
 struct Sheet {
     Bytes png;
+    std::array<uint32_t, 2> size{0, 0}; // of the picture (a turntable: of each frame)
     nlohmann::json views = nlohmann::json::array();
     size_t triangles = 0;
     std::optional<std::vector<render::Vec3>> rest_points; // when a view shows the rest pose
@@ -192,6 +188,7 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
         sheet.png = apng::encode(frames, 1, uint16_t(std::clamp(s.turntable / 3, 1, 1000)));
     else
         sheet.png = png::encode_rgba(image);
+    sheet.size = {image.width, image.height};
     return sheet;
 }
 
@@ -234,11 +231,9 @@ Preview finish(Sheet sheet, const std::string& kind, const std::string& address,
                nlohmann::json facts, std::vector<std::string> warnings) {
     Preview p;
     p.png = std::move(sheet.png);
-    p.metadata = {{"kind", kind},
-                  {"source", address},
-                  {"hash", hex64(hash)},
-                  {"facts", std::move(facts)},
-                  {"views", std::move(sheet.views)}};
+    p.metadata = {
+        {"kind", kind},       {"source", address},         {"hash", sidecar::hex64(hash)},
+        {"size", sheet.size}, {"facts", std::move(facts)}, {"views", std::move(sheet.views)}};
     if (!warnings.empty()) p.metadata["warnings"] = warnings;
     p.warnings = std::move(warnings);
     return p;
@@ -454,6 +449,7 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
         }
     Sheet sheet;
     sheet.png = png::encode_rgba(image);
+    sheet.size = {image.width, image.height};
     sheet.views.push_back({{"view", "texture"},
                            {"viewport", {int(ox), int(oy), int(fitted.width), int(fitted.height)}},
                            {"level", 0}});

@@ -60,8 +60,9 @@ struct PreviewTextureCache {
 
 struct Preview {
     Bytes png;
-    // kind, source, hash, facts (counts, bounds, materials, textures, ...), views (each view's
-    // viewport and camera, so that a test or a tool can project geometry the same way).
+    // kind, source, hash, size (of the picture; a turntable: of each frame), facts (counts,
+    // bounds, materials, textures, ...), views (each view's viewport and camera, so that a test
+    // or a tool can project geometry the same way).
     nlohmann::json metadata;
     std::vector<std::string> warnings;
 };
