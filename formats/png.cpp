@@ -1,6 +1,7 @@
 #include "png.hpp"
 
 #include <png.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -154,6 +155,7 @@ bool encode_impl(png_structp png, png_infop info, Context& ctx, WriteState& st, 
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, o.compression_level);
+    if (o.run_length) png_set_compression_strategy(png, Z_RLE);
     switch (o.filter) {
     case RowFilter::Adaptive:
         break;
@@ -376,6 +378,18 @@ Bytes from_texm_level(const texm::Texture& t, uint32_t level, const EncodeOption
         return encode(w, h, type, t.levels[level], o);
     }
     return encode(w, h, type, pack(texm::decode_level(t, level), type), o);
+}
+
+texm::Image texm_level_pixels(const texm::Texture& t, uint32_t level) {
+    if (t.raw_only || !t.format() || level >= t.levels.size())
+        throw FormatError("Texm", 0, "level " + std::to_string(level) + " cannot be exported");
+    texm::Image img = texm::decode_level(t, level);
+    if (*t.format() == texm::Format::Indexed && (t.header.flags5 & texm::kFlags5AlphaKey)) {
+        const Bytes& indices = t.levels[level];
+        for (size_t i = 0; i < indices.size() && 4 * i + 3 < img.rgba.size(); ++i)
+            if (indices[i] == 0) img.rgba[4 * i + 3] = 0; // the tRNS entry of from_texm_level
+    }
+    return img;
 }
 
 texm::LevelInput to_level_input(Decoded d) {

@@ -21,6 +21,14 @@ std::string upper(std::string s) {
     return s;
 }
 
+// Level 0 as PNG, or as decoded pixels when only those are asked for.
+scene::Image image_of_level(const std::string& name, const texm::Texture& t,
+                            const png::EncodeOptions& png) {
+    if (png.pixels_only)
+        return {name, {}, std::make_shared<const texm::Image>(png::texm_level_pixels(t, 0))};
+    return {name, png::from_texm_level(t, 0, png), nullptr};
+}
+
 struct TextureResult {
     std::optional<scene::Image> image;
     scene::AlphaMode alpha = scene::AlphaMode::Opaque;
@@ -62,7 +70,7 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
     }
     const nres::Entry& e = libs.textures->entries[*index];
     const std::string where = libs.textures_name + ":" + e.name();
-    const std::tuple<size_t, int, int> key{*index, png.compression_level, int(png.filter)};
+    const TextureCache::Key key{*index, png.compression_level, int(png.filter), png.pixels_only};
     if (libs.texture_cache) {
         std::shared_ptr<const TextureCache::Texture> hit;
         {
@@ -84,7 +92,7 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
             diagnostics.warn(where, Location::whole(), "not an interpretable Texm; untextured");
             return r;
         }
-        r.image = scene::Image{e.name(), png::from_texm_level(t, 0, png)};
+        r.image = image_of_level(e.name(), t, png);
         r.info["name"] = e.name();
         r.info["format"] = t.header.format;
         r.info["width"] = t.header.width;
@@ -255,7 +263,7 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
                 diagnostics.warn(where, Location::whole(),
                                  "not an interpretable Texm; no lightmap");
             } else {
-                r.image = scene::Image{e.name(), png::from_texm_level(t, 0, png)};
+                r.image = image_of_level(e.name(), t, png);
                 r.info = {{"name", e.name()},
                           {"format", t.header.format},
                           {"width", t.header.width},

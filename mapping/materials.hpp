@@ -29,8 +29,10 @@ struct TextureCache {
         scene::AlphaMode alpha = scene::AlphaMode::Opaque;
         nlohmann::json info; // format, size, mips, pages
     };
+    // Textures.lib entry, zlib level, row filter, pixels only.
+    using Key = std::tuple<size_t, int, int, bool>;
     std::mutex mutex;
-    std::map<std::tuple<size_t, int, int>, std::shared_ptr<const Texture>> textures;
+    std::map<Key, std::shared_ptr<const Texture>> textures;
 };
 
 // The opened game libraries; any of them may be absent. The names are used in messages.

@@ -30,9 +30,11 @@ using preview_draw::DrawList;
 using preview_draw::Pose;
 
 constexpr std::array<uint8_t, 4> kInk{255, 255, 255, 255};
-// The textures travel from the Texm to the rasterizer as PNG (the export's material chain):
-// stored, not compressed, since they are decoded again at once.
-const png::EncodeOptions kPassThroughPng{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}};
+// The textures travel from the Texm to the rasterizer through the export's material chain as
+// decoded pixels, not PNG.
+const png::EncodeOptions kPassThroughPng{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}, true};
+// The pictures themselves: zlib 1, Up filter, run-length (mostly background).
+const png::EncodeOptions kPicturePng{1, png::RowFilter::Up, {0, 0, 0, 0}, {}, {}, false, true};
 constexpr std::array<uint8_t, 4> kLabelBox{32, 32, 32, 200};
 
 std::string hex_colour(const std::array<float, 3>& linear) {
@@ -181,13 +183,16 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
         sheet.views.push_back(view);
         if (s.turntable > 0)
             frames.push_back(std::move(cell));
+        else if (cells.size() == 1)
+            image = std::move(cell); // the whole sheet
         else
             preview_draw::paste(image, cell, uint32_t(x), uint32_t(y));
     }
     if (s.turntable > 0)
-        sheet.png = apng::encode(frames, 1, uint16_t(std::clamp(s.turntable / 3, 1, 1000)));
+        sheet.png =
+            apng::encode(frames, 1, uint16_t(std::clamp(s.turntable / 3, 1, 1000)), kPicturePng);
     else
-        sheet.png = png::encode_rgba(image);
+        sheet.png = png::encode_rgba(image, kPicturePng);
     sheet.size = {image.width, image.height};
     return sheet;
 }
@@ -448,7 +453,7 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
             dst[3] = 255;
         }
     Sheet sheet;
-    sheet.png = png::encode_rgba(image);
+    sheet.png = png::encode_rgba(image, kPicturePng);
     sheet.size = {image.width, image.height};
     sheet.views.push_back({{"view", "texture"},
                            {"viewport", {int(ox), int(oy), int(fitted.width), int(fitted.height)}},

@@ -52,10 +52,15 @@ struct PreviewSettings {
 std::string preview_settings_problem(const PreviewSettings& settings);
 
 // Decoded textures shared between previews of one run (a batch's models share most of theirs),
-// keyed by the image bytes' hash. Thread-safe.
+// keyed by the image bytes' hash, or for images that come as pixels (the game's texture chain
+// shares one decoded image between all its users) by those pixels, which the cache keeps alive.
+// Thread-safe.
 struct PreviewTextureCache {
     std::mutex mutex;
     std::map<std::pair<uint64_t, size_t>, std::shared_ptr<const render::Texture>> textures;
+    std::map<const void*,
+             std::pair<std::shared_ptr<const void>, std::shared_ptr<const render::Texture>>>
+        by_pixels;
 };
 
 struct Preview {

@@ -18,6 +18,18 @@ namespace {
 std::shared_ptr<const render::Texture> texture_of(const scene::Image& image,
                                                   PreviewTextureCache& cache,
                                                   std::vector<std::string>& warnings) {
+    if (image.pixels) {
+        {
+            std::lock_guard<std::mutex> lock(cache.mutex);
+            if (const auto it = cache.by_pixels.find(image.pixels.get());
+                it != cache.by_pixels.end())
+                return it->second.second;
+        }
+        auto tex = render::make_texture(*image.pixels);
+        std::lock_guard<std::mutex> lock(cache.mutex);
+        return cache.by_pixels.emplace(image.pixels.get(), std::make_pair(image.pixels, tex))
+            .first->second.second;
+    }
     const auto key = std::make_pair(sidecar::fnv1a64(image.png), image.png.size());
     {
         std::lock_guard<std::mutex> lock(cache.mutex);
@@ -164,7 +176,7 @@ DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& 
                 item.surface.factor = mat->base_color_factor;
                 item.surface.alpha = alpha_of(mat->alpha_mode);
                 item.surface.cutoff = mat->alpha_cutoff;
-                if (mat->base_color && !mat->base_color->png.empty()) {
+                if (mat->base_color && (mat->base_color->pixels || !mat->base_color->png.empty())) {
                     // Once per material and list: the cache's key hashes the image's bytes.
                     auto& known = material_textures[size_t(prim.material)];
                     if (!known.first) known = {true, texture_of(*mat->base_color, cache, warnings)};

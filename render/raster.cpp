@@ -28,9 +28,10 @@ struct LinearTable {
         }
     }
 };
+// Built before main (no guard on every lookup).
+const LinearTable kTable;
 const LinearTable& table() {
-    static const LinearTable t;
-    return t;
+    return kTable;
 }
 
 double dot(const Vec3& a, const Vec3& b) {
@@ -53,15 +54,12 @@ std::array<float, 4> sample(const Texture::Level& t, float u, float v) {
     u = std::isfinite(u) ? u - std::floor(u) : 0;
     v = std::isfinite(v) ? v - std::floor(v) : 0;
     const float x = u * float(t.width) - 0.5f, y = v * float(t.height) - 0.5f;
-    const float fx = std::floor(x), fy = std::floor(y);
-    const float ax = x - fx, ay = y - fy;
-    // Game textures are powers of two: a mask; anything else: a modulo.
-    auto wrap = [](long i, int n) {
-        return (n & (n - 1)) == 0 ? int(i & long(n - 1)) : int(((i % n) + n) % n);
-    };
-    const long ix = long(fx), iy = long(fy);
-    const int x0 = wrap(ix, t.width), x1 = wrap(ix + 1, t.width);
-    const int y0 = wrap(iy, t.height), y1 = wrap(iy + 1, t.height);
+    // x, y in [-0.5, size - 0.5): floor by truncating the value moved up by one, and the two
+    // neighbours wrapped by comparison.
+    const int ix = int(x + 1.0f) - 1, iy = int(y + 1.0f) - 1;
+    const float ax = x - float(ix), ay = y - float(iy);
+    const int x0 = ix < 0 ? t.width - 1 : ix, x1 = ix + 1 >= t.width ? 0 : ix + 1;
+    const int y0 = iy < 0 ? t.height - 1 : iy, y1 = iy + 1 >= t.height ? 0 : iy + 1;
     const auto& a = t.texels[size_t(y0) * size_t(t.width) + size_t(x0)];
     const auto& b = t.texels[size_t(y0) * size_t(t.width) + size_t(x1)];
     const auto& c = t.texels[size_t(y1) * size_t(t.width) + size_t(x0)];
@@ -73,17 +71,22 @@ std::array<float, 4> sample(const Texture::Level& t, float u, float v) {
     return out;
 }
 
+// Vertices this far off the picture (in samples) are not drawn: the pixel arithmetic stays within
+// int (a framed model lies in the picture; this is a damaged one).
+constexpr double kGuardBand = 1e8;
+
 struct ScreenVertex {
     double x, y;  // samples
     double q;     // closeness, affine in screen space: 1 / z (perspective) or -z
     double inv_w; // 1 / z (perspective) or 1: perspective-correct interpolation
     float u, v;
-    float light;
+    float light; // < 0: the vertex has no normal, lit by the face's
     std::array<float, 4> colour;
+    bool drawable; // in front of the camera, finite, within the guard band
 };
 
-// Is an edge a top or left edge (counter-clockwise in y-down samples)? Shared edges of adjacent
-// triangles then cover each sample exactly once.
+// Is the edge a -> b a top or left edge (counter-clockwise in y-down samples)? Samples exactly on
+// an edge belong to the triangle for which it is one.
 bool top_left(const ScreenVertex& a, const ScreenVertex& b) {
     const double dx = b.x - a.x, dy = b.y - a.y;
     return (dy == 0 && dx < 0) || dy > 0;
@@ -119,6 +122,21 @@ std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
         down.width = std::max(1, up.width / 2);
         down.height = std::max(1, up.height / 2);
         down.texels.resize(size_t(down.width) * size_t(down.height));
+        if (up.width % 2 == 0 && up.height % 2 == 0) {
+            // The usual case (game textures are powers of two): four texels each, no clamping.
+            for (int y = 0; y < down.height; ++y) {
+                const auto* row0 = &up.texels[size_t(2 * y) * size_t(up.width)];
+                const auto* row1 = row0 + up.width;
+                auto* out = &down.texels[size_t(y) * size_t(down.width)];
+                for (int x = 0; x < down.width; ++x)
+                    for (size_t k = 0; k < 4; ++k)
+                        out[x][k] = (row0[2 * x][k] + row0[2 * x + 1][k] + row1[2 * x][k] +
+                                     row1[2 * x + 1][k]) /
+                                    4.0f;
+            }
+            t->levels.push_back(std::move(down));
+            continue;
+        }
         for (int y = 0; y < down.height; ++y)
             for (int x = 0; x < down.width; ++x) {
                 std::array<float, 4> sum{0, 0, 0, 0};
@@ -141,13 +159,19 @@ std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
 
 namespace {
 
-// The sample buffers of the last canvas of this thread: a batch draws thousands of pictures of
-// one size, and fresh buffers would cost their page faults each time.
+// The sample buffers of the last canvas of this thread, with the size they were laid out for and
+// the rectangle drawn in them: a batch draws thousands of pictures of one size, and fresh
+// buffers would cost their page faults each time.
 struct SampleBuffers {
     std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour;
     std::vector<float, SampleAllocator<float>> depth;
+    int width = 0, height = 0;
+    int x0 = 0, y0 = 0, x1 = -1, y1 = -1; // drawn samples (inclusive)
 };
 thread_local SampleBuffers spare_buffers;
+
+constexpr std::array<float, 4> kClear{0, 0, 0, 0};
+constexpr float kFar = -std::numeric_limits<float>::infinity();
 
 } // namespace
 
@@ -170,17 +194,45 @@ void free_samples(void* p) {
 }
 
 Canvas::Canvas(const Camera& camera, int samples_per_side)
-    : camera_(camera), s_(std::max(1, samples_per_side)), w_(camera.width * s_),
+    : camera_(camera), s_(std::clamp(samples_per_side, 1, 4)), w_(camera.width * s_),
       h_(camera.height * s_) {
-    colour_.swap(spare_buffers.colour);
-    depth_.swap(spare_buffers.depth);
-    colour_.assign(size_t(w_) * size_t(h_), {0, 0, 0, 0});
-    depth_.assign(size_t(w_) * size_t(h_), -std::numeric_limits<float>::infinity());
+    SampleBuffers& spare = spare_buffers;
+    colour_.swap(spare.colour);
+    depth_.swap(spare.depth);
+    if (spare.width == w_ && spare.height == h_ && colour_.size() == size_t(w_) * size_t(h_)) {
+        // Only what the last picture drew needs clearing.
+        for (int y = spare.y0; y <= spare.y1; ++y) {
+            const size_t row = size_t(y) * size_t(w_);
+            std::fill(colour_.begin() + ptrdiff_t(row + size_t(spare.x0)),
+                      colour_.begin() + ptrdiff_t(row + size_t(spare.x1) + 1), kClear);
+            std::fill(depth_.begin() + ptrdiff_t(row + size_t(spare.x0)),
+                      depth_.begin() + ptrdiff_t(row + size_t(spare.x1) + 1), kFar);
+        }
+    } else {
+        colour_.assign(size_t(w_) * size_t(h_), kClear);
+        depth_.assign(size_t(w_) * size_t(h_), kFar);
+    }
+    spare.width = spare.height = 0; // the buffers are this canvas's until it ends
 }
 
 Canvas::~Canvas() {
-    spare_buffers.colour.swap(colour_);
-    spare_buffers.depth.swap(depth_);
+    SampleBuffers& spare = spare_buffers;
+    spare.colour.swap(colour_);
+    spare.depth.swap(depth_);
+    spare.width = w_;
+    spare.height = h_;
+    spare.x0 = dirty_.x0, spare.y0 = dirty_.y0, spare.x1 = dirty_.x1, spare.y1 = dirty_.y1;
+}
+
+void Canvas::dirty(int x0, int y0, int x1, int y1) {
+    if (dirty_.x0 > dirty_.x1) {
+        dirty_ = {x0, y0, x1, y1};
+        return;
+    }
+    dirty_.x0 = std::min(dirty_.x0, x0);
+    dirty_.y0 = std::min(dirty_.y0, y0);
+    dirty_.x1 = std::max(dirty_.x1, x1);
+    dirty_.y1 = std::max(dirty_.y1, y1);
 }
 
 size_t Canvas::covered_samples() const {
@@ -191,15 +243,64 @@ size_t Canvas::covered_samples() const {
 
 void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
                   const Surface& surface, const Lighting& lighting) {
+    switch (s_) {
+    case 1:
+        return draw_with<1>(vertices, triangles, surface, lighting);
+    case 2:
+        return draw_with<2>(vertices, triangles, surface, lighting);
+    case 3:
+        return draw_with<3>(vertices, triangles, surface, lighting);
+    default:
+        return draw_with<4>(vertices, triangles, surface, lighting);
+    }
+}
+
+template <int S>
+void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
+                       const Surface& surface, const Lighting& lighting) {
     const Vec3 key = world_dir(camera_, lighting.key), fill = world_dir(camera_, lighting.fill);
     auto light = [&](const Vec3& n) {
         return std::min(1.0, lighting.ambient +
                                  lighting.key_intensity * std::max(0.0, dot(n, key)) +
                                  lighting.fill_intensity * std::max(0.0, dot(n, fill)));
     };
-    const double near = 1e-6;
+    // Two-sided: a normal is turned towards the viewer (the game's winding is not a promise of
+    // facing; its normals are).
+    auto towards_eye = [&](Vec3 n, const Vec3& position) {
+        Vec3 to_eye{-camera_.forward[0], -camera_.forward[1], -camera_.forward[2]};
+        if (!camera_.orthographic)
+            for (int i = 0; i < 3; ++i) to_eye[i] = camera_.eye[i] - position[i];
+        if (dot(n, to_eye) < 0) n = {-n[0], -n[1], -n[2]};
+        return n;
+    };
+    for (const uint32_t idx : triangles)
+        if (idx >= vertices.size()) return;
     const bool blend = surface.alpha == AlphaMode::Blend;
     const Texture* tex = surface.texture.get();
+
+    // Each vertex projected and lit once (a vertex is shared by about six triangles).
+    const double near = 1e-6;
+    std::vector<ScreenVertex> screen(vertices.size());
+    for (size_t i = 0; i < vertices.size(); ++i) {
+        const Vertex& src = vertices[i];
+        ScreenVertex& sv = screen[i];
+        const Projected p = project(camera_, src.position);
+        sv.x = p.x * s_;
+        sv.y = p.y * s_;
+        sv.inv_w = camera_.orthographic ? 1.0 : 1.0 / p.z;
+        sv.q = camera_.orthographic ? -p.z : 1.0 / p.z;
+        sv.u = src.u;
+        sv.v = src.v;
+        sv.colour = src.colour;
+        // Behind the camera (framing keeps what is shown in front), or non-finite or absurdly far
+        // (a tolerant read of a damaged model): its triangles are not drawn.
+        sv.drawable = (camera_.orthographic || p.z > near) && std::abs(sv.x) < kGuardBand &&
+                      std::abs(sv.y) < kGuardBand && std::isfinite(sv.q);
+        sv.light = dot(src.normal, src.normal) > 0
+                       ? float(light(towards_eye(src.normal, src.position)))
+                       : -1.0f;
+    }
+
     // Opaque triangles nearest first, so that hidden ones mostly fail the depth test before any
     // shading; blended ones farthest first, as compositing needs. Ties keep the file order.
     std::vector<std::pair<float, uint32_t>> order;
@@ -207,9 +308,7 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
     for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
         double z = 0;
         for (int k = 0; k < 3; ++k) {
-            const uint32_t idx = triangles[t + size_t(k)];
-            if (idx >= vertices.size()) return;
-            const Vec3& p = vertices[idx].position;
+            const Vec3& p = vertices[triangles[t + size_t(k)]].position;
             z += dot({p[0] - camera_.eye[0], p[1] - camera_.eye[1], p[2] - camera_.eye[2]},
                      camera_.forward);
         }
@@ -217,52 +316,31 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+
+    constexpr int s = S;
     for (const auto& [distance, t] : order) {
         ScreenVertex sv[3];
-        const Vertex* src[3];
-        bool behind = false;
-        for (int k = 0; k < 3; ++k) {
-            src[k] = &vertices[triangles[t + size_t(k)]];
-            const Projected p = project(camera_, src[k]->position);
-            if (!camera_.orthographic && p.z <= near) behind = true;
-            sv[k].x = p.x * s_;
-            sv[k].y = p.y * s_;
-            sv[k].inv_w = camera_.orthographic ? 1.0 : 1.0 / p.z;
-            sv[k].q = camera_.orthographic ? -p.z : 1.0 / p.z;
-            sv[k].u = src[k]->u;
-            sv[k].v = src[k]->v;
-            sv[k].colour = src[k]->colour;
-        }
-        if (behind) continue; // framing keeps what is shown in front; anything else is skipped
-        // Non-finite or absurdly far positions (a tolerant read of a damaged model) are not drawn:
-        // pixel arithmetic stays within int.
-        bool wild = false;
-        for (const ScreenVertex& v : sv)
-            wild = wild || !(std::abs(v.x) < 1e8) || !(std::abs(v.y) < 1e8) || !std::isfinite(v.q);
-        if (wild) continue;
+        for (int k = 0; k < 3; ++k) sv[k] = screen[triangles[t + size_t(k)]];
+        if (!sv[0].drawable || !sv[1].drawable || !sv[2].drawable) continue;
         double area =
             (sv[1].x - sv[0].x) * (sv[2].y - sv[0].y) - (sv[2].x - sv[0].x) * (sv[1].y - sv[0].y);
         if (!(std::abs(area) > 0)) continue;
-        // Face normal (world) for vertices without one, and the facing for two-sided lighting.
-        const Vec3& p0 = src[0]->position;
-        const Vec3 e1{src[1]->position[0] - p0[0], src[1]->position[1] - p0[1],
-                      src[1]->position[2] - p0[2]};
-        const Vec3 e2{src[2]->position[0] - p0[0], src[2]->position[1] - p0[1],
-                      src[2]->position[2] - p0[2]};
-        Vec3 face{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                  e1[0] * e2[1] - e1[1] * e2[0]};
-        const double fl = std::sqrt(dot(face, face));
-        if (fl > 0)
-            for (float& c : face) c = float(c / fl);
-        // Two-sided: each normal is turned towards the viewer (the game's winding is not a
-        // promise of facing; its normals are).
-        for (int k = 0; k < 3; ++k) {
-            Vec3 n = dot(src[k]->normal, src[k]->normal) > 0 ? src[k]->normal : face;
-            Vec3 to_eye{-camera_.forward[0], -camera_.forward[1], -camera_.forward[2]};
-            if (!camera_.orthographic)
-                for (int i = 0; i < 3; ++i) to_eye[i] = camera_.eye[i] - src[k]->position[i];
-            if (dot(n, to_eye) < 0) n = {-n[0], -n[1], -n[2]};
-            sv[k].light = float(light(n));
+        if (sv[0].light < 0 || sv[1].light < 0 || sv[2].light < 0) {
+            // The face normal (world) for vertices without one.
+            const Vec3& p0 = vertices[triangles[t]].position;
+            const Vec3& p1 = vertices[triangles[t + 1]].position;
+            const Vec3& p2 = vertices[triangles[t + 2]].position;
+            const Vec3 e1{p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+            const Vec3 e2{p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+            Vec3 face{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                      e1[0] * e2[1] - e1[1] * e2[0]};
+            const double fl = std::sqrt(dot(face, face));
+            if (fl > 0)
+                for (float& c : face) c = float(c / fl);
+            for (int k = 0; k < 3; ++k)
+                if (sv[k].light < 0)
+                    sv[k].light = float(
+                        light(towards_eye(face, vertices[triangles[t + size_t(k)]].position)));
         }
         if (area < 0) std::swap(sv[1], sv[2]), area = -area;
         const std::array<float, 4> one{1, 1, 1, 1};
@@ -275,7 +353,7 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
             const double uv_area = std::abs(double(sv[1].u - sv[0].u) * (sv[2].v - sv[0].v) -
                                             double(sv[2].u - sv[0].u) * (sv[1].v - sv[0].v)) *
                                    double(base.width) * double(base.height);
-            const double pixel_area = area / (s_ * s_);
+            const double pixel_area = area / (s * s);
             double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
             if (!std::isfinite(lod)) lod = 0;
             const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex->levels.size()) - 1);
@@ -286,15 +364,17 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
         const int y0 = std::max(0, int(std::floor(std::min({sv[0].y, sv[1].y, sv[2].y}))));
         const int y1 = std::min(h_ - 1, int(std::ceil(std::max({sv[0].y, sv[1].y, sv[2].y}))));
         if (x0 > x1 || y0 > y1) continue;
-        const bool tl[3] = {top_left(sv[1], sv[2]), top_left(sv[2], sv[0]), top_left(sv[0], sv[1])};
-        // Edge k (opposite vertex k): w_k = ea[k] * x + eb[k] * y + ec[k] at a sample position.
-        // Each edge is evaluated from its endpoints in one canonical order (negated for the other
-        // direction), so the two triangles sharing an edge get exactly opposite values there and
-        // the fill rule gives every sample on it to exactly one of them: no cracks.
+        // Edge k (opposite vertex k): w_k = ea[k] * X + eb[k] * Y + ec[k] at sample (X, Y).
+        // Each edge is set up from its endpoints in one canonical order (negated for the other
+        // direction) and evaluated the same way at the same points, so the two triangles sharing
+        // an edge get exactly opposite values there and the fill rule gives every sample on it to
+        // exactly one of them: no cracks, no double blending.
         double ea[3], eb[3], ec[3];
+        bool tl[3];
         for (int k = 0; k < 3; ++k) {
             const ScreenVertex* a = &sv[(k + 1) % 3];
             const ScreenVertex* b = &sv[(k + 2) % 3];
+            tl[k] = top_left(*a, *b);
             const bool flip = b->x < a->x || (b->x == a->x && b->y < a->y);
             if (flip) std::swap(a, b);
             ea[k] = -(b->y - a->y);
@@ -302,60 +382,97 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
             ec[k] = -ea[k] * a->x - eb[k] * a->y;
             if (flip) ea[k] = -ea[k], eb[k] = -eb[k], ec[k] = -ec[k];
         }
+        // w_k at a pixel's sample i = w_k at its first sample + offset[k][i] (both computed the
+        // same way by every triangle: the exact opposition above holds); likewise the closeness
+        // and the sample's index.
+        double offset[3][S * S], q_offset[S * S], max_offset[3], min_offset[3];
+        size_t index_offset[S * S];
+        for (int k = 0; k < 3; ++k) {
+            max_offset[k] = -std::numeric_limits<double>::infinity();
+            min_offset[k] = std::numeric_limits<double>::infinity();
+            for (int i = 0; i < s * s; ++i) {
+                offset[k][i] = ea[k] * (i % s) + eb[k] * (i / s);
+                max_offset[k] = std::max(max_offset[k], offset[k][i]);
+                min_offset[k] = std::min(min_offset[k], offset[k][i]);
+            }
+        }
+        for (int i = 0; i < s * s; ++i) {
+            q_offset[i] =
+                (offset[0][i] * sv[0].q + offset[1][i] * sv[1].q + offset[2][i] * sv[2].q) *
+                inv_area;
+            index_offset[i] = size_t(i / s) * size_t(w_) + size_t(i % s);
+        }
+        dirty(x0, y0, x1, y1);
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
-        // as multisampling does: 4 samples per pixel at the cost of about one shade.
-        for (int py = y0 / s_; py <= y1 / s_; ++py) {
-            // The row's span from the edges (a sample beyond it on either side fails an edge),
-            // widened by a sample; the exact test below decides.
-            double lo = x0, hi = x1 + 1;
-            bool empty = false;
-            for (int k = 0; k < 3; ++k) {
-                double row_lo = std::numeric_limits<double>::infinity(), row_hi = -row_lo;
-                for (int sy = 0; sy < s_; ++sy) {
-                    const double Y = py * s_ + sy + 0.5;
+        // as multisampling does: s x s samples per pixel at the cost of about one shade.
+        for (int py = y0 / s; py <= y1 / s; ++py) {
+            // The row's span: per sample row, the samples between the edges (widened by a sample
+            // on each side; the exact test below decides), joined over the pixel's sample rows.
+            double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+            for (int sy = 0; sy < s; ++sy) {
+                const double Y = py * s + sy + 0.5;
+                double row_lo = x0, row_hi = x1 + 1;
+                for (int k = 0; k < 3; ++k) {
+                    const double at_y = eb[k] * Y + ec[k];
                     if (ea[k] == 0) {
-                        if (eb[k] * Y + ec[k] >= 0) row_lo = -1e300, row_hi = 1e300;
+                        if (at_y < 0) row_lo = 1, row_hi = 0; // this sample row is outside
                         continue;
                     }
-                    const double root = -(eb[k] * Y + ec[k]) / ea[k];
+                    const double root = -at_y / ea[k];
                     if (ea[k] > 0)
-                        row_lo = std::min(row_lo, root), row_hi = 1e300;
+                        row_lo = std::max(row_lo, root - 1);
                     else
-                        row_lo = -1e300, row_hi = std::max(row_hi, root);
+                        row_hi = std::min(row_hi, root + 1);
                 }
-                if (row_lo > row_hi) empty = true;
-                lo = std::max(lo, row_lo - 1);
-                hi = std::min(hi, row_hi + 1);
+                if (row_lo > row_hi) continue;
+                lo = std::min(lo, row_lo);
+                hi = std::max(hi, row_hi);
             }
-            if (empty || lo > hi) continue;
-            const int px_lo = std::max(x0 / s_, int(std::floor(lo)) / s_);
-            const int px_hi = std::min(x1 / s_, int(std::floor(hi)) / s_);
+            if (lo > hi) continue;
+            const int px_lo = std::max(x0 / s, int(std::floor(lo)) / s);
+            const int px_hi = std::min(x1 / s, int(std::floor(hi)) / s);
+            const double Y = py * s + 0.5;
+            double row[3];
+            for (int k = 0; k < 3; ++k) row[k] = eb[k] * Y + ec[k];
+            const size_t row_at = size_t(py * s) * size_t(w_);
             for (int px = px_lo; px <= px_hi; ++px) {
+                const double X = px * s + 0.5;
+                double base[3];
+                for (int k = 0; k < 3; ++k) base[k] = ea[k] * X + row[k];
+                // No sample of the pixel can be inside an edge that even its largest offset
+                // leaves negative.
+                if (base[0] + max_offset[0] < 0 || base[1] + max_offset[1] < 0 ||
+                    base[2] + max_offset[2] < 0)
+                    continue;
+                const double q_base =
+                    (base[0] * sv[0].q + base[1] * sv[1].q + base[2] * sv[2].q) * inv_area;
+                const size_t pixel_at = row_at + size_t(px * s);
+                // Inside the triangle by the smallest offset too: every sample is (no tests).
+                const bool all_inside = base[0] + min_offset[0] > 0 &&
+                                        base[1] + min_offset[1] > 0 && base[2] + min_offset[2] > 0;
                 unsigned covered = 0;
-                double qs[16];
-                double first[3] = {0, 0, 0};
-                for (int sy = 0; sy < s_; ++sy)
-                    for (int sx = 0; sx < s_; ++sx) {
-                        const double X = px * s_ + sx + 0.5, Y = py * s_ + sy + 0.5;
-                        double w[3];
-                        bool inside = true;
-                        for (int k = 0; k < 3 && inside; ++k) {
-                            w[k] = ea[k] * X + eb[k] * Y + ec[k];
-                            inside = w[k] > 0 || (w[k] == 0 && tl[k]);
-                        }
+                double qs[S * S] = {};
+                int first = 0;
+                for (int i = 0; i < s * s; ++i) {
+                    if (!all_inside) {
+                        const double w[3] = {base[0] + offset[0][i], base[1] + offset[1][i],
+                                             base[2] + offset[2][i]};
+                        // w > 0, or w == 0 on a top or left edge (without branches).
+                        const bool inside = ((w[0] > 0) | ((w[0] == 0) & tl[0])) &
+                                            ((w[1] > 0) | ((w[1] == 0) & tl[1])) &
+                                            ((w[2] > 0) | ((w[2] == 0) & tl[2]));
                         if (!inside) continue;
-                        const int i = sy * s_ + sx;
-                        const double q =
-                            (w[0] * sv[0].q + w[1] * sv[1].q + w[2] * sv[2].q) * inv_area;
-                        const size_t at = size_t(py * s_ + sy) * size_t(w_) + size_t(px * s_ + sx);
-                        if (!(q > depth_[at])) continue;
-                        if (!covered) std::copy(w, w + 3, first);
-                        covered |= 1u << i;
-                        qs[i] = q;
                     }
+                    const double q = q_base + q_offset[i];
+                    if (!(q > depth_[pixel_at + index_offset[i]])) continue;
+                    if (!covered) first = i;
+                    covered |= 1u << i;
+                    qs[i] = q;
+                }
                 if (!covered) continue;
-                const double b0 = first[0] * inv_area, b1 = first[1] * inv_area,
-                             b2 = first[2] * inv_area;
+                const double b0 = (base[0] + offset[0][first]) * inv_area,
+                             b1 = (base[1] + offset[1][first]) * inv_area,
+                             b2 = (base[2] + offset[2][first]) * inv_area;
                 const double w = 1 / (b0 * sv[0].inv_w + b1 * sv[1].inv_w + b2 * sv[2].inv_w);
                 const double c0 = b0 * sv[0].inv_w * w, c1 = b1 * sv[1].inv_w * w,
                              c2 = b2 * sv[2].inv_w * w;
@@ -380,10 +497,9 @@ void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_
                     const float l = float(c0 * sv[0].light + c1 * sv[1].light + c2 * sv[2].light);
                     for (int k = 0; k < 3; ++k) colour[size_t(k)] *= l;
                 }
-                for (int i = 0; i < s_ * s_; ++i) {
+                for (int i = 0; i < s * s; ++i) {
                     if (!(covered & (1u << i))) continue;
-                    const size_t at =
-                        size_t(py * s_ + i / s_) * size_t(w_) + size_t(px * s_ + i % s_);
+                    const size_t at = pixel_at + index_offset[i];
                     auto& dst = colour_[at];
                     if (blend) {
                         const float a = colour[3];
@@ -405,6 +521,7 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
     // Each segment is stamped as squares of `width` pixels every half sample along it; a sample
     // is blended once per segment at most.
     const double half = width * s_ / 2;
+    if (segments.size() >= 2) dirty(0, 0, w_ - 1, h_ - 1); // outlines are few: the whole canvas
     std::vector<uint32_t> stamped(colour_.size(), 0);
     uint32_t mark = 0;
     for (size_t i = 0; i + 1 < segments.size(); i += 2) {
@@ -444,25 +561,36 @@ texm::Image Canvas::resolve(const std::optional<std::array<uint8_t, 3>>& backgro
     texm::Image out(uint32_t(camera_.width), uint32_t(camera_.height));
     const float n = float(s_ * s_);
     std::array<float, 3> bg{0, 0, 0};
-    if (background)
+    if (background) {
         for (int k = 0; k < 3; ++k) bg[size_t(k)] = srgb_to_linear((*background)[size_t(k)]);
-    for (int y = 0; y < camera_.height; ++y)
-        for (int x = 0; x < camera_.width; ++x) {
+        for (uint32_t y = 0; y < out.height; ++y)
+            for (uint32_t x = 0; x < out.width; ++x) {
+                uint8_t* p = out.at(x, y);
+                std::copy_n(background->begin(), 3, p);
+                p[3] = 255;
+            }
+    }
+    // Pixels outside the drawn rectangle keep the background (transparent: all zero).
+    const int px0 = std::max(0, dirty_.x0 / s_), px1 = std::min(camera_.width - 1, dirty_.x1 / s_);
+    const int py0 = std::max(0, dirty_.y0 / s_), py1 = std::min(camera_.height - 1, dirty_.y1 / s_);
+    for (int y = py0; y <= py1; ++y)
+        for (int x = px0; x <= px1; ++x) {
             std::array<float, 4> sum{0, 0, 0, 0};
             for (int sy = 0; sy < s_; ++sy)
                 for (int sx = 0; sx < s_; ++sx) {
                     const auto& c = colour_[size_t(y * s_ + sy) * size_t(w_) + size_t(x * s_ + sx)];
                     for (int k = 0; k < 4; ++k) sum[size_t(k)] += c[size_t(k)];
                 }
+            if (!(sum[3] > 0)) continue; // nothing drawn here: the background
             uint8_t* p = out.at(uint32_t(x), uint32_t(y));
             const float a = sum[3] / n;
             if (background) {
                 for (int k = 0; k < 3; ++k)
                     p[k] = linear_to_srgb(sum[size_t(k)] / n + bg[size_t(k)] * (1 - a));
                 p[3] = 255;
-            } else if (a > 0) {
+            } else {
                 for (int k = 0; k < 3; ++k) p[k] = linear_to_srgb(sum[size_t(k)] / sum[3]);
-                p[3] = uint8_t(std::lround(std::clamp(a, 0.0f, 1.0f) * 255));
+                p[3] = uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
             }
         }
     return out;

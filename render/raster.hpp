@@ -98,12 +98,24 @@ class Canvas {
     size_t covered_samples() const;
 
   private:
+    // The samples drawn so far lie in this rectangle (inclusive; empty when x0 > x1): the rest
+    // is background, which neither clearing the next canvas nor resolving needs to visit.
+    struct Rect {
+        int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+    };
+    void dirty(int x0, int y0, int x1, int y1);
+    // draw() with S x S samples per pixel known to the compiler.
+    template <int S>
+    void draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
+                   const Surface& surface, const Lighting& lighting);
+
     Camera camera_;
     int s_;
     int w_, h_; // sample grid
     // premultiplied linear RGBA; closeness (larger is nearer)
     std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour_;
     std::vector<float, SampleAllocator<float>> depth_;
+    Rect dirty_;
 };
 
 } // namespace msh::render

@@ -8,9 +8,14 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace msh::texm {
+struct Image;
+}
 
 namespace msh::scene {
 
@@ -64,9 +69,18 @@ struct Mesh {
 // file name (`<out stem>_<name>.png` beside a .gltf/.obj) or an image name (.glb). Imports keep
 // the file's bytes as they are (PNG, or JPEG and the other formats a foreign file may carry).
 struct Image {
+    Image(std::string name_ = {}, std::vector<uint8_t> png_ = {},
+          std::shared_ptr<const texm::Image> pixels_ = nullptr)
+        : name(std::move(name_)), png(std::move(png_)), pixels(std::move(pixels_)) {}
     std::string name;
     std::vector<uint8_t> png;
-    bool operator==(const Image&) const = default;
+    // Decoded pixels (RGBA8) instead of `png`, from producers asked for pixels only
+    // (png::EncodeOptions::pixels_only: previews, which draw them and would only decode a PNG
+    // again). Shared: copies of the scene do not copy them.
+    std::shared_ptr<const texm::Image> pixels;
+    bool operator==(const Image& o) const {
+        return name == o.name && png == o.png && pixels == o.pixels;
+    }
 };
 
 // glTF alphaMode. OPAQUE unless the material is known to be a cut-out (texm-materials.md §7).
