@@ -1,12 +1,15 @@
 #include "png.hpp"
 
+#include <libdeflate.h>
 #include <png.h>
-#include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <new>
 
 namespace msh::png {
 
@@ -155,7 +158,6 @@ bool encode_impl(png_structp png, png_infop info, Context& ctx, WriteState& st, 
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, o.compression_level);
-    if (o.run_length) png_set_compression_strategy(png, Z_RLE);
     switch (o.filter) {
     case RowFilter::Adaptive:
         break;
@@ -249,6 +251,68 @@ Bytes pack(const texm::Image& img, ColorType type) {
     return out;
 }
 
+void put_u32(Bytes& out, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(uint8_t(v >> shift));
+}
+
+void put_chunk(Bytes& out, const char* type, ByteView data) {
+    put_u32(out, uint32_t(data.size()));
+    const size_t start = out.size();
+    out.insert(out.end(), type, type + 4);
+    out.insert(out.end(), data.begin(), data.end());
+    put_u32(out, libdeflate_crc32(0, out.data() + start, out.size() - start));
+}
+
+// One compressor per thread and level: allocating one costs more than a thumbnail's data.
+libdeflate_compressor* compressor_for(int level) {
+    struct Compressors {
+        std::array<libdeflate_compressor*, 13> by_level{};
+        ~Compressors() {
+            for (libdeflate_compressor* c : by_level) libdeflate_free_compressor(c);
+        }
+    };
+    thread_local Compressors compressors;
+    level = std::clamp(level, 0, 12);
+    libdeflate_compressor*& c = compressors.by_level[size_t(level)];
+    if (!c) c = libdeflate_alloc_compressor(level);
+    if (!c) throw std::bad_alloc();
+    return c;
+}
+
+// Signature, IHDR, one IDAT (Up-filtered rows in one zlib stream from libdeflate), IEND.
+Bytes encode_with_libdeflate(uint32_t width, uint32_t height, ColorType type, ByteView pixels,
+                             int level) {
+    const size_t stride = size_t(width) * channels(type);
+    const size_t filtered_size = (stride + 1) * height;
+    // Buffers every byte of which is written before it is read: not zeroed first.
+    const std::unique_ptr<uint8_t[]> filtered(new uint8_t[filtered_size]);
+    for (uint32_t y = 0; y < height; ++y) {
+        uint8_t* out = filtered.get() + size_t(y) * (stride + 1);
+        const uint8_t* row = pixels.data() + size_t(y) * stride;
+        out[0] = 2; // Up
+        if (y == 0) {
+            std::memcpy(out + 1, row, stride);
+            continue;
+        }
+        const uint8_t* above = row - stride;
+        for (size_t x = 0; x < stride; ++x) out[1 + x] = uint8_t(row[x] - above[x]);
+    }
+    libdeflate_compressor* c = compressor_for(level);
+    const size_t bound = libdeflate_zlib_compress_bound(c, filtered_size);
+    const std::unique_ptr<uint8_t[]> z(new uint8_t[bound]);
+    const size_t n = libdeflate_zlib_compress(c, filtered.get(), filtered_size, z.get(), bound);
+    if (n == 0) throw FormatError("PNG", 0, "libdeflate could not compress the image");
+    Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    Bytes ihdr;
+    put_u32(ihdr, width);
+    put_u32(ihdr, height);
+    ihdr.insert(ihdr.end(), {8, uint8_t(type == ColorType::RGBA ? 6 : 2), 0, 0, 0});
+    put_chunk(out, "IHDR", ihdr);
+    put_chunk(out, "IDAT", ByteView(z.get(), n));
+    put_chunk(out, "IEND", {});
+    return out;
+}
+
 } // namespace
 
 Bytes encode(uint32_t width, uint32_t height, ColorType type, ByteView pixels,
@@ -259,6 +323,9 @@ Bytes encode(uint32_t width, uint32_t height, ColorType type, ByteView pixels,
         throw FormatError("PNG", 0, "pixel buffer does not match the image size");
     if (type == ColorType::Indexed && (options.palette.empty() || options.palette.size() > 256))
         throw FormatError("PNG", 0, "an indexed PNG needs 1 to 256 palette colours");
+    if (options.libdeflate && (type == ColorType::RGB || type == ColorType::RGBA) &&
+        options.significant_bits[0] == 0)
+        return encode_with_libdeflate(width, height, type, pixels, options.compression_level);
     Bytes out;
     Context ctx;
     ctx.output = &out;

@@ -35,9 +35,11 @@ struct EncodeOptions {
     // No PNG at all: the texture chain hands over the decoded pixels (scene::Image::pixels), the
     // ones the PNG would decode to. For consumers that only draw them (previews).
     bool pixels_only = false;
-    // zlib's run-length strategy: about a quarter faster than the default at level 1 and within
-    // 2 % of its size on pictures with large flat areas (previews: the background).
-    bool run_length = false;
+    // RGB and RGBA without sBIT: the image data compressed by libdeflate at `compression_level`
+    // instead of zlib through libpng, every row Up-filtered. At level 1 it takes a third of
+    // zlib's instructions on preview pictures, for files of about the same size
+    // (bench/preview_bench.sh).
+    bool libdeflate = false;
 };
 
 // `--png-level N`: zlib level N (0..9) with libpng's adaptive row filters (9: smallest files).

@@ -48,11 +48,21 @@ Vec3 world_dir(const Camera& c, const Vec3& l) {
     return d;
 }
 
-std::array<float, 4> sample(const Texture::Level& t, float u, float v) {
-    // Repeat: into [0, 1) first, so that any coordinate (huge, or not a number from a foreign
+// u - floor(u) without a library call; 0 for values too large to have a fraction and for
+// infinities and NaN.
+float fraction(float u) {
+    if (!(std::abs(u) < 8388608.0f)) return 0;
+    float whole = float(int(u));
+    if (whole > u) whole -= 1;
+    return u - whole;
+}
+
+[[gnu::always_inline]] inline std::array<float, 4> sample(const Texture::Level& t, float u,
+                                                          float v) {
+    // Repeat: into [0, 1] first, so that any coordinate (huge, or not a number from a foreign
     // file) keeps the texel arithmetic within int.
-    u = std::isfinite(u) ? u - std::floor(u) : 0;
-    v = std::isfinite(v) ? v - std::floor(v) : 0;
+    u = fraction(u);
+    v = fraction(v);
     const float x = u * float(t.width) - 0.5f, y = v * float(t.height) - 0.5f;
     // x, y in [-0.5, size - 0.5): floor by truncating the value moved up by one, and the two
     // neighbours wrapped by comparison.
@@ -200,13 +210,15 @@ Canvas::Canvas(const Camera& camera, int samples_per_side)
     colour_.swap(spare.colour);
     depth_.swap(spare.depth);
     if (spare.width == w_ && spare.height == h_ && colour_.size() == size_t(w_) * size_t(h_)) {
-        // Only what the last picture drew needs clearing.
-        for (int y = spare.y0; y <= spare.y1; ++y) {
-            const size_t row = size_t(y) * size_t(w_);
-            std::fill(colour_.begin() + ptrdiff_t(row + size_t(spare.x0)),
-                      colour_.begin() + ptrdiff_t(row + size_t(spare.x1) + 1), kClear);
-            std::fill(depth_.begin() + ptrdiff_t(row + size_t(spare.x0)),
-                      depth_.begin() + ptrdiff_t(row + size_t(spare.x1) + 1), kFar);
+        // Only what the last picture drew needs clearing: its pixels' samples.
+        const size_t per_pixel = size_t(s_ * s_);
+        for (int py = spare.y0 / s_; spare.x0 <= spare.x1 && py <= spare.y1 / s_; ++py) {
+            const size_t from = (size_t(py) * size_t(camera_.width) + size_t(spare.x0 / s_)) *
+                                per_pixel;
+            const size_t to = (size_t(py) * size_t(camera_.width) + size_t(spare.x1 / s_) + 1) *
+                              per_pixel;
+            std::fill(colour_.begin() + ptrdiff_t(from), colour_.begin() + ptrdiff_t(to), kClear);
+            std::fill(depth_.begin() + ptrdiff_t(from), depth_.begin() + ptrdiff_t(to), kFar);
         }
     } else {
         colour_.assign(size_t(w_) * size_t(h_), kClear);
@@ -222,6 +234,11 @@ Canvas::~Canvas() {
     spare.width = w_;
     spare.height = h_;
     spare.x0 = dirty_.x0, spare.y0 = dirty_.y0, spare.x1 = dirty_.x1, spare.y1 = dirty_.y1;
+}
+
+size_t Canvas::sample_index(int sx, int sy) const {
+    return (size_t(sy / s_) * size_t(camera_.width) + size_t(sx / s_)) * size_t(s_ * s_) +
+           size_t((sy % s_) * s_ + sx % s_);
 }
 
 void Canvas::dirty(int x0, int y0, int x1, int y1) {
@@ -400,7 +417,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             q_offset[i] =
                 (offset[0][i] * sv[0].q + offset[1][i] * sv[1].q + offset[2][i] * sv[2].q) *
                 inv_area;
-            index_offset[i] = size_t(i / s) * size_t(w_) + size_t(i % s);
+            index_offset[i] = size_t(i);
         }
         dirty(x0, y0, x1, y1);
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
@@ -434,7 +451,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             const double Y = py * s + 0.5;
             double row[3];
             for (int k = 0; k < 3; ++k) row[k] = eb[k] * Y + ec[k];
-            const size_t row_at = size_t(py * s) * size_t(w_);
+            const size_t row_at = size_t(py) * size_t(camera_.width) * size_t(s * s);
             for (int px = px_lo; px <= px_hi; ++px) {
                 const double X = px * s + 0.5;
                 double base[3];
@@ -446,7 +463,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     continue;
                 const double q_base =
                     (base[0] * sv[0].q + base[1] * sv[1].q + base[2] * sv[2].q) * inv_area;
-                const size_t pixel_at = row_at + size_t(px * s);
+                const size_t pixel_at = row_at + size_t(px) * size_t(s * s);
                 // Inside the triangle by the smallest offset too: every sample is (no tests).
                 const bool all_inside = base[0] + min_offset[0] > 0 &&
                                         base[1] + min_offset[1] > 0 && base[2] + min_offset[2] > 0;
@@ -544,7 +561,7 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
             const int yb = std::min(h_ - 1, int(std::floor(y + half - 0.5)));
             for (int sy = ya; sy <= yb; ++sy)
                 for (int sx = xa; sx <= xb; ++sx) {
-                    const size_t at = size_t(sy) * size_t(w_) + size_t(sx);
+                    const size_t at = sample_index(sx, sy);
                     if (stamped[at] == mark) continue;
                     stamped[at] = mark;
                     auto& dst = colour_[at];
@@ -558,8 +575,22 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
 }
 
 texm::Image Canvas::resolve(const std::optional<std::array<uint8_t, 3>>& background) const {
+    switch (s_) {
+    case 1:
+        return resolve_with<1>(background);
+    case 2:
+        return resolve_with<2>(background);
+    case 3:
+        return resolve_with<3>(background);
+    default:
+        return resolve_with<4>(background);
+    }
+}
+
+template <int S>
+texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const {
     texm::Image out(uint32_t(camera_.width), uint32_t(camera_.height));
-    const float n = float(s_ * s_);
+    constexpr float n = float(S * S);
     std::array<float, 3> bg{0, 0, 0};
     if (background) {
         for (int k = 0; k < 3; ++k) bg[size_t(k)] = srgb_to_linear((*background)[size_t(k)]);
@@ -571,28 +602,28 @@ texm::Image Canvas::resolve(const std::optional<std::array<uint8_t, 3>>& backgro
             }
     }
     // Pixels outside the drawn rectangle keep the background (transparent: all zero).
-    const int px0 = std::max(0, dirty_.x0 / s_), px1 = std::min(camera_.width - 1, dirty_.x1 / s_);
-    const int py0 = std::max(0, dirty_.y0 / s_), py1 = std::min(camera_.height - 1, dirty_.y1 / s_);
-    for (int y = py0; y <= py1; ++y)
-        for (int x = px0; x <= px1; ++x) {
-            std::array<float, 4> sum{0, 0, 0, 0};
-            for (int sy = 0; sy < s_; ++sy)
-                for (int sx = 0; sx < s_; ++sx) {
-                    const auto& c = colour_[size_t(y * s_ + sy) * size_t(w_) + size_t(x * s_ + sx)];
-                    for (int k = 0; k < 4; ++k) sum[size_t(k)] += c[size_t(k)];
-                }
-            if (!(sum[3] > 0)) continue; // nothing drawn here: the background
-            uint8_t* p = out.at(uint32_t(x), uint32_t(y));
-            const float a = sum[3] / n;
+    const int px0 = std::max(0, dirty_.x0 / S), px1 = std::min(camera_.width - 1, dirty_.x1 / S);
+    const int py0 = std::max(0, dirty_.y0 / S), py1 = std::min(camera_.height - 1, dirty_.y1 / S);
+    for (int y = py0; y <= py1; ++y) {
+        uint8_t* p = out.at(uint32_t(std::max(px0, 0)), uint32_t(y));
+        for (int x = px0; x <= px1; ++x, p += 4) {
+            const std::array<float, 4>* samples = &colour_[sample_index(x * S, y * S)];
+            float alpha = 0;
+            for (int i = 0; i < S * S; ++i) alpha += samples[i][3];
+            if (!(alpha > 0)) continue; // nothing drawn here: the background
+            std::array<float, 3> sum{0, 0, 0};
+            for (int i = 0; i < S * S; ++i)
+                for (size_t k = 0; k < 3; ++k) sum[k] += samples[i][k];
+            const float a = alpha / n;
             if (background) {
-                for (int k = 0; k < 3; ++k)
-                    p[k] = linear_to_srgb(sum[size_t(k)] / n + bg[size_t(k)] * (1 - a));
+                for (size_t k = 0; k < 3; ++k) p[k] = linear_to_srgb(sum[k] / n + bg[k] * (1 - a));
                 p[3] = 255;
             } else {
-                for (int k = 0; k < 3; ++k) p[k] = linear_to_srgb(sum[size_t(k)] / sum[3]);
+                for (size_t k = 0; k < 3; ++k) p[k] = linear_to_srgb(sum[k] / alpha);
                 p[3] = uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
             }
         }
+    }
     return out;
 }
 

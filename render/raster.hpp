@@ -104,7 +104,12 @@ class Canvas {
         int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
     };
     void dirty(int x0, int y0, int x1, int y1);
+    // Samples are stored pixel by pixel (a pixel's samples side by side, row by row within it):
+    // drawing and resolving a pixel touch one run of memory.
+    size_t sample_index(int sx, int sy) const;
     // draw() with S x S samples per pixel known to the compiler.
+    template <int S>
+    texm::Image resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const;
     template <int S>
     void draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
                    const Surface& surface, const Lighting& lighting);
