@@ -7,6 +7,7 @@
 #include "preview_cmd.hpp"
 #include "preview_gallery.hpp"
 
+#include "formats/content_hash.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
@@ -54,7 +55,7 @@ uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 uint64_t hash_text(const std::string& s) {
-    return sidecar::fnv1a64(ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
+    return content_hash(ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
 }
 
 // The tile of an asset that could not be drawn: grey, a red cross, "ERROR".
@@ -137,7 +138,7 @@ class PreviewBatch {
             for (const char* name : {"Material.lib", "Textures.lib"})
                 if (const auto f = pipeline::find_file_ci(found, name)) {
                     try {
-                        h = mix(h, sidecar::fnv1a64(read_file(*f)));
+                        h = mix(h, content_hash(read_file(*f)));
                     } catch (const std::exception&) {
                     }
                 }
@@ -255,12 +256,12 @@ class PreviewBatch {
     // The asset's key: its bytes, the files it is drawn with, the libraries and the options.
     uint64_t key_of(const Asset& a, const Loaded& in, const pipeline::ModelExportInput* model,
                     const pipeline::TerrainExportInput* map) const {
-        uint64_t h = mix(options_hash_, sidecar::fnv1a64(in.bytes));
+        uint64_t h = mix(options_hash_, content_hash(in.bytes));
         h = mix(h, a.libraries_hash);
-        if (model && model->wear) h = mix(h, sidecar::fnv1a64(model->wear->bytes));
+        if (model && model->wear) h = mix(h, content_hash(model->wear->bytes));
         if (map)
             for (const auto* f : {&map->land_map, &map->wear1, &map->wear2})
-                if (*f) h = mix(h, sidecar::fnv1a64((*f)->bytes));
+                if (*f) h = mix(h, content_hash((*f)->bytes));
         return h;
     }
 

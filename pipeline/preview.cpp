@@ -6,6 +6,7 @@
 
 #include "formats/anim.hpp"
 #include "formats/apng.hpp"
+#include "formats/content_hash.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/picture.hpp"
 #include "formats/png.hpp"
@@ -331,8 +332,8 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
     facts["bounds"] = bounds_json(
         sheet.rest_points ? *sheet.rest_points
                           : preview_draw::draw_list(ms.scene, {}, {}, textures, warnings).framed);
-    uint64_t hash = sidecar::fnv1a64(input.model);
-    if (input.wear) hash ^= sidecar::fnv1a64(input.wear->bytes) * 0x100000001b3ULL;
+    uint64_t hash = content_hash(input.model);
+    if (input.wear) hash ^= content_hash(input.wear->bytes) * 0x100000001b3ULL;
     return finish(std::move(sheet), "model", input.address, hash, std::move(facts),
                   std::move(warnings));
 }
@@ -364,7 +365,7 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
     facts["bounds"] = bounds_json(
         sheet.rest_points ? *sheet.rest_points
                           : preview_draw::draw_list(sc, {}, {}, textures, warnings).framed);
-    return finish(std::move(sheet), "scene", address, sidecar::fnv1a64(bytes), std::move(facts),
+    return finish(std::move(sheet), "scene", address, content_hash(bytes), std::move(facts),
                   std::move(warnings));
 }
 
@@ -406,8 +407,8 @@ Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& 
     facts["areal_classes"] = class_facts;
     material_facts(ts.scene, facts);
     facts["bounds"] = bounds_json(sheet.rest_points ? *sheet.rest_points : subject.draw(0).framed);
-    uint64_t hash = sidecar::fnv1a64(input.land_msh);
-    if (input.land_map) hash ^= sidecar::fnv1a64(input.land_map->bytes) * 0x100000001b3ULL;
+    uint64_t hash = content_hash(input.land_msh);
+    if (input.land_map) hash ^= content_hash(input.land_map->bytes) * 0x100000001b3ULL;
     return finish(std::move(sheet), "map", input.address, hash, std::move(facts),
                   std::move(warnings));
 }
@@ -465,7 +466,7 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     facts["mips"] = t.levels.size();
     facts["palette"] = !t.palette.empty();
     facts["pages"] = t.page ? t.page->size() : 0;
-    return finish(std::move(sheet), "texture", address, sidecar::fnv1a64(bytes), std::move(facts),
+    return finish(std::move(sheet), "texture", address, content_hash(bytes), std::move(facts),
                   {});
 }
 

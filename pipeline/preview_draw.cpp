@@ -1,12 +1,12 @@
 #include "preview_draw.hpp"
 
 #include "formats/anim.hpp"
+#include "formats/content_hash.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/picture.hpp"
 #include "mapping/drape.hpp"
 #include "mapping/terrain_to_scene.hpp"
 #include "scene/transform.hpp"
-#include "sidecar/model_sidecar.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +30,7 @@ std::shared_ptr<const render::Texture> texture_of(const scene::Image& image,
         return cache.by_pixels.emplace(image.pixels.get(), std::make_pair(image.pixels, tex))
             .first->second.second;
     }
-    const auto key = std::make_pair(sidecar::fnv1a64(image.png), image.png.size());
+    const auto key = std::make_pair(content_hash(image.png), image.png.size());
     {
         std::lock_guard<std::mutex> lock(cache.mutex);
         if (const auto it = cache.textures.find(key); it != cache.textures.end()) return it->second;
