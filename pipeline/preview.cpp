@@ -466,8 +466,7 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     facts["mips"] = t.levels.size();
     facts["palette"] = !t.palette.empty();
     facts["pages"] = t.page ? t.page->size() : 0;
-    return finish(std::move(sheet), "texture", address, content_hash(bytes), std::move(facts),
-                  {});
+    return finish(std::move(sheet), "texture", address, content_hash(bytes), std::move(facts), {});
 }
 
 } // namespace msh::pipeline

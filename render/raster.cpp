@@ -28,10 +28,19 @@ struct LinearTable {
         }
     }
 };
-// Built before main (no guard on every lookup).
-const LinearTable kTable;
+// Built on first use (commands that draw nothing do not pay for it); hot loops take the
+// reference once.
 const LinearTable& table() {
-    return kTable;
+    static const LinearTable t;
+    return t;
+}
+
+float to_linear(const LinearTable& t, uint8_t v) {
+    return t.to_linear[v];
+}
+
+uint8_t to_srgb(const LinearTable& t, float v) {
+    return t.to_srgb[size_t(std::clamp(v, 0.0f, 1.0f) * 4095.0f + 0.5f)];
 }
 
 double dot(const Vec3& a, const Vec3& b) {
@@ -105,12 +114,11 @@ bool top_left(const ScreenVertex& a, const ScreenVertex& b) {
 } // namespace
 
 float srgb_to_linear(uint8_t v) {
-    return table().to_linear[v];
+    return to_linear(table(), v);
 }
 
 uint8_t linear_to_srgb(float v) {
-    const float c = std::clamp(v, 0.0f, 1.0f);
-    return table().to_srgb[size_t(c * 4095.0f + 0.5f)];
+    return to_srgb(table(), v);
 }
 
 std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
@@ -119,10 +127,11 @@ std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
     base.width = int(img.width);
     base.height = int(img.height);
     base.texels.resize(size_t(img.width) * img.height);
+    const LinearTable& t_table = table();
     for (size_t i = 0; i < base.texels.size(); ++i) {
         const uint8_t* p = img.rgba.data() + 4 * i;
-        base.texels[i] = {srgb_to_linear(p[0]), srgb_to_linear(p[1]), srgb_to_linear(p[2]),
-                          p[3] / 255.0f};
+        base.texels[i] = {to_linear(t_table, p[0]), to_linear(t_table, p[1]),
+                          to_linear(t_table, p[2]), p[3] / 255.0f};
     }
     if (base.texels.empty()) base.width = base.height = 1, base.texels.push_back({1, 1, 1, 1});
     t->levels.push_back(std::move(base));
@@ -213,10 +222,10 @@ Canvas::Canvas(const Camera& camera, int samples_per_side)
         // Only what the last picture drew needs clearing: its pixels' samples.
         const size_t per_pixel = size_t(s_ * s_);
         for (int py = spare.y0 / s_; spare.x0 <= spare.x1 && py <= spare.y1 / s_; ++py) {
-            const size_t from = (size_t(py) * size_t(camera_.width) + size_t(spare.x0 / s_)) *
-                                per_pixel;
-            const size_t to = (size_t(py) * size_t(camera_.width) + size_t(spare.x1 / s_) + 1) *
-                              per_pixel;
+            const size_t from =
+                (size_t(py) * size_t(camera_.width) + size_t(spare.x0 / s_)) * per_pixel;
+            const size_t to =
+                (size_t(py) * size_t(camera_.width) + size_t(spare.x1 / s_) + 1) * per_pixel;
             std::fill(colour_.begin() + ptrdiff_t(from), colour_.begin() + ptrdiff_t(to), kClear);
             std::fill(depth_.begin() + ptrdiff_t(from), depth_.begin() + ptrdiff_t(to), kFar);
         }
@@ -601,6 +610,7 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
                 p[3] = 255;
             }
     }
+    const LinearTable& t = table();
     // Pixels outside the drawn rectangle keep the background (transparent: all zero).
     const int px0 = std::max(0, dirty_.x0 / S), px1 = std::min(camera_.width - 1, dirty_.x1 / S);
     const int py0 = std::max(0, dirty_.y0 / S), py1 = std::min(camera_.height - 1, dirty_.y1 / S);
@@ -616,10 +626,10 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
                 for (size_t k = 0; k < 3; ++k) sum[k] += samples[i][k];
             const float a = alpha / n;
             if (background) {
-                for (size_t k = 0; k < 3; ++k) p[k] = linear_to_srgb(sum[k] / n + bg[k] * (1 - a));
+                for (size_t k = 0; k < 3; ++k) p[k] = to_srgb(t, sum[k] / n + bg[k] * (1 - a));
                 p[3] = 255;
             } else {
-                for (size_t k = 0; k < 3; ++k) p[k] = linear_to_srgb(sum[k] / alpha);
+                for (size_t k = 0; k < 3; ++k) p[k] = to_srgb(t, sum[k] / alpha);
                 p[3] = uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
             }
         }
