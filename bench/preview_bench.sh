@@ -131,18 +131,20 @@ hyperfine=$(command -v hyperfine || true)
 how="mean of a date +%s.%N loop"
 [ -n "$hyperfine" ] && how="hyperfine, median"
 echo "(c) one 256x256 thumbnail, whole command ($how)"
-# seconds of a command run RUNS times (after one warm-up run): hyperfine's median, or the loop's mean
+# seconds of a command run RUNS times (after one warm-up run): hyperfine's median, or the loop's
+# mean. OUT is deleted before every run: each run writes a new thumbnail, as a thumbnailer does
+# (replacing an existing file would add mshconv's fsync, which keeps the old file safe).
 timeit() {
-  local runs=$1; shift
+  local runs=$1 out=$2; shift 2
   if [ -n "$hyperfine" ]; then
-    hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/hf.json" -- "$(printf '%q ' "$@")" > /dev/null 2>&1 ||
-      { echo "failed: $*" >&2; "$@" >&2; exit 1; }
+    hyperfine -N --warmup 1 --runs "$runs" --prepare "rm -f $out" --export-json "$work/hf.json" \
+      -- "$(printf '%q ' "$@")" > /dev/null 2>&1 || { echo "failed: $*" >&2; "$@" >&2; exit 1; }
     python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/hf.json"
   else
     "$@" > /dev/null 2>&1
     local start end
     start=$(date +%s.%N)
-    for _ in $(seq "$runs"); do "$@" > /dev/null 2>&1; done
+    for _ in $(seq "$runs"); do rm -f "$out"; "$@" > /dev/null 2>&1; done
     end=$(date +%s.%N)
     python3 -c "print(($end - $start) / $runs)"
   fi
@@ -153,11 +155,12 @@ for pick in "${picks[@]}"; do
   model=$work/corpus/$pick
   glb=$work/${pick##*:}.glb
   "$mshconv" convert "$model" "$glb" --quiet
-  ours=$(timeit 30 "$mshconv" preview "$model" "$work/ours.png" --size 256)
-  ours_glb=$(timeit 30 "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
-  f3d_run=$(timeit 5 xvfb-run -a f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
-  f3d_x=$(timeit 10 env DISPLAY=":$display" f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
-  blend=$(timeit 3 "$blender" --python "$work/render.py" -- "$glb" "$work/blender.png")
+  ours=$(timeit 30 "$work/ours.png" "$mshconv" preview "$model" "$work/ours.png" --size 256)
+  ours_glb=$(timeit 30 "$work/ours_glb.png" "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
+  f3d_run=$(timeit 5 "$work/f3d.png" xvfb-run -a f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
+  f3d_x=$(timeit 10 "$work/f3d.png" env DISPLAY=":$display" f3d "$glb" --output "$work/f3d.png" \
+    --resolution 256,256)
+  blend=$(timeit 3 "$work/blender.png" "$blender" --python "$work/render.py" -- "$glb" "$work/blender.png")
   for png in ours ours_glb f3d blender; do
     [ -s "$work/$png.png" ] || { echo "$png.png was not written" >&2; exit 1; }
   done
