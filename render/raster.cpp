@@ -184,8 +184,8 @@ namespace {
 struct SampleBuffers {
     std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour;
     std::vector<float, SampleAllocator<float>> depth;
-    int width = 0, height = 0;
-    int x0 = 0, y0 = 0, x1 = -1, y1 = -1; // drawn samples (inclusive)
+    int width = 0, height = 0, samples_per_side = 0; // the layout: samples pixel by pixel
+    int x0 = 0, y0 = 0, x1 = -1, y1 = -1;            // drawn samples (inclusive)
 };
 thread_local SampleBuffers spare_buffers;
 
@@ -218,7 +218,8 @@ Canvas::Canvas(const Camera& camera, int samples_per_side)
     SampleBuffers& spare = spare_buffers;
     colour_.swap(spare.colour);
     depth_.swap(spare.depth);
-    if (spare.width == w_ && spare.height == h_ && colour_.size() == size_t(w_) * size_t(h_)) {
+    if (spare.width == w_ && spare.height == h_ && spare.samples_per_side == s_ &&
+        colour_.size() == size_t(w_) * size_t(h_)) {
         // Only what the last picture drew needs clearing: its pixels' samples.
         const size_t per_pixel = size_t(s_ * s_);
         for (int py = spare.y0 / s_; spare.x0 <= spare.x1 && py <= spare.y1 / s_; ++py) {
@@ -242,6 +243,7 @@ Canvas::~Canvas() {
     spare.depth.swap(depth_);
     spare.width = w_;
     spare.height = h_;
+    spare.samples_per_side = s_;
     spare.x0 = dirty_.x0, spare.y0 = dirty_.y0, spare.x1 = dirty_.x1, spare.y1 = dirty_.y1;
 }
 
@@ -611,6 +613,7 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
             }
     }
     const LinearTable& t = table();
+    if (dirty_.x0 > dirty_.x1) return out; // nothing drawn
     // Pixels outside the drawn rectangle keep the background (transparent: all zero).
     const int px0 = std::max(0, dirty_.x0 / S), px1 = std::min(camera_.width - 1, dirty_.x1 / S);
     const int py0 = std::max(0, dirty_.y0 / S), py1 = std::min(camera_.height - 1, dirty_.y1 / S);
