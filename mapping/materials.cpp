@@ -25,8 +25,9 @@ std::string upper(std::string s) {
 scene::Image image_of_level(const std::string& name, const texm::Texture& t,
                             const png::EncodeOptions& png) {
     if (png.pixels_only)
-        return {name, {}, std::make_shared<const texm::Image>(png::texm_level_pixels(t, 0))};
-    return {name, png::from_texm_level(t, 0, png), nullptr};
+        return scene::Image{
+            name, {}, std::make_shared<const texm::Image>(png::texm_level_pixels(t, 0))};
+    return scene::Image{name, png::from_texm_level(t, 0, png), nullptr};
 }
 
 struct TextureResult {

@@ -69,8 +69,8 @@ struct Mesh {
 // file name (`<out stem>_<name>.png` beside a .gltf/.obj) or an image name (.glb). Imports keep
 // the file's bytes as they are (PNG, or JPEG and the other formats a foreign file may carry).
 struct Image {
-    Image(std::string name_ = {}, std::vector<uint8_t> png_ = {},
-          std::shared_ptr<const texm::Image> pixels_ = nullptr)
+    explicit Image(std::string name_ = {}, std::vector<uint8_t> png_ = {},
+                   std::shared_ptr<const texm::Image> pixels_ = nullptr)
         : name(std::move(name_)), png(std::move(png_)), pixels(std::move(pixels_)) {}
     std::string name;
     std::vector<uint8_t> png;
