@@ -138,7 +138,8 @@ class PreviewBatch {
             for (const char* name : {"Material.lib", "Textures.lib"})
                 if (const auto f = pipeline::find_file_ci(found, name)) {
                     try {
-                        h = mix(h, content_hash(read_file(*f)));
+                        const MappedFile file(*f); // read once more, not copied
+                        h = mix(h, content_hash(file.bytes()));
                     } catch (const std::exception&) {
                     }
                 }

@@ -33,7 +33,7 @@ using preview_draw::Pose;
 constexpr std::array<uint8_t, 4> kInk{255, 255, 255, 255};
 // The textures travel from the Texm to the rasterizer through the export's material chain as
 // decoded pixels, not PNG.
-const png::EncodeOptions kPassThroughPng{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}, true};
+const png::EncodeOptions kDecodedTextures{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}, true};
 // The pictures themselves: level 1, Up filter, libdeflate.
 const png::EncodeOptions kPicturePng{1, png::RowFilter::Up, {0, 0, 0, 0}, {}, {}, false, true};
 constexpr std::array<uint8_t, 4> kLabelBox{32, 32, 32, 200};
@@ -283,7 +283,7 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
     es.lod = s.lod;
     es.group = s.group;
     es.fps = s.fps;
-    es.png = kPassThroughPng;
+    es.png = kDecodedTextures;
     ModelScene ms = model_scene(input, es);
     const Model& model = ms.model;
     PreviewTextureCache local;
@@ -375,7 +375,7 @@ Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& 
         throw std::invalid_argument(problem);
     if (s.strip > 0) throw PreviewError("a map has no animation to strip");
     TerrainScene ts =
-        terrain_scene(input, s.overlay != PreviewSettings::Overlay::None, kPassThroughPng);
+        terrain_scene(input, s.overlay != PreviewSettings::Overlay::None, kDecodedTextures);
     PreviewTextureCache local;
     PreviewTextureCache& textures = cache_or(cache, local);
     std::vector<std::string> warnings = ts.warnings;

@@ -58,8 +58,8 @@ std::string preview_settings_problem(const PreviewSettings& settings);
 struct PreviewTextureCache {
     std::mutex mutex;
     std::map<std::pair<uint64_t, size_t>, std::shared_ptr<const render::Texture>> textures;
-    std::map<const void*,
-             std::pair<std::shared_ptr<const void>, std::shared_ptr<const render::Texture>>>
+    std::map<const texm::Image*,
+             std::pair<std::shared_ptr<const texm::Image>, std::shared_ptr<const render::Texture>>>
         by_pixels;
 };
 
