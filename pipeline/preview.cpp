@@ -34,7 +34,7 @@ constexpr std::array<uint8_t, 4> kInk{255, 255, 255, 255};
 // The textures travel from the Texm to the rasterizer through the export's material chain as
 // decoded pixels, not PNG.
 const png::EncodeOptions kDecodedTextures{0, png::RowFilter::None, {0, 0, 0, 0}, {}, {}, true};
-// The pictures themselves: level 1, Up filter, libdeflate.
+// The pictures themselves: level 1, Up filter, ISA-L igzip.
 const png::EncodeOptions kPicturePng{1, png::RowFilter::Up, {0, 0, 0, 0}, {}, {}, false, true};
 constexpr std::array<uint8_t, 4> kLabelBox{32, 32, 32, 200};
 
