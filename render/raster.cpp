@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -66,8 +67,8 @@ float fraction(float u) {
     return u - whole;
 }
 
-[[gnu::always_inline]] inline std::array<float, 4> sample(const Texture::Level& t, float u,
-                                                          float v) {
+[[gnu::always_inline]] inline std::array<float, 4>
+sample(const LinearTable& table, const Texture::Level& t, float u, float v) {
     // Repeat: into [0, 1] first, so that any coordinate (huge, or not a number from a foreign
     // file) keeps the texel arithmetic within int.
     u = fraction(u);
@@ -83,10 +84,13 @@ float fraction(float u) {
     const auto& b = t.texels[size_t(y0) * size_t(t.width) + size_t(x1)];
     const auto& c = t.texels[size_t(y1) * size_t(t.width) + size_t(x0)];
     const auto& d = t.texels[size_t(y1) * size_t(t.width) + size_t(x1)];
+    const float wa = (1 - ax) * (1 - ay), wb = ax * (1 - ay), wc = (1 - ax) * ay, wd = ax * ay;
     std::array<float, 4> out{};
-    for (int k = 0; k < 4; ++k)
-        out[size_t(k)] = (a[size_t(k)] * (1 - ax) + b[size_t(k)] * ax) * (1 - ay) +
-                         (c[size_t(k)] * (1 - ax) + d[size_t(k)] * ax) * ay;
+    for (size_t k = 0; k < 3; ++k)
+        out[k] = table.to_linear[a[k]] * wa + table.to_linear[b[k]] * wb +
+                 table.to_linear[c[k]] * wc + table.to_linear[d[k]] * wd;
+    out[3] = (float(a[3]) * wa + float(b[3]) * wb + float(c[3]) * wc + float(d[3]) * wd) *
+             (1.0f / 255.0f);
     return out;
 }
 
@@ -121,55 +125,57 @@ uint8_t linear_to_srgb(float v) {
     return to_srgb(table(), v);
 }
 
+namespace {
+
+// The sRGB byte whose linear value is nearest to `linear` (the exact inverse of the table; the
+// 4096-step table of the pictures is too coarse in the darks for texels that are filtered again).
+uint8_t nearest_srgb(const LinearTable& t, float linear) {
+    const auto& lin = t.to_linear;
+    const auto above = std::lower_bound(lin.begin(), lin.end(), linear);
+    if (above == lin.begin()) return 0;
+    if (above == lin.end()) return 255;
+    const auto below = above - 1;
+    return uint8_t((linear - *below <= *above - linear ? below : above) - lin.begin());
+}
+
+} // namespace
+
 std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
     auto t = std::make_shared<Texture>();
     Texture::Level base;
     base.width = int(img.width);
     base.height = int(img.height);
     base.texels.resize(size_t(img.width) * img.height);
-    const LinearTable& t_table = table();
-    for (size_t i = 0; i < base.texels.size(); ++i) {
-        const uint8_t* p = img.rgba.data() + 4 * i;
-        base.texels[i] = {to_linear(t_table, p[0]), to_linear(t_table, p[1]),
-                          to_linear(t_table, p[2]), p[3] / 255.0f};
-    }
-    if (base.texels.empty()) base.width = base.height = 1, base.texels.push_back({1, 1, 1, 1});
+    if (!base.texels.empty())
+        std::memcpy(base.texels.data(), img.rgba.data(), 4 * base.texels.size());
+    if (base.texels.empty())
+        base.width = base.height = 1, base.texels.push_back({255, 255, 255, 255});
     t->levels.push_back(std::move(base));
+    const LinearTable& srgb = table();
     while (t->levels.back().width > 1 || t->levels.back().height > 1) {
         const Texture::Level& up = t->levels.back();
         Texture::Level down;
         down.width = std::max(1, up.width / 2);
         down.height = std::max(1, up.height / 2);
         down.texels.resize(size_t(down.width) * size_t(down.height));
-        if (up.width % 2 == 0 && up.height % 2 == 0) {
-            // The usual case (game textures are powers of two): four texels each, no clamping.
-            for (int y = 0; y < down.height; ++y) {
-                const auto* row0 = &up.texels[size_t(2 * y) * size_t(up.width)];
-                const auto* row1 = row0 + up.width;
-                auto* out = &down.texels[size_t(y) * size_t(down.width)];
-                for (int x = 0; x < down.width; ++x)
-                    for (size_t k = 0; k < 4; ++k)
-                        out[x][k] = (row0[2 * x][k] + row0[2 * x + 1][k] + row1[2 * x][k] +
-                                     row1[2 * x + 1][k]) /
-                                    4.0f;
-            }
-            t->levels.push_back(std::move(down));
-            continue;
-        }
         for (int y = 0; y < down.height; ++y)
             for (int x = 0; x < down.width; ++x) {
+                // Two texels a side, fewer at an odd edge (clamped and counted once).
+                const int xs[2] = {2 * x, std::min(up.width - 1, 2 * x + 1)};
+                const int ys[2] = {2 * y, std::min(up.height - 1, 2 * y + 1)};
+                const int nx = xs[1] != xs[0] ? 2 : 1, ny = ys[1] != ys[0] ? 2 : 1;
                 std::array<float, 4> sum{0, 0, 0, 0};
-                int n = 0;
-                for (int dy = 0; dy < 2; ++dy)
-                    for (int dx = 0; dx < 2; ++dx) {
-                        const int sx = std::min(up.width - 1, 2 * x + dx);
-                        const int sy = std::min(up.height - 1, 2 * y + dy);
-                        const auto& c = up.texels[size_t(sy) * size_t(up.width) + size_t(sx)];
-                        for (int k = 0; k < 4; ++k) sum[size_t(k)] += c[size_t(k)];
-                        ++n;
+                for (int dy = 0; dy < ny; ++dy)
+                    for (int dx = 0; dx < nx; ++dx) {
+                        const auto& c =
+                            up.texels[size_t(ys[dy]) * size_t(up.width) + size_t(xs[dx])];
+                        for (size_t k = 0; k < 3; ++k) sum[k] += srgb.to_linear[c[k]];
+                        sum[3] += float(c[3]);
                     }
-                for (float& c : sum) c /= float(n);
-                down.texels[size_t(y) * size_t(down.width) + size_t(x)] = sum;
+                const float n = float(nx * ny);
+                auto& out = down.texels[size_t(y) * size_t(down.width) + size_t(x)];
+                for (size_t k = 0; k < 3; ++k) out[k] = nearest_srgb(srgb, sum[k] / n);
+                out[3] = uint8_t(std::lround(sum[3] / n));
             }
         t->levels.push_back(std::move(down));
     }
@@ -305,6 +311,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         if (idx >= vertices.size()) return;
     const bool blend = surface.alpha == AlphaMode::Blend;
     const Texture* tex = surface.texture.get();
+    const LinearTable& t_table = table();
 
     // Each vertex projected and lit once (a vertex is shared by about six triangles).
     const double near = 1e-6;
@@ -508,7 +515,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 if (tex) {
                     const float u = float(c0 * sv[0].u + c1 * sv[1].u + c2 * sv[2].u);
                     const float v = float(c0 * sv[0].v + c1 * sv[1].v + c2 * sv[2].v);
-                    const auto texel = sample(*level, u, v);
+                    const auto texel = sample(t_table, *level, u, v);
                     for (int k = 0; k < 4; ++k) colour[size_t(k)] *= texel[size_t(k)];
                 }
                 if (!white)
