@@ -2,6 +2,10 @@
 
 #include <sys/mman.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -16,6 +20,9 @@ namespace {
 struct LinearTable {
     std::array<float, 256> to_linear{};
     std::array<uint8_t, 4096> to_srgb{};
+    // The sRGB byte nearest in linear light to i / 65535: the inverse of to_linear, for mip texels
+    // that are filtered again (4096 steps are too coarse in the darks for that).
+    std::array<uint8_t, 65536> to_srgb_byte{};
     LinearTable() {
         for (int i = 0; i < 256; ++i) {
             const double c = i / 255.0;
@@ -26,6 +33,12 @@ struct LinearTable {
             const double l = i / 4095.0;
             const double c = l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1 / 2.4) - 0.055;
             to_srgb[size_t(i)] = uint8_t(std::lround(std::clamp(c, 0.0, 1.0) * 255));
+        }
+        size_t code = 0; // the midpoints between neighbouring codes decide
+        for (size_t i = 0; i < to_srgb_byte.size(); ++i) {
+            const double l = double(i) / 65535.0;
+            while (code < 255 && l > (double(to_linear[code]) + to_linear[code + 1]) / 2) ++code;
+            to_srgb_byte[i] = uint8_t(code);
         }
     }
 };
@@ -127,15 +140,8 @@ uint8_t linear_to_srgb(float v) {
 
 namespace {
 
-// The sRGB byte whose linear value is nearest to `linear` (the exact inverse of the table; the
-// 4096-step table of the pictures is too coarse in the darks for texels that are filtered again).
 uint8_t nearest_srgb(const LinearTable& t, float linear) {
-    const auto& lin = t.to_linear;
-    const auto above = std::lower_bound(lin.begin(), lin.end(), linear);
-    if (above == lin.begin()) return 0;
-    if (above == lin.end()) return 255;
-    const auto below = above - 1;
-    return uint8_t((linear - *below <= *above - linear ? below : above) - lin.begin());
+    return t.to_srgb_byte[size_t(std::clamp(linear, 0.0f, 1.0f) * 65535.0f + 0.5f)];
 }
 
 } // namespace
@@ -175,7 +181,7 @@ std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
                 const float n = float(nx * ny);
                 auto& out = down.texels[size_t(y) * size_t(down.width) + size_t(x)];
                 for (size_t k = 0; k < 3; ++k) out[k] = nearest_srgb(srgb, sum[k] / n);
-                out[3] = uint8_t(std::lround(sum[3] / n));
+                out[3] = uint8_t(sum[3] / n + 0.5f);
             }
         t->levels.push_back(std::move(down));
     }
@@ -418,10 +424,8 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             if (flip) ea[k] = -ea[k], eb[k] = -eb[k], ec[k] = -ec[k];
         }
         // w_k at a pixel's sample i = w_k at its first sample + offset[k][i] (both computed the
-        // same way by every triangle: the exact opposition above holds); likewise the closeness
-        // and the sample's index.
+        // same way by every triangle: the exact opposition above holds); likewise the closeness.
         double offset[3][S * S], q_offset[S * S], max_offset[3], min_offset[3];
-        size_t index_offset[S * S];
         for (int k = 0; k < 3; ++k) {
             max_offset[k] = -std::numeric_limits<double>::infinity();
             min_offset[k] = std::numeric_limits<double>::infinity();
@@ -431,12 +435,23 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 min_offset[k] = std::min(min_offset[k], offset[k][i]);
             }
         }
-        for (int i = 0; i < s * s; ++i) {
+        for (int i = 0; i < s * s; ++i)
             q_offset[i] =
                 (offset[0][i] * sv[0].q + offset[1][i] * sv[1].q + offset[2][i] * sv[2].q) *
                 inv_area;
-            index_offset[i] = size_t(i);
+#if defined(__SSE2__)
+        // 2 x 2 samples (the default): the four samples' edge values and closeness in two pairs
+        // of doubles each, tested at once.
+        [[maybe_unused]] __m128d off01[3], off23[3], q_off01, q_off23;
+        if constexpr (S == 2) {
+            for (int k = 0; k < 3; ++k) {
+                off01[k] = _mm_set_pd(offset[k][1], offset[k][0]);
+                off23[k] = _mm_set_pd(offset[k][3], offset[k][2]);
+            }
+            q_off01 = _mm_set_pd(q_offset[1], q_offset[0]);
+            q_off23 = _mm_set_pd(q_offset[3], q_offset[2]);
         }
+#endif
         dirty(x0, y0, x1, y1);
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
         // as multisampling does: s x s samples per pixel at the cost of about one shade.
@@ -486,25 +501,54 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 const bool all_inside = base[0] + min_offset[0] > 0 &&
                                         base[1] + min_offset[1] > 0 && base[2] + min_offset[2] > 0;
                 unsigned covered = 0;
-                double qs[S * S] = {};
-                int first = 0;
-                for (int i = 0; i < s * s; ++i) {
+                float qs[S * S]; // the closeness of the covered samples
+#if defined(__SSE2__)
+                if constexpr (S == 2) {
+                    unsigned inside = 0xF;
                     if (!all_inside) {
-                        const double w[3] = {base[0] + offset[0][i], base[1] + offset[1][i],
-                                             base[2] + offset[2][i]};
-                        // w > 0, or w == 0 on a top or left edge (without branches).
-                        const bool inside = ((w[0] > 0) | ((w[0] == 0) & tl[0])) &
-                                            ((w[1] > 0) | ((w[1] == 0) & tl[1])) &
-                                            ((w[2] > 0) | ((w[2] == 0) & tl[2]));
+                        // w > 0, or w >= 0 on a top or left edge.
+                        const __m128d zero = _mm_setzero_pd();
+                        __m128d in01 = _mm_cmpeq_pd(zero, zero), in23 = in01;
+                        for (int k = 0; k < 3; ++k) {
+                            const __m128d b = _mm_set1_pd(base[k]);
+                            const __m128d w01 = _mm_add_pd(b, off01[k]);
+                            const __m128d w23 = _mm_add_pd(b, off23[k]);
+                            in01 = _mm_and_pd(in01, tl[k] ? _mm_cmpge_pd(w01, zero)
+                                                          : _mm_cmpgt_pd(w01, zero));
+                            in23 = _mm_and_pd(in23, tl[k] ? _mm_cmpge_pd(w23, zero)
+                                                          : _mm_cmpgt_pd(w23, zero));
+                        }
+                        inside = unsigned(_mm_movemask_pd(in01)) | unsigned(_mm_movemask_pd(in23))
+                                                                       << 2;
                         if (!inside) continue;
                     }
-                    const double q = q_base + q_offset[i];
-                    if (!(q > depth_[pixel_at + index_offset[i]])) continue;
-                    if (!covered) first = i;
-                    covered |= 1u << i;
-                    qs[i] = q;
+                    const __m128d qb = _mm_set1_pd(q_base);
+                    const __m128 q = _mm_movelh_ps(_mm_cvtpd_ps(_mm_add_pd(qb, q_off01)),
+                                                   _mm_cvtpd_ps(_mm_add_pd(qb, q_off23)));
+                    const __m128 nearer = _mm_cmpgt_ps(q, _mm_loadu_ps(&depth_[pixel_at]));
+                    covered = inside & unsigned(_mm_movemask_ps(nearer));
+                    _mm_storeu_ps(qs, q);
+                } else
+#endif
+                {
+                    for (int i = 0; i < s * s; ++i) {
+                        if (!all_inside) {
+                            const double w[3] = {base[0] + offset[0][i], base[1] + offset[1][i],
+                                                 base[2] + offset[2][i]};
+                            // w > 0, or w == 0 on a top or left edge (without branches).
+                            const bool inside = ((w[0] > 0) | ((w[0] == 0) & tl[0])) &
+                                                ((w[1] > 0) | ((w[1] == 0) & tl[1])) &
+                                                ((w[2] > 0) | ((w[2] == 0) & tl[2]));
+                            if (!inside) continue;
+                        }
+                        const float q = float(q_base + q_offset[i]);
+                        if (!(q > depth_[pixel_at + size_t(i)])) continue;
+                        covered |= 1u << i;
+                        qs[i] = q;
+                    }
                 }
                 if (!covered) continue;
+                const int first = __builtin_ctz(covered);
                 const double b0 = (base[0] + offset[0][first]) * inv_area,
                              b1 = (base[1] + offset[1][first]) * inv_area,
                              b2 = (base[2] + offset[2][first]) * inv_area;
@@ -534,7 +578,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 }
                 for (int i = 0; i < s * s; ++i) {
                     if (!(covered & (1u << i))) continue;
-                    const size_t at = pixel_at + index_offset[i];
+                    const size_t at = pixel_at + size_t(i);
                     auto& dst = colour_[at];
                     if (blend) {
                         const float a = colour[3];
@@ -543,7 +587,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                         dst[3] = a + dst[3] * (1 - a);
                     } else {
                         dst = {colour[0], colour[1], colour[2], 1};
-                        depth_[at] = float(qs[i]);
+                        depth_[at] = qs[i];
                     }
                 }
             }
