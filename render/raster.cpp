@@ -194,14 +194,22 @@ namespace {
 // the rectangle drawn in them: a batch draws thousands of pictures of one size, and fresh
 // buffers would cost their page faults each time.
 struct SampleBuffers {
-    std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour;
+    std::vector<ColourSample, SampleAllocator<ColourSample>> colour;
     std::vector<float, SampleAllocator<float>> depth;
     int width = 0, height = 0, samples_per_side = 0; // the layout: samples pixel by pixel
     int x0 = 0, y0 = 0, x1 = -1, y1 = -1;            // drawn samples (inclusive)
 };
 thread_local SampleBuffers spare_buffers;
 
-constexpr std::array<float, 4> kClear{0, 0, 0, 0};
+constexpr ColourSample kClear{0, 0, 0, 0};
+
+// A colour sample's channel: [0, 1] (not a number: 0) in 1/65535 steps, and back.
+uint16_t to_unit(float v) {
+    return v > 0 ? (v < 1 ? uint16_t(v * 65535.0f + 0.5f) : uint16_t(65535)) : uint16_t(0);
+}
+float from_unit(uint16_t v) {
+    return float(v) * (1.0f / 65535.0f);
+}
 constexpr float kFar = -std::numeric_limits<float>::infinity();
 
 } // namespace
@@ -576,17 +584,19 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     const float l = float(c0 * sv[0].light + c1 * sv[1].light + c2 * sv[2].light);
                     for (int k = 0; k < 3; ++k) colour[size_t(k)] *= l;
                 }
+                const ColourSample opaque{to_unit(colour[0]), to_unit(colour[1]),
+                                          to_unit(colour[2]), 65535};
                 for (int i = 0; i < s * s; ++i) {
                     if (!(covered & (1u << i))) continue;
                     const size_t at = pixel_at + size_t(i);
                     auto& dst = colour_[at];
                     if (blend) {
                         const float a = colour[3];
-                        for (int k = 0; k < 3; ++k)
-                            dst[size_t(k)] = colour[size_t(k)] * a + dst[size_t(k)] * (1 - a);
-                        dst[3] = a + dst[3] * (1 - a);
+                        for (size_t k = 0; k < 3; ++k)
+                            dst[k] = to_unit(colour[k] * a + from_unit(dst[k]) * (1 - a));
+                        dst[3] = to_unit(a + from_unit(dst[3]) * (1 - a));
                     } else {
-                        dst = {colour[0], colour[1], colour[2], 1};
+                        dst = opaque;
                         depth_[at] = qs[i];
                     }
                 }
@@ -628,9 +638,9 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
                     stamped[at] = mark;
                     auto& dst = colour_[at];
                     const float al = colour[3];
-                    for (int c = 0; c < 3; ++c)
-                        dst[size_t(c)] = colour[size_t(c)] * al + dst[size_t(c)] * (1 - al);
-                    dst[3] = al + dst[3] * (1 - al);
+                    for (size_t c = 0; c < 3; ++c)
+                        dst[c] = to_unit(colour[c] * al + from_unit(dst[c]) * (1 - al));
+                    dst[3] = to_unit(al + from_unit(dst[3]) * (1 - al));
                 }
         }
     }
@@ -671,19 +681,23 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
     for (int y = py0; y <= py1; ++y) {
         uint8_t* p = out.at(uint32_t(std::max(px0, 0)), uint32_t(y));
         for (int x = px0; x <= px1; ++x, p += 4) {
-            const std::array<float, 4>* samples = &colour_[sample_index(x * S, y * S)];
-            float alpha = 0;
-            for (int i = 0; i < S * S; ++i) alpha += samples[i][3];
-            if (!(alpha > 0)) continue; // nothing drawn here: the background
-            std::array<float, 3> sum{0, 0, 0};
+            const ColourSample* samples = &colour_[sample_index(x * S, y * S)];
+            uint32_t alpha_units = 0;
+            for (int i = 0; i < S * S; ++i) alpha_units += samples[i][3];
+            if (alpha_units == 0) continue; // nothing drawn here: the background
+            std::array<uint32_t, 3> sum_units{0, 0, 0};
             for (int i = 0; i < S * S; ++i)
-                for (size_t k = 0; k < 3; ++k) sum[k] += samples[i][k];
+                for (size_t k = 0; k < 3; ++k) sum_units[k] += samples[i][k];
+            const float alpha = float(alpha_units) * (1.0f / 65535.0f);
             const float a = alpha / n;
             if (background) {
-                for (size_t k = 0; k < 3; ++k) p[k] = to_srgb(t, sum[k] / n + bg[k] * (1 - a));
+                for (size_t k = 0; k < 3; ++k)
+                    p[k] =
+                        to_srgb(t, float(sum_units[k]) * (1.0f / 65535.0f) / n + bg[k] * (1 - a));
                 p[3] = 255;
             } else {
-                for (size_t k = 0; k < 3; ++k) p[k] = to_srgb(t, sum[k] / alpha);
+                for (size_t k = 0; k < 3; ++k)
+                    p[k] = to_srgb(t, float(sum_units[k]) / float(alpha_units));
                 p[3] = uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
             }
         }

@@ -75,6 +75,8 @@ template <class T> struct SampleAllocator {
     template <class U> bool operator==(const SampleAllocator<U>&) const { return true; }
 };
 
+using ColourSample = std::array<uint16_t, 4>;
+
 class Canvas {
   public:
     // `camera` in final-image pixels; the canvas works at `samples_per_side`² samples per pixel.
@@ -120,8 +122,9 @@ class Canvas {
     Camera camera_;
     int s_;
     int w_, h_; // sample grid
-    // premultiplied linear RGBA; closeness (larger is nearer)
-    std::vector<std::array<float, 4>, SampleAllocator<std::array<float, 4>>> colour_;
+    // premultiplied linear RGBA in 16-bit units (1 = 65535: finer than any 8-bit sRGB step, half
+    // the memory of floats); closeness (larger is nearer)
+    std::vector<ColourSample, SampleAllocator<ColourSample>> colour_;
     std::vector<float, SampleAllocator<float>> depth_;
     Rect dirty_;
 };
