@@ -40,14 +40,17 @@ struct Asset {
     Address address;
     std::string kind; // model, map, texture
     std::string name; // output path below DIR without ".png"
-    Bytes bytes;      // archive entries: the payload (loose files are read in the job)
     bool in_archive = false;
+    size_t entry_index =
+        0; // in `archive`; its payload is copied in the job (loose files are read there)
     std::shared_ptr<const nres::Archive> archive; // the entry's archive (its WEAR siblings)
     Address archive_address;
     const mapping::MaterialLibraries* libraries = nullptr;
     uint64_t libraries_hash = 0;
     size_t result = 0;
-    json entry; // the index.json entry, filled by the job
+    size_t size = 0; // input bytes: the jobs start with the largest (a big model last would
+                     // leave the other threads idle)
+    json entry;      // the index.json entry, filled by the job
 };
 
 uint64_t mix(uint64_t h, uint64_t v) {
@@ -111,9 +114,13 @@ class PreviewBatch {
             }
         }
         const long count = long(assets_.size());
+        std::vector<size_t> order(assets_.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t x, size_t y) { return assets_[x].size > assets_[y].size; });
         texture_cache_ = std::make_unique<pipeline::PreviewTextureCache>();
 #pragma omp parallel for schedule(dynamic, 1)
-        for (long i = 0; i < count; ++i) run(assets_[size_t(i)]);
+        for (long i = 0; i < count; ++i) run(assets_[order[size_t(i)]]);
         write_index();
         return {unchanged_};
     }
@@ -174,6 +181,7 @@ class PreviewBatch {
         const auto [libs, libs_hash] = libraries_for(u.address.file.parent_path(), u.root);
         Asset a;
         a.address = u.address;
+        a.size = in.bytes.size();
         a.name = claim(u.rel, leaf, 0);
         a.libraries = libs;
         a.libraries_hash = libs_hash;
@@ -235,7 +243,8 @@ class PreviewBatch {
                 a.kind = kind == ContentKind::Model     ? "model"
                          : kind == ContentKind::Terrain ? "map"
                                                         : "texture";
-                a.bytes = e.data;
+                a.entry_index = i;
+                a.size = e.data.size();
                 add(std::move(a));
             } else if (kind == ContentKind::NResArchive) {
                 DiagnosticSink sink(ReadMode::Tolerant);
@@ -248,7 +257,8 @@ class PreviewBatch {
             } else if (kind == ContentKind::DamagedNRes &&
                        lower_ascii(e.name()).ends_with(".msh")) {
                 a.kind = "model";
-                a.bytes = e.data;
+                a.entry_index = i;
+                a.size = e.data.size();
                 add(std::move(a));
             }
         }
@@ -280,7 +290,8 @@ class PreviewBatch {
         try {
             Loaded in;
             in.address = a.address;
-            in.bytes = a.in_archive ? a.bytes : read_file(a.address.file);
+            in.bytes =
+                a.in_archive ? a.archive->entries[a.entry_index].data : read_file(a.address.file);
             ModelExportContext context;
             context.libraries = a.libraries;
             if (a.kind == "model")

@@ -24,21 +24,19 @@ bool has_game_libraries(const fs::path& dir) {
 mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const LibraryPaths& paths,
                                                std::vector<std::string>& warnings,
                                                const mapping::LibraryNeeds* needs) {
-    // `names` given: only those entries, from a mapped file.
+    // From a mapped file: the entries are copied once, and with `names` given only those (the
+    // libraries are looked up, never written back).
     auto open = [&](const std::optional<fs::path>& p, std::optional<nres::Archive>& lib,
                     std::string& name, const std::vector<std::string>* names) {
         if (!p) return;
         name = p->string();
         try {
-            if (!names) {
-                lib = nres::read(read_file(*p), ReadMode::Tolerant, name);
-                return;
-            }
             const MappedFile file(*p);
             DiagnosticSink sink(ReadMode::Tolerant);
             lib = nres::read_entries(
                 file.bytes(),
                 [&](const nres::Entry& e) {
+                    if (!names) return true;
                     for (const std::string& n : *names)
                         if (nres::compare_names(e.name(), n) == 0) return true;
                     return false;
