@@ -34,11 +34,16 @@ struct LinearTable {
             const double c = l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1 / 2.4) - 0.055;
             to_srgb[size_t(i)] = uint8_t(std::lround(std::clamp(c, 0.0, 1.0) * 255));
         }
-        size_t code = 0; // the midpoints between neighbouring codes decide
-        for (size_t i = 0; i < to_srgb_byte.size(); ++i) {
-            const double l = double(i) / 65535.0;
-            while (code < 255 && l > (double(to_linear[code]) + to_linear[code + 1]) / 2) ++code;
-            to_srgb_byte[i] = uint8_t(code);
+        // Code c from the midpoint below it to the midpoint above it.
+        size_t from = 0;
+        for (size_t code = 0; code < 256; ++code) {
+            size_t to = to_srgb_byte.size(); // one past the last index of this code
+            if (code < 255) {
+                const double mid = (double(to_linear[code]) + to_linear[code + 1]) / 2 * 65535.0;
+                to = std::min(to, size_t(std::floor(mid)) + 1);
+            }
+            for (size_t i = from; i < to; ++i) to_srgb_byte[i] = uint8_t(code);
+            from = std::max(from, to);
         }
     }
 };
@@ -461,6 +466,10 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         }
 #endif
         dirty(x0, y0, x1, y1);
+        // Where each (not horizontal) edge crosses a sample row Y: X = root_slope * Y + root_at_0.
+        double root_slope[3] = {0, 0, 0}, root_at_0[3] = {0, 0, 0};
+        for (int k = 0; k < 3; ++k)
+            if (ea[k] != 0) root_slope[k] = -eb[k] / ea[k], root_at_0[k] = -ec[k] / ea[k];
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
         // as multisampling does: s x s samples per pixel at the cost of about one shade.
         for (int py = y0 / s; py <= y1 / s; ++py) {
@@ -471,12 +480,11 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 const double Y = py * s + sy + 0.5;
                 double row_lo = x0, row_hi = x1 + 1;
                 for (int k = 0; k < 3; ++k) {
-                    const double at_y = eb[k] * Y + ec[k];
                     if (ea[k] == 0) {
-                        if (at_y < 0) row_lo = 1, row_hi = 0; // this sample row is outside
+                        if (eb[k] * Y + ec[k] < 0) row_lo = 1, row_hi = 0; // the row is outside
                         continue;
                     }
-                    const double root = -at_y / ea[k];
+                    const double root = root_slope[k] * Y + root_at_0[k];
                     if (ea[k] > 0)
                         row_lo = std::max(row_lo, root - 1);
                     else
