@@ -161,7 +161,10 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
     const int columns = s.strip > 0 ? s.strip : (cells.size() == 4 && s.turntable == 0 ? 2 : 1);
     const int rows =
         s.turntable > 0 ? 1 : int((cells.size() + size_t(columns) - 1) / size_t(columns));
-    texm::Image image(uint32_t(s.width * columns), uint32_t(s.height * rows));
+    // Cells pasted into a sheet; one cell is the sheet itself (no blank picture first).
+    const bool pasted = s.turntable == 0 && cells.size() > 1;
+    texm::Image image = pasted ? texm::Image(uint32_t(s.width * columns), uint32_t(s.height * rows))
+                               : texm::Image{};
     std::vector<texm::Image> frames;
     const int scale = label_scale(s.width);
     for (size_t i = 0; i < cells.size(); ++i) {
@@ -194,7 +197,7 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
             apng::encode(frames, 1, uint16_t(std::clamp(s.turntable / 3, 1, 1000)), kPicturePng);
     else
         sheet.png = png::encode_rgba(image, kPicturePng);
-    sheet.size = {image.width, image.height};
+    sheet.size = {uint32_t(s.width * columns), uint32_t(s.height * rows)};
     return sheet;
 }
 
