@@ -81,7 +81,7 @@ Vec3 world_dir(const Camera& c, const Vec3& l) {
 float fraction(float u) {
     if (!(std::abs(u) < 8388608.0f)) return 0;
     float whole = float(int(u));
-    if (whole > u) whole -= 1;
+    whole -= float(whole > u); // without a branch: the sign of u is data, not predictable
     return u - whole;
 }
 
