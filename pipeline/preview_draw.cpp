@@ -240,7 +240,7 @@ texm::Image render_view(const DrawList& list, const render::Camera& camera,
     render::Canvas canvas(camera, settings.samples_per_side);
     for (const Item& item : list.items) canvas.draw(item.vertices, item.triangles, item.surface);
     for (const Lines& l : list.lines) canvas.draw_lines(l.points, l.segments, l.colour, 1.0);
-    return canvas.resolve(settings.background);
+    return canvas.resolve_and_clear(settings.background);
 }
 
 void paste(texm::Image& sheet, const texm::Image& cell, uint32_t x, uint32_t y) {

@@ -655,20 +655,33 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
 }
 
 texm::Image Canvas::resolve(const std::optional<std::array<uint8_t, 3>>& background) const {
+    // Without clearing, resolving changes nothing.
+    return const_cast<Canvas*>(this)->resolve_samples(background, false);
+}
+
+texm::Image Canvas::resolve_and_clear(const std::optional<std::array<uint8_t, 3>>& background) {
+    texm::Image out = resolve_samples(background, true);
+    dirty_ = {}; // nothing left to clear
+    return out;
+}
+
+texm::Image Canvas::resolve_samples(const std::optional<std::array<uint8_t, 3>>& background,
+                                    bool clear) {
     switch (s_) {
     case 1:
-        return resolve_with<1>(background);
+        return resolve_with<1>(background, clear);
     case 2:
-        return resolve_with<2>(background);
+        return resolve_with<2>(background, clear);
     case 3:
-        return resolve_with<3>(background);
+        return resolve_with<3>(background, clear);
     default:
-        return resolve_with<4>(background);
+        return resolve_with<4>(background, clear);
     }
 }
 
 template <int S>
-texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const {
+texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& background,
+                                 bool clear) {
     texm::Image out(uint32_t(camera_.width), uint32_t(camera_.height));
     constexpr float n = float(S * S);
     std::array<float, 3> bg{0, 0, 0};
@@ -689,13 +702,20 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
     for (int y = py0; y <= py1; ++y) {
         uint8_t* p = out.at(uint32_t(std::max(px0, 0)), uint32_t(y));
         for (int x = px0; x <= px1; ++x, p += 4) {
-            const ColourSample* samples = &colour_[sample_index(x * S, y * S)];
+            const size_t at = sample_index(x * S, y * S);
+            ColourSample* samples = &colour_[at];
             uint32_t alpha_units = 0;
             for (int i = 0; i < S * S; ++i) alpha_units += samples[i][3];
             if (alpha_units == 0) continue; // nothing drawn here: the background
             std::array<uint32_t, 3> sum_units{0, 0, 0};
             for (int i = 0; i < S * S; ++i)
                 for (size_t k = 0; k < 3; ++k) sum_units[k] += samples[i][k];
+            if (clear) {
+                // A pixel whose samples all have alpha 0 was never drawn: its colour is zero (it
+                // is premultiplied) and its depth far (only opaque samples write depth).
+                std::fill_n(samples, S * S, kClear);
+                std::fill_n(depth_.begin() + ptrdiff_t(at), S * S, kFar);
+            }
             const float alpha = float(alpha_units) * (1.0f / 65535.0f);
             const float a = alpha / n;
             if (background) {

@@ -98,6 +98,9 @@ class Canvas {
     // Box filter of the samples; RGBA8 straight alpha (transparent background) or composited
     // over `background` (sRGB), alpha 255.
     texm::Image resolve(const std::optional<std::array<uint8_t, 3>>& background) const;
+    // resolve(), clearing each pixel as it is read (while its samples are in the cache), so the
+    // next canvas of this thread starts without a clearing pass. The canvas is blank afterwards.
+    texm::Image resolve_and_clear(const std::optional<std::array<uint8_t, 3>>& background);
 
     // Fraction of samples drawn (for messages about empty views).
     size_t covered_samples() const;
@@ -113,8 +116,10 @@ class Canvas {
     // drawing and resolving a pixel touch one run of memory.
     size_t sample_index(int sx, int sy) const;
     // draw() with S x S samples per pixel known to the compiler.
+    texm::Image resolve_samples(const std::optional<std::array<uint8_t, 3>>& background,
+                                bool clear);
     template <int S>
-    texm::Image resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const;
+    texm::Image resolve_with(const std::optional<std::array<uint8_t, 3>>& background, bool clear);
     template <int S>
     void draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
                    const Surface& surface, const Lighting& lighting);
