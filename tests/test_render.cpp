@@ -1,5 +1,6 @@
 // The preview rasterizer (render/raster): canvases that reuse a thread's sample buffers start
-// blank whatever was drawn before and whatever their layout, shared edges are watertight (every
+// blank whatever was drawn before and whatever their layout (also after a resolve that cleared
+// as it went), shared edges are watertight (every
 // sample blended exactly once), and texture coordinates wrap without leaving the texture.
 #include "render/raster.hpp"
 
@@ -62,6 +63,42 @@ BOOST_AUTO_TEST_CASE(reused_sample_buffers_start_blank) {
         Canvas canvas(square_camera(64), 2);
         BOOST_TEST(drawn_pixels(canvas.resolve(std::nullopt)) == 0u);
         BOOST_TEST(canvas.covered_samples() == 0u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(resolving_and_clearing_leaves_the_next_canvas_blank_and_far) {
+    // A near opaque quad and a half-transparent one over it, resolved and cleared; the next canvas
+    // of the thread (same layout: no clearing pass of its own) must be blank, and a far quad drawn
+    // there must pass the depth test everywhere (the near quad's depth is gone too).
+    auto quad = [](float z, float half) {
+        std::vector<Vertex> q = {at(-half, -half), at(half, -half), at(half, half),
+                                 at(-half, half)};
+        for (Vertex& v : q) v.position[2] = z;
+        return q;
+    };
+    const std::vector<uint32_t> triangles = {0, 1, 2, 0, 2, 3};
+    Surface glass;
+    glass.alpha = AlphaMode::Blend;
+    glass.factor = {1, 1, 1, 0.5f};
+    size_t near_pixels = 0;
+    {
+        Canvas canvas(square_camera(64), 2);
+        canvas.draw(quad(5, 0.5f), triangles, {});
+        canvas.draw(quad(6, 0.9f), triangles, glass);
+        near_pixels = drawn_pixels(canvas.resolve_and_clear(std::nullopt));
+        BOOST_TEST(near_pixels > 2500u);
+        BOOST_TEST(canvas.covered_samples() == 0u);
+    }
+    {
+        Canvas canvas(square_camera(64), 2);
+        BOOST_TEST(canvas.covered_samples() == 0u);
+        BOOST_TEST(drawn_pixels(canvas.resolve(std::nullopt)) == 0u);
+        canvas.draw(quad(-5, 0.5f), triangles, {}); // farther than the cleared near quad
+        const texm::Image img = canvas.resolve_and_clear(std::nullopt);
+        const size_t far_pixels = drawn_pixels(img);
+        BOOST_TEST(far_pixels > 900u);
+        BOOST_TEST(far_pixels < near_pixels);
+        BOOST_TEST(unsigned(img.pixel(32, 32)[3]) == 255u); // opaque: no glass left over it
     }
 }
 
