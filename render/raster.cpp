@@ -724,8 +724,9 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
                         to_srgb(t, float(sum_units[k]) * (1.0f / 65535.0f) / n + bg[k] * (1 - a));
                 p[3] = 255;
             } else {
+                const float unpremultiply = 1.0f / float(alpha_units);
                 for (size_t k = 0; k < 3; ++k)
-                    p[k] = to_srgb(t, float(sum_units[k]) / float(alpha_units));
+                    p[k] = to_srgb(t, float(sum_units[k]) * unpremultiply);
                 p[3] = uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
             }
         }
