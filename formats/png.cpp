@@ -4,7 +4,9 @@
 #include <png.h>
 #include <zlib.h>
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -282,9 +284,11 @@ std::vector<uint8_t>& igzip_level_buffer(int level) {
 // ISA-L's AVX code returns with the upper halves of the vector registers in use. Every SSE
 // instruction after that (all of our code: it is built for plain x86-64) then pays a state
 // transition, which made the rasterizer 1.5x slower. vzeroupper clears them.
+#if defined(__x86_64__) || defined(__i386__)
 [[gnu::target("avx")]] void clear_upper_vector_state() {
     _mm256_zeroupper();
 }
+#endif
 
 // Signature, IHDR, one IDAT (Up-filtered rows in one zlib stream from ISA-L's igzip), IEND.
 // nullopt when igzip needs more room than the bound (data that does not compress): libpng then.
@@ -323,7 +327,9 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
     stream.next_out = z.get();
     stream.avail_out = uint32_t(bound);
     const int result = isal_deflate_stateless(&stream);
+#if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("avx")) clear_upper_vector_state();
+#endif
     if (result != COMP_OK) return std::nullopt;
     const size_t n = stream.total_out;
     Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
