@@ -215,6 +215,7 @@ uint16_t to_unit(float v) {
 float from_unit(uint16_t v) {
     return float(v) * (1.0f / 65535.0f);
 }
+
 constexpr float kFar = -std::numeric_limits<float>::infinity();
 
 } // namespace
@@ -701,15 +702,27 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
     const int py0 = std::max(0, dirty_.y0 / S), py1 = std::min(camera_.height - 1, dirty_.y1 / S);
     for (int y = py0; y <= py1; ++y) {
         uint8_t* p = out.at(uint32_t(std::max(px0, 0)), uint32_t(y));
+        const size_t row_at = size_t(y) * size_t(camera_.width);
         for (int x = px0; x <= px1; ++x, p += 4) {
-            const size_t at = sample_index(x * S, y * S);
+            const size_t at = (row_at + size_t(x)) * size_t(S * S); // sample_index(x * S, y * S)
             ColourSample* samples = &colour_[at];
-            uint32_t alpha_units = 0;
-            for (int i = 0; i < S * S; ++i) alpha_units += samples[i][3];
+            std::array<uint32_t, 4> sum_units{0, 0, 0, 0}; // RGB and alpha
+#if defined(__SSE2__)
+            if constexpr (S == 2) {
+                // The four samples (32 bytes) widened to 32 bits and added channel by channel.
+                const __m128i zero = _mm_setzero_si128();
+                const __m128i s01 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(samples));
+                const __m128i s23 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(samples + 2));
+                const __m128i sum = _mm_add_epi32(
+                    _mm_add_epi32(_mm_unpacklo_epi16(s01, zero), _mm_unpackhi_epi16(s01, zero)),
+                    _mm_add_epi32(_mm_unpacklo_epi16(s23, zero), _mm_unpackhi_epi16(s23, zero)));
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(sum_units.data()), sum);
+            } else
+#endif
+                for (int i = 0; i < S * S; ++i)
+                    for (size_t k = 0; k < 4; ++k) sum_units[k] += samples[i][k];
+            const uint32_t alpha_units = sum_units[3];
             if (alpha_units == 0) continue; // nothing drawn here: the background
-            std::array<uint32_t, 3> sum_units{0, 0, 0};
-            for (int i = 0; i < S * S; ++i)
-                for (size_t k = 0; k < 3; ++k) sum_units[k] += samples[i][k];
             if (clear) {
                 // A pixel whose samples all have alpha 0 was never drawn: its colour is zero (it
                 // is premultiplied) and its depth far (only opaque samples write depth).
