@@ -20,9 +20,9 @@ namespace {
 struct LinearTable {
     std::array<float, 256> to_linear{};
     std::array<uint8_t, 4096> to_srgb{};
-    // The sRGB byte nearest in linear light to i / 65535: the inverse of to_linear, for mip texels
-    // that are filtered again (4096 steps are too coarse in the darks for that).
-    std::array<uint8_t, 65536> to_srgb_byte{};
+    // to_linear in 1/65535 units (texels: exact enough for 8-bit sources, box filters in
+    // integers).
+    std::array<uint16_t, 256> to_linear16{};
     LinearTable() {
         for (int i = 0; i < 256; ++i) {
             const double c = i / 255.0;
@@ -34,17 +34,8 @@ struct LinearTable {
             const double c = l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1 / 2.4) - 0.055;
             to_srgb[size_t(i)] = uint8_t(std::lround(std::clamp(c, 0.0, 1.0) * 255));
         }
-        // Code c from the midpoint below it to the midpoint above it.
-        size_t from = 0;
-        for (size_t code = 0; code < 256; ++code) {
-            size_t to = to_srgb_byte.size(); // one past the last index of this code
-            if (code < 255) {
-                const double mid = (double(to_linear[code]) + to_linear[code + 1]) / 2 * 65535.0;
-                to = std::min(to, size_t(std::floor(mid)) + 1);
-            }
-            for (size_t i = from; i < to; ++i) to_srgb_byte[i] = uint8_t(code);
-            from = std::max(from, to);
-        }
+        for (size_t i = 0; i < 256; ++i)
+            to_linear16[i] = uint16_t(std::lround(double(to_linear[i]) * 65535.0));
     }
 };
 // Built on first use (commands that draw nothing do not pay for it); hot loops take the
@@ -85,8 +76,8 @@ float fraction(float u) {
     return u - whole;
 }
 
-[[gnu::always_inline]] inline std::array<float, 4>
-sample(const LinearTable& table, const Texture::Level& t, float u, float v) {
+[[gnu::always_inline]] inline std::array<float, 4> sample(const Texture::Level& t, float u,
+                                                          float v) {
     // Repeat: into [0, 1] first, so that any coordinate (huge, or not a number from a foreign
     // file) keeps the texel arithmetic within int.
     u = fraction(u);
@@ -104,11 +95,22 @@ sample(const LinearTable& table, const Texture::Level& t, float u, float v) {
     const auto& d = t.texels[size_t(y1) * size_t(t.width) + size_t(x1)];
     const float wa = (1 - ax) * (1 - ay), wb = ax * (1 - ay), wc = (1 - ax) * ay, wd = ax * ay;
     std::array<float, 4> out{};
-    for (size_t k = 0; k < 3; ++k)
-        out[k] = table.to_linear[a[k]] * wa + table.to_linear[b[k]] * wb +
-                 table.to_linear[c[k]] * wc + table.to_linear[d[k]] * wd;
-    out[3] = (float(a[3]) * wa + float(b[3]) * wb + float(c[3]) * wc + float(d[3]) * wd) *
-             (1.0f / 255.0f);
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    auto texel = [&](const std::array<uint16_t, 4>& p) {
+        __m128i bits;
+        std::memcpy(&bits, p.data(), sizeof p); // the low 8 bytes
+        return _mm_cvtepi32_ps(_mm_unpacklo_epi16(bits, zero));
+    };
+    const __m128 sum = _mm_add_ps(
+        _mm_add_ps(_mm_mul_ps(texel(a), _mm_set1_ps(wa)), _mm_mul_ps(texel(b), _mm_set1_ps(wb))),
+        _mm_add_ps(_mm_mul_ps(texel(c), _mm_set1_ps(wc)), _mm_mul_ps(texel(d), _mm_set1_ps(wd))));
+    _mm_storeu_ps(out.data(), _mm_mul_ps(sum, _mm_set1_ps(1.0f / 65535.0f)));
+#else
+    for (size_t k = 0; k < 4; ++k)
+        out[k] = (float(a[k]) * wa + float(b[k]) * wb + float(c[k]) * wc + float(d[k]) * wd) *
+                 (1.0f / 65535.0f);
+#endif
     return out;
 }
 
@@ -143,13 +145,7 @@ uint8_t linear_to_srgb(float v) {
     return to_srgb(table(), v);
 }
 
-namespace {
-
-uint8_t nearest_srgb(const LinearTable& t, float linear) {
-    return t.to_srgb_byte[size_t(std::clamp(linear, 0.0f, 1.0f) * 65535.0f + 0.5f)];
-}
-
-} // namespace
+namespace {} // namespace
 
 std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
     auto t = std::make_shared<Texture>();
@@ -157,36 +153,52 @@ std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
     base.width = int(img.width);
     base.height = int(img.height);
     base.texels.resize(size_t(img.width) * img.height);
-    if (!base.texels.empty())
-        std::memcpy(base.texels.data(), img.rgba.data(), 4 * base.texels.size());
-    if (base.texels.empty())
-        base.width = base.height = 1, base.texels.push_back({255, 255, 255, 255});
-    t->levels.push_back(std::move(base));
     const LinearTable& srgb = table();
+    for (size_t i = 0; i < base.texels.size(); ++i) {
+        const uint8_t* p = img.rgba.data() + 4 * i;
+        base.texels[i] = {srgb.to_linear16[p[0]], srgb.to_linear16[p[1]], srgb.to_linear16[p[2]],
+                          uint16_t(p[3] * 257)};
+    }
+    if (base.texels.empty())
+        base.width = base.height = 1, base.texels.push_back({65535, 65535, 65535, 65535});
+    t->levels.push_back(std::move(base));
     while (t->levels.back().width > 1 || t->levels.back().height > 1) {
         const Texture::Level& up = t->levels.back();
         Texture::Level down;
         down.width = std::max(1, up.width / 2);
         down.height = std::max(1, up.height / 2);
         down.texels.resize(size_t(down.width) * size_t(down.height));
+        if (up.width % 2 == 0 && up.height % 2 == 0) {
+            // The usual case (game textures are powers of two): four texels each.
+            for (int y = 0; y < down.height; ++y) {
+                const auto* row0 = &up.texels[size_t(2 * y) * size_t(up.width)];
+                const auto* row1 = row0 + up.width;
+                auto* out = &down.texels[size_t(y) * size_t(down.width)];
+                for (int x = 0; x < down.width; ++x)
+                    for (size_t k = 0; k < 4; ++k)
+                        out[x][k] = uint16_t((unsigned(row0[2 * x][k]) + row0[2 * x + 1][k] +
+                                              row1[2 * x][k] + row1[2 * x + 1][k] + 2) /
+                                             4);
+            }
+            t->levels.push_back(std::move(down));
+            continue;
+        }
         for (int y = 0; y < down.height; ++y)
             for (int x = 0; x < down.width; ++x) {
                 // Two texels a side, fewer at an odd edge (clamped and counted once).
                 const int xs[2] = {2 * x, std::min(up.width - 1, 2 * x + 1)};
                 const int ys[2] = {2 * y, std::min(up.height - 1, 2 * y + 1)};
-                const int nx = xs[1] != xs[0] ? 2 : 1, ny = ys[1] != ys[0] ? 2 : 1;
-                std::array<float, 4> sum{0, 0, 0, 0};
-                for (int dy = 0; dy < ny; ++dy)
-                    for (int dx = 0; dx < nx; ++dx) {
+                const unsigned nx = xs[1] != xs[0] ? 2 : 1, ny = ys[1] != ys[0] ? 2 : 1;
+                std::array<unsigned, 4> sum{0, 0, 0, 0};
+                for (unsigned dy = 0; dy < ny; ++dy)
+                    for (unsigned dx = 0; dx < nx; ++dx) {
                         const auto& c =
                             up.texels[size_t(ys[dy]) * size_t(up.width) + size_t(xs[dx])];
-                        for (size_t k = 0; k < 3; ++k) sum[k] += srgb.to_linear[c[k]];
-                        sum[3] += float(c[3]);
+                        for (size_t k = 0; k < 4; ++k) sum[k] += c[k];
                     }
-                const float n = float(nx * ny);
+                const unsigned n = nx * ny;
                 auto& out = down.texels[size_t(y) * size_t(down.width) + size_t(x)];
-                for (size_t k = 0; k < 3; ++k) out[k] = nearest_srgb(srgb, sum[k] / n);
-                out[3] = uint8_t(sum[3] / n + 0.5f);
+                for (size_t k = 0; k < 4; ++k) out[k] = uint16_t((sum[k] + n / 2) / n);
             }
         t->levels.push_back(std::move(down));
     }
@@ -331,7 +343,6 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         if (idx >= vertices.size()) return;
     const bool blend = surface.alpha == AlphaMode::Blend;
     const Texture* tex = surface.texture.get();
-    const LinearTable& t_table = table();
 
     // Each vertex projected and lit once (a vertex is shared by about six triangles).
     const double near = 1e-6;
@@ -576,7 +587,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 if (tex) {
                     const float u = float(c0 * sv[0].u + c1 * sv[1].u + c2 * sv[2].u);
                     const float v = float(c0 * sv[0].v + c1 * sv[1].v + c2 * sv[2].v);
-                    const auto texel = sample(t_table, *level, u, v);
+                    const auto texel = sample(*level, u, v);
                     for (int k = 0; k < 4; ++k) colour[size_t(k)] *= texel[size_t(k)];
                 }
                 if (!white)

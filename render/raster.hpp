@@ -17,17 +17,15 @@
 
 namespace msh::render {
 
-// A texture with its mip chain, stored as GPUs store sRGB textures: 8-bit sRGB colour and 8-bit
-// straight alpha per texel, turned into linear light per texel before filtering; each mip level
-// is the 2 x 2 box filter of the level above in linear light, stored back as the nearest sRGB
-// value, down to 1 x 1. A quarter of the memory of float texels, so converting a texture costs
-// little more than copying it. Sampled with repeat wrapping, texture coordinate (0, 0) at the
-// top-left corner (glTF). Each triangle picks the level whose texels match its pixels: no
-// shimmering patterns on minified textures.
+// A texture with its mip chain: per texel linear RGB and alpha in 16-bit units (1 = 65535:
+// exact enough for 8-bit sources, half the memory of floats), converted from sRGB once; each mip
+// level is the 2 x 2 box filter of the level above, down to 1 x 1. Sampled with repeat wrapping,
+// texture coordinate (0, 0) at the top-left corner (glTF). Each triangle picks the level whose
+// texels match its pixels: no shimmering patterns on minified textures.
 struct Texture {
     struct Level {
         int width = 0, height = 0;
-        std::vector<std::array<uint8_t, 4>> texels; // RGBA, rows top first
+        std::vector<std::array<uint16_t, 4>> texels; // linear RGBA, rows top first
     };
     std::vector<Level> levels;
 };
