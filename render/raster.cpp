@@ -50,7 +50,8 @@ float to_linear(const LinearTable& t, uint8_t v) {
 }
 
 uint8_t to_srgb(const LinearTable& t, float v) {
-    return t.to_srgb[size_t(std::clamp(v, 0.0f, 1.0f) * 4095.0f + 0.5f)];
+    // Clamped to [0, 1] (not a number: 0) without a branch.
+    return t.to_srgb[size_t(std::min(v > 0 ? v : 0.0f, 1.0f) * 4095.0f + 0.5f)];
 }
 
 double dot(const Vec3& a, const Vec3& b) {
@@ -222,7 +223,7 @@ constexpr ColourSample kClear{0, 0, 0, 0};
 
 // A colour sample's channel: [0, 1] (not a number: 0) in 1/65535 steps, and back.
 uint16_t to_unit(float v) {
-    return v > 0 ? (v < 1 ? uint16_t(v * 65535.0f + 0.5f) : uint16_t(65535)) : uint16_t(0);
+    return uint16_t(std::min(v > 0 ? v : 0.0f, 1.0f) * 65535.0f + 0.5f); // minss/maxss, no branch
 }
 float from_unit(uint16_t v) {
     return float(v) * (1.0f / 65535.0f);
@@ -737,8 +738,17 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
             if (clear) {
                 // A pixel whose samples all have alpha 0 was never drawn: its colour is zero (it
                 // is premultiplied) and its depth far (only opaque samples write depth).
-                std::fill_n(samples, S * S, kClear);
-                std::fill_n(depth_.begin() + ptrdiff_t(at), S * S, kFar);
+#if defined(__SSE2__)
+                if constexpr (S == 2) {
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(samples), _mm_setzero_si128());
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(samples + 2), _mm_setzero_si128());
+                    _mm_storeu_ps(&depth_[at], _mm_set1_ps(kFar));
+                } else
+#endif
+                {
+                    std::fill_n(samples, S * S, kClear);
+                    std::fill_n(depth_.begin() + ptrdiff_t(at), S * S, kFar);
+                }
             }
             const float alpha = float(alpha_units) * (1.0f / 65535.0f);
             const float a = alpha / n;
