@@ -41,8 +41,8 @@ struct Asset {
     std::string kind; // model, map, texture
     std::string name; // output path below DIR without ".png"
     bool in_archive = false;
-    size_t entry_index =
-        0; // in `archive`; its payload is copied in the job (loose files are read there)
+    // The entry in `archive`: its payload is copied in the job (loose files are read there).
+    size_t entry_index = 0;
     std::shared_ptr<const nres::Archive> archive; // the entry's archive (its WEAR siblings)
     Address archive_address;
     const mapping::MaterialLibraries* libraries = nullptr;
