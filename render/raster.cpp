@@ -98,9 +98,8 @@ float fraction(float u) {
     std::array<float, 4> out{};
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
-    auto texel = [&](const std::array<uint16_t, 4>& p) {
-        __m128i bits;
-        std::memcpy(&bits, p.data(), sizeof p); // the low 8 bytes
+    auto texel = [&](const std::array<uint16_t, 4>& p) { // 8 bytes into the low half, rest 0
+        const __m128i bits = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p.data()));
         return _mm_cvtepi32_ps(_mm_unpacklo_epi16(bits, zero));
     };
     const __m128 sum = _mm_add_ps(
