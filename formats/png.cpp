@@ -314,7 +314,9 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
     std::vector<uint8_t>& level_buffer = igzip_level_buffer(level);
     const size_t bound = filtered_size + filtered_size / 16 + 1024;
     const std::unique_ptr<uint8_t[]> z(new uint8_t[bound]);
-    isal_zstream stream;
+    // Zeroed first: the stateless init leaves some fields (the history window among them) as
+    // they were, and a stack leftover there made the same picture compress differently.
+    isal_zstream stream{};
     isal_deflate_stateless_init(&stream);
     stream.level = uint32_t(level);
     stream.level_buf = level_buffer.data();
