@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <unordered_set>
 #include <utility>
 
 namespace msh::mapping {
@@ -31,8 +33,8 @@ struct P2 {
 // A terrain triangle in XY, counter-clockwise, with its plane for heights.
 struct Ground {
     P2 a, b, c;
-    double za, nx, ny, nz; // plane: z = za - (nx (x - a.x) + ny (y - a.y)) / nz
-    double height(double x, double y) const { return za - (nx * (x - a.x) + ny * (y - a.y)) / nz; }
+    double za, dzdx, dzdy; // plane: z = za + dzdx (x - a.x) + dzdy (y - a.y)
+    double height(double x, double y) const { return za + dzdx * (x - a.x) + dzdy * (y - a.y); }
 };
 
 double cross(P2 o, P2 p, P2 q) {
@@ -48,12 +50,13 @@ class GroundIndex {
             const auto& v = t.faces[f].v;
             const terrain::Vec3 &a = t.positions[v[0]], &b = t.positions[v[1]],
                                 &c = t.positions[v[2]];
-            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y}, a.z, 0, 0, 0};
+            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y}, a.z, 0, 0};
             const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
             const double vx = c.x - a.x, vy = c.y - a.y, vz = c.z - a.z;
-            g.nx = uy * vz - uz * vy, g.ny = uz * vx - ux * vz, g.nz = ux * vy - uy * vx;
-            if (std::abs(g.nz) < 1e-9) continue; // vertical in XY: nothing lies on it
-            if (g.nz < 0) std::swap(g.b, g.c);   // counter-clockwise seen from above
+            const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+            if (std::abs(nz) < 1e-9) continue; // vertical in XY: nothing lies on it
+            g.dzdx = -nx / nz, g.dzdy = -ny / nz;
+            if (nz < 0) std::swap(g.b, g.c); // counter-clockwise seen from above
             ground_.push_back(g);
         }
         if (ground_.empty()) return;
@@ -111,24 +114,76 @@ class GroundIndex {
     P2 lo_{0, 0}, hi_{0, 0};
 };
 
-// Sutherland-Hodgman: the part of convex polygon `poly` inside the counter-clockwise triangle.
-std::vector<P2> clip(std::vector<P2> poly, const Ground& g) {
+// A convex polygon of at most 6 corners: a triangle cut by a triangle's three edges (each cut
+// adds at most one corner). Fixed storage: the drape clips millions of pieces on a large map.
+struct Piece {
+    std::array<P2, 6> p;
+    size_t n = 0;
+};
+
+// Sutherland-Hodgman: the part of triangle `t` inside the counter-clockwise ground triangle.
+Piece clip(const std::array<P2, 3>& t, const Ground& g) {
+    std::array<Piece, 2> buffers;
+    Piece* poly = &buffers[0];
+    Piece* out = &buffers[1];
+    poly->n = 3;
+    std::copy(t.begin(), t.end(), poly->p.begin());
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
     for (const auto& e : edges) {
-        std::vector<P2> out;
-        for (size_t i = 0; i < poly.size(); ++i) {
-            const P2 p = poly[i], q = poly[(i + 1) % poly.size()];
-            const double dp = cross(e[0], e[1], p), dq = cross(e[0], e[1], q);
-            if (dp >= 0) out.push_back(p);
-            if ((dp >= 0) != (dq >= 0)) {
-                const double t = dp / (dp - dq);
-                out.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
-            }
+        std::array<double, 6> d;
+        bool all_in = true, all_out = true;
+        for (size_t i = 0; i < poly->n; ++i) {
+            d[i] = cross(e[0], e[1], poly->p[i]);
+            all_in &= d[i] >= 0;
+            all_out &= d[i] < 0;
         }
-        poly = std::move(out);
-        if (poly.size() < 3) return {};
+        if (all_out) return {};
+        if (all_in) continue; // this edge cuts nothing off
+        out->n = 0;
+        for (size_t i = 0, prev = poly->n - 1; i < poly->n; prev = i++) {
+            const bool in = d[i] >= 0;
+            if (in != (d[prev] >= 0) && out->n < out->p.size()) {
+                const double f = d[prev] / (d[prev] - d[i]);
+                const P2 p = poly->p[prev], q = poly->p[i];
+                out->p[out->n++] = {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
+            }
+            if (in && out->n < out->p.size()) out->p[out->n++] = poly->p[i];
+        }
+        std::swap(poly, out);
+        if (poly->n < 3) return {};
     }
-    return poly;
+    return *poly;
+}
+
+// An outline edge by its two ends, the same whichever way it runs.
+struct EdgeKey {
+    P2 a, b;
+    bool operator==(const EdgeKey& o) const {
+        return a.x == o.a.x && a.y == o.a.y && b.x == o.b.x && b.y == o.b.y;
+    }
+};
+
+EdgeKey edge_key(P2 p, P2 q) {
+    if (std::pair(q.x, q.y) < std::pair(p.x, p.y)) std::swap(p, q);
+    return {p, q};
+}
+
+struct EdgeKeyHash {
+    size_t operator()(const EdgeKey& k) const {
+        size_t h = 0;
+        for (const double v : {k.a.x, k.a.y, k.b.x, k.b.y}) {
+            uint64_t bits;
+            std::memcpy(&bits, &v, 8);
+            h = (h ^ bits) * 0x100000001b3ull;
+            h ^= h >> 29;
+        }
+        return h;
+    }
+};
+
+bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
+    return std::max({g.a.x, g.b.x, g.c.x}) >= lo.x && std::min({g.a.x, g.b.x, g.c.x}) <= hi.x &&
+           std::max({g.a.y, g.b.y, g.c.y}) >= lo.y && std::min({g.a.y, g.b.y, g.c.y}) <= hi.y;
 }
 
 // Cyrus-Beck: the parameter range of segment p->q inside the triangle, if any.
@@ -151,20 +206,17 @@ void push(std::vector<float>& out, double x, double y, double z) {
 }
 
 // The draped layer's material for a class: its own (`areal_class_<id>_draped`), after the raw
-// ones (index >= `first`), made on first use.
-int class_material(scene::Scene& sc, size_t first, uint32_t class_id, uint32_t logic_flag) {
-    for (size_t i = first; i < sc.materials.size(); ++i) {
-        const nlohmann::json& e = sc.materials[i].extras;
-        if (e.is_object() && e.value("class_id", -1) == int64_t(class_id) &&
-            e.value("logic_flag", -1) == int64_t(logic_flag))
-            return int(i);
-    }
+// ones, made on first use; `made` remembers them by (class id, logic flag).
+int class_material(scene::Scene& sc, std::map<std::pair<uint32_t, uint32_t>, int>& made,
+                   uint32_t class_id, uint32_t logic_flag) {
+    const auto [at, added] = made.try_emplace({class_id, logic_flag}, int(sc.materials.size()));
+    if (!added) return at->second;
     scene::Material m;
     m.name = "areal_class_" + std::to_string(class_id) +
              (logic_flag == 1 ? "" : "_logic_" + std::to_string(logic_flag)) + "_draped";
     m.extras = {{"class_id", class_id}, {"logic_flag", logic_flag}};
     sc.materials.push_back(std::move(m));
-    return int(sc.materials.size() - 1);
+    return at->second;
 }
 
 void colour(scene::Material& m, uint32_t class_id, float alpha) {
@@ -180,12 +232,12 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     if (!map.decoded) return;
     GroundIndex index(terrain);
     // The raw fills' materials (shared by nothing else): faint, since they float or sink.
-    const size_t raw_materials = sc.materials.size();
     for (scene::Material& m : sc.materials)
         if (m.extras.is_object() && m.extras.contains("class_id") &&
             m.name.rfind("areal_class_", 0) == 0)
             colour(m, m.extras["class_id"].get<uint32_t>(), 0.1f);
 
+    std::map<std::pair<uint32_t, uint32_t>, int> draped_materials;
     std::map<int, scene::Primitive> fills; // by material
     scene::Primitive lines, ribbons;
     lines.mode = scene::Primitive::Mode::Lines;
@@ -193,10 +245,13 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     auto& ribbon_pos = ribbons.attributes["POSITION"];
     line_pos.components = ribbon_pos.components = 3;
 
+    // Neighbouring areals store their common edge once each: it is outlined once (a second copy
+    // would draw the same lines and ribbon on top of the first).
+    std::unordered_set<EdgeKey, EdgeKeyHash> outlined;
     for (const arealmap::Areal& areal : map.areals) {
         const size_t n = areal.vertices.size();
         if (n < 2) continue;
-        const int material = class_material(sc, raw_materials, areal.class_id, areal.logic_flag);
+        const int material = class_material(sc, draped_materials, areal.class_id, areal.logic_flag);
         colour(sc.materials[size_t(material)], areal.class_id, 0.2f);
         scene::Primitive& fill = fills[material];
         fill.material = material;
@@ -204,25 +259,31 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         pos.components = 3;
         for (const auto& tri :
              n >= 3 ? triangulate_xy(areal.vertices) : std::vector<std::array<uint32_t, 3>>{}) {
-            std::vector<P2> t;
-            for (uint32_t k : tri) t.push_back({areal.vertices[k].x, areal.vertices[k].y});
+            std::array<P2, 3> t;
+            for (size_t k = 0; k < 3; ++k)
+                t[k] = {areal.vertices[tri[k]].x, areal.vertices[tri[k]].y};
             if (cross(t[0], t[1], t[2]) < 0) std::swap(t[1], t[2]);
             const P2 lo{std::min({t[0].x, t[1].x, t[2].x}), std::min({t[0].y, t[1].y, t[2].y})};
             const P2 hi{std::max({t[0].x, t[1].x, t[2].x}), std::max({t[0].y, t[1].y, t[2].y})};
             index.visit(lo, hi, [&](const Ground& g) {
-                const std::vector<P2> piece = clip(t, g);
-                for (size_t k = 1; k + 1 < piece.size(); ++k)
-                    for (P2 p : {piece[0], piece[k], piece[k + 1]}) {
-                        push(pos.data, p.x, p.y, g.height(p.x, p.y) + options.lift);
-                        fill.indices.push_back(uint32_t(fill.indices.size()));
-                    }
+                if (!boxes_meet(g, lo, hi)) return;
+                const Piece piece = clip(t, g);
+                if (piece.n < 3) return;
+                // The piece's corners once, its triangles as a fan over them.
+                const uint32_t base = uint32_t(pos.count());
+                for (size_t k = 0; k < piece.n; ++k) {
+                    const P2 c = piece.p[k];
+                    push(pos.data, c.x, c.y, g.height(c.x, c.y) + options.lift);
+                }
+                for (uint32_t k = 1; k + 1 < piece.n; ++k)
+                    for (uint32_t corner : {0u, k, k + 1}) fill.indices.push_back(base + corner);
             });
         }
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
             const double len = std::hypot(q.x - p.x, q.y - p.y);
-            if (len <= 0) continue;
+            if (!(len > 0) || !outlined.insert(edge_key(p, q)).second) continue;
             const P2 side{-(q.y - p.y) / len * options.outline_width / 2,
                           (q.x - p.x) / len * options.outline_width / 2};
             index.visit(
