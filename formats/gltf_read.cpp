@@ -168,12 +168,33 @@ struct Reader {
             const auto [buf, start, stride] = backing(index, a, elem);
             // Checked against the bytes that back it before anything is allocated.
             out.assign(a.count * comps, 0.0f);
-            for (size_t i = 0; i < a.count; ++i) {
-                const uint8_t* p = buf->data.data() + start + i * stride;
-                for (size_t c = 0; c < comps; ++c)
-                    out[i * comps + c] =
-                        component(p + c * size_t(csize), a.componentType, a.normalized, at, i);
-            }
+            if (a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) {
+                // Floats as stored: whole elements copied (the bulk of a big map's GLB).
+                const uint8_t* p = buf->data.data() + start;
+                if (stride == elem)
+                    std::memcpy(out.data(), p, a.count * elem);
+                else
+                    for (size_t i = 0; i < a.count; ++i)
+                        std::memcpy(&out[i * comps], p + i * stride, elem);
+                // NaN and infinity refused, as component() does (all exponent bits set).
+                bool finite = true;
+                for (const float f : out) {
+                    uint32_t bits;
+                    std::memcpy(&bits, &f, 4);
+                    finite &= (bits & 0x7f800000u) != 0x7f800000u;
+                }
+                if (!finite)
+                    for (size_t k = 0; k < out.size(); ++k)
+                        if (!std::isfinite(out[k]))
+                            fail(at, "accessor " + std::to_string(index) + " element " +
+                                         std::to_string(k / comps) + " holds NaN or infinity");
+            } else
+                for (size_t i = 0; i < a.count; ++i) {
+                    const uint8_t* p = buf->data.data() + start + i * stride;
+                    for (size_t c = 0; c < comps; ++c)
+                        out[i * comps + c] =
+                            component(p + c * size_t(csize), a.componentType, a.normalized, at, i);
+                }
         }
         if (a.sparse.isSparse) {
             const size_t n = size_t(std::max(0, a.sparse.count));
@@ -320,7 +341,8 @@ tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
 
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
-    const Bytes bytes = read_file(file);
+    const MappedFile mapped(file); // a big GLB is not copied (nor zero-filled) first
+    const ByteView bytes = mapped.bytes();
     const std::string where = file.string();
     const std::filesystem::path folder = file.parent_path();
     check_document(bytes, where, &folder); // container, nesting, structure: before tinygltf

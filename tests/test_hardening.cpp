@@ -752,7 +752,8 @@ BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     doc = nlohmann::json::parse(text.begin(), text.end());
     const nlohmann::json& acc = doc["accessors"][0];
     const nlohmann::json& view = doc["bufferViews"][acc["bufferView"].get<size_t>()];
-    Bytes bin = read_file(dir / "m.bin");
+    const Bytes original_bin = read_file(dir / "m.bin");
+    Bytes bin = original_bin;
     const size_t at = view.value("byteOffset", size_t(0)) + acc.value("byteOffset", size_t(0));
     const float nan = std::numeric_limits<float>::quiet_NaN();
     std::memcpy(bin.data() + at, &nan, 4);
@@ -761,6 +762,19 @@ BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("at /accessors/0: accessor 0 element 0 holds NaN or infinity") !=
+                   std::string::npos,
+               r.out);
+    BOOST_TEST(!fs::exists(dir / "out.msh"));
+    // An infinity further in (element 2, its second component): named by its element too.
+    BOOST_TEST_REQUIRE(acc["type"] == "VEC3");
+    bin = original_bin;
+    const float inf = std::numeric_limits<float>::infinity();
+    const size_t stride = view.value("byteStride", size_t(12));
+    std::memcpy(bin.data() + at + 2 * stride + 4, &inf, 4);
+    write_file_atomic(dir / "m.bin", bin);
+    r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("at /accessors/0: accessor 0 element 2 holds NaN or infinity") !=
                    std::string::npos,
                r.out);
     BOOST_TEST(!fs::exists(dir / "out.msh"));
