@@ -21,12 +21,12 @@ std::string recorded_format(const fs::path& sidecar) {
         const MappedFile file(sidecar);
         const std::string_view text(reinterpret_cast<const char*>(file.bytes().data()),
                                     file.bytes().size());
-        for (const sidecar::json_scan::Member& m : sidecar::json_scan::object_members(text))
-            if (m.key == "export") {
-                const nlohmann::json record = nlohmann::json::parse(m.value);
-                if (record.is_object() && record.contains("format") && record["format"].is_string())
-                    return record["format"].get<std::string>();
-            }
+        // Only the `export` member is read: a big sidecar is not scanned past it.
+        if (const auto record_text = sidecar::json_scan::find_member(text, "export")) {
+            const nlohmann::json record = nlohmann::json::parse(*record_text);
+            if (record.is_object() && record.contains("format") && record["format"].is_string())
+                return record["format"].get<std::string>();
+        }
     } catch (const std::exception&) {
     }
     return "";

@@ -14,6 +14,9 @@ constexpr int kMaxDepth = 512;
 struct Scanner {
     std::string_view s;
     size_t i = 0;
+    // The scan of the outermost object ends at the member of this name (find_member).
+    const std::string_view* stop_at = nullptr;
+    bool stopped = false;
 
     [[noreturn]] void fail(const std::string& what) const {
         throw std::invalid_argument("offset " + std::to_string(i) + ": " + what);
@@ -194,6 +197,10 @@ struct Scanner {
                 members->push_back({escaped ? nlohmann::json::parse(key).get<std::string>()
                                             : std::string(key.substr(1, key.size() - 2)),
                                     s.substr(v0, i - v0)});
+            if (members && stop_at && depth == 0 && members->back().key == *stop_at) {
+                stopped = true;
+                return;
+            }
             ws();
             if (peek() == ',') {
                 ++i;
@@ -225,6 +232,18 @@ std::vector<Member> object_members(std::string_view text) {
     sc.value(0, &members);
     sc.end();
     return members;
+}
+
+std::optional<std::string_view> find_member(std::string_view text, std::string_view key) {
+    Scanner sc{text};
+    sc.stop_at = &key;
+    sc.ws();
+    if (sc.peek() != '{') sc.fail("an object expected");
+    std::vector<Member> members;
+    sc.value(0, &members);
+    if (sc.stopped) return members.back().value;
+    sc.end();
+    return std::nullopt;
 }
 
 std::optional<std::string_view> plain_string(std::string_view value) {

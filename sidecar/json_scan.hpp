@@ -25,6 +25,11 @@ void validate(std::string_view text);
 // one valid JSON object).
 std::vector<Member> object_members(std::string_view text);
 
+// The value of the outermost object's first member named `key`, scanning (and validating) the
+// text only up to it; nullopt when the object has no such member (then all of `text` is
+// validated). Throws as object_members on invalid text before the member.
+std::optional<std::string_view> find_member(std::string_view text, std::string_view key);
+
 // The content of a string value `value` (as returned in Member::value) when it has no escapes;
 // nullopt otherwise (or when `value` is not a string).
 std::optional<std::string_view> plain_string(std::string_view value);

@@ -116,6 +116,21 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
     BOOST_CHECK_THROW(sidecar::json_scan::object_members("[1]"), std::invalid_argument);
 }
 
+// find_member reads up to the member it is asked for: text after it is not scanned, text before
+// it must be valid, and a member only nested deeper is not the outer object's.
+BOOST_AUTO_TEST_CASE(json_scanner_finds_a_member_without_reading_past_it) {
+    using sidecar::json_scan::find_member;
+    const auto found =
+        find_member("{\"a\": {\"export\": 1}, \"export\": {\"f\": \"glb\"} x", "export");
+    BOOST_TEST_REQUIRE(found.has_value());
+    BOOST_TEST(std::string(*found) == "{\"f\": \"glb\"}");
+    BOOST_TEST(!find_member("{\"a\": {\"export\": 1}}", "export").has_value());
+    BOOST_TEST(std::string(*find_member("{\"e\\u0078port\": 2}", "export")) == "2");
+    BOOST_CHECK_THROW(find_member("{\"a\": [1,], \"export\": 1}", "export"), std::invalid_argument);
+    BOOST_CHECK_THROW(find_member("{\"a\": 1} x", "export"), std::invalid_argument);
+    BOOST_CHECK_THROW(find_member("[1]", "export"), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     const samples::GeneratedMap& m = small_map();
     const std::string text = sidecar_text_of(m);
