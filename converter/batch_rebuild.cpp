@@ -164,7 +164,7 @@ void find_unpacked(const fs::path& dir, std::vector<fs::path>& out) {
 // Land.msh (+ Land.map beside it) from a map export and its terrain sidecar.
 void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::path& target) {
     const std::optional<sidecar::TerrainSidecar> sc =
-        pipeline::read_terrain_sidecar(read_file(sidecar_path), sidecar_path.string());
+        pipeline::read_terrain_sidecar(MappedFile(sidecar_path).bytes(), sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
     const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false};
     mapping::TerrainImportResult r;
@@ -200,6 +200,9 @@ uint64_t tree_bytes(const fs::path& p) {
 }
 
 // Every file of a whole-tree mirror (batch_mirror.hpp) back under `back`: this job's share.
+// Archives first, one after the other (each rebuilds its entries in parallel); then the loose
+// files (maps, models, textures, raw copies) in parallel, largest first so that a big map does
+// not start last. Report lines keep the mirror's order whatever finishes first.
 void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records,
                     const fs::path& back, const Shard& shard, Rebuild& rebuild, Progress& progress,
                     std::vector<Result>& results) {
@@ -208,6 +211,23 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
     for (const MirrorRecord& m : records)
         units.push_back({m.path, m.output.empty() ? 0 : tree_bytes(in / m.output)});
     const std::vector<bool> mine = shard_members(units, shard);
+    auto inside = [&](size_t i, const fs::path& folder, const std::string& name, const char* key) {
+        try {
+            return confined_path(folder, name);
+        } catch (const std::exception& e) {
+            throw FormatError(
+                where, Location::at_pointer("/files/" + std::to_string(i) + "/" + key), e.what());
+        }
+    };
+    struct Loose {
+        size_t record, line;
+        fs::path target, output;
+    };
+    std::vector<Loose> loose;
+    auto failed = [&](size_t line, const std::exception& e) {
+        results[line].status = Status::Failed;
+        results[line].message = e.what();
+    };
     for (size_t i = 0; i < records.size(); ++i) {
         const MirrorRecord& m = records[i];
         if (m.kind == "map_part" || !mine[i]) continue; // a map_part is written by its map
@@ -216,47 +236,57 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
             {(in / m.output).string(), m.kind, m.path, Status::Converted, "", 0, false});
         const size_t line = results.size() - 1;
         try {
-            auto inside = [&](const fs::path& folder, const std::string& name, const char* key) {
-                try {
-                    return confined_path(folder, name);
-                } catch (const std::exception& e) {
-                    throw FormatError(
-                        where, Location::at_pointer("/files/" + std::to_string(i) + "/" + key),
-                        e.what());
-                }
-            };
-            const fs::path target = inside(back, m.path, "path");
-            const fs::path output = inside(in, m.output, "output");
+            const fs::path target = inside(i, back, m.path, "path");
+            const fs::path output = inside(i, in, m.output, "output");
             fs::create_directories(target.parent_path());
-            if (m.kind == "archive") {
-                std::optional<Bytes> bytes = rebuild.archive(output, target.string());
-                if (!bytes) throw std::runtime_error("not written: entries failed");
-                write_file_atomic(target, *bytes);
-            } else if (m.kind == "raw") {
-                write_file_atomic(target, read_file(output));
-            } else if (m.kind == "model") {
-                pipeline::ModelImport r =
-                    import_model_files(output, inside(in, m.sidecar, "sidecar"), {});
-                results[line].unchanged = r.identical;
-                write_file_atomic(target, r.msh);
-            } else if (m.kind == "texture") {
-                sidecar::TextureImport t =
-                    import_texture_files(output, inside(in, m.sidecar, "sidecar"), std::nullopt);
-                results[line].unchanged = t.identical;
-                write_file_atomic(target, t.texm);
-            } else if (m.kind == "map") {
-                rebuild_map(output, inside(in, m.sidecar, "sidecar"), target);
-            } else {
-                throw FormatError(where,
-                                  Location::at_pointer("/files/" + std::to_string(i) + "/kind"),
-                                  "unknown kind '" + m.kind + "'");
+            if (m.kind != "archive") {
+                loose.push_back({i, line, target, output});
+                continue;
             }
+            std::optional<Bytes> bytes = rebuild.archive(output, target.string());
+            if (!bytes) throw std::runtime_error("not written: entries failed");
+            write_file_atomic(target, *bytes);
         } catch (const std::exception& e) {
-            results[line].status = Status::Failed;
-            results[line].message = e.what();
+            failed(line, e);
         }
         results[line].seconds = seconds_since(start);
         progress.finished(results[line]);
+    }
+    std::stable_sort(loose.begin(), loose.end(), [&](const Loose& a, const Loose& b) {
+        return units[a.record].bytes > units[b.record].bytes;
+    });
+    const long count = long(loose.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long k = 0; k < count; ++k) {
+        const Loose& l = loose[size_t(k)];
+        const MirrorRecord& m = records[l.record];
+        Result& r = results[l.line];
+        const auto start = Clock::now();
+        try {
+            if (m.kind == "raw") {
+                write_file_atomic(l.target, read_file(l.output));
+            } else if (m.kind == "model") {
+                pipeline::ModelImport imported =
+                    import_model_files(l.output, inside(l.record, in, m.sidecar, "sidecar"), {});
+                r.unchanged = imported.identical;
+                write_file_atomic(l.target, imported.msh);
+            } else if (m.kind == "texture") {
+                sidecar::TextureImport t = import_texture_files(
+                    l.output, inside(l.record, in, m.sidecar, "sidecar"), std::nullopt);
+                r.unchanged = t.identical;
+                write_file_atomic(l.target, t.texm);
+            } else if (m.kind == "map") {
+                rebuild_map(l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target);
+            } else {
+                throw FormatError(
+                    where, Location::at_pointer("/files/" + std::to_string(l.record) + "/kind"),
+                    "unknown kind '" + m.kind + "'");
+            }
+        } catch (const std::exception& e) {
+            failed(l.line, e);
+        }
+        r.seconds = seconds_since(start);
+        progress.finished(r);
     }
 }
 

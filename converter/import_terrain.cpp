@@ -38,7 +38,8 @@ std::optional<sidecar::TerrainSidecar> terrain_sidecar(const fs::path& input,
     const fs::path sc = sidecar_path_for(input, vm);
     std::error_code ec;
     if (!fs::is_regular_file(sc, ec)) return std::nullopt;
-    return pipeline::read_terrain_sidecar(read_file(sc), sc.string());
+    const MappedFile text(sc); // read in place: a map's sidecar is megabytes
+    return pipeline::read_terrain_sidecar(text.bytes(), sc.string());
 }
 
 int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
