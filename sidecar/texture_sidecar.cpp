@@ -2,12 +2,15 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "json_scan.hpp"
 #include "model_sidecar.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "formats/json_nesting.hpp"
 #include "formats/png.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace msh::sidecar {
@@ -142,7 +145,12 @@ json to_json(const TextureSidecar& s) {
     };
 }
 
-TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
+namespace {
+
+// The sidecar; `original_base64`, when given, is the original's base64 read apart from the DOM
+// (doc's "original"."base64" is then a placeholder).
+TextureSidecar parse_with_original(const json& doc, const std::string& where,
+                                   const std::string_view* original_base64) {
     const JsonAt at(doc, "", where);
     if (!doc.is_object()) at.fail("bad texm sidecar: not a JSON object");
     if (at["schema"].as<std::string>() != kSchema)
@@ -152,7 +160,8 @@ TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) 
     TextureSidecar s;
     const JsonAt o = at["original"];
     try {
-        s.original = from_base64(o["base64"].as<std::string>());
+        s.original = original_base64 ? from_base64(*original_base64)
+                                     : from_base64(o["base64"].as<std::string>());
     } catch (const std::invalid_argument& e) {
         o["base64"].fail(std::string("bad texm sidecar: ") + e.what());
     }
@@ -199,12 +208,44 @@ TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) 
     return s;
 }
 
+} // namespace
+
+TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
+    return parse_with_original(doc, where, nullptr);
+}
+
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
     return to_json(sidecar).dump(1) + "\n";
 }
 
-TextureSidecar read_texture_sidecar(ByteView text, const std::string& where) {
-    return parse_texture_sidecar(parse_json(text, where), where);
+// As the model sidecar: a validating scan hands out the members, each is parsed on its own, and
+// the original's base64 (megabytes for a large texture) is decoded straight from the text.
+TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
+    check_json_nesting(bytes, where);
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    json doc = json::object();
+    std::optional<std::string_view> original;
+    try {
+        for (const json_scan::Member& m : json_scan::object_members(text)) {
+            if (m.key != "original" || m.value.empty() || m.value.front() != '{') {
+                doc[m.key] = json::parse(m.value.begin(), m.value.end());
+                continue;
+            }
+            json payload = json::object();
+            original.reset(); // a repeated member replaces the earlier one, as in a DOM
+            for (const json_scan::Member& p : json_scan::object_members(m.value)) {
+                if (p.key == "base64" && (original = json_scan::plain_string(p.value))) {
+                    payload[p.key] = "";
+                    continue;
+                }
+                payload[p.key] = json::parse(p.value.begin(), p.value.end());
+            }
+            doc[m.key] = std::move(payload);
+        }
+    } catch (const std::exception&) { // not JSON, or a number nlohmann refuses
+        return parse_texture_sidecar(parse_json(bytes, where), where); // it says where and why
+    }
+    return parse_with_original(doc, where, original ? &*original : nullptr);
 }
 
 TextureImport import_texture(const TextureImportInput& in) {

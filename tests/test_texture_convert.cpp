@@ -223,6 +223,50 @@ BOOST_AUTO_TEST_CASE(edited_png_reencodes_in_the_same_format_and_rebuilds_mips) 
     for (uint32_t f : {0u, 565u, 4444u, 888u, 8888u}) BOOST_TEST(done.count(f) == 1u, f);
 }
 
+// The sidecar text is read without a DOM for the original's base64: it reads the same as the DOM
+// route, also when a writer escaped the base64's slashes, and a damaged payload is named.
+BOOST_AUTO_TEST_CASE(sidecar_text_reads_as_its_json) {
+    const nres::Archive ar = library(samples::kTexturesLib);
+    for (size_t i = 0; i < std::min<size_t>(ar.entries.size(), 4); ++i) {
+        const nres::Entry& e = ar.entries[i];
+        const sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
+        const std::string text = sidecar::texture_sidecar_text(x.sidecar);
+        const nlohmann::json doc = nlohmann::json::parse(text);
+        auto same = [&](const sidecar::TextureSidecar& a) {
+            const sidecar::TextureSidecar b = sidecar::parse_texture_sidecar(doc, "b");
+            return a.original == b.original && a.source == b.source && a.png == b.png &&
+                   a.mips == b.mips && a.palette == b.palette && a.tail_bytes == b.tail_bytes &&
+                   a.header.width == b.header.width && a.header.format == b.header.format &&
+                   a.page.has_value() == b.page.has_value();
+        };
+        BOOST_TEST_CONTEXT(e.name()) {
+            const sidecar::TextureSidecar fast =
+                sidecar::read_texture_sidecar(Bytes(text.begin(), text.end()), "a");
+            BOOST_TEST(fast.original == e.data);
+            BOOST_TEST(same(fast));
+            // Every '/' of the base64 written as "\/" (valid JSON, not a plain string).
+            std::string escaped;
+            const size_t b64 = text.find("\"base64\"");
+            BOOST_TEST_REQUIRE(b64 != std::string::npos);
+            for (size_t k = 0; k < text.size(); ++k)
+                escaped +=
+                    (k > b64 + 9 && text[k] == '/') ? std::string("\\/") : std::string(1, text[k]);
+            BOOST_TEST(
+                same(sidecar::read_texture_sidecar(Bytes(escaped.begin(), escaped.end()), "a")));
+            // One base64 character damaged: the error names the field.
+            std::string damaged = text;
+            damaged[text.find('"', b64 + 9) + 5] = '!';
+            try {
+                sidecar::read_texture_sidecar(Bytes(damaged.begin(), damaged.end()), "d.json");
+                BOOST_TEST(false, "a damaged base64 was read");
+            } catch (const FormatError& err) {
+                BOOST_TEST(std::string(err.what()).find("/original/base64") != std::string::npos,
+                           err.what());
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     const nres::Archive ar = library(samples::kTexturesLib);
     const nres::Entry& e = ar.entries.at(0);
