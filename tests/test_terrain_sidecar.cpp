@@ -86,6 +86,23 @@ BOOST_AUTO_TEST_CASE(base64_follows_rfc_4648) {
     for (const char* bad :
          {"Zg=", "Z===", "====", "Zm9v!A==", "=Zg=", "Zg==Zg==", "Zm 9", "Zm=v", "Zm9v Zg=="})
         BOOST_CHECK_THROW(sidecar::from_base64(bad), std::invalid_argument);
+    // Long texts are checked in blocks: a bad character anywhere is found and placed.
+    Bytes big(30000);
+    for (uint8_t& c : big) c = uint8_t(rng());
+    const std::string good = sidecar::to_base64(big);
+    BOOST_TEST((sidecar::from_base64(good) == big));
+    for (const size_t at :
+         {size_t(0), size_t(4095), size_t(4096), size_t(17001), good.size() - 1}) {
+        std::string bad = good;
+        bad[at] = '*';
+        try {
+            sidecar::from_base64(bad);
+            BOOST_TEST(false, "a bad character at " << at << " was not found");
+        } catch (const std::invalid_argument& e) {
+            BOOST_TEST(std::string(e.what()) ==
+                       "invalid base64 character at " + std::to_string(at));
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
@@ -100,6 +117,15 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
         "\"\xf5\x80\x80\x80\"", "\"\xe2\x82\"", "1 2", "{} x", "[1]]", "{\"a\":[}"};
     for (const std::string& t : texts)
         BOOST_TEST(scanner_accepts(t) == json::accept(t), "text: " << t.substr(0, 40));
+    // Long strings (the scanner skips plain runs 16 bytes at a time): one special byte or
+    // sequence at every position of a 40-byte run, valid or not.
+    for (const std::string special :
+         {"\x01", "\x1f", "\xc3\xa9", "\xff", "\xc0\xaf", "\\n", "\\q", "\"", "\x7f", " "})
+        for (size_t at = 0; at <= 40; ++at) {
+            const std::string t =
+                "[\"" + std::string(at, 'a') + special + std::string(40 - at, 'b') + "\"]";
+            BOOST_TEST(scanner_accepts(t) == json::accept(t), "special at " << at << ": " << t);
+        }
     // Nesting: fine up to 512 levels, refused beyond (nlohmann has no limit; the scanner
     // recurses and keeps its stack bounded).
     BOOST_TEST(scanner_accepts(std::string(500, '[') + std::string(500, ']')));
