@@ -351,15 +351,7 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
 std::string model_sidecar_text(const ModelSidecar& sidecar) {
     json doc = to_json_fields(sidecar);
     doc["original_image"] = "";
-    const std::string fields = doc.dump(1);
-    const size_t at = fields.find(kImageMember) + kImageMember.size() - 1;
-    std::string text;
-    text.reserve(fields.size() + base64_size(sidecar.original_image.size()) + 1);
-    text.append(fields, 0, at);
-    append_base64(text, sidecar.original_image);
-    text.append(fields, at);
-    text += '\n';
-    return text;
+    return splice_base64(doc.dump(1), kImageMember, sidecar.original_image) + '\n';
 }
 
 // A validating scan (json_scan) hands out the members' spans: each is parsed on its own, and the

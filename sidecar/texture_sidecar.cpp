@@ -118,7 +118,10 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     return out;
 }
 
-json to_json(const TextureSidecar& s) {
+namespace {
+
+// `with_base64` false: the original's base64 is an empty placeholder (texture_sidecar_text).
+json sidecar_json(const TextureSidecar& s, bool with_base64) {
     const texm::Header& h = s.header;
     return {
         {"schema", kSchema},
@@ -141,8 +144,14 @@ json to_json(const TextureSidecar& s) {
         {"original",
          {{"size", s.original.size()},
           {"fnv1a64", hex64(fnv1a64(s.original))},
-          {"base64", to_base64(s.original)}}},
+          {"base64", with_base64 ? to_base64(s.original) : std::string()}}},
     };
+}
+
+} // namespace
+
+json to_json(const TextureSidecar& s) {
+    return sidecar_json(s, true);
 }
 
 namespace {
@@ -214,8 +223,10 @@ TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) 
     return parse_with_original(doc, where, nullptr);
 }
 
+// The original's base64 (most of the text) is spliced into the dump, as in the model sidecar.
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
-    return to_json(sidecar).dump(1) + "\n";
+    const json doc = sidecar_json(sidecar, false);
+    return splice_base64(doc.dump(1), "\n  \"base64\": \"\"", sidecar.original) + "\n";
 }
 
 // As the model sidecar: a validating scan hands out the members, each is parsed on its own, and
