@@ -241,8 +241,8 @@ ModelDescription read_description(const JsonAt& doc) {
 
 } // namespace
 
-uint64_t fnv1a64(ByteView bytes) {
-    uint64_t h = 0xcbf29ce484222325ull;
+uint64_t fnv1a64(ByteView bytes, uint64_t state) {
+    uint64_t h = state;
     for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
     return h;
 }

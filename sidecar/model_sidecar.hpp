@@ -76,7 +76,10 @@ struct ModelSidecar {
     Bytes original_image; // the model as it was exported (size and hash checked on read)
 };
 
-uint64_t fnv1a64(ByteView bytes);
+inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325ull;
+// FNV-1a 64 of `bytes`; from `state` (the hash of what comes before them) to hash a
+// concatenation without building it.
+uint64_t fnv1a64(ByteView bytes, uint64_t state = kFnv1a64Basis);
 
 // The pairing token of an export: over the model image and the record's fields that give the
 // sidecar its meaning (source, fps, options, WEAR rows); not the output's name or format.

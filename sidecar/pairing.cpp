@@ -8,7 +8,11 @@
 namespace msh::sidecar {
 
 std::string pairing_token(ByteView source, std::string_view export_facts) {
-    std::string mixed = hex64(fnv1a64(source));
+    return pairing_token_of_hash(fnv1a64(source), export_facts);
+}
+
+std::string pairing_token_of_hash(uint64_t source_hash, std::string_view export_facts) {
+    std::string mixed = hex64(source_hash);
     mixed += '\n';
     mixed += export_facts;
     return hex64(fnv1a64(ByteView(reinterpret_cast<const uint8_t*>(mixed.data()), mixed.size())));

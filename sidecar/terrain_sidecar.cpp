@@ -268,12 +268,11 @@ void put_lines(size_t count, std::string& out, int depth,
 
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& r) {
-    Bytes both(land_msh.begin(), land_msh.end());
-    both.insert(both.end(), land_map.begin(), land_map.end());
     // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
     const json facts = {r.source,     r.map_source, r.wear1_source, r.wear2_source,
                         r.wear1_rows, r.wear2_rows, r.lift,         land_msh.size()};
-    return pairing_token(both, facts.dump());
+    // Over Land.msh then Land.map, as one text (not copied into one).
+    return pairing_token_of_hash(fnv1a64(land_map, fnv1a64(land_msh)), facts.dump());
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/json_scan.hpp"
+#include "sidecar/model_sidecar.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
@@ -111,6 +112,20 @@ BOOST_AUTO_TEST_CASE(base64_follows_rfc_4648) {
                        "invalid base64 character at " + std::to_string(at));
         }
     }
+}
+
+// FNV-1a 64 against its published test vectors, and continued over a second part as over the
+// concatenation (the terrain pairing token hashes Land.msh then Land.map that way).
+BOOST_AUTO_TEST_CASE(fnv1a64_continues_over_parts) {
+    auto bytes = [](std::string_view t) { return Bytes(t.begin(), t.end()); };
+    BOOST_TEST(sidecar::fnv1a64(Bytes{}) == 0xcbf29ce484222325ull);
+    BOOST_TEST(sidecar::fnv1a64(bytes("a")) == 0xaf63dc4c8601ec8cull);
+    BOOST_TEST(sidecar::fnv1a64(bytes("foobar")) == 0x85944171f73967e8ull);
+    for (size_t cut = 0; cut <= 6; ++cut)
+        BOOST_TEST(
+            sidecar::fnv1a64(bytes(std::string_view("foobar").substr(cut)),
+                             sidecar::fnv1a64(bytes(std::string_view("foobar").substr(0, cut)))) ==
+            0x85944171f73967e8ull);
 }
 
 BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
