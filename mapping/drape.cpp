@@ -4,9 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
-#include <unordered_set>
+#include <tuple>
 #include <utility>
 
 namespace msh::mapping {
@@ -155,31 +154,34 @@ Piece clip(const std::array<P2, 3>& t, const Ground& g) {
     return *poly;
 }
 
-// An outline edge by its two ends, the same whichever way it runs.
-struct EdgeKey {
-    P2 a, b;
-    bool operator==(const EdgeKey& o) const {
-        return a.x == o.a.x && a.y == o.a.y && b.x == o.b.x && b.y == o.b.y;
-    }
-};
-
-EdgeKey edge_key(P2 p, P2 q) {
-    if (std::pair(q.x, q.y) < std::pair(p.x, p.y)) std::swap(p, q);
-    return {p, q};
-}
-
-struct EdgeKeyHash {
-    size_t operator()(const EdgeKey& k) const {
-        size_t h = 0;
-        for (const double v : {k.a.x, k.a.y, k.b.x, k.b.y}) {
-            uint64_t bits;
-            std::memcpy(&bits, &v, 8);
-            h = (h ^ bits) * 0x100000001b3ull;
-            h ^= h >> 29;
+// Which areal edges to outline: neighbouring areals store their common edge once each, and it
+// is outlined once, by the first areal that has it (a second copy would draw the same lines and
+// ribbon on top of the first). Per areal, per edge in order; found by sorting the edges by
+// their ends (the same whichever way an edge runs).
+std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
+    struct Edge {
+        std::array<double, 4> ends; // lower end first
+        uint32_t areal, k;
+    };
+    std::vector<Edge> edges;
+    std::vector<std::vector<bool>> outline(map.areals.size());
+    for (uint32_t a = 0; a < map.areals.size(); ++a) {
+        const auto& v = map.areals[a].vertices;
+        outline[a].assign(v.size(), true);
+        for (uint32_t k = 0; k < v.size(); ++k) {
+            std::array<double, 2> p{v[k].x, v[k].y},
+                q{v[(k + 1) % v.size()].x, v[(k + 1) % v.size()].y};
+            if (q < p) std::swap(p, q);
+            edges.push_back({{p[0], p[1], q[0], q[1]}, a, k});
         }
-        return h;
     }
-};
+    std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
+        return std::tie(x.ends, x.areal, x.k) < std::tie(y.ends, y.areal, y.k);
+    });
+    for (size_t i = 1; i < edges.size(); ++i)
+        if (edges[i].ends == edges[i - 1].ends) outline[edges[i].areal][edges[i].k] = false;
+    return outline;
+}
 
 bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
     return std::max({g.a.x, g.b.x, g.c.x}) >= lo.x && std::min({g.a.x, g.b.x, g.c.x}) <= hi.x &&
@@ -245,10 +247,9 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     auto& ribbon_pos = ribbons.attributes["POSITION"];
     line_pos.components = ribbon_pos.components = 3;
 
-    // Neighbouring areals store their common edge once each: it is outlined once (a second copy
-    // would draw the same lines and ribbon on top of the first).
-    std::unordered_set<EdgeKey, EdgeKeyHash> outlined;
-    for (const arealmap::Areal& areal : map.areals) {
+    const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
+    for (size_t a = 0; a < map.areals.size(); ++a) {
+        const arealmap::Areal& areal = map.areals[a];
         const size_t n = areal.vertices.size();
         if (n < 2) continue;
         const int material = class_material(sc, draped_materials, areal.class_id, areal.logic_flag);
@@ -283,7 +284,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
             const double len = std::hypot(q.x - p.x, q.y - p.y);
-            if (!(len > 0) || !outlined.insert(edge_key(p, q)).second) continue;
+            if (!(len > 0) || !outlined_edges[a][k]) continue;
             const P2 side{-(q.y - p.y) / len * options.outline_width / 2,
                           (q.x - p.x) / len * options.outline_width / 2};
             index.visit(

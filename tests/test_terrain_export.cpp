@@ -268,12 +268,24 @@ BOOST_AUTO_TEST_CASE(draped_overlay_lies_on_the_terrain) {
             BOOST_TEST_REQUIRE(di >= 0);
             const tinygltf::Mesh& mesh = m.meshes.at(size_t(m.nodes[size_t(di)].mesh));
             double draped_area = 0;
-            size_t checked = 0, lines = 0, ribbons = 0, off = 0;
+            size_t checked = 0, lines = 0, ribbons = 0, off = 0, twice = 0;
             for (const tinygltf::Primitive& p : mesh.primitives) {
                 const tinygltf::Material& mat = m.materials.at(size_t(p.material));
                 const std::vector<double> pos = read_accessor(m, p.attributes.at("POSITION"));
                 if (p.mode == TINYGLTF_MODE_LINE) {
                     lines += pos.size() / 6;
+                    // An edge two areals share is outlined once: no segment twice (ends rounded
+                    // to a hundredth, either direction).
+                    std::set<std::array<long, 4>> seen;
+                    for (size_t k = 0; k + 5 < pos.size(); k += 6) {
+                        std::array<long, 2> a{std::lround(pos[k] * 100),
+                                              std::lround(pos[k + 2] * 100)};
+                        std::array<long, 2> b{std::lround(pos[k + 3] * 100),
+                                              std::lround(pos[k + 5] * 100)};
+                        if (b < a) std::swap(a, b);
+                        if (a == b) continue;
+                        if (!seen.insert({a[0], a[1], b[0], b[1]}).second) ++twice;
+                    }
                     continue;
                 }
                 if (mat.name == "areal_outline") {
@@ -328,6 +340,7 @@ BOOST_AUTO_TEST_CASE(draped_overlay_lies_on_the_terrain) {
             BOOST_TEST(std::abs(draped_area - areal_area) <= 0.005 * areal_area,
                        "draped " << draped_area << " vs areals " << areal_area);
             BOOST_TEST(lines > 0u);
+            BOOST_TEST(twice == 0u, twice << " outline segments drawn twice");
             BOOST_TEST(ribbons >= 2 * lines);
         }
     }
