@@ -62,8 +62,11 @@ import json, os, subprocess, sys
 work, land, glb, peak_export, peak_import = sys.argv[1:]
 info = json.loads(subprocess.run(["build/mshconv", "info", "--json", land], check=True,
                                  capture_output=True, text=True).stdout)
-count = {int(e["type"]): e["attr1"] for e in info["entries"]}
-faces, vertices = count[21], count[3]
+if "terrain" in info:  # `info --json` of a Land.msh: the terrain's own counts
+    faces, vertices = info["terrain"]["faces"], info["terrain"]["vertices"]
+else:
+    count = {int(e["type"]): e["attr1"] for e in info["entries"]}
+    faces, vertices = count[21], count[3]
 size = lambda p: os.path.getsize(p)
 level = size(land) + size(land[:-4] + ".map")
 export = size(glb) + size(glb[:-4] + ".sidecar.json")
