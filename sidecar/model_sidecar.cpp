@@ -2,6 +2,7 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "json_pretty.hpp"
 #include "json_scan.hpp"
 #include "pairing.hpp"
 
@@ -338,20 +339,157 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
     return s;
 }
 
-constexpr std::string_view kImageMember = "\n \"original_image\": \"\"";
-
 } // namespace
 
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     return parse_with_image(doc, where, nullptr);
 }
 
-// The DOM holds everything but the image (most of the bytes: base64 of the model); the image's
-// text, which needs no escaping, is spliced into the dump where its empty placeholder stands.
-std::string model_sidecar_text(const ModelSidecar& sidecar) {
-    json doc = to_json_fields(sidecar);
-    doc["original_image"] = "";
-    return splice_base64(doc.dump(1), kImageMember, sidecar.original_image) + '\n';
+// Written without a DOM (PrettyJson), the same text as dump(1) of to_json(): members in key
+// order, the image's base64 appended straight into the text.
+std::string model_sidecar_text(const ModelSidecar& s) {
+    const ExportRecord& r = s.record;
+    const ModelDescription& d = s.model;
+    std::string text;
+    text.reserve(4096 + 160 * (d.slots.size() + d.batches.size() + d.nodes.size()) +
+                 base64_size(s.original_image.size()));
+    PrettyJson w(text);
+    auto choice = [&](int v) {
+        if (v == kAllChoice)
+            w.value("all");
+        else
+            w.value(v);
+    };
+    w.begin_object();
+    w.key("animation");
+    w.begin_object();
+    w.member("frame_count", d.animation.frame_count);
+    w.member("frame_map_words", d.animation.frame_map_words);
+    w.member("key_count", d.animation.key_count);
+    w.end_object();
+    w.key("batches");
+    w.begin_array();
+    for (const Batch& b : d.batches) {
+        w.begin_object();
+        w.member("base_vertex", b.base_vertex);
+        w.member("flags", b.flags);
+        w.member("index_count", b.index_count);
+        w.member("index_start", b.index_start);
+        w.member("material", b.material);
+        w.member("opaque14", b.opaque14);
+        w.member("opaque4", b.opaque4);
+        w.member("opaque6", b.opaque6);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("container");
+    w.begin_object();
+    w.key("entries");
+    w.begin_array();
+    for (const ContainerEntry& e : d.entries) {
+        w.begin_object();
+        w.member("attr1", e.attr1);
+        w.member("attr2", e.attr2);
+        w.member("attr3", e.attr3);
+        w.member("decoded", e.decoded);
+        w.member("name", e.name);
+        w.member("raw_name", to_hex(e.raw_name));
+        w.member("size", e.size);
+        w.member("sort_index", e.sort_index);
+        w.member("type", e.type);
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    w.key("export");
+    w.begin_object();
+    w.member("axes", "msh (x, y, z) -> glTF (x, z, -y)");
+    w.member("format", r.format);
+    w.member("fps", r.fps);
+    w.key("options");
+    w.begin_object();
+    w.key("group");
+    choice(r.options.group);
+    w.key("lod");
+    choice(r.options.lod);
+    w.member("msft_lod", r.options.msft_lod);
+    w.member("skin", r.options.skin);
+    w.end_object();
+    w.member("output", r.output);
+    w.member("pair", r.pair);
+    w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
+    w.end_object();
+    w.key("header");
+    w.begin_object();
+    w.member("capsule", d.header.capsule);
+    w.member("hull", d.header.hull);
+    w.member("sphere", d.header.sphere);
+    w.end_object();
+    w.member("kind", "msh-model");
+    w.member("legacy_node_table", d.legacy_node_table);
+    w.key("node_strings");
+    w.begin_array();
+    for (const auto& str : d.node_strings)
+        if (str)
+            w.value(*str);
+        else
+            w.null();
+    w.end_array();
+    w.key("nodes");
+    w.begin_array();
+    for (size_t i = 0; i < d.nodes.size(); ++i) {
+        const Node& n = d.nodes[i].node;
+        w.begin_object();
+        w.member("fallback_key", n.fallback_key);
+        w.member("flags", n.flags);
+        w.member("index", uint64_t(i));
+        w.member("map_start", n.map_start);
+        w.member("name", d.nodes[i].name);
+        w.member("parent", n.parent);
+        w.member("slots", n.slots);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("original_image");
+    std::string& out = w.raw_value();
+    out += '"';
+    append_base64(out, s.original_image);
+    out += '"';
+    w.member("schema", kSchema);
+    w.key("slots");
+    w.begin_array();
+    for (const Slot& slot : d.slots) {
+        w.begin_object();
+        w.member("aabb_max", slot.aabb_max);
+        w.member("aabb_min", slot.aabb_min);
+        w.member("batch_count", slot.batch_count);
+        w.member("batch_start", slot.batch_start);
+        w.member("sphere", slot.sphere);
+        w.member("tail", slot.tail);
+        w.member("tri_count", slot.tri_count);
+        w.member("tri_start", slot.tri_start);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("source");
+    w.begin_object();
+    w.member("address", r.source);
+    w.member("fnv1a64", hex64(fnv1a64(s.original_image)));
+    w.member("size", uint64_t(s.original_image.size()));
+    w.end_object();
+    w.key("wear");
+    w.begin_object();
+    w.member("lightmaps", r.wear_lightmaps);
+    w.member("rows", r.wear_rows);
+    w.key("source");
+    if (r.wear_source.empty())
+        w.null();
+    else
+        w.value(r.wear_source);
+    w.end_object();
+    w.end_object();
+    text += '\n';
+    return text;
 }
 
 // A validating scan (json_scan) hands out the members' spans: each is parsed on its own, and the
