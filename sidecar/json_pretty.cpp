@@ -8,6 +8,21 @@
 
 namespace msh::sidecar {
 
+// What json::dump() itself uses: its serializer over an adapter appending to our text.
+struct PrettyJson::Scalars {
+    explicit Scalars(std::string& out)
+        : serializer(nlohmann::detail::output_adapter<char, std::string>(out), ' ') {}
+    nlohmann::detail::serializer<nlohmann::json> serializer;
+};
+
+PrettyJson::PrettyJson(std::string& out) : out_(out), scalars_(std::make_unique<Scalars>(out)) {}
+
+PrettyJson::~PrettyJson() = default;
+
+void PrettyJson::scalar(const nlohmann::json& value) {
+    scalars_->serializer.dump(value, false, false, 0);
+}
+
 void PrettyJson::indent(size_t depth) {
     out_.append(depth, ' ');
 }
@@ -34,7 +49,8 @@ void PrettyJson::key(std::string_view name) {
     l.last_key = name;
     out_ += l.count++ ? ",\n" : "\n";
     indent(levels_.size());
-    out_ += nlohmann::json(name).dump();
+    const nlohmann::json k(name);
+    scalar(k);
     out_ += ": ";
     after_key_ = true;
 }
@@ -71,7 +87,8 @@ void PrettyJson::value(int64_t v) {
 
 void PrettyJson::value(double v) {
     element();
-    out_ += nlohmann::json(v).dump(); // nlohmann's shortest round-trip form (and null)
+    const nlohmann::json j(v); // nlohmann's shortest round-trip form (and null)
+    scalar(j);
 }
 
 void PrettyJson::value(bool v) {
@@ -81,7 +98,8 @@ void PrettyJson::value(bool v) {
 
 void PrettyJson::value(std::string_view v) {
     element();
-    out_ += nlohmann::json(v).dump(); // its escaping, its UTF-8 checks
+    const nlohmann::json j(v); // its escaping, its UTF-8 checks
+    scalar(j);
 }
 
 std::string& PrettyJson::raw_value() {

@@ -5,8 +5,11 @@
 // throws, so a writer and the reader's expectations cannot drift apart silently.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -16,7 +19,10 @@ namespace msh::sidecar {
 
 class PrettyJson {
   public:
-    explicit PrettyJson(std::string& out) : out_(out) {}
+    explicit PrettyJson(std::string& out);
+    ~PrettyJson();
+    PrettyJson(const PrettyJson&) = delete;
+    PrettyJson& operator=(const PrettyJson&) = delete;
 
     void begin_object() { open('{'); }
     void end_object() { close('}'); }
@@ -67,7 +73,12 @@ class PrettyJson {
     void element();
     void indent(size_t depth);
 
+    // nlohmann's own scalar writer, straight into `out_` (no string per number).
+    struct Scalars;
+    void scalar(const nlohmann::json& value);
+
     std::string& out_;
+    std::unique_ptr<Scalars> scalars_;
     std::vector<Level> levels_;
     bool after_key_ = false;
 };
