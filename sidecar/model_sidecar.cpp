@@ -351,7 +351,10 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     const ExportRecord& r = s.record;
     const ModelDescription& d = s.model;
     std::string text;
-    text.reserve(4096 + 160 * (d.slots.size() + d.batches.size() + d.nodes.size()) +
+    // Generous (capacity never touched costs no memory): a slot is about 450 characters, a
+    // batch 250, a node 300, a container entry 250; the rest is the image's base64.
+    text.reserve(8192 + 512 * (d.slots.size() + d.batches.size() + d.nodes.size()) +
+                 300 * (d.entries.size() + d.node_strings.size()) +
                  base64_size(s.original_image.size()));
     PrettyJson w(text);
     auto choice = [&](int v) {
