@@ -97,6 +97,15 @@ bool parse_payload(ByteView payload, uint32_t areal_count, std::vector<Areal>& a
         }
         a.vertices.resize(size_t(v));
         if (v) std::memcpy(a.vertices.data(), payload.data() + at, size_t(12 * v));
+        for (size_t k = 0; k < a.vertices.size(); ++k) {
+            const Vec3& c = a.vertices[k];
+            if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) {
+                sink.error(label, base + at + 12 * k,
+                           who + " vertex " + std::to_string(k) +
+                               " is not finite (NaN or infinity)");
+                return false;
+            }
+        }
         at += 12 * v;
         a.links.resize(size_t(v + 3 * b));
         if (!a.links.empty()) std::memcpy(a.links.data(), payload.data() + at, a.links.size() * 8);

@@ -3,6 +3,7 @@
 #include "terrain_to_scene.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -100,7 +101,8 @@ class GroundIndex {
             const double span = hi - lo;
             if (span <= 0) return size_t(0);
             const double k = std::floor((v - lo) / span * double(n_));
-            return size_t(std::clamp(k, 0.0, double(n_ - 1)));
+            if (!(k > 0)) return size_t(0); // NaN too (a damaged map's vertex)
+            return k >= double(n_ - 1) ? n_ - 1 : size_t(k);
         };
         return {axis(x, lo_.x, hi_.x), axis(y, lo_.y, hi_.y)};
     }
@@ -157,20 +159,22 @@ Piece clip(const std::array<P2, 3>& t, const Ground& g) {
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it
 // is outlined once, by the first areal that has it (a second copy would draw the same lines and
 // ribbon on top of the first). Per areal, per edge in order; found by sorting the edges by
-// their ends (the same whichever way an edge runs).
+// their ends (the same whichever way an edge runs). The ends are compared as bit patterns: a
+// total order even for the NaN of a damaged map, which std::sort needs.
 std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
     struct Edge {
-        std::array<double, 4> ends; // lower end first
+        std::array<uint32_t, 4> ends; // lower end first
         uint32_t areal, k;
     };
+    auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
     std::vector<Edge> edges;
     std::vector<std::vector<bool>> outline(map.areals.size());
     for (uint32_t a = 0; a < map.areals.size(); ++a) {
         const auto& v = map.areals[a].vertices;
         outline[a].assign(v.size(), true);
         for (uint32_t k = 0; k < v.size(); ++k) {
-            std::array<double, 2> p{v[k].x, v[k].y},
-                q{v[(k + 1) % v.size()].x, v[(k + 1) % v.size()].y};
+            const auto& next = v[(k + 1) % v.size()];
+            std::array<uint32_t, 2> p{bits(v[k].x), bits(v[k].y)}, q{bits(next.x), bits(next.y)};
             if (q < p) std::swap(p, q);
             edges.push_back({{p[0], p[1], q[0], q[1]}, a, k});
         }

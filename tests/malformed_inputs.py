@@ -440,6 +440,15 @@ def generate(corpus, work):
     add("terrain", "Land.map: one byte appended (strict)", {"Land.map": land_map + b"\0"},
         ["validate", "--strict", "{dir}/Land.map"], single=False)
     level_case("Land.map: areal count 1<<24", map_=poke(land_map, 0, "<I", 1 << 24) if len(land_map) > 4 else land_map)
+    # NaN corners of the first areal (its record starts the payload, 16 bytes in; 56-byte prefix):
+    # the draped overlay must neither index its ground grid with them nor sort them wrongly.
+    nan_corner = poke(land_map, 16 + 56, "<f", float("nan"))
+    level_case("Land.map: an areal corner x is NaN", map_=nan_corner)
+    all_nan = land_map
+    for k in range(3):
+        for c in range(2):
+            all_nan = poke(all_nan, 16 + 56 + 12 * k + 4 * c, "<f", float("nan"))
+    level_case("Land.map: an areal's first three corners are NaN", map_=all_nan)
 
     # ---- WEAR and MAT0: `validate --strict` (read by every model export; no output of its own) ----
     wears = {
