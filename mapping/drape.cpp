@@ -160,7 +160,7 @@ Piece clip(const std::array<P2, 3>& t, const Ground& g) {
 // is outlined once, by the first areal that has it (a second copy would draw the same lines and
 // ribbon on top of the first). Per areal, per edge in order; found by sorting the edges by
 // their ends (the same whichever way an edge runs). The ends are compared as bit patterns: a
-// total order even for the NaN of a damaged map, which std::sort needs.
+// total order whatever the values (std::sort needs one; a map built in memory is not checked).
 std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
     struct Edge {
         std::array<uint32_t, 4> ends; // lower end first

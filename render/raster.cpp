@@ -145,8 +145,6 @@ uint8_t linear_to_srgb(float v) {
     return to_srgb(table(), v);
 }
 
-namespace {} // namespace
-
 std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
     auto t = std::make_shared<Texture>();
     Texture::Level base;

@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
-#include <cmath>
 #include <stdexcept>
 
 namespace msh::sidecar {
