@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
 #include <random>
 #include <stdexcept>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +28,14 @@ std::string errno_text(int e) {
 
 // An unpredictable name beside `path`, short enough for any name limit (".mshconv-" + 16).
 fs::path temporary_beside(const fs::path& path) {
-    static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(::getpid()) << 32)};
+    // Seeded by getrandom(), not std::random_device, whose start probes the CPU with CPUID (a
+    // trap to the hypervisor in a VM) on every command that writes a file.
+    static thread_local std::mt19937_64 rng{[] {
+        uint64_t seed = 0;
+        if (::getrandom(&seed, sizeof seed, 0) != ssize_t(sizeof seed))
+            seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+        return seed ^ (uint64_t(::getpid()) << 32);
+    }()};
     static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     std::string name = ".mshconv-";
     for (int i = 0; i < 16; ++i) name += digits[rng() % 36];

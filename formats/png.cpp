@@ -6,6 +6,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#include <sys/platform/x86.h>
 #endif
 
 #include <algorithm>
@@ -330,7 +331,10 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
     stream.avail_out = uint32_t(bound);
     const int result = isal_deflate_stateless(&stream);
 #if defined(__x86_64__) || defined(__i386__)
-    if (__builtin_cpu_supports("avx")) clear_upper_vector_state();
+    // glibc's record of the CPU (read at start-up), not __builtin_cpu_supports: that links
+    // libgcc's constructor, whose CPUID instructions trap to the hypervisor in a VM on every
+    // command's start (a tenth of an `mshconv --version`).
+    if (CPU_FEATURE_ACTIVE(AVX)) clear_upper_vector_state();
 #endif
     if (result != COMP_OK) return std::nullopt;
     const size_t n = stream.total_out;
