@@ -118,14 +118,15 @@ uint32_t full_mip_count(uint32_t width, uint32_t height) {
 
 // ---- reader / writer ------------------------------------------------------------------------
 
-Texture read(ByteView payload, DiagnosticSink& sink, const std::string& where) {
+Texture read(ByteView payload, DiagnosticSink& sink, const std::string& where, KeepRaw keep) {
     Texture t;
-    t.raw.assign(payload.begin(), payload.end());
+    if (keep == KeepRaw::Always) t.raw.assign(payload.begin(), payload.end());
     auto give_up = [&](uint64_t offset, const std::string& message) {
         sink.strict_error(where, offset,
                           message +
                               (sink.mode() == ReadMode::Tolerant ? " (copied through raw)" : ""));
         t.raw_only = true;
+        if (keep != KeepRaw::Always) t.raw.assign(payload.begin(), payload.end());
         return t;
     };
     if (payload.size() < kHeaderSize)

@@ -113,7 +113,12 @@ struct Texture {
     std::optional<Format> format() const { return to_format(header.format); }
 };
 
-Texture read(ByteView payload, DiagnosticSink& sink, const std::string& where);
+// Whether read() keeps a copy of the payload in `raw` for a texture it could interpret. Readers
+// that only decode pixels (exports, previews) skip it: a second copy of every texture they show.
+// `raw` is always kept for a raw_only result.
+enum class KeepRaw { Always, OnlyUninterpretable };
+Texture read(ByteView payload, DiagnosticSink& sink, const std::string& where,
+             KeepRaw keep = KeepRaw::Always);
 Texture read(ByteView payload, ReadMode mode, const std::string& where);
 // Serialises the interpreted view (or `raw` for raw_only). Throws FormatError when the fields are
 // inconsistent (level sizes, palette size, mip count).

@@ -420,7 +420,7 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     if (const std::string problem = preview_settings_problem(s); !problem.empty())
         throw std::invalid_argument(problem);
     DiagnosticSink sink(ReadMode::Strict);
-    const texm::Texture t = texm::read(bytes, sink, address);
+    const texm::Texture t = texm::read(bytes, sink, address, texm::KeepRaw::OnlyUninterpretable);
     sink.throw_if_errors();
     const texm::Image base = texm::decode_level(t, 0);
     // Fitted: texels enlarged by a whole factor stay crisp; larger textures are filtered down.

@@ -166,6 +166,31 @@ BOOST_AUTO_TEST_CASE(every_texture_reads_writes_decodes_and_reencodes_exactly) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_decode_only_read_skips_the_raw_copy_and_nothing_else) {
+    for (const auto& [spec, bytes] : library().textures) {
+        BOOST_TEST_CONTEXT(spec->name) {
+            DiagnosticSink sink(ReadMode::Strict), lean_sink(ReadMode::Strict);
+            const msh::texm::Texture full = msh::texm::read(bytes, sink, spec->name);
+            msh::texm::Texture lean = msh::texm::read(bytes, lean_sink, spec->name,
+                                                      msh::texm::KeepRaw::OnlyUninterpretable);
+            BOOST_TEST(lean.raw.empty());
+            BOOST_TEST(lean_sink.diagnostics().size() == sink.diagnostics().size());
+            lean.raw = full.raw;
+            BOOST_TEST((msh::texm::write(lean) == msh::texm::write(full)));
+            BOOST_TEST((lean.levels == full.levels));
+        }
+    }
+    // A payload that cannot be interpreted keeps its bytes either way (write copies them through).
+    Bytes broken = library().textures.front().second;
+    broken[0] ^= 0xFF; // the magic
+    DiagnosticSink tolerant(ReadMode::Tolerant);
+    const msh::texm::Texture t =
+        msh::texm::read(broken, tolerant, "broken", msh::texm::KeepRaw::OnlyUninterpretable);
+    BOOST_TEST(t.raw_only);
+    BOOST_TEST((t.raw == broken));
+    BOOST_TEST((msh::texm::write(t) == broken));
+}
+
 BOOST_AUTO_TEST_CASE(known_colours_at_known_pixels) {
     using C = std::array<uint8_t, 4>;
     const C red{255, 0, 0, 255}, green{0, 255, 0, 255}, white{255, 255, 255, 255};
