@@ -205,14 +205,13 @@ std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
 
 namespace {
 
-// The sample buffers of the last canvas of this thread, with the size they were laid out for and
-// the rectangle drawn in them: a batch draws thousands of pictures of one size, and fresh
-// buffers would cost their page faults each time.
+// The sample buffers of the last canvas of this thread, with the size they were laid out for: a
+// batch draws thousands of pictures of one size, and fresh buffers would cost their page faults
+// each time.
 struct SampleBuffers {
     std::vector<ColourSample, SampleAllocator<ColourSample>> colour;
     std::vector<float, SampleAllocator<float>> depth;
     int width = 0, height = 0, samples_per_side = 0; // the layout: samples pixel by pixel
-    int x0 = 0, y0 = 0, x1 = -1, y1 = -1;            // drawn samples (inclusive)
 };
 thread_local SampleBuffers spare_buffers;
 
@@ -250,25 +249,17 @@ void free_samples(void* p) {
 
 Canvas::Canvas(const Camera& camera, int samples_per_side)
     : camera_(camera), s_(std::clamp(samples_per_side, 1, 4)), w_(camera.width * s_),
-      h_(camera.height * s_) {
+      h_(camera.height * s_), spans_(size_t(std::max(camera.height, 0))) {
     SampleBuffers& spare = spare_buffers;
     colour_.swap(spare.colour);
     depth_.swap(spare.depth);
-    if (spare.width == w_ && spare.height == h_ && spare.samples_per_side == s_ &&
-        colour_.size() == size_t(w_) * size_t(h_)) {
-        // Only what the last picture drew needs clearing: its pixels' samples.
-        const size_t per_pixel = size_t(s_ * s_);
-        for (int py = spare.y0 / s_; spare.x0 <= spare.x1 && py <= spare.y1 / s_; ++py) {
-            const size_t from =
-                (size_t(py) * size_t(camera_.width) + size_t(spare.x0 / s_)) * per_pixel;
-            const size_t to =
-                (size_t(py) * size_t(camera_.width) + size_t(spare.x1 / s_) + 1) * per_pixel;
-            std::fill(colour_.begin() + ptrdiff_t(from), colour_.begin() + ptrdiff_t(to), kClear);
-            std::fill(depth_.begin() + ptrdiff_t(from), depth_.begin() + ptrdiff_t(to), kFar);
-        }
-    } else {
-        colour_.assign(size_t(w_) * size_t(h_), kClear);
-        depth_.assign(size_t(w_) * size_t(h_), kFar);
+    // Not cleared here: prepare() clears the pixels a draw reaches.
+    const size_t samples = size_t(w_) * size_t(h_);
+    if (colour_.size() != samples) {
+        colour_.clear();
+        depth_.clear();
+        colour_.resize(samples);
+        depth_.resize(samples);
     }
     spare.width = spare.height = 0; // the buffers are this canvas's until it ends
 }
@@ -280,7 +271,6 @@ Canvas::~Canvas() {
     spare.width = w_;
     spare.height = h_;
     spare.samples_per_side = s_;
-    spare.x0 = dirty_.x0, spare.y0 = dirty_.y0, spare.x1 = dirty_.x1, spare.y1 = dirty_.y1;
 }
 
 size_t Canvas::sample_index(int sx, int sy) const {
@@ -288,20 +278,37 @@ size_t Canvas::sample_index(int sx, int sy) const {
            size_t((sy % s_) * s_ + sx % s_);
 }
 
-void Canvas::dirty(int x0, int y0, int x1, int y1) {
-    if (dirty_.x0 > dirty_.x1) {
-        dirty_ = {x0, y0, x1, y1};
+void Canvas::clear_pixels(int py, int px0, int px1) {
+    const size_t per_pixel = size_t(s_ * s_);
+    const size_t from = (size_t(py) * size_t(camera_.width) + size_t(px0)) * per_pixel;
+    const size_t to = (size_t(py) * size_t(camera_.width) + size_t(px1) + 1) * per_pixel;
+    std::fill(colour_.begin() + ptrdiff_t(from), colour_.begin() + ptrdiff_t(to), kClear);
+    std::fill(depth_.begin() + ptrdiff_t(from), depth_.begin() + ptrdiff_t(to), kFar);
+}
+
+void Canvas::prepare(int py, int px0, int px1) {
+    Span& span = spans_[size_t(py)];
+    if (span.lo <= px0 && px1 <= span.hi) return;
+    if (span.lo > span.hi) {
+        clear_pixels(py, px0, px1);
+        span = {px0, px1};
         return;
     }
-    dirty_.x0 = std::min(dirty_.x0, x0);
-    dirty_.y0 = std::min(dirty_.y0, y0);
-    dirty_.x1 = std::max(dirty_.x1, x1);
-    dirty_.y1 = std::max(dirty_.y1, y1);
+    // The span stays one run: the pixels between it and the new ones are cleared too.
+    if (px0 < span.lo) clear_pixels(py, px0, span.lo - 1), span.lo = px0;
+    if (px1 > span.hi) clear_pixels(py, span.hi + 1, px1), span.hi = px1;
 }
 
 size_t Canvas::covered_samples() const {
     size_t n = 0;
-    for (const auto& c : colour_) n += c[3] > 0;
+    const size_t per_pixel = size_t(s_ * s_);
+    for (int py = 0; py < camera_.height; ++py) {
+        const Span& span = spans_[size_t(py)];
+        for (int px = span.lo; px <= span.hi; ++px)
+            for (size_t i = 0; i < per_pixel; ++i)
+                n += colour_[(size_t(py) * size_t(camera_.width) + size_t(px)) * per_pixel + i][3] >
+                     0;
+    }
     return n;
 }
 
@@ -475,7 +482,6 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             q_off23 = _mm_set_pd(q_offset[3], q_offset[2]);
         }
 #endif
-        dirty(x0, y0, x1, y1);
         // Where each (not horizontal) edge crosses a sample row Y: X = root_slope * Y + root_at_0.
         double root_slope[3] = {0, 0, 0}, root_at_0[3] = {0, 0, 0};
         for (int k = 0; k < 3; ++k)
@@ -507,6 +513,8 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             if (lo > hi) continue;
             const int px_lo = std::max(x0 / s, int(std::floor(lo)) / s);
             const int px_hi = std::min(x1 / s, int(std::floor(hi)) / s);
+            if (px_lo > px_hi) continue;
+            prepare(py, px_lo, px_hi);
             const double Y = py * s + 0.5;
             double row[3];
             for (int k = 0; k < 3; ++k) row[k] = eb[k] * Y + ec[k];
@@ -628,7 +636,6 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
     // Each segment is stamped as squares of `width` pixels every half sample along it; a sample
     // is blended once per segment at most.
     const double half = width * s_ / 2;
-    if (segments.size() >= 2) dirty(0, 0, w_ - 1, h_ - 1); // outlines are few: the whole canvas
     std::vector<uint32_t> stamped(colour_.size(), 0);
     uint32_t mark = 0;
     for (size_t i = 0; i + 1 < segments.size(); i += 2) {
@@ -649,6 +656,8 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
             const int xb = std::min(w_ - 1, int(std::floor(x + half - 0.5)));
             const int ya = std::max(0, int(std::floor(y - half + 0.5)));
             const int yb = std::min(h_ - 1, int(std::floor(y + half - 0.5)));
+            if (xa > xb) continue;
+            for (int py = ya / s_; py <= yb / s_; ++py) prepare(py, xa / s_, xb / s_);
             for (int sy = ya; sy <= yb; ++sy)
                 for (int sx = xa; sx <= xb; ++sx) {
                     const size_t at = sample_index(sx, sy);
@@ -665,33 +674,26 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
 }
 
 texm::Image Canvas::resolve(const std::optional<std::array<uint8_t, 3>>& background) const {
-    // Without clearing, resolving changes nothing.
-    return const_cast<Canvas*>(this)->resolve_samples(background, false);
-}
-
-texm::Image Canvas::resolve_and_clear(const std::optional<std::array<uint8_t, 3>>& background) {
-    texm::Image out = resolve_samples(background, true);
-    dirty_ = {}; // nothing left to clear
-    return out;
-}
-
-texm::Image Canvas::resolve_samples(const std::optional<std::array<uint8_t, 3>>& background,
-                                    bool clear) {
     switch (s_) {
     case 1:
-        return resolve_with<1>(background, clear);
+        return resolve_with<1>(background);
     case 2:
-        return resolve_with<2>(background, clear);
+        return resolve_with<2>(background);
     case 3:
-        return resolve_with<3>(background, clear);
+        return resolve_with<3>(background);
     default:
-        return resolve_with<4>(background, clear);
+        return resolve_with<4>(background);
     }
 }
 
+texm::Image Canvas::resolve_and_clear(const std::optional<std::array<uint8_t, 3>>& background) {
+    texm::Image out = resolve(background);
+    std::fill(spans_.begin(), spans_.end(), Span{}); // nothing prepared: every sample is blank
+    return out;
+}
+
 template <int S>
-texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& background,
-                                 bool clear) {
+texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const {
     texm::Image out(uint32_t(camera_.width), uint32_t(camera_.height));
     constexpr float n = float(S * S);
     std::array<float, 3> bg{0, 0, 0};
@@ -705,16 +707,15 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
             }
     }
     const LinearTable& t = table();
-    if (dirty_.x0 > dirty_.x1) return out; // nothing drawn
-    // Pixels outside the drawn rectangle keep the background (transparent: all zero).
-    const int px0 = std::max(0, dirty_.x0 / S), px1 = std::min(camera_.width - 1, dirty_.x1 / S);
-    const int py0 = std::max(0, dirty_.y0 / S), py1 = std::min(camera_.height - 1, dirty_.y1 / S);
-    for (int y = py0; y <= py1; ++y) {
-        uint8_t* p = out.at(uint32_t(std::max(px0, 0)), uint32_t(y));
+    // Pixels outside the prepared spans keep the background (transparent: all zero).
+    for (int y = 0; y < camera_.height; ++y) {
+        const Span span = spans_[size_t(y)];
+        if (span.lo > span.hi) continue;
+        uint8_t* p = out.at(uint32_t(span.lo), uint32_t(y));
         const size_t row_at = size_t(y) * size_t(camera_.width);
-        for (int x = px0; x <= px1; ++x, p += 4) {
+        for (int x = span.lo; x <= span.hi; ++x, p += 4) {
             const size_t at = (row_at + size_t(x)) * size_t(S * S); // sample_index(x * S, y * S)
-            ColourSample* samples = &colour_[at];
+            const ColourSample* samples = &colour_[at];
             std::array<uint32_t, 4> sum_units{0, 0, 0, 0}; // RGB and alpha
 #if defined(__SSE2__)
             if constexpr (S == 2) {
@@ -732,21 +733,6 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
                     for (size_t k = 0; k < 4; ++k) sum_units[k] += samples[i][k];
             const uint32_t alpha_units = sum_units[3];
             if (alpha_units == 0) continue; // nothing drawn here: the background
-            if (clear) {
-                // A pixel whose samples all have alpha 0 was never drawn: its colour is zero (it
-                // is premultiplied) and its depth far (only opaque samples write depth).
-#if defined(__SSE2__)
-                if constexpr (S == 2) {
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(samples), _mm_setzero_si128());
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(samples + 2), _mm_setzero_si128());
-                    _mm_storeu_ps(&depth_[at], _mm_set1_ps(kFar));
-                } else
-#endif
-                {
-                    std::fill_n(samples, S * S, kClear);
-                    std::fill_n(depth_.begin() + ptrdiff_t(at), S * S, kFar);
-                }
-            }
             const float alpha = float(alpha_units) * (1.0f / 65535.0f);
             const float a = alpha / n;
             if (background) {

@@ -12,7 +12,9 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace msh::render {
@@ -71,6 +73,11 @@ template <class T> struct SampleAllocator {
     T* allocate(size_t n) { return static_cast<T*>(allocate_samples(n * sizeof(T))); }
     void deallocate(T* p, size_t) { free_samples(p); }
     template <class U> bool operator==(const SampleAllocator<U>&) const { return true; }
+    // Sized without being filled: samples are cleared when a draw first reaches them.
+    template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... A> void construct(U* p, A&&... a) {
+        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
 };
 
 using ColourSample = std::array<uint16_t, 4>;
@@ -96,28 +103,29 @@ class Canvas {
     // Box filter of the samples; RGBA8 straight alpha (transparent background) or composited
     // over `background` (sRGB), alpha 255.
     texm::Image resolve(const std::optional<std::array<uint8_t, 3>>& background) const;
-    // resolve(), clearing each pixel as it is read (while its samples are in the cache), so the
-    // next canvas of this thread starts without a clearing pass. The canvas is blank afterwards.
+    // resolve(), then the canvas is blank again.
     texm::Image resolve_and_clear(const std::optional<std::array<uint8_t, 3>>& background);
 
     // Fraction of samples drawn (for messages about empty views).
     size_t covered_samples() const;
 
   private:
-    // The samples drawn so far lie in this rectangle (inclusive; empty when x0 > x1): the rest
-    // is background, which neither clearing the next canvas nor resolving needs to visit.
-    struct Rect {
-        int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+    // The pixels of each row whose samples hold data, [lo, hi] (empty when lo > hi): a canvas
+    // starts with no row prepared, and a row's samples are cleared as a draw first reaches them
+    // (a fresh canvas costs nothing to clear, and samples no triangle reaches are never
+    // touched); the rest of the picture is background. Clearing the canvas empties the spans.
+    struct Span {
+        int lo = 1, hi = 0;
     };
-    void dirty(int x0, int y0, int x1, int y1);
+    // Makes pixels [px0, px1] of row py ready for drawing (clearing what was not yet).
+    void prepare(int py, int px0, int px1);
+    void clear_pixels(int py, int px0, int px1);
     // Samples are stored pixel by pixel (a pixel's samples side by side, row by row within it):
     // drawing and resolving a pixel touch one run of memory.
     size_t sample_index(int sx, int sy) const;
     // draw() with S x S samples per pixel known to the compiler.
-    texm::Image resolve_samples(const std::optional<std::array<uint8_t, 3>>& background,
-                                bool clear);
     template <int S>
-    texm::Image resolve_with(const std::optional<std::array<uint8_t, 3>>& background, bool clear);
+    texm::Image resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const;
     template <int S>
     void draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
                    const Surface& surface, const Lighting& lighting);
@@ -129,7 +137,7 @@ class Canvas {
     // the memory of floats); closeness (larger is nearer)
     std::vector<ColourSample, SampleAllocator<ColourSample>> colour_;
     std::vector<float, SampleAllocator<float>> depth_;
-    Rect dirty_;
+    std::vector<Span> spans_; // per pixel row
 };
 
 } // namespace msh::render

@@ -102,6 +102,43 @@ BOOST_AUTO_TEST_CASE(resolving_and_clearing_leaves_the_next_canvas_blank_and_far
     }
 }
 
+BOOST_AUTO_TEST_CASE(rows_are_cleared_as_draws_reach_them_on_either_side) {
+    // The last canvas of the thread covered everything, near and red. The next one (same layout,
+    // nothing cleared up front) draws a small green quad, then a wider blue one behind it: each
+    // row's prepared pixels grow on both sides, and what they grow over must be blank and far.
+    auto quad = [](float z, float half) {
+        std::vector<Vertex> q = {at(-half, -half), at(half, -half), at(half, half),
+                                 at(-half, half)};
+        for (Vertex& v : q) v.position[2] = z;
+        return q;
+    };
+    const std::vector<uint32_t> triangles = {0, 1, 2, 0, 2, 3};
+    auto flat = [](float r, float g, float b) {
+        Surface s;
+        s.lit = false;
+        s.factor = {r, g, b, 1};
+        return s;
+    };
+    {
+        Canvas canvas(square_camera(64), 2);
+        canvas.draw(quad(5, 1.5f), triangles, flat(1, 0, 0));
+        BOOST_TEST(drawn_pixels(canvas.resolve(std::nullopt)) == 64u * 64u);
+    }
+    Canvas canvas(square_camera(64), 2);
+    canvas.draw(quad(0, 0.25f), triangles, flat(0, 1, 0));
+    canvas.draw(quad(-5, 0.75f), triangles, flat(0, 0, 1));
+    const texm::Image img = canvas.resolve(std::nullopt);
+    auto colour = [&](uint32_t x, uint32_t y) { return img.pixel(x, y); };
+    BOOST_TEST((colour(32, 32) == std::array<uint8_t, 4>{0, 255, 0, 255}));
+    for (const uint32_t x : {10u, 53u}) // left and right of the green quad, same rows
+        BOOST_TEST((colour(x, 32) == std::array<uint8_t, 4>{0, 0, 255, 255}), "x " << x);
+    BOOST_TEST((colour(32, 10) == std::array<uint8_t, 4>{0, 0, 255, 255}));
+    BOOST_TEST(unsigned(colour(2, 2)[3]) == 0u);   // outside both: nothing left of the red
+    BOOST_TEST(unsigned(colour(2, 32)[3]) == 0u);  // a prepared row, left of every draw
+    BOOST_TEST(unsigned(colour(61, 32)[3]) == 0u); // and right of it
+    BOOST_TEST(canvas.covered_samples() == size_t(48 * 2) * size_t(48 * 2));
+}
+
 BOOST_AUTO_TEST_CASE(shared_edges_are_blended_exactly_once) {
     // Quads split along a diagonal, half transparent: a sample covered twice would be darker than
     // alpha 0.5, a sample missed lighter. The first diagonal runs through sample centres (the fill
