@@ -131,13 +131,13 @@ hyperfine=$(command -v hyperfine || true)
 how="mean of a date +%s.%N loop"
 [ -n "$hyperfine" ] && how="hyperfine, median"
 echo "(c) one 256x256 thumbnail, whole command ($how)"
-# seconds of a command run RUNS times (after one warm-up run): hyperfine's median, or the loop's
+# seconds of a command run RUNS times (after three warm-up runs): hyperfine's median, or the loop's
 # mean. OUT is deleted before every run: each run writes a new thumbnail, as a thumbnailer does
 # (replacing an existing file would add mshconv's fsync, which keeps the old file safe).
 timeit() {
   local runs=$1 out=$2; shift 2
   if [ -n "$hyperfine" ]; then
-    hyperfine -N --warmup 1 --runs "$runs" --prepare "rm -f $out" --export-json "$work/hf.json" \
+    hyperfine -N --warmup 3 --runs "$runs" --prepare "rm -f $out" --export-json "$work/hf.json" \
       -- "$(printf '%q ' "$@")" > /dev/null 2>&1 || { echo "failed: $*" >&2; "$@" >&2; exit 1; }
     python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/hf.json"
   else
@@ -155,8 +155,10 @@ for pick in "${picks[@]}"; do
   model=$work/corpus/$pick
   glb=$work/${pick##*:}.glb
   "$mshconv" convert "$model" "$glb" --quiet
-  ours=$(timeit 30 "$work/ours.png" "$mshconv" preview "$model" "$work/ours.png" --size 256)
-  ours_glb=$(timeit 30 "$work/ours_glb.png" "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
+  # 200 runs of ours: a few milliseconds each, and this kind of machine (a VM) varies by +-30 %
+  # from one second to the next; a median of 30 moved by 2 ms between runs of the script.
+  ours=$(timeit 200 "$work/ours.png" "$mshconv" preview "$model" "$work/ours.png" --size 256)
+  ours_glb=$(timeit 200 "$work/ours_glb.png" "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
   f3d_run=$(timeit 5 "$work/f3d.png" xvfb-run -a f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
   f3d_x=$(timeit 10 "$work/f3d.png" env DISPLAY=":$display" f3d "$glb" --output "$work/f3d.png" \
     --resolution 256,256)
