@@ -34,6 +34,16 @@ Vertex at(float x, float y, float u = 0, float v = 0) {
     return v_;
 }
 
+// The square [-half, half]² at height z, facing +Z; quad_triangles() splits it in two.
+std::vector<Vertex> quad(float z, float half) {
+    std::vector<Vertex> q = {at(-half, -half), at(half, -half), at(half, half), at(-half, half)};
+    for (Vertex& v : q) v.position[2] = z;
+    return q;
+}
+std::vector<uint32_t> quad_triangles() {
+    return {0, 1, 2, 0, 2, 3};
+}
+
 size_t drawn_pixels(const texm::Image& img) {
     size_t n = 0;
     for (size_t i = 3; i < img.rgba.size(); i += 4) n += img.rgba[i] != 0;
@@ -70,13 +80,7 @@ BOOST_AUTO_TEST_CASE(resolving_and_clearing_leaves_the_next_canvas_blank_and_far
     // A near opaque quad and a half-transparent one over it, resolved and cleared; the next canvas
     // of the thread (same layout: no clearing pass of its own) must be blank, and a far quad drawn
     // there must pass the depth test everywhere (the near quad's depth is gone too).
-    auto quad = [](float z, float half) {
-        std::vector<Vertex> q = {at(-half, -half), at(half, -half), at(half, half),
-                                 at(-half, half)};
-        for (Vertex& v : q) v.position[2] = z;
-        return q;
-    };
-    const std::vector<uint32_t> triangles = {0, 1, 2, 0, 2, 3};
+    const std::vector<uint32_t> triangles = quad_triangles();
     Surface glass;
     glass.alpha = AlphaMode::Blend;
     glass.factor = {1, 1, 1, 0.5f};
@@ -106,13 +110,7 @@ BOOST_AUTO_TEST_CASE(rows_are_cleared_as_draws_reach_them_on_either_side) {
     // The last canvas of the thread covered everything, near and red. The next one (same layout,
     // nothing cleared up front) draws a small green quad, then a wider blue one behind it: each
     // row's prepared pixels grow on both sides, and what they grow over must be blank and far.
-    auto quad = [](float z, float half) {
-        std::vector<Vertex> q = {at(-half, -half), at(half, -half), at(half, half),
-                                 at(-half, half)};
-        for (Vertex& v : q) v.position[2] = z;
-        return q;
-    };
-    const std::vector<uint32_t> triangles = {0, 1, 2, 0, 2, 3};
+    const std::vector<uint32_t> triangles = quad_triangles();
     auto flat = [](float r, float g, float b) {
         Surface s;
         s.lit = false;
