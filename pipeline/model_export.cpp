@@ -140,7 +140,8 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     scene::Scene& sc = p.scene;
     sidecar::ExportRecord& record = p.record;
     const std::string& where = in.address;
-    record.pair = sidecar::model_pairing_token(in.model, record);
+    const uint64_t model_hash = sidecar::fnv1a64(in.model); // the pairing token's and sidecar's
+    record.pair = sidecar::model_pairing_token(model_hash, record);
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
     extras["pair"] = record.pair;
@@ -152,7 +153,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
     sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
-    out.sidecar = sidecar::make_model_sidecar(p.model, in.model, std::move(record));
+    out.sidecar = sidecar::make_model_sidecar(p.model, in.model, std::move(record), model_hash);
     return std::move(out);
 }
 

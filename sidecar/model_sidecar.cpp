@@ -249,6 +249,10 @@ uint64_t fnv1a64(ByteView bytes, uint64_t state) {
 }
 
 std::string model_pairing_token(ByteView original, const ExportRecord& r) {
+    return model_pairing_token(fnv1a64(original), r);
+}
+
+std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
     // Not the output name or format: exports to .glb and .obj of one model with one set of
     // options share a sidecar (it means the same for both).
     json facts = {r.source,
@@ -260,14 +264,16 @@ std::string model_pairing_token(ByteView original, const ExportRecord& r) {
                   r.wear_source,
                   r.wear_rows,
                   r.wear_lightmaps};
-    return pairing_token(original, facts.dump());
+    return pairing_token_of_hash(original_hash, facts.dump());
 }
 
-ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRecord record) {
+ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRecord record,
+                                std::optional<uint64_t> original_hash) {
     ModelSidecar s;
     s.record = std::move(record);
     s.model = describe(model);
     s.original_image.assign(original.begin(), original.end());
+    s.original_hash = original_hash ? *original_hash : fnv1a64(original);
     return s;
 }
 
@@ -279,7 +285,7 @@ static json to_json_fields(const ModelSidecar& s) {
                 {"source",
                  {{"address", r.source},
                   {"size", s.original_image.size()},
-                  {"fnv1a64", hex64(fnv1a64(s.original_image))}}},
+                  {"fnv1a64", hex64(s.original_hash)}}},
                 {"export",
                  {{"output", r.output},
                   {"format", r.format},
@@ -330,7 +336,8 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
         source["size"].fail("original_image is " + std::to_string(s.original_image.size()) +
                             " bytes, the sidecar says " +
                             std::to_string(source["size"].as<uint64_t>()));
-    if (source["fnv1a64"].as<std::string>() != hex64(fnv1a64(s.original_image)))
+    s.original_hash = fnv1a64(s.original_image);
+    if (source["fnv1a64"].as<std::string>() != hex64(s.original_hash))
         source["fnv1a64"].fail(
             "original_image does not match its recorded hash (edited or damaged sidecar)");
     s.record = read_record(at);
@@ -477,7 +484,7 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     w.key("source");
     w.begin_object();
     w.member("address", r.source);
-    w.member("fnv1a64", hex64(fnv1a64(s.original_image)));
+    w.member("fnv1a64", hex64(s.original_hash));
     w.member("size", uint64_t(s.original_image.size()));
     w.end_object();
     w.key("wear");
