@@ -466,42 +466,50 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
     }
     // Every float the engine computes with must be finite: a NaN or infinity in a position, a
     // bound or a key is an error for the strict reader (a warning for the tolerant one).
+    // `what` names the values; a callable, so that the name is built only for a report (a
+    // string per vertex was a tenth of a model's whole export).
     auto all_finite = [&](ResType t, uint64_t offset, const float* values, size_t n,
-                          const std::string& what) {
+                          const auto& what) {
         for (size_t k = 0; k < n; ++k)
             if (!std::isfinite(values[k])) {
                 sink.strict_error(where + ": " + res(t), base(t) + offset + 4 * k,
-                                  what + " is not finite (NaN or infinity)");
+                                  std::string(what()) + " is not finite (NaN or infinity)");
                 return false;
             }
         return true;
     };
-    for (size_t i = 0; i < m.positions.size(); ++i)
-        if (!all_finite(kPositions, 12 * i, &m.positions[i].x, 1, "vertex " + std::to_string(i)) ||
-            !all_finite(kPositions, 12 * i + 4, &m.positions[i].y, 1,
-                        "vertex " + std::to_string(i)) ||
-            !all_finite(kPositions, 12 * i + 8, &m.positions[i].z, 1,
-                        "vertex " + std::to_string(i)))
+    for (size_t i = 0; i < m.positions.size(); ++i) {
+        const auto vertex = [i] { return "vertex " + std::to_string(i); };
+        if (!all_finite(kPositions, 12 * i, &m.positions[i].x, 1, vertex) ||
+            !all_finite(kPositions, 12 * i + 4, &m.positions[i].y, 1, vertex) ||
+            !all_finite(kPositions, 12 * i + 8, &m.positions[i].z, 1, vertex))
             break; // one report per resource
+    }
     if (m.has(kHeaderSlots) &&
-        all_finite(kHeaderSlots, 0, m.header.hull.data(), m.header.hull.size(), "the hull") &&
+        all_finite(kHeaderSlots, 0, m.header.hull.data(), m.header.hull.size(),
+                   [] { return "the hull"; }) &&
         all_finite(kHeaderSlots, 96, m.header.sphere.data(), m.header.sphere.size(),
-                   "the bounding sphere") &&
+                   [] { return "the bounding sphere"; }) &&
         all_finite(kHeaderSlots, 112, m.header.capsule.data(), m.header.capsule.size(),
-                   "the capsule"))
+                   [] { return "the capsule"; }))
         for (size_t i = 0; i < m.slots.size(); ++i) {
             const Slot& s = m.slots[i];
             const uint64_t at = kHeaderSize + kSlotStride * i + 8;
-            const std::string slot = "slot " + std::to_string(i);
-            if (!all_finite(kHeaderSlots, at, s.aabb_min.data(), 3, slot + " AABB") ||
-                !all_finite(kHeaderSlots, at + 12, s.aabb_max.data(), 3, slot + " AABB") ||
-                !all_finite(kHeaderSlots, at + 24, s.sphere.data(), 4, slot + " sphere"))
+            const auto slot = [i](const char* part) {
+                return [i, part] { return "slot " + std::to_string(i) + part; };
+            };
+            if (!all_finite(kHeaderSlots, at, s.aabb_min.data(), 3, slot(" AABB")) ||
+                !all_finite(kHeaderSlots, at + 12, s.aabb_max.data(), 3, slot(" AABB")) ||
+                !all_finite(kHeaderSlots, at + 24, s.sphere.data(), 4, slot(" sphere")))
                 break;
         }
     for (size_t i = 0; i < m.animation.keys.size(); ++i) {
         const anim::Key& k = m.animation.keys[i];
-        if (!all_finite(kKeys, 24 * i, k.pos.data(), 3, "key " + std::to_string(i) + " position") ||
-            !all_finite(kKeys, 24 * i + 12, &k.time, 1, "key " + std::to_string(i) + " time"))
+        const auto key = [i](const char* part) {
+            return [i, part] { return "key " + std::to_string(i) + part; };
+        };
+        if (!all_finite(kKeys, 24 * i, k.pos.data(), 3, key(" position")) ||
+            !all_finite(kKeys, 24 * i + 12, &k.time, 1, key(" time")))
             break;
     }
 
