@@ -22,6 +22,30 @@ void PrettyJson::scalar(const nlohmann::json& value) {
     scalars_->serializer.dump(value, false, false, 0);
 }
 
+namespace {
+
+// A string nlohmann writes as it is between quotes: printable ASCII without '"' and '\\' (it
+// escapes those and control characters, and checks the UTF-8 of bytes from 0x80: those strings
+// still go through it).
+bool plain(std::string_view s) {
+    for (const char c : s)
+        if (uint8_t(c) < 0x20 || uint8_t(c) >= 0x80 || c == '"' || c == '\\') return false;
+    return true;
+}
+
+} // namespace
+
+void PrettyJson::string(std::string_view s) {
+    if (plain(s)) {
+        out_ += '"';
+        out_ += s;
+        out_ += '"';
+        return;
+    }
+    const nlohmann::json j(s); // its escaping, its UTF-8 checks
+    scalar(j);
+}
+
 void PrettyJson::indent(size_t depth) {
     out_.append(depth, ' ');
 }
@@ -48,8 +72,7 @@ void PrettyJson::key(std::string_view name) {
     l.last_key = name;
     out_ += l.count++ ? ",\n" : "\n";
     indent(levels_.size());
-    const nlohmann::json k(name);
-    scalar(k);
+    string(name);
     out_ += ": ";
     after_key_ = true;
 }
@@ -97,8 +120,7 @@ void PrettyJson::value(bool v) {
 
 void PrettyJson::value(std::string_view v) {
     element();
-    const nlohmann::json j(v); // its escaping, its UTF-8 checks
-    scalar(j);
+    string(v);
 }
 
 std::string& PrettyJson::raw_value() {

@@ -76,6 +76,7 @@ class PrettyJson {
     // nlohmann's own scalar writer, straight into `out_` (no string per number).
     struct Scalars;
     void scalar(const nlohmann::json& value);
+    void string(std::string_view s); // quoted and escaped as nlohmann does
 
     std::string& out_;
     std::unique_ptr<Scalars> scalars_;

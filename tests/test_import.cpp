@@ -211,7 +211,9 @@ BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
     sidecar::ModelSidecar s = export_model(p.model, p.image, kVariants[0]).sidecar;
     s.record.options.lod = sidecar::kAllChoice;
     s.record.wear_source = "a \"quoted\"\tname\x01 \xd0\x96";
-    s.record.wear_rows = {"r\\1", ""};
+    std::string every_ascii; // the writer's unescaped fast path must agree byte for byte
+    for (int c = 1; c < 0x80; ++c) every_ascii += char(c);
+    s.record.wear_rows = {"r\\1", "", every_ascii, "plain \x7f", "\"", "\\"};
     s.record.wear_lightmaps.clear();
     s.record.fps = 12.5;
     s.model.node_strings = {std::nullopt, std::string("x"), std::nullopt};
