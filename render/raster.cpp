@@ -389,6 +389,14 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                      [](const auto& a, const auto& b) { return a.first < b.first; });
 
     constexpr int s = S;
+    // A covered pixel of the current row, waiting for its shading.
+    struct Pending {
+        size_t pixel_at;
+        unsigned covered;
+        float qs[S * S];
+        double b[3]; // barycentric weights at its first covered sample
+    };
+    std::vector<Pending> pending(size_t(std::max(camera_.width, 1)));
     for (const auto& [distance, t] : order) {
         ScreenVertex sv[3];
         for (int k = 0; k < 3; ++k) sv[k] = screen[triangles[t + size_t(k)]];
@@ -489,6 +497,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
         // as multisampling does: s x s samples per pixel at the cost of about one shade.
         for (int py = y0 / s; py <= y1 / s; ++py) {
+            size_t waiting = 0; // pixels of this row covered, waiting to be shaded
             // The row's span: per sample row, the samples between the edges (widened by a sample
             // on each side; the exact test below decides), joined over the pixel's sample rows.
             double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -535,7 +544,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 const bool all_inside = base[0] + min_offset[0] > 0 &&
                                         base[1] + min_offset[1] > 0 && base[2] + min_offset[2] > 0;
                 unsigned covered = 0;
-                float qs[S * S]; // the closeness of the covered samples
+                float* qs = pending[waiting].qs; // the closeness of the covered samples
 #if defined(__SSE2__)
                 if constexpr (S == 2) {
                     unsigned inside = 0xF;
@@ -582,10 +591,23 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     }
                 }
                 if (!covered) continue;
+                // Shaded below, once the row's coverage is known: the coverage tests branch
+                // unpredictably at a triangle's edges, and the shading's long chain of dependent
+                // arithmetic (division, texture fetch) overlaps from pixel to pixel when its loop
+                // holds nothing else. Each pixel is covered once per triangle and row, so the
+                // later writes change no test in between.
                 const int first = __builtin_ctz(covered);
-                const double b0 = (base[0] + offset[0][first]) * inv_area,
-                             b1 = (base[1] + offset[1][first]) * inv_area,
-                             b2 = (base[2] + offset[2][first]) * inv_area;
+                Pending& p = pending[waiting++];
+                p.pixel_at = pixel_at;
+                p.covered = covered;
+                for (int k = 0; k < 3; ++k) p.b[k] = (base[k] + offset[k][first]) * inv_area;
+            }
+            for (size_t j = 0; j < waiting; ++j) {
+                const Pending& p = pending[j];
+                const size_t pixel_at = p.pixel_at;
+                const unsigned covered = p.covered;
+                const float* qs = p.qs;
+                const double b0 = p.b[0], b1 = p.b[1], b2 = p.b[2];
                 const double w = 1 / (b0 * sv[0].inv_w + b1 * sv[1].inv_w + b2 * sv[2].inv_w);
                 const double c0 = b0 * sv[0].inv_w * w, c1 = b1 * sv[1].inv_w * w,
                              c2 = b2 * sv[2].inv_w * w;
