@@ -13,6 +13,7 @@
 #include "mapping/materials.hpp"
 #include "mapping/terrain_to_scene.hpp"
 #include "scene/transform.hpp"
+#include "sidecar/json_scan.hpp"
 #include "sidecar/pairing.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 
@@ -242,10 +243,14 @@ mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
 
 std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
                                                             const std::string& where) {
+    const std::string_view json_text(reinterpret_cast<const char*>(text.data()), text.size());
     nlohmann::json doc;
     try {
-        doc = sidecar::parse_for_import(
-            std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+        // Its "kind" first, scanning no further: every glTF/OBJ import asks, and a model's
+        // sidecar (hundreds of KB) was parsed whole here before the model import parsed it again.
+        const auto kind = sidecar::json_scan::find_member(json_text, "kind");
+        if (!kind || nlohmann::json::parse(*kind) != "terrain") return std::nullopt;
+        doc = sidecar::parse_for_import(json_text);
     } catch (const std::exception&) {
         return std::nullopt; // not JSON: not a terrain sidecar (the model import says why)
     }
