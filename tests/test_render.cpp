@@ -1,7 +1,7 @@
 // The preview rasterizer (render/raster): canvases that reuse a thread's sample buffers start
-// blank whatever was drawn before and whatever their layout (also after a resolve that cleared
-// as it went), shared edges are watertight (every
-// sample blended exactly once), and texture coordinates wrap without leaving the texture.
+// blank whatever was drawn before and whatever their layout (also after resolve_and_clear, and
+// where a row's prepared pixels grow on either side), shared edges are watertight (every sample
+// blended exactly once), and texture coordinates wrap without leaving the texture.
 #include "render/raster.hpp"
 
 #include <boost/test/unit_test.hpp>
