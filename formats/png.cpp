@@ -5,8 +5,8 @@
 #include <zlib.h>
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
-#include <sys/platform/x86.h>
 #endif
 
 #include <algorithm>
@@ -289,6 +289,21 @@ std::vector<uint8_t>& igzip_level_buffer(int level) {
 [[gnu::target("avx")]] void clear_upper_vector_state() {
     _mm256_zeroupper();
 }
+
+// AVX usable (the CPU has it and the OS saves its registers), asked once, at the first picture:
+// not __builtin_cpu_supports, which links libgcc's start-up probe of every feature into every
+// command, and CPUID traps to the hypervisor in a VM (a tenth of an `mshconv --version`).
+bool avx_usable() {
+    static const bool usable = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+        if (!(c & (1u << 27)) || !(c & (1u << 28))) return false; // OSXSAVE, AVX
+        uint32_t lo = 0, hi = 0;
+        __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        return (lo & 6u) == 6u; // the OS saves the SSE and AVX state
+    }();
+    return usable;
+}
 #endif
 
 // Signature, IHDR, one IDAT (Up-filtered rows in one zlib stream from ISA-L's igzip), IEND.
@@ -331,10 +346,7 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
     stream.avail_out = uint32_t(bound);
     const int result = isal_deflate_stateless(&stream);
 #if defined(__x86_64__) || defined(__i386__)
-    // glibc's record of the CPU (read at start-up), not __builtin_cpu_supports: that links
-    // libgcc's constructor, whose CPUID instructions trap to the hypervisor in a VM on every
-    // command's start (a tenth of an `mshconv --version`).
-    if (CPU_FEATURE_ACTIVE(AVX)) clear_upper_vector_state();
+    if (avx_usable()) clear_upper_vector_state();
 #endif
     if (result != COMP_OK) return std::nullopt;
     const size_t n = stream.total_out;
