@@ -248,10 +248,6 @@ uint64_t fnv1a64(ByteView bytes, uint64_t state) {
     return h;
 }
 
-std::string model_pairing_token(ByteView original, const ExportRecord& r) {
-    return model_pairing_token(fnv1a64(original), r);
-}
-
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
     // Not the output name or format: exports to .glb and .obj of one model with one set of
     // options share a sidecar (it means the same for both).
@@ -268,12 +264,12 @@ std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
 }
 
 ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRecord record,
-                                std::optional<uint64_t> original_hash) {
+                                uint64_t original_hash) {
     ModelSidecar s;
     s.record = std::move(record);
     s.model = describe(model);
     s.original_image.assign(original.begin(), original.end());
-    s.original_hash = original_hash ? *original_hash : fnv1a64(original);
+    s.original_hash = original_hash;
     return s;
 }
 

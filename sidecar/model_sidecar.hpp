@@ -85,15 +85,13 @@ struct ModelSidecar {
 // concatenation without building it.
 uint64_t fnv1a64(ByteView bytes, uint64_t state = kFnv1a64Basis);
 
-// The pairing token of an export: over the model image and the record's fields that give the
-// sidecar its meaning (source, fps, options, WEAR rows); not the output's name or format.
-std::string model_pairing_token(ByteView original_image, const ExportRecord& record);
-// The same from fnv1a64(original_image).
+// The pairing token of an export: over the model image (its fnv1a64) and the record's fields that
+// give the sidecar its meaning (source, fps, options, WEAR rows); not the output's name or format.
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& record);
 
-// `original_hash`: fnv1a64(original_image) when the caller has it (computed otherwise).
+// `original_hash`: fnv1a64(original_image), which the export already has for the pairing token.
 ModelSidecar make_model_sidecar(const Model& model, ByteView original_image, ExportRecord record,
-                                std::optional<uint64_t> original_hash = std::nullopt);
+                                uint64_t original_hash);
 
 // The JSON form (the edge).
 nlohmann::json to_json(const ModelSidecar& sidecar);
