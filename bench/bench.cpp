@@ -50,7 +50,7 @@ Bytes round_trip(const Bytes& bytes) {
     bool model = ar.find_type(1) && ar.find_type(2) && ar.find_type(3);
     if (model) return write_model(read_model(bytes, ReadMode::Strict, "bench"));
     for (nres::Entry& e : ar.entries)
-        if (nres::looks_like_nres(e.data)) e.data = round_trip(e.data);
+        if (nres::looks_like_nres(e.data)) e.data = round_trip(e.data.to_bytes());
     return nres::write(ar);
 }
 
@@ -111,7 +111,7 @@ std::vector<Bytes> corpus_models(const std::vector<samples::GeneratedFile>& file
         if (!f.relative_path.ends_with(".rlb")) continue;
         nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
         for (const nres::Entry& e : ar.entries)
-            if (nres::looks_like_nres(e.data)) out.push_back(e.data);
+            if (nres::looks_like_nres(e.data)) out.push_back(e.data.to_bytes());
     }
     return out;
 }
@@ -191,7 +191,8 @@ int main(int argc, char** argv) {
         nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
         for (const nres::Entry& e : ar.entries)
             if (nres::looks_like_nres(e.data)) {
-                models.push_back({read_model(e.data, ReadMode::Strict, e.name()), e.data});
+                models.push_back(
+                    {read_model(e.data, ReadMode::Strict, e.name()), e.data.to_bytes()});
                 model_bytes += e.data.size();
             }
     }

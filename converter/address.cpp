@@ -84,7 +84,7 @@ std::string missing_entry(const nres::Archive& ar, const std::string& name, cons
 
 // The entry Archive::find(name) gives, reading only its payload (a model and its WEAR out of a
 // megabyte archive); nullopt when there is none.
-std::optional<nres::Entry> entry_named(ByteView archive, const std::string& name,
+std::optional<nres::Entry> entry_named(const Payload& archive, const std::string& name,
                                        const std::string& where) {
     const std::optional<std::string> raw = utf8_to_cp1251(name); // find() also tries CP1251
     DiagnosticSink sink(ReadMode::Tolerant);
@@ -94,37 +94,25 @@ std::optional<nres::Entry> entry_named(ByteView archive, const std::string& name
             return nres::compare_names(e.name(), name) == 0 ||
                    (raw && nres::compare_names(e.name(), *raw) == 0);
         },
-        sink, where);
+        sink, where, archive.keeper());
     const auto i = named.find(name);
     if (!i) return std::nullopt;
     return std::move(named.entries[*i]);
 }
 
-// Calls `use` with the bytes of the archive at `address` (mapped when it is a whole file).
-template <class Use> auto with_archive(const Address& address, Use&& use) {
-    if (address.entries.empty()) {
-        const MappedFile file(address.file);
-        return use(file.bytes());
-    }
-    const Loaded archive = load(address);
-    return use(ByteView(archive.bytes));
-}
-
 } // namespace
 
 Loaded load(const Address& address) {
-    if (address.entries.empty()) return {address, read_file(address.file)};
-    const MappedFile file(address.file);
-    Loaded out{address, {}};
-    ByteView archive = file.bytes();
+    const auto file = std::make_shared<const MappedFile>(address.file);
+    Loaded out{address, Payload(file->bytes(), file)};
     std::string where = address.file.string();
     for (const std::string& name : address.entries) {
-        std::optional<nres::Entry> e = entry_named(archive, name, where);
+        std::optional<nres::Entry> e = entry_named(out.bytes, name, where);
         if (!e)
             throw FormatError(
-                where, 0, missing_entry(nres::read(archive, ReadMode::Tolerant, where), name, ""));
-        out.bytes = std::move(e->data); // `archive` may view the old bytes: used up above
-        archive = out.bytes;
+                where, 0,
+                missing_entry(nres::read(out.bytes, ReadMode::Tolerant, where), name, ""));
+        out.bytes = std::move(e->data); // a view into the same mapping
         where += ":" + name;
     }
     return out;
@@ -169,7 +157,7 @@ void store(const Address& address, ByteView bytes) {
     const Bytes image = edited_archive(archive, [&](nres::Archive& ar, const std::string& where) {
         const auto i = ar.find(leaf);
         if (!i) throw FormatError(where, 0, missing_entry(ar, leaf, " to replace"));
-        ar.entries[*i].data.assign(bytes.begin(), bytes.end());
+        ar.entries[*i].data.edit().assign(bytes.begin(), bytes.end());
     });
     write_file_atomic(address.file, image);
 }
@@ -189,7 +177,7 @@ nres::Archive innermost_archive(const Address& address) {
     if (address.entries.empty())
         return nres::read(read_file(address.file), ReadMode::Strict, address.file.string());
     const Loaded l = load(address);
-    return nres::read(l.bytes, ReadMode::Strict, address.display());
+    return nres::read(l.bytes, ReadMode::Strict, address.display(), l.bytes.keeper());
 }
 
 nres::Entry new_member(const nres::Archive& archive, const std::string& name, Bytes data,
@@ -224,14 +212,13 @@ std::optional<Sibling> find_sibling(const Address& address, const std::string& l
     if (!address.entries.empty()) {
         Address parent = address;
         parent.entries.pop_back();
-        std::optional<nres::Entry> e = with_archive(
-            parent, [&](ByteView bytes) { return entry_named(bytes, leaf, parent.display()); });
+        std::optional<nres::Entry> e = entry_named(load(parent).bytes, leaf, parent.display());
         if (!e) return std::nullopt;
         parent.entries.push_back(e->display_name());
         return Sibling{parent.display(), std::move(e->data)};
     }
     if (const auto p = pipeline::find_file_ci(address.file.parent_path(), leaf))
-        return Sibling{p->string(), read_file(*p)};
+        return Sibling{p->string(), load(Address{*p, {}}).bytes};
     return std::nullopt;
 }
 

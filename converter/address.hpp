@@ -23,10 +23,12 @@ Address parse_address(const std::string& spec);
 
 struct Loaded {
     Address address;
-    Bytes bytes; // the addressed payload (the whole file when there are no entries)
+    // The addressed payload (the whole file when there are no entries): a view into the mapped
+    // file, which it keeps mapped (readers given bytes.keeper() view it too, copying nothing).
+    Payload bytes;
 };
 
-// Reads the file and descends into the named entries; throws with file and entry named.
+// Maps the file and descends into the named entries; throws with file and entry named.
 Loaded load(const Address& address);
 
 // Writes `bytes` to the address: a standalone file, or the named (nested) entry of an existing
@@ -47,7 +49,7 @@ nres::Entry new_member(const nres::Archive& archive, const std::string& name, By
 // A file that belongs to another one (a model's .wea, a level's Land.map), with its address.
 struct Sibling {
     std::string address;
-    Bytes bytes;
+    Payload bytes;
 };
 
 // `leaf` next to `address`: in the same archive when it is an archive entry, else in the same

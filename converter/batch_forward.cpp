@@ -151,15 +151,16 @@ class Forward {
 
     // An archive to unpack: read without stopping at the first problem, but any error (a
     // payload outside the file, a cut-off directory) fails it; warnings do not.
-    static nres::Archive read_archive(ByteView bytes, const std::string& where) {
+    // Its entries are views into `bytes` (kept alive with it).
+    static nres::Archive read_archive(const Payload& bytes, const std::string& where) {
         DiagnosticSink sink(ReadMode::Tolerant);
-        nres::Archive ar = nres::read(bytes, sink, where);
+        nres::Archive ar = nres::read(bytes, sink, where, bytes.keeper());
         sink.throw_if_errors();
         return ar;
     }
 
     // Why an image with the NRes magic cannot be read.
-    static std::string nres_error(ByteView bytes, const std::string& where) {
+    static std::string nres_error(const Payload& bytes, const std::string& where) {
         try {
             read_archive(bytes, where);
         } catch (const std::exception& e) {

@@ -197,7 +197,8 @@ class PreviewBatch {
             return add(std::move(a));
         case ContentKind::NResArchive: {
             DiagnosticSink sink(ReadMode::Tolerant);
-            auto ar = std::make_shared<nres::Archive>(nres::read(in.bytes, sink, where));
+            auto ar = std::make_shared<nres::Archive>(
+                nres::read(in.bytes, sink, where, in.bytes.keeper()));
             if (sink.has_errors()) {
                 // A .msh whose container is damaged: a model that cannot be drawn.
                 if (lower_ascii(fs::path(leaf).extension().string()) == ".msh") {
@@ -248,8 +249,8 @@ class PreviewBatch {
                 add(std::move(a));
             } else if (kind == ContentKind::NResArchive) {
                 DiagnosticSink sink(ReadMode::Tolerant);
-                auto inner =
-                    std::make_shared<nres::Archive>(nres::read(e.data, sink, ea.display()));
+                auto inner = std::make_shared<nres::Archive>(
+                    nres::read(e.data, sink, ea.display(), e.data.keeper()));
                 if (sink.has_errors())
                     fail(ea.display(), "archive", sink.diagnostics().front().text());
                 else

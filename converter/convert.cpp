@@ -37,7 +37,8 @@ An archive as IN is refused with the names of its models: convert one entry, or 
 
 // `convert static.rlb out.glb`: the archive holds many things; say what and how to get at them.
 std::string archive_hint(const Loaded& in, const std::string& out_spec) {
-    const nres::Archive ar = nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
+    const nres::Archive ar =
+        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
     std::vector<std::string> models, textures;
     for (const nres::Entry& e : ar.entries) {
         const ContentKind k = sniff(e.data, {e.name(), e.type});
@@ -193,14 +194,16 @@ int run_convert(const Args& args) {
             return export_model(loaded, fs::path(out_spec), vm);
         throw UsageError(archive_hint(loaded, out_spec));
     case ContentKind::DamagedNRes: // the container's own error says what is wrong and where
-        nres::read(loaded.bytes, ReadMode::Tolerant, loaded.address.display());
+        nres::read(loaded.bytes, ReadMode::Tolerant, loaded.address.display(),
+                   loaded.bytes.keeper());
         break;
     default:
         // A file named .texm or .msh that its reader cannot read: the reader says why.
         if (lower_ascii(fs::path(leaf).extension().string()) == ".texm")
             texm::read(loaded.bytes, ReadMode::Strict, loaded.address.display());
         if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
-            nres::read(loaded.bytes, ReadMode::Tolerant, loaded.address.display());
+            nres::read(loaded.bytes, ReadMode::Tolerant, loaded.address.display(),
+                       loaded.bytes.keeper());
         break;
     }
     throw FormatError(loaded.address.display(), 0,

@@ -92,11 +92,12 @@ pipeline::ModelExportInput model_export_input(const Loaded& in, const po::variab
                                               const ModelExportContext* context) {
     pipeline::ModelExportInput input;
     input.model = in.bytes;
+    input.model_keeper = in.bytes.keeper();
     input.address = in.address.display();
     // The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
     const std::optional<Sibling> wear =
         context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
-    if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes};
+    if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes.to_bytes()};
     input.libraries = [&in, &vm, context](const mapping::LibraryNeeds& needs)
         -> std::shared_ptr<const mapping::MaterialLibraries> {
         if (context && context->libraries) // batch's, shared by many models: not ours to free

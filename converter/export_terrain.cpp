@@ -42,7 +42,7 @@ std::optional<pipeline::NamedBytes> level_file(const Address& in, const po::vari
     }
     std::optional<Sibling> s = find_sibling(in, leaf);
     if (!s) return std::nullopt;
-    return pipeline::NamedBytes{std::move(s->address), std::move(s->bytes)};
+    return pipeline::NamedBytes{std::move(s->address), std::move(s->bytes).to_bytes()};
 }
 
 } // namespace

@@ -59,7 +59,7 @@ std::optional<Bytes> record_wear(const sidecar::ExportRecord& record) {
         try {
             const Loaded source = load(parse_address(record.wear_source));
             wear::read(source.bytes, record.wear_source);
-            return source.bytes;
+            return source.bytes.to_bytes();
         } catch (const std::exception&) {
             // moved or changed since the export: the sidecar's rows below
         }

@@ -93,7 +93,8 @@ int run_info(const Args& args) {
     const ContentKind kind = sniff(in.bytes, {name, std::nullopt});
     switch (kind) {
     case ContentKind::Model:
-        j = {{"kind", "model"}, {"model", summarize_model(read_model(in.bytes, sink, where))}};
+        j = {{"kind", "model"},
+             {"model", summarize_model(read_model(in.bytes, sink, where, in.bytes.keeper()))}};
         j["diagnostics"] = sink.diagnostics().size();
         break;
     case ContentKind::Terrain:
@@ -108,7 +109,8 @@ int run_info(const Args& args) {
         break;
     case ContentKind::NResArchive:
     case ContentKind::DamagedNRes:
-        j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where), where);
+        j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where, in.bytes.keeper()),
+                              where);
         break;
     case ContentKind::Texm:
         j = {{"kind", "texture"}, {"texture", summarize_texture(in.bytes, name, where)}};

@@ -25,7 +25,8 @@ namespace {
 
 int list(const std::string& input) {
     Loaded in = load(parse_address(input));
-    nres::Archive ar = nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
+    nres::Archive ar =
+        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
     std::printf("%-4s %-36s %-6s %10s %10s %10s %10s %10s %5s\n", "#", "name", "type", "size",
                 "offset", "attr1", "attr2", "attr3", "sort");
     for (size_t i = 0; i < ar.entries.size(); ++i) {
@@ -39,7 +40,8 @@ int list(const std::string& input) {
 
 int extract(const std::string& input, const fs::path& dir) {
     Loaded in = load(parse_address(input));
-    nres::Archive ar = nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
+    nres::Archive ar =
+        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
     if (ar.verbatim_only)
         throw FormatError(in.address.display(), 0,
                           "payloads overlap or lie outside the data region; the archive can be "

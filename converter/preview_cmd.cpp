@@ -164,7 +164,7 @@ pipeline::Preview preview_loaded(const Loaded& in, const po::variables_map& vm,
     case ContentKind::Texm:
         return pipeline::preview_texture(in.bytes, in.address.display(), settings);
     case ContentKind::DamagedNRes:
-        nres::read(in.bytes, ReadMode::Tolerant, in.address.display());
+        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
         break;
     default:
         if (ext == ".texm") texm::read(in.bytes, ReadMode::Strict, in.address.display());

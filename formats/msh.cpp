@@ -182,7 +182,7 @@ class ModelReader {
                 sink_.warn(v.label, v.base,
                            "attr2 = " + std::to_string(v.entry->attr2) + ", expected 0");
             if (!check_table(v, st.stride, uint32_t(st.stride))) continue;
-            const Bytes& d = v.entry->data;
+            const ByteView d = v.entry->data;
             size_t n = d.size() / st.stride;
             switch (st.type) {
             case kPositions:
@@ -250,7 +250,7 @@ class ModelReader {
                        "attr2 = " + std::to_string(kv.entry->attr2) + ", expected 0");
         ok = check_table(fv, 2, 2) && ok;
         if (!ok) return;
-        const Bytes& k = kv.entry->data;
+        const ByteView k = kv.entry->data;
         m_.animation.keys.resize(k.size() / 24);
         for (size_t i = 0; i < m_.animation.keys.size(); ++i) {
             const uint8_t* p = k.data() + i * 24;
@@ -259,7 +259,7 @@ class ModelReader {
             key.time = load<float>(p + 12);
             std::memcpy(key.rot.data(), p + 16, 8);
         }
-        const Bytes& w = fv.entry->data;
+        const ByteView w = fv.entry->data;
         m_.animation.words.resize(w.size() / 2);
         if (!w.empty()) std::memcpy(m_.animation.words.data(), w.data(), w.size());
         m_.animation.frame_count = fv.entry->attr2;
@@ -285,7 +285,7 @@ class ModelReader {
         }
         std::vector<NodeString> out;
         size_t off = 0;
-        const Bytes& d = e.data;
+        const ByteView d = e.data;
         for (size_t i = 0; i < nodes; ++i) {
             if (!in_range(off, 4, d.size())) {
                 sink_.error(v.label, v.base + off,
@@ -640,16 +640,18 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
     }
 }
 
-Model read_model(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
+Model read_model(ByteView bytes, DiagnosticSink& sink, const std::string& where,
+                 const std::shared_ptr<const void>& keeper) {
     Model m;
-    m.container = nres::read(bytes, sink, where);
+    m.container = nres::read(bytes, sink, where, keeper);
     ModelReader(m, sink, where).run();
     return m;
 }
 
-Model read_model(ByteView bytes, ReadMode mode, const std::string& where) {
+Model read_model(ByteView bytes, ReadMode mode, const std::string& where,
+                 const std::shared_ptr<const void>& keeper) {
     DiagnosticSink sink(mode);
-    Model m = read_model(bytes, sink, where);
+    Model m = read_model(bytes, sink, where, keeper);
     if (mode == ReadMode::Strict) sink.throw_if_errors();
     return m;
 }

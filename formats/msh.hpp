@@ -10,6 +10,7 @@
 #include "vec3.hpp"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -147,9 +148,12 @@ int16_t encode_uv(float v);
 float decode_tri_normal(int16_t v);
 
 // Reads a model image. Strict: every invariant of msh.md §10 and animation.md §8 at its level;
-// tolerant: never reads out of bounds, leaves broken resources raw and reports them.
-Model read_model(ByteView bytes, DiagnosticSink& sink, const std::string& where);
-Model read_model(ByteView bytes, ReadMode mode, const std::string& where);
+// tolerant: never reads out of bounds, leaves broken resources raw and reports them. With a
+// `keeper` (what keeps `bytes` alive) the container's resources are views, not copies.
+Model read_model(ByteView bytes, DiagnosticSink& sink, const std::string& where,
+                 const std::shared_ptr<const void>& keeper = nullptr);
+Model read_model(ByteView bytes, ReadMode mode, const std::string& where,
+                 const std::shared_ptr<const void>& keeper = nullptr);
 
 // Checks the cross-table invariants of an interpreted model (also used after edits).
 void validate_model(const Model& model, DiagnosticSink& sink, const std::string& where);

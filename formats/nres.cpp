@@ -169,10 +169,11 @@ bool looks_like_nres(ByteView bytes) {
 namespace {
 
 using KeepEntry = std::function<bool(const Entry&)>;
+using Keeper = std::shared_ptr<const void>;
 
 // read(), or with `keep` read_entries(): the header and the whole directory are checked either way.
 Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& where,
-                     const KeepEntry* keep) {
+                     const KeepEntry* keep, const Keeper& keeper) {
     if (bytes.size() < kHeaderSize)
         sink.fatal(where, 0,
                    "file is " + std::to_string(bytes.size()) +
@@ -241,7 +242,7 @@ Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& wh
             usable[i] = false; // dropped below: its payload is never touched
             continue;
         }
-        e.data.assign(bytes.begin() + e.data_offset, bytes.begin() + e.data_offset + size);
+        e.data = Payload(bytes.subspan(e.data_offset, size), keeper); // a view when kept alive
     }
     if (keep) {
         Archive subset;
@@ -279,18 +280,18 @@ Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& wh
 
 } // namespace
 
-Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {
-    return read_archive(bytes, sink, where, nullptr);
+Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where, const Keeper& keeper) {
+    return read_archive(bytes, sink, where, nullptr, keeper);
 }
 
 Archive read_entries(ByteView bytes, const std::function<bool(const Entry&)>& keep,
-                     DiagnosticSink& sink, const std::string& where) {
-    return read_archive(bytes, sink, where, &keep);
+                     DiagnosticSink& sink, const std::string& where, const Keeper& keeper) {
+    return read_archive(bytes, sink, where, &keep, keeper);
 }
 
-Archive read(ByteView bytes, ReadMode mode, const std::string& where) {
+Archive read(ByteView bytes, ReadMode mode, const std::string& where, const Keeper& keeper) {
     DiagnosticSink sink(mode);
-    Archive ar = read(bytes, sink, where);
+    Archive ar = read(bytes, sink, where, keeper);
     if (mode == ReadMode::Strict) sink.throw_if_errors();
     return ar;
 }

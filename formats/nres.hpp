@@ -6,9 +6,11 @@
 
 #include "bytes.hpp"
 #include "diagnostics.hpp"
+#include "payload.hpp"
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +36,7 @@ struct Entry {
     std::array<uint8_t, kNameSize> raw_name{};
     uint32_t sort_index = 0;
     uint32_t data_offset = 0; // as read; writers recompute it
-    Bytes data;
+    Payload data;             // owned, or a view into the buffer the archive was read from
 
     std::string name() const;         // the bytes before the first NUL (CP1251)
     std::string display_name() const; // the same as UTF-8 (addresses, JSON, messages)
@@ -75,15 +77,19 @@ std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries);
 
 bool looks_like_nres(ByteView bytes);
 
-// `where` names the file (or nested entry) in diagnostics.
-Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where);
-Archive read(ByteView bytes, ReadMode mode, const std::string& where);
+// `where` names the file (or nested entry) in diagnostics. With a `keeper` (what keeps `bytes`
+// alive: Payload::keeper()) the entries are views into `bytes`, else copies.
+Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where,
+             const std::shared_ptr<const void>& keeper = nullptr);
+Archive read(ByteView bytes, ReadMode mode, const std::string& where,
+             const std::shared_ptr<const void>& keeper = nullptr);
 // A lookup view of a large library: the header and directory checked as read() does, and only
 // the entries `keep` accepts, in directory order, with their payloads (the others' bytes are never
 // touched, so a mapped file reads only those pages; an entry whose payload lies outside the file is
 // shown to `keep` but never kept). No layout: not an archive to write back.
 Archive read_entries(ByteView bytes, const std::function<bool(const Entry&)>& keep,
-                     DiagnosticSink& sink, const std::string& where);
+                     DiagnosticSink& sink, const std::string& where,
+                     const std::shared_ptr<const void>& keeper = nullptr);
 
 // Lossless writer (nres.md §9): original physical order, gaps verbatim, pads regenerated,
 // entry fields and sort indices as stored.

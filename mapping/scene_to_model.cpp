@@ -497,7 +497,7 @@ void SceneImport::diff_nodes() {
                 if (game.size() > 31)
                     throw FormatError(where, Location::whole(),
                                       "node name '" + n.name + "' is longer than Res9's 31 bytes");
-                uint8_t* rec = m.container.entries[*e].data.data() + 32 * k;
+                uint8_t* rec = m.container.entries[*e].data.edit().data() + 32 * k;
                 std::memset(rec, 0, 32);
                 std::memcpy(rec, game.data(), game.size());
             } else if (!m.has(kNodeStrings)) {
@@ -561,9 +561,10 @@ void SceneImport::add_new_parts() {
                 if (name.size() < game.size())
                     diagnostics.warn({}, Location::whole(),
                                      "node '" + n.name + "': Res9 keeps its first 31 bytes");
-                const size_t at = e.data.size();
-                e.data.resize(at + 32, 0);
-                std::memcpy(e.data.data() + at, name.data(), name.size());
+                Bytes& names = e.data.edit();
+                const size_t at = names.size();
+                names.resize(at + 32, 0);
+                std::memcpy(names.data() + at, name.data(), name.size());
                 if (e.attr1 == joints + (&np - geometry.new_parts.data()))
                     e.attr1 = uint32_t(m.nodes.size());
             }

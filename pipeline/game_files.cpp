@@ -24,24 +24,25 @@ bool has_game_libraries(const fs::path& dir) {
 mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const LibraryPaths& paths,
                                                std::vector<std::string>& warnings,
                                                const mapping::LibraryNeeds* needs) {
-    // From a mapped file: the entries are copied once, and with `names` given only those (the
-    // libraries are looked up, never written back).
+    // Views into a mapped file, which the entries keep mapped: only the pages of the entries
+    // used are ever read (with `names` given, only those are kept; the libraries are looked up,
+    // never written back).
     auto open = [&](const std::optional<fs::path>& p, std::optional<nres::Archive>& lib,
                     std::string& name, const std::vector<std::string>* names) {
         if (!p) return;
         name = p->string();
         try {
-            const MappedFile file(*p);
+            const auto file = std::make_shared<const MappedFile>(*p);
             DiagnosticSink sink(ReadMode::Tolerant);
             lib = nres::read_entries(
-                file.bytes(),
+                file->bytes(),
                 [&](const nres::Entry& e) {
                     if (!names) return true;
                     for (const std::string& n : *names)
                         if (nres::compare_names(e.name(), n) == 0) return true;
                     return false;
                 },
-                sink, name);
+                sink, name, file);
         } catch (const std::exception& e) {
             warnings.push_back(std::string(e.what()) + " (ignored: materials stay untextured)");
             lib.reset();

@@ -83,7 +83,7 @@ Prepared prepare(const ModelExportInput& in, const ExportSettings& settings) {
         throw std::invalid_argument(problem);
     const std::string& where = in.address;
     DiagnosticSink sink(ReadMode::Tolerant);
-    Prepared p{read_model(in.model, sink, where), {}, {}, {}};
+    Prepared p{read_model(in.model, sink, where, in.model_keeper), {}, {}, {}};
     ModelExport& out = p.out;
     const Model& model = p.model;
     for (const Diagnostic& d : sink.diagnostics()) out.warnings.push_back(d.text());

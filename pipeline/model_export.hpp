@@ -47,7 +47,10 @@ struct ModelExportInput {
     ModelExportInput(ByteView model_bytes, std::string model_address)
         : model(model_bytes), address(std::move(model_address)) {}
 
-    ByteView model;      // the MSH model (an NRes image)
+    ByteView model; // the MSH model (an NRes image)
+    // What keeps `model` alive (Payload::keeper()), if anything: its resources are then read as
+    // views instead of copies.
+    std::shared_ptr<const void> model_keeper;
     std::string address; // where it came from: recorded in the sidecar and the glTF extras
     std::optional<NamedBytes> wear; // the model's WEAR (none: materials named mat_<row>)
     // The game libraries, asked for only when the WEAR names materials (null: untextured), with

@@ -348,7 +348,7 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
             wear.set_name(stem(r.name) + ar.wear_ext);
             wear.attr3 = 1;
             std::string text = wear_text(k.materials, k.lightmap);
-            wear.data.assign(text.begin(), text.end());
+            wear.data = Bytes(text.begin(), text.end());
             archive.entries.push_back(std::move(wear));
         }
         files.push_back({ar.file, nres::write_canonical(archive)});

@@ -77,8 +77,8 @@ inline Model make_minimal_model() {
         nres::Entry e;
         e.type = t;
         e.set_name("model");
-        if (t == 15) e.data.assign(8 * 8, 0x11), e.attr1 = 8, e.attr3 = 8;
-        if (t == 9) e.data.assign(64, 0), e.attr1 = 2, e.attr3 = 32;
+        if (t == 15) e.data.edit().assign(8 * 8, 0x11), e.attr1 = 8, e.attr3 = 8;
+        if (t == 9) e.data.edit().assign(64, 0), e.attr1 = 2, e.attr3 = 32;
         if (t == 17) e.attr3 = 0;
         m.container.entries.push_back(std::move(e));
     }

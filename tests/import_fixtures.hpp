@@ -87,7 +87,7 @@ inline Picked pick(bool animated, size_t min_nodes = 1) {
             if (m.legacy_nodes || (m.animation.frame_count > 1) != animated ||
                 !m.has(kNodeStrings) || m.nodes.size() < min_nodes)
                 continue;
-            return {m, e.data, f.relative_path + ":" + e.name()};
+            return {m, e.data.to_bytes(), f.relative_path + ":" + e.name()};
         }
     }
     throw std::runtime_error("no such corpus model");

@@ -231,7 +231,7 @@ BOOST_AUTO_TEST_CASE(sub_blocks_and_extra_links_round_trip) {
 
 BOOST_AUTO_TEST_CASE(malformed_wrong_size) {
     msh::arealmap::ArealMap m = tiny();
-    m.container.entries[0].data.push_back(0);
+    m.container.entries[0].data.edit().push_back(0);
     m.decoded = false;
     Bytes b = msh::arealmap::write(m);
     auto ds = diagnose(b);
@@ -250,18 +250,18 @@ BOOST_AUTO_TEST_CASE(malformed_wrong_size) {
 
 BOOST_AUTO_TEST_CASE(malformed_truncated_record) {
     msh::arealmap::ArealMap m = tiny();
-    m.container.entries[0].data.resize(150);
+    m.container.entries[0].data.edit().resize(150);
     m.decoded = false;
     auto ds = diagnose(msh::arealmap::write(m));
     BOOST_TEST(has(ds, Severity::Error, "areal 1 prefix runs past the entry end"), dump(ds));
-    m.container.entries[0].data.resize(100);
+    m.container.entries[0].data.edit().resize(100);
     ds = diagnose(msh::arealmap::write(m));
     BOOST_TEST(has(ds, Severity::Error, "attr1 = 2 areals cannot fit in 100 bytes"), dump(ds));
 }
 
 BOOST_AUTO_TEST_CASE(malformed_huge_vertex_count) {
     msh::arealmap::ArealMap m = tiny();
-    store(m.container.entries[0].data.data() + 48, uint32_t(0x40000000));
+    store(m.container.entries[0].data.edit().data() + 48, uint32_t(0x40000000));
     m.decoded = false;
     auto ds = diagnose(msh::arealmap::write(m));
     BOOST_TEST(has(ds, Severity::Error, "areal 0 (V = 1073741824, B = 0) needs"), dump(ds));

@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_reported_and_the_others_convert) {
     for (size_t i = 0; i < weapon.entries.size() && damaged == weapon.entries.size(); ++i)
         if (weapon.entries[i].type == nres::fourcc("MESH")) damaged = i;
     BOOST_TEST_REQUIRE(damaged < weapon.entries.size());
-    Bytes& image = weapon.entries[damaged].data;
+    Bytes& image = weapon.entries[damaged].data.edit();
     std::fill(image.end() - 64, image.end(), uint8_t(0xEE));
     const Bytes weapon_bytes = nres::write(weapon);
     write_file_atomic(in / "weapon.rlb", weapon_bytes);
@@ -275,7 +275,7 @@ BOOST_AUTO_TEST_CASE(nested_archives_become_nested_folders) {
     note.type = nres::fourcc("TEXT");
     note.set_name("readme.txt");
     const std::string text = "not a texture";
-    note.data.assign(text.begin(), text.end());
+    note.data.edit().assign(text.begin(), text.end());
     outer.entries = {lib, note};
     const fs::path in = scratch("batch-nested") / "outer.lib";
     const Bytes original = nres::write_canonical(outer);

@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE(glb_and_obj_exports_of_one_stem_keep_their_sidecars) {
     BOOST_TEST(fs::exists(dir / "x.sidecar.json"));
     BOOST_TEST(fs::exists(dir / "x.obj.sidecar.json"));
     const nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, archive.string());
-    const Bytes original = ar.entries[*ar.find(entry)].data;
+    const Bytes original = ar.entries[*ar.find(entry)].data.to_bytes();
     for (const char* ext : {".glb", ".obj"}) {
         const fs::path back = dir / (std::string("back") + ext + ".msh");
         r = mshconv("convert " + q(dir / (std::string("x") + ext)) + " " + q(back));

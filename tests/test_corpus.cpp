@@ -27,7 +27,8 @@ void check_image(const Bytes& bytes, const std::string& where, Visit& v) {
         BOOST_TEST((nres::write(ar) == bytes), where << ": archive did not round-trip");
         BOOST_TEST((nres::write_canonical(ar) == bytes), where << ": archive is not canonical");
         for (const nres::Entry& e : ar.entries)
-            if (nres::looks_like_nres(e.data)) check_image(e.data, where + ":" + e.name(), v);
+            if (nres::looks_like_nres(e.data))
+                check_image(e.data.to_bytes(), where + ":" + e.name(), v);
         return;
     }
     ++v.models;

@@ -54,7 +54,7 @@ Entry first_model() {
     const Bytes archive = read_file(test::corpus_dir() / "static.rlb");
     const nres::Archive ar = nres::read(archive, ReadMode::Strict, "static.rlb");
     for (const nres::Entry& e : ar.entries)
-        if (nres::looks_like_nres(e.data)) return {e.name(), e.data};
+        if (nres::looks_like_nres(e.data)) return {e.name(), e.data.to_bytes()};
     throw std::runtime_error("no model in static.rlb");
 }
 
@@ -607,7 +607,7 @@ BOOST_AUTO_TEST_CASE(validate_strict_refuses_non_finite_floats) {
         nres::Archive image = nres::read(m.bytes, ReadMode::Strict, "model");
         const auto i = image.find_type(type);
         if (!i) continue; // a static model has no Res8
-        std::memcpy(image.entries[*i].data.data() + offset, &value, 4);
+        std::memcpy(image.entries[*i].data.edit().data() + offset, &value, 4);
         const fs::path file = dir / ("bad" + std::to_string(type) + ".msh");
         write_file_atomic(file, nres::write(image));
         Run r = mshconv("validate --strict " + q(file));

@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(unedited_round_trips_are_byte_identical_for_the_whole_corpu
             const Model m = read_model(e.data, ReadMode::Strict, e.name());
             ++models;
             for (const Variant& v : kVariants) {
-                const Exported x = export_model(m, e.data, v);
+                const Exported x = export_model(m, e.data.to_bytes(), v);
                 for (const char* ext : {".gltf", ".glb"}) {
                     const Bytes back =
                         import_gltf(x.scene, x.sidecar, dir.path / (std::string("m") + ext));
@@ -198,7 +198,7 @@ BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
             if (!nres::looks_like_nres(e.data)) continue;
             const Model m = read_model(e.data, ReadMode::Strict, e.name());
             for (const Variant& v : kVariants) {
-                const Exported x = export_model(m, e.data, v);
+                const Exported x = export_model(m, e.data.to_bytes(), v);
                 BOOST_TEST(sidecar::model_sidecar_text(x.sidecar) ==
                                sidecar::to_json(x.sidecar).dump(1) + "\n",
                            f.relative_path << ":" << e.name() << " " << v.name);

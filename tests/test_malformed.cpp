@@ -97,7 +97,9 @@ const std::vector<Case>& cases() {
          [] { return edit_container([](nres::Archive& a) { entry(a, 3).type = 99; }); },
          "required resource Res3 is missing"},
         {"Res3 size not a multiple of 12",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 3).data.pop_back(); }); },
+         [] {
+             return edit_container([](nres::Archive& a) { entry(a, 3).data.edit().pop_back(); });
+         },
          "record size 12"},
         {"Res3 attr1 wrong",
          [] { return edit_container([](nres::Archive& a) { entry(a, 3).attr1 = 9; }); },
@@ -106,7 +108,9 @@ const std::vector<Case>& cases() {
          [] { return edit_container([](nres::Archive& a) { entry(a, 1).attr3 = 30; }); },
          "expected 38 (or 24)"},
         {"Res1 size not a multiple of 38",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 1).data.push_back(0); }); },
+         [] {
+             return edit_container([](nres::Archive& a) { entry(a, 1).data.edit().push_back(0); });
+         },
          "record size 38"},
         {"legacy Res1 size mismatch",
          [] {
@@ -117,7 +121,9 @@ const std::vector<Case>& cases() {
          },
          "legacy stride-24"},
         {"Res2 size not 0x8C + 68n",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 2).data.pop_back(); }); },
+         [] {
+             return edit_container([](nres::Archive& a) { entry(a, 2).data.edit().pop_back(); });
+         },
          "0x8C + 68"},
         {"Res2 attr1 not the slot count",
          [] { return edit_container([](nres::Archive& a) { entry(a, 2).attr1 = 3; }); },
@@ -125,13 +131,15 @@ const std::vector<Case>& cases() {
         {"Res4 count differs from Res3",
          [] {
              return edit_container([](nres::Archive& a) {
-                 entry(a, 4).data.resize(28);
+                 entry(a, 4).data.edit().resize(28);
                  entry(a, 4).attr1 = 7;
              });
          },
          "7 normals for 8 positions"},
         {"Res8 size not a multiple of 24",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 8).data.push_back(0); }); },
+         [] {
+             return edit_container([](nres::Archive& a) { entry(a, 8).data.edit().push_back(0); });
+         },
          "record size 24"},
         {"Res19 without Res8",
          [] { return edit_container([](nres::Archive& a) { entry(a, 8).type = 98; }); },
@@ -159,12 +167,16 @@ const std::vector<Case>& cases() {
         {"triangle link out of range", [] { return edit_payload(7, 16 * 3 + 4, 50); },
          "linkTri1 = 50"},
         {"Res10 trailing bytes",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 10).data.push_back(0); }); },
+         [] {
+             return edit_container([](nres::Archive& a) { entry(a, 10).data.edit().push_back(0); });
+         },
          "trailing bytes"},
         {"Res10 record runs past the end", [] { return edit_payload(10, 0, 100); },
          "runs past the end"},
         {"Res10 record cut off",
-         [] { return edit_container([](nres::Archive& a) { entry(a, 10).data.resize(10); }); },
+         [] {
+             return edit_container([](nres::Archive& a) { entry(a, 10).data.edit().resize(10); });
+         },
          "cut off"},
         {"Res10 record not NUL-terminated", [] { return edit_payload(10, 8, 0x5858); },
          "not NUL-terminated"},

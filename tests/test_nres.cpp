@@ -54,7 +54,7 @@ nres::Archive small_archive() {
         nres::Entry e;
         e.type = nres::fourcc("Texm");
         e.set_name(names[i]);
-        e.data.assign(size_t(5 + i * 4), uint8_t(0x30 + i));
+        e.data.edit().assign(size_t(5 + i * 4), uint8_t(0x30 + i));
         ar.entries.push_back(e);
     }
     return ar;
@@ -200,7 +200,7 @@ BOOST_AUTO_TEST_CASE(tolerant_reader_keeps_overlapping_archive_verbatim) {
     nres::Archive ar = nres::read(b, ReadMode::Tolerant, "t");
     BOOST_TEST(ar.verbatim_only);
     BOOST_TEST((nres::write(ar) == b));
-    ar.entries[0].data[0] = 42;
+    ar.entries[0].data.edit()[0] = 42;
     BOOST_CHECK_THROW(nres::write(ar), FormatError);
 }
 
@@ -238,6 +238,40 @@ BOOST_AUTO_TEST_CASE(read_entries_keeps_what_it_is_asked_for) {
                               cut, [](const nres::Entry&) { return true; }, strict, "cut"),
                           FormatError);
     }
+}
+
+// Entries read with a keeper are views into the buffer (no copy), keep it alive after every other
+// owner has gone, write back to the same image, and are copied only when edited.
+BOOST_AUTO_TEST_CASE(entries_read_with_a_keeper_view_the_buffer_they_keep_alive) {
+    for (const samples::GeneratedFile& f : test::corpus()) {
+        if (!f.relative_path.ends_with(".lib") && !f.relative_path.ends_with(".rlb")) continue;
+        const nres::Archive copied = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        Payload image = Payload(f.bytes).shared();
+        BOOST_TEST_REQUIRE(image.is_view());
+        const uint8_t* buffer = image.data();
+        nres::Archive viewed = nres::read(image, ReadMode::Strict, f.relative_path, image.keeper());
+        image = Payload(); // the archive's entries are now the buffer's only owners
+        BOOST_TEST_REQUIRE(viewed.entries.size() == copied.entries.size());
+        for (size_t i = 0; i < viewed.entries.size(); ++i) {
+            const Payload& d = viewed.entries[i].data;
+            BOOST_TEST(d.is_view());
+            BOOST_TEST(d.data() == buffer + viewed.entries[i].data_offset); // not a copy
+            BOOST_TEST((d == copied.entries[i].data));
+        }
+        BOOST_TEST((nres::write(viewed) == f.bytes));
+        BOOST_TEST_REQUIRE(!viewed.entries.empty());
+        nres::Entry changed = viewed.entries[0];
+        Bytes& own = changed.data.edit(); // a copy: the shared buffer stays as it was
+        BOOST_TEST(!changed.data.is_view());
+        BOOST_TEST_REQUIRE(!own.empty());
+        own[0] = uint8_t(own[0] ^ 0xFF);
+        BOOST_TEST((viewed.entries[0].data == copied.entries[0].data));
+        BOOST_TEST(!(changed.data == copied.entries[0].data));
+    }
+    // Without a keeper the entries are copies.
+    const Bytes b = nres::write_canonical(small_archive());
+    const nres::Archive ar = nres::read(b, ReadMode::Strict, "t");
+    for (const nres::Entry& e : ar.entries) BOOST_TEST(!e.data.is_view());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -438,7 +438,7 @@ BOOST_AUTO_TEST_CASE(malformed_node_slot_word) {
 BOOST_AUTO_TEST_CASE(malformed_face_table_size) {
     msh::terrain::Terrain t = tiny();
     msh::terrain::sync_container(t);
-    entry_of(t, 21).data.push_back(0);
+    entry_of(t, 21).data.edit().push_back(0);
     Bytes b = nres::write_canonical(t.container);
     auto ds = diagnose(b);
     BOOST_TEST(has(ds, Severity::Error, "size 57 is not a multiple of the record size 28"),
@@ -463,7 +463,7 @@ BOOST_AUTO_TEST_CASE(malformed_attr1_and_attr3) {
 BOOST_AUTO_TEST_CASE(malformed_slot_table_size) {
     msh::terrain::Terrain t = tiny();
     msh::terrain::sync_container(t);
-    entry_of(t, 2).data.resize(0x8C + 10);
+    entry_of(t, 2).data.edit().resize(0x8C + 10);
     auto ds = diagnose(nres::write_canonical(t.container));
     BOOST_TEST(has(ds, Severity::Error, "is not 0x8C + 68 * slotCount"), dump(ds));
 }

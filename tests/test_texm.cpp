@@ -40,7 +40,7 @@ const Library& library() {
                 for (const auto& s : l.specs)
                     if (s.name == e.name()) spec = &s;
                 BOOST_REQUIRE_MESSAGE(spec, "no spec for " + e.name());
-                l.textures.emplace_back(spec, e.data);
+                l.textures.emplace_back(spec, e.data.to_bytes());
             }
         }
         return l;

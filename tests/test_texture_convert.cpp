@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(every_corpus_texture_round_trips_byte_identical) {
             if (e.type != texm::kMagic) continue;
             BOOST_TEST_CONTEXT(lib << ":" << e.name()) {
                 for (bool mips : {false, true}) {
-                    const sidecar::TextureImport r = round_trip(e.data, e.name(), mips);
+                    const sidecar::TextureImport r = round_trip(e.data.to_bytes(), e.name(), mips);
                     BOOST_TEST(r.identical);
                     BOOST_TEST((r.texm == e.data));
                 }
@@ -473,7 +473,7 @@ BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
                    texm::read(lib.entries[i].data, ReadMode::Strict, "t").header.mip_count);
 
     // A damaged Texm is still described (tolerant), with its diagnostics.
-    Bytes cut = lib.entries[0].data;
+    Bytes cut = lib.entries[0].data.to_bytes();
     cut.resize(cut.size() / 2);
     const fs::path damaged = scratch("info-texm") / "CUT.0";
     write_file_atomic(damaged, cut);

@@ -105,7 +105,8 @@ void export_entry(const fs::path& archive, const std::string& entry, const fs::p
     pipeline::ModelExportInput in(ar.entries[*i].data, archive.string() + ":" + entry);
     const std::string wear = entry.substr(0, entry.rfind('.')) + ".wea";
     if (const auto w = ar.find(wear))
-        in.wear = pipeline::NamedBytes{archive.string() + ":" + wear, ar.entries[*w].data};
+        in.wear =
+            pipeline::NamedBytes{archive.string() + ":" + wear, ar.entries[*w].data.to_bytes()};
     in.libraries = [dir = archive.parent_path()](const mapping::LibraryNeeds& needs) {
         std::vector<std::string> warnings; // only what the model needs, as the CLI reads them
         return std::make_shared<const mapping::MaterialLibraries>(

@@ -107,7 +107,7 @@ BOOST_AUTO_TEST_CASE(deleting_a_triangle_works_for_every_corpus_model) {
             if (!nres::looks_like_nres(e.data)) continue;
             const Model orig = read_model(e.data, ReadMode::Strict, e.name());
             for (const Variant& v : {kVariants[0], kVariants[1], kVariants[2]}) {
-                Exported x = export_model(orig, e.data, v);
+                Exported x = export_model(orig, e.data.to_bytes(), v);
                 if (x.scene.meshes.empty()) continue;
                 auto& idx = x.scene.meshes.front().primitives.front().indices;
                 idx.erase(idx.end() - 3, idx.end());
@@ -371,7 +371,7 @@ BOOST_AUTO_TEST_CASE(obj_rounded_to_six_decimals_without_groups_is_still_identic
             if (!nres::looks_like_nres(e.data)) continue;
             const Model orig = read_model(e.data, ReadMode::Strict, e.name());
             if (orig.legacy_nodes) continue;
-            Exported x = export_model(orig, e.data, kVariants[0]);
+            Exported x = export_model(orig, e.data.to_bytes(), kVariants[0]);
             std::istringstream in(obj::write(x.scene, "m.mtl").obj);
             std::string line, text;
             while (std::getline(in, line)) {

@@ -66,7 +66,8 @@ BOOST_AUTO_TEST_CASE(every_corpus_wear_writes_back_byte_identical) {
         } else if (f.relative_path.ends_with(".rlb")) {
             const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
             for (const nres::Entry& e : ar.entries)
-                if (e.type == nres::fourcc("WEAR")) check(f.relative_path + ":" + e.name(), e.data);
+                if (e.type == nres::fourcc("WEAR"))
+                    check(f.relative_path + ":" + e.name(), e.data.to_bytes());
         }
     }
     // 64 models + 2 tables per map.
