@@ -103,7 +103,7 @@ std::optional<nres::Entry> entry_named(const Payload& archive, const std::string
 } // namespace
 
 Loaded load(const Address& address) {
-    const auto file = std::make_shared<const MappedFile>(address.file);
+    const auto file = map_shared(address.file);
     Loaded out{address, Payload(file->bytes(), file)};
     std::string where = address.file.string();
     for (const std::string& name : address.entries) {

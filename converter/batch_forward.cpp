@@ -257,6 +257,9 @@ class Forward {
                                 relative(out_folder / folder_name),
                                 {},
                                 MirrorRecord().result});
+            // Planning sniffed every entry, and the kernel mapped the pages around each: they
+            // leave the resident set until a job reads its entry.
+            release_mapped_pages(in.bytes);
             // Archives wait in the queue so that the threads share the entries of several of
             // them (one large model no longer idles the other threads at each archive's end);
             // the queue is bounded by the bytes it holds.
@@ -442,6 +445,7 @@ class Forward {
                 j.mirror->write_raw[j.entry] = true;
             }
         }
+        if (j.mirror) release_mapped_pages(j.mirror->archive.entries[j.entry].data);
         r.seconds = seconds_since(start);
         progress_.finished(r);
     }
@@ -466,6 +470,7 @@ class Forward {
                         .dump(1, ' ', false, json::error_handler_t::replace) +
                     "\n";
                 write_file_atomic(m->folder / manifest::kFileName, Bytes(text.begin(), text.end()));
+                for (const nres::Entry& e : m->archive.entries) release_mapped_pages(e.data);
             } catch (const std::exception& e) {
                 fail(m->address.display(), "archive",
                      std::string("cannot write the unpacked archive: ") + e.what());

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <sys/mman.h>
@@ -102,7 +104,7 @@ struct Descriptor {
 
 // Opens `path` for reading and returns its size; refuses what is not a regular file (a directory
 // opens and reports a size of its own; devices and pipes have none to trust).
-size_t open_regular(const fs::path& path, Descriptor& d) {
+size_t open_regular(const fs::path& path, Descriptor& d, struct stat* stat_out = nullptr) {
     d.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (d.fd < 0)
         throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
@@ -112,6 +114,7 @@ size_t open_regular(const fs::path& path, Descriptor& d) {
     if (!S_ISREG(st.st_mode))
         throw std::runtime_error(path.string() + (S_ISDIR(st.st_mode) ? ": is a folder, not a file"
                                                                       : ": not a regular file"));
+    if (stat_out) *stat_out = st;
     return size_t(st.st_size);
 }
 
@@ -134,7 +137,10 @@ Bytes read_file(const fs::path& path) {
 
 MappedFile::MappedFile(const fs::path& path) {
     Descriptor d;
-    size_ = open_regular(path, d);
+    struct stat st {};
+    size_ = open_regular(path, d, &st);
+    identity_ = {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
+                 uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
     if (size_ == 0) return;
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, d.fd, 0);
     if (p == MAP_FAILED)
@@ -144,6 +150,47 @@ MappedFile::MappedFile(const fs::path& path) {
 
 MappedFile::~MappedFile() {
     if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+namespace {
+
+std::mutex shared_mappings_mutex;
+std::map<MappedFile::Identity, std::weak_ptr<const MappedFile>> shared_mappings;
+
+} // namespace
+
+std::shared_ptr<const MappedFile> map_shared(const fs::path& path) {
+    std::mutex& mutex = shared_mappings_mutex;
+    auto& live = shared_mappings;
+    // Mapped first (no page is touched: a second mapping of a file already mapped costs two
+    // system calls), then exchanged for the live mapping of the same file version, if any.
+    auto fresh = std::make_shared<const MappedFile>(path);
+    const std::lock_guard lock(mutex);
+    for (auto i = live.begin(); i != live.end();) // drop what nobody maps any more
+        i = i->second.expired() ? live.erase(i) : std::next(i);
+    auto& slot = live[fresh->identity()];
+    if (auto existing = slot.lock()) return existing;
+    slot = fresh;
+    return fresh;
+}
+
+void release_mapped_pages(ByteView bytes) {
+    if (bytes.empty()) return;
+    const uintptr_t lo = uintptr_t(bytes.data()), hi = lo + bytes.size();
+    const std::lock_guard lock(shared_mappings_mutex);
+    for (const auto& [identity, weak] : shared_mappings) {
+        const std::shared_ptr<const MappedFile> m = weak.lock();
+        if (!m || m->bytes().empty()) continue;
+        const uintptr_t start = uintptr_t(m->bytes().data()), end = start + m->bytes().size();
+        if (lo < start || hi > end) continue;
+        // Whole pages around the range: a read-only private mapping of a file reads a dropped
+        // page back from the page cache when it is touched again (by a neighbouring entry).
+        const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+        const uintptr_t from = lo & ~(page - 1); // the mapping starts on a page
+        const uintptr_t to = std::min(end, (hi + page - 1) & ~(page - 1));
+        ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+        return;
+    }
 }
 
 AtomicFileSet::~AtomicFileSet() {

@@ -9,7 +9,9 @@
 
 #include "bytes.hpp"
 
+#include <array>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,11 +28,24 @@ class MappedFile {
     MappedFile& operator=(const MappedFile&) = delete;
     ~MappedFile();
     ByteView bytes() const { return {data_, size_}; }
+    // Which file, in which version: device, inode, size, modification time (ns).
+    using Identity = std::array<uint64_t, 4>;
+    const Identity& identity() const { return identity_; }
 
   private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
+    Identity identity_{};
 };
+// The mapping of `path` shared with every other user of the same file (the same version) that
+// is mapped at the moment: a batch converting Textures.lib and the material library its models
+// are textured from then hold one set of pages, not two.
+std::shared_ptr<const MappedFile> map_shared(const std::filesystem::path& path);
+// Lets the pages of `bytes` leave the resident set when they lie in a live map_shared() mapping
+// (touched again, they are read back from the page cache); anything else is left alone. A batch
+// calls it when a job is done with an archive entry: its memory then follows the jobs running,
+// not the size of the archives queued.
+void release_mapped_pages(ByteView bytes);
 void write_file_atomic(const std::filesystem::path& path, ByteView bytes);
 
 // Files that appear together or not at all. add() writes a temporary (throws on failure, after

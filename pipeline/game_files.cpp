@@ -32,7 +32,7 @@ mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const Librar
         if (!p) return;
         name = p->string();
         try {
-            const auto file = std::make_shared<const MappedFile>(*p);
+            const auto file = map_shared(*p);
             DiagnosticSink sink(ReadMode::Tolerant);
             lib = nres::read_entries(
                 file->bytes(),

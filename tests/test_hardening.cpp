@@ -156,6 +156,33 @@ BOOST_AUTO_TEST_CASE(a_symlink_at_the_output_is_replaced_never_followed) {
     BOOST_TEST((read_file(dir / "in-process.glb") == Bytes{1, 2, 3}));
 }
 
+// Shared mappings: one mapping per file version while it is in use, a replaced file mapped anew;
+// releasing pages keeps the bytes readable and never touches memory that is not such a mapping
+// (dropping heap pages would zero them).
+BOOST_AUTO_TEST_CASE(shared_mappings_are_reused_and_released_pages_read_back) {
+    const fs::path dir = fresh("mapping");
+    Bytes content(3 * 4096 + 100);
+    for (size_t i = 0; i < content.size(); ++i) content[i] = uint8_t(i * 7 + 1);
+    write_file_atomic(dir / "a.bin", content);
+    const auto first = map_shared(dir / "a.bin");
+    const auto again = map_shared(dir / "a.bin");
+    BOOST_TEST(first.get() == again.get());
+    const ByteView middle = first->bytes().subspan(4000, 5000); // across page boundaries
+    release_mapped_pages(middle);
+    BOOST_TEST(
+        std::equal(first->bytes().begin(), first->bytes().end(), content.begin(), content.end()));
+    Bytes heap = content;
+    release_mapped_pages(heap); // not a mapping: left alone
+    BOOST_TEST((heap == content));
+    Bytes changed = content;
+    changed[0] ^= 0xFF;
+    write_file_atomic(dir / "a.bin", changed); // a new file under the name
+    const auto replaced = map_shared(dir / "a.bin");
+    BOOST_TEST(replaced.get() != first.get());
+    BOOST_TEST(replaced->bytes()[0] == changed[0]);
+    BOOST_TEST(first->bytes()[0] == content[0]); // the old mapping still shows the old version
+}
+
 BOOST_AUTO_TEST_CASE(no_output_overwrites_an_input) {
     const fs::path dir = fresh("inputs");
     const fs::path lib = test::corpus_dir() / "static.rlb";
