@@ -33,8 +33,19 @@ class Rebuild {
     Rebuild(Progress& progress, std::vector<Result>& results)
         : progress_(progress), results_(results) {}
 
+    // The archive of an unpacked folder, written to `target` in pieces (the payloads are not
+    // assembled in memory a second time); false when an entry failed (each failure reported).
+    bool write_archive(const fs::path& folder, const fs::path& target) {
+        const std::optional<nres::Archive> ar = archive(folder, target.string());
+        if (!ar) return false;
+        const nres::Pieces pieces = nres::write_pieces(*ar);
+        write_file_atomic(target, pieces.pieces);
+        return true;
+    }
+
+  private:
     // The archive of an unpacked folder; nullopt when an entry failed (each failure reported).
-    std::optional<Bytes> archive(const fs::path& folder, const std::string& out_display) {
+    std::optional<nres::Archive> archive(const fs::path& folder, const std::string& out_display) {
         const std::string where = (folder / manifest::kFileName).string();
         json m;
         nres::Archive ar;
@@ -58,8 +69,10 @@ class Rebuild {
             }
             std::optional<Bytes> inner;
             try {
-                inner = archive(manifest::entry_file(m, i, "converted/folder", folder, where),
-                                out_display + ":" + ar.entries[i].display_name());
+                if (auto nested =
+                        archive(manifest::entry_file(m, i, "converted/folder", folder, where),
+                                out_display + ":" + ar.entries[i].display_name()))
+                    inner = nres::write(*nested);
             } catch (const std::exception& e) {
                 fail(folder.string(), e.what());
             }
@@ -90,10 +103,9 @@ class Rebuild {
             if (r.kind != "raw" || r.status == Status::Failed) progress_.finished(r);
         }
         if (!ok) return std::nullopt;
-        return nres::write(ar);
+        return ar;
     }
 
-  private:
     static std::string describe(const json& e) {
         if (e.contains("file")) return e["file"].get<std::string>();
         const json& c = e.at("converted");
@@ -243,9 +255,8 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
                 loose.push_back({i, line, target, output});
                 continue;
             }
-            std::optional<Bytes> bytes = rebuild.archive(output, target.string());
-            if (!bytes) throw std::runtime_error("not written: entries failed");
-            write_file_atomic(target, *bytes);
+            if (!rebuild.write_archive(output, target))
+                throw std::runtime_error("not written: entries failed");
         } catch (const std::exception& e) {
             failed(line, e);
         }
@@ -334,16 +345,15 @@ void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, co
             const size_t line = results.size();
             results.push_back(
                 {folder.string(), "archive", target.string(), Status::Converted, "", 0, false});
-            std::optional<Bytes> bytes = rebuild.archive(folder, target.string());
+            bool written = true;
+            try {
+                written = rebuild.write_archive(folder, target);
+            } catch (const std::exception& e) {
+                results[line].status = Status::Failed;
+                results[line].message = e.what();
+            }
             Result& r = results[line];
-            if (bytes) {
-                try {
-                    write_file_atomic(target, *bytes);
-                } catch (const std::exception& e) {
-                    r.status = Status::Failed;
-                    r.message = e.what();
-                }
-            } else {
+            if (!written) {
                 r.status = Status::Failed;
                 r.message = "not written: entries failed";
             }

@@ -198,6 +198,10 @@ AtomicFileSet::~AtomicFileSet() {
 }
 
 void AtomicFileSet::add(const fs::path& path, ByteView bytes) {
+    add(path, std::span<const ByteView>(&bytes, 1));
+}
+
+void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) {
     const fs::path dir = path.parent_path();
     if (!dir.empty()) fs::create_directories(dir);
     int fd = -1;
@@ -211,7 +215,7 @@ void AtomicFileSet::add(const fs::path& path, ByteView bytes) {
     if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file");
     pending_.push_back({tmp, path});
     try {
-        write_all(fd, bytes, path);
+        for (const ByteView bytes : pieces) write_all(fd, bytes, path);
         // Replacing an existing file: its old content must not be lost to a crash before the new
         // one is on disk. A new file costs no fsync (a crash loses only what was not there).
         struct stat st;
@@ -238,6 +242,12 @@ void AtomicFileSet::commit() {
         }
     }
     pending_.clear();
+}
+
+void write_file_atomic(const fs::path& path, std::span<const ByteView> pieces) {
+    AtomicFileSet set;
+    set.add(path, pieces);
+    set.commit();
 }
 
 void write_file_atomic(const fs::path& path, ByteView bytes) {

@@ -47,6 +47,8 @@ std::shared_ptr<const MappedFile> map_shared(const std::filesystem::path& path);
 // not the size of the archives queued.
 void release_mapped_pages(ByteView bytes);
 void write_file_atomic(const std::filesystem::path& path, ByteView bytes);
+// The file made of `pieces` in order (an archive written without assembling it in memory).
+void write_file_atomic(const std::filesystem::path& path, std::span<const ByteView> pieces);
 
 // Files that appear together or not at all. add() writes a temporary (throws on failure, after
 // which the set is abandoned); commit() renames every temporary into place in the order added;
@@ -59,6 +61,7 @@ class AtomicFileSet {
     ~AtomicFileSet();
 
     void add(const std::filesystem::path& path, ByteView bytes);
+    void add(const std::filesystem::path& path, std::span<const ByteView> pieces);
     void commit();
 
   private:

@@ -327,6 +327,95 @@ void check_size(uint64_t size) {
 
 } // namespace
 
+namespace {
+
+// Collects a file image as pieces: the writer's own bytes (header, padding, gaps, directory) in
+// buffers of its own, the payloads as views.
+class PieceWriter {
+  public:
+    size_t size() const { return size_; }
+    template <class T> void put(T v) { current_.put(v), size_ += sizeof(T); }
+    void put_zeros(size_t n) { current_.put_zeros(n), size_ += n; }
+    void put_small(ByteView b) { current_.put_bytes(b), size_ += b.size(); }
+    void put_view(ByteView b) {
+        if (b.empty()) return;
+        close_current();
+        out_.pieces.push_back(b);
+        size_ += b.size();
+    }
+    // Ends the header, which the first buffer then holds alone (patched at the end).
+    void end_header() { close_current(); }
+    void patch_header_u32(size_t at, uint32_t v) { store(out_.owned.front()->data() + at, v); }
+    Pieces take() {
+        close_current();
+        return std::move(out_);
+    }
+
+  private:
+    void close_current() {
+        if (current_.size() == 0) return;
+        out_.owned.push_back(std::make_unique<Bytes>(current_.take()));
+        out_.pieces.push_back(*out_.owned.back());
+        current_ = ByteWriter();
+    }
+    ByteWriter current_;
+    Pieces out_;
+    size_t size_ = 0;
+};
+
+} // namespace
+
+Pieces write_pieces(const Archive& ar) {
+    if (ar.verbatim_only) {
+        Pieces p;
+        p.owned.push_back(std::make_unique<Bytes>(write(ar)));
+        p.pieces.push_back(*p.owned.back());
+        return p;
+    }
+    PieceWriter w;
+    w.put_small(ByteView(reinterpret_cast<const uint8_t*>("NRes"), 4));
+    w.put(kVersion);
+    w.put(uint32_t(ar.entries.size()));
+    w.put(uint32_t(0)); // totalSize, patched below
+    w.end_header();
+    std::vector<uint32_t> offsets(ar.entries.size(), 0);
+    std::vector<bool> placed(ar.entries.size(), false);
+    for (const Segment& s : ar.layout) {
+        switch (s.kind) {
+        case Segment::Kind::Payload: {
+            if (s.entry >= ar.entries.size()) break;
+            // Things before this payload changed size: keep it 8-byte aligned.
+            if (w.size() != s.original_offset && w.size() % 8 != 0)
+                w.put_zeros(align8(w.size()) - w.size());
+            offsets[s.entry] = uint32_t(w.size());
+            placed[s.entry] = true;
+            w.put_view(ar.entries[s.entry].data);
+            break;
+        }
+        case Segment::Kind::Pad:
+            w.put_zeros(align8(w.size()) - w.size());
+            break;
+        case Segment::Kind::Gap:
+            w.put_view(s.gap);
+            break;
+        }
+    }
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        if (placed[i]) continue;
+        w.put_zeros(align8(w.size()) - w.size());
+        offsets[i] = uint32_t(w.size());
+        w.put_view(ar.entries[i].data);
+        w.put_zeros(align8(w.size()) - w.size());
+    }
+    ByteWriter directory;
+    put_directory(directory, ar, offsets, false, nullptr);
+    w.put_small(directory.bytes());
+    check_size(w.size());
+    w.patch_header_u32(12, uint32_t(w.size()));
+    w.put_view(ar.trailing);
+    return w.take();
+}
+
 Bytes write(const Archive& ar) {
     if (ar.verbatim_only) {
         // Overlapping payloads: only an unchanged archive can be re-emitted.
@@ -339,45 +428,11 @@ Bytes write(const Archive& ar) {
                                   "archive with overlapping payloads can only be copied unchanged");
         return ar.original;
     }
-    ByteWriter w;
-    w.put_bytes(ByteView(reinterpret_cast<const uint8_t*>("NRes"), 4));
-    w.put(kVersion);
-    w.put(uint32_t(ar.entries.size()));
-    w.put(uint32_t(0)); // totalSize, patched below
-    std::vector<uint32_t> offsets(ar.entries.size(), 0);
-    std::vector<bool> placed(ar.entries.size(), false);
-    for (const Segment& s : ar.layout) {
-        switch (s.kind) {
-        case Segment::Kind::Payload: {
-            if (s.entry >= ar.entries.size()) break;
-            // Things before this payload changed size: keep it 8-byte aligned.
-            if (w.size() != s.original_offset && w.size() % 8 != 0)
-                w.put_zeros(align8(w.size()) - w.size());
-            offsets[s.entry] = uint32_t(w.size());
-            placed[s.entry] = true;
-            w.put_bytes(ar.entries[s.entry].data);
-            break;
-        }
-        case Segment::Kind::Pad:
-            w.put_zeros(align8(w.size()) - w.size());
-            break;
-        case Segment::Kind::Gap:
-            w.put_bytes(s.gap);
-            break;
-        }
-    }
-    for (size_t i = 0; i < ar.entries.size(); ++i) {
-        if (placed[i]) continue;
-        w.put_zeros(align8(w.size()) - w.size());
-        offsets[i] = uint32_t(w.size());
-        w.put_bytes(ar.entries[i].data);
-        w.put_zeros(align8(w.size()) - w.size());
-    }
-    put_directory(w, ar, offsets, false, nullptr);
-    check_size(w.size());
-    w.patch(12, uint32_t(w.size()));
-    w.put_bytes(ar.trailing);
-    return w.take();
+    const Pieces p = write_pieces(ar);
+    Bytes out;
+    out.reserve(p.size());
+    for (const ByteView piece : p.pieces) out.insert(out.end(), piece.begin(), piece.end());
+    return out;
 }
 
 Bytes write_canonical(const Archive& ar) {

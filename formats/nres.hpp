@@ -94,6 +94,19 @@ Archive read_entries(ByteView bytes, const std::function<bool(const Entry&)>& ke
 // Lossless writer (nres.md §9): original physical order, gaps verbatim, pads regenerated,
 // entry fields and sort indices as stored.
 Bytes write(const Archive& archive);
+// write()'s bytes as pieces in file order: the writer's own bytes (header, padding, gaps,
+// directory) in buffers of their own, the payloads as views of the archive's entries (valid while
+// the archive is). A large archive goes to a file without being assembled in memory first.
+struct Pieces {
+    std::vector<std::unique_ptr<Bytes>> owned;
+    std::vector<ByteView> pieces;
+    size_t size() const {
+        size_t n = 0;
+        for (const ByteView p : pieces) n += p.size();
+        return n;
+    }
+};
+Pieces write_pieces(const Archive& archive);
 // Canonical writer: directory order from offset 16, zero padding, fresh name fields and
 // recomputed sort indices; gaps and trailing bytes dropped.
 Bytes write_canonical(const Archive& archive);

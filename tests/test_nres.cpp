@@ -274,4 +274,32 @@ BOOST_AUTO_TEST_CASE(entries_read_with_a_keeper_view_the_buffer_they_keep_alive)
     for (const nres::Entry& e : ar.entries) BOOST_TEST(!e.data.is_view());
 }
 
+// The pieces writer gives write()'s bytes, with every payload a view of its entry (not a copy),
+// for every corpus archive and for an archive only re-emitted verbatim.
+BOOST_AUTO_TEST_CASE(pieces_join_to_the_written_image_and_view_the_payloads) {
+    auto joined = [](const nres::Pieces& p) {
+        Bytes out;
+        for (const ByteView piece : p.pieces) out.insert(out.end(), piece.begin(), piece.end());
+        return out;
+    };
+    for (const samples::GeneratedFile& f : test::corpus()) {
+        if (!f.relative_path.ends_with(".lib") && !f.relative_path.ends_with(".rlb")) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        const nres::Pieces p = nres::write_pieces(ar);
+        BOOST_TEST((joined(p) == f.bytes));
+        BOOST_TEST(p.size() == f.bytes.size());
+        size_t viewed = 0;
+        for (const ByteView piece : p.pieces)
+            for (const nres::Entry& e : ar.entries)
+                if (!e.data.empty() && piece.data() == e.data.data()) ++viewed;
+        size_t non_empty = 0;
+        for (const nres::Entry& e : ar.entries) non_empty += e.data.empty() ? 0 : 1;
+        BOOST_TEST(viewed == non_empty);
+    }
+    const Bytes b =
+        assemble(bytes_of({1, 2, 3, 4, 5, 6, 7, 8}), {{1, "a", 16, 8, 0}, {2, "b", 20, 4, 1}});
+    const nres::Archive overlapping = nres::read(b, ReadMode::Tolerant, "t");
+    BOOST_TEST((joined(nres::write_pieces(overlapping)) == b));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
