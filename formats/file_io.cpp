@@ -160,15 +160,13 @@ std::map<MappedFile::Identity, std::weak_ptr<const MappedFile>> shared_mappings;
 } // namespace
 
 std::shared_ptr<const MappedFile> map_shared(const fs::path& path) {
-    std::mutex& mutex = shared_mappings_mutex;
-    auto& live = shared_mappings;
     // Mapped first (no page is touched: a second mapping of a file already mapped costs two
     // system calls), then exchanged for the live mapping of the same file version, if any.
     auto fresh = std::make_shared<const MappedFile>(path);
-    const std::lock_guard lock(mutex);
-    for (auto i = live.begin(); i != live.end();) // drop what nobody maps any more
-        i = i->second.expired() ? live.erase(i) : std::next(i);
-    auto& slot = live[fresh->identity()];
+    const std::lock_guard lock(shared_mappings_mutex);
+    for (auto i = shared_mappings.begin(); i != shared_mappings.end();) // drop unused ones
+        i = i->second.expired() ? shared_mappings.erase(i) : std::next(i);
+    auto& slot = shared_mappings[fresh->identity()];
     if (auto existing = slot.lock()) return existing;
     slot = fresh;
     return fresh;

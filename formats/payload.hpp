@@ -56,15 +56,6 @@ class Payload {
         if (keeper_) return Bytes(begin(), end());
         return std::move(owned_);
     }
-    // The same bytes as a shareable view (owned bytes move to a shared buffer): views of parts of
-    // it, such as the entries of an archive read from it, then keep it alive instead of copying.
-    Payload shared() && {
-        if (keeper_) return std::move(*this);
-        auto buffer = std::make_shared<const Bytes>(std::move(owned_));
-        const ByteView all(*buffer);
-        return Payload(all, std::move(buffer));
-    }
-
     friend bool operator==(const Payload& a, const Payload& b) {
         return equal(a.bytes(), b.bytes());
     }

@@ -246,7 +246,10 @@ BOOST_AUTO_TEST_CASE(entries_read_with_a_keeper_view_the_buffer_they_keep_alive)
     for (const samples::GeneratedFile& f : test::corpus()) {
         if (!f.relative_path.ends_with(".lib") && !f.relative_path.ends_with(".rlb")) continue;
         const nres::Archive copied = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
-        Payload image = Payload(f.bytes).shared();
+        Payload image = [&] { // a view whose buffer only the payload keeps alive
+            const auto shared_bytes = std::make_shared<const Bytes>(f.bytes);
+            return Payload(*shared_bytes, shared_bytes);
+        }();
         BOOST_TEST_REQUIRE(image.is_view());
         const uint8_t* buffer = image.data();
         nres::Archive viewed = nres::read(image, ReadMode::Strict, f.relative_path, image.keeper());
