@@ -1,5 +1,6 @@
 // `mshconv --version`: this build's version (CMake's project version) and the libraries it was
 // built with, so a bug report says what produced a file.
+#include "allocator.hpp"
 #include "commands.hpp"
 
 #include <boost/version.hpp>
@@ -20,6 +21,7 @@ int run_version(const Args&) {
                 SPDLOG_VER_MAJOR, SPDLOG_VER_MINOR, SPDLOG_VER_PATCH, NLOHMANN_JSON_VERSION_MAJOR,
                 NLOHMANN_JSON_VERSION_MINOR, NLOHMANN_JSON_VERSION_PATCH, PNG_LIBPNG_VER_STRING,
                 ZLIB_VERSION, MSHCONV_TINYGLTF_VERSION);
+    std::printf("  allocator: %s\n", allocator_description().c_str());
     return 0;
 }
 

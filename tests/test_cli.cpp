@@ -220,6 +220,19 @@ BOOST_AUTO_TEST_CASE(version_names_the_project_version) {
     BOOST_TEST(r.out.find("tinygltf 2.") != std::string::npos, r.out);
 }
 
+BOOST_AUTO_TEST_CASE(version_names_the_allocator_the_binary_runs_on) {
+    const Run r = mshconv("--version");
+    BOOST_REQUIRE(r.code == 0);
+    // What --version claims is what runs: mimalloc's own start-up trace appears only when its
+    // malloc is the process's (linked ahead of libc), never under glibc's.
+    const Run traced = run("MIMALLOC_VERBOSE=1 " + std::string(MSHCONV_BINARY) + " --version");
+    const bool claims_mimalloc = r.out.find("allocator: mimalloc ") != std::string::npos;
+    BOOST_TEST((claims_mimalloc || r.out.find("allocator: glibc malloc") != std::string::npos),
+               r.out);
+    BOOST_TEST((traced.out.find("mimalloc: process init") != std::string::npos) == claims_mimalloc,
+               traced.out);
+}
+
 BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
     fs::path dir = scratch("broken_extract");
     Run a = mshconv("nres extract " + q(test::corpus_dir() / "system.rlb") + " -o " + q(dir));
