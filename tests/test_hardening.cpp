@@ -6,6 +6,7 @@
 
 #include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
+#include "formats/json_nesting.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <set>
 #include <tuple>
 #include <zlib.h>
@@ -487,6 +489,63 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     r = mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
+}
+
+// The nesting check skips 16-byte blocks it has no reason to look at; it must still find
+// exactly the first bracket a byte-at-a-time scan finds too deep, with escapes, quotes and
+// brackets at every position of a block and across block ends.
+BOOST_AUTO_TEST_CASE(json_nesting_check_agrees_with_a_byte_scan) {
+    const auto first_too_deep = [](const std::string& t, size_t limit) {
+        size_t depth = 0;
+        bool in_string = false, escaped = false;
+        for (size_t i = 0; i < t.size(); ++i) {
+            const char c = t[i];
+            if (in_string) {
+                if (escaped)
+                    escaped = false;
+                else if (c == '\\')
+                    escaped = true;
+                else if (c == '"')
+                    in_string = false;
+            } else if (c == '"') {
+                in_string = true;
+            } else if (c == '[' || c == '{') {
+                if (++depth > limit) return i;
+            } else if ((c == ']' || c == '}') && depth > 0) {
+                --depth;
+            }
+        }
+        return std::string::npos;
+    };
+    std::mt19937 rng(14);
+    const std::string alphabet = "[]{}\"\\abc0,:  ";
+    int refused = 0, passed = 0;
+    for (int round = 0; round < 4000; ++round) {
+        std::string t(rng() % 200, ' ');
+        const bool bracket_heavy = round % 2 == 0; // else long runs the blocks skip
+        for (char& c : t)
+            c = bracket_heavy || rng() % 8 == 0 ? alphabet[rng() % alphabet.size()] : 'x';
+        const size_t limit = 1 + rng() % 6;
+        const size_t expected = first_too_deep(t, limit);
+        const ByteView view(reinterpret_cast<const uint8_t*>(t.data()), t.size());
+        std::string error;
+        try {
+            check_json_nesting(view, "t.json", limit);
+        } catch (const FormatError& e) {
+            error = e.what();
+        }
+        if (expected == std::string::npos) {
+            BOOST_TEST(error.empty(), t);
+            ++passed;
+        } else {
+            // The message names that bracket's offset.
+            BOOST_TEST(error.find("(offset " + std::to_string(expected) + ")") != std::string::npos,
+                       error << " / expected offset " << expected << " in " << t);
+            ++refused;
+        }
+    }
+    BOOST_TEST(refused > 500); // both outcomes were exercised
+    BOOST_TEST(passed > 500);
 }
 
 BOOST_AUTO_TEST_CASE(batch_never_skips_an_unreadable_game_file_silently) {
