@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The game-sized corpus both ways as whole commands (issue 14): `samples --scale S`, then
 # `batch --to glb,png` and back `--to nres` with -j 1 and -j 2, every file compared, against
-# `cp -r` of the same input and output trees; wall seconds and peak RSS (/usr/bin/time).
+# `cp -r` of the same input and output trees (fastest of 3); wall seconds and peak RSS
+# (/usr/bin/time).
 #   usage: bench/game_scale.sh [SCALE...]      default: 0.25 game (two sizes: RSS must not grow)
 # Not part of the test suite (the test suite runs the round trip at 0.1: batch/a_scaled_game_...).
 set -euo pipefail
@@ -17,6 +18,18 @@ measure() {
   awk '{printf "%s %.1f\n", $1, $2 / 1024}' "$work/time.txt"
 }
 bytes() { du -sb "$1" | cut -f1; }
+# `cp -r` of a tree, fastest of 3 (prints seconds): one slow copy (seen: 0.4 s and 2.0 s for the
+# same 534 MB in memory, when /dev/shm held other files) must not flatter the ratio.
+cp_seconds() {
+  local best="" t
+  for _ in 1 2 3; do
+    rm -rf "$2"
+    read -r t _ < <(measure cp -r "$1" "$2")
+    best=$(python3 -c "print(min(float('$t'), float('${best:-$t}')))")
+  done
+  rm -rf "$2"
+  echo "$best"
+}
 
 printf "%-6s %6s %8s %8s | %-22s %-22s %-22s %-22s | %7s %7s | %s\n" scale files "in MB" "out MB" \
   "forward -j1 (s, MB)" "forward -j2" "reverse -j1" "reverse -j2" "cp in" "cp out" \
@@ -25,10 +38,10 @@ for scale in "${scales[@]}"; do
   work=$(mktemp -d)
   "$mshconv" samples "$work/GAME" --scale "$scale" > /dev/null
   sync
-  read -r cp_in _ < <(measure cp -r "$work/GAME" "$work/CP_IN")
+  cp_in=$(cp_seconds "$work/GAME" "$work/CP_IN")
   read -r f1 f1m < <(measure "$mshconv" batch "$work/GAME" --to glb,png -j 1 -o "$work/X1" --quiet)
   read -r f2 f2m < <(measure "$mshconv" batch "$work/GAME" --to glb,png -j 2 -o "$work/X2" --quiet)
-  read -r cp_out _ < <(measure cp -r "$work/X2" "$work/CP_OUT")
+  cp_out=$(cp_seconds "$work/X2" "$work/CP_OUT")
   read -r r1 r1m < <(measure "$mshconv" batch "$work/X2" --to nres -j 1 -o "$work/BACK1" --quiet)
   read -r r2 r2m < <(measure "$mshconv" batch "$work/X2" --to nres -j 2 -o "$work/BACK2" --quiet)
   diff -r -q "$work/X1" "$work/X2" > /dev/null || { echo "-j 1 and -j 2 outputs differ" >&2; exit 1; }
