@@ -345,18 +345,14 @@ void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, co
             const size_t line = results.size();
             results.push_back(
                 {folder.string(), "archive", target.string(), Status::Converted, "", 0, false});
-            bool written = true;
             try {
-                written = rebuild.write_archive(folder, target);
-            } catch (const std::exception& e) {
+                if (!rebuild.write_archive(folder, target))
+                    throw std::runtime_error("not written: entries failed");
+            } catch (const std::exception& e) { // results may have grown: by index
                 results[line].status = Status::Failed;
                 results[line].message = e.what();
             }
             Result& r = results[line];
-            if (!written) {
-                r.status = Status::Failed;
-                r.message = "not written: entries failed";
-            }
             r.seconds = seconds_since(start);
             progress.finished(r);
         }

@@ -249,9 +249,7 @@ void write_file_atomic(const fs::path& path, std::span<const ByteView> pieces) {
 }
 
 void write_file_atomic(const fs::path& path, ByteView bytes) {
-    AtomicFileSet set;
-    set.add(path, bytes);
-    set.commit();
+    write_file_atomic(path, std::span<const ByteView>(&bytes, 1));
 }
 
 } // namespace msh

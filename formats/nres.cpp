@@ -363,13 +363,24 @@ class PieceWriter {
     size_t size_ = 0;
 };
 
+// Overlapping payloads: only an unchanged archive can be re-emitted (as its original image).
+void check_unchanged(const Archive& ar) {
+    DiagnosticSink sink(ReadMode::Tolerant);
+    Archive again = read(ar.original, sink, "");
+    for (size_t i = 0; i < ar.entries.size(); ++i)
+        if (i >= again.entries.size() || again.entries[i].data != ar.entries[i].data ||
+            ar.entries.size() != again.entries.size())
+            throw FormatError("entry " + std::to_string(i), 0,
+                              "archive with overlapping payloads can only be copied unchanged");
+}
+
 } // namespace
 
 Pieces write_pieces(const Archive& ar) {
     if (ar.verbatim_only) {
+        check_unchanged(ar);
         Pieces p;
-        p.owned.push_back(std::make_unique<Bytes>(write(ar)));
-        p.pieces.push_back(*p.owned.back());
+        p.pieces.push_back(ar.original); // a view, like the payloads of any other archive
         return p;
     }
     PieceWriter w;
@@ -418,14 +429,7 @@ Pieces write_pieces(const Archive& ar) {
 
 Bytes write(const Archive& ar) {
     if (ar.verbatim_only) {
-        // Overlapping payloads: only an unchanged archive can be re-emitted.
-        DiagnosticSink sink(ReadMode::Tolerant);
-        Archive again = read(ar.original, sink, "");
-        for (size_t i = 0; i < ar.entries.size(); ++i)
-            if (i >= again.entries.size() || again.entries[i].data != ar.entries[i].data ||
-                ar.entries.size() != again.entries.size())
-                throw FormatError("entry " + std::to_string(i), 0,
-                                  "archive with overlapping payloads can only be copied unchanged");
+        check_unchanged(ar);
         return ar.original;
     }
     const Pieces p = write_pieces(ar);

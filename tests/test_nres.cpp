@@ -302,7 +302,12 @@ BOOST_AUTO_TEST_CASE(pieces_join_to_the_written_image_and_view_the_payloads) {
     const Bytes b =
         assemble(bytes_of({1, 2, 3, 4, 5, 6, 7, 8}), {{1, "a", 16, 8, 0}, {2, "b", 20, 4, 1}});
     const nres::Archive overlapping = nres::read(b, ReadMode::Tolerant, "t");
-    BOOST_TEST((joined(nres::write_pieces(overlapping)) == b));
+    const nres::Pieces verbatim = nres::write_pieces(overlapping);
+    BOOST_TEST((joined(verbatim) == b));
+    BOOST_TEST(verbatim.pieces.front().data() == overlapping.original.data()); // not copied
+    nres::Archive changed = overlapping;
+    changed.entries[0].data.edit()[0] ^= 0xFF;
+    BOOST_CHECK_THROW(nres::write_pieces(changed), FormatError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
