@@ -185,7 +185,7 @@ void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::p
         r = pipeline::import_terrain_obj(std::string(text.begin(), text.end()), *sc, settings);
     } else {
         std::vector<std::string> warnings;
-        r = pipeline::import_terrain(pipeline::read_scene_file(file, warnings, true), *sc,
+        r = pipeline::import_terrain(pipeline::read_terrain_scene_file(file, warnings), *sc,
                                      settings);
     }
     AtomicFileSet level; // both files or neither

@@ -75,7 +75,7 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
     } else {
         std::vector<std::string> warnings;
         // Line primitives are read: the overlay outlines carry areal edits too.
-        const scene::Scene scene = pipeline::read_scene_file(input, warnings, true);
+        const scene::Scene scene = pipeline::read_terrain_scene_file(input, warnings);
         for (const std::string& w : warnings) spdlog::warn("{}", w);
         r = pipeline::import_terrain(scene, sc, settings);
     }

@@ -57,6 +57,10 @@ struct ReadOptions {
     // images always come with the file; an external URI is read from the document's folder
     // (never outside it), by read(file) only.
     bool images = false;
+    // Non-empty: only the meshes of nodes with these names are decoded; every other mesh comes
+    // with its name and extras and no primitives (the document is still checked whole). The
+    // terrain import reads 3 of a map's meshes; the draped overlay is two thirds of the bytes.
+    std::vector<std::string> meshes_of_nodes;
 };
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options = {});

@@ -566,10 +566,20 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         sm.alpha_cutoff = float(mat.alphaCutoff);
         s.materials.push_back(std::move(sm));
     }
+    std::vector<bool> decode(m.meshes.size(), options.meshes_of_nodes.empty());
+    for (const tinygltf::Node& n : m.nodes)
+        if (n.mesh >= 0 && size_t(n.mesh) < decode.size() &&
+            std::find(options.meshes_of_nodes.begin(), options.meshes_of_nodes.end(), n.name) !=
+                options.meshes_of_nodes.end())
+            decode[size_t(n.mesh)] = true;
     for (const tinygltf::Mesh& mesh : m.meshes) {
         scene::Mesh out;
         out.name = mesh.name;
         out.extras = to_json(mesh.extras);
+        if (!decode[size_t(&mesh - m.meshes.data())]) {
+            s.meshes.push_back(std::move(out));
+            continue;
+        }
         for (const tinygltf::Primitive& p : mesh.primitives) {
             const std::string primitive = "/meshes/" + std::to_string(&mesh - m.meshes.data()) +
                                           "/primitives/" +

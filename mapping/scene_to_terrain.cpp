@@ -880,6 +880,11 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
 
 } // namespace
 
+const std::vector<std::string>& terrain_import_nodes() {
+    static const std::vector<std::string> nodes{kTerrainNode, kArealAreasNode, kArealOutlinesNode};
+    return nodes;
+}
+
 TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
                                          const sidecar::TerrainSidecar& sidecar,
                                          const std::string& where) {

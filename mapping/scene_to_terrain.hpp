@@ -66,6 +66,7 @@
 #include "change_report.hpp"
 
 #include <string>
+#include <vector>
 
 namespace msh::mapping {
 
@@ -77,6 +78,10 @@ struct TerrainImportResult {
     TerrainImportReport report; // what changed, what was recomputed, warnings
     std::string pairing;        // the file and its sidecar: sidecar::to_string(Pairing)
 };
+
+// The nodes whose meshes import_terrain_scene reads (Terrain, ArealMap_areas, ArealMap_outlines);
+// the others (the second layer, the draped overlay) are pictures of the same data.
+const std::vector<std::string>& terrain_import_nodes();
 
 // glTF / GLB scene (gltf::read).
 TerrainImportResult import_terrain_scene(const scene::Scene& incoming,

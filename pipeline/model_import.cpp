@@ -140,7 +140,8 @@ void read_obj_materials(scene::Scene& scene, const std::filesystem::path& file,
 } // namespace
 
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
-                             bool lines, bool images) {
+                             bool lines, bool images,
+                             const std::vector<std::string>& meshes_of_nodes) {
     const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
     if (!format && assimp_read::handles(file.filename().string())) {
         DiagnosticSink diagnostics(ReadMode::Tolerant);
@@ -162,6 +163,7 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
     gltf::ReadOptions options;
     options.lines = lines;
     options.images = images;
+    options.meshes_of_nodes = meshes_of_nodes;
     DiagnosticSink diagnostics(ReadMode::Tolerant);
     scene::Scene scene = gltf::read(file, diagnostics, options);
     for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));

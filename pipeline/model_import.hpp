@@ -57,9 +57,11 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 // Reads a .gltf, .glb or .obj file (or one Assimp reads) into the neutral scene; warnings
 // collects what the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
 // `images`: also the materials' colours and base colour images (glTF images, OBJ's MTL Kd, d and
-// map_Kd; always for Assimp formats), for a new model.
+// map_Kd; always for Assimp formats), for a new model. `meshes_of_nodes` (glTF): decode only the
+// meshes of these nodes (gltf::ReadOptions).
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
-                             bool lines = false, bool images = false);
+                             bool lines = false, bool images = false,
+                             const std::vector<std::string>& meshes_of_nodes = {});
 // The same from memory: a GLB, OBJ text, or a self-contained .gltf (buffers as data: URIs).
 scene::Scene read_scene(ByteView bytes, SceneFormat format, const std::string& where,
                         std::vector<std::string>& warnings, bool lines = false);

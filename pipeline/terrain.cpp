@@ -12,6 +12,7 @@
 #include "mapping/drape.hpp"
 #include "mapping/materials.hpp"
 #include "mapping/terrain_to_scene.hpp"
+#include "model_import.hpp"
 #include "scene/transform.hpp"
 #include "sidecar/json_scan.hpp"
 #include "sidecar/pairing.hpp"
@@ -217,6 +218,11 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     }
     out.summary = {t.faces.size(), map ? map->areals.size() : 0, sc.materials.size()};
     return out;
+}
+
+scene::Scene read_terrain_scene_file(const std::filesystem::path& file,
+                                     std::vector<std::string>& warnings) {
+    return read_scene_file(file, warnings, true, false, mapping::terrain_import_nodes());
 }
 
 mapping::TerrainImportResult import_terrain(const scene::Scene& scene,

@@ -13,6 +13,7 @@
 #include "scene/scene.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,7 +85,12 @@ struct TerrainImportSettings {
     bool force = false;       // import even when the file's pairing token is not the sidecar's
 };
 
-// A glTF / GLB scene read with its line primitives (read_scene_file(..., lines = true)).
+// A terrain glTF / GLB file as import_terrain needs it: line primitives kept, and only the meshes
+// the import reads decoded (mapping::terrain_import_nodes()).
+scene::Scene read_terrain_scene_file(const std::filesystem::path& file,
+                                     std::vector<std::string>& warnings);
+// A glTF / GLB scene read with its line primitives (read_terrain_scene_file, or
+// read_scene_file(..., lines = true)).
 mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
                                             const sidecar::TerrainSidecar& sidecar,
                                             const TerrainImportSettings& settings);

@@ -58,6 +58,22 @@ int run(const std::string& cmd, std::string* out = nullptr) {
     return r.code;
 }
 
+// What the terrain import reads a glTF with (pipeline::read_terrain_scene_file's options).
+gltf::ReadOptions terrain_read_options() {
+    gltf::ReadOptions o;
+    o.lines = true;
+    o.meshes_of_nodes = mapping::terrain_import_nodes();
+    return o;
+}
+
+// Every mesh, line primitives kept: for scenes a test edits and writes back as a new file (a
+// scene read with terrain_read_options() lacks the meshes the import skips).
+gltf::ReadOptions whole_read_options() {
+    gltf::ReadOptions o;
+    o.lines = true;
+    return o;
+}
+
 // The generated levels exported once with the real CLI to .glb, .gltf and .obj.
 const test::MapExports& exports() {
     static const test::MapExports e("terrain_import");
@@ -87,7 +103,7 @@ mapping::TerrainImportResult import_file(const std::string& m, const std::string
         return mapping::import_terrain_obj(std::string(text.begin(), text.end()), sc, in.string());
     }
     DiagnosticSink warnings(ReadMode::Tolerant);
-    return mapping::import_terrain_scene(gltf::read(in, warnings, {.lines = true}), sc,
+    return mapping::import_terrain_scene(gltf::read(in, warnings, terrain_read_options()), sc,
                                          in.string());
 }
 
@@ -356,6 +372,53 @@ BOOST_AUTO_TEST_CASE(unedited_round_trips_are_byte_identical) {
             }
 }
 
+// The import decodes only the meshes it reads: the draped overlay (most of a map's bytes) comes
+// without primitives, the meshes it reads are the same as in a whole read, and so is the result.
+BOOST_AUTO_TEST_CASE(import_decodes_only_the_meshes_it_reads) {
+    const test::MapExports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    BOOST_TEST_REQUIRE(!e.maps.empty());
+    const std::string m = e.maps.front();
+    DiagnosticSink warnings(ReadMode::Tolerant);
+    const scene::Scene whole = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
+    const scene::Scene part = gltf::read(e.out(m, ".glb"), warnings, terrain_read_options());
+    BOOST_TEST_REQUIRE(whole.meshes.size() == part.meshes.size());
+    BOOST_TEST_REQUIRE(whole.nodes.size() == part.nodes.size());
+    const std::vector<std::string>& read = mapping::terrain_import_nodes();
+    size_t decoded = 0, skipped = 0;
+    for (size_t i = 0; i < whole.nodes.size(); ++i) BOOST_TEST_CONTEXT(whole.nodes[i].name) {
+            const int mesh = whole.nodes[i].mesh;
+            BOOST_TEST(part.nodes[i].name == whole.nodes[i].name);
+            BOOST_TEST(part.nodes[i].mesh == mesh);
+            if (mesh == scene::kNoIndex) continue;
+            const scene::Mesh& w = whole.meshes[size_t(mesh)];
+            const scene::Mesh& p = part.meshes[size_t(mesh)];
+            BOOST_TEST(p.name == w.name);
+            BOOST_TEST(!w.primitives.empty());
+            if (std::find(read.begin(), read.end(), whole.nodes[i].name) == read.end()) {
+                BOOST_TEST(p.primitives.empty());
+                ++skipped;
+                continue;
+            }
+            ++decoded;
+            BOOST_TEST_REQUIRE(p.primitives.size() == w.primitives.size());
+            for (size_t k = 0; k < w.primitives.size(); ++k) {
+                BOOST_TEST((p.primitives[k].indices == w.primitives[k].indices));
+                BOOST_TEST(p.primitives[k].attributes.size() == w.primitives[k].attributes.size());
+                for (const auto& [name, a] : w.primitives[k].attributes)
+                    BOOST_TEST((p.primitives[k].attributes.at(name).data == a.data), name);
+            }
+        }
+    BOOST_TEST(decoded == 3u); // Terrain, ArealMap_areas, ArealMap_outlines
+    BOOST_TEST(skipped >= 1u); // ArealMap_draped at least
+    const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
+    const mapping::TerrainImportResult from_whole = mapping::import_terrain_scene(whole, sc, m);
+    const mapping::TerrainImportResult from_part = mapping::import_terrain_scene(part, sc, m);
+    BOOST_TEST(from_part.msh_identical);
+    BOOST_TEST((from_part.land_msh == from_whole.land_msh));
+    BOOST_TEST((from_part.land_map == from_whole.land_map));
+}
+
 BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
     const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
@@ -367,7 +430,7 @@ BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
     for (size_t v = 0; v < orig.positions.size(); ++v)
         if (orig.positions[v].z > orig.positions[hill].z) hill = uint16_t(v);
     DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
     scene::Node* tn = node(s, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(tn);
     size_t corners = 0;
@@ -450,7 +513,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     const float ny = float(poly[0].y + 0.2 * (cy - poly[0].y));
 
     DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
     scene::Node* an = node(s, mapping::kArealAreasNode);
     BOOST_TEST_REQUIRE(an);
     size_t hits = 0;
@@ -576,7 +639,7 @@ BOOST_AUTO_TEST_CASE(deleted_terrain_faces_are_refused_naming_them) {
     const std::string m = e.maps.front();
     // glTF: the first two triangles of the first primitive.
     DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
     scene::Node* tn = node(s, mapping::kTerrainNode);
     BOOST_TEST_REQUIRE(tn);
     scene::Primitive& p = s.meshes.at(size_t(tn->mesh)).primitives.at(0);
@@ -636,7 +699,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
     const arealmap::Vec3 p = orig.areals[shared[0].first].vertices[shared[0].second];
     const float dx = -0.5f, dy = 0.75f;
     DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
     // The exported outlines are one LINES primitive with the areal identity.
     BOOST_TEST_REQUIRE(node(s, mapping::kArealOutlinesNode));
     BOOST_TEST(
@@ -683,7 +746,7 @@ BOOST_AUTO_TEST_CASE(gltf_conflicting_overlay_edits_are_refused) {
     const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
     const std::vector<std::pair<uint32_t, uint32_t>> one = {{3, 0}};
     DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
     BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealAreasNode, one, 0.5f, 0) == 1u);
     BOOST_TEST_REQUIRE(move_overlay(s, mapping::kArealOutlinesNode, one, 0, 0.5f) == 1u);
     const std::string msg =
@@ -700,7 +763,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_without_identity_is_never_ignored_silently) {
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
     DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
     scene::Node* on = node(s, mapping::kArealOutlinesNode);
     BOOST_TEST_REQUIRE(on);
     scene::Primitive& lines = s.meshes.at(size_t(on->mesh)).primitives.at(0);
@@ -754,7 +817,7 @@ BOOST_AUTO_TEST_CASE(deleted_areal_is_removed_with_references_fixed) {
     }
     BOOST_TEST_REQUIRE(gone > 0u);
     DiagnosticSink warnings(ReadMode::Tolerant);
-    const scene::Scene exported = gltf::read(e.out(m, ".glb"), warnings, {.lines = true});
+    const scene::Scene exported = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
 
     // From one representation only: refused, naming both.
     scene::Scene half = exported;
