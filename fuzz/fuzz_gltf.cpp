@@ -1,9 +1,11 @@
 // glTF / GLB from memory -> the neutral scene -> a new MSH model (the import without a sidecar
-// reads every accessor it uses).
+// reads every accessor it uses); and read again as the terrain import reads it (only the meshes
+// of its nodes decoded): every decoded index within its primitive's vertices.
 #include "harness.hpp"
 
 #include "formats/gltf.hpp"
 #include "mapping/scene_to_new_model.hpp"
+#include "mapping/scene_to_terrain.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
@@ -17,6 +19,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
                                    : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
         mapping::build_model(s, {24, "fuzz"}, sink);
+    });
+    fuzz::expect_format_errors([&] { // as the terrain import reads: only some meshes decoded
+        DiagnosticSink sink(ReadMode::Tolerant);
+        gltf::ReadOptions options;
+        options.lines = true;
+        options.meshes_of_nodes = mapping::terrain_import_nodes();
+        const bool glb =
+            size >= 4 && std::string_view(reinterpret_cast<const char*>(data), 4) == "glTF";
+        const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
+                                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
+        for (const scene::Mesh& m : s.meshes)
+            for (const scene::Primitive& p : m.primitives)
+                for (uint32_t i : p.indices)
+                    if (i >= p.attributes.at("POSITION").count()) __builtin_trap();
     });
     return 0;
 }
