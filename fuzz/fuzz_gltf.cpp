@@ -10,25 +10,24 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
     const ByteView bytes = fuzz::view(data, size);
+    const bool glb =
+        size >= 4 && std::string_view(reinterpret_cast<const char*>(data), 4) == "glTF";
+    auto read = [&](DiagnosticSink& sink, const gltf::ReadOptions& options) {
+        return glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
+                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
+    };
     fuzz::expect_format_errors([&] {
         DiagnosticSink sink(ReadMode::Tolerant);
         gltf::ReadOptions options;
         options.images = true; // embedded base colour images, as a new model reads them
-        const bool glb =
-            size >= 4 && std::string_view(reinterpret_cast<const char*>(data), 4) == "glTF";
-        const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
-                                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
-        mapping::build_model(s, {24, "fuzz"}, sink);
+        mapping::build_model(read(sink, options), {24, "fuzz"}, sink);
     });
     fuzz::expect_format_errors([&] { // as the terrain import reads: only some meshes decoded
         DiagnosticSink sink(ReadMode::Tolerant);
         gltf::ReadOptions options;
         options.lines = true;
         options.meshes_of_nodes = mapping::terrain_import_nodes();
-        const bool glb =
-            size >= 4 && std::string_view(reinterpret_cast<const char*>(data), 4) == "glTF";
-        const scene::Scene s = glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
-                                   : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
+        const scene::Scene s = read(sink, options);
         for (const scene::Mesh& m : s.meshes)
             for (const scene::Primitive& p : m.primitives)
                 for (uint32_t i : p.indices)
