@@ -366,10 +366,11 @@ class PieceWriter {
 // Overlapping payloads: only an unchanged archive can be re-emitted (as its original image).
 void check_unchanged(const Archive& ar) {
     DiagnosticSink sink(ReadMode::Tolerant);
-    Archive again = read(ar.original, sink, "");
-    for (size_t i = 0; i < ar.entries.size(); ++i)
-        if (i >= again.entries.size() || again.entries[i].data != ar.entries[i].data ||
-            ar.entries.size() != again.entries.size())
+    const Archive again = read(ar.original, sink, "");
+    const size_t n = std::max(ar.entries.size(), again.entries.size());
+    for (size_t i = 0; i < n; ++i)
+        if (i >= ar.entries.size() || i >= again.entries.size() ||
+            again.entries[i].data != ar.entries[i].data)
             throw FormatError("entry " + std::to_string(i), 0,
                               "archive with overlapping payloads can only be copied unchanged");
 }
