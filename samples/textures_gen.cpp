@@ -238,7 +238,10 @@ std::vector<TextureSpec> texture_specs(uint64_t seed) {
         specs.push_back(base_spec(rng, texture_of(mat), f, w, h));
     }
     for (const PalettedName& p : kPaletted) {
-        TextureSpec s = base_spec(rng, p.texture, Format::Indexed, pick_size(rng), pick_size(rng));
+        // The dice in a fixed order (C++ leaves the order of arguments to the compiler): height
+        // first, as GCC, which recorded the corpus, evaluated them.
+        const uint32_t h = pick_size(rng), w = pick_size(rng);
+        TextureSpec s = base_spec(rng, p.texture, Format::Indexed, w, h);
         s.flags5 = 0;
         specs.push_back(std::move(s));
     }
@@ -246,7 +249,8 @@ std::vector<TextureSpec> texture_specs(uint64_t seed) {
         char name[16];
         std::snprintf(name, sizeof name, "ANIM_%02d.0", i);
         Format f = i % 5 == 0 ? Format::R5G5B6 : (i % 5 == 1 ? Format::L8A8 : pick_format(rng));
-        specs.push_back(base_spec(rng, name, f, 8u << rng.range(0, 3), 8u << rng.range(0, 3)));
+        const uint32_t h = 8u << rng.range(0, 3), w = 8u << rng.range(0, 3); // height first
+        specs.push_back(base_spec(rng, name, f, w, h));
     }
     // A single-level 8×8 and a non-square strip, for the size extremes.
     specs.push_back(base_spec(rng, "TINY.0", Format::A4R4G4B4, 8, 8));
@@ -417,7 +421,8 @@ std::vector<GeneratedFile> generate_material_libraries(uint64_t seed,
         if (m.version < 6 && mi % 2) blocks = 0;
         for (int b = 0; b < blocks; ++b) {
             material::AnimBlock blk;
-            blk.header = uint32_t(rng.range(0, 3)) | uint32_t(rng.range(0, 31)) << 3;
+            const uint32_t low = uint32_t(rng.range(0, 3)); // the dice in a fixed order
+            blk.header = low | uint32_t(rng.range(0, 31)) << 3;
             uint16_t t = 0;
             for (int k = 0; k < phases; ++k) {
                 blk.keys.push_back({uint16_t(k), t, uint16_t(rng.range(0, 3))});
