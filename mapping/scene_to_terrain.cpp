@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -534,7 +535,9 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
                 throw FormatError(
                     where, 0,
                     "areal " + std::to_string(a) + " was deleted from " + name + " but not from " +
-                        (name == kArealAreasNode ? kArealOutlinesNode : kArealAreasNode) +
+                        // By content: equal literals need not share an address.
+                        (std::string_view(name) == kArealAreasNode ? kArealOutlinesNode
+                                                                   : kArealAreasNode) +
                         ": delete it in both or in neither");
             if (n != V)
                 throw FormatError(where, Location::whole(),
