@@ -3,20 +3,43 @@
 #include "diagnostics.hpp"
 #include "file_io.hpp"
 #include "json_nesting.hpp"
-
-#include <nlohmann/json.hpp>
+#include "rapidjson.hpp"
 
 #include <cctype>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace msh::gltf {
 
 namespace {
 
-using nlohmann::json;
+using json = rapidjson::Value;
+
+// RapidJSON spelled as the checks read: a member or null, a string's text.
+const json* member(const json& o, const char* key) {
+    if (!o.IsObject()) return nullptr;
+    const auto it = o.FindMember(key);
+    return it != o.MemberEnd() ? &it->value : nullptr;
+}
+bool has(const json& o, const char* key) {
+    return member(o, key) != nullptr;
+}
+// o[key] of an object known to hold it.
+const json& at(const json& o, const char* key) {
+    return *member(o, key);
+}
+const json kNull;
+// o[key], or null when absent.
+const json& value_or_null(const json& o, const char* key) {
+    const json* v = member(o, key);
+    return v ? *v : kNull;
+}
+std::string str(const json& v) {
+    return std::string(v.GetString(), v.GetStringLength());
+}
 
 constexpr uint32_t kChunkJson = 0x4E4F534A; // "JSON"
 constexpr uint32_t kChunkBin = 0x004E4942;  // "BIN\0"
@@ -65,13 +88,13 @@ class Checker {
         : doc_(doc), where_(where), folder_(folder), bin_size_(bin_size) {}
 
     void run() {
-        if (!doc_.is_object()) fail("", "not a glTF document (expected a JSON object)");
+        if (!doc_.IsObject()) fail("", "not a glTF document (expected a JSON object)");
         check_asset();
         for (const char* key :
              {"accessors", "animations", "buffers", "bufferViews", "cameras", "images", "materials",
               "meshes", "nodes", "samplers", "scenes", "skins", "textures"})
             sizes_.emplace(key, checked_array(key));
-        if (doc_.contains("scene")) index(doc_["scene"], "/scene", "scenes");
+        if (has(doc_, "scene")) index(at(doc_, "scene"), "/scene", "scenes");
         each("scenes",
              [&](const json& s, const std::string& p) { indices(s, p, "nodes", "nodes"); });
         each("nodes", [&](const json& n, const std::string& p) { check_node(n, p); });
@@ -107,35 +130,36 @@ class Checker {
     }
     // The same, checked: anything but an array of objects fails.
     size_t checked_array(const char* key) const {
-        if (!doc_.contains(key)) return 0;
-        const json& a = doc_[key];
-        if (!a.is_array()) fail(std::string("/") + key, "expected an array");
-        for (size_t i = 0; i < a.size(); ++i)
-            if (!a[i].is_object())
+        const json* a = member(doc_, key);
+        if (!a) return 0;
+        if (!a->IsArray()) fail(std::string("/") + key, "expected an array");
+        for (rapidjson::SizeType i = 0; i < a->Size(); ++i)
+            if (!(*a)[i].IsObject())
                 fail(std::string("/") + key + "/" + std::to_string(i), "expected an object");
-        return a.size();
+        return a->Size();
     }
 
     template <class F> void each(const char* key, F&& f) const {
-        if (!doc_.contains(key)) return;
-        const json& a = doc_[key];
-        for (size_t i = 0; i < a.size(); ++i)
-            f(a[i], std::string("/") + key + "/" + std::to_string(i));
+        const json* a = member(doc_, key);
+        if (!a) return;
+        for (rapidjson::SizeType i = 0; i < a->Size(); ++i)
+            f((*a)[i], std::string("/") + key + "/" + std::to_string(i));
     }
 
+    // A JSON integer >= 0 (written without fraction or exponent, as glTF's integers are).
     uint64_t uint(const json& v, const std::string& pointer) const {
-        if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-            fail(pointer, "expected a non-negative integer");
-        return v.get<uint64_t>();
+        if (!v.IsUint64()) fail(pointer, "expected a non-negative integer");
+        return v.GetUint64();
     }
 
     // Member `key` of the object at `pointer` as a string (`fallback` when absent).
     std::string text(const json& o, const std::string& pointer, const char* key,
                      const char* fallback) const {
-        if (!o.is_object()) fail(pointer, "expected an object");
-        if (!o.contains(key)) return fallback;
-        if (!o[key].is_string()) fail(pointer + "/" + key, "expected a string");
-        return o[key].get<std::string>();
+        if (!o.IsObject()) fail(pointer, "expected an object");
+        const json* v = member(o, key);
+        if (!v) return fallback;
+        if (!v->IsString()) fail(pointer + "/" + key, "expected a string");
+        return str(*v);
     }
 
     uint64_t index(const json& v, const std::string& pointer, const char* target) const {
@@ -149,37 +173,38 @@ class Checker {
 
     void optional_index(const json& o, const std::string& p, const char* key,
                         const char* target) const {
-        if (o.contains(key)) index(o[key], p + "/" + key, target);
+        if (const json* v = member(o, key)) index(*v, p + "/" + key, target);
     }
 
     void indices(const json& o, const std::string& p, const char* key, const char* target) const {
-        if (!o.contains(key)) return;
-        const json& a = o[key];
-        if (!a.is_array()) fail(p + "/" + key, "expected an array");
-        for (size_t i = 0; i < a.size(); ++i)
-            index(a[i], p + "/" + key + "/" + std::to_string(i), target);
+        const json* a = member(o, key);
+        if (!a) return;
+        if (!a->IsArray()) fail(p + "/" + key, "expected an array");
+        for (rapidjson::SizeType i = 0; i < a->Size(); ++i)
+            index((*a)[i], p + "/" + key + "/" + std::to_string(i), target);
     }
 
     void numbers(const json& o, const std::string& p, const char* key, size_t n) const {
-        if (!o.contains(key)) return;
-        const json& a = o[key];
-        if (!a.is_array() || a.size() != n)
+        const json* a = member(o, key);
+        if (!a) return;
+        if (!a->IsArray() || a->Size() != n)
             fail(p + "/" + key, "expected " + std::to_string(n) + " numbers");
-        for (size_t i = 0; i < n; ++i)
-            if (!a[i].is_number())
+        for (rapidjson::SizeType i = 0; i < n; ++i)
+            if (!(*a)[i].IsNumber())
                 fail(p + "/" + key + "/" + std::to_string(i), "expected a number");
     }
 
     void check_asset() const {
-        if (!doc_.contains("asset") || !doc_["asset"].is_object())
+        const json* a = member(doc_, "asset");
+        if (!a || !a->IsObject())
             fail("/asset", "missing (every glTF document has an asset object)");
-        const json& a = doc_["asset"];
-        if (!a.contains("version") || !a["version"].is_string())
-            fail("/asset/version", "missing or not a string");
-        const std::string v = a["version"].get<std::string>();
+        const json* version = member(*a, "version");
+        if (!version || !version->IsString()) fail("/asset/version", "missing or not a string");
+        const std::string v = str(*version);
         if (v.rfind("2.", 0) != 0)
             fail("/asset/version", "glTF " + v + " is not supported (glTF 2.0 only)");
-        if (a.contains("minVersion") && a["minVersion"] != "2.0")
+        const json* min_version = member(*a, "minVersion");
+        if (min_version && !(min_version->IsString() && str(*min_version) == "2.0"))
             fail("/asset/minVersion", "needs a reader newer than glTF 2.0");
     }
 
@@ -199,55 +224,59 @@ class Checker {
         const size_t n = count("nodes");
         std::vector<int64_t> parent(n, -1);
         each("nodes", [&](const json& node, const std::string& p) {
-            if (!node.contains("children")) return;
+            const json* children = member(node, "children");
+            if (!children) return;
             const size_t self = std::stoul(p.substr(7));
-            for (size_t k = 0; k < node["children"].size(); ++k) {
-                const size_t c = node["children"][k].get<size_t>();
-                const std::string at = p + "/children/" + std::to_string(k);
-                if (c == self) fail(at, "node " + std::to_string(c) + " is its own child");
+            for (rapidjson::SizeType k = 0; k < children->Size(); ++k) {
+                const size_t c = size_t((*children)[k].GetUint64()); // checked by check_node
+                const std::string pointer = p + "/children/" + std::to_string(k);
+                if (c == self) fail(pointer, "node " + std::to_string(c) + " is its own child");
                 if (parent[c] >= 0)
-                    fail(at, "node " + std::to_string(c) + " already has parent " +
-                                 std::to_string(parent[c]));
+                    fail(pointer, "node " + std::to_string(c) + " already has parent " +
+                                      std::to_string(parent[c]));
                 parent[c] = int64_t(self);
             }
         });
         for (size_t i = 0; i < n; ++i) {
             size_t steps = 0;
-            for (int64_t at = parent[i]; at >= 0; at = parent[size_t(at)])
+            for (int64_t up = parent[i]; up >= 0; up = parent[size_t(up)])
                 if (++steps > n)
                     fail("/nodes/" + std::to_string(i), "the node's parents form a cycle");
         }
     }
 
     void check_mesh(const json& m, const std::string& p) const {
-        if (!m.contains("primitives") || !m["primitives"].is_array() || m["primitives"].empty())
+        const json* prims = member(m, "primitives");
+        if (!prims || !prims->IsArray() || prims->Empty())
             fail(p + "/primitives", "expected a non-empty array");
-        const json& prims = m["primitives"];
-        for (size_t i = 0; i < prims.size(); ++i) {
+        for (rapidjson::SizeType i = 0; i < prims->Size(); ++i) {
             const std::string pp = p + "/primitives/" + std::to_string(i);
-            const json& prim = prims[i];
-            if (!prim.is_object()) fail(pp, "expected an object");
-            if (!prim.contains("attributes") || !prim["attributes"].is_object())
+            const json& prim = (*prims)[i];
+            if (!prim.IsObject()) fail(pp, "expected an object");
+            const json* attributes = member(prim, "attributes");
+            if (!attributes || !attributes->IsObject())
                 fail(pp + "/attributes", "expected an object");
-            for (const auto& [name, v] : prim["attributes"].items()) {
-                const uint64_t a = index(v, pp + "/attributes/" + name, "accessors");
+            for (const auto& attribute : attributes->GetObject()) {
+                const std::string name = str(attribute.name);
+                const uint64_t a = index(attribute.value, pp + "/attributes/" + name, "accessors");
                 if (name == "POSITION" &&
-                    text(doc_["accessors"][a], "/accessors/" + std::to_string(a), "type", "") !=
-                        "VEC3")
+                    text(at(doc_, "accessors")[rapidjson::SizeType(a)],
+                         "/accessors/" + std::to_string(a), "type", "") != "VEC3")
                     fail(pp + "/attributes/POSITION",
                          "POSITION accessor " + std::to_string(a) + " is not VEC3");
             }
             optional_index(prim, pp, "indices", "accessors");
             optional_index(prim, pp, "material", "materials");
-            if (prim.contains("mode") && uint(prim["mode"], pp + "/mode") > 6)
+            if (const json* mode = member(prim, "mode"); mode && uint(*mode, pp + "/mode") > 6)
                 fail(pp + "/mode", "not a primitive mode 0..6");
-            if (prim.contains("targets")) {
-                if (!prim["targets"].is_array()) fail(pp + "/targets", "expected an array");
-                for (size_t t = 0; t < prim["targets"].size(); ++t) {
+            if (const json* targets = member(prim, "targets")) {
+                if (!targets->IsArray()) fail(pp + "/targets", "expected an array");
+                for (rapidjson::SizeType t = 0; t < targets->Size(); ++t) {
                     const std::string tp = pp + "/targets/" + std::to_string(t);
-                    if (!prim["targets"][t].is_object()) fail(tp, "expected an object");
-                    for (const auto& [name, v] : prim["targets"][t].items())
-                        index(v, tp + "/" + name, "accessors");
+                    const json& target = (*targets)[t];
+                    if (!target.IsObject()) fail(tp, "expected an object");
+                    for (const auto& attribute : target.GetObject())
+                        index(attribute.value, tp + "/" + str(attribute.name), "accessors");
                 }
             }
         }
@@ -255,37 +284,39 @@ class Checker {
 
     void check_accessor(const json& a, const std::string& p) const {
         optional_index(a, p, "bufferView", "bufferViews");
+        const json* component = member(a, "componentType");
         static const std::set<uint64_t> components = {5120, 5121, 5122, 5123, 5125, 5126};
-        if (!a.contains("componentType") ||
-            !components.count(uint(a["componentType"], p + "/componentType")))
+        if (!component || !components.count(uint(*component, p + "/componentType")))
             fail(p + "/componentType", "not a glTF component type (5120-5123, 5125, 5126)");
-        static const std::set<std::string> types = {"SCALAR", "VEC2", "VEC3", "VEC4",
-                                                    "MAT2",   "MAT3", "MAT4"};
-        if (!a.contains("type") || !a["type"].is_string() ||
-            !types.count(a["type"].get<std::string>()))
+        static const std::set<std::string, std::less<>> types = {"SCALAR", "VEC2", "VEC3", "VEC4",
+                                                                 "MAT2",   "MAT3", "MAT4"};
+        const json* type = member(a, "type");
+        if (!type || !type->IsString() ||
+            !types.count(std::string_view(type->GetString(), type->GetStringLength())))
             fail(p + "/type", "not a glTF accessor type (SCALAR, VEC2..4, MAT2..4)");
-        if (!a.contains("count") || uint(a["count"], p + "/count") == 0)
-            fail(p + "/count", "expected a count of at least 1");
-        if (a.contains("byteOffset")) uint(a["byteOffset"], p + "/byteOffset");
-        if (a.contains("sparse")) {
-            const json& s = a["sparse"];
-            if (!s.is_object()) fail(p + "/sparse", "expected an object");
+        const json* n = member(a, "count");
+        if (!n || uint(*n, p + "/count") == 0) fail(p + "/count", "expected a count of at least 1");
+        if (const json* offset = member(a, "byteOffset")) uint(*offset, p + "/byteOffset");
+        if (const json* s = member(a, "sparse")) {
+            if (!s->IsObject()) fail(p + "/sparse", "expected an object");
             for (const char* part : {"indices", "values"}) {
-                if (!s.contains(part) || !s[part].is_object())
-                    fail(p + "/sparse/" + part, "expected an object");
-                if (!s[part].contains("bufferView"))
-                    fail(p + "/sparse/" + part + "/bufferView", "missing");
-                index(s[part]["bufferView"], p + "/sparse/" + part + "/bufferView", "bufferViews");
+                const json* half = member(*s, part);
+                if (!half || !half->IsObject()) fail(p + "/sparse/" + part, "expected an object");
+                const json* view = member(*half, "bufferView");
+                if (!view) fail(p + "/sparse/" + part + "/bufferView", "missing");
+                index(*view, p + "/sparse/" + part + "/bufferView", "bufferViews");
             }
         }
     }
 
     // The byte length a buffer can back: its data: URI, its file or the GLB's BIN chunk.
     void check_buffer(const json& b, const std::string& p) const {
-        if (!b.contains("byteLength") || uint(b["byteLength"], p + "/byteLength") == 0)
+        const json* byte_length = member(b, "byteLength");
+        if (!byte_length || uint(*byte_length, p + "/byteLength") == 0)
             fail(p + "/byteLength", "expected a length of at least 1");
-        const uint64_t length = b["byteLength"].get<uint64_t>();
-        if (!b.contains("uri")) {
+        const uint64_t length = byte_length->GetUint64();
+        const json* uri_value = member(b, "uri");
+        if (!uri_value) {
             if (p != "/buffers/0" || !bin_size_)
                 fail(p, "no uri and no GLB BIN chunk to hold the buffer");
             if (*bin_size_ < length)
@@ -294,8 +325,8 @@ class Checker {
                                             std::to_string(*bin_size_));
             return;
         }
-        if (!b["uri"].is_string()) fail(p + "/uri", "expected a string");
-        const std::string uri = b["uri"].get<std::string>();
+        if (!uri_value->IsString()) fail(p + "/uri", "expected a string");
+        const std::string uri = str(*uri_value);
         uint64_t held = 0;
         if (uri.rfind("data:", 0) == 0) {
             held = data_uri_size(uri, p + "/uri");
@@ -345,19 +376,22 @@ class Checker {
     }
 
     void check_view(const json& v, const std::string& p) const {
-        const uint64_t buffer = index(v.value("buffer", json()), p + "/buffer", "buffers");
-        if (!v.contains("byteLength") || uint(v["byteLength"], p + "/byteLength") == 0)
+        const uint64_t buffer = index(value_or_null(v, "buffer"), p + "/buffer", "buffers");
+        const json* byte_length = member(v, "byteLength");
+        if (!byte_length || uint(*byte_length, p + "/byteLength") == 0)
             fail(p + "/byteLength", "expected a length of at least 1");
-        const uint64_t offset =
-            v.contains("byteOffset") ? uint(v["byteOffset"], p + "/byteOffset") : 0;
-        const uint64_t end = offset + v["byteLength"].get<uint64_t>();
-        const uint64_t size = doc_["buffers"][buffer]["byteLength"].get<uint64_t>();
+        const json* byte_offset = member(v, "byteOffset");
+        const uint64_t offset = byte_offset ? uint(*byte_offset, p + "/byteOffset") : 0;
+        const uint64_t end = offset + byte_length->GetUint64();
+        // Checked by check_buffer, which runs first.
+        const uint64_t size =
+            at(at(doc_, "buffers")[rapidjson::SizeType(buffer)], "byteLength").GetUint64();
         if (end > size)
             fail(p, "bytes " + std::to_string(offset) + ".." + std::to_string(end) +
                         " run past buffer " + std::to_string(buffer) + " of " +
                         std::to_string(size) + " bytes");
-        if (v.contains("byteStride")) {
-            const uint64_t s = uint(v["byteStride"], p + "/byteStride");
+        if (const json* stride = member(v, "byteStride")) {
+            const uint64_t s = uint(*stride, p + "/byteStride");
             if (s < 4 || s > 252 || s % 4 != 0)
                 fail(p + "/byteStride", "must be a multiple of 4 in 4..252");
         }
@@ -365,41 +399,41 @@ class Checker {
 
     void check_image(const json& i, const std::string& p) const {
         optional_index(i, p, "bufferView", "bufferViews");
-        if (!i.contains("uri")) return;
-        if (!i["uri"].is_string()) fail(p + "/uri", "expected a string");
-        const std::string uri = i["uri"].get<std::string>();
+        const json* uri_value = member(i, "uri");
+        if (!uri_value) return;
+        if (!uri_value->IsString()) fail(p + "/uri", "expected a string");
+        const std::string uri = str(*uri_value);
         if (uri.rfind("data:", 0) != 0) local_file(uri, p + "/uri"); // confined; may be missing
     }
 
     void check_animation(const json& a, const std::string& p) const {
-        if (!a.contains("samplers") || !a["samplers"].is_array())
-            fail(p + "/samplers", "expected an array");
-        if (!a.contains("channels") || !a["channels"].is_array())
-            fail(p + "/channels", "expected an array");
-        const json& samplers = a["samplers"];
-        for (size_t s = 0; s < samplers.size(); ++s) {
+        const json* samplers = member(a, "samplers");
+        if (!samplers || !samplers->IsArray()) fail(p + "/samplers", "expected an array");
+        const json* channels = member(a, "channels");
+        if (!channels || !channels->IsArray()) fail(p + "/channels", "expected an array");
+        for (rapidjson::SizeType s = 0; s < samplers->Size(); ++s) {
             const std::string sp = p + "/samplers/" + std::to_string(s);
-            if (!samplers[s].is_object()) fail(sp, "expected an object");
-            index(samplers[s].value("input", json()), sp + "/input", "accessors");
-            index(samplers[s].value("output", json()), sp + "/output", "accessors");
-            const std::string interpolation = text(samplers[s], sp, "interpolation", "LINEAR");
+            const json& sampler = (*samplers)[s];
+            if (!sampler.IsObject()) fail(sp, "expected an object");
+            index(value_or_null(sampler, "input"), sp + "/input", "accessors");
+            index(value_or_null(sampler, "output"), sp + "/output", "accessors");
+            const std::string interpolation = text(sampler, sp, "interpolation", "LINEAR");
             if (interpolation != "LINEAR" && interpolation != "STEP" &&
                 interpolation != "CUBICSPLINE")
                 fail(sp + "/interpolation", "not LINEAR, STEP or CUBICSPLINE");
         }
-        const json& channels = a["channels"];
-        for (size_t c = 0; c < channels.size(); ++c) {
+        for (rapidjson::SizeType c = 0; c < channels->Size(); ++c) {
             const std::string cp = p + "/channels/" + std::to_string(c);
-            const json& ch = channels[c];
-            if (!ch.is_object()) fail(cp, "expected an object");
-            const uint64_t s = uint(ch.value("sampler", json()), cp + "/sampler");
-            if (s >= samplers.size())
+            const json& ch = (*channels)[c];
+            if (!ch.IsObject()) fail(cp, "expected an object");
+            const uint64_t s = uint(value_or_null(ch, "sampler"), cp + "/sampler");
+            if (s >= samplers->Size())
                 fail(cp + "/sampler", "names sampler " + std::to_string(s) + " of " +
-                                          std::to_string(samplers.size()));
-            if (!ch.contains("target") || !ch["target"].is_object())
-                fail(cp + "/target", "expected an object");
-            optional_index(ch["target"], cp + "/target", "node", "nodes");
-            const std::string path = text(ch["target"], cp + "/target", "path", "");
+                                          std::to_string(samplers->Size()));
+            const json* target = member(ch, "target");
+            if (!target || !target->IsObject()) fail(cp + "/target", "expected an object");
+            optional_index(*target, cp + "/target", "node", "nodes");
+            const std::string path = text(*target, cp + "/target", "path", "");
             if (path != "translation" && path != "rotation" && path != "scale" && path != "weights")
                 fail(cp + "/target/path", "not translation, rotation, scale or weights");
         }
@@ -428,21 +462,24 @@ std::string decode_uri(const std::string& uri) {
     return out;
 }
 
+ByteView skip_utf8_bom(ByteView text) {
+    return text.size() >= 3 && std::memcmp(text.data(), "\xEF\xBB\xBF", 3) == 0 ? text.subspan(3)
+                                                                                : text;
+}
+
 void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder) {
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     Glb glb{bytes, std::nullopt};
     if (binary) glb = check_container(bytes, where);
+    const uint64_t json_at = binary ? 20 : bytes.size() - skip_utf8_bom(bytes).size();
+    if (!binary) glb.json = skip_utf8_bom(bytes);
     check_json_nesting(glb.json, where);
-    json doc;
-    try {
-        doc = json::parse(glb.json.begin(), glb.json.end());
-    } catch (const json::parse_error& e) {
-        const uint64_t at = (binary ? 20 : 0) + (e.byte > 0 ? e.byte - 1 : 0);
-        throw FormatError(where, at, std::string("not JSON: ") + e.what());
-    } catch (const json::exception& e) { // a number past the double range: no byte position
-        const uint64_t at = (binary ? 20 : 0) + refused_token_offset(glb.json, e.what());
-        throw FormatError(where, at, std::string("not JSON: ") + e.what());
-    }
+    rapidjson::Document doc; // parsed as tinygltf parses it (formats/rapidjson.hpp)
+    doc.Parse(reinterpret_cast<const char*>(glb.json.data()), glb.json.size());
+    if (doc.HasParseError())
+        throw FormatError(where, json_at + doc.GetErrorOffset(),
+                          std::string("not JSON: ") +
+                              rapidjson::GetParseError_En(doc.GetParseError()));
     Checker(doc, where, folder, glb.bin_size).run();
 }
 

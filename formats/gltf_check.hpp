@@ -20,6 +20,9 @@ namespace msh::gltf {
 // JSON pointer of the first fault.
 void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder);
 
+// `text` without a leading UTF-8 byte order mark (RFC 8259 §8.1 lets a reader ignore one).
+ByteView skip_utf8_bom(ByteView text);
+
 // Percent-decoding of a URI path (RFC 3986); tinygltf decodes the same way.
 std::string decode_uri(const std::string& uri);
 

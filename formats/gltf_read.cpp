@@ -354,12 +354,13 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
     std::string err, warn;
     const std::string base = folder.empty() ? std::string(".") : folder.string();
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+    const ByteView text = skip_utf8_bom(bytes); // RapidJSON does not skip one itself
     const bool ok = binary
                         ? loader.LoadBinaryFromMemory(&m, &err, &warn, bytes.data(),
                                                       static_cast<unsigned int>(bytes.size()), base)
                         : loader.LoadASCIIFromString(&m, &err, &warn,
-                                                     reinterpret_cast<const char*>(bytes.data()),
-                                                     static_cast<unsigned int>(bytes.size()), base);
+                                                     reinterpret_cast<const char*>(text.data()),
+                                                     static_cast<unsigned int>(text.size()), base);
     check_load(ok, where, err, warn, diagnostics);
     return to_scene(m, where, diagnostics, options, folder.empty() ? "." : folder);
 }
@@ -389,9 +390,10 @@ scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticS
     loader.SetFsCallbacks(tinygltf::FsCallbacks{});
     tinygltf::Model m;
     std::string err, warn;
+    const ByteView text = skip_utf8_bom(json);
     const bool ok =
-        loader.LoadASCIIFromString(&m, &err, &warn, reinterpret_cast<const char*>(json.data()),
-                                   static_cast<unsigned int>(json.size()), "");
+        loader.LoadASCIIFromString(&m, &err, &warn, reinterpret_cast<const char*>(text.data()),
+                                   static_cast<unsigned int>(text.size()), "");
     check_load(ok, where, err, warn, diagnostics);
     return to_scene(m, where, diagnostics, options);
 }

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config python3
-  libtinygltf-dev libassimp-dev assimp-utils libpng-dev libstb-dev libisal-dev libxxhash-dev
+  libtinygltf-dev libassimp-dev assimp-utils libpng-dev libstb-dev libisal-dev libxxhash-dev rapidjson-dev
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev libmimalloc-dev
   blender python3-numpy)
 packages+=(pngcheck)                    # PNG validation in the texture tests

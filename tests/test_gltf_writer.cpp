@@ -65,13 +65,13 @@ Glb split_glb(const Bytes& b) {
     return g;
 }
 
-// What tinygltf's Value -> JSON step did to extras (its only deviation from the scene): null
-// members and elements vanish, and an empty array or object became null. The direct writer keeps
-// extras as they are; the comparison applies that rule to its extras first.
+// What tinygltf's Value -> JSON step (its RapidJSON backend, formats/tinygltf.hpp) does to
+// extras, its only deviation from the scene: null members and elements vanish. The direct writer
+// keeps extras as they are; the comparison applies that rule to its extras first.
 std::optional<nlohmann::json> tinygltf_value(const nlohmann::json& v) {
     if (v.is_null()) return std::nullopt;
     if (!v.is_structured()) return v;
-    nlohmann::json out; // null until something is added
+    nlohmann::json out = v.is_array() ? nlohmann::json::array() : nlohmann::json::object();
     for (auto it = v.begin(); it != v.end(); ++it)
         if (auto e = tinygltf_value(it.value())) {
             if (v.is_array())
@@ -455,7 +455,7 @@ BOOST_AUTO_TEST_CASE(edge_scenes_match_the_tinygltf_writer) {
     s.animations.push_back(scene::Animation{"empty", {}, nullptr}); // not written
     normalised = 0;
     check_scene(s, "edge scene");
-    BOOST_TEST(normalised == 2u); // scene extras, .glb and .gltf: tinygltf wrote null there
+    BOOST_TEST(normalised == 2u); // scene extras, .glb and .gltf: tinygltf dropped the null
     const nlohmann::json doc = split_glb(gltf::encode(s, true, "x.glb").document).json;
     BOOST_TEST(doc["scenes"][0]["extras"] == s.extras); // extras exactly as given
 
