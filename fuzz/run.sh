@@ -21,11 +21,8 @@ all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_image fuzz_wear fuzz_mat0 fuzz_t
 harnesses=("${@:-${all[@]}}")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
-launcher=()
-command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMSHCONV_FUZZ=ON \
-  -DMSHCONV_BUILD_TESTS=OFF -DMSHCONV_BUILD_BENCH=OFF -DMSHCONV_BUILD_EXAMPLES=OFF \
-  "${launcher[@]}" > /dev/null
+# The tree scripts/sanitize.sh builds and tests (CI runs that first): only the harnesses here.
+bash scripts/configure-sanitized.sh
 cmake --build build-fuzz -j"$(nproc)" --target "${harnesses[@]}"
 
 # Seeds: the sample corpus, its archive entries one per file, and what mshconv exports from them.

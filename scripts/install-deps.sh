@@ -13,7 +13,7 @@ packages+=(pngcheck)                    # PNG validation in the texture tests
 packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot
 packages+=(chromium)                    # the preview gallery in a real browser (playwright-core)
 packages+=(python3-pil)                 # the preview tests' image measures (with python3-numpy)
-packages+=(clang libclang-rt-14-dev)    # the libFuzzer harnesses (fuzz/run.sh)
+packages+=(clang libclang-rt-14-dev libomp-dev) # the sanitizer and fuzzer build (clang)
 [ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d)
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 missing=()
