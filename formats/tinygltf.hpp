@@ -13,9 +13,10 @@
 #define TINYGLTF_NO_EXTERNAL_IMAGE
 #endif
 
-// RapidJSON, not nlohmann: about ten times faster to parse, and a model's glTF holds a thousand
-// accessors. The allocator is malloc (CrtAllocator): tinygltf's default pool allocator is one
-// global document, which two threads of a batch would share.
+// RapidJSON, not nlohmann: a model's glTF holds a thousand accessors, and with RapidJSON under
+// tinygltf and the glTF check its import takes 9 ms less CPU (of 29; README, session 16). The
+// allocator is malloc (CrtAllocator): tinygltf's default pool allocator is one global document,
+// which two threads of a batch would share.
 #ifndef TINYGLTF_USE_RAPIDJSON
 #define TINYGLTF_USE_RAPIDJSON
 #endif
