@@ -24,9 +24,6 @@ const json* member(const json& o, const char* key) {
     const auto it = o.FindMember(key);
     return it != o.MemberEnd() ? &it->value : nullptr;
 }
-bool has(const json& o, const char* key) {
-    return member(o, key) != nullptr;
-}
 // o[key] of an object known to hold it.
 const json& at(const json& o, const char* key) {
     return *member(o, key);
@@ -94,7 +91,7 @@ class Checker {
              {"accessors", "animations", "buffers", "bufferViews", "cameras", "images", "materials",
               "meshes", "nodes", "samplers", "scenes", "skins", "textures"})
             sizes_.emplace(key, checked_array(key));
-        if (has(doc_, "scene")) index(at(doc_, "scene"), "/scene", "scenes");
+        if (const json* scene = member(doc_, "scene")) index(*scene, "/scene", "scenes");
         each("scenes",
              [&](const json& s, const std::string& p) { indices(s, p, "nodes", "nodes"); });
         each("nodes", [&](const json& n, const std::string& p) { check_node(n, p); });
@@ -469,10 +466,9 @@ ByteView skip_utf8_bom(ByteView text) {
 
 void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder) {
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
-    Glb glb{bytes, std::nullopt};
-    if (binary) glb = check_container(bytes, where);
-    const uint64_t json_at = binary ? 20 : bytes.size() - skip_utf8_bom(bytes).size();
-    if (!binary) glb.json = skip_utf8_bom(bytes);
+    const Glb glb =
+        binary ? check_container(bytes, where) : Glb{skip_utf8_bom(bytes), std::nullopt};
+    const uint64_t json_at = binary ? 20 : bytes.size() - glb.json.size(); // the text's offset
     check_json_nesting(glb.json, where);
     rapidjson::Document doc; // parsed as tinygltf parses it (formats/rapidjson.hpp)
     doc.Parse(reinterpret_cast<const char*>(glb.json.data()), glb.json.size());
