@@ -68,50 +68,76 @@ Vec3 world_dir(const Camera& c, const Vec3& l) {
     return d;
 }
 
-// u - floor(u) without a library call; 0 for values too large to have a fraction and for
-// infinities and NaN.
-float fraction(float u) {
-    if (!(std::abs(u) < 8388608.0f)) return 0;
-    float whole = float(int(u));
-    whole -= float(whole > u); // without a branch: the sign of u is data, not predictable
-    return u - whole;
+// Four lanes of floats and ints (the vector extensions of GCC and clang: SSE2 on x86-64, NEON on
+// ARM, plain code elsewhere): the waiting pixels of a row are interpolated four at a time.
+using F4 = float __attribute__((vector_size(16)));
+using I4 = int32_t __attribute__((vector_size(16)));
+
+F4 splat(float v) {
+    return F4{} + v;
+}
+F4 load4(const float* p) {
+    F4 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class V, class T> void store4(T* p, V v) {
+    static_assert(sizeof(V) == 4 * sizeof(T));
+    std::memcpy(p, &v, sizeof v);
 }
 
-[[gnu::always_inline]] inline std::array<float, 4> sample(const Texture::Level& t, float u,
-                                                          float v) {
-    // Repeat: into [0, 1] first, so that any coordinate (huge, or not a number from a foreign
-    // file) keeps the texel arithmetic within int.
-    u = fraction(u);
-    v = fraction(v);
-    const float x = u * float(t.width) - 0.5f, y = v * float(t.height) - 0.5f;
-    // x, y in [-0.5, size - 0.5): floor by truncating the value moved up by one, and the two
+// u - floor(u) per lane without a library call; 0 for values too large to have a fraction and
+// for infinities and NaN (whose comparisons are false).
+F4 fraction4(F4 u) {
+    const I4 small = (u < 8388608.0f) & (u > -8388608.0f);
+    const F4 safe = small ? u : F4{}; // in int range before the conversion
+    F4 whole = __builtin_convertvector(__builtin_convertvector(safe, I4), F4);
+    whole -= whole > safe ? splat(1) : F4{}; // truncation rounded up a negative value
+    return small ? safe - whole : F4{};
+}
+
+// Where four texture coordinates fall in a level (repeat wrapping, texel centres at half
+// steps): the left/right columns, top/bottom rows and the fractions between them.
+struct TexelSpots {
+    I4 x0, x1, y0, y1;
+    F4 ax, ay;
+};
+[[gnu::always_inline]] inline TexelSpots texel_spots(const Texture::Level& t, F4 u, F4 v) {
+    // Into [0, 1) first, so that any coordinate (huge, or not a number from a foreign file)
+    // keeps the texel arithmetic within int.
+    const F4 x = fraction4(u) * float(t.width) - 0.5f, y = fraction4(v) * float(t.height) - 0.5f;
+    // x, y in [-0.5, size - 0.5]: floor by truncating the value moved up by one, and the two
     // neighbours wrapped by comparison.
-    const int ix = int(x + 1.0f) - 1, iy = int(y + 1.0f) - 1;
-    const float ax = x - float(ix), ay = y - float(iy);
-    const int x0 = ix < 0 ? t.width - 1 : ix, x1 = ix + 1 >= t.width ? 0 : ix + 1;
-    const int y0 = iy < 0 ? t.height - 1 : iy, y1 = iy + 1 >= t.height ? 0 : iy + 1;
-    const auto& a = t.texels[size_t(y0) * size_t(t.width) + size_t(x0)];
-    const auto& b = t.texels[size_t(y0) * size_t(t.width) + size_t(x1)];
-    const auto& c = t.texels[size_t(y1) * size_t(t.width) + size_t(x0)];
-    const auto& d = t.texels[size_t(y1) * size_t(t.width) + size_t(x1)];
-    const float wa = (1 - ax) * (1 - ay), wb = ax * (1 - ay), wc = (1 - ax) * ay, wd = ax * ay;
-    std::array<float, 4> out{};
+    const I4 ix = __builtin_convertvector(x + 1.0f, I4) - 1;
+    const I4 iy = __builtin_convertvector(y + 1.0f, I4) - 1;
+    const I4 zero{}, width = zero + t.width, height = zero + t.height;
+    TexelSpots s;
+    s.ax = x - __builtin_convertvector(ix, F4);
+    s.ay = y - __builtin_convertvector(iy, F4);
+    s.x0 = ix < zero ? width - 1 : ix;
+    s.x1 = ix + 1 >= width ? zero : ix + 1;
+    s.y0 = iy < zero ? height - 1 : iy;
+    s.y1 = iy + 1 >= height ? zero : iy + 1;
+    return s;
+}
+
+F4 texel4(const std::array<uint16_t, 4>& p) {
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128();
-    auto texel = [&](const std::array<uint16_t, 4>& p) { // 8 bytes into the low half, rest 0
-        const __m128i bits = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p.data()));
-        return _mm_cvtepi32_ps(_mm_unpacklo_epi16(bits, zero));
-    };
-    const __m128 sum = _mm_add_ps(
-        _mm_add_ps(_mm_mul_ps(texel(a), _mm_set1_ps(wa)), _mm_mul_ps(texel(b), _mm_set1_ps(wb))),
-        _mm_add_ps(_mm_mul_ps(texel(c), _mm_set1_ps(wc)), _mm_mul_ps(texel(d), _mm_set1_ps(wd))));
-    _mm_storeu_ps(out.data(), _mm_mul_ps(sum, _mm_set1_ps(1.0f / 65535.0f)));
+    const __m128i bits = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p.data()));
+    return F4(_mm_cvtepi32_ps(_mm_unpacklo_epi16(bits, _mm_setzero_si128())));
 #else
-    for (size_t k = 0; k < 4; ++k)
-        out[k] = (float(a[k]) * wa + float(b[k]) * wb + float(c[k]) * wc + float(d[k]) * wd) *
-                 (1.0f / 65535.0f);
+    return F4{float(p[0]), float(p[1]), float(p[2]), float(p[3])};
 #endif
-    return out;
+}
+
+// The bilinear filter of four texels, linear RGBA in [0, 1].
+[[gnu::always_inline]] inline F4 bilinear(const Texture::Level& t, int x0, int x1, int y0, int y1,
+                                          float ax, float ay) {
+    const size_t row0 = size_t(y0) * size_t(t.width), row1 = size_t(y1) * size_t(t.width);
+    const F4 a = texel4(t.texels[row0 + size_t(x0)]), b = texel4(t.texels[row0 + size_t(x1)]);
+    const F4 c = texel4(t.texels[row1 + size_t(x0)]), d = texel4(t.texels[row1 + size_t(x1)]);
+    const float wa = (1 - ax) * (1 - ay), wb = ax * (1 - ay), wc = (1 - ax) * ay, wd = ax * ay;
+    return ((a * wa + b * wb) + (c * wc + d * wd)) * (1.0f / 65535.0f);
 }
 
 // Vertices this far off the picture (in samples) are not drawn: the pixel arithmetic stays within
@@ -224,6 +250,13 @@ uint16_t to_unit(float v) {
 float from_unit(uint16_t v) {
     return float(v) * (1.0f / 65535.0f);
 }
+// An opaque colour sample: RGB as to_unit() does, lane by lane; alpha 1.
+ColourSample to_units(F4 v) {
+    v = v > 0 ? v : F4{}; // not a number: 0
+    v = v < 1 ? v : splat(1);
+    const I4 u = __builtin_convertvector(v * 65535.0f + 0.5f, I4);
+    return {uint16_t(u[0]), uint16_t(u[1]), uint16_t(u[2]), 65535};
+}
 
 constexpr float kFar = -std::numeric_limits<float>::infinity();
 
@@ -282,7 +315,9 @@ void Canvas::clear_pixels(int py, int px0, int px1) {
     const size_t per_pixel = size_t(s_ * s_);
     const size_t from = (size_t(py) * size_t(camera_.width) + size_t(px0)) * per_pixel;
     const size_t to = (size_t(py) * size_t(camera_.width) + size_t(px1) + 1) * per_pixel;
-    std::fill(colour_.begin() + ptrdiff_t(from), colour_.begin() + ptrdiff_t(to), kClear);
+    // kClear is all zero bits: memset's wide stores (std::fill stored 8 bytes at a time).
+    static_assert(kClear == ColourSample{0, 0, 0, 0});
+    std::memset(static_cast<void*>(colour_.data() + from), 0, (to - from) * sizeof(ColourSample));
     std::fill(depth_.begin() + ptrdiff_t(from), depth_.begin() + ptrdiff_t(to), kFar);
 }
 
@@ -394,9 +429,24 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         size_t pixel_at;
         unsigned covered;
         float qs[S * S];
-        double b[3]; // barycentric weights at its first covered sample
     };
     std::vector<Pending> pending(size_t(std::max(camera_.width, 1)));
+    // What the waiting pixels are shaded from, lane by lane (four at a time; padded to whole
+    // groups of four): barycentric weights at each one's first covered sample, then the texels
+    // and the interpolated light and vertex colour.
+    const size_t lanes = (pending.size() + 3) / 4 * 4;
+    std::vector<float> weights(3 * lanes), shades(7 * lanes);
+    float* const bary[3] = {weights.data(), weights.data() + lanes, weights.data() + 2 * lanes};
+    float* const tex_ax = shades.data();
+    float* const tex_ay = tex_ax + lanes;
+    float* const lights = tex_ay + lanes;
+    float* const tints = lights + lanes; // 4 x lanes: vertex colour, channel by channel
+    std::vector<int32_t> spots(4 * lanes);
+    int32_t* const tex_x0 = spots.data();
+    int32_t* const tex_x1 = tex_x0 + lanes;
+    int32_t* const tex_y0 = tex_x1 + lanes;
+    int32_t* const tex_y1 = tex_y0 + lanes;
+    const F4 factor{surface.factor[0], surface.factor[1], surface.factor[2], surface.factor[3]};
     for (const auto& [distance, t] : order) {
         ScreenVertex sv[3];
         for (int k = 0; k < 3; ++k) sv[k] = screen[triangles[t + size_t(k)]];
@@ -424,6 +474,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         if (area < 0) std::swap(sv[1], sv[2]), area = -area;
         const std::array<float, 4> one{1, 1, 1, 1};
         const bool white = sv[0].colour == one && sv[1].colour == one && sv[2].colour == one;
+        const float iw[3] = {float(sv[0].inv_w), float(sv[1].inv_w), float(sv[2].inv_w)};
         const double inv_area = 1.0 / area;
         // The mip level whose texels are about the size of this triangle's pixels.
         const Texture::Level* level = nullptr;
@@ -600,53 +651,73 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 Pending& p = pending[waiting++];
                 p.pixel_at = pixel_at;
                 p.covered = covered;
-                for (int k = 0; k < 3; ++k) p.b[k] = (base[k] + offset[k][first]) * inv_area;
+                for (int k = 0; k < 3; ++k)
+                    bary[k][waiting - 1] = float((base[k] + offset[k][first]) * inv_area);
+            }
+            // Perspective-correct interpolation, four pixels at a time (the lanes past the row's
+            // last waiting pixel compute what nobody reads).
+            for (size_t j = 0; j < waiting; j += 4) {
+                const F4 t0 = load4(bary[0] + j) * iw[0], t1 = load4(bary[1] + j) * iw[1],
+                         t2 = load4(bary[2] + j) * iw[2];
+                const F4 w = 1.0f / (t0 + t1 + t2);
+                const F4 c0 = t0 * w, c1 = t1 * w, c2 = t2 * w;
+                auto mix = [&](float a, float b, float c) { return c0 * a + c1 * b + c2 * c; };
+                if (tex) {
+                    const TexelSpots at = texel_spots(*level, mix(sv[0].u, sv[1].u, sv[2].u),
+                                                      mix(sv[0].v, sv[1].v, sv[2].v));
+                    store4(tex_x0 + j, at.x0);
+                    store4(tex_x1 + j, at.x1);
+                    store4(tex_y0 + j, at.y0);
+                    store4(tex_y1 + j, at.y1);
+                    store4(tex_ax + j, at.ax);
+                    store4(tex_ay + j, at.ay);
+                }
+                if (surface.lit) store4(lights + j, mix(sv[0].light, sv[1].light, sv[2].light));
+                if (!white)
+                    for (size_t k = 0; k < 4; ++k)
+                        store4(tints + k * lanes + j,
+                               mix(sv[0].colour[k], sv[1].colour[k], sv[2].colour[k]));
             }
             for (size_t j = 0; j < waiting; ++j) {
                 const Pending& p = pending[j];
                 const size_t pixel_at = p.pixel_at;
                 const unsigned covered = p.covered;
                 const float* qs = p.qs;
-                const double b0 = p.b[0], b1 = p.b[1], b2 = p.b[2];
-                const double w = 1 / (b0 * sv[0].inv_w + b1 * sv[1].inv_w + b2 * sv[2].inv_w);
-                const double c0 = b0 * sv[0].inv_w * w, c1 = b1 * sv[1].inv_w * w,
-                             c2 = b2 * sv[2].inv_w * w;
-                std::array<float, 4> colour = surface.factor;
-                if (tex) {
-                    const float u = float(c0 * sv[0].u + c1 * sv[1].u + c2 * sv[2].u);
-                    const float v = float(c0 * sv[0].v + c1 * sv[1].v + c2 * sv[2].v);
-                    const auto texel = sample(*level, u, v);
-                    for (int k = 0; k < 4; ++k) colour[size_t(k)] *= texel[size_t(k)];
-                }
+                F4 colour = factor;
+                if (tex)
+                    colour *= bilinear(*level, tex_x0[j], tex_x1[j], tex_y0[j], tex_y1[j],
+                                       tex_ax[j], tex_ay[j]);
                 if (!white)
-                    for (size_t k = 0; k < 4; ++k)
-                        colour[k] *= float(c0 * sv[0].colour[k] + c1 * sv[1].colour[k] +
-                                           c2 * sv[2].colour[k]);
+                    colour *=
+                        F4{tints[j], tints[lanes + j], tints[2 * lanes + j], tints[3 * lanes + j]};
                 if (surface.alpha == AlphaMode::Mask) {
                     if (colour[3] < surface.cutoff) continue;
                     colour[3] = 1;
                 } else if (surface.alpha == AlphaMode::Opaque) {
                     colour[3] = 1;
                 }
-                if (surface.lit) {
-                    const float l = float(c0 * sv[0].light + c1 * sv[1].light + c2 * sv[2].light);
-                    for (int k = 0; k < 3; ++k) colour[size_t(k)] *= l;
-                }
-                const ColourSample opaque{to_unit(colour[0]), to_unit(colour[1]),
-                                          to_unit(colour[2]), 65535};
-                for (int i = 0; i < s * s; ++i) {
-                    if (!(covered & (1u << i))) continue;
-                    const size_t at = pixel_at + size_t(i);
-                    auto& dst = colour_[at];
-                    if (blend) {
-                        const float a = colour[3];
+                if (surface.lit) colour *= F4{lights[j], lights[j], lights[j], 1};
+                if (blend) {
+                    const float a = colour[3];
+                    for (int i = 0; i < s * s; ++i) {
+                        if (!(covered & (1u << i))) continue;
+                        auto& dst = colour_[pixel_at + size_t(i)];
                         for (size_t k = 0; k < 3; ++k)
                             dst[k] = to_unit(colour[k] * a + from_unit(dst[k]) * (1 - a));
                         dst[3] = to_unit(a + from_unit(dst[3]) * (1 - a));
-                    } else {
-                        dst = opaque;
-                        depth_[at] = qs[i];
                     }
+                    continue;
+                }
+                const ColourSample opaque = to_units(colour);
+                if (covered == (1u << (s * s)) - 1) { // the usual case: every sample
+                    std::fill_n(&colour_[pixel_at], s * s, opaque);
+                    std::copy_n(qs, s * s, &depth_[pixel_at]);
+                    continue;
+                }
+                for (int i = 0; i < s * s; ++i) {
+                    if (!(covered & (1u << i))) continue;
+                    colour_[pixel_at + size_t(i)] = opaque;
+                    depth_[pixel_at + size_t(i)] = qs[i];
                 }
             }
         }
@@ -728,6 +799,7 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
                 p[3] = 255;
             }
     }
+    const F4 bg4{bg[0], bg[1], bg[2], 0};
     const LinearTable& t = table();
     // Pixels outside the prepared spans keep the background (transparent: all zero).
     for (int y = 0; y < camera_.height; ++y) {
@@ -757,17 +829,16 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
             if (alpha_units == 0) continue; // nothing drawn here: the background
             const float alpha = float(alpha_units) * (1.0f / 65535.0f);
             const float a = alpha / n;
-            if (background) {
-                for (size_t k = 0; k < 3; ++k)
-                    p[k] =
-                        to_srgb(t, float(sum_units[k]) * (1.0f / 65535.0f) / n + bg[k] * (1 - a));
-                p[3] = 255;
-            } else {
-                const float unpremultiply = 1.0f / float(alpha_units);
-                for (size_t k = 0; k < 3; ++k)
-                    p[k] = to_srgb(t, float(sum_units[k]) * unpremultiply);
-                p[3] = uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
-            }
+            // The three colour channels at once (the alpha lane is computed and not used); the
+            // same arithmetic as to_srgb() lane by lane.
+            const F4 sums{float(sum_units[0]), float(sum_units[1]), float(sum_units[2]), 0};
+            F4 linear = background ? sums * (1.0f / 65535.0f) / n + bg4 * (1 - a)
+                                   : sums * (1.0f / float(alpha_units));
+            linear = linear > 0 ? linear : F4{};
+            linear = linear < 1 ? linear : splat(1);
+            const I4 index = __builtin_convertvector(linear * 4095.0f + 0.5f, I4);
+            for (size_t k = 0; k < 3; ++k) p[k] = t.to_srgb[size_t(index[k])];
+            p[3] = background ? 255 : uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
         }
     }
     return out;
