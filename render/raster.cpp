@@ -7,6 +7,7 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -250,6 +251,15 @@ uint16_t to_unit(float v) {
 float from_unit(uint16_t v) {
     return float(v) * (1.0f / 65535.0f);
 }
+// The lanes of a comparison's result that are set, as bits 0..3.
+unsigned lanes_set(I4 mask) {
+#if defined(__SSE2__)
+    return unsigned(_mm_movemask_ps(std::bit_cast<__m128>(mask)));
+#else
+    return unsigned((mask[0] & 1) | (mask[1] & 2) | (mask[2] & 4) | (mask[3] & 8));
+#endif
+}
+
 // An opaque colour sample: RGB as to_unit() does, lane by lane; alpha 1.
 ColourSample to_units(F4 v) {
     v = v > 0 ? v : F4{}; // not a number: 0
@@ -528,19 +538,25 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             q_offset[i] =
                 (offset[0][i] * sv[0].q + offset[1][i] * sv[1].q + offset[2][i] * sv[2].q) *
                 inv_area;
-#if defined(__SSE2__)
-        // 2 x 2 samples (the default): the four samples' edge values and closeness in two pairs
-        // of doubles each, tested at once.
-        [[maybe_unused]] __m128d off01[3], off23[3], q_off01, q_off23;
+        // 2 x 2 samples (the default): the four samples of a pixel are the lanes of one float
+        // vector per edge, and the closeness a plane in the samples' coordinates.
+        [[maybe_unused]] F4 lane_ea[3], lane_threshold[3], lane_q_offset;
+        [[maybe_unused]] double q_dx = 0, q_dy = 0, q_at_0 = 0;
         if constexpr (S == 2) {
             for (int k = 0; k < 3; ++k) {
-                off01[k] = _mm_set_pd(offset[k][1], offset[k][0]);
-                off23[k] = _mm_set_pd(offset[k][3], offset[k][2]);
+                lane_ea[k] = splat(float(ea[k]));
+                // Inside: w > 0, or w >= 0 on a top or left edge, which for floats is
+                // w > -(the smallest subnormal).
+                lane_threshold[k] = splat(tl[k] ? -std::numeric_limits<float>::denorm_min() : 0);
             }
-            q_off01 = _mm_set_pd(q_offset[1], q_offset[0]);
-            q_off23 = _mm_set_pd(q_offset[3], q_offset[2]);
+            for (int i = 0; i < 4; ++i) lane_q_offset[i] = float(q_offset[i]);
+            for (int k = 0; k < 3; ++k) {
+                q_dx += ea[k] * sv[k].q;
+                q_dy += eb[k] * sv[k].q;
+                q_at_0 += ec[k] * sv[k].q;
+            }
+            q_dx *= inv_area, q_dy *= inv_area, q_at_0 *= inv_area;
         }
-#endif
         // Where each (not horizontal) edge crosses a sample row Y: X = root_slope * Y + root_at_0.
         double root_slope[3] = {0, 0, 0}, root_at_0[3] = {0, 0, 0};
         for (int k = 0; k < 3; ++k)
@@ -579,60 +595,68 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
             double row[3];
             for (int k = 0; k < 3; ++k) row[k] = eb[k] * Y + ec[k];
             const size_t row_at = size_t(py) * size_t(camera_.width) * size_t(s * s);
-            for (int px = px_lo; px <= px_hi; ++px) {
-                const double X = px * s + 0.5;
-                double base[3];
-                for (int k = 0; k < 3; ++k) base[k] = ea[k] * X + row[k];
-                // No sample of the pixel can be inside an edge that even its largest offset
-                // leaves negative.
-                if (base[0] + max_offset[0] < 0 || base[1] + max_offset[1] < 0 ||
-                    base[2] + max_offset[2] < 0)
-                    continue;
-                const double q_base =
-                    (base[0] * sv[0].q + base[1] * sv[1].q + base[2] * sv[2].q) * inv_area;
-                const size_t pixel_at = row_at + size_t(px) * size_t(s * s);
-                // Inside the triangle by the smallest offset too: every sample is (no tests).
-                const bool all_inside = base[0] + min_offset[0] > 0 &&
-                                        base[1] + min_offset[1] > 0 && base[2] + min_offset[2] > 0;
-                unsigned covered = 0;
-                float* qs = pending[waiting].qs; // the closeness of the covered samples
-#if defined(__SSE2__)
-                if constexpr (S == 2) {
-                    unsigned inside = 0xF;
-                    if (!all_inside) {
-                        // w > 0, or w >= 0 on a top or left edge.
-                        const __m128d zero = _mm_setzero_pd();
-                        __m128d in01 = _mm_cmpeq_pd(zero, zero), in23 = in01;
-                        for (int k = 0; k < 3; ++k) {
-                            const __m128d b = _mm_set1_pd(base[k]);
-                            const __m128d w01 = _mm_add_pd(b, off01[k]);
-                            const __m128d w23 = _mm_add_pd(b, off23[k]);
-                            in01 = _mm_and_pd(in01, tl[k] ? _mm_cmpge_pd(w01, zero)
-                                                          : _mm_cmpgt_pd(w01, zero));
-                            in23 = _mm_and_pd(in23, tl[k] ? _mm_cmpge_pd(w23, zero)
-                                                          : _mm_cmpgt_pd(w23, zero));
-                        }
-                        inside = unsigned(_mm_movemask_pd(in01)) | unsigned(_mm_movemask_pd(in23))
-                                                                       << 2;
-                        if (!inside) continue;
+            // Shaded below, once the row's coverage is known: the coverage tests branch
+            // unpredictably at a triangle's edges, and the shading's long chain of dependent
+            // arithmetic (division, texture fetch) overlaps from pixel to pixel when its loop
+            // holds nothing else. Each pixel is covered once per triangle and row, so the later
+            // writes change no test in between.
+            if constexpr (S == 2) {
+                // In float: every triangle evaluates an edge from the same (negated)
+                // coefficients at the same points, so the fill rule stays exact.
+                // Lanes: the pixel's samples (x + 0, 1, 0, 1; y + 0, 0, 1, 1).
+                F4 lane_row[3];
+                for (int k = 0; k < 3; ++k)
+                    for (int i = 0; i < 4; ++i) lane_row[k][i] = float(eb[k] * (Y + i / 2) + ec[k]);
+                const double q_row = q_dy * Y + q_at_0;
+                const float inv_area_f = float(inv_area);
+                F4 xs = F4{0, 1, 0, 1} + float(px_lo * s + 0.5); // exact: small halves
+                for (int px = px_lo; px <= px_hi; ++px, xs += 2.0f) {
+                    F4 w[3];
+                    I4 inside = I4{} - 1;
+                    for (int k = 0; k < 3; ++k) {
+                        w[k] = lane_ea[k] * xs + lane_row[k];
+                        inside &= w[k] > lane_threshold[k];
                     }
-                    const __m128d qb = _mm_set1_pd(q_base);
-                    const __m128 q = _mm_movelh_ps(_mm_cvtpd_ps(_mm_add_pd(qb, q_off01)),
-                                                   _mm_cvtpd_ps(_mm_add_pd(qb, q_off23)));
-                    const __m128 nearer = _mm_cmpgt_ps(q, _mm_loadu_ps(&depth_[pixel_at]));
-                    covered = inside & unsigned(_mm_movemask_ps(nearer));
-                    _mm_storeu_ps(qs, q);
-                } else
-#endif
-                {
+                    if (!lanes_set(inside)) continue;
+                    const size_t pixel_at = row_at + size_t(px) * 4;
+                    const F4 q = float(q_dx * (px * s + 0.5) + q_row) + lane_q_offset;
+                    const unsigned covered = lanes_set(inside & (q > load4(&depth_[pixel_at])));
+                    if (!covered) continue;
+                    const int first = __builtin_ctz(covered);
+                    Pending& p = pending[waiting];
+                    store4(p.qs, q);
+                    p.pixel_at = pixel_at;
+                    p.covered = covered;
+                    for (int k = 0; k < 3; ++k) bary[k][waiting] = w[k][first] * inv_area_f;
+                    ++waiting;
+                }
+            } else {
+                for (int px = px_lo; px <= px_hi; ++px) {
+                    const double X = px * s + 0.5;
+                    double base[3];
+                    for (int k = 0; k < 3; ++k) base[k] = ea[k] * X + row[k];
+                    // No sample of the pixel can be inside an edge that even its largest offset
+                    // leaves negative.
+                    if (base[0] + max_offset[0] < 0 || base[1] + max_offset[1] < 0 ||
+                        base[2] + max_offset[2] < 0)
+                        continue;
+                    const double q_base =
+                        (base[0] * sv[0].q + base[1] * sv[1].q + base[2] * sv[2].q) * inv_area;
+                    const size_t pixel_at = row_at + size_t(px) * size_t(s * s);
+                    // Inside the triangle by the smallest offset too: every sample is (no tests).
+                    const bool all_inside = base[0] + min_offset[0] > 0 &&
+                                            base[1] + min_offset[1] > 0 &&
+                                            base[2] + min_offset[2] > 0;
+                    unsigned covered = 0;
+                    float* qs = pending[waiting].qs; // the closeness of the covered samples
                     for (int i = 0; i < s * s; ++i) {
                         if (!all_inside) {
-                            const double w[3] = {base[0] + offset[0][i], base[1] + offset[1][i],
-                                                 base[2] + offset[2][i]};
+                            const double wi[3] = {base[0] + offset[0][i], base[1] + offset[1][i],
+                                                  base[2] + offset[2][i]};
                             // w > 0, or w == 0 on a top or left edge (without branches).
-                            const bool inside = ((w[0] > 0) | ((w[0] == 0) & tl[0])) &
-                                                ((w[1] > 0) | ((w[1] == 0) & tl[1])) &
-                                                ((w[2] > 0) | ((w[2] == 0) & tl[2]));
+                            const bool inside = ((wi[0] > 0) | ((wi[0] == 0) & tl[0])) &
+                                                ((wi[1] > 0) | ((wi[1] == 0) & tl[1])) &
+                                                ((wi[2] > 0) | ((wi[2] == 0) & tl[2]));
                             if (!inside) continue;
                         }
                         const float q = float(q_base + q_offset[i]);
@@ -640,19 +664,15 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                         covered |= 1u << i;
                         qs[i] = q;
                     }
+                    if (!covered) continue;
+                    const int first = __builtin_ctz(covered);
+                    Pending& p = pending[waiting];
+                    p.pixel_at = pixel_at;
+                    p.covered = covered;
+                    for (int k = 0; k < 3; ++k)
+                        bary[k][waiting] = float((base[k] + offset[k][first]) * inv_area);
+                    ++waiting;
                 }
-                if (!covered) continue;
-                // Shaded below, once the row's coverage is known: the coverage tests branch
-                // unpredictably at a triangle's edges, and the shading's long chain of dependent
-                // arithmetic (division, texture fetch) overlaps from pixel to pixel when its loop
-                // holds nothing else. Each pixel is covered once per triangle and row, so the
-                // later writes change no test in between.
-                const int first = __builtin_ctz(covered);
-                Pending& p = pending[waiting++];
-                p.pixel_at = pixel_at;
-                p.covered = covered;
-                for (int k = 0; k < 3; ++k)
-                    bary[k][waiting - 1] = float((base[k] + offset[k][first]) * inv_area);
             }
             // Perspective-correct interpolation, four pixels at a time (the lanes past the row's
             // last waiting pixel compute what nobody reads).

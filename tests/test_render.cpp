@@ -1,7 +1,8 @@
 // The preview rasterizer (render/raster): canvases that reuse a thread's sample buffers start
 // blank whatever was drawn before and whatever their layout (also after resolve_and_clear, and
 // where a row's prepared pixels grow on either side), shared edges are watertight (every sample
-// blended exactly once), and texture coordinates wrap without leaving the texture.
+// blended exactly once, also in a jittered mesh), and texture coordinates wrap without leaving the
+// texture.
 #include "render/raster.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -176,6 +177,63 @@ BOOST_AUTO_TEST_CASE(shared_edges_are_blended_exactly_once) {
             BOOST_TEST(wrong == 0u,
                        "samples " << samples << ": " << wrong << " pixels not alpha 0.5");
         }
+}
+
+BOOST_AUTO_TEST_CASE(a_jittered_mesh_is_watertight) {
+    // A 9 x 7 grid of vertices moved by a fixed pseudo-random amount (every other one exactly onto
+    // a sample centre), each cell split along alternating diagonals: many edges at odd angles
+    // meet at every interior vertex. Half transparent, every sample inside the outline must be
+    // blended exactly once.
+    const int nx = 9, ny = 7;
+    std::vector<Vertex> grid;
+    uint32_t seed = 12345;
+    auto jitter = [&seed] { // in [-0.35, 0.35] of a cell
+        seed = seed * 1664525u + 1013904223u;
+        return (float(seed >> 8) / float(1u << 24) - 0.5f) * 0.7f;
+    };
+    const int size = 101; // pixels; the square [-1, 1]² fills them
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const bool border = x == 0 || y == 0 || x == nx - 1 || y == ny - 1;
+            float gx = float(x) / float(nx - 1), gy = float(y) / float(ny - 1);
+            if (!border) gx += jitter() / float(nx - 1), gy += jitter() / float(ny - 1);
+            float px = -0.9f + 1.8f * gx, py = -0.9f + 1.8f * gy;
+            if ((x + y) % 2 == 0 && !border) { // onto a 2 x 2 sample centre (in pixel units)
+                const float step = 2.0f / float(size) / 2.0f;
+                px = (std::round((px + 1) / step - 0.5f) + 0.5f) * step - 1;
+                py = (std::round((py + 1) / step - 0.5f) + 0.5f) * step - 1;
+            }
+            grid.push_back(at(px, py));
+        }
+    std::vector<uint32_t> triangles;
+    for (uint32_t y = 0; y + 1 < uint32_t(ny); ++y)
+        for (uint32_t x = 0; x + 1 < uint32_t(nx); ++x) {
+            const uint32_t a = y * nx + x, b = a + 1, c = a + nx, d = c + 1;
+            if ((x + y) % 2)
+                triangles.insert(triangles.end(), {a, b, d, a, d, c});
+            else
+                triangles.insert(triangles.end(), {a, b, c, b, d, c});
+        }
+    for (int samples = 1; samples <= 4; ++samples) {
+        Canvas canvas(square_camera(size), samples);
+        Surface surface;
+        surface.factor = {0, 0, 1, 0.5f};
+        surface.alpha = AlphaMode::Blend;
+        surface.lit = false;
+        canvas.draw(grid, triangles, surface);
+        const texm::Image img = canvas.resolve(std::nullopt);
+        // The outline is the square [-0.9, 0.9]²: pixels 2 or more inside it are whole.
+        const double lo = (1 - 0.9) * size / 2 + 2, hi = (1 + 0.9) * size / 2 - 2;
+        size_t inner = 0, wrong = 0;
+        for (uint32_t y = 0; y < img.height; ++y)
+            for (uint32_t x = 0; x < img.width; ++x) {
+                if (x < lo || x + 1 > hi || y < lo || y + 1 > hi) continue;
+                ++inner;
+                wrong += img.at(x, y)[3] != 128;
+            }
+        BOOST_TEST(inner > 7000u, "samples " << samples);
+        BOOST_TEST(wrong == 0u, "samples " << samples << ": " << wrong << " pixels not alpha 0.5");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(texture_coordinates_wrap_and_stay_in_the_texture) {
