@@ -830,30 +830,27 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
         for (int x = span.lo; x <= span.hi; ++x, p += 4) {
             const size_t at = (row_at + size_t(x)) * size_t(S * S); // sample_index(x * S, y * S)
             const ColourSample* samples = &colour_[at];
-            std::array<uint32_t, 4> sum_units{0, 0, 0, 0}; // RGB and alpha
+            I4 sum_units{}; // RGB and alpha: at most 16 x 65535, well within int32
 #if defined(__SSE2__)
             if constexpr (S == 2) {
                 // The four samples (32 bytes) widened to 32 bits and added channel by channel.
                 const __m128i zero = _mm_setzero_si128();
                 const __m128i s01 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(samples));
                 const __m128i s23 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(samples + 2));
-                const __m128i sum = _mm_add_epi32(
+                sum_units = std::bit_cast<I4>(_mm_add_epi32(
                     _mm_add_epi32(_mm_unpacklo_epi16(s01, zero), _mm_unpackhi_epi16(s01, zero)),
-                    _mm_add_epi32(_mm_unpacklo_epi16(s23, zero), _mm_unpackhi_epi16(s23, zero)));
-                _mm_storeu_si128(reinterpret_cast<__m128i*>(sum_units.data()), sum);
+                    _mm_add_epi32(_mm_unpacklo_epi16(s23, zero), _mm_unpackhi_epi16(s23, zero))));
             } else
 #endif
                 for (int i = 0; i < S * S; ++i)
-                    for (size_t k = 0; k < 4; ++k) sum_units[k] += samples[i][k];
-            const uint32_t alpha_units = sum_units[3];
-            if (alpha_units == 0) continue; // nothing drawn here: the background
-            const float alpha = float(alpha_units) * (1.0f / 65535.0f);
-            const float a = alpha / n;
-            // The three colour channels at once (the alpha lane is computed and not used); the
-            // same arithmetic as to_srgb() lane by lane.
-            const F4 sums{float(sum_units[0]), float(sum_units[1]), float(sum_units[2]), 0};
-            F4 linear = background ? sums * (1.0f / 65535.0f) / n + bg4 * (1 - a)
-                                   : sums * (1.0f / float(alpha_units));
+                    sum_units += I4{samples[i][0], samples[i][1], samples[i][2], samples[i][3]};
+            if (sum_units[3] == 0) continue; // nothing drawn here: the background
+            // The channels at once (exact: the sums are below 2^24); the colour lanes take the
+            // arithmetic of to_srgb() (the alpha lane is computed and not used).
+            const F4 sums = __builtin_convertvector(sum_units, F4);
+            const float a = sums[3] * (1.0f / 65535.0f) / n;
+            F4 linear =
+                background ? sums * (1.0f / 65535.0f) / n + bg4 * (1 - a) : sums * (1.0f / sums[3]);
             linear = linear > 0 ? linear : F4{};
             linear = linear < 1 ? linear : splat(1);
             const I4 index = __builtin_convertvector(linear * 4095.0f + 0.5f, I4);
