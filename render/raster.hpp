@@ -19,6 +19,26 @@
 
 namespace msh::render {
 
+// Sample buffers (and texture levels) in transparent huge pages where the kernel offers them
+// (madvise): one page fault per 2 MB instead of one per 4 KB, which was a third of a thumbnail's
+// time.
+void* allocate_samples(size_t bytes);
+void free_samples(void* p);
+template <class T> struct SampleAllocator {
+    using value_type = T;
+    SampleAllocator() = default;
+    template <class U> SampleAllocator(const SampleAllocator<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(allocate_samples(n * sizeof(T))); }
+    void deallocate(T* p, size_t) { free_samples(p); }
+    template <class U> bool operator==(const SampleAllocator<U>&) const { return true; }
+    // Sized without being filled: samples are cleared when a draw first reaches them, texels are
+    // written when a texture is made.
+    template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... A> void construct(U* p, A&&... a) {
+        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+    }
+};
+
 // A texture with its mip chain: per texel linear RGB and alpha in 16-bit units (1 = 65535:
 // exact enough for 8-bit sources, half the memory of floats), converted from sRGB once; each mip
 // level is the 2 x 2 box filter of the level above, down to 1 x 1. Sampled with repeat wrapping,
@@ -27,7 +47,8 @@ namespace msh::render {
 struct Texture {
     struct Level {
         int width = 0, height = 0;
-        std::vector<std::array<uint16_t, 4>> texels; // linear RGBA, rows top first
+        // linear RGBA, rows top first (sized without being filled: every texel is written)
+        std::vector<std::array<uint16_t, 4>, SampleAllocator<std::array<uint16_t, 4>>> texels;
     };
     std::vector<Level> levels;
 };
@@ -60,24 +81,6 @@ struct Lighting {
     Vec3 fill{0.6f, -0.25f, 0.76f};
     float fill_intensity = 0.3f;
     float ambient = 0.22f;
-};
-
-// Sample buffers in transparent huge pages where the kernel offers them (madvise): one page fault
-// per 2 MB instead of one per 4 KB, which was a third of a thumbnail's time.
-void* allocate_samples(size_t bytes);
-void free_samples(void* p);
-template <class T> struct SampleAllocator {
-    using value_type = T;
-    SampleAllocator() = default;
-    template <class U> SampleAllocator(const SampleAllocator<U>&) {}
-    T* allocate(size_t n) { return static_cast<T*>(allocate_samples(n * sizeof(T))); }
-    void deallocate(T* p, size_t) { free_samples(p); }
-    template <class U> bool operator==(const SampleAllocator<U>&) const { return true; }
-    // Sized without being filled: samples are cleared when a draw first reaches them.
-    template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
-    template <class U, class... A> void construct(U* p, A&&... a) {
-        ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
-    }
 };
 
 using ColourSample = std::array<uint16_t, 4>;
