@@ -234,11 +234,13 @@ size_t channels(ColorType t) {
     return 4;
 }
 
-// Drops or reorders channels of an RGBA8 image for `type` (grey takes R).
-Bytes pack(const texm::Image& img, ColorType type) {
+// Drops or reorders channels of an RGBA8 image for `type` (grey takes R): the pixels in `type`'s
+// layout, the image's own bytes for RGBA (not copied), else packed into `storage`.
+ByteView pack(const texm::Image& img, ColorType type, Bytes& storage) {
     size_t n = size_t(img.width) * img.height, c = channels(type);
     if (type == ColorType::RGBA) return img.rgba;
-    Bytes out(n * c);
+    Bytes& out = storage;
+    out.resize(n * c);
     const uint8_t* s = img.rgba.data();
     uint8_t* o = out.data();
     for (size_t i = 0; i < n; ++i, s += 4, o += c) {
@@ -397,7 +399,8 @@ Bytes encode_rgba(const texm::Image& img, const EncodeOptions& options) {
     bool alpha = false;
     for (size_t i = 3; i < img.rgba.size() && !alpha; i += 4) alpha = img.rgba[i] != 255;
     ColorType type = alpha ? ColorType::RGBA : ColorType::RGB;
-    return encode(img.width, img.height, type, pack(img, type), options);
+    Bytes packed;
+    return encode(img.width, img.height, type, pack(img, type, packed), options);
 }
 
 Decoded decode(ByteView data, uint64_t max_pixels) {
@@ -494,7 +497,9 @@ Bytes from_texm_level(const texm::Texture& t, uint32_t level, const EncodeOption
         if (t.header.flags5 & texm::kFlags5AlphaKey) o.palette_alpha = {0};
         return encode(w, h, type, t.levels[level], o);
     }
-    return encode(w, h, type, pack(texm::decode_level(t, level), type), o);
+    const texm::Image pixels = texm::decode_level(t, level);
+    Bytes packed;
+    return encode(w, h, type, pack(pixels, type, packed), o);
 }
 
 texm::Image texm_level_pixels(const texm::Texture& t, uint32_t level) {
