@@ -8,11 +8,14 @@
 
 namespace msh::cli {
 
-void configure_allocator([[maybe_unused]] std::string_view command) {
-#ifdef MSHCONV_MIMALLOC
+void configure_allocator(std::string_view command) {
     // Affects the segments mimalloc maps from here on, which for a batch is nearly all of them.
-    if (command == "batch" && !std::getenv("MIMALLOC_LARGE_OS_PAGES"))
-        mi_option_enable(mi_option_large_os_pages);
+    if (command == "batch") use_large_pages();
+}
+
+void use_large_pages() {
+#ifdef MSHCONV_MIMALLOC
+    if (!std::getenv("MIMALLOC_LARGE_OS_PAGES")) mi_option_enable(mi_option_large_os_pages);
 #endif
 }
 
@@ -20,7 +23,7 @@ std::string allocator_description() {
 #ifdef MSHCONV_MIMALLOC
     const int v = mi_version(); // 209 = 2.0.9
     return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." +
-           std::to_string(v % 10) + " (large OS pages for batch)";
+           std::to_string(v % 10) + " (large OS pages for batch and maps)";
 #else
     return "glibc malloc";
 #endif

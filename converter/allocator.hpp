@@ -14,6 +14,11 @@ namespace msh::cli {
 // own MIMALLOC_LARGE_OS_PAGES (read before main) wins either way.
 void configure_allocator(std::string_view command);
 
+// mimalloc's 2 MB pages from here on, for a single command that is about to touch tens of MB of
+// fresh buffers (a map's conversion: its GLB, the draped overlay's arrays, the sidecar text).
+// Nothing when the user's MIMALLOC_LARGE_OS_PAGES decides, or without mimalloc.
+void use_large_pages();
+
 // For `--version`: "mimalloc 2.0.9 (large OS pages for batch)" or "glibc malloc".
 std::string allocator_description();
 
