@@ -540,14 +540,17 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 inv_area;
         // 2 x 2 samples (the default): the four samples of a pixel are the lanes of one float
         // vector per edge, and the closeness a plane in the samples' coordinates.
-        [[maybe_unused]] F4 lane_ea[3], lane_threshold[3], lane_q_offset;
+        [[maybe_unused]] F4 lane_ea[3], lane_q_offset;
+        [[maybe_unused]] I4 lane_threshold[3];
         [[maybe_unused]] double q_dx = 0, q_dy = 0, q_at_0 = 0;
         if constexpr (S == 2) {
             for (int k = 0; k < 3; ++k) {
                 lane_ea[k] = splat(float(ea[k]));
-                // Inside: w > 0, or w >= 0 on a top or left edge, which for floats is
-                // w > -(the smallest subnormal).
-                lane_threshold[k] = splat(tl[k] ? -std::numeric_limits<float>::denorm_min() : 0);
+                // Inside: w > 0, or w >= 0 on a top or left edge. Compared as the bits of w read
+                // as int32 (the order of finite floats, +0 = 0 where two triangles meet exactly):
+                // > 0 or > -1; no float compare, so a process in denormals-are-zero mode (a
+                // -ffast-math program using this library) gets the same answer.
+                lane_threshold[k] = I4{} - int32_t(tl[k]);
             }
             for (int i = 0; i < 4; ++i) lane_q_offset[i] = float(q_offset[i]);
             for (int k = 0; k < 3; ++k) {
@@ -615,7 +618,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     I4 inside = I4{} - 1;
                     for (int k = 0; k < 3; ++k) {
                         w[k] = lane_ea[k] * xs + lane_row[k];
-                        inside &= w[k] > lane_threshold[k];
+                        inside &= std::bit_cast<I4>(w[k]) > lane_threshold[k];
                     }
                     if (!lanes_set(inside)) continue;
                     const size_t pixel_at = row_at + size_t(px) * 4;
