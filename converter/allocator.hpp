@@ -20,7 +20,7 @@ void configure_allocator(std::string_view command);
 // Nothing when the user's MIMALLOC_LARGE_OS_PAGES decides, or without mimalloc.
 void use_large_pages();
 
-// For `--version`: "mimalloc 2.0.9 (large OS pages for batch)" or "glibc malloc".
+// For `--version`: "mimalloc 2.0.9 (large OS pages for batch and maps)" or "glibc malloc".
 std::string allocator_description();
 
 } // namespace msh::cli
