@@ -251,6 +251,13 @@ uint16_t to_unit(float v) {
 float from_unit(uint16_t v) {
     return float(v) * (1.0f / 65535.0f);
 }
+// `colour` (straight linear RGBA) composited over the premultiplied sample `dst`.
+void blend_over(ColourSample& dst, const std::array<float, 4>& colour) {
+    const float a = colour[3];
+    for (size_t k = 0; k < 3; ++k) dst[k] = to_unit(colour[k] * a + from_unit(dst[k]) * (1 - a));
+    dst[3] = to_unit(a + from_unit(dst[3]) * (1 - a));
+}
+
 // The lanes of a comparison's result that are set, as bits 0..3.
 unsigned lanes_set(I4 mask) {
 #if defined(__SSE2__)
@@ -721,14 +728,10 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 }
                 if (surface.lit) colour *= F4{lights[j], lights[j], lights[j], 1};
                 if (blend) {
-                    const float a = colour[3];
-                    for (int i = 0; i < s * s; ++i) {
-                        if (!(covered & (1u << i))) continue;
-                        auto& dst = colour_[pixel_at + size_t(i)];
-                        for (size_t k = 0; k < 3; ++k)
-                            dst[k] = to_unit(colour[k] * a + from_unit(dst[k]) * (1 - a));
-                        dst[3] = to_unit(a + from_unit(dst[3]) * (1 - a));
-                    }
+                    for (int i = 0; i < s * s; ++i)
+                        if (covered & (1u << i))
+                            blend_over(colour_[pixel_at + size_t(i)],
+                                       {colour[0], colour[1], colour[2], colour[3]});
                     continue;
                 }
                 const ColourSample opaque = to_units(colour);
@@ -779,11 +782,7 @@ void Canvas::draw_lines(const std::vector<Vec3>& points, const std::vector<uint3
                     const size_t at = sample_index(sx, sy);
                     if (stamped[at] == mark) continue;
                     stamped[at] = mark;
-                    auto& dst = colour_[at];
-                    const float al = colour[3];
-                    for (size_t c = 0; c < 3; ++c)
-                        dst[c] = to_unit(colour[c] * al + from_unit(dst[c]) * (1 - al));
-                    dst[3] = to_unit(al + from_unit(dst[3]) * (1 - al));
+                    blend_over(colour_[at], colour);
                 }
         }
     }
