@@ -95,6 +95,7 @@ class PreviewBatch {
         if (settings_.frame) options_["frame"] = *settings_.frame;
         if (settings_.strip) options_["strip"] = settings_.strip;
         if (settings_.turntable) options_["turntable"] = settings_.turntable;
+        if (settings_.both_sides) options_["both_sides"] = true;
         options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION));
     }
 

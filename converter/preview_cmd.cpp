@@ -94,9 +94,10 @@ void add_preview_options(po::options_description& desc, bool standalone) {
         "transparent or #RRGGBB")("overlay", po::value<std::string>(),
                                   "map: areal overlay none|outline|fill (default; with a legend)")(
         "samples", po::value<int>()->default_value(2),
-        "supersampling per side: 2 = 4 samples per pixel")("materials", po::value<std::string>(),
-                                                           "Material.lib to use")(
-        "textures", po::value<std::string>(), "Textures.lib to use")(
+        "supersampling per side: 2 = 4 samples per pixel")(
+        "both-sides", "draw the inner side of closed shells too (the same picture, slower)")(
+        "materials", po::value<std::string>(),
+        "Material.lib to use")("textures", po::value<std::string>(), "Textures.lib to use")(
         "map", po::value<std::string>(), "map: the Land.map (default: beside IN)")(
         "wear1", po::value<std::string>(), "map: the layer-1 WEAR (default: beside IN)")(
         "wear2", po::value<std::string>(), "map: the layer-2 WEAR (default: beside IN)");
@@ -132,6 +133,7 @@ pipeline::PreviewSettings preview_settings(const po::variables_map& vm) {
     else if (overlay != "fill")
         throw UsageError("--overlay must be none, outline or fill, got '" + overlay + "'");
     s.samples_per_side = vm["samples"].as<int>();
+    s.both_sides = vm.count("both-sides") > 0;
     if (const std::string problem = pipeline::preview_settings_problem(s); !problem.empty())
         throw UsageError(problem);
     return s;

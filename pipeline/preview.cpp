@@ -252,6 +252,15 @@ Preview finish(Sheet sheet, const std::string& kind, const std::string& address,
     return p;
 }
 
+// How a model or scene is drawn: the inner sides of closed shells left out unless asked for.
+preview_draw::DrawOptions drawn_as(const PreviewSettings& s) {
+    preview_draw::DrawOptions options;
+    options.cull_hidden = !s.both_sides;
+    return options;
+}
+// For the bounds alone (the metadata): no shells to find.
+const preview_draw::DrawOptions kBoundsOnly{.cull_hidden = false};
+
 PreviewTextureCache& cache_or(PreviewTextureCache* cache, PreviewTextureCache& local) {
     return cache ? *cache : local;
 }
@@ -315,7 +324,7 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
                     preview_draw::LocalPose{mapping::to_gltf(p.pos), mapping::to_gltf_quat(p.rot)};
             }
         }
-        return preview_draw::draw_list(ms.scene, pose, {}, textures, warnings);
+        return preview_draw::draw_list(ms.scene, pose, drawn_as(s), textures, warnings);
     };
     if (s.strip > 0 && !animated) throw PreviewError("the model has no animation to strip");
     Sheet sheet = draw_sheet(subject, s, {});
@@ -337,8 +346,9 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
                               {"keys", model.animation.keys.size()}};
     material_facts(ms.scene, facts);
     facts["bounds"] = bounds_json(
-        sheet.rest_points ? *sheet.rest_points
-                          : preview_draw::draw_list(ms.scene, {}, {}, textures, warnings).framed);
+        sheet.rest_points
+            ? *sheet.rest_points
+            : preview_draw::draw_list(ms.scene, {}, kBoundsOnly, textures, warnings).framed);
     uint64_t hash = content_hash(input.model);
     if (input.wear) hash ^= content_hash(input.wear->bytes) * 0x100000001b3ULL;
     return finish(std::move(sheet), "model", input.address, hash, std::move(facts),
@@ -359,7 +369,7 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
     subject.draw = [&](double frame) {
         const Pose pose =
             frame >= 0 ? preview_draw::sample_scene_animation(sc, frame / s.fps) : Pose{};
-        return preview_draw::draw_list(sc, pose, {}, textures, warnings);
+        return preview_draw::draw_list(sc, pose, drawn_as(s), textures, warnings);
     };
     if (s.strip > 0 && seconds <= 0) throw PreviewError("the scene has no animation to strip");
     Sheet sheet = draw_sheet(subject, s, {});
@@ -369,9 +379,10 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
     facts["triangles"] = sheet.triangles;
     if (seconds > 0) facts["animation"] = {{"seconds", seconds}, {"frames", subject.frames}};
     material_facts(sc, facts);
-    facts["bounds"] = bounds_json(
-        sheet.rest_points ? *sheet.rest_points
-                          : preview_draw::draw_list(sc, {}, {}, textures, warnings).framed);
+    facts["bounds"] =
+        bounds_json(sheet.rest_points
+                        ? *sheet.rest_points
+                        : preview_draw::draw_list(sc, {}, kBoundsOnly, textures, warnings).framed);
     return finish(std::move(sheet), "scene", address, content_hash(bytes), std::move(facts),
                   std::move(warnings));
 }

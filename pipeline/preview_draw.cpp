@@ -82,6 +82,17 @@ std::vector<bool> shown_nodes(const scene::Scene& sc, const DrawOptions& options
     return shown;
 }
 
+// The items as closed_shells takes them: only opaque surfaces hide what is behind them.
+std::vector<render::MeshRef> opaque_meshes(const std::vector<Item>& items) {
+    static const std::vector<uint32_t> kNoTriangles;
+    std::vector<render::MeshRef> meshes;
+    for (const Item& item : items)
+        meshes.push_back({&item.vertices, item.surface.alpha == render::AlphaMode::Opaque
+                                              ? &item.triangles
+                                              : &kNoTriangles});
+    return meshes;
+}
+
 } // namespace
 
 DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& options,
@@ -196,6 +207,8 @@ DrawList draw_list(const scene::Scene& sc, const Pose& pose, const DrawOptions& 
         }
     }
     for (Item& item : blended) list.items.push_back(std::move(item));
+    if (options.cull_hidden && !options.terrain)
+        list.shells = render::closed_shells(opaque_meshes(list.items));
     return list;
 }
 
@@ -238,7 +251,13 @@ Pose sample_scene_animation(const scene::Scene& sc, double seconds) {
 texm::Image render_view(const DrawList& list, const render::Camera& camera,
                         const PreviewSettings& settings) {
     render::Canvas canvas(camera, settings.samples_per_side);
-    for (const Item& item : list.items) canvas.draw(item.vertices, item.triangles, item.surface);
+    const std::vector<std::vector<render::Cull>> cull =
+        list.shells.shells.empty() ? std::vector<std::vector<render::Cull>>(list.items.size())
+                                   : render::culling(list.shells, list.items.size(), canvas);
+    for (size_t i = 0; i < list.items.size(); ++i) {
+        const Item& item = list.items[i];
+        canvas.draw(item.vertices, item.triangles, item.surface, {}, cull[i]);
+    }
     for (const Lines& l : list.lines) canvas.draw_lines(l.points, l.segments, l.colour, 1.0);
     return canvas.resolve_and_clear(settings.background);
 }

@@ -6,6 +6,7 @@
 
 #include "render/camera.hpp"
 #include "render/raster.hpp"
+#include "render/shells.hpp"
 #include "scene/scene.hpp"
 
 #include <array>
@@ -35,6 +36,8 @@ struct DrawList {
     std::vector<Lines> lines;
     std::vector<render::Vec3> framed; // the points the camera frames
     size_t triangles = 0;
+    // The closed shells of the opaque items (by item): their inner sides are not drawn.
+    render::ShellSet shells;
 };
 
 // A node's local pose overriding its TRS (translation, rotation x, y, z, w).
@@ -47,6 +50,7 @@ using Pose = std::vector<std::optional<LocalPose>>; // by scene node; empty: the
 // What of a scene is drawn and how (maps: the overlay layer instead of the raw polygons).
 struct DrawOptions {
     bool terrain = false;
+    bool cull_hidden = true; // find the closed shells (maps: the terrain is open; never)
     PreviewSettings::Overlay overlay = PreviewSettings::Overlay::Fill;
 };
 

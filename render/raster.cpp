@@ -145,6 +145,22 @@ F4 texel4(const std::array<uint16_t, 4>& p) {
 // int (a framed model lies in the picture; this is a damaged one).
 constexpr double kGuardBand = 1e8;
 
+// Is a projected point usable at `s` samples per side? Not when behind the camera (framing keeps
+// what is shown in front), non-finite or absurdly far (a tolerant read of a damaged model): the
+// triangles of such a vertex are not drawn.
+// Twice the signed area of a triangle in samples (y down: negative = counter-clockwise). One
+// function for the culling test and the drawing, so that both see the same sign.
+double triangle_area(double x0, double y0, double x1, double y1, double x2, double y2) {
+    return (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
+}
+
+bool drawable(const Camera& camera, const Projected& p, int s) {
+    const double near = 1e-6;
+    const double q = camera.orthographic ? -p.z : 1.0 / p.z;
+    return (camera.orthographic || p.z > near) && std::abs(p.x * s) < kGuardBand &&
+           std::abs(p.y * s) < kGuardBand && std::isfinite(q);
+}
+
 struct ScreenVertex {
     double x, y;  // samples
     double q;     // closeness, affine in screen space: 1 / z (perspective) or -z
@@ -365,22 +381,39 @@ size_t Canvas::covered_samples() const {
 }
 
 void Canvas::draw(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
-                  const Surface& surface, const Lighting& lighting) {
+                  const Surface& surface, const Lighting& lighting, std::span<const Cull> cull) {
+    if (!cull.empty() && cull.size() != triangles.size() / 3) cull = {};
     switch (s_) {
     case 1:
-        return draw_with<1>(vertices, triangles, surface, lighting);
+        return draw_with<1>(vertices, triangles, surface, lighting, cull);
     case 2:
-        return draw_with<2>(vertices, triangles, surface, lighting);
+        return draw_with<2>(vertices, triangles, surface, lighting, cull);
     case 3:
-        return draw_with<3>(vertices, triangles, surface, lighting);
+        return draw_with<3>(vertices, triangles, surface, lighting, cull);
     default:
-        return draw_with<4>(vertices, triangles, surface, lighting);
+        return draw_with<4>(vertices, triangles, surface, lighting, cull);
     }
+}
+
+bool Canvas::sees_from_outside(const Vec3& lo, const Vec3& hi) const {
+    if (!camera_.orthographic) {
+        bool inside = true;
+        for (int i = 0; i < 3; ++i)
+            inside = inside && camera_.eye[i] >= lo[i] && camera_.eye[i] <= hi[i];
+        if (inside) return false;
+    }
+    for (int corner = 0; corner < 8; ++corner) {
+        const Vec3 p{(corner & 1 ? hi : lo)[0], (corner & 2 ? hi : lo)[1],
+                     (corner & 4 ? hi : lo)[2]};
+        if (!drawable(camera_, project(camera_, p), s_)) return false;
+    }
+    return true;
 }
 
 template <int S>
 void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
-                       const Surface& surface, const Lighting& lighting) {
+                       const Surface& surface, const Lighting& lighting,
+                       std::span<const Cull> cull) {
     const Vec3 key = world_dir(camera_, lighting.key), fill = world_dir(camera_, lighting.fill);
     auto light = [&](const Vec3& n) {
         return std::min(1.0, lighting.ambient +
@@ -402,7 +435,6 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
     const Texture* tex = surface.texture.get();
 
     // Each vertex projected and lit once (a vertex is shared by about six triangles).
-    const double near = 1e-6;
     std::vector<ScreenVertex> screen(vertices.size());
     for (size_t i = 0; i < vertices.size(); ++i) {
         const Vertex& src = vertices[i];
@@ -415,10 +447,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         sv.u = src.u;
         sv.v = src.v;
         sv.colour = src.colour;
-        // Behind the camera (framing keeps what is shown in front), or non-finite or absurdly far
-        // (a tolerant read of a damaged model): its triangles are not drawn.
-        sv.drawable = (camera_.orthographic || p.z > near) && std::abs(sv.x) < kGuardBand &&
-                      std::abs(sv.y) < kGuardBand && std::isfinite(sv.q);
+        sv.drawable = drawable(camera_, p, s_);
         sv.light = dot(src.normal, src.normal) > 0
                        ? float(light(towards_eye(src.normal, src.position)))
                        : -1.0f;
@@ -429,6 +458,13 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
     std::vector<std::pair<float, uint32_t>> order;
     order.reserve(triangles.size() / 3);
     for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+        if (!cull.empty() && cull[t / 3] != Cull::None) {
+            // As the drawing loop computes it: negative = counter-clockwise on screen (y down).
+            const ScreenVertex *a = &screen[triangles[t]], *b = &screen[triangles[t + 1]],
+                               *c = &screen[triangles[t + 2]];
+            const double area = triangle_area(a->x, a->y, b->x, b->y, c->x, c->y);
+            if (cull[t / 3] == (area < 0 ? Cull::Front : Cull::Back)) continue;
+        }
         double z = 0;
         for (int k = 0; k < 3; ++k) {
             const Vec3& p = vertices[triangles[t + size_t(k)]].position;
@@ -468,8 +504,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         ScreenVertex sv[3];
         for (int k = 0; k < 3; ++k) sv[k] = screen[triangles[t + size_t(k)]];
         if (!sv[0].drawable || !sv[1].drawable || !sv[2].drawable) continue;
-        double area =
-            (sv[1].x - sv[0].x) * (sv[2].y - sv[0].y) - (sv[2].x - sv[0].x) * (sv[1].y - sv[0].y);
+        double area = triangle_area(sv[0].x, sv[0].y, sv[1].x, sv[1].y, sv[2].x, sv[2].y);
         if (!(std::abs(area) > 0)) continue;
         if (sv[0].light < 0 || sv[1].light < 0 || sv[2].light < 0) {
             // The face normal (world) for vertices without one.

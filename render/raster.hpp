@@ -14,6 +14,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,10 @@ struct Lighting {
 
 using ColourSample = std::array<uint16_t, 4>;
 
+// Which side of a triangle a draw may skip. Front = counter-clockwise as the camera sees it
+// (glTF's front face).
+enum class Cull : uint8_t { None, Back, Front };
+
 class Canvas {
   public:
     // `camera` in final-image pixels; the canvas works at `samples_per_side`² samples per pixel.
@@ -93,10 +98,17 @@ class Canvas {
     Canvas(const Canvas&) = delete;
     Canvas& operator=(const Canvas&) = delete;
 
-    // Draws a triangle list. Opaque and Mask surfaces write depth; Blend surfaces are composited
-    // over what is drawn (draw them last) and do not write depth.
+    // Draws a triangle list, both sides of each triangle unless `cull` (one per triangle, or
+    // empty) says which side is never seen (render/shells.hpp). Opaque and Mask surfaces write
+    // depth; Blend surfaces are composited over what is drawn (draw them last) and do not write
+    // depth.
     void draw(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
-              const Surface& surface, const Lighting& lighting = {});
+              const Surface& surface, const Lighting& lighting = {},
+              std::span<const Cull> cull = {});
+
+    // Does the camera see the box [lo, hi] (world) wholly from outside: the eye outside it (or
+    // orthographic), and every point of it drawable (in front of the camera, in range)?
+    bool sees_from_outside(const Vec3& lo, const Vec3& hi) const;
 
     // Screen-space lines `width` pixels wide between the projected points, blended over what is
     // drawn (no depth test): outlines that must stay visible.
@@ -131,7 +143,7 @@ class Canvas {
     texm::Image resolve_with(const std::optional<std::array<uint8_t, 3>>& background) const;
     template <int S>
     void draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
-                   const Surface& surface, const Lighting& lighting);
+                   const Surface& surface, const Lighting& lighting, std::span<const Cull> cull);
 
     Camera camera_;
     int s_;

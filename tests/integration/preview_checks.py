@@ -17,7 +17,10 @@ renderer:
 6. incremental runs, --force, placeholder tiles and clear errors for damaged input, nothing
    to draw, and no PNG left behind;
 7. an export of every LOD and group marks the other slots hidden (KHR_node_visibility), and a
-   viewer that honours it (the preview of that GLB) shows exactly the default export.
+   viewer that honours it (the preview of that GLB) shows exactly the default export;
+8. leaving out the inner sides of closed shells keeps the pictures: every model, every view and
+   the grid, and Assimp's OBJ and glTF of some, against --both-sides (the same coverage, colours
+   but for rounding along silhouettes).
 
 usage: preview_checks.py BUILD_DIR SOURCE_DIR
 """
@@ -189,6 +192,70 @@ for view_name in VIEWS:
             worst = (score, f"{asset['name']} {view_name}")
 check(counted == 64 * len(VIEWS), f"silhouettes compared: {counted} (64 models x {len(VIEWS)} views)")
 check(worst[0] >= 0.98, f"silhouette IoU >= 0.98 on every model and view (lowest {worst[0]:.4f}: {worst[1]})")
+
+# ---- 1b. the inner sides of closed shells are left out and the pictures stay ------------------
+# (render/shells.hpp): every corpus model in every view and the grid, and Assimp's OBJ and glTF of
+# some of them (its own vertex order and splits, no MSH habits), against --both-sides: the same
+# coverage everywhere, the same colours but for rounding along silhouettes (where an outer and
+# an inner side meet at the same depth, two-sided drawing shows either).
+def culling_changes(culled_png, both_png):
+    a = np.asarray(Image.open(culled_png).convert("RGBA")).astype(int)
+    b = np.asarray(Image.open(both_png).convert("RGBA")).astype(int)
+    if a.shape != b.shape:
+        return None
+    covered = int((a[..., 3] > 0).sum())
+    return (int((a[..., 3] != b[..., 3]).sum()), int((a[..., :3] != b[..., :3]).any(axis=2).sum()),
+            covered)
+
+
+def check_culling(pairs, what):
+    coverage, coloured, covered, worst = 0, 0, 0, (0.0, "")
+    for name, culled_png, both_png in pairs:
+        c = culling_changes(culled_png, both_png)
+        if c is None:
+            coverage += 1
+            continue
+        coverage += c[0]
+        coloured += c[1]
+        covered += c[2]
+        share = c[1] / max(c[2], 1)
+        if share > worst[0]:
+            worst = (share, name)
+    check(len(pairs) > 0 and coverage == 0 and coloured * 1000 <= covered and worst[0] <= 0.005,
+          f"{what}: drawing the inner sides too changes no coverage ({coverage} pixels) and "
+          f"{coloured} of {covered} covered pixels' colours (most: {worst[0] * 100:.2f} % in "
+          f"{worst[1] or '-'}; {len(pairs)} pictures)")
+
+
+pairs = []
+for view_name in VIEWS + ["grid"]:
+    culled = os.path.join(work, "sil_" + view_name)
+    if view_name == "grid":
+        culled = os.path.join(work, "grid_culled")
+        run("batch", *archives, "-o", culled, "--to", "preview", "--view", "grid")
+    both = os.path.join(work, "both_" + view_name)
+    r = run("batch", *archives, "-o", both, "--to", "preview", "--view", view_name, "--both-sides")
+    check(r.returncode == 0, f"batch --to preview --view {view_name} --both-sides")
+    for asset in json.load(open(os.path.join(culled, "index.json")))["assets"]:
+        pairs.append((f"{asset['name']} {view_name}", os.path.join(culled, asset["png"]),
+                      os.path.join(both, asset["png"])))
+check(len(pairs) == 64 * (len(VIEWS) + 1), f"corpus pictures with and without culling: {len(pairs)}")
+check_culling(pairs, "corpus models, every view")
+pairs = []
+for glb in sorted(glob.glob(os.path.join(glb_dir, "**", "*.glb"), recursive=True))[::8]:
+    stem = os.path.splitext(os.path.basename(glb))[0]
+    for ext, flags in (("obj", []), ("gltf", ["-fgltf2"])):
+        written = os.path.join(work, f"assimp_{stem}.{ext}")
+        made = subprocess.run(["assimp", "export", glb, written, *flags], capture_output=True, text=True)
+        check(made.returncode == 0, f"assimp export {stem}.{ext}")
+        for view_name in ("iso", "grid"):
+            a, b = written + f".{view_name}.png", written + f".{view_name}.both.png"
+            r1 = run("preview", written, a, "--view", view_name)
+            r2 = run("preview", written, b, "--view", view_name, "--both-sides")
+            check(r1.returncode == 0 and r2.returncode == 0, f"preview of Assimp's {stem}.{ext}")
+            pairs.append((f"{stem}.{ext} {view_name}", a, b))
+check(len(pairs) >= 30, f"Assimp-written models previewed with and without culling: {len(pairs)}")
+check_culling(pairs, "Assimp-written OBJ and glTF")
 
 
 # ---- 2. up is up, nothing mirrored ------------------------------------------------------------
