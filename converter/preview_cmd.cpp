@@ -95,7 +95,7 @@ void add_preview_options(po::options_description& desc, bool standalone) {
                                   "map: areal overlay none|outline|fill (default; with a legend)")(
         "samples", po::value<int>()->default_value(2),
         "supersampling per side: 2 = 4 samples per pixel")(
-        "both-sides", "draw the inner side of closed shells too (the same picture, slower)")(
+        "both-sides", "draw the inner side of closed shells too (slower; as before culling)")(
         "materials", po::value<std::string>(),
         "Material.lib to use")("textures", po::value<std::string>(), "Textures.lib to use")(
         "map", po::value<std::string>(), "map: the Land.map (default: beside IN)")(

@@ -46,8 +46,9 @@ struct PreviewSettings {
     std::optional<std::array<uint8_t, 3>> background;                   // none: transparent
     enum class Overlay { None, Outline, Fill } overlay = Overlay::Fill; // maps
     int samples_per_side = 2; // supersampling: 2 = 4 samples per pixel
-    // Draw the inner side of closed shells too (render/shells.hpp): the same picture, slower;
-    // for checks, and a way round a model whose closed parts are wound inside out in places.
+    // Draw the inner side of closed shells too (render/shells.hpp): slower, the same coverage,
+    // colours along silhouettes as rounding picks; for checks, and a way round a model whose
+    // closed parts are wound inside out in places.
     bool both_sides = false;
 };
 
