@@ -145,15 +145,15 @@ F4 texel4(const std::array<uint16_t, 4>& p) {
 // int (a framed model lies in the picture; this is a damaged one).
 constexpr double kGuardBand = 1e8;
 
-// Is a projected point usable at `s` samples per side? Not when behind the camera (framing keeps
-// what is shown in front), non-finite or absurdly far (a tolerant read of a damaged model): the
-// triangles of such a vertex are not drawn.
 // Twice the signed area of a triangle in samples (y down: negative = counter-clockwise). One
 // function for the culling test and the drawing, so that both see the same sign.
 double triangle_area(double x0, double y0, double x1, double y1, double x2, double y2) {
     return (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
 }
 
+// Is a projected point usable at `s` samples per side? Not when behind the camera (framing keeps
+// what is shown in front), non-finite or absurdly far (a tolerant read of a damaged model): the
+// triangles of such a vertex are not drawn.
 bool drawable(const Camera& camera, const Projected& p, int s) {
     const double near = 1e-6;
     const double q = camera.orthographic ? -p.z : 1.0 / p.z;
