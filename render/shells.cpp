@@ -119,8 +119,10 @@ ShellSet closed_shells(const std::vector<MeshRef>& meshes) {
         if (balance != 0) open[edges[i].triangle] = true; // a border, or windings that disagree
         i = j;
     }
+    std::vector<uint32_t> group_of(triangle_count);
+    for (uint32_t t = 0; t < triangle_count; ++t) group_of[t] = groups.find(t);
     for (uint32_t t = 0; t < triangle_count; ++t)
-        if (open[t]) open[groups.find(t)] = true;
+        if (open[t]) open[group_of[t]] = true;
 
     // The closed groups: boxes, then the signed volume (about the box's centre) says which
     // side is the outside.
@@ -136,10 +138,9 @@ ShellSet closed_shells(const std::vector<MeshRef>& meshes) {
             const auto& verts = *meshes[m].vertices;
             if (!usable[m]) continue;
             for (size_t t = 0; t + 2 < tris.size(); t += 3) {
-                const uint32_t id = uint32_t(triangle_base[m] + t / 3);
-                const uint32_t root = groups.find(id);
-                if (open[root]) continue; // (a triangle without area is a group of its own: flat)
-                visit(m, t, root, verts[tris[t]].position, verts[tris[t + 1]].position,
+                const uint32_t group = group_of[triangle_base[m] + t / 3];
+                if (open[group]) continue; // (a triangle without area is a group of its own: flat)
+                visit(m, t, group, verts[tris[t]].position, verts[tris[t + 1]].position,
                       verts[tris[t + 2]].position);
             }
         }

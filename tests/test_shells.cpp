@@ -64,11 +64,6 @@ size_t count(const std::vector<Cull>& cull, Cull side) {
     return size_t(std::count(cull.begin(), cull.end(), side));
 }
 
-std::vector<std::vector<Cull>>
-culling_of(const ShellSet& set, const std::vector<const Mesh*>& meshes, const Canvas& canvas) {
-    return culling(set, meshes.size(), canvas);
-}
-
 // What leaving out the inner sides changed in a picture, against drawing both sides.
 struct Changes {
     size_t coverage = 0;       // pixels whose alpha moved
@@ -217,15 +212,15 @@ BOOST_AUTO_TEST_CASE(a_camera_inside_a_shell_culls_nothing) {
     camera.focal = 32, camera.cx = camera.cy = 32;
     camera.width = camera.height = 64;
     Canvas inside(camera, 2);
-    BOOST_TEST(culling_of(set, {&room}, inside)[0].empty());
+    BOOST_TEST(culling(set, 1, inside)[0].empty());
     camera.eye = {0, 0, 20};
     Canvas outside(camera, 2);
-    BOOST_TEST(count(culling_of(set, {&room}, outside)[0], Cull::Front) == 12u); // inside out
+    BOOST_TEST(count(culling(set, 1, outside)[0], Cull::Front) == 12u); // inside out
     // Outside the box, looking along it: its far end lies behind the camera.
     camera.eye = {0, 0, 5.5f};
     camera.forward = {1, 0, 0}, camera.up = {0, 0, 1}, camera.right = {0, -1, 0};
     Canvas behind(camera, 2);
-    BOOST_TEST(culling_of(set, {&room}, behind)[0].empty());
+    BOOST_TEST(culling(set, 1, behind)[0].empty());
 }
 
 BOOST_AUTO_TEST_CASE(leaving_the_inner_sides_out_keeps_the_picture) {
@@ -262,7 +257,7 @@ BOOST_AUTO_TEST_CASE(leaving_the_inner_sides_out_keeps_the_picture) {
                 for (double azimuth = 0; azimuth < 360; azimuth += 45) {
                     const Camera camera = frame_points({azimuth, elevation}, points, 48, 40, ortho);
                     Canvas full(camera, samples), culled_canvas(camera, samples);
-                    const auto cull = culling_of(set, refs, culled_canvas);
+                    const auto cull = culling(set, refs.size(), culled_canvas);
                     for (size_t i = 0; i < meshes.size(); ++i) {
                         Surface surface;
                         surface.factor = colours[i];
@@ -324,7 +319,7 @@ BOOST_AUTO_TEST_CASE(solids_seen_edge_on_keep_the_picture) {
                     Canvas full(camera, 2), culled(camera, 2);
                     full.draw(solid.vertices, solid.triangles, {});
                     culled.draw(solid.vertices, solid.triangles, {}, {},
-                                culling_of(set, {&solid}, culled)[0]);
+                                culling(set, 1, culled)[0]);
                     const Changes c = compare(full.resolve(std::nullopt),
                                               culled.resolve(std::nullopt), {&solid}, camera);
                     BOOST_TEST(
