@@ -1,5 +1,6 @@
 #include "png.hpp"
 
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <png.h>
 #include <zlib.h>
@@ -265,12 +266,14 @@ void put_u32(Bytes& out, uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(uint8_t(v >> shift));
 }
 
+// A chunk with the CRC of its type and data: ISA-L's CRC-32 (the same as zlib's; carry-less
+// multiplication, a tenth of zlib's time on a thumbnail).
 void put_chunk(Bytes& out, const char* type, ByteView data) {
     put_u32(out, uint32_t(data.size()));
     const size_t start = out.size();
     out.insert(out.end(), type, type + 4);
     out.insert(out.end(), data.begin(), data.end());
-    put_u32(out, uint32_t(crc32(0, out.data() + start, uInt(out.size() - start))));
+    put_u32(out, crc32_gzip_refl(0, out.data() + start, out.size() - start));
 }
 
 // ISA-L's level buffer (its hash tables) per thread and level: allocating one costs more than a
@@ -353,6 +356,7 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
     if (result != COMP_OK) return std::nullopt;
     const size_t n = stream.total_out;
     Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    out.reserve(out.size() + 25 + 12 + n + 12);
     Bytes ihdr;
     put_u32(ihdr, width);
     put_u32(ihdr, height);

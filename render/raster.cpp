@@ -131,13 +131,20 @@ F4 texel4(const std::array<uint16_t, 4>& p) {
 #endif
 }
 
-// The bilinear filter of four texels, linear RGBA in [0, 1].
+// The bilinear weights of the four texels around texture spots (four at a time).
+struct TexelWeights {
+    F4 a, b, c, d; // top-left, top-right, bottom-left, bottom-right
+};
+TexelWeights texel_weights(F4 ax, F4 ay) {
+    return {(1 - ax) * (1 - ay), ax * (1 - ay), (1 - ax) * ay, ax * ay};
+}
+
+// The bilinear filter of four texels with their weights, linear RGBA in [0, 1].
 [[gnu::always_inline]] inline F4 bilinear(const Texture::Level& t, int x0, int x1, int y0, int y1,
-                                          float ax, float ay) {
+                                          float wa, float wb, float wc, float wd) {
     const size_t row0 = size_t(y0) * size_t(t.width), row1 = size_t(y1) * size_t(t.width);
     const F4 a = texel4(t.texels[row0 + size_t(x0)]), b = texel4(t.texels[row0 + size_t(x1)]);
     const F4 c = texel4(t.texels[row1 + size_t(x0)]), d = texel4(t.texels[row1 + size_t(x1)]);
-    const float wa = (1 - ax) * (1 - ay), wb = ax * (1 - ay), wc = (1 - ax) * ay, wd = ax * ay;
     return ((a * wa + b * wb) + (c * wc + d * wd)) * (1.0f / 65535.0f);
 }
 
@@ -287,8 +294,20 @@ unsigned lanes_set(I4 mask) {
 ColourSample to_units(F4 v) {
     v = v > 0 ? v : F4{}; // not a number: 0
     v = v < 1 ? v : splat(1);
-    const I4 u = __builtin_convertvector(v * 65535.0f + 0.5f, I4);
-    return {uint16_t(u[0]), uint16_t(u[1]), uint16_t(u[2]), 65535};
+    I4 u = __builtin_convertvector(v * 65535.0f + 0.5f, I4);
+    u = (u & I4{-1, -1, -1, 0}) | I4{0, 0, 0, 65535};
+    ColourSample out;
+#if defined(__SSE2__)
+    // 0..65535 to 16 bits in one pack: SSE2 packs with signed saturation, so biased by 32768
+    // and back (exact: nothing saturates).
+    const __m128i biased = _mm_sub_epi32(__m128i(u), _mm_set1_epi32(32768));
+    const __m128i packed =
+        _mm_xor_si128(_mm_packs_epi32(biased, biased), _mm_set1_epi16(int16_t(0x8000)));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out.data()), packed);
+#else
+    for (size_t k = 0; k < 4; ++k) out[k] = uint16_t(u[k]);
+#endif
+    return out;
 }
 
 constexpr float kFar = -std::numeric_limits<float>::infinity();
@@ -483,19 +502,27 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         unsigned covered;
         float qs[S * S];
     };
-    std::vector<Pending> pending(size_t(std::max(camera_.width, 1)));
     // What the waiting pixels are shaded from, lane by lane (four at a time; padded to whole
     // groups of four): barycentric weights at each one's first covered sample, then the texels
-    // and the interpolated light and vertex colour.
-    const size_t lanes = (pending.size() + 3) / 4 * 4;
-    std::vector<float> weights(3 * lanes), shades(7 * lanes);
-    float* const bary[3] = {weights.data(), weights.data() + lanes, weights.data() + 2 * lanes};
-    float* const tex_ax = shades.data();
-    float* const tex_ay = tex_ax + lanes;
-    float* const lights = tex_ay + lanes;
+    // and the interpolated light and vertex colour. Kept from draw to draw on this thread and
+    // zeroed only when they grow: a lane past a row's last waiting pixel holds what this or an
+    // earlier draw wrote there.
+    const size_t width = size_t(std::max(camera_.width, 1));
+    const size_t lanes = (width + 3) / 4 * 4;
+    thread_local std::vector<Pending> pending_store;
+    thread_local std::vector<float> lane_floats;
+    thread_local std::vector<int32_t> lane_ints;
+    if (pending_store.size() < width) pending_store.resize(width);
+    if (lane_floats.size() < 12 * lanes) lane_floats.resize(12 * lanes);
+    if (lane_ints.size() < 4 * lanes) lane_ints.resize(4 * lanes);
+    Pending* const pending = pending_store.data();
+    float* const bary[3] = {lane_floats.data(), lane_floats.data() + lanes,
+                            lane_floats.data() + 2 * lanes};
+    float* const texel_weight[4] = {bary[2] + lanes, bary[2] + 2 * lanes, bary[2] + 3 * lanes,
+                                    bary[2] + 4 * lanes};
+    float* const lights = texel_weight[3] + lanes;
     float* const tints = lights + lanes; // 4 x lanes: vertex colour, channel by channel
-    std::vector<int32_t> spots(4 * lanes);
-    int32_t* const tex_x0 = spots.data();
+    int32_t* const tex_x0 = lane_ints.data();
     int32_t* const tex_x1 = tex_x0 + lanes;
     int32_t* const tex_y0 = tex_x1 + lanes;
     int32_t* const tex_y1 = tex_y0 + lanes;
@@ -734,8 +761,11 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     store4(tex_x1 + j, at.x1);
                     store4(tex_y0 + j, at.y0);
                     store4(tex_y1 + j, at.y1);
-                    store4(tex_ax + j, at.ax);
-                    store4(tex_ay + j, at.ay);
+                    const TexelWeights tw = texel_weights(at.ax, at.ay);
+                    store4(texel_weight[0] + j, tw.a);
+                    store4(texel_weight[1] + j, tw.b);
+                    store4(texel_weight[2] + j, tw.c);
+                    store4(texel_weight[3] + j, tw.d);
                 }
                 if (surface.lit) store4(lights + j, mix(sv[0].light, sv[1].light, sv[2].light));
                 if (!white)
@@ -751,7 +781,8 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 F4 colour = factor;
                 if (tex)
                     colour *= bilinear(*level, tex_x0[j], tex_x1[j], tex_y0[j], tex_y1[j],
-                                       tex_ax[j], tex_ay[j]);
+                                       texel_weight[0][j], texel_weight[1][j], texel_weight[2][j],
+                                       texel_weight[3][j]);
                 if (!white)
                     colour *=
                         F4{tints[j], tints[lanes + j], tints[2 * lanes + j], tints[3 * lanes + j]};
