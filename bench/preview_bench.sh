@@ -17,8 +17,10 @@
 #       measured the drift as much as the programs; the verdict uses the median ratio of the rounds
 #       and the line prints the lowest and highest round beside it.
 # Prints the load average first: other work on the machine slows every figure (-j 2 the most).
-# Not part of the test suite.                         usage: [ROUNDS=7] bench/preview_bench.sh
+# PARTS (default abc) picks the parts to run. Not part of the test suite.
+#                                           usage: [ROUNDS=7] [PARTS=abc] bench/preview_bench.sh
 set -euo pipefail
+PARTS=${PARTS:-abc}
 cd "$(dirname "$0")/.."
 [ -x build/mshconv ] || bash scripts/build.sh
 mshconv=$PWD/build/mshconv
@@ -45,27 +47,28 @@ models=${#entries[@]}
 echo "corpus: $models models in ${#archives[@]} archives ($(cd "$work/corpus" && echo *.rlb))"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average$(cut -d' ' -f1-3 /proc/loadavg | sed 's/^/ /')"
 
-# (a) batch throughput: best wall time of 5, each run into a new output folder. The folders are
-# removed at the end, not between runs: on this VM's disk (ext4 mounted with `discard`) a file
-# created right after a tree was deleted costs about 0.9 ms instead of 0.2 ms (the line below
-# measures it), which timed the deletion, not the thumbnails.
-echo
-echo "(a) batch --to preview --size 256 (best of 5, $models models)"
-for jobs in 1 2; do
-  : > "$work/runs.txt"
-  for run in 1 2 3 4 5; do
-    out="$work/out_${jobs}_$run"
-    # Wall time from the nanosecond clock: /usr/bin/time's %e counts in 10 ms steps, 8 % of a
-    # 0.13 s run (it still gives the CPU seconds).
-    start=$(date +%s.%N)
-    /usr/bin/time -f "%U %S" -o "$work/time.txt" \
-      "$mshconv" batch "${archives[@]}" --to preview -o "$out" -j "$jobs" --size 256 --force > "$work/batch.txt" 2>&1
-    end=$(date +%s.%N)
-    drawn=$(sed -n 's/.*: \([0-9]*\) previews drawn.*/\1/p' "$work/batch.txt")
-    [ "$drawn" = "$models" ] || { echo "batch drew ${drawn:-?} previews of $models models:" >&2; cat "$work/batch.txt" >&2; exit 1; }
-    echo "$(python3 -c "print($end - $start)") $(cat "$work/time.txt")" >> "$work/runs.txt"
-  done
-  python3 - "$jobs" "$models" "$work/runs.txt" <<'PY'
+if [[ $PARTS == *a* ]]; then
+  # (a) batch throughput: best wall time of 5, each run into a new output folder. The folders are
+  # removed at the end, not between runs: on this VM's disk (ext4 mounted with `discard`) a file
+  # created right after a tree was deleted costs about 0.9 ms instead of 0.2 ms (the line below
+  # measures it), which timed the deletion, not the thumbnails.
+  echo
+  echo "(a) batch --to preview --size 256 (best of 5, $models models)"
+  for jobs in 1 2; do
+    : > "$work/runs.txt"
+    for run in 1 2 3 4 5; do
+      out="$work/out_${jobs}_$run"
+      # Wall time from the nanosecond clock: /usr/bin/time's %e counts in 10 ms steps, 8 % of a
+      # 0.13 s run (it still gives the CPU seconds).
+      start=$(date +%s.%N)
+      /usr/bin/time -f "%U %S" -o "$work/time.txt" \
+        "$mshconv" batch "${archives[@]}" --to preview -o "$out" -j "$jobs" --size 256 --force > "$work/batch.txt" 2>&1
+      end=$(date +%s.%N)
+      drawn=$(sed -n 's/.*: \([0-9]*\) previews drawn.*/\1/p' "$work/batch.txt")
+      [ "$drawn" = "$models" ] || { echo "batch drew ${drawn:-?} previews of $models models:" >&2; cat "$work/batch.txt" >&2; exit 1; }
+      echo "$(python3 -c "print($end - $start)") $(cat "$work/time.txt")" >> "$work/runs.txt"
+    done
+    python3 - "$jobs" "$models" "$work/runs.txt" <<'PY'
 import sys
 jobs, n = int(sys.argv[1]), int(sys.argv[2])
 runs = [tuple(map(float, l.split())) for l in open(sys.argv[3])]
@@ -74,9 +77,9 @@ goal = "" if jobs != 2 else f"   goal >= 500/s on 2 cores: {'met' if n / wall >=
 print(f"  -j {jobs}: {wall:6.3f} s  {n / wall:7.1f} thumbnails/s  {1000 * wall / n:6.2f} ms each"
       f"  (CPU {user + system:5.2f} s: {n / (user + system):6.1f} thumbnails per CPU second){goal}")
 PY
-done
-files=$(find "$work/out_2_1" -type f | wc -l)
-python3 - "$work" "$files" <<'PY'
+  done
+  files=$(find "$work/out_2_1" -type f | wc -l)
+  python3 - "$work" "$files" <<'PY'
 import os, shutil, sys, time
 work, n = sys.argv[1], int(sys.argv[2])
 def create(folder):  # n empty files in a new folder: the floor of a batch's file creation
@@ -92,35 +95,39 @@ after_delete = create(os.path.join(work, "floor_after_delete"))
 print(f"  floor: creating the {n} files of a run, empty, in a new folder: {1000 * fresh:.1f} ms"
       f" (right after deleting a folder: {1000 * after_delete:.1f} ms)")
 PY
-rm -rf "$work"/out_*
+  rm -rf "$work"/out_*
+fi
 
-# (b) peak RSS of single previews.
-echo
-echo "(b) peak RSS of one 'mshconv preview --size 256'"
-largest=$(sort -n "$work/sizes.txt" | tail -1)
-rss() { # peak RSS in KB of one preview of $1
-  /usr/bin/time -v -o "$work/time.txt" "$mshconv" preview "$1" "$work/rss.png" --size 256 > /dev/null 2>&1
-  sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt"
-}
-max_kb=0 max_model=
-for e in "${entries[@]}"; do
-  kb=$(rss "$e")
-  if [ "$kb" -gt "$max_kb" ]; then max_kb=$kb max_model=$e; fi
-done
-largest_model=${largest#* }
-largest_kb=$(rss "$largest_model")
-python3 - "${largest%% *}" "${largest_model##*/}" "$largest_kb" "${max_model##*/}" "$max_kb" "$models" <<'PY'
+if [[ $PARTS == *b* ]]; then
+  # (b) peak RSS of single previews.
+  echo
+  echo "(b) peak RSS of one 'mshconv preview --size 256'"
+  largest=$(sort -n "$work/sizes.txt" | tail -1)
+  rss() { # peak RSS in KB of one preview of $1
+    /usr/bin/time -v -o "$work/time.txt" "$mshconv" preview "$1" "$work/rss.png" --size 256 > /dev/null 2>&1
+    sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt"
+  }
+  max_kb=0 max_model=
+  for e in "${entries[@]}"; do
+    kb=$(rss "$e")
+    if [ "$kb" -gt "$max_kb" ]; then max_kb=$kb max_model=$e; fi
+  done
+  largest_model=${largest#* }
+  largest_kb=$(rss "$largest_model")
+  python3 - "${largest%% *}" "${largest_model##*/}" "$largest_kb" "${max_model##*/}" "$max_kb" "$models" <<'PY'
 import sys
 size, lm, lkb, mm, mkb, n = sys.argv[1:]
 print(f"  largest model ({lm}, {int(size) / 1024:.0f} KB): {int(lkb) / 1024:6.1f} MB")
 print(f"  largest over all {n} models ({mm}):  {int(mkb) / 1024:6.1f} MB"
       f"   goal < 64 MB: {'met' if int(mkb) < 64 * 1024 else 'NOT met'}")
 PY
+fi
 
-# (c) one thumbnail: mshconv vs f3d vs Blender.
-echo
-picks=(static.rlb:House_01.msh turrets.rlb:TANKA.msh animals.rlb:A_BIG.msh)
-cat > "$work/render.py" << 'PY'
+if [[ $PARTS == *c* ]]; then
+  # (c) one thumbnail: mshconv vs f3d vs Blender.
+  echo
+  picks=(static.rlb:House_01.msh turrets.rlb:TANKA.msh animals.rlb:A_BIG.msh)
+  cat > "$work/render.py" << 'PY'
 import sys
 import numpy
 numpy.bool = bool  # Debian 12's numpy and Blender 3.4's glTF importer
@@ -149,57 +156,57 @@ scene.render.resolution_x = scene.render.resolution_y = 256
 scene.render.filepath = out
 bpy.ops.render.render(write_still=True)
 PY
-display=
-for d in $(seq 91 140); do
-  if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
-done
-Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp > /dev/null 2>&1 &
-xvfb_pid=$!
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
-hyperfine=$(command -v hyperfine || true)
-how="mean of a date +%s.%N loop"
-[ -n "$hyperfine" ] && how="hyperfine, median"
-rounds=${ROUNDS:-7}
-echo "(c) one 256x256 thumbnail, whole command ($how; ours and f3d on Xvfb: medians of $rounds alternated rounds)"
-# seconds of a command run RUNS times (after three warm-up runs): hyperfine's median, or the loop's
-# mean. OUT is deleted before every run: each run writes a new thumbnail, as a thumbnailer does
-# (replacing an existing file would add mshconv's fsync, which keeps the old file safe).
-timeit() {
-  local runs=$1 out=$2; shift 2
-  if [ -n "$hyperfine" ]; then
-    hyperfine -N --warmup 3 --runs "$runs" --prepare "rm -f $out" --export-json "$work/hf.json" \
-      -- "$(printf '%q ' "$@")" > /dev/null 2>&1 || { echo "failed: $*" >&2; "$@" >&2; exit 1; }
-    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/hf.json"
-  else
-    "$@" > /dev/null 2>&1
-    local start end
-    start=$(date +%s.%N)
-    for _ in $(seq "$runs"); do rm -f "$out"; "$@" > /dev/null 2>&1; done
-    end=$(date +%s.%N)
-    python3 -c "print(($end - $start) / $runs)"
-  fi
-}
-printf "  %-22s %10s %10s %12s %12s %10s | %s\n" model "mshconv" "(its GLB)" "f3d xvfb-run" "f3d on Xvfb" "Blender" \
-  "f3d xvfb-run / mshconv, f3d on Xvfb / mshconv, Blender / mshconv"
-for pick in "${picks[@]}"; do
-  model=$work/corpus/$pick
-  glb=$work/${pick##*:}.glb
-  "$mshconv" convert "$model" "$glb" --quiet
-  # Rounds of 40 runs of ours (a few milliseconds each; a median of 30 moved by 2 ms between runs
-  # of the script) beside 3 of f3d on the running Xvfb, alternated: "ours f3d ..." per line.
-  : > "$work/rounds.txt"
-  for _ in $(seq "$rounds"); do
-    echo "$(timeit 40 "$work/ours.png" "$mshconv" preview "$model" "$work/ours.png" --size 256)" \
-      "$(timeit 3 "$work/f3d.png" env DISPLAY=":$display" f3d "$glb" --output "$work/f3d.png" \
-        --resolution 256,256)" >> "$work/rounds.txt"
+  display=
+  for d in $(seq 91 140); do
+    if [ ! -e "/tmp/.X$d-lock" ] && [ ! -e "/tmp/.X11-unix/X$d" ]; then display=$d; break; fi
   done
-  ours_glb=$(timeit 100 "$work/ours_glb.png" "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
-  f3d_run=$(timeit 5 "$work/f3d.png" xvfb-run -a f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
-  blend=$(timeit 3 "$work/blender.png" "$blender" --python "$work/render.py" -- "$glb" "$work/blender.png")
-  for png in ours ours_glb f3d blender; do
-    [ -s "$work/$png.png" ] || { echo "$png.png was not written" >&2; exit 1; }
-  done
-  python3 - "${pick##*:}" "$work/rounds.txt" "$ours_glb" "$f3d_run" "$blend" <<'PY'
+  Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp > /dev/null 2>&1 &
+  xvfb_pid=$!
+  for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+  hyperfine=$(command -v hyperfine || true)
+  how="mean of a date +%s.%N loop"
+  [ -n "$hyperfine" ] && how="hyperfine, median"
+  rounds=${ROUNDS:-7}
+  echo "(c) one 256x256 thumbnail, whole command ($how; ours and f3d on Xvfb: medians of $rounds alternated rounds)"
+  # seconds of a command run RUNS times (after three warm-up runs): hyperfine's median, or the loop's
+  # mean. OUT is deleted before every run: each run writes a new thumbnail, as a thumbnailer does
+  # (replacing an existing file would add mshconv's fsync, which keeps the old file safe).
+  timeit() {
+    local runs=$1 out=$2; shift 2
+    if [ -n "$hyperfine" ]; then
+      hyperfine -N --warmup 3 --runs "$runs" --prepare "rm -f $out" --export-json "$work/hf.json" \
+        -- "$(printf '%q ' "$@")" > /dev/null 2>&1 || { echo "failed: $*" >&2; "$@" >&2; exit 1; }
+      python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/hf.json"
+    else
+      "$@" > /dev/null 2>&1
+      local start end
+      start=$(date +%s.%N)
+      for _ in $(seq "$runs"); do rm -f "$out"; "$@" > /dev/null 2>&1; done
+      end=$(date +%s.%N)
+      python3 -c "print(($end - $start) / $runs)"
+    fi
+  }
+  printf "  %-22s %10s %10s %12s %12s %10s | %s\n" model "mshconv" "(its GLB)" "f3d xvfb-run" "f3d on Xvfb" "Blender" \
+    "f3d xvfb-run / mshconv, f3d on Xvfb / mshconv, Blender / mshconv"
+  for pick in "${picks[@]}"; do
+    model=$work/corpus/$pick
+    glb=$work/${pick##*:}.glb
+    "$mshconv" convert "$model" "$glb" --quiet
+    # Rounds of 40 runs of ours (a few milliseconds each; a median of 30 moved by 2 ms between runs
+    # of the script) beside 3 of f3d on the running Xvfb, alternated: "ours f3d ..." per line.
+    : > "$work/rounds.txt"
+    for _ in $(seq "$rounds"); do
+      echo "$(timeit 40 "$work/ours.png" "$mshconv" preview "$model" "$work/ours.png" --size 256)" \
+        "$(timeit 3 "$work/f3d.png" env DISPLAY=":$display" f3d "$glb" --output "$work/f3d.png" \
+          --resolution 256,256)" >> "$work/rounds.txt"
+    done
+    ours_glb=$(timeit 100 "$work/ours_glb.png" "$mshconv" preview "$glb" "$work/ours_glb.png" --size 256)
+    f3d_run=$(timeit 5 "$work/f3d.png" xvfb-run -a f3d "$glb" --output "$work/f3d.png" --resolution 256,256)
+    blend=$(timeit 3 "$work/blender.png" "$blender" --python "$work/render.py" -- "$glb" "$work/blender.png")
+    for png in ours ours_glb f3d blender; do
+      [ -s "$work/$png.png" ] || { echo "$png.png was not written" >&2; exit 1; }
+    done
+    python3 - "${pick##*:}" "$work/rounds.txt" "$ours_glb" "$f3d_run" "$blend" <<'PY'
 import statistics, sys
 name, rounds_file = sys.argv[1:3]
 ours_glb, f3d_run, blend = map(float, sys.argv[3:])
@@ -213,4 +220,5 @@ print(f"  {name:22s} {ms(ours):>10s} {ms(ours_glb):>10s} {ms(f3d_run):>12s} {ms(
       f"{f3d_run / ours:6.1f}x  {ratio:6.1f}x ({ratios[0]:.1f}-{ratios[-1]:.1f}x in {len(ratios)} rounds)"
       f"  {blend / ours:7.1f}x   goal >= 50x f3d: {'met' if ratio >= 50 else 'NOT met'}")
 PY
-done
+  done
+fi
