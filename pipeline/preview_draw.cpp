@@ -25,7 +25,7 @@ std::shared_ptr<const render::Texture> texture_of(const scene::Image& image,
                 it != cache.by_pixels.end())
                 return it->second.second;
         }
-        auto tex = render::make_texture(*image.pixels);
+        auto tex = render::make_texture(image.pixels);
         std::lock_guard<std::mutex> lock(cache.mutex);
         return cache.by_pixels.emplace(image.pixels.get(), std::make_pair(image.pixels, tex))
             .first->second.second;
@@ -37,7 +37,8 @@ std::shared_ptr<const render::Texture> texture_of(const scene::Image& image,
     }
     std::shared_ptr<const render::Texture> tex;
     try {
-        tex = render::make_texture(picture::decode(image.png, image.name));
+        tex = render::make_texture(
+            std::make_shared<const texm::Image>(picture::decode(image.png, image.name)));
     } catch (const FormatError& e) {
         warnings.push_back(std::string(e.what()) + " (drawn untextured)");
     }

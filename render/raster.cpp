@@ -195,62 +195,117 @@ uint8_t linear_to_srgb(float v) {
     return to_srgb(table(), v);
 }
 
-std::shared_ptr<const Texture> make_texture(const texm::Image& img) {
-    auto t = std::make_shared<Texture>();
-    Texture::Level base;
-    base.width = int(img.width);
-    base.height = int(img.height);
-    base.texels.resize(size_t(img.width) * img.height);
-    const LinearTable& srgb = table();
-    for (size_t i = 0; i < base.texels.size(); ++i) {
-        const uint8_t* p = img.rgba.data() + 4 * i;
-        base.texels[i] = {srgb.to_linear16[p[0]], srgb.to_linear16[p[1]], srgb.to_linear16[p[2]],
-                          uint16_t(p[3] * 257)};
-    }
-    if (base.texels.empty())
-        base.width = base.height = 1, base.texels.push_back({65535, 65535, 65535, 65535});
-    t->levels.push_back(std::move(base));
-    while (t->levels.back().width > 1 || t->levels.back().height > 1) {
-        const Texture::Level& up = t->levels.back();
-        Texture::Level down;
-        down.width = std::max(1, up.width / 2);
-        down.height = std::max(1, up.height / 2);
-        down.texels.resize(size_t(down.width) * size_t(down.height));
-        if (up.width % 2 == 0 && up.height % 2 == 0) {
-            // The usual case (game textures are powers of two): four texels each.
-            for (int y = 0; y < down.height; ++y) {
-                const auto* row0 = &up.texels[size_t(2 * y) * size_t(up.width)];
-                const auto* row1 = row0 + up.width;
-                auto* out = &down.texels[size_t(y) * size_t(down.width)];
-                for (int x = 0; x < down.width; ++x)
-                    for (size_t k = 0; k < 4; ++k)
-                        out[x][k] = uint16_t((unsigned(row0[2 * x][k]) + row0[2 * x + 1][k] +
-                                              row1[2 * x][k] + row1[2 * x + 1][k] + 2) /
-                                             4);
-            }
-            t->levels.push_back(std::move(down));
-            continue;
+namespace {
+
+// The level below a width x height one whose rows `row(y, slot)` gives (a row stays valid until
+// the next call with the same slot: 0 or 1): the 2 x 2 box filter (rounded), fewer texels at an
+// odd edge (clamped and counted once).
+template <class RowAt> Texture::Level half_level(int width, int height, RowAt&& row) {
+    Texture::Level down;
+    down.width = std::max(1, width / 2);
+    down.height = std::max(1, height / 2);
+    down.texels.resize(size_t(down.width) * size_t(down.height));
+    if (width % 2 == 0 && height % 2 == 0) {
+        // The usual case (game textures are powers of two): four texels each.
+        for (int y = 0; y < down.height; ++y) {
+            const auto* row0 = row(2 * y, 0);
+            const auto* row1 = row(2 * y + 1, 1);
+            auto* out = &down.texels[size_t(y) * size_t(down.width)];
+            for (int x = 0; x < down.width; ++x)
+                for (size_t k = 0; k < 4; ++k)
+                    out[x][k] = uint16_t((unsigned(row0[2 * x][k]) + row0[2 * x + 1][k] +
+                                          row1[2 * x][k] + row1[2 * x + 1][k] + 2) /
+                                         4);
         }
-        for (int y = 0; y < down.height; ++y)
-            for (int x = 0; x < down.width; ++x) {
-                // Two texels a side, fewer at an odd edge (clamped and counted once).
-                const int xs[2] = {2 * x, std::min(up.width - 1, 2 * x + 1)};
-                const int ys[2] = {2 * y, std::min(up.height - 1, 2 * y + 1)};
-                const unsigned nx = xs[1] != xs[0] ? 2 : 1, ny = ys[1] != ys[0] ? 2 : 1;
-                std::array<unsigned, 4> sum{0, 0, 0, 0};
-                for (unsigned dy = 0; dy < ny; ++dy)
-                    for (unsigned dx = 0; dx < nx; ++dx) {
-                        const auto& c =
-                            up.texels[size_t(ys[dy]) * size_t(up.width) + size_t(xs[dx])];
-                        for (size_t k = 0; k < 4; ++k) sum[k] += c[k];
-                    }
-                const unsigned n = nx * ny;
-                auto& out = down.texels[size_t(y) * size_t(down.width) + size_t(x)];
-                for (size_t k = 0; k < 4; ++k) out[k] = uint16_t((sum[k] + n / 2) / n);
-            }
-        t->levels.push_back(std::move(down));
+        return down;
     }
-    return t;
+    for (int y = 0; y < down.height; ++y) {
+        const int ys[2] = {2 * y, std::min(height - 1, 2 * y + 1)};
+        const unsigned ny = ys[1] != ys[0] ? 2 : 1;
+        const std::array<uint16_t, 4>* rows[2] = {row(ys[0], 0), row(ys[1], 1)};
+        for (int x = 0; x < down.width; ++x) {
+            const int xs[2] = {2 * x, std::min(width - 1, 2 * x + 1)};
+            const unsigned nx = xs[1] != xs[0] ? 2 : 1;
+            std::array<unsigned, 4> sum{0, 0, 0, 0};
+            for (unsigned dy = 0; dy < ny; ++dy)
+                for (unsigned dx = 0; dx < nx; ++dx) {
+                    const auto& c = rows[dy][xs[dx]];
+                    for (size_t k = 0; k < 4; ++k) sum[k] += c[k];
+                }
+            const unsigned n = nx * ny;
+            auto& out = down.texels[size_t(y) * size_t(down.width) + size_t(x)];
+            for (size_t k = 0; k < 4; ++k) out[k] = uint16_t((sum[k] + n / 2) / n);
+        }
+    }
+    return down;
+}
+
+// Source pixels (8-bit sRGB, alpha linear) to texels in linear 16-bit units.
+void linear_texels(const uint8_t* rgba, size_t count, std::array<uint16_t, 4>* out) {
+    const LinearTable& t = table();
+    for (size_t i = 0; i < count; ++i, rgba += 4) {
+        if constexpr (std::endian::native == std::endian::little) {
+            // One 8-byte store per texel: written channel by channel, GCC split the loop into
+            // four passes of 2-byte stores, 5x slower.
+            const uint64_t texel =
+                uint64_t(t.to_linear16[rgba[0]]) | uint64_t(t.to_linear16[rgba[1]]) << 16 |
+                uint64_t(t.to_linear16[rgba[2]]) << 32 | uint64_t(rgba[3] * 257u) << 48;
+            std::memcpy(&out[i], &texel, sizeof texel);
+        } else {
+            out[i] = {t.to_linear16[rgba[0]], t.to_linear16[rgba[1]], t.to_linear16[rgba[2]],
+                      uint16_t(rgba[3] * 257)};
+        }
+    }
+}
+
+} // namespace
+
+Texture::Texture(std::shared_ptr<const texm::Image> srgb) {
+    Level base;
+    if (!srgb || srgb->rgba.empty() ||
+        srgb->rgba.size() != size_t(srgb->width) * srgb->height * 4) {
+        base.width = base.height = 1; // no pixels: white
+        base.texels.push_back({65535, 65535, 65535, 65535});
+        levels_.push_back(std::move(base));
+        std::call_once(base_made_, [] {});
+    } else {
+        base.width = int(srgb->width);
+        base.height = int(srgb->height);
+        source_ = std::move(srgb);
+        levels_.push_back(std::move(base)); // its texels are made by level(0)
+        const int w = levels_[0].width, h = levels_[0].height;
+        if (w > 1 || h > 1) {
+            // The level below the base from the source, two rows converted at a time.
+            std::vector<std::array<uint16_t, 4>> rows(2 * size_t(w));
+            const uint8_t* rgba = source_->rgba.data();
+            levels_.push_back(half_level(w, h, [&](int y, int slot) {
+                std::array<uint16_t, 4>* out = rows.data() + size_t(slot) * size_t(w);
+                linear_texels(rgba + 4 * size_t(y) * size_t(w), size_t(w), out);
+                return out;
+            }));
+        }
+    }
+    while (levels_.back().width > 1 || levels_.back().height > 1) {
+        const Level& up = levels_.back();
+        Level down = half_level(up.width, up.height, [&](int y, int) {
+            return &up.texels[size_t(y) * size_t(up.width)];
+        });
+        levels_.push_back(std::move(down));
+    }
+}
+
+const Texture::Level& Texture::level(size_t k) const {
+    if (k == 0)
+        std::call_once(base_made_, [this] {
+            Level& base = const_cast<Level&>(levels_[0]);
+            base.texels.resize(size_t(base.width) * size_t(base.height));
+            linear_texels(source_->rgba.data(), base.texels.size(), base.texels.data());
+        });
+    return levels_[k];
+}
+
+std::shared_ptr<const Texture> make_texture(std::shared_ptr<const texm::Image> srgb) {
+    return std::make_shared<Texture>(std::move(srgb));
 }
 
 namespace {
@@ -558,15 +613,14 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         // The mip level whose texels are about the size of this triangle's pixels.
         const Texture::Level* level = nullptr;
         if (tex) {
-            const Texture::Level& base = tex->levels.front();
             const double uv_area = std::abs(double(sv[1].u - sv[0].u) * (sv[2].v - sv[0].v) -
                                             double(sv[2].u - sv[0].u) * (sv[1].v - sv[0].v)) *
-                                   double(base.width) * double(base.height);
+                                   double(tex->width()) * double(tex->height());
             const double pixel_area = area / (s * s);
             double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
             if (!std::isfinite(lod)) lod = 0;
-            const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex->levels.size()) - 1);
-            level = &tex->levels[size_t(k)];
+            const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex->level_count()) - 1);
+            level = &tex->level(size_t(k));
         }
         const int x0 = std::max(0, int(std::floor(std::min({sv[0].x, sv[1].x, sv[2].x}))));
         const int x1 = std::min(w_ - 1, int(std::ceil(std::max({sv[0].x, sv[1].x, sv[2].x}))));

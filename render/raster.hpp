@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <span>
@@ -45,15 +46,29 @@ template <class T> struct SampleAllocator {
 // level is the 2 x 2 box filter of the level above, down to 1 x 1. Sampled with repeat wrapping,
 // texture coordinate (0, 0) at the top-left corner (glTF). Each triangle picks the level whose
 // texels match its pixels: no shimmering patterns on minified textures.
-struct Texture {
+class Texture {
+  public:
     struct Level {
         int width = 0, height = 0;
         // linear RGBA, rows top first (sized without being filled: every texel is written)
         std::vector<std::array<uint16_t, 4>, SampleAllocator<std::array<uint16_t, 4>>> texels;
     };
-    std::vector<Level> levels;
+    explicit Texture(std::shared_ptr<const texm::Image> srgb);
+    size_t level_count() const { return levels_.size(); }
+    int width() const { return levels_.front().width; }
+    int height() const { return levels_.front().height; }
+    // Level k (0: the base). The base level's texels are made when it is first asked for (safe
+    // from several threads): a thumbnail seldom magnifies a texture, and the base holds three
+    // quarters of the chain. The levels below it are made at once, the first straight from the
+    // source with the same arithmetic.
+    const Level& level(size_t k) const;
+
+  private:
+    std::vector<Level> levels_;
+    std::shared_ptr<const texm::Image> source_; // until the base level is made
+    mutable std::once_flag base_made_;
 };
-std::shared_ptr<const Texture> make_texture(const texm::Image& srgb);
+std::shared_ptr<const Texture> make_texture(std::shared_ptr<const texm::Image> srgb);
 
 float srgb_to_linear(uint8_t v);
 uint8_t linear_to_srgb(float v);

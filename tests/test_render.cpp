@@ -1,14 +1,18 @@
 // The preview rasterizer (render/raster): canvases that reuse a thread's sample buffers start
 // blank whatever was drawn before and whatever their layout (also after resolve_and_clear, and
 // where a row's prepared pixels grow on either side), shared edges are watertight (every sample
-// blended exactly once, also in a jittered mesh), and texture coordinates wrap without leaving the
-// texture.
+// blended exactly once, also in a jittered mesh), texture coordinates wrap without leaving the
+// texture, and a texture's mip levels (the base made on demand) are the box filters of its source.
 #include "render/raster.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
 
 using namespace msh;
 using namespace msh::render;
@@ -240,8 +244,8 @@ BOOST_AUTO_TEST_CASE(a_jittered_mesh_is_watertight) {
 BOOST_AUTO_TEST_CASE(texture_coordinates_wrap_and_stay_in_the_texture) {
     // A 2 x 1 texture, red then blue: u = 0.25 + k is red for every whole k, u = 0.75 + k blue;
     // huge and non-finite coordinates draw without reading outside it.
-    texm::Image image(2, 1);
-    image.rgba = {255, 0, 0, 255, 0, 0, 255, 255};
+    auto image = std::make_shared<texm::Image>(2, 1);
+    image->rgba = {255, 0, 0, 255, 0, 0, 255, 255};
     const auto texture = make_texture(image);
     const float nan = std::numeric_limits<float>::quiet_NaN();
     for (const float u : {0.25f, 3.25f, -2.75f, 0.75f, -0.25f, 1e30f, -1e30f, nan}) {
@@ -258,6 +262,69 @@ BOOST_AUTO_TEST_CASE(texture_coordinates_wrap_and_stay_in_the_texture) {
         if (frac == 0.25f) BOOST_TEST((p[0] == 255 && p[2] == 0), "u " << u);
         if (frac == 0.75f) BOOST_TEST((p[0] == 0 && p[2] == 255), "u " << u);
         BOOST_TEST(p[3] == 255, "u " << u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(mip_levels_are_box_filters_of_a_base_made_on_demand) {
+    // Even and odd sizes, one row, one column, one texel. The base level is made when first
+    // asked for (here by four threads at once) and the level below it straight from the source:
+    // both must hold what converting the source and filtering level by level gives.
+    for (const auto& [w, h] : std::vector<std::pair<uint32_t, uint32_t>>{
+             {8, 4}, {7, 5}, {6, 3}, {1, 9}, {9, 1}, {1, 1}, {16, 16}}) {
+        auto image = std::make_shared<texm::Image>(w, h);
+        for (size_t i = 0; i < image->rgba.size(); ++i) image->rgba[i] = uint8_t(i * 37 + 11);
+        const auto texture = make_texture(image);
+        std::array<const Texture::Level*, 4> seen{};
+        {
+            std::vector<std::thread> threads;
+            for (size_t k = 0; k < seen.size(); ++k)
+                threads.emplace_back([&, k] { seen[k] = &texture->level(0); });
+            for (std::thread& t : threads) t.join();
+        }
+        using Texel = std::array<uint16_t, 4>;
+        std::vector<Texel> expected(size_t(w) * h);
+        for (size_t i = 0; i < expected.size(); ++i)
+            for (size_t k = 0; k < 4; ++k) {
+                const uint8_t v = image->rgba[4 * i + k];
+                expected[i][k] = k < 3 ? uint16_t(std::lround(double(srgb_to_linear(v)) * 65535.0))
+                                       : uint16_t(v * 257);
+            }
+        int lw = int(w), lh = int(h);
+        for (size_t level = 0; level < texture->level_count(); ++level) {
+            const Texture::Level& got = level == 0 ? *seen[0] : texture->level(level);
+            BOOST_TEST_REQUIRE((got.width == lw && got.height == lh),
+                               w << "x" << h << " level " << level);
+            BOOST_TEST_REQUIRE(got.texels.size() == expected.size());
+            size_t wrong = 0;
+            for (size_t i = 0; i < expected.size(); ++i) wrong += got.texels[i] != expected[i];
+            BOOST_TEST(wrong == 0u, w << "x" << h << " level " << level << ": " << wrong);
+            if (level == 0)
+                for (const Texture::Level* other : seen) BOOST_TEST(other == seen[0]);
+            // The next level: 2 x 2 texels averaged (rounded), 1 or 2 at an odd edge.
+            const int nw = std::max(1, lw / 2), nh = std::max(1, lh / 2);
+            std::vector<Texel> next(size_t(nw) * size_t(nh));
+            for (int y = 0; y < nh; ++y)
+                for (int x = 0; x < nw; ++x) {
+                    unsigned sum[4] = {0, 0, 0, 0}, n = 0;
+                    for (int dy = 0; dy < 2; ++dy)
+                        for (int dx = 0; dx < 2; ++dx) {
+                            const int sx = 2 * x + dx, sy = 2 * y + dy;
+                            if (sx >= lw || sy >= lh) continue;
+                            ++n;
+                            for (size_t k = 0; k < 4; ++k)
+                                sum[k] += expected[size_t(sy) * size_t(lw) + size_t(sx)][k];
+                        }
+                    for (size_t k = 0; k < 4; ++k)
+                        next[size_t(y) * size_t(nw) + size_t(x)][k] =
+                            uint16_t((sum[k] + n / 2) / n);
+                }
+            if (lw == 1 && lh == 1) {
+                BOOST_TEST(level + 1 == texture->level_count(), w << "x" << h);
+                break;
+            }
+            expected = std::move(next);
+            lw = nw, lh = nh;
+        }
     }
 }
 
