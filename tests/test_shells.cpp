@@ -1,9 +1,10 @@
 // Closed shells (render/shells): which opaque triangles a preview may leave out. A box is one
 // shell however its vertices are split (seams), also across meshes; an open, inconsistently wound,
-// flat or damaged one is none; the side culled follows the winding the camera sees; a camera
-// inside a shell culls nothing; and leaving the inner sides out of overlapping, inside-out,
-// split and nearly edge-on solids, from any side, in perspective and orthographic views, keeps
-// the picture: the same coverage, the same colours but for rounding along silhouettes.
+// flat or damaged one is none, nor are triangles sharing no vertex; the side culled follows the
+// winding the camera sees; a camera inside a shell culls nothing; and leaving the inner sides out
+// of overlapping, inside-out, split and nearly edge-on solids, from any side, in perspective and
+// orthographic views, keeps the picture: the same coverage, the same colours but for rounding
+// along silhouettes.
 #include "render/shells.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -176,6 +177,17 @@ BOOST_AUTO_TEST_CASE(open_inconsistent_flat_or_damaged_boxes_are_no_shell) {
     Mesh bad_index = box({0, 0, 0}, {1, 1, 1});
     bad_index.triangles[4] = 99;
     no_shell(bad_index, "an index out of range");
+
+    Mesh soup; // triangles sharing no vertex: every edge apart (the edge table's worst case)
+    for (uint32_t t = 0; t < 300; ++t) {
+        for (int k = 0; k < 3; ++k) {
+            Vertex v;
+            v.position = {float(t), float(k == 1), float(k == 2)};
+            soup.vertices.push_back(v);
+        }
+        soup.triangles.insert(soup.triangles.end(), {3 * t, 3 * t + 1, 3 * t + 2});
+    }
+    no_shell(soup, "separate triangles");
 }
 
 BOOST_AUTO_TEST_CASE(the_side_culled_is_the_one_the_winding_turns_away) {
