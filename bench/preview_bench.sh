@@ -27,9 +27,11 @@ mshconv=$PWD/build/mshconv
 blender=$PWD/tests/integration/blender # Debian's Blender without a pyenv/venv python on PATH
 work=$(mktemp -d)
 xvfb_pid=
+memory=
 cleanup() {
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null || true
   rm -rf "$work"
+  [ -z "$memory" ] || rm -rf "$memory"
 }
 trap cleanup EXIT
 "$mshconv" samples "$work/corpus" > /dev/null
@@ -50,34 +52,45 @@ echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 
 if [[ $PARTS == *a* ]]; then
   # (a) batch throughput: best wall time of 5, each run into a new output folder. The folders are
   # removed at the end, not between runs: on this VM's disk (ext4 mounted with `discard`) a file
-  # created right after a tree was deleted costs about 0.9 ms instead of 0.2 ms (the line below
-  # measures it), which timed the deletion, not the thumbnails.
+  # created right after a tree was deleted costs about 0.9 ms instead of 0.2 ms (the floor line
+  # measures it), which timed the deletion, not the thumbnails. The same runs are repeated with
+  # the output in memory (/dev/shm, when the work folder is not there already): the difference
+  # is the file system's.
   echo
   echo "(a) batch --to preview --size 256 (best of 5, $models models)"
-  for jobs in 1 2; do
-    : > "$work/runs.txt"
-    for run in 1 2 3 4 5; do
-      out="$work/out_${jobs}_$run"
-      # Wall time from the nanosecond clock: /usr/bin/time's %e counts in 10 ms steps, 8 % of a
-      # 0.13 s run (it still gives the CPU seconds).
-      start=$(date +%s.%N)
-      /usr/bin/time -f "%U %S" -o "$work/time.txt" \
-        "$mshconv" batch "${archives[@]}" --to preview -o "$out" -j "$jobs" --size 256 --force > "$work/batch.txt" 2>&1
-      end=$(date +%s.%N)
-      drawn=$(sed -n 's/.*: \([0-9]*\) previews drawn.*/\1/p' "$work/batch.txt")
-      [ "$drawn" = "$models" ] || { echo "batch drew ${drawn:-?} previews of $models models:" >&2; cat "$work/batch.txt" >&2; exit 1; }
-      echo "$(python3 -c "print($end - $start)") $(cat "$work/time.txt")" >> "$work/runs.txt"
-    done
-    python3 - "$jobs" "$models" "$work/runs.txt" <<'PY'
+  throughput() { # $1: the folder the outputs go to, $2: its label
+    local jobs run out start end drawn
+    for jobs in 1 2; do
+      : > "$work/runs.txt"
+      for run in 1 2 3 4 5; do
+        out="$1/out_${jobs}_$run"
+        # Wall time from the nanosecond clock: /usr/bin/time's %e counts in 10 ms steps, 8 % of
+        # a 0.13 s run (it still gives the CPU seconds).
+        start=$(date +%s.%N)
+        /usr/bin/time -f "%U %S" -o "$work/time.txt" \
+          "$mshconv" batch "${archives[@]}" --to preview -o "$out" -j "$jobs" --size 256 --force > "$work/batch.txt" 2>&1
+        end=$(date +%s.%N)
+        drawn=$(sed -n 's/.*: \([0-9]*\) previews drawn.*/\1/p' "$work/batch.txt")
+        [ "$drawn" = "$models" ] || { echo "batch drew ${drawn:-?} previews of $models models:" >&2; cat "$work/batch.txt" >&2; exit 1; }
+        echo "$(python3 -c "print($end - $start)") $(cat "$work/time.txt")" >> "$work/runs.txt"
+      done
+      python3 - "$jobs" "$models" "$work/runs.txt" "$2" <<'PY'
 import sys
-jobs, n = int(sys.argv[1]), int(sys.argv[2])
+jobs, n, label = int(sys.argv[1]), int(sys.argv[2]), sys.argv[4]
 runs = [tuple(map(float, l.split())) for l in open(sys.argv[3])]
 wall, user, system = min(runs)  # the best wall time of 5 and its CPU times
 goal = "" if jobs != 2 else f"   goal >= 500/s on 2 cores: {'met' if n / wall >= 500 else 'NOT met'}"
-print(f"  -j {jobs}: {wall:6.3f} s  {n / wall:7.1f} thumbnails/s  {1000 * wall / n:6.2f} ms each"
-      f"  (CPU {user + system:5.2f} s: {n / (user + system):6.1f} thumbnails per CPU second){goal}")
+print(f"  {label}, -j {jobs}: {wall:6.3f} s  {n / wall:7.1f} thumbnails/s  {1000 * wall / n:6.2f} ms"
+      f" each  (CPU {user + system:5.2f} s: {n / (user + system):6.1f} thumbnails per CPU second){goal}")
 PY
-  done
+    done
+  }
+  throughput "$work" "output in $(df --output=fstype "$work" | tail -1) ($(dirname "$work"))"
+  memory=
+  if [ -d /dev/shm ] && [ "$(df --output=target "$work" | tail -1)" != "$(df --output=target /dev/shm | tail -1)" ]; then
+    memory=$(mktemp -d /dev/shm/preview_bench.XXXXXX)
+    throughput "$memory" "output in memory (/dev/shm)"
+  fi
   files=$(find "$work/out_2_1" -type f | wc -l)
   python3 - "$work" "$files" <<'PY'
 import os, shutil, sys, time
@@ -96,6 +109,7 @@ print(f"  floor: creating the {n} files of a run, empty, in a new folder: {1000 
       f" (right after deleting a folder: {1000 * after_delete:.1f} ms)")
 PY
   rm -rf "$work"/out_*
+  [ -z "$memory" ] || rm -rf "$memory"
 fi
 
 if [[ $PARTS == *b* ]]; then
