@@ -336,7 +336,6 @@ void blend_over(ColourSample& dst, const std::array<float, 4>& colour) {
     dst[3] = to_unit(a + from_unit(dst[3]) * (1 - a));
 }
 
-// The lanes of a comparison's result that are set, as bits 0..3.
 // Four lanes of four vectors swapped: v[i][j] becomes v[j][i].
 void transpose4(I4 (&v)[4]) {
 #if defined(__SSE2__)
@@ -358,6 +357,7 @@ void transpose4(I4 (&v)[4]) {
 #endif
 }
 
+// The lanes of a comparison's result that are set, as bits 0..3.
 unsigned lanes_set(I4 mask) {
 #if defined(__SSE2__)
     return unsigned(_mm_movemask_ps(std::bit_cast<__m128>(mask)));
