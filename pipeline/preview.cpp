@@ -220,24 +220,30 @@ nlohmann::json bounds_json(const std::vector<render::Vec3>& gltf_points) {
     return {lo, hi};
 }
 
-// The materials of a scene and the textures they name (phase 0), for the facts.
+// The materials of a scene and the textures they name (phase 0), for the facts: the names, the
+// textures used, and each material with its texture (null: untextured) in the same order.
 void material_facts(const scene::Scene& sc, nlohmann::json& facts) {
     std::vector<std::string> materials;
     std::set<std::string> textures;
+    nlohmann::json material_textures = nlohmann::json::array();
     for (const scene::Material& m : sc.materials) {
         if (m.name.rfind("areal_", 0) == 0) continue;
         materials.push_back(m.name);
         const auto& mat = m.extras.is_object() && m.extras.contains("material")
                               ? m.extras["material"]
                               : nlohmann::json();
+        nlohmann::json texture = nullptr;
         if (mat.is_object() && mat.contains("phase0") && mat["phase0"].contains("texture") &&
-            m.base_color)
-            textures.insert(mat["phase0"]["texture"].get<std::string>());
+            mat["phase0"]["texture"].is_string() && m.base_color)
+            texture = mat["phase0"]["texture"];
         else if (m.base_color)
-            textures.insert(m.base_color->name);
+            texture = m.base_color->name;
+        if (texture.is_string()) textures.insert(texture.get<std::string>());
+        material_textures.push_back({{"material", m.name}, {"texture", texture}});
     }
     facts["materials"] = materials;
     facts["textures"] = std::vector<std::string>(textures.begin(), textures.end());
+    facts["material_textures"] = std::move(material_textures);
 }
 
 Preview finish(Sheet sheet, const std::string& kind, const std::string& address, uint64_t hash,

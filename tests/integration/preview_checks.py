@@ -174,6 +174,7 @@ r = run("batch", *archives, "-o", glb_dir, "--to", "glb")
 check(r.returncode == 0, "the corpus models exported to GLB")
 worst = (1.0, "")
 counted = 0
+material_mismatch, materials_seen, textures_seen = [], 0, 0
 for view_name in VIEWS:
     out = os.path.join(work, "sil_" + view_name)
     r = run("batch", *archives, "-o", out, "--to", "preview", "--view", view_name)
@@ -188,10 +189,34 @@ for view_name in VIEWS:
         view = meta["views"][0]
         score = iou(alpha_mask(os.path.join(out, asset["png"]), view), reference_mask(view, tris))
         counted += 1
+        if view_name == VIEWS[0]:  # each material with its texture, as the GLB export has them
+            # (names compared without case: the metadata gives the name the material writes, the
+            # GLB the library entry it found, and the game's names are case-insensitive)
+            doc, _ = load_gltf(glb)
+            expected = []
+            for m in doc.get("materials", []):
+                base = m.get("pbrMetallicRoughness", {}).get("baseColorTexture")
+                image = doc["images"][doc["textures"][base["index"]]["source"]] if base else None
+                expected.append({"material": m.get("name"),
+                                 "texture": image and image.get("name").lower()})
+            facts = meta["facts"]
+            got = [{"material": e.get("material"),
+                    "texture": e.get("texture") and e["texture"].lower()}
+                   for e in facts.get("material_textures", [])]
+            textured = sorted({e["texture"] for e in expected if e["texture"]})
+            if (got != expected or sorted(t.lower() for t in facts.get("textures", [])) != textured
+                    or facts.get("materials") != [e["material"] for e in expected]):
+                material_mismatch.append(asset["name"])
+            materials_seen += len(expected)
+            textures_seen += len(textured)
         if score < worst[0]:
             worst = (score, f"{asset['name']} {view_name}")
 check(counted == 64 * len(VIEWS), f"silhouettes compared: {counted} (64 models x {len(VIEWS)} views)")
 check(worst[0] >= 0.98, f"silhouette IoU >= 0.98 on every model and view (lowest {worst[0]:.4f}: {worst[1]})")
+check(not material_mismatch and materials_seen >= 64 and textures_seen >= 64,
+      f"the metadata lists each material with its texture as the GLB export has them "
+      f"({materials_seen} materials, {textures_seen} textures"
+      + (f"; differing: {', '.join(material_mismatch[:5])}" if material_mismatch else "") + ")")
 
 # ---- 1b. the inner sides of closed shells are left out and the pictures stay ------------------
 # (render/shells.hpp): every corpus model in every view and the grid, and Assimp's OBJ and glTF of
