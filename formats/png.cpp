@@ -266,8 +266,8 @@ void put_u32(Bytes& out, uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(uint8_t(v >> shift));
 }
 
-// A chunk with the CRC of its type and data: ISA-L's CRC-32 (the same as zlib's; carry-less
-// multiplication, a tenth of zlib's time on a thumbnail).
+// A chunk with the CRC of its type and data: ISA-L's CRC-32, the same as zlib's, computed with
+// carry-less multiplication (zlib's table-driven loop was 1 % of a thumbnail batch).
 void put_chunk(Bytes& out, const char* type, ByteView data) {
     put_u32(out, uint32_t(data.size()));
     const size_t start = out.size();

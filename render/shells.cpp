@@ -56,7 +56,7 @@ uint64_t hash_of(uint64_t k) {
 }
 
 // Keys numbered in the order they are first added: an open-addressing table (linear probing,
-// at most half full). Vertices and edges are looked up once each; sorting them took a third of
+// at most half full). Vertices and edges are looked up once each; sorting them took about half
 // the time of finding shells.
 template <class Key> class KeyNumbers {
   public:
