@@ -356,7 +356,7 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
     if (result != COMP_OK) return std::nullopt;
     const size_t n = stream.total_out;
     Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    out.reserve(out.size() + 25 + 12 + n + 12);
+    out.reserve(out.size() + 25 + (12 + n) + 12); // IHDR, IDAT, IEND
     Bytes ihdr;
     put_u32(ihdr, width);
     put_u32(ihdr, height);

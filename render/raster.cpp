@@ -300,6 +300,7 @@ const Texture::Level& Texture::level(size_t k) const {
             Level& base = const_cast<Level&>(levels_[0]);
             base.texels.resize(size_t(base.width) * size_t(base.height));
             linear_texels(source_->rgba.data(), base.texels.size(), base.texels.data());
+            source_.reset();
         });
     return levels_[k];
 }
@@ -988,15 +989,16 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
     for (int y = 0; y < camera_.height; ++y) {
         const Span span = spans_[size_t(y)];
         if (span.lo > span.hi) continue;
-        uint8_t* p = out.at(uint32_t(span.lo), uint32_t(y));
+        uint8_t* const row = out.at(0, uint32_t(y));
         const size_t row_at = size_t(y) * size_t(camera_.width);
-        int x = span.lo;
-        // Four pixels at a time, channel by channel in the lanes (the same arithmetic per pixel
-        // as the one-pixel loop below: the pictures do not depend on where a group starts).
-        for (; x + 3 <= span.hi; x += 4, p += 16) {
+        // Four pixels at a time, channel by channel in the lanes (exact: the sums are below
+        // 2^24). A row's last group repeats its last pixel in the lanes past the span, which
+        // are not written.
+        for (int x = span.lo; x <= span.hi; x += 4) {
+            const int last = span.hi - x; // lanes 0..last are this row's pixels
             // channel[k]: channel k of the four pixels
-            I4 channel[4] = {sums_at(row_at, x), sums_at(row_at, x + 1), sums_at(row_at, x + 2),
-                             sums_at(row_at, x + 3)};
+            I4 channel[4];
+            for (int j = 0; j < 4; ++j) channel[j] = sums_at(row_at, x + std::min(j, last));
             transpose4(channel);
             const I4 alpha_units = channel[3];
             if (!lanes_set(alpha_units != 0)) continue; // nothing drawn here: the background
@@ -1015,27 +1017,12 @@ texm::Image Canvas::resolve_with(const std::optional<std::array<uint8_t, 3>>& ba
             F4 clamped = a > 0 ? a : F4{};
             clamped = clamped < 1 ? clamped : splat(1);
             const I4 alpha_byte = __builtin_convertvector(clamped * 255 + 0.5f, I4);
-            for (int j = 0; j < 4; ++j) {
+            for (int j = 0; j <= std::min(3, last); ++j) {
                 if (alpha_units[j] == 0) continue;
-                uint8_t* q = p + 4 * j;
+                uint8_t* q = row + 4 * size_t(x + j);
                 for (size_t k = 0; k < 3; ++k) q[k] = t.to_srgb[size_t(index[k][j])];
                 q[3] = background ? 255 : uint8_t(alpha_byte[j]);
             }
-        }
-        for (; x <= span.hi; ++x, p += 4) {
-            const I4 sum_units = sums_at(row_at, x);
-            if (sum_units[3] == 0) continue; // nothing drawn here: the background
-            // The channels at once (exact: the sums are below 2^24); the colour lanes take the
-            // arithmetic of to_srgb() (the alpha lane is computed and not used).
-            const F4 sums = __builtin_convertvector(sum_units, F4);
-            const float a = sums[3] * (1.0f / 65535.0f) / n;
-            F4 linear =
-                background ? sums * (1.0f / 65535.0f) / n + bg4 * (1 - a) : sums * (1.0f / sums[3]);
-            linear = linear > 0 ? linear : F4{};
-            linear = linear < 1 ? linear : splat(1);
-            const I4 index = __builtin_convertvector(linear * 4095.0f + 0.5f, I4);
-            for (size_t k = 0; k < 3; ++k) p[k] = t.to_srgb[size_t(index[k])];
-            p[3] = background ? 255 : uint8_t(std::clamp(a, 0.0f, 1.0f) * 255 + 0.5f);
         }
     }
     return out;

@@ -65,7 +65,7 @@ class Texture {
 
   private:
     std::vector<Level> levels_;
-    std::shared_ptr<const texm::Image> source_; // until the base level is made
+    mutable std::shared_ptr<const texm::Image> source_; // until the base level is made
     mutable std::once_flag base_made_;
 };
 std::shared_ptr<const Texture> make_texture(std::shared_ptr<const texm::Image> srgb);
