@@ -1,21 +1,43 @@
 #include "allocator.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 
 #ifdef MSHCONV_MIMALLOC
 #include <mimalloc.h>
+#include <sys/mman.h>
 #endif
 
 namespace msh::cli {
 
-void configure_allocator(std::string_view command) {
-    // Affects the segments mimalloc maps from here on, which for a batch is nearly all of them.
-    if (command == "batch") use_large_pages();
+#ifdef MSHCONV_MIMALLOC
+namespace {
+
+// mimalloc 2.x maps memory in 32 MiB segments aligned to their size. The main thread's first
+// one is mapped before main (by the C++ runtime's first allocation), so the large-pages option
+// never reaches it, and a single command allocates nothing else.
+constexpr uintptr_t kMimalloc2SegmentSize = uintptr_t(1) << 25;
+
+void advise_first_segment_for_huge_pages() {
+    const int version = mi_version(); // 209 = 2.0.9
+    if (version < 200 || version >= 300) return;
+    void* probe = mi_malloc(64);
+    const uintptr_t segment = reinterpret_cast<uintptr_t>(probe) & ~(kMimalloc2SegmentSize - 1);
+    // Only advice on the page size of future faults: pages already touched stay, and where
+    // the kernel grants no transparent huge pages (or the guess of the segment is wrong) nothing
+    // changes. Its result is deliberately ignored for that reason.
+    (void)madvise(reinterpret_cast<void*>(segment), kMimalloc2SegmentSize, MADV_HUGEPAGE);
+    mi_free(probe);
 }
 
-void use_large_pages() {
+} // namespace
+#endif
+
+void configure_allocator() {
 #ifdef MSHCONV_MIMALLOC
-    if (!std::getenv("MIMALLOC_LARGE_OS_PAGES")) mi_option_enable(mi_option_large_os_pages);
+    if (std::getenv("MIMALLOC_LARGE_OS_PAGES")) return; // the user's choice, read before main
+    mi_option_enable(mi_option_large_os_pages);         // segments mapped from here on
+    advise_first_segment_for_huge_pages();              // and the one mapped before main
 #endif
 }
 
@@ -23,7 +45,7 @@ std::string allocator_description() {
 #ifdef MSHCONV_MIMALLOC
     const int v = mi_version(); // 209 = 2.0.9
     return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." +
-           std::to_string(v % 10) + " (large OS pages for batch and maps)";
+           std::to_string(v % 10) + " (large OS pages)";
 #else
     return "glibc malloc";
 #endif

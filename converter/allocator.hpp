@@ -2,25 +2,19 @@
 // The mshconv executable's memory allocator: mimalloc when the build links it
 // (MSHCONV_MIMALLOC, the default where Debian's libmimalloc-dev is installed), else glibc's.
 #include <string>
-#include <string_view>
 
 namespace msh::cli {
 
-// Called in main() once the command is known. `batch` gets mimalloc's 2 MB pages (where the
-// kernel grants transparent huge pages): a game folder's maps touch about 3x their output in fresh
-// buffers, and with them the forward game-scale batch took 14-17 % less time (README,
-// "Benchmarks"). Other commands keep 4 KB pages (a map's convert asks for 2 MB ones through
-// use_large_pages): the option reaches only memory mapped after it is set, and zeroing 2 MB pages
-// for a thumbnail's few buffers cost more than it saved. A user's own MIMALLOC_LARGE_OS_PAGES
-// (read before main) wins either way.
-void configure_allocator(std::string_view command);
+// Called once in main() before the command runs: mimalloc's 2 MB pages for every command (where
+// the kernel grants transparent huge pages). On this kind of VM a 4 KB page fault costs about two
+// microseconds, and a command's fresh buffers (its GLB, sidecar text, decoded arrays, a
+// thumbnail's frame) are most of its kernel time: one model's convert took 1,370 faults and
+// 13.0 ms with 4 KB pages, 451 faults and 10.8 ms with 2 MB ones; a map's export touches about
+// 3x its output (README, "Benchmarks"). A user's own MIMALLOC_LARGE_OS_PAGES (read by mimalloc
+// before main) wins either way. Nothing without mimalloc.
+void configure_allocator();
 
-// mimalloc's 2 MB pages from here on, for a single command that is about to touch tens of MB of
-// fresh buffers (a map's conversion: its GLB, the draped overlay's arrays, the sidecar text).
-// Nothing when the user's MIMALLOC_LARGE_OS_PAGES decides, or without mimalloc.
-void use_large_pages();
-
-// For `--version`: "mimalloc 2.0.9 (large OS pages for batch and maps)" or "glibc malloc".
+// For `--version`: "mimalloc 2.0.9 (large OS pages)" or "glibc malloc".
 std::string allocator_description();
 
 } // namespace msh::cli

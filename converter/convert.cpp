@@ -2,7 +2,6 @@
 // extension (.gltf, .glb, .obj) and OUT's extension, then hands over to one file per direction.
 #include "convert.hpp"
 
-#include "allocator.hpp"
 #include "commands.hpp"
 
 #include "formats/assimp_read.hpp"
@@ -167,10 +166,8 @@ int run_convert(const Args& args) {
     check_output_paths(in, parse_address(out_spec), vm, import);
     // ---- Terrain import: a .gltf/.glb/.obj whose sidecar has "kind": "terrain" ----
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
-        if (const auto sidecar = terrain_sidecar(in.file, vm)) {
-            use_large_pages(); // a map's GLB and arrays: tens of MB of fresh buffers
+        if (const auto sidecar = terrain_sidecar(in.file, vm))
             return import_terrain(in, out_spec, vm, *sidecar);
-        }
     // ---- end terrain import ----
     if (foreign ||
         (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj")))
@@ -182,7 +179,6 @@ int run_convert(const Args& args) {
     const ContentKind kind = sniff(loaded.bytes, {leaf, std::nullopt});
     switch (kind) {
     case ContentKind::Terrain:
-        use_large_pages(); // the draped overlay, the GLB, the sidecar: tens of MB of fresh buffers
         return export_terrain(loaded, fs::path(out_spec), vm);
     case ContentKind::Model:
         return export_model(loaded, fs::path(out_spec), vm);

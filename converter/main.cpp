@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     if (args[0] == "--version" || args[0] == "version") return msh::cli::run_version(args);
     std::string command = args[0];
     args.erase(args.begin());
-    msh::cli::configure_allocator(command);
+    msh::cli::configure_allocator();
     try {
         if (command == "convert") return msh::cli::run_convert(args);
         if (command == "info") return msh::cli::run_info(args);
