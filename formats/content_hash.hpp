@@ -1,6 +1,5 @@
-// A fast 64-bit hash of bytes for change detection (incremental keys, preview metadata):
-// XXH3 from xxHash (Debian libxxhash-dev), an order of magnitude faster than the byte-wise
-// FNV-1a that sidecars record (sidecar::fnv1a64 stays their format's hash).
+// A fast 64-bit hash of bytes for change detection (incremental keys, preview metadata, the
+// payload hash sidecars record): XXH3 from xxHash (Debian libxxhash-dev).
 #pragma once
 
 #include "bytes.hpp"

@@ -242,12 +242,6 @@ ModelDescription read_description(const JsonAt& doc) {
 
 } // namespace
 
-uint64_t fnv1a64(ByteView bytes, uint64_t state) {
-    uint64_t h = state;
-    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-    return h;
-}
-
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
     // Not the output name or format: exports to .glb and .obj of one model with one set of
     // options share a sidecar (it means the same for both).
@@ -281,7 +275,7 @@ static json to_json_fields(const ModelSidecar& s) {
                 {"source",
                  {{"address", r.source},
                   {"size", s.original_image.size()},
-                  {"fnv1a64", hex64(s.original_hash)}}},
+                  {kPayloadHashKey, hex64(s.original_hash)}}},
                 {"export",
                  {{"output", r.output},
                   {"format", r.format},
@@ -332,10 +326,12 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
         source["size"].fail("original_image is " + std::to_string(s.original_image.size()) +
                             " bytes, the sidecar says " +
                             std::to_string(source["size"].as<uint64_t>()));
-    s.original_hash = fnv1a64(s.original_image);
-    if (source["fnv1a64"].as<std::string>() != hex64(s.original_hash))
-        source["fnv1a64"].fail(
+    const PayloadHashCheck hash = check_payload_hash(source.json(), s.original_image);
+    const JsonAt recorded = source[hash.key.empty() ? kPayloadHashKey : hash.key]; // or "missing"
+    if (!hash.matches)
+        recorded.fail(
             "original_image does not match its recorded hash (edited or damaged sidecar)");
+    s.original_hash = payload_hash(s.original_image);
     s.record = read_record(at);
     if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
     s.model = read_description(at);
@@ -480,8 +476,8 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     w.key("source");
     w.begin_object();
     w.member("address", r.source);
-    w.member("fnv1a64", hex64(s.original_hash));
     w.member("size", uint64_t(s.original_image.size()));
+    w.member(kPayloadHashKey, hex64(s.original_hash));
     w.end_object();
     w.key("wear");
     w.begin_object();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "formats/msh.hpp"
+#include "payload_hash.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -70,26 +71,22 @@ struct ModelDescription {
     AnimationCounts animation;
 };
 
-inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325ull;
-
 struct ModelSidecar {
     ExportRecord record;
     ModelDescription model;
     Bytes original_image; // the model as it was exported (size and hash checked on read)
-    // fnv1a64(original_image), computed once by make_model_sidecar and the reader: the hash is
-    // serial (about 0.5 ms for a 400 KB model) and the export needs it for the pairing token too.
-    uint64_t original_hash = kFnv1a64Basis;
+    // payload_hash(original_image), computed once by the export (for the pairing token too) and
+    // by the reader.
+    uint64_t original_hash = 0;
 };
 
-// FNV-1a 64 of `bytes`; from `state` (the hash of what comes before them) to hash a
-// concatenation without building it.
-uint64_t fnv1a64(ByteView bytes, uint64_t state = kFnv1a64Basis);
-
-// The pairing token of an export: over the model image (its fnv1a64) and the record's fields that
-// give the sidecar its meaning (source, fps, options, WEAR rows); not the output's name or format.
+// The pairing token of an export: over the model image (its payload_hash) and the record's fields
+// that give the sidecar its meaning (source, fps, options, WEAR rows); not the output's name or
+// format.
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& record);
 
-// `original_hash`: fnv1a64(original_image), which the export already has for the pairing token.
+// `original_hash`: payload_hash(original_image), which the export already has for the pairing
+// token.
 ModelSidecar make_model_sidecar(const Model& model, ByteView original_image, ExportRecord record,
                                 uint64_t original_hash);
 

@@ -1,21 +1,22 @@
 #include "pairing.hpp"
 
 #include "base64.hpp"
-#include "model_sidecar.hpp"
+#include "payload_hash.hpp"
 
 #include "formats/diagnostics.hpp"
 
 namespace msh::sidecar {
 
 std::string pairing_token(ByteView source, std::string_view export_facts) {
-    return pairing_token_of_hash(fnv1a64(source), export_facts);
+    return pairing_token_of_hash(payload_hash(source), export_facts);
 }
 
 std::string pairing_token_of_hash(uint64_t source_hash, std::string_view export_facts) {
     std::string mixed = hex64(source_hash);
     mixed += '\n';
     mixed += export_facts;
-    return hex64(fnv1a64(ByteView(reinterpret_cast<const uint8_t*>(mixed.data()), mixed.size())));
+    return hex64(
+        payload_hash(ByteView(reinterpret_cast<const uint8_t*>(mixed.data()), mixed.size())));
 }
 
 std::string scene_pairing_token(const nlohmann::json& extras) {

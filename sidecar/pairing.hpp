@@ -18,7 +18,7 @@ namespace msh::sidecar {
 // 16 hex digits over the source bytes and the facts that decide what the export made of them
 // (address, options, ...): two exports that differ in any of these get different tokens.
 std::string pairing_token(ByteView source, std::string_view export_facts);
-// The same from the source's FNV-1a 64 (a source in several parts hashed one after the other).
+// The same from the source's payload_hash.
 std::string pairing_token_of_hash(uint64_t source_hash, std::string_view export_facts);
 
 // The token a scene carries (scene-level extras), or "" when it has none.

@@ -3,6 +3,7 @@
 #include "base64.hpp"
 #include "model_sidecar.hpp"
 #include "pairing.hpp"
+#include "payload_hash.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -35,7 +36,7 @@ json directory(const nres::Archive& ar) {
 json payload(const std::string& address, ByteView bytes) {
     return {{"address", address},
             {"size", bytes.size()},
-            {"fnv1a64", hex64(fnv1a64(bytes))},
+            {kPayloadHashKey, hex64(payload_hash(bytes))},
             {"base64", ""}};
 }
 
@@ -271,8 +272,9 @@ std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
     // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
     const json facts = {r.source,     r.map_source, r.wear1_source, r.wear2_source,
                         r.wear1_rows, r.wear2_rows, r.lift,         land_msh.size()};
-    // Over Land.msh then Land.map, as one text (not copied into one).
-    return pairing_token_of_hash(fnv1a64(land_map, fnv1a64(land_msh)), facts.dump());
+    // Over Land.msh and Land.map (each file's hash; the facts carry the second).
+    return pairing_token_of_hash(payload_hash(land_msh),
+                                 hex64(payload_hash(land_map)) + '\n' + facts.dump());
 }
 
 namespace {

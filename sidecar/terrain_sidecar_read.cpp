@@ -5,6 +5,7 @@
 #include "json_at.hpp"
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
+#include "payload_hash.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -32,15 +33,11 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
                           "sidecar field '" + field + "': size " + p["size"].dump() +
                               " does not match the decoded payload (" +
                               std::to_string(bytes.size()) + " bytes)");
-    if (p.contains("fnv1a64") && p["fnv1a64"].is_string()) {
-        char buf[17];
-        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes)));
-        if (p["fnv1a64"].get<std::string>() != buf)
-            throw FormatError(where, Location::at_pointer("/" + field + "/fnv1a64"),
-                              "sidecar field '" + field + "': FNV-1a 64 " +
-                                  p["fnv1a64"].get<std::string>() +
-                                  " does not match the decoded payload (" + buf + ")");
-    }
+    if (const PayloadHashCheck hash = check_payload_hash(p, bytes);
+        !hash.key.empty() && !hash.matches)
+        throw FormatError(where, Location::at_pointer("/" + field + "/" + hash.key),
+                          "sidecar field '" + field + "': the recorded " + hash.key +
+                              " does not match the decoded payload (edited or damaged sidecar)");
     return bytes;
 }
 

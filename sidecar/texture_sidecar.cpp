@@ -4,6 +4,7 @@
 #include "json_at.hpp"
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
+#include "payload_hash.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/json_nesting.hpp"
@@ -143,7 +144,7 @@ json sidecar_json(const TextureSidecar& s, bool with_base64) {
         {"tail_bytes", s.tail_bytes},
         {"original",
          {{"size", s.original.size()},
-          {"fnv1a64", hex64(fnv1a64(s.original))},
+          {kPayloadHashKey, hex64(payload_hash(s.original))},
           {"base64", with_base64 ? to_base64(s.original) : std::string()}}},
     };
 }
@@ -176,9 +177,10 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
     }
     if (s.original.size() != o["size"].as<uint64_t>())
         o["size"].fail("bad texm sidecar: original payload size does not match");
-    if (hex64(fnv1a64(s.original)) != o["fnv1a64"].as<std::string>())
-        o["fnv1a64"].fail(
-            "bad texm sidecar: original payload hash does not match (edited sidecar?)");
+    const PayloadHashCheck hash = check_payload_hash(o.json(), s.original);
+    const JsonAt recorded = o[hash.key.empty() ? kPayloadHashKey : hash.key]; // or "missing"
+    if (!hash.matches)
+        recorded.fail("bad texm sidecar: original payload hash does not match (edited sidecar?)");
     s.source = at["source"].as<std::string>();
     s.png = at["png"].as<std::string>();
     const JsonAt mips = at["mips"];

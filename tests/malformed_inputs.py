@@ -390,7 +390,10 @@ def generate(corpus, work):
     sidecar_case("schema 2", lambda d: d.update(schema="mshconv-sidecar/2"))
     sidecar_case("kind texm", lambda d: d.update(kind="texm"))
     sidecar_case("original image not base64", lambda d: d.update(original_image="@@@"))
-    sidecar_case("original image hash wrong", lambda d: d["source"].update(fnv1a64="0" * 16))
+    sidecar_case("original image hash wrong", lambda d: d["source"].update(xxh3_64="0" * 16))
+    sidecar_case("original image hash missing", lambda d: d["source"].pop("xxh3_64"))
+    sidecar_case("original image FNV-1a hash wrong (an older sidecar)",
+                 lambda d: d["source"].pop("xxh3_64") and d["source"].update(fnv1a64="0" * 16))
     sidecar_case("original image size wrong", lambda d: d["source"].update(size=1))
     sidecar_case("fps negative", lambda d: d["export"].update(fps=-24))
     sidecar_case("fps a string", lambda d: d["export"].update(fps="24"))
@@ -400,7 +403,7 @@ def generate(corpus, work):
     sidecar_case("fps past the double range", None,
                  raw=with_overflow(dict(sidecar, export=dict(sidecar["export"], fps=OVERFLOW_SENTINEL))))
     sidecar_case("original image of another model",
-                 lambda d: d["source"].update(size=len(models[1][1]), fnv1a64=None) or d.update(
+                 lambda d: d["source"].update(size=len(models[1][1]), xxh3_64=None) or d.update(
                      original_image=base64.b64encode(models[1][1]).decode()))
 
     # ---- texture sidecar beside a PNG: `convert T.png out.texm` ----
@@ -412,7 +415,7 @@ def generate(corpus, work):
     texture_sidecar_case("schema 0", lambda d: d.update(schema="mshconv-sidecar/0"))
     for key in [k for k, v in tsc.items() if isinstance(v, dict) and "base64" in v][:1]:
         texture_sidecar_case(f"{key} not base64", lambda d, k=key: d[k].update(base64="@@"))
-        texture_sidecar_case(f"{key} hash wrong", lambda d, k=key: d[k].update(fnv1a64="0" * 16))
+        texture_sidecar_case(f"{key} hash wrong", lambda d, k=key: d[k].update(xxh3_64="0" * 16))
     texture_sidecar_case("nested 300 deep", lambda d: d.update(extra=json.loads("[" * 300 + "]" * 300)))
     texture_sidecar_case("a number past the double range", None,
                          raw=with_overflow(dict(tsc, extra=OVERFLOW_SENTINEL)))

@@ -202,12 +202,12 @@ BOOST_AUTO_TEST_CASE(error_locations_by_format_kind) {
                 q(dir / "h.glb"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     auto doc = nlohmann::json::parse(read_file_text(dir / "h.sidecar.json"));
-    doc["source"]["fnv1a64"] = "0000000000000000";
+    doc["source"]["xxh3_64"] = "0000000000000000";
     const std::string text = doc.dump();
     write_file_atomic(dir / "h.sidecar.json", Bytes(text.begin(), text.end()));
     r = mshconv("convert " + q(dir / "h.glb") + " " + q(dir / "h.msh"));
     BOOST_TEST(r.code == 1);
-    BOOST_TEST(r.out.find("at /source/fnv1a64: original_image does not match") != std::string::npos,
+    BOOST_TEST(r.out.find("at /source/xxh3_64: original_image does not match") != std::string::npos,
                r.out);
     BOOST_TEST(!fs::exists(dir / "h.msh"));
 }

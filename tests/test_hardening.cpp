@@ -12,6 +12,8 @@
 #include "formats/png.hpp"
 #include "pipeline/pipeline.hpp"
 #include "samples/textures_gen.hpp"
+#include "sidecar/base64.hpp"
+#include "sidecar/payload_hash.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -716,7 +718,7 @@ BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
     BOOST_CHECK_NO_THROW(sidecar::read_model_sidecar(text_of(good), "good"));
     size_t refused = 0;
     for (const char* pointer :
-         {"/schema", "/kind", "/source", "/source/size", "/source/fnv1a64", "/export/fps",
+         {"/schema", "/kind", "/source", "/source/size", "/source/xxh3_64", "/export/fps",
           "/export/options/lod", "/wear/rows", "/nodes/0/flags", "/nodes/0/slots",
           "/slots/0/aabb_min", "/batches/0/material", "/container/entries/0/raw_name",
           "/animation/key_count", "/original_image"})
@@ -741,6 +743,38 @@ BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
                        pointer << " = " << wrong.dump());
         }
     BOOST_TEST(refused > 50u);
+}
+
+// Sidecars written before session 20 record FNV-1a 64 under "fnv1a64" instead of XXH3-64 under
+// "xxh3_64": still read, still checked.
+BOOST_AUTO_TEST_CASE(model_sidecars_with_the_older_hash_still_read_and_check) {
+    const pipeline::ModelExport x = export_gltf(first_model());
+    nlohmann::json doc = sidecar::to_json(x.sidecar);
+    auto text_of = [](const nlohmann::json& d) {
+        const std::string t = d.dump();
+        return Bytes(t.begin(), t.end());
+    };
+    BOOST_TEST(doc["source"]["xxh3_64"] ==
+               sidecar::hex64(sidecar::payload_hash(x.sidecar.original_image)));
+    doc["source"].erase("xxh3_64");
+    doc["source"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(x.sidecar.original_image));
+    const sidecar::ModelSidecar older = sidecar::read_model_sidecar(text_of(doc), "older");
+    BOOST_TEST((older.original_image == x.sidecar.original_image));
+    BOOST_TEST(older.original_hash == sidecar::payload_hash(x.sidecar.original_image));
+    doc["source"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(x.sidecar.original_image) ^ 1);
+    try {
+        sidecar::read_model_sidecar(text_of(doc), "damaged");
+        BOOST_ERROR("a wrong FNV-1a hash was accepted");
+    } catch (const FormatError& e) {
+        BOOST_TEST(e.location().pointer == "/source/fnv1a64");
+    }
+    doc["source"].erase("fnv1a64"); // neither hash: refused, naming the current one
+    try {
+        sidecar::read_model_sidecar(text_of(doc), "no hash");
+        BOOST_ERROR("a sidecar without a hash was accepted");
+    } catch (const FormatError& e) {
+        BOOST_TEST(e.location().pointer == "/source/xxh3_64");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(extracted_names_are_safe_on_any_system) {

@@ -458,8 +458,8 @@ BOOST_AUTO_TEST_CASE(sidecar_carries_the_payloads_and_face_fields) {
                 (sidecar::from_base64(j["land_map"]["base64"].get<std::string>()) == map_bytes));
             char hash[17];
             std::snprintf(hash, sizeof hash, "%016llx",
-                          static_cast<unsigned long long>(sidecar::fnv1a64(msh)));
-            BOOST_TEST(j["land_msh"]["fnv1a64"].get<std::string>() == std::string(hash));
+                          static_cast<unsigned long long>(sidecar::payload_hash(msh)));
+            BOOST_TEST(j["land_msh"]["xxh3_64"].get<std::string>() == std::string(hash));
             const terrain::Terrain t = terrain::read(msh, ReadMode::Strict, name);
             const auto& rows = j["terrain"]["faces"]["rows"];
             BOOST_TEST_REQUIRE(rows.size() == t.faces.size());

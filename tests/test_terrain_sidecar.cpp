@@ -8,6 +8,7 @@
 #include "sidecar/base64.hpp"
 #include "sidecar/json_scan.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "sidecar/payload_hash.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
@@ -114,8 +115,8 @@ BOOST_AUTO_TEST_CASE(base64_follows_rfc_4648) {
     }
 }
 
-// FNV-1a 64 against its published test vectors, and continued over a second part as over the
-// concatenation (the terrain pairing token hashes Land.msh then Land.map that way).
+// FNV-1a 64 (the payload hash of sidecars written before session 20, still checked on read)
+// against its published test vectors, and continued over a second part as over the concatenation.
 BOOST_AUTO_TEST_CASE(fnv1a64_continues_over_parts) {
     auto bytes = [](std::string_view t) { return Bytes(t.begin(), t.end()); };
     BOOST_TEST(sidecar::fnv1a64(Bytes{}) == 0xcbf29ce484222325ull);
@@ -208,6 +209,33 @@ BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     BOOST_TEST_REQUIRE(rows != std::string::npos);
     broken.insert(broken.find('[', rows) + 1, "01,");
     BOOST_CHECK_THROW(sidecar::parse_for_import(broken), std::invalid_argument);
+}
+
+// Land.msh / Land.map payloads of a sidecar written before session 20 carry "fnv1a64" instead of
+// "xxh3_64": read and checked the same way.
+BOOST_AUTO_TEST_CASE(payload_hashes_of_older_sidecars_still_check) {
+    const samples::GeneratedMap& m = small_map();
+    json kept = sidecar::parse_for_import(sidecar_text_of(m));
+    BOOST_TEST(kept["land_msh"]["xxh3_64"] == sidecar::hex64(sidecar::payload_hash(m.land_msh)));
+    for (const char* field : {"land_msh", "land_map"}) {
+        const Bytes& bytes = std::string_view(field) == "land_msh" ? m.land_msh : m.land_map;
+        kept[field].erase("xxh3_64");
+        kept[field]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(bytes));
+    }
+    const sidecar::TerrainSidecar sc = sidecar::parse_terrain_sidecar(kept, "older");
+    BOOST_TEST((sc.land_msh == m.land_msh));
+    BOOST_TEST_REQUIRE(sc.land_map.has_value());
+    BOOST_TEST((*sc.land_map == m.land_map));
+    kept["land_map"]["fnv1a64"] = "0000000000000000";
+    try {
+        sidecar::parse_terrain_sidecar(kept, "damaged");
+        BOOST_ERROR("a wrong FNV-1a hash was accepted");
+    } catch (const FormatError& e) {
+        BOOST_TEST(e.location().pointer == "/land_map/fnv1a64");
+    }
+    kept["land_map"].erase("fnv1a64");
+    kept["land_map"]["xxh3_64"] = "0000000000000000";
+    BOOST_CHECK_THROW(sidecar::parse_terrain_sidecar(kept, "damaged"), FormatError);
 }
 
 BOOST_AUTO_TEST_CASE(sidecar_text_lists_every_face_and_areal) {

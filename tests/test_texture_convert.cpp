@@ -9,6 +9,8 @@
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
 #include "samples/textures_gen.hpp"
+#include "sidecar/base64.hpp"
+#include "sidecar/payload_hash.hpp"
 #include "sidecar/texture_sidecar.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -279,8 +281,16 @@ BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
     // Damaged original payload in the sidecar.
     nlohmann::json damaged = sidecar::to_json(x.sidecar);
-    damaged["original"]["fnv1a64"] = "0000000000000000";
+    damaged["original"]["xxh3_64"] = "0000000000000000";
     BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
+    // A sidecar written before session 20 (FNV-1a 64 under "fnv1a64"): read, and checked.
+    nlohmann::json older = sidecar::to_json(x.sidecar);
+    older["original"].erase("xxh3_64");
+    older["original"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(x.sidecar.original));
+    BOOST_TEST((sidecar::parse_texture_sidecar(older, "older.sidecar.json").original ==
+                x.sidecar.original));
+    older["original"]["fnv1a64"] = "0000000000000000";
+    BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(older, "older.sidecar.json"), FormatError);
     // A mip name that would leave the PNG's folder.
     damaged = sidecar::to_json(x.sidecar);
     damaged["mips"] = {"../../etc/passwd"};
