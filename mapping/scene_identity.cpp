@@ -33,9 +33,19 @@ const scene::Attribute* find_attribute(const scene::Primitive& p, const char* na
     return it == p.attributes.end() ? nullptr : &it->second;
 }
 
+SeenByVertex::SeenByVertex(const std::vector<uint32_t>& vids, const std::vector<Seen>& seen,
+                           size_t vertex_count)
+    : copies_(seen.size()), offsets_(vertex_count + 1, 0) {
+    for (uint32_t v : vids) ++offsets_[v + 1];
+    for (size_t v = 0; v < vertex_count; ++v) offsets_[v + 1] += offsets_[v];
+    std::vector<uint32_t> next(offsets_.begin(), offsets_.end() - 1);
+    for (size_t i = 0; i < seen.size(); ++i) copies_[next[vids[i]]++] = seen[i]; // stable
+}
+
 Observed observe(const scene::Scene& s, size_t vertex_count) {
     Observed o;
-    o.by_vid.resize(vertex_count);
+    std::vector<uint32_t> vids;
+    std::vector<Seen> seen_copies;
     for (size_t n = 0; n < s.nodes.size(); ++n) {
         if (s.nodes[n].mesh < 0) continue;
         const scene::Mesh& mesh = s.meshes.at(size_t(s.nodes[n].mesh));
@@ -59,7 +69,8 @@ Observed observe(const scene::Scene& s, size_t vertex_count) {
                     seen.nrm = {nrm->data[3 * v], nrm->data[3 * v + 1], nrm->data[3 * v + 2]};
                 if (uv) seen.has_uv = true, seen.uv = {uv->data[2 * v], uv->data[2 * v + 1]};
                 seen.node = int(n);
-                o.by_vid[ident[v]->first].push_back(seen);
+                vids.push_back(ident[v]->first);
+                seen_copies.push_back(seen);
             }
             for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
                 const auto &a = ident[p.indices[t]], &b = ident[p.indices[t + 1]],
@@ -70,8 +81,9 @@ Observed observe(const scene::Scene& s, size_t vertex_count) {
         }
     }
     for (auto& [b, list] : o.tris) std::sort(list.begin(), list.end());
-    for (const auto& copies : o.by_vid)
-        for (const Seen& c : copies)
+    o.by_vid = SeenByVertex(vids, seen_copies, vertex_count);
+    for (size_t v = 0; v < o.by_vid.size(); ++v)
+        for (const std::span<const Seen> copies = o.by_vid[v]; const Seen& c : copies)
             o.split = o.split || !same_bits(c.pos.data(), copies.front().pos.data(), 3) ||
                       (c.has_uv && copies.front().has_uv &&
                        !same_bits(c.uv.data(), copies.front().uv.data(), 2));

@@ -78,10 +78,13 @@ std::string fmt(const F3& v) {
     return s.str();
 }
 
-uint32_t whole(float v, const std::string& where, const std::string& what) {
+// `what` and `what_suffix` name the value in the error (joined only then: this runs per vertex).
+uint32_t whole(float v, const std::string& where, std::string_view what,
+               std::string_view what_suffix = {}) {
     if (!(v >= 0 && v < 16777216.0f) || v != std::floor(v))
         throw FormatError(where, Location::whole(),
-                          what + " is not a whole number (" + std::to_string(v) +
+                          std::string(what) + std::string(what_suffix) +
+                              " is not a whole number (" + std::to_string(v) +
                               "): the identity the exporter wrote was lost");
     return uint32_t(v);
 }
@@ -210,8 +213,8 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                 if (slot[v] != SIZE_MAX) return slot[v];
                 const F3 w = scene::apply(
                     world[i], {pos->data[3 * v], pos->data[3 * v + 1], pos->data[3 * v + 2]});
-                const uint32_t a = whole(id->data[2 * v], where, n.name + " identity");
-                const uint32_t b = whole(id->data[2 * v + 1], where, n.name + " identity");
+                const uint32_t a = whole(id->data[2 * v], where, n.name, " identity");
+                const uint32_t b = whole(id->data[2 * v + 1], where, n.name, " identity");
                 if (is_terrain) {
                     const uint32_t x = whole(vid->data[2 * v], where, "TEXCOORD_3 vertex index");
                     slot[v] = in.corners.size();
