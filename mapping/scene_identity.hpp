@@ -42,7 +42,7 @@ struct Seen {
 };
 
 // Every copy of each vertex id, in the order seen, in one array (a vector per vertex cost one
-// allocation per vertex of every model imported: 5 % of a game-sized reverse batch).
+// allocation per vertex, three times per imported model).
 class SeenByVertex {
   public:
     SeenByVertex() = default;
