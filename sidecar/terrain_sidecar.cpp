@@ -244,7 +244,7 @@ std::string dump_readable(const json& doc, size_t width, const Deferred& deferre
 
 void put_base64(ByteView bytes, std::string& out) {
     out += '"';
-    out += to_base64(bytes);
+    append_base64(out, bytes); // not through a second string: megabytes per map
     out += '"';
 }
 
