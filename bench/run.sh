@@ -9,7 +9,8 @@
 # textures as PNG; `assimp export` of the OBJ only references the texture files.
 #
 # Also the terrain stress map (Land.msh + Land.map <-> GLB: wall seconds with hyperfine, peak RSS,
-# its ratio to input + output size, faces/s).   usage: bench/run.sh [terrain]   (terrain: only it)
+# its ratio to input + output size, faces/s).   usage: bench/run.sh [terrain|one]   (only that
+# part; one: a single convert against cp and assimp export, the issue-14 goals)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/mshconv_bench ] || bash scripts/build.sh
@@ -84,8 +85,46 @@ for name, r, peak in (("Land.msh + map -> glb", hf[0], peak_export),
 PY
 }
 
+# Issue 14's goals for one command: within 3x of copying the command's bytes (its input and
+# outputs, one `cp -r` into a new folder) and >= 10x faster than `assimp export` of the same
+# geometry. The model is loose (no game libraries beside it: no textures to encode), and every run
+# writes new files (hyperfine --prepare removes the last run's).   usage: one_convert_goals CORPUS WORK
+one_convert_goals() {
+  local corpus=$1 work=$2 one
+  if ! command -v hyperfine > /dev/null || ! command -v assimp > /dev/null; then
+    echo "(hyperfine or assimp missing: bash scripts/install-deps.sh --bench)"
+    return 0
+  fi
+  echo "== one convert of the largest model, loose, against cp of its bytes and assimp export"
+  one="$work/one" # the input (the model and its WEAR) and the outputs of one convert
+  mkdir -p "$one" "$work/geometry"
+  build/mshconv nres extract "$corpus/animals.rlb" -o "$work/animals" > /dev/null
+  cp "$work/animals/A_BIG.msh" "$work/animals/A_BIG.wea" "$one/"
+  build/mshconv convert "$one/A_BIG.msh" "$one/out.glb" --quiet
+  build/mshconv convert "$one/A_BIG.msh" "$work/geometry/A_BIG.obj" --quiet
+  hyperfine -N --warmup 5 --runs 60 --style none --export-json "$work/one.json" \
+    --prepare "rm -rf $work/copy $work/new.glb $work/new.sidecar.json $work/assimp.glb" \
+    "build/mshconv --quiet convert $one/A_BIG.msh $work/new.glb" \
+    "cp -r $one $work/copy" \
+    "assimp export $work/geometry/A_BIG.obj $work/assimp.glb" > /dev/null
+  python3 - "$work/one.json" <<'PY'
+import json, sys
+r = [x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]]
+print(f"mshconv convert -> glb {r[0]:7.2f} ms (median of 60)")
+print(f"cp of input + outputs  {r[1]:7.2f} ms: mshconv takes {r[0] / r[1]:.2f}x (goal <= 3x)")
+print(f"assimp export          {r[2]:7.2f} ms: mshconv is {r[2] / r[0]:.1f}x faster (goal >= 10x)")
+PY
+}
+
 if [ "${1:-}" = terrain ]; then
   terrain_stress
+  exit 0
+fi
+if [ "${1:-}" = one ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  build/mshconv samples "$work/corpus" > /dev/null
+  one_convert_goals "$work/corpus" "$work"
   exit 0
 fi
 echo "== in-process throughput (median of 15 rounds)"
@@ -127,6 +166,7 @@ if command -v hyperfine > /dev/null; then
     "build/mshconv --quiet convert $big $work/big.obj" \
     "assimp export $work/big.obj $work/big_assimp.glb" 2>&1 | grep -E "Benchmark|Time|ran$|faster"
 fi
+one_convert_goals "$work/corpus" "$work"
 if [ -x /usr/bin/time ]; then
   echo "== peak memory (largest archive / largest model)"
   rss() { /usr/bin/time -v "$@" 2>&1 >/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p'; }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace msh::sidecar {
@@ -15,6 +17,14 @@ constexpr auto kValue = [] {
     std::array<uint8_t, 256> t{};
     t.fill(64);
     for (uint8_t i = 0; i < 64; ++i) t[uint8_t(kAlphabet[i])] = i;
+    return t;
+}();
+
+// The two characters of each 12-bit group, the first in the low byte (stored little-endian).
+const auto kPairs = [] {
+    std::array<uint16_t, 4096> t{};
+    for (uint32_t v = 0; v < 4096; ++v)
+        t[v] = uint16_t(uint8_t(kAlphabet[v >> 6]) | uint8_t(kAlphabet[v & 63]) << 8);
     return t;
 }();
 
@@ -36,6 +46,18 @@ void append_base64(std::string& out, ByteView bytes) {
     const uint8_t* p = bytes.data();
     char* o = out.data() + start;
     size_t i = 0;
+    // Six bytes (four 12-bit groups, eight characters) per step, from one 8-byte load: a sidecar
+    // carries its model in base64, and this loop was 8 % of a model's whole convert command.
+    if constexpr (std::endian::native == std::endian::little)
+        for (; i + 8 <= bytes.size(); i += 6, o += 8) {
+            uint64_t v;
+            std::memcpy(&v, p + i, 8);
+            v = __builtin_bswap64(v) >> 16; // the six bytes, first one highest
+            const uint64_t chars =
+                uint64_t(kPairs[v >> 36]) | uint64_t(kPairs[(v >> 24) & 4095]) << 16 |
+                uint64_t(kPairs[(v >> 12) & 4095]) << 32 | uint64_t(kPairs[v & 4095]) << 48;
+            std::memcpy(o, &chars, 8);
+        }
     for (; i + 3 <= bytes.size(); i += 3, o += 4) {
         const uint32_t v = uint32_t(p[i]) << 16 | uint32_t(p[i + 1]) << 8 | p[i + 2];
         o[0] = kAlphabet[v >> 18], o[1] = kAlphabet[(v >> 12) & 63];
