@@ -23,9 +23,9 @@ void advise_first_segment_for_huge_pages() {
     if (version < 200 || version >= 300) return;
     void* probe = mi_malloc(64);
     const uintptr_t segment = reinterpret_cast<uintptr_t>(probe) & ~(kMimalloc2SegmentSize - 1);
-    // Only advice on the page size of future faults: pages already touched stay, and where
-    // the kernel grants no transparent huge pages (or the guess of the segment is wrong) nothing
-    // changes. Its result is deliberately ignored for that reason.
+    // Advice on the page size of future faults only: pages already touched stay, and where the
+    // kernel grants no transparent huge pages (or the guess of the segment is wrong) nothing
+    // changes, so its result is ignored.
     (void)madvise(reinterpret_cast<void*>(segment), kMimalloc2SegmentSize, MADV_HUGEPAGE);
     mi_free(probe);
 }

@@ -8,8 +8,8 @@ namespace msh::cli {
 // Called once in main() before the command runs: mimalloc's 2 MB pages for every command (where
 // the kernel grants transparent huge pages). On this kind of VM a 4 KB page fault costs about two
 // microseconds, and a command's fresh buffers (its GLB, sidecar text, decoded arrays, a
-// thumbnail's frame) are most of its kernel time: one model's convert took 1,370 faults and
-// 13.0 ms with 4 KB pages, 451 faults and 10.8 ms with 2 MB ones; a map's export touches about
+// thumbnail's frame) are most of its kernel time: one model's convert took 1,301 faults and
+// 13.5 ms with 4 KB pages, 381 faults and 10.8 ms with 2 MB ones; a map's export touches about
 // 3x its output (README, "Benchmarks"). A user's own MIMALLOC_LARGE_OS_PAGES (read by mimalloc
 // before main) wins either way. Nothing without mimalloc.
 void configure_allocator();

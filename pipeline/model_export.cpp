@@ -140,8 +140,8 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     scene::Scene& sc = p.scene;
     sidecar::ExportRecord& record = p.record;
     const std::string& where = in.address;
-    const uint64_t model_hash =
-        sidecar::payload_hash(in.model); // the pairing token's and sidecar's
+    // The model's hash, for the pairing token and the sidecar.
+    const uint64_t model_hash = sidecar::payload_hash(in.model);
     record.pair = sidecar::model_pairing_token(model_hash, record);
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;

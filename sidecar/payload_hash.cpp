@@ -19,14 +19,16 @@ uint64_t fnv1a64(ByteView bytes, uint64_t state) {
 PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes) {
     PayloadHashCheck check;
     if (!object.is_object()) return check;
-    for (const char* key : {kPayloadHashKey, kLegacyPayloadHashKey}) {
+    auto compare = [&](const char* key, uint64_t (*hash)(ByteView)) {
         const auto member = object.find(key);
-        if (member == object.end()) continue;
+        if (member == object.end()) return false;
         check.key = key;
-        const uint64_t h = key == kPayloadHashKey ? payload_hash(bytes) : fnv1a64(bytes);
-        check.matches = member->is_string() && member->get_ref<const std::string&>() == hex64(h);
-        return check;
-    }
+        check.matches =
+            member->is_string() && member->get_ref<const std::string&>() == hex64(hash(bytes));
+        return true;
+    };
+    if (!compare(kPayloadHashKey, payload_hash))
+        compare(kLegacyPayloadHashKey, [](ByteView b) { return fnv1a64(b); });
     return check;
 }
 

@@ -7,7 +7,6 @@
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
 
-#include <cstdio>
 #include <stdexcept>
 
 namespace msh::sidecar {
