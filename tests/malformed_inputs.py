@@ -393,7 +393,7 @@ def generate(corpus, work):
     sidecar_case("original image hash wrong", lambda d: d["source"].update(xxh3_64="0" * 16))
     sidecar_case("original image hash missing", lambda d: d["source"].pop("xxh3_64"))
     sidecar_case("original image FNV-1a hash wrong (an older sidecar)",
-                 lambda d: d["source"].pop("xxh3_64") and d["source"].update(fnv1a64="0" * 16))
+                 lambda d: d["source"].update(fnv1a64="0" * 16) or d["source"].pop("xxh3_64"))
     sidecar_case("original image size wrong", lambda d: d["source"].update(size=1))
     sidecar_case("fps negative", lambda d: d["export"].update(fps=-24))
     sidecar_case("fps a string", lambda d: d["export"].update(fps="24"))
