@@ -8,6 +8,7 @@
 #include <map>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace msh::mapping {
 
@@ -115,45 +116,128 @@ class GroundIndex {
     P2 lo_{0, 0}, hi_{0, 0};
 };
 
-// A convex polygon of at most 6 corners: a triangle cut by a triangle's three edges (each cut
-// adds at most one corner). Fixed storage: the drape clips millions of pieces on a large map.
-struct Piece {
-    std::array<P2, 6> p;
-    size_t n = 0;
-};
-
-// Sutherland-Hodgman: the part of triangle `t` inside the counter-clockwise ground triangle.
-Piece clip(const std::array<P2, 3>& t, const Ground& g) {
-    std::array<Piece, 2> buffers;
-    Piece* poly = &buffers[0];
-    Piece* out = &buffers[1];
-    poly->n = 3;
-    std::copy(t.begin(), t.end(), poly->p.begin());
+// Sutherland-Hodgman: the part of the convex polygon `subject` (counter-clockwise: a convex part
+// of an areal) inside the counter-clockwise ground triangle; empty when they do not overlap. Each
+// of the three edges adds at most one corner. The two buffers are the caller's, reused: the drape
+// clips hundreds of thousands of pieces on a map.
+const std::vector<P2>& clip(const std::vector<P2>& subject, const Ground& g,
+                            std::array<std::vector<P2>, 2>& buffers, std::vector<double>& d) {
+    const std::vector<P2>* poly = &subject;
+    std::vector<P2>* out = &buffers[0];
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
     for (const auto& e : edges) {
-        std::array<double, 6> d;
+        const size_t n = poly->size();
+        d.resize(n);
         bool all_in = true, all_out = true;
-        for (size_t i = 0; i < poly->n; ++i) {
-            d[i] = cross(e[0], e[1], poly->p[i]);
+        for (size_t i = 0; i < n; ++i) {
+            d[i] = cross(e[0], e[1], (*poly)[i]);
             all_in &= d[i] >= 0;
             all_out &= d[i] < 0;
         }
-        if (all_out) return {};
-        if (all_in) continue; // this edge cuts nothing off
-        out->n = 0;
-        for (size_t i = 0, prev = poly->n - 1; i < poly->n; prev = i++) {
-            const bool in = d[i] >= 0;
-            if (in != (d[prev] >= 0) && out->n < out->p.size()) {
-                const double f = d[prev] / (d[prev] - d[i]);
-                const P2 p = poly->p[prev], q = poly->p[i];
-                out->p[out->n++] = {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
-            }
-            if (in && out->n < out->p.size()) out->p[out->n++] = poly->p[i];
+        if (all_out) {
+            buffers[0].clear();
+            return buffers[0];
         }
-        std::swap(poly, out);
-        if (poly->n < 3) return {};
+        if (all_in) continue; // this edge cuts nothing off
+        out->clear();
+        for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
+            const bool in = d[i] >= 0;
+            if (in != (d[prev] >= 0)) {
+                const double f = d[prev] / (d[prev] - d[i]);
+                const P2 p = (*poly)[prev], q = (*poly)[i];
+                out->push_back({p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)});
+            }
+            if (in) out->push_back((*poly)[i]);
+        }
+        poly = out;
+        out = out == &buffers[0] ? &buffers[1] : &buffers[0];
+        if (poly->size() < 3) {
+            buffers[0].clear();
+            return buffers[0];
+        }
     }
     return *poly;
+}
+
+// A corner that keeps a counter-clockwise ring convex: a left turn, or straight on (never a
+// turn back).
+bool convex_corner(P2 a, P2 b, P2 c) {
+    const double turn = cross(a, b, c);
+    return turn > 0 || (turn == 0 && (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y) > 0);
+}
+
+// The areal in convex parts, counter-clockwise, for clipping whole against the ground: its
+// triangulation with every diagonal removed whose two sides together stay convex (Hertel-
+// Mehlhorn; a convex areal becomes one part). Every inner edge left cuts the ground triangles
+// under it into more pieces: on the stress map the areals' triangles gave 616,000 pieces, their
+// convex parts give 200,000.
+std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& vertices) {
+    const auto xy = [&](uint32_t i) { return P2{vertices[i].x, vertices[i].y}; };
+    std::vector<std::vector<uint32_t>> parts; // rings of vertex indices, counter-clockwise
+    for (auto tri : triangulate_xy(vertices)) {
+        if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
+        parts.push_back({tri[0], tri[1], tri[2]});
+    }
+    // Inner edges: an edge two triangles share, one each way.
+    struct Side {
+        uint32_t lo, hi, part;
+    };
+    std::vector<Side> sides;
+    for (uint32_t t = 0; t < parts.size(); ++t)
+        for (size_t k = 0; k < 3; ++k) {
+            const uint32_t u = parts[t][k], v = parts[t][(k + 1) % 3];
+            if (u != v) sides.push_back({std::min(u, v), std::max(u, v), t});
+        }
+    std::sort(sides.begin(), sides.end(), [](const Side& x, const Side& y) {
+        return std::tie(x.lo, x.hi, x.part) < std::tie(y.lo, y.hi, y.part);
+    });
+    std::vector<uint32_t> owner(parts.size()); // the part each triangle has gone into
+    for (uint32_t t = 0; t < owner.size(); ++t) owner[t] = t;
+    const auto root = [&](uint32_t t) {
+        while (owner[t] != t) t = owner[t];
+        return t;
+    };
+    for (size_t i = 0; i + 1 < sides.size(); ++i) {
+        if (sides[i].lo != sides[i + 1].lo || sides[i].hi != sides[i + 1].hi) continue;
+        const uint32_t pa = root(sides[i].part), pb = root(sides[i + 1].part);
+        if (pa == pb) continue;
+        std::vector<uint32_t>&a = parts[pa], &b = parts[pb];
+        // Rotate so that a runs v..u and b runs u..v around the shared edge u-v.
+        auto rotate_to_edge = [](std::vector<uint32_t>& ring, uint32_t from, uint32_t to) {
+            for (size_t k = 0; k < ring.size(); ++k)
+                if (ring[k] == from && ring[(k + 1) % ring.size()] == to) {
+                    std::rotate(ring.begin(), ring.begin() + std::ptrdiff_t(k + 1), ring.end());
+                    return true; // ring now starts at `to` and ends at `from`
+                }
+            return false;
+        };
+        const uint32_t u = sides[i].lo, v = sides[i].hi;
+        std::vector<uint32_t> ra = a, rb = b;
+        bool shared = rotate_to_edge(ra, u, v) && rotate_to_edge(rb, v, u);
+        if (!shared) { // the edge runs the other way in a
+            ra = a, rb = b;
+            shared = rotate_to_edge(ra, v, u) && rotate_to_edge(rb, u, v);
+        }
+        if (!shared) continue;
+        // ra = [x .. y], rb = [y .. x]: the union is ra followed by rb's inner corners.
+        std::vector<uint32_t> merged = ra;
+        merged.insert(merged.end(), rb.begin() + 1, rb.end() - 1);
+        bool convex = true;
+        for (size_t k = 0; k < merged.size() && convex; ++k)
+            convex = convex_corner(xy(merged[k]), xy(merged[(k + 1) % merged.size()]),
+                                   xy(merged[(k + 2) % merged.size()]));
+        if (!convex) continue;
+        a = std::move(merged);
+        b.clear();
+        owner[pb] = pa;
+    }
+    std::vector<std::vector<P2>> out;
+    for (const auto& ring : parts) {
+        if (ring.empty()) continue;
+        std::vector<P2>& part = out.emplace_back();
+        for (uint32_t i : ring) part.push_back(xy(i));
+    }
+    return out;
 }
 
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it
@@ -252,6 +336,8 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     line_pos.components = ribbon_pos.components = 3;
 
     const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
+    std::array<std::vector<P2>, 2> clip_buffers;
+    std::vector<double> clip_sides;
     for (size_t a = 0; a < map.areals.size(); ++a) {
         const arealmap::Areal& areal = map.areals[a];
         const size_t n = areal.vertices.size();
@@ -262,28 +348,26 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         fill.material = material;
         auto& pos = fill.attributes["POSITION"];
         pos.components = 3;
-        for (const auto& tri :
-             n >= 3 ? triangulate_xy(areal.vertices) : std::vector<std::array<uint32_t, 3>>{}) {
-            std::array<P2, 3> t;
-            for (size_t k = 0; k < 3; ++k)
-                t[k] = {areal.vertices[tri[k]].x, areal.vertices[tri[k]].y};
-            if (cross(t[0], t[1], t[2]) < 0) std::swap(t[1], t[2]);
-            const P2 lo{std::min({t[0].x, t[1].x, t[2].x}), std::min({t[0].y, t[1].y, t[2].y})};
-            const P2 hi{std::max({t[0].x, t[1].x, t[2].x}), std::max({t[0].y, t[1].y, t[2].y})};
+        // Clips `subject` (convex, counter-clockwise) against every ground triangle under it;
+        // each piece's corners once, its triangles a fan over them.
+        auto drape_convex = [&](const std::vector<P2>& subject) {
+            P2 lo = subject[0], hi = subject[0];
+            for (P2 c : subject) {
+                lo.x = std::min(lo.x, c.x), lo.y = std::min(lo.y, c.y);
+                hi.x = std::max(hi.x, c.x), hi.y = std::max(hi.y, c.y);
+            }
             index.visit(lo, hi, [&](const Ground& g) {
                 if (!boxes_meet(g, lo, hi)) return;
-                const Piece piece = clip(t, g);
-                if (piece.n < 3) return;
-                // The piece's corners once, its triangles as a fan over them.
+                const std::vector<P2>& piece = clip(subject, g, clip_buffers, clip_sides);
+                if (piece.size() < 3) return;
                 const uint32_t base = uint32_t(pos.count());
-                for (size_t k = 0; k < piece.n; ++k) {
-                    const P2 c = piece.p[k];
-                    push(pos.data, c.x, c.y, g.height(c.x, c.y) + options.lift);
-                }
-                for (uint32_t k = 1; k + 1 < piece.n; ++k)
+                for (P2 c : piece) push(pos.data, c.x, c.y, g.height(c.x, c.y) + options.lift);
+                for (uint32_t k = 1; k + 1 < piece.size(); ++k)
                     for (uint32_t corner : {0u, k, k + 1}) fill.indices.push_back(base + corner);
             });
-        }
+        };
+        if (n >= 3)
+            for (const std::vector<P2>& part : convex_parts(areal.vertices)) drape_convex(part);
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};

@@ -2,10 +2,11 @@
 // map's polygons that follows the terrain, for viewers — the raw polygons (`ArealMap_areas`,
 // `ArealMap_outlines`) stay for the round trip, and the terrain import ignores this node.
 //
-// Each areal polygon is triangulated (ear clipping in XY) and every triangle is clipped against
-// the terrain triangles under it (in XY, Sutherland-Hodgman); every piece gets the height of the
-// terrain triangle it lies on plus `lift`, so the layer lies on the surface whatever the stored
-// polygon heights are (a piece's corners are stored once, its triangles a fan over them).
+// Each areal polygon, in convex parts (its ear-clipped triangulation with every diagonal removed
+// that convexity does not need), is clipped against the terrain triangles under it (in XY,
+// Sutherland-Hodgman); every piece gets the height of the terrain triangle it lies on plus
+// `lift`, so the layer lies on the surface whatever the stored polygon heights are (a piece's
+// corners are stored once, its triangles a fan over them).
 // Outlines are clipped the same way into segments, written as a LINES primitive and as ribbons
 // of triangles `outline_width` wide (Blender does not render LINES), lifted a little more than
 // the fills; an edge two areals share is outlined once. One material per areal class,
