@@ -338,6 +338,26 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
     std::array<std::vector<P2>, 2> clip_buffers;
     std::vector<double> clip_sides;
+    std::vector<P2> ribbon(4);
+    // Clips `subject` (convex, counter-clockwise) against every ground triangle under it into
+    // `target`, `lift` above the ground: each piece's corners once, its triangles a fan over them.
+    auto drape_convex = [&](const std::vector<P2>& subject, scene::Primitive& target, float lift) {
+        auto& pos = target.attributes["POSITION"];
+        P2 lo = subject[0], hi = subject[0];
+        for (P2 c : subject) {
+            lo.x = std::min(lo.x, c.x), lo.y = std::min(lo.y, c.y);
+            hi.x = std::max(hi.x, c.x), hi.y = std::max(hi.y, c.y);
+        }
+        index.visit(lo, hi, [&](const Ground& g) {
+            if (!boxes_meet(g, lo, hi)) return;
+            const std::vector<P2>& piece = clip(subject, g, clip_buffers, clip_sides);
+            if (piece.size() < 3) return;
+            const uint32_t base = uint32_t(pos.count());
+            for (P2 c : piece) push(pos.data, c.x, c.y, g.height(c.x, c.y) + lift);
+            for (uint32_t k = 1; k + 1 < piece.size(); ++k)
+                for (uint32_t corner : {0u, k, k + 1}) target.indices.push_back(base + corner);
+        });
+    };
     for (size_t a = 0; a < map.areals.size(); ++a) {
         const arealmap::Areal& areal = map.areals[a];
         const size_t n = areal.vertices.size();
@@ -346,58 +366,34 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         colour(sc.materials[size_t(material)], areal.class_id, 0.2f);
         scene::Primitive& fill = fills[material];
         fill.material = material;
-        auto& pos = fill.attributes["POSITION"];
-        pos.components = 3;
-        // Clips `subject` (convex, counter-clockwise) against every ground triangle under it;
-        // each piece's corners once, its triangles a fan over them.
-        auto drape_convex = [&](const std::vector<P2>& subject) {
-            P2 lo = subject[0], hi = subject[0];
-            for (P2 c : subject) {
-                lo.x = std::min(lo.x, c.x), lo.y = std::min(lo.y, c.y);
-                hi.x = std::max(hi.x, c.x), hi.y = std::max(hi.y, c.y);
-            }
-            index.visit(lo, hi, [&](const Ground& g) {
-                if (!boxes_meet(g, lo, hi)) return;
-                const std::vector<P2>& piece = clip(subject, g, clip_buffers, clip_sides);
-                if (piece.size() < 3) return;
-                const uint32_t base = uint32_t(pos.count());
-                for (P2 c : piece) push(pos.data, c.x, c.y, g.height(c.x, c.y) + options.lift);
-                for (uint32_t k = 1; k + 1 < piece.size(); ++k)
-                    for (uint32_t corner : {0u, k, k + 1}) fill.indices.push_back(base + corner);
-            });
-        };
+        fill.attributes["POSITION"].components = 3;
         if (n >= 3)
-            for (const std::vector<P2>& part : convex_parts(areal.vertices)) drape_convex(part);
+            for (const std::vector<P2>& part : convex_parts(areal.vertices))
+                drape_convex(part, fill, options.lift);
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
             const double len = std::hypot(q.x - p.x, q.y - p.y);
             if (!(len > 0) || !outlined_edges[a][k]) continue;
+            index.visit({std::min(p.x, q.x), std::min(p.y, q.y)},
+                        {std::max(p.x, q.x), std::max(p.y, q.y)}, [&](const Ground& g) {
+                            const auto range = clip_segment(p, q, g);
+                            if (!range) return;
+                            for (const double t : {range->first, range->second}) {
+                                const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
+                                push(line_pos.data, v.x, v.y,
+                                     g.height(v.x, v.y) + options.outline_lift);
+                                lines.indices.push_back(uint32_t(lines.indices.size()));
+                            }
+                        });
+            // The ribbon: the edge's rectangle, draped like the fills (a quad per segment with
+            // the heights of the segment's ground triangle left the terrain where its sides
+            // reached over a fold or past the map's edge).
             const P2 side{-(q.y - p.y) / len * options.outline_width / 2,
                           (q.x - p.x) / len * options.outline_width / 2};
-            index.visit(
-                {std::min(p.x, q.x), std::min(p.y, q.y)}, {std::max(p.x, q.x), std::max(p.y, q.y)},
-                [&](const Ground& g) {
-                    const auto range = clip_segment(p, q, g);
-                    if (!range) return;
-                    const P2 s{p.x + range->first * (q.x - p.x), p.y + range->first * (q.y - p.y)};
-                    const P2 e{p.x + range->second * (q.x - p.x),
-                               p.y + range->second * (q.y - p.y)};
-                    const double lift = options.outline_lift;
-                    for (P2 v : {s, e}) {
-                        push(line_pos.data, v.x, v.y, g.height(v.x, v.y) + lift);
-                        lines.indices.push_back(uint32_t(lines.indices.size()));
-                    }
-                    // The ribbon: s-side, e-side, e+side, s+side (counter-clockwise from above).
-                    const P2 quad[4] = {{s.x - side.x, s.y - side.y},
-                                        {e.x - side.x, e.y - side.y},
-                                        {e.x + side.x, e.y + side.y},
-                                        {s.x + side.x, s.y + side.y}};
-                    const uint32_t base = uint32_t(ribbon_pos.count());
-                    for (P2 v : quad) push(ribbon_pos.data, v.x, v.y, g.height(v.x, v.y) + lift);
-                    for (uint32_t k2 : {0u, 1u, 2u, 0u, 2u, 3u})
-                        ribbons.indices.push_back(base + k2);
-                });
+            ribbon[0] = {p.x - side.x, p.y - side.y}, ribbon[1] = {q.x - side.x, q.y - side.y};
+            ribbon[2] = {q.x + side.x, q.y + side.y}, ribbon[3] = {p.x + side.x, p.y + side.y};
+            drape_convex(ribbon, ribbons, options.outline_lift);
         }
     }
 

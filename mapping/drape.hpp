@@ -7,12 +7,12 @@
 // Sutherland-Hodgman); every piece gets the height of the terrain triangle it lies on plus
 // `lift`, so the layer lies on the surface whatever the stored polygon heights are (a piece's
 // corners are stored once, its triangles a fan over them).
-// Outlines are clipped the same way into segments, written as a LINES primitive and as ribbons
-// of triangles `outline_width` wide (Blender does not render LINES), lifted a little more than
-// the fills; an edge two areals share is outlined once. One material per areal class,
-// `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in the class's colour
-// (kArealClassColours; the same for both), alpha-blended so the ground shows (draped fills
-// alpha 0.2; the raw fills, which float or sink between their corners, 0.1).
+// Outlines: each edge is clipped into segments for a LINES primitive, and its rectangle
+// `outline_width` wide is draped like the fills into ribbons of triangles (Blender does not render
+// LINES), both lifted a little more than the fills; an edge two areals share is outlined once. One
+// material per areal class, `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in
+// the class's colour (kArealClassColours; the same for both), alpha-blended so the ground shows
+// (draped fills alpha 0.2; the raw fills, which float or sink between their corners, 0.1).
 #pragma once
 
 #include "formats/arealmap.hpp"
