@@ -32,8 +32,14 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
                           "sidecar field '" + field + "': size " + p["size"].dump() +
                               " does not match the decoded payload (" +
                               std::to_string(bytes.size()) + " bytes)");
-    if (const PayloadHashCheck hash = check_payload_hash(p, bytes);
-        !hash.key.empty() && !hash.matches)
+    // Every terrain sidecar ever written records a hash (FNV-1a before session 20): one without
+    // is damaged, as for models and textures.
+    const PayloadHashCheck hash = check_payload_hash(p, bytes);
+    if (hash.key.empty())
+        throw FormatError(where, Location::at_pointer("/" + field + "/" + kPayloadHashKey),
+                          "sidecar field '" + field + "': no " + kPayloadHashKey +
+                              " of the payload (edited or damaged sidecar)");
+    if (!hash.matches)
         throw FormatError(where, Location::at_pointer("/" + field + "/" + hash.key),
                           "sidecar field '" + field + "': the recorded " + hash.key +
                               " does not match the decoded payload (edited or damaged sidecar)");

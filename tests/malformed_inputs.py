@@ -453,6 +453,16 @@ def generate(corpus, work):
             all_nan = poke(all_nan, 16 + 56 + 12 * k + 4 * c, "<f", float("nan"))
     level_case("Land.map: an areal's first three corners are NaN", map_=all_nan)
 
+    # ---- terrain sidecar beside its map's GLB: `convert L.glb out/Land.msh` ----
+    run_ok("convert", os.path.join(level, "Land.msh"), os.path.join(work, "seedmap.glb"))
+    map_glb = open(os.path.join(work, "seedmap.glb"), "rb").read()
+    terrain_sidecar = json.load(open(os.path.join(work, "seedmap.sidecar.json")))
+    terrain_sidecar_case = json_cases("sidecar", "terrain sidecar", terrain_sidecar, {"l.glb": map_glb},
+                                      "l.sidecar.json", ["convert", "{dir}/l.glb", "{out}/Land.msh"])
+    terrain_sidecar_case("Land.msh hash missing", lambda d: d["land_msh"].pop("xxh3_64"))
+    terrain_sidecar_case("Land.map hash wrong", lambda d: d["land_map"].update(xxh3_64="0" * 16))
+    terrain_sidecar_case("Land.msh not base64", lambda d: d["land_msh"].update(base64="@@"))
+
     # ---- WEAR and MAT0: `validate --strict` (read by every model export; no output of its own) ----
     wears = {
         "count not a number": "x\n",
@@ -535,6 +545,8 @@ def check(case, root, index):
             input_name = "m.sidecar.json"
         elif "t.png" in case.files:
             input_name = "t.sidecar.json"
+        elif "l.glb" in case.files:
+            input_name = "l.sidecar.json"
     else:
         ext = {"nres": ".rlb", "msh": ".msh", "texm": ".texm", "png": ".png", "obj": ".obj",
                "glb": ".glb", "fbx": ".fbx", "dae": ".dae"}[case.reader]

@@ -251,6 +251,13 @@ BOOST_AUTO_TEST_CASE(payload_hashes_of_older_sidecars_still_check) {
     kept["land_map"].erase("fnv1a64");
     kept["land_map"]["xxh3_64"] = "0000000000000000";
     BOOST_CHECK_THROW(sidecar::parse_terrain_sidecar(kept, "damaged"), FormatError);
+    kept["land_map"].erase("xxh3_64"); // no hash at all: refused too, as for models and textures
+    try {
+        sidecar::parse_terrain_sidecar(kept, "damaged");
+        BOOST_ERROR("a payload without a hash was accepted");
+    } catch (const FormatError& e) {
+        BOOST_TEST(e.location().pointer == "/land_map/xxh3_64");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(sidecar_text_lists_every_face_and_areal) {
