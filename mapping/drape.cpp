@@ -178,6 +178,19 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
         if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
         parts.push_back({tri[0], tri[1], tri[2]});
     }
+    const auto as_points = [&] {
+        std::vector<std::vector<P2>> out;
+        for (const auto& ring : parts) {
+            if (ring.empty()) continue;
+            std::vector<P2>& part = out.emplace_back();
+            for (uint32_t i : ring) part.push_back(xy(i));
+        }
+        return out;
+    };
+    // A merge copies the rings it joins: quadratic in the corners. Past 256 corners (where
+    // triangulate_xy fans too; no shipped areal has that many) the triangles are the parts.
+    constexpr size_t kMergedCornersAtMost = 256;
+    if (vertices.size() > kMergedCornersAtMost) return as_points();
     // Inner edges: an edge two triangles share, one each way.
     struct Side {
         uint32_t lo, hi, part;
@@ -231,13 +244,7 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
         b.clear();
         owner[pb] = pa;
     }
-    std::vector<std::vector<P2>> out;
-    for (const auto& ring : parts) {
-        if (ring.empty()) continue;
-        std::vector<P2>& part = out.emplace_back();
-        for (uint32_t i : ring) part.push_back(xy(i));
-    }
-    return out;
+    return as_points();
 }
 
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it

@@ -250,6 +250,67 @@ BOOST_AUTO_TEST_CASE(every_map_exports_face_for_face) {
     }
 }
 
+// Areals of any size and shape drape to exactly their area: a 1,000-corner circle (past the
+// 256 corners up to which convex parts are merged), a 200-corner one (merged into one part), an
+// L and a comb (concave), over a small hilly ground built in memory.
+BOOST_AUTO_TEST_CASE(draped_fills_cover_exactly_their_areals) {
+    terrain::Terrain ground;
+    constexpr int kCells = 8;
+    for (int y = 0; y <= kCells; ++y)
+        for (int x = 0; x <= kCells; ++x)
+            ground.positions.push_back(
+                {float(x) * 100.0f, float(y) * 100.0f, 30.0f * std::sin(float(x + 2 * y))});
+    const auto at = [](int x, int y) { return uint16_t(y * (kCells + 1) + x); };
+    for (int y = 0; y < kCells; ++y)
+        for (int x = 0; x < kCells; ++x) {
+            terrain::Face a, b;
+            a.v = {at(x, y), at(x + 1, y), at(x + 1, y + 1)};
+            b.v = {at(x, y), at(x + 1, y + 1), at(x, y + 1)};
+            ground.faces.push_back(a), ground.faces.push_back(b);
+        }
+    const auto circle = [](size_t corners, double cx, double cy, double r) {
+        std::vector<arealmap::Vec3> ring;
+        for (size_t k = 0; k < corners; ++k) {
+            const double t = 2 * 3.141592653589793 * double(k) / double(corners);
+            ring.push_back({float(cx + r * std::cos(t)), float(cy + r * std::sin(t)), 0});
+        }
+        return ring;
+    };
+    const std::vector<arealmap::Vec3> ell = {{450, 450, 0}, {750, 450, 0}, {750, 550, 0},
+                                             {550, 550, 0}, {550, 750, 0}, {450, 750, 0}};
+    // A comb inside one ground triangle: no corner sees all of it, so no fan over it is right.
+    const std::vector<arealmap::Vec3> comb = {
+        {150, 102, 0}, {198, 102, 0}, {198, 140, 0}, {190, 140, 0}, {190, 112, 0}, {178, 112, 0},
+        {178, 140, 0}, {170, 140, 0}, {170, 112, 0}, {158, 112, 0}, {158, 140, 0}, {150, 140, 0}};
+    for (const std::vector<arealmap::Vec3>& ring :
+         {circle(1000, 250, 250, 180), circle(200, 600, 200, 150), ell, comb}) {
+        arealmap::ArealMap map;
+        map.decoded = true;
+        map.areals.emplace_back().vertices = ring;
+        scene::Scene sc;
+        mapping::add_draped_overlay(sc, ground, map);
+        BOOST_TEST_REQUIRE(sc.meshes.size() == 1u);
+        double area = 0;
+        for (const scene::Primitive& p : sc.meshes[0].primitives) {
+            if (p.mode != scene::Primitive::Mode::Triangles ||
+                sc.materials[size_t(p.material)].name == "areal_outline")
+                continue;
+            const std::vector<float>& pos = p.attributes.at("POSITION").data;
+            for (size_t k = 0; k + 2 < p.indices.size(); k += 3) {
+                const float* a = &pos[3 * size_t(p.indices[k])];
+                const float* b = &pos[3 * size_t(p.indices[k + 1])];
+                const float* c = &pos[3 * size_t(p.indices[k + 2])];
+                // glTF (x, y, z) -> MSH XY (x, -z). Unsigned: a fan over a concave piece would
+                // cover some ground twice and count more than the polygon.
+                area += std::abs((b[0] - a[0]) * (a[2] - c[2]) - (c[0] - a[0]) * (a[2] - b[2])) / 2;
+            }
+        }
+        const double want = std::abs(arealmap::signed_area_xy(ring));
+        BOOST_TEST(std::abs(area - want) <= 1e-4 * want,
+                   ring.size() << " corners: draped " << area << ", the polygon " << want);
+    }
+}
+
 // The draped layer lies on the terrain: every fill and ribbon triangle's centre is the terrain's
 // height there plus the documented lift, the fills cover the areals' area (projected), outlines
 // come as LINES and as ribbons, and each class has its own coloured, translucent material.
