@@ -159,6 +159,16 @@ const std::vector<P2>& clip(const std::vector<P2>& subject, const Ground& g,
     return *poly;
 }
 
+// Whether the ground triangle lies wholly outside one edge of the counter-clockwise `subject`:
+// then they do not overlap.
+bool separated(const Ground& g, const std::vector<P2>& subject) {
+    for (size_t i = 0, prev = subject.size() - 1; i < subject.size(); prev = i++)
+        if (cross(subject[prev], subject[i], g.a) < 0 &&
+            cross(subject[prev], subject[i], g.b) < 0 && cross(subject[prev], subject[i], g.c) < 0)
+            return true;
+    return false;
+}
+
 // A corner that keeps a counter-clockwise ring convex: a left turn, or straight on (never a
 // turn back).
 bool convex_corner(P2 a, P2 b, P2 c) {
@@ -348,7 +358,10 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     std::vector<P2> ribbon(4);
     // Clips `subject` (convex, counter-clockwise) against every ground triangle under it into
     // `target`, `lift` above the ground: each piece's corners once, its triangles a fan over them.
-    auto drape_convex = [&](const std::vector<P2>& subject, scene::Primitive& target, float lift) {
+    // `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for fills
+    // the test only adds to the clip, measured).
+    auto drape_convex = [&](const std::vector<P2>& subject, scene::Primitive& target, float lift,
+                            bool separate_first) {
         auto& pos = target.attributes["POSITION"];
         P2 lo = subject[0], hi = subject[0];
         for (P2 c : subject) {
@@ -357,6 +370,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         }
         index.visit(lo, hi, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
+            if (separate_first && separated(g, subject)) return;
             const std::vector<P2>& piece = clip(subject, g, clip_buffers, clip_sides);
             if (piece.size() < 3) return;
             const uint32_t base = uint32_t(pos.count());
@@ -376,7 +390,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         fill.attributes["POSITION"].components = 3;
         if (n >= 3)
             for (const std::vector<P2>& part : convex_parts(areal.vertices))
-                drape_convex(part, fill, options.lift);
+                drape_convex(part, fill, options.lift, false);
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
@@ -400,7 +414,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
                           (q.x - p.x) / len * options.outline_width / 2};
             ribbon[0] = {p.x - side.x, p.y - side.y}, ribbon[1] = {q.x - side.x, q.y - side.y};
             ribbon[2] = {q.x + side.x, q.y + side.y}, ribbon[3] = {p.x + side.x, p.y + side.y};
-            drape_convex(ribbon, ribbons, options.outline_lift);
+            drape_convex(ribbon, ribbons, options.outline_lift, true);
         }
     }
 
