@@ -349,8 +349,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     scene::Primitive lines, ribbons;
     lines.mode = scene::Primitive::Mode::Lines;
     auto& line_pos = lines.attributes["POSITION"];
-    auto& ribbon_pos = ribbons.attributes["POSITION"];
-    line_pos.components = ribbon_pos.components = 3;
+    line_pos.components = ribbons.attributes["POSITION"].components = 3;
 
     const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
     std::array<std::vector<P2>, 2> clip_buffers;

@@ -327,11 +327,10 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
                             " bytes, the sidecar says " +
                             std::to_string(source["size"].as<uint64_t>()));
     const PayloadHashCheck hash = check_payload_hash(source.json(), s.original_image);
-    const JsonAt recorded = source[hash.key.empty() ? kPayloadHashKey : hash.key]; // or "missing"
-    if (!hash.matches)
-        recorded.fail(
+    if (!hash.matches) // a missing member fails as missing
+        source[hash.key].fail(
             "original_image does not match its recorded hash (edited or damaged sidecar)");
-    s.original_hash = payload_hash(s.original_image);
+    s.original_hash = hash.xxh3;
     s.record = read_record(at);
     if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
     s.model = read_description(at);

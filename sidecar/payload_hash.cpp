@@ -18,17 +18,17 @@ uint64_t fnv1a64(ByteView bytes, uint64_t state) {
 
 PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes) {
     PayloadHashCheck check;
+    check.xxh3 = payload_hash(bytes);
     if (!object.is_object()) return check;
-    auto compare = [&](const char* key, uint64_t (*hash)(ByteView)) {
+    auto compare = [&](const char* key, uint64_t hash) {
         const auto member = object.find(key);
         if (member == object.end()) return false;
         check.key = key;
-        check.matches =
-            member->is_string() && member->get_ref<const std::string&>() == hex64(hash(bytes));
+        check.recorded = true;
+        check.matches = member->is_string() && member->get_ref<const std::string&>() == hex64(hash);
         return true;
     };
-    if (!compare(kPayloadHashKey, payload_hash))
-        compare(kLegacyPayloadHashKey, [](ByteView b) { return fnv1a64(b); });
+    if (!compare(kPayloadHashKey, check.xxh3)) compare(kLegacyPayloadHashKey, fnv1a64(bytes));
     return check;
 }
 

@@ -26,8 +26,10 @@ inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325ull;
 uint64_t fnv1a64(ByteView bytes, uint64_t state = kFnv1a64Basis);
 
 struct PayloadHashCheck {
-    std::string key;      // the member that records the hash; "" when the object records none
-    bool matches = false; // whether `bytes` hash to the recorded value
+    std::string key = kPayloadHashKey; // the member recording the hash (to name in an error)
+    bool recorded = false;             // whether `object` records one; none is a mismatch
+    bool matches = false;              // whether `bytes` hash to the recorded value
+    uint64_t xxh3 = 0;                 // payload_hash(bytes), computed once for the caller
 };
 // Checks `bytes` against the hash `object` records: "xxh3_64" when present, else the older
 // "fnv1a64". A member of the wrong type is a mismatch.

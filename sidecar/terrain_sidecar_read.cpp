@@ -35,14 +35,12 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
     // Every terrain sidecar ever written records a hash (FNV-1a before session 20): one without
     // is damaged, as for models and textures.
     const PayloadHashCheck hash = check_payload_hash(p, bytes);
-    if (hash.key.empty())
-        throw FormatError(where, Location::at_pointer("/" + field + "/" + kPayloadHashKey),
-                          "sidecar field '" + field + "': no " + kPayloadHashKey +
-                              " of the payload (edited or damaged sidecar)");
     if (!hash.matches)
         throw FormatError(where, Location::at_pointer("/" + field + "/" + hash.key),
-                          "sidecar field '" + field + "': the recorded " + hash.key +
-                              " does not match the decoded payload (edited or damaged sidecar)");
+                          "sidecar field '" + field + "': " +
+                              (hash.recorded ? "the recorded " + hash.key + " does not match"
+                                             : "no " + hash.key + " of") +
+                              " the decoded payload (edited or damaged sidecar)");
     return bytes;
 }
 

@@ -178,9 +178,9 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
     if (s.original.size() != o["size"].as<uint64_t>())
         o["size"].fail("bad texm sidecar: original payload size does not match");
     const PayloadHashCheck hash = check_payload_hash(o.json(), s.original);
-    const JsonAt recorded = o[hash.key.empty() ? kPayloadHashKey : hash.key]; // or "missing"
-    if (!hash.matches)
-        recorded.fail("bad texm sidecar: original payload hash does not match (edited sidecar?)");
+    if (!hash.matches) // a missing member fails as missing
+        o[hash.key].fail(
+            "bad texm sidecar: original payload hash does not match (edited sidecar?)");
     s.source = at["source"].as<std::string>();
     s.png = at["png"].as<std::string>();
     const JsonAt mips = at["mips"];
