@@ -61,6 +61,23 @@ void write_all(int fd, ByteView bytes, const fs::path& path) {
     }
 }
 
+// Whether `base / rel` needs resolving to know where it leads: a `.` or `..` in `rel` or a
+// symlink among its existing names. Else it leads where it reads, inside `base` whatever `base`
+// itself resolves to. One lstat per name instead of resolving both whole paths: a batch rebuild
+// looks up every entry of every archive (about 5 % of a game-sized rebuild).
+bool may_leave_through_a_symlink(const fs::path& base, const fs::path& rel) {
+    fs::path at = base;
+    for (const fs::path& part : rel) {
+        if (part.empty()) continue; // a trailing separator
+        if (part == "." || part == "..") return true;
+        at /= part;
+        struct stat st;
+        if (::lstat(at.c_str(), &st) != 0) return false; // missing from here on: nothing to follow
+        if (S_ISLNK(st.st_mode)) return true;
+    }
+    return false;
+}
+
 } // namespace
 
 fs::path confined_path(const fs::path& folder, const std::string& name) {
@@ -78,6 +95,7 @@ fs::path confined_path(const fs::path& folder, const std::string& name) {
     if (!normal.empty() && *normal.begin() == "..") return refuse("leaves its folder");
     // Symlinks: where the path really leads (its existing part resolved) must stay inside.
     const fs::path base = folder.empty() ? fs::path(".") : folder;
+    if (!may_leave_through_a_symlink(base, rel)) return base / rel;
     std::error_code ec;
     const fs::path real_base = fs::weakly_canonical(base, ec);
     const fs::path real = fs::weakly_canonical(base / rel, ec);

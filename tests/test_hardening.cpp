@@ -390,10 +390,13 @@ BOOST_AUTO_TEST_CASE(manifest_paths_stay_in_their_folder) {
     BOOST_TEST_REQUIRE(mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
     write_file_atomic(dir / "outside.bin", Bytes{1, 2, 3});
     fs::create_symlink(dir / "outside.bin", dir / "x" / "link.bin");
+    fs::create_directory_symlink(dir, dir / "x" / "up"); // a symlink on the way, not at the end
     const fs::path manifest = dir / "x" / "_nres.json";
     const Bytes original = read_file(manifest);
-    for (const std::string& bad : {std::string("/etc/passwd"), std::string("../outside.bin"),
-                                   std::string("sub/../../outside.bin"), std::string("link.bin")}) {
+    for (const std::string& bad :
+         {std::string("/etc/passwd"), std::string("../outside.bin"),
+          std::string("sub/../../outside.bin"), std::string("link.bin"),
+          std::string("up/outside.bin"), std::string("./up/x/../outside.bin")}) {
         nlohmann::json m = nlohmann::json::parse(original.begin(), original.end());
         m["entries"][0]["file"] = bad;
         const std::string text = m.dump(1);
