@@ -13,6 +13,7 @@
 #include "formats/texm.hpp"
 
 #include <cctype>
+#include <omp.h>
 
 namespace msh::cli {
 
@@ -92,6 +93,14 @@ void check_output_paths(const Address& in, const Address& out, const po::variabl
     }
 }
 
+// Threads for a map's draped overlay: -j N, else all cores as batch (OMP_NUM_THREADS too).
+unsigned drape_threads(const po::variables_map& vm) {
+    if (!vm.count("jobs")) return unsigned(std::max(1, omp_get_max_threads()));
+    const int n = vm["jobs"].as<int>();
+    if (n < 1) throw UsageError("-j must be at least 1");
+    return unsigned(n);
+}
+
 } // namespace
 
 bool same_path(const fs::path& a, const fs::path& b) {
@@ -148,7 +157,9 @@ int run_convert(const Args& args) {
         "areal-faces", "terrain export to OBJ: also write the areals as filled faces")(
         "overlay", po::value<std::string>(),
         "terrain export to glTF: raw (the areal polygons as stored) or draped / both (default: "
-        "also laid on the terrain as ArealMap_draped, coloured per class, outlines as ribbons)");
+        "also laid on the terrain as ArealMap_draped, coloured per class, outlines as ribbons)")(
+        "jobs,j", po::value<int>(),
+        "terrain export: threads draping the areal overlay (default: all cores; same output)");
     po::positional_options_description pos;
     pos.add("input", 1).add("output", 1);
     po::variables_map vm;
@@ -179,7 +190,7 @@ int run_convert(const Args& args) {
     const ContentKind kind = sniff(loaded.bytes, {leaf, std::nullopt});
     switch (kind) {
     case ContentKind::Terrain:
-        return export_terrain(loaded, fs::path(out_spec), vm);
+        return export_terrain(loaded, fs::path(out_spec), vm, nullptr, drape_threads(vm));
     case ContentKind::Model:
         return export_model(loaded, fs::path(out_spec), vm);
     case ContentKind::Texm:
@@ -188,7 +199,8 @@ int run_convert(const Args& args) {
         break;
     case ContentKind::NResArchive:
         // A .msh whose container is too damaged to show its resources: the reader says why.
-        if (lower_ascii(leaf) == "land.msh") return export_terrain(loaded, fs::path(out_spec), vm);
+        if (lower_ascii(leaf) == "land.msh")
+            return export_terrain(loaded, fs::path(out_spec), vm, nullptr, drape_threads(vm));
         if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
             return export_model(loaded, fs::path(out_spec), vm);
         throw UsageError(archive_hint(loaded, out_spec));

@@ -102,8 +102,9 @@ using pipeline::lower_ascii;
 // Land.msh (+ Land.map, Land1/2.wea found beside it or via --map/--wear1/--wear2) -> .gltf / .glb
 // / .obj (+ sidecar, kind "terrain").
 // `libraries`: the game's (batch shares them); none: found above the level (export_terrain.cpp).
+// `threads`: for the draped overlay (one where the caller converts files in parallel).
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
-                   const mapping::MaterialLibraries* libraries = nullptr);
+                   const mapping::MaterialLibraries* libraries = nullptr, unsigned threads = 1);
 
 // The level's files beside Land.msh (--map, --wear1, --wear2 override) and its libraries
 // (`libraries`, else found above the level and kept in `own`).

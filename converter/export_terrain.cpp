@@ -94,7 +94,7 @@ pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::va
 }
 
 int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm,
-                   const mapping::MaterialLibraries* libraries) {
+                   const mapping::MaterialLibraries* libraries, unsigned threads) {
     const std::optional<pipeline::SceneFormat> format =
         pipeline::scene_format_of(out.filename().string());
     if (!format) throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
@@ -115,6 +115,7 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
         else if (o != "draped" && o != "both")
             throw UsageError("--overlay " + o + ": raw, draped or both");
     }
+    settings.threads = threads;
     const pipeline::TerrainExport result = pipeline::export_terrain(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);
     for (const std::string& n : result.notes) spdlog::info("{}", n);

@@ -3,9 +3,13 @@
 #include "terrain_to_scene.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -78,20 +82,29 @@ class GroundIndex {
             for (size_t x = x0; x <= x1; ++x)
                 for (size_t y = y0; y <= y1; ++y) cells_[x * n_ + y].push_back(uint32_t(i));
         }
-        stamp_.assign(ground_.size(), 0);
     }
 
+    // Which ground triangles a visit has seen: one per thread.
+    struct Marks {
+        std::vector<uint32_t> stamp;
+        uint32_t round = 0;
+    };
+    Marks marks() const { return {std::vector<uint32_t>(ground_.size(), 0), 0}; }
+
     // Every terrain triangle whose cell range meets the box, once.
-    template <class Visit> void visit(P2 lo, P2 hi, Visit&& visit_ground) {
+    template <class Visit> void visit(P2 lo, P2 hi, Marks& marks, Visit&& visit_ground) const {
         if (ground_.empty()) return;
-        ++round_;
+        if (++marks.round == 0) { // wrapped: no stamp may look fresh
+            std::fill(marks.stamp.begin(), marks.stamp.end(), 0);
+            marks.round = 1;
+        }
         const auto [x0, y0] = cell(lo.x, lo.y);
         const auto [x1, y1] = cell(hi.x, hi.y);
         for (size_t x = x0; x <= x1; ++x)
             for (size_t y = y0; y <= y1; ++y)
                 for (uint32_t i : cells_[x * n_ + y])
-                    if (stamp_[i] != round_) {
-                        stamp_[i] = round_;
+                    if (marks.stamp[i] != marks.round) {
+                        marks.stamp[i] = marks.round;
                         visit_ground(ground_[i]);
                     }
     }
@@ -110,8 +123,6 @@ class GroundIndex {
 
     std::vector<Ground> ground_;
     std::vector<std::vector<uint32_t>> cells_;
-    std::vector<uint32_t> stamp_;
-    uint32_t round_ = 0;
     size_t n_ = 1;
     P2 lo_{0, 0}, hi_{0, 0};
 };
@@ -332,90 +343,199 @@ void colour(scene::Material& m, uint32_t class_id, float alpha) {
     m.alpha_mode = scene::AlphaMode::Blend;
 }
 
-} // namespace
-
-void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
-                        const arealmap::ArealMap& map, const DrapeOptions& options) {
-    if (!map.decoded) return;
-    GroundIndex index(terrain);
-    // The raw fills' materials (shared by nothing else): faint, since they float or sink.
-    for (scene::Material& m : sc.materials)
-        if (m.extras.is_object() && m.extras.contains("class_id") &&
-            m.name.rfind("areal_class_", 0) == 0)
-            colour(m, m.extras["class_id"].get<uint32_t>(), 0.1f);
-
-    std::map<std::pair<uint32_t, uint32_t>, int> draped_materials;
-    std::map<int, scene::Primitive> fills; // by material
+// What a run of areals drapes: fills by material, outline segments, ribbons.
+struct DrapedLayer {
+    std::map<int, scene::Primitive> fills;
     scene::Primitive lines, ribbons;
-    lines.mode = scene::Primitive::Mode::Lines;
-    auto& line_pos = lines.attributes["POSITION"];
-    line_pos.components = ribbons.attributes["POSITION"].components = 3;
+};
 
-    const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
-    std::array<std::vector<P2>, 2> clip_buffers;
-    std::vector<double> clip_sides;
-    std::vector<P2> ribbon(4);
+// Drapes areals into a layer; one per thread (the ground marks and clip buffers are its own).
+class Draper {
+  public:
+    Draper(const GroundIndex& index, const DrapeOptions& options,
+           const std::vector<std::vector<bool>>& outlined_edges)
+        : index_(index), options_(options), outlined_edges_(outlined_edges), marks_(index.marks()) {
+    }
+
+    void areal(const arealmap::ArealMap& map, size_t a, int material, DrapedLayer& out) {
+        const arealmap::Areal& areal = map.areals[a];
+        const size_t n = areal.vertices.size();
+        scene::Primitive& fill = out.fills[material];
+        fill.material = material;
+        fill.attributes["POSITION"].components = 3;
+        if (n >= 3)
+            for (const std::vector<P2>& part : convex_parts(areal.vertices))
+                drape_convex(part, fill, options_.lift, false);
+        out.lines.mode = scene::Primitive::Mode::Lines;
+        auto& line_pos = out.lines.attributes["POSITION"];
+        line_pos.components = out.ribbons.attributes["POSITION"].components = 3;
+        for (size_t k = 0; k < n; ++k) {
+            const P2 p{areal.vertices[k].x, areal.vertices[k].y};
+            const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
+            const double len = std::hypot(q.x - p.x, q.y - p.y);
+            if (!(len > 0) || !outlined_edges_[a][k]) continue;
+            index_.visit({std::min(p.x, q.x), std::min(p.y, q.y)},
+                         {std::max(p.x, q.x), std::max(p.y, q.y)}, marks_, [&](const Ground& g) {
+                             const auto range = clip_segment(p, q, g);
+                             if (!range) return;
+                             for (const double t : {range->first, range->second}) {
+                                 const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
+                                 push(line_pos.data, v.x, v.y,
+                                      g.height(v.x, v.y) + options_.outline_lift);
+                                 out.lines.indices.push_back(uint32_t(out.lines.indices.size()));
+                             }
+                         });
+            // The ribbon: the edge's rectangle, draped like the fills (a quad per segment with
+            // the heights of the segment's ground triangle left the terrain where its sides
+            // reached over a fold or past the map's edge).
+            const P2 side{-(q.y - p.y) / len * options_.outline_width / 2,
+                          (q.x - p.x) / len * options_.outline_width / 2};
+            ribbon_[0] = {p.x - side.x, p.y - side.y}, ribbon_[1] = {q.x - side.x, q.y - side.y};
+            ribbon_[2] = {q.x + side.x, q.y + side.y}, ribbon_[3] = {p.x + side.x, p.y + side.y};
+            drape_convex(ribbon_, out.ribbons, options_.outline_lift, true);
+        }
+    }
+
+  private:
     // Clips `subject` (convex, counter-clockwise) against every ground triangle under it into
-    // `target`, `lift` above the ground: each piece's corners once, its triangles a fan over them.
-    // `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for fills
-    // the test only adds to the clip, measured).
-    auto drape_convex = [&](const std::vector<P2>& subject, scene::Primitive& target, float lift,
-                            bool separate_first) {
+    // `target`, `lift` above the ground: each piece's corners once, its triangles a fan over
+    // them. `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for
+    // fills the test only adds to the clip, measured).
+    void drape_convex(const std::vector<P2>& subject, scene::Primitive& target, float lift,
+                      bool separate_first) {
         auto& pos = target.attributes["POSITION"];
         P2 lo = subject[0], hi = subject[0];
         for (P2 c : subject) {
             lo.x = std::min(lo.x, c.x), lo.y = std::min(lo.y, c.y);
             hi.x = std::max(hi.x, c.x), hi.y = std::max(hi.y, c.y);
         }
-        index.visit(lo, hi, [&](const Ground& g) {
+        index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
             if (separate_first && separated(g, subject)) return;
-            const std::vector<P2>& piece = clip(subject, g, clip_buffers, clip_sides);
+            const std::vector<P2>& piece = clip(subject, g, clip_buffers_, clip_sides_);
             if (piece.size() < 3) return;
             const uint32_t base = uint32_t(pos.count());
             for (P2 c : piece) push(pos.data, c.x, c.y, g.height(c.x, c.y) + lift);
             for (uint32_t k = 1; k + 1 < piece.size(); ++k)
                 for (uint32_t corner : {0u, k, k + 1}) target.indices.push_back(base + corner);
         });
+    }
+
+    const GroundIndex& index_;
+    const DrapeOptions& options_;
+    const std::vector<std::vector<bool>>& outlined_edges_;
+    GroundIndex::Marks marks_;
+    std::array<std::vector<P2>, 2> clip_buffers_;
+    std::vector<double> clip_sides_;
+    std::vector<P2> ribbon_ = std::vector<P2>(4);
+};
+
+// Appends `from` to `to` (indices moved past `to`'s vertices) and frees `from`.
+void append(scene::Primitive& to, scene::Primitive& from) {
+    std::vector<float>& to_pos = to.attributes["POSITION"].data;
+    std::vector<float>& from_pos = from.attributes["POSITION"].data;
+    const uint32_t base = uint32_t(to_pos.size() / 3);
+    to_pos.insert(to_pos.end(), from_pos.begin(), from_pos.end());
+    for (uint32_t i : from.indices) to.indices.push_back(base + i);
+    from = scene::Primitive();
+}
+
+// The layers of consecutive runs of areals as one, in their order: the bytes a single run
+// gives. Each target is sized once (no growth by doubling, which held up to twice the bytes
+// while the GLB encoder allocated the whole file).
+DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
+    DrapedLayer out;
+    std::map<int, std::pair<size_t, size_t>> fill_sizes; // floats, indices
+    size_t line_floats = 0, line_indices = 0, ribbon_floats = 0, ribbon_indices = 0;
+    for (DrapedLayer& l : layers) {
+        for (auto& [material, p] : l.fills) {
+            fill_sizes[material].first += p.attributes["POSITION"].data.size();
+            fill_sizes[material].second += p.indices.size();
+        }
+        line_floats += l.lines.attributes["POSITION"].data.size();
+        line_indices += l.lines.indices.size();
+        ribbon_floats += l.ribbons.attributes["POSITION"].data.size();
+        ribbon_indices += l.ribbons.indices.size();
+    }
+    for (const auto& [material, size] : fill_sizes) {
+        scene::Primitive& p = out.fills[material];
+        p.material = material;
+        p.attributes["POSITION"].data.reserve(size.first);
+        p.indices.reserve(size.second);
+    }
+    out.lines.mode = scene::Primitive::Mode::Lines;
+    out.lines.attributes["POSITION"].data.reserve(line_floats);
+    out.lines.indices.reserve(line_indices);
+    out.ribbons.attributes["POSITION"].data.reserve(ribbon_floats);
+    out.ribbons.indices.reserve(ribbon_indices);
+    for (DrapedLayer& l : layers) {
+        for (auto& [material, p] : l.fills) append(out.fills[material], p);
+        append(out.lines, l.lines);
+        append(out.ribbons, l.ribbons);
+        l = DrapedLayer();
+    }
+    return out;
+}
+
+// Drapes every areal, on `threads` threads over runs of consecutive areals (taken in turn as
+// each thread finishes one), and joins the runs in areal order: the same layer whatever the
+// thread count.
+DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map,
+                         const std::vector<int>& material_of, const DrapeOptions& options) {
+    const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
+    const size_t areals = map.areals.size();
+    const size_t threads = std::max<size_t>(1, std::min<size_t>(options.threads, areals));
+    // Several runs per thread: areals differ in cost by orders of magnitude.
+    const size_t runs = threads == 1 ? 1 : std::min(areals, threads * 16);
+    std::vector<DrapedLayer> layers(runs);
+    std::atomic<size_t> next_run{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto work = [&] {
+        try {
+            Draper draper(index, options, outlined_edges);
+            for (size_t r; (r = next_run++) < runs;)
+                for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
+                    if (material_of[a] >= 0) draper.areal(map, a, material_of[a], layers[r]);
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+            next_run = runs; // the others stop at their run's end
+        }
     };
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+    work();
+    for (std::thread& h : helpers) h.join();
+    if (failure) std::rethrow_exception(failure);
+    if (runs == 1) return std::move(layers[0]);
+    return concatenate(layers);
+}
+
+} // namespace
+
+void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
+                        const arealmap::ArealMap& map, const DrapeOptions& options) {
+    if (!map.decoded) return;
+    const GroundIndex index(terrain);
+    // The raw fills' materials (shared by nothing else): faint, since they float or sink.
+    for (scene::Material& m : sc.materials)
+        if (m.extras.is_object() && m.extras.contains("class_id") &&
+            m.name.rfind("areal_class_", 0) == 0)
+            colour(m, m.extras["class_id"].get<uint32_t>(), 0.1f);
+    // The draped materials, made in areal order before any thread starts.
+    std::map<std::pair<uint32_t, uint32_t>, int> draped_materials;
+    std::vector<int> material_of(map.areals.size(), -1); // -1: nothing to drape
     for (size_t a = 0; a < map.areals.size(); ++a) {
         const arealmap::Areal& areal = map.areals[a];
-        const size_t n = areal.vertices.size();
-        if (n < 2) continue;
-        const int material = class_material(sc, draped_materials, areal.class_id, areal.logic_flag);
-        colour(sc.materials[size_t(material)], areal.class_id, 0.2f);
-        scene::Primitive& fill = fills[material];
-        fill.material = material;
-        fill.attributes["POSITION"].components = 3;
-        if (n >= 3)
-            for (const std::vector<P2>& part : convex_parts(areal.vertices))
-                drape_convex(part, fill, options.lift, false);
-        for (size_t k = 0; k < n; ++k) {
-            const P2 p{areal.vertices[k].x, areal.vertices[k].y};
-            const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
-            const double len = std::hypot(q.x - p.x, q.y - p.y);
-            if (!(len > 0) || !outlined_edges[a][k]) continue;
-            index.visit({std::min(p.x, q.x), std::min(p.y, q.y)},
-                        {std::max(p.x, q.x), std::max(p.y, q.y)}, [&](const Ground& g) {
-                            const auto range = clip_segment(p, q, g);
-                            if (!range) return;
-                            for (const double t : {range->first, range->second}) {
-                                const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
-                                push(line_pos.data, v.x, v.y,
-                                     g.height(v.x, v.y) + options.outline_lift);
-                                lines.indices.push_back(uint32_t(lines.indices.size()));
-                            }
-                        });
-            // The ribbon: the edge's rectangle, draped like the fills (a quad per segment with
-            // the heights of the segment's ground triangle left the terrain where its sides
-            // reached over a fold or past the map's edge).
-            const P2 side{-(q.y - p.y) / len * options.outline_width / 2,
-                          (q.x - p.x) / len * options.outline_width / 2};
-            ribbon[0] = {p.x - side.x, p.y - side.y}, ribbon[1] = {q.x - side.x, q.y - side.y};
-            ribbon[2] = {q.x + side.x, q.y + side.y}, ribbon[3] = {p.x + side.x, p.y + side.y};
-            drape_convex(ribbon, ribbons, options.outline_lift, true);
-        }
+        if (areal.vertices.size() < 2) continue;
+        material_of[a] = class_material(sc, draped_materials, areal.class_id, areal.logic_flag);
+        colour(sc.materials[size_t(material_of[a])], areal.class_id, 0.2f);
     }
+    DrapedLayer layer = drape_areals(index, map, material_of, options);
+    auto& fills = layer.fills;
+    scene::Primitive &lines = layer.lines, &ribbons = layer.ribbons;
+    lines.mode = scene::Primitive::Mode::Lines;
 
     scene::Mesh mesh;
     mesh.name = kArealDrapedNode;

@@ -29,6 +29,9 @@ struct DrapeOptions {
     float lift = 0.5f;          // fills: world units above the terrain
     float outline_lift = 0.8f;  // outlines: above the fills (both within 1 unit of the ground)
     float outline_width = 2.0f; // ribbon width in world units (a map is ~1,600 units wide)
+    // Threads draping the areals (runs of them, joined in areal order): the same layer whatever
+    // the count. 1 where the caller is parallel already (a batch converts files on its threads).
+    unsigned threads = 1;
 };
 
 // Distinct colours (linear RGB) for class ids: id % size.

@@ -119,7 +119,8 @@ struct PreparedTerrain {
 };
 
 PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, bool draped,
-                                bool layer2, const png::EncodeOptions& png) {
+                                bool layer2, const png::EncodeOptions& png,
+                                unsigned drape_threads = 1) {
     const std::string& where = in.address;
     PreparedTerrain p;
     TerrainScene& out = p.built;
@@ -153,7 +154,11 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
     }
     if (in.libraries && layer2 && !opt.layer2_names.empty())
         texture_layer2(out.scene, opt.layer2_names, *in.libraries, png, where, out.warnings);
-    if (out.map && draped) mapping::add_draped_overlay(out.scene, *out.terrain, *out.map);
+    if (out.map && draped) {
+        mapping::DrapeOptions drape;
+        drape.threads = drape_threads;
+        mapping::add_draped_overlay(out.scene, *out.terrain, *out.map, drape);
+    }
     return p;
 }
 
@@ -170,7 +175,7 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     const std::string& where = in.address;
     PreparedTerrain prepared = prepare_terrain(
         in, areal_faces, !obj_out && settings.overlay == TerrainExportSettings::Overlay::Both,
-        !obj_out, settings.png);
+        !obj_out, settings.png, settings.threads);
     TerrainExport out;
     out.warnings = std::move(prepared.built.warnings);
     out.notes = std::move(prepared.built.notes);

@@ -31,6 +31,9 @@ struct TerrainExportSettings {
     // glTF: the areal overlay as the raw polygons only, or also laid on the terrain
     // (mapping/drape.hpp: `ArealMap_draped`, what a viewer shows best). OBJ: raw.
     enum class Overlay { Raw, Both } overlay = Overlay::Both;
+    // Threads for the draped overlay (mapping::DrapeOptions::threads; the same bytes whatever
+    // the count): 1 where the caller converts several files at once.
+    unsigned threads = 1;
 };
 
 struct TerrainExportInput {

@@ -311,6 +311,47 @@ BOOST_AUTO_TEST_CASE(draped_fills_cover_exactly_their_areals) {
     }
 }
 
+// Threads drape runs of areals and join them in areal order: the same scene on any count (the
+// map's primitives, their materials, positions and indices).
+BOOST_AUTO_TEST_CASE(draped_overlay_is_the_same_on_any_number_of_threads) {
+    const test::MapExports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    for (const std::string& name : e.maps) {
+        const terrain::Terrain t =
+            terrain::read(read_file(e.land(name)), ReadMode::Strict, e.land(name).string());
+        const arealmap::ArealMap map = arealmap::read(read_file(e.dir(name) / "Land.map"),
+                                                      ReadMode::Strict, name + "/Land.map");
+        BOOST_TEST_REQUIRE(map.areals.size() >= 8u, name);
+        const auto draped = [&](unsigned threads) {
+            scene::Scene sc;
+            mapping::DrapeOptions options;
+            options.threads = threads;
+            mapping::add_draped_overlay(sc, t, map, options);
+            return sc;
+        };
+        const scene::Scene one = draped(1);
+        BOOST_TEST_REQUIRE(one.meshes.size() == 1u);
+        for (unsigned threads : {2u, 3u, 7u}) {
+            const scene::Scene many = draped(threads);
+            BOOST_TEST_REQUIRE(many.meshes.size() == 1u);
+            const auto& a = one.meshes[0].primitives;
+            const auto& b = many.meshes[0].primitives;
+            BOOST_TEST_REQUIRE(a.size() == b.size(), name << ", " << threads << " threads");
+            for (size_t k = 0; k < a.size(); ++k) {
+                BOOST_TEST(a[k].material == b[k].material);
+                BOOST_TEST((a[k].mode == b[k].mode));
+                BOOST_TEST((a[k].indices == b[k].indices), name << " primitive " << k);
+                BOOST_TEST(
+                    (a[k].attributes.at("POSITION").data == b[k].attributes.at("POSITION").data),
+                    name << " primitive " << k);
+            }
+            BOOST_TEST(one.materials.size() == many.materials.size());
+            for (size_t k = 0; k < one.materials.size() && k < many.materials.size(); ++k)
+                BOOST_TEST(one.materials[k].name == many.materials[k].name);
+        }
+    }
+}
+
 // The draped layer lies on the terrain: every fill and ribbon triangle's centre is the terrain's
 // height there plus the documented lift, the fills cover the areals' area (projected), outlines
 // come as LINES and as ribbons, and each class has its own coloured, translucent material.
