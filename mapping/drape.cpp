@@ -9,6 +9,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -504,7 +505,11 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
         }
     };
     std::vector<std::thread> helpers;
-    for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+    try {
+        for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+        // No more threads to be had: those running share the runs.
+    }
     work();
     for (std::thread& h : helpers) h.join();
     if (failure) std::rethrow_exception(failure);
