@@ -130,8 +130,10 @@ int run_batch(const Args& args) {
         omp_set_num_threads(n);
     }
     check_batch_paths(inputs, out, vm);
-    if (!targets.model_ext.empty())
-        model_export_settings(vm, "model" + targets.model_ext); // usage errors now
+    if (!targets.model_ext.empty()) { // usage errors now, not once per file
+        model_export_settings(vm, "model" + targets.model_ext);
+        terrain_overlay(vm);
+    }
     if (targets.preview) preview_settings(vm);
     if (vm.count("game-dir") && !fs::is_directory(vm["game-dir"].as<std::string>()))
         throw UsageError("--game-dir is not a folder: " + vm["game-dir"].as<std::string>());

@@ -103,6 +103,8 @@ using pipeline::lower_ascii;
 // / .obj (+ sidecar, kind "terrain").
 // `libraries`: the game's (batch shares them); none: found above the level (export_terrain.cpp).
 // `threads`: for the draped overlay (one where the caller converts files in parallel).
+// --overlay for a map export (raw, draped or both; default both); UsageError otherwise.
+pipeline::TerrainExportSettings::Overlay terrain_overlay(const po::variables_map& vm);
 int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
                    const mapping::MaterialLibraries* libraries = nullptr, unsigned threads = 1);
 

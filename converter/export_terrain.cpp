@@ -93,6 +93,18 @@ pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::va
     return input;
 }
 
+pipeline::TerrainExportSettings::Overlay terrain_overlay(const po::variables_map& vm) {
+    using Overlay = pipeline::TerrainExportSettings::Overlay;
+    if (!vm.count("overlay")) return Overlay::Both;
+    const std::string o = vm["overlay"].as<std::string>();
+    if (o == "raw") return Overlay::Raw;
+    if (o == "draped" || o == "both") return Overlay::Both;
+    throw UsageError("--overlay " + o + ": maps to glTF take raw, draped or both" +
+                     (o == "none" || o == "outline" || o == "fill"
+                          ? std::string(" (none, outline and fill are for previews)")
+                          : std::string()));
+}
+
 int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm,
                    const mapping::MaterialLibraries* libraries, unsigned threads) {
     const std::optional<pipeline::SceneFormat> format =
@@ -108,13 +120,7 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     std::optional<mapping::MaterialLibraries> own;
     const pipeline::TerrainExportInput input = terrain_export_input(in, vm, libraries, own);
     settings.png = png_options(vm);
-    if (vm.count("overlay")) {
-        const std::string o = vm["overlay"].as<std::string>();
-        if (o == "raw")
-            settings.overlay = pipeline::TerrainExportSettings::Overlay::Raw;
-        else if (o != "draped" && o != "both")
-            throw UsageError("--overlay " + o + ": raw, draped or both");
-    }
+    settings.overlay = terrain_overlay(vm);
     settings.threads = threads;
     const pipeline::TerrainExport result = pipeline::export_terrain(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);

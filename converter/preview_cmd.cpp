@@ -92,7 +92,11 @@ void add_preview_options(po::options_description& desc, bool standalone) {
         "turntable", po::value<int>(), "model: N views around it as an animated PNG")(
         "background", po::value<std::string>()->default_value("transparent"),
         "transparent or #RRGGBB")("overlay", po::value<std::string>(),
-                                  "map: areal overlay none|outline|fill (default; with a legend)")(
+                                  standalone ? "map: areal overlay none|outline|fill (default; "
+                                               "with a legend)"
+                                             : "maps: --to preview: none|outline|fill (default; "
+                                               "with a legend); --to glb|gltf: raw (no draped "
+                                               "layer: smaller, faster) or both (default)")(
         "samples", po::value<int>()->default_value(2),
         "supersampling per side: 2 = 4 samples per pixel")(
         "both-sides", "draw the inner side of closed shells too (slower; as before culling)")(

@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -321,6 +322,37 @@ BOOST_AUTO_TEST_CASE(a_game_folder_comes_back_whole) {
     }
 }
 
+// `--overlay raw`: map GLBs without the draped layer (a pipeline that never looks at the map:
+// smaller and faster), and the folder still comes back whole.
+BOOST_AUTO_TEST_CASE(maps_without_the_draped_layer_come_back_whole) {
+    const fs::path maps = test::corpus_dir() / "DATA" / "MAPS";
+    const std::map<std::string, Bytes> original = tree(maps);
+    const fs::path dir = scratch("raw-overlay/x").parent_path();
+    fs::remove_all(dir);
+    Run r = mshconv("batch " + q(maps) + " --to glb -o " + q(dir / "draped") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    r = mshconv("batch " + q(maps) + " --to glb --overlay raw -o " + q(dir / "X") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    size_t levels = 0;
+    for (const auto& level : fs::directory_iterator(maps)) {
+        const std::string name = level.path().filename().string();
+        const Bytes raw = read_file(dir / "X" / name / "Land.glb");
+        const Bytes draped = read_file(dir / "draped" / name / "Land.glb");
+        const auto holds = [](const Bytes& b, const std::string& text) {
+            return std::search(b.begin(), b.end(), text.begin(), text.end()) != b.end();
+        };
+        BOOST_TEST(!holds(raw, "ArealMap_draped"), name);
+        BOOST_TEST(holds(raw, "ArealMap_areas"), name);
+        BOOST_TEST(holds(draped, "ArealMap_draped"), name);
+        BOOST_TEST(raw.size() < draped.size(), name);
+        ++levels;
+    }
+    BOOST_TEST(levels >= 6u);
+    r = mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") + " --quiet");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    expect_same_tree(original, dir / "BACK");
+}
+
 // The game-sized corpus at CI scale (a tenth: the bench runs the whole game): the spec's counts,
 // and every file back through a mirror with two threads.
 BOOST_AUTO_TEST_CASE(a_scaled_game_folder_comes_back_whole) {
@@ -422,6 +454,8 @@ BOOST_AUTO_TEST_CASE(usage_errors) {
     BOOST_TEST(mshconv("batch " + lib + " --to png").code == 2);                    // no -o
     BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb --lod 7").code == 2);
     BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to png -j 0").code == 2);
+    // A preview's overlay for a map export, refused before any file is read.
+    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb --overlay fill").code == 2);
     BOOST_TEST(!fs::exists(out));
 }
 
