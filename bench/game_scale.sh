@@ -3,12 +3,19 @@
 # `batch --to glb,png` and back `--to nres` with -j 1 and -j 2, every file compared, against
 # `cp -r` of the same input and output trees (fastest of 3); wall seconds and peak RSS
 # (/usr/bin/time).
-#   usage: bench/game_scale.sh [SCALE...]      default: 0.25 game (two sizes: RSS must not grow)
+#   usage: bench/game_scale.sh [--overlay raw] [SCALE...]      default: 0.25 game (two sizes: RSS
+#   must not grow); --overlay raw: maps without the draped layer (batch --overlay raw)
 # Not part of the test suite (the test suite runs the round trip at 0.1: batch/a_scaled_game_...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/mshconv ] || bash scripts/build.sh
 mshconv=$PWD/build/mshconv
+forward_options=()
+if [ "${1:-}" = --overlay ]; then
+  forward_options=(--overlay "$2")
+  echo "forward batches with --overlay $2"
+  shift 2
+fi
 scales=("$@")
 [ ${#scales[@]} -eq 0 ] && scales=(0.25 game)
 
@@ -39,8 +46,10 @@ for scale in "${scales[@]}"; do
   "$mshconv" samples "$work/GAME" --scale "$scale" > /dev/null
   sync
   cp_in=$(cp_seconds "$work/GAME" "$work/CP_IN")
-  read -r f1 f1m < <(measure "$mshconv" batch "$work/GAME" --to glb,png -j 1 -o "$work/X1" --quiet)
-  read -r f2 f2m < <(measure "$mshconv" batch "$work/GAME" --to glb,png -j 2 -o "$work/X2" --quiet)
+  read -r f1 f1m < <(measure "$mshconv" batch "$work/GAME" --to glb,png -j 1 -o "$work/X1" --quiet \
+    ${forward_options[@]+"${forward_options[@]}"})
+  read -r f2 f2m < <(measure "$mshconv" batch "$work/GAME" --to glb,png -j 2 -o "$work/X2" --quiet \
+    ${forward_options[@]+"${forward_options[@]}"})
   cp_out=$(cp_seconds "$work/X2" "$work/CP_OUT")
   read -r r1 r1m < <(measure "$mshconv" batch "$work/X2" --to nres -j 1 -o "$work/BACK1" --quiet)
   read -r r2 r2m < <(measure "$mshconv" batch "$work/X2" --to nres -j 2 -o "$work/BACK2" --quiet)
