@@ -346,8 +346,9 @@ void colour(scene::Material& m, uint32_t class_id, float alpha) {
 
 // What a run of areals drapes: fills by material, outline segments, ribbons.
 struct DrapedLayer {
+    DrapedLayer() { lines.mode = scene::Primitive::Mode::Lines; }
     std::map<int, scene::Primitive> fills;
-    scene::Primitive lines, ribbons;
+    scene::Primitive lines, ribbons; // POSITION of 3 components, as every Attribute by default
 };
 
 // Drapes areals into a layer; one per thread (the ground marks and clip buffers are its own).
@@ -363,13 +364,10 @@ class Draper {
         const size_t n = areal.vertices.size();
         scene::Primitive& fill = out.fills[material];
         fill.material = material;
-        fill.attributes["POSITION"].components = 3;
         if (n >= 3)
             for (const std::vector<P2>& part : convex_parts(areal.vertices))
                 drape_convex(part, fill, options_.lift, false);
-        out.lines.mode = scene::Primitive::Mode::Lines;
         auto& line_pos = out.lines.attributes["POSITION"];
-        line_pos.components = out.ribbons.attributes["POSITION"].components = 3;
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
@@ -464,7 +462,6 @@ DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
         p.attributes["POSITION"].data.reserve(size.first);
         p.indices.reserve(size.second);
     }
-    out.lines.mode = scene::Primitive::Mode::Lines;
     out.lines.attributes["POSITION"].data.reserve(line_floats);
     out.lines.indices.reserve(line_indices);
     out.ribbons.attributes["POSITION"].data.reserve(ribbon_floats);
@@ -540,7 +537,6 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     DrapedLayer layer = drape_areals(index, map, material_of, options);
     auto& fills = layer.fills;
     scene::Primitive &lines = layer.lines, &ribbons = layer.ribbons;
-    lines.mode = scene::Primitive::Mode::Lines;
 
     scene::Mesh mesh;
     mesh.name = kArealDrapedNode;
