@@ -179,15 +179,9 @@ void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::p
         pipeline::read_terrain_sidecar(MappedFile(sidecar_path).bytes(), sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
     const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false};
-    mapping::TerrainImportResult r;
-    if (lower_ascii(file.extension().string()) == ".obj") {
-        const Bytes text = read_file(file);
-        r = pipeline::import_terrain_obj(std::string(text.begin(), text.end()), *sc, settings);
-    } else {
-        std::vector<std::string> warnings;
-        r = pipeline::import_terrain(pipeline::read_terrain_scene_file(file, warnings), *sc,
-                                     settings);
-    }
+    std::vector<std::string> warnings;
+    const mapping::TerrainImportResult r =
+        pipeline::import_terrain_file(file, *sc, settings, warnings);
     AtomicFileSet level; // both files or neither
     if (sc->land_map) {
         // The name it had beside its Land.msh (the sidecar records its address).

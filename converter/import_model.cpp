@@ -153,10 +153,6 @@ void write_loose_model(const Address& out, const Bytes& msh, const sidecar::Expo
 pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::ModelSidecar* sidecar,
                                         const fs::path& sidecar_path, const ImportChoices& choices,
                                         scene::Scene* scene_out = nullptr) {
-    std::vector<std::string> warnings;
-    scene::Scene read = pipeline::read_scene_file(input, warnings, false, sidecar == nullptr);
-    const scene::Scene& scene = scene_out ? (*scene_out = std::move(read)) : read;
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
     pipeline::ImportSettings settings;
     settings.fps = choices.fps;
     settings.force = choices.force;
@@ -165,6 +161,17 @@ pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::Mo
     settings.from_obj =
         pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Obj;
     settings.where = input.string();
+    if (sidecar)
+        if (auto unchanged = pipeline::import_unchanged_model(input, *sidecar, settings)) {
+            spdlog::debug("{}: the file its sidecar's export wrote, byte for byte: the original "
+                          "image, the scene not read",
+                          input.string());
+            return std::move(*unchanged);
+        }
+    std::vector<std::string> warnings;
+    scene::Scene read = pipeline::read_scene_file(input, warnings, false, sidecar == nullptr);
+    const scene::Scene& scene = scene_out ? (*scene_out = std::move(read)) : read;
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
     pipeline::ModelImport r = pipeline::import_model(scene, sidecar, settings);
     for (const std::string& w : r.warnings) spdlog::warn("{}", w);
     return r;
@@ -175,7 +182,7 @@ pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::Mo
 pipeline::ModelImport import_model_files(const fs::path& input, const fs::path& sidecar_path,
                                          const ImportChoices& choices) {
     const sidecar::ModelSidecar sidecar =
-        sidecar::read_model_sidecar(read_file(sidecar_path), sidecar_path.string());
+        sidecar::read_model_sidecar_for_import(read_file(sidecar_path), sidecar_path.string());
     return import_scene_file(input, &sidecar, sidecar_path, choices);
 }
 
@@ -212,7 +219,8 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     scene::Scene scene;
     std::optional<sidecar::ModelSidecar> sidecar;
     if (has_sidecar)
-        sidecar = sidecar::read_model_sidecar(read_file(sidecar_path), sidecar_path.string());
+        sidecar =
+            sidecar::read_model_sidecar_for_import(read_file(sidecar_path), sidecar_path.string());
     pipeline::ModelImport r = import_scene_file(input, sidecar ? &*sidecar : nullptr, sidecar_path,
                                                 choices, sidecar ? nullptr : &scene);
     nlohmann::json report = pipeline::report_json(r);

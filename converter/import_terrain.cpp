@@ -45,7 +45,6 @@ std::optional<sidecar::TerrainSidecar> terrain_sidecar(const fs::path& input,
 int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
                    const sidecar::TerrainSidecar& sc) {
     const fs::path input = in.file;
-    const std::string ext = lower_ascii(input.extension().string());
     const Address out = parse_address(out_spec);
     if (!out.entries.empty())
         throw UsageError("terrain import writes Land.msh + Land.map files, not archive entries: " +
@@ -68,17 +67,10 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
 
     const pipeline::TerrainImportSettings settings{input.string(), sidecar_path.string(),
                                                    vm.count("force") > 0};
-    mapping::TerrainImportResult r;
-    if (ext == ".obj") {
-        const Bytes text = read_file(input);
-        r = pipeline::import_terrain_obj(std::string(text.begin(), text.end()), sc, settings);
-    } else {
-        std::vector<std::string> warnings;
-        // Line primitives are read: the overlay outlines carry areal edits too.
-        const scene::Scene scene = pipeline::read_terrain_scene_file(input, warnings);
-        for (const std::string& w : warnings) spdlog::warn("{}", w);
-        r = pipeline::import_terrain(scene, sc, settings);
-    }
+    std::vector<std::string> warnings;
+    const mapping::TerrainImportResult r =
+        pipeline::import_terrain_file(input, sc, settings, warnings);
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
     for (const std::string& w : r.report.warnings) spdlog::warn("{}", w);
 
     // Everything is encoded; both files appear together or not at all (Land.map renamed first).

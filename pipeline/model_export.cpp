@@ -149,6 +149,7 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
     out.files = encode_scene(sc, settings.format, settings.output_name);
+    record.written = written_file(out.files, settings.format, settings.output_name);
     out.summary.nodes = sc.nodes.size();
     out.summary.meshes = sc.meshes.size();
     out.summary.materials = sc.materials.size();

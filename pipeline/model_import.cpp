@@ -57,6 +57,23 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
     return out;
 }
 
+std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& file,
+                                                  const sidecar::ModelSidecar& sidecar,
+                                                  const ImportSettings& settings) {
+    const bool as_exported = !settings.from_obj && settings.animation == "all" &&
+                             (!settings.fps || *settings.fps == sidecar.record.fps);
+    // The file of this export carries its token: import_model would find the pair verified.
+    if (!as_exported || sidecar.record.pair.empty() ||
+        !is_written_file(file, sidecar.record.written))
+        return std::nullopt;
+    ModelImport out;
+    out.msh = sidecar.original_image;
+    out.identical = true;
+    out.pairing = sidecar::Pairing::Verified;
+    out.changes.emplace(); // identical, nothing moved or rebuilt
+    return out;
+}
+
 nlohmann::json report_json(const ModelImport& result) {
     if (result.changes) {
         nlohmann::json report = mapping::to_json(*result.changes);

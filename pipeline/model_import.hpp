@@ -54,6 +54,15 @@ nlohmann::json report_json(const ModelImport& result);
 ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar* sidecar,
                          const ImportSettings& settings);
 
+// The import of the very file the export wrote (every byte as its sidecar's `export.written`
+// records, sidecar/written_file.hpp): what import_model gives for it — the original image, the
+// pairing verified, nothing changed — without reading the scene. nullopt when `file` is not that
+// file, or when the settings ask for more than the recorded export (another fps, one animation
+// of several, an OBJ): then read the scene and call import_model.
+std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& file,
+                                                  const sidecar::ModelSidecar& sidecar,
+                                                  const ImportSettings& settings);
+
 // Reads a .gltf, .glb or .obj file (or one Assimp reads) into the neutral scene; warnings
 // collects what the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
 // `images`: also the materials' colours and base colour images (glTF images, OBJ's MTL Kd, d and

@@ -3,6 +3,8 @@
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
 #include "formats/obj.hpp"
+#include "sidecar/base64.hpp"
+#include "sidecar/payload_hash.hpp"
 
 #include <cctype>
 
@@ -66,6 +68,37 @@ OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
     if (!e.bin_name.empty()) files.push_back({e.bin_name, std::move(e.bin)});
     files.push_back({output_name, std::move(e.document)});
     return files;
+}
+
+sidecar::WrittenFile written_file(const OutputFiles& files, SceneFormat format,
+                                  const std::string& output_name) {
+    sidecar::WrittenFile w;
+    if (format == SceneFormat::Obj) return w;
+    for (const OutputFile& f : files) {
+        if (f.name == output_name)
+            w.xxh3_64 = sidecar::hex64(sidecar::payload_hash(f.bytes));
+        else if (format == SceneFormat::Gltf && lower_ascii(f.name).ends_with(".bin"))
+            w.buffer = f.name, w.buffer_xxh3_64 = sidecar::hex64(sidecar::payload_hash(f.bytes));
+    }
+    return w;
+}
+
+bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFile& written) {
+    if (!written.recorded()) return false;
+    const auto format = scene_format_of(file.filename().string());
+    if (format != (written.buffer.empty() ? SceneFormat::Glb : SceneFormat::Gltf)) return false;
+    const auto hash_of = [](const std::filesystem::path& path) {
+        const MappedFile bytes(path);
+        return sidecar::hex64(sidecar::payload_hash(bytes.bytes()));
+    };
+    try {
+        if (hash_of(file) != written.xxh3_64) return false;
+        // The .gltf is the one written, so it names this buffer; read where the import would.
+        return written.buffer.empty() ||
+               hash_of(confined_path(file.parent_path(), written.buffer)) == written.buffer_xxh3_64;
+    } catch (const std::exception&) {
+        return false; // unreadable here: the import reads the scene and names the problem
+    }
 }
 
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,

@@ -4,6 +4,7 @@
 
 #include "formats/bytes.hpp"
 #include "scene/scene.hpp"
+#include "sidecar/written_file.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -39,6 +40,15 @@ std::string default_sidecar_name(const std::string& file_name);
 // glTF/GLB via formats/gltf; OBJ + MTL via formats/obj (images beside it as `<stem>_<image>.png`).
 OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
                          const std::string& output_name);
+
+// What an export of `output_name` wrote, by content (sidecar/written_file.hpp): the .glb, or the
+// .gltf with its .bin; nothing for OBJ.
+sidecar::WrittenFile written_file(const OutputFiles& files, SceneFormat format,
+                                  const std::string& output_name);
+// Whether `file` is, byte for byte, the file `written` records (a .gltf also its buffer, beside
+// it). False when nothing is recorded, the file's extension is not the recorded format, or a
+// file cannot be read: then the import reads the scene.
+bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFile& written);
 
 // Writes every file into `folder`, then `also` (named by whole paths: the sidecar), as one set:
 // all of them appear, in order, or none (formats/file_io.hpp AtomicFileSet).

@@ -6,6 +6,7 @@
 
 #include "formats/arealmap.hpp"
 #include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
 #include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "formats/wear.hpp"
@@ -220,6 +221,7 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
         out.files.push_back({settings.output_name, to_bytes(obj.obj)});
     } else {
         out.files = encode_scene(sc, settings.format, settings.output_name);
+        out.sidecar.record.written = written_file(out.files, settings.format, settings.output_name);
     }
     out.summary = {t.faces.size(), map ? map->areals.size() : 0, sc.materials.size()};
     return out;
@@ -239,6 +241,30 @@ mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
     mapping::TerrainImportResult r = mapping::import_terrain_scene(scene, sidecar, settings.where);
     r.pairing = sidecar::to_string(pairing);
     return r;
+}
+
+std::optional<mapping::TerrainImportResult>
+import_unchanged_terrain(const std::filesystem::path& file,
+                         const sidecar::TerrainSidecar& sidecar) {
+    if (sidecar.record.pair.empty() || !is_written_file(file, sidecar.record.written))
+        return std::nullopt;
+    mapping::TerrainImportResult r; // identical, nothing moved or recomputed
+    r.land_msh = sidecar.land_msh;
+    if (sidecar.land_map) r.land_map = *sidecar.land_map;
+    r.pairing = sidecar::to_string(sidecar::Pairing::Verified);
+    return r;
+}
+
+mapping::TerrainImportResult import_terrain_file(const std::filesystem::path& file,
+                                                 const sidecar::TerrainSidecar& sidecar,
+                                                 const TerrainImportSettings& settings,
+                                                 std::vector<std::string>& warnings) {
+    if (scene_format_of(file.filename().string()) == SceneFormat::Obj) {
+        const Bytes text = read_file(file);
+        return import_terrain_obj(std::string(text.begin(), text.end()), sidecar, settings);
+    }
+    if (auto unchanged = import_unchanged_terrain(file, sidecar)) return std::move(*unchanged);
+    return import_terrain(read_terrain_scene_file(file, warnings), sidecar, settings);
 }
 
 mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,

@@ -97,6 +97,19 @@ scene::Scene read_terrain_scene_file(const std::filesystem::path& file,
 mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
                                             const sidecar::TerrainSidecar& sidecar,
                                             const TerrainImportSettings& settings);
+// The import of the very glTF / GLB file the export wrote (every byte as the sidecar's
+// `export.written` records): what import_terrain gives for it — the original Land.msh and
+// Land.map, the pairing verified, nothing changed — without reading the scene. nullopt when
+// `file` is not that file: then read it (read_terrain_scene_file) and call import_terrain.
+std::optional<mapping::TerrainImportResult>
+import_unchanged_terrain(const std::filesystem::path& file, const sidecar::TerrainSidecar& sidecar);
+// A terrain export's file (.gltf, .glb or .obj by its extension) with its sidecar, as `convert`
+// and `batch` import it: import_unchanged_terrain when it is the file the export wrote, else read
+// and imported (import_terrain, import_terrain_obj). `warnings`: what the glTF reader dropped.
+mapping::TerrainImportResult import_terrain_file(const std::filesystem::path& file,
+                                                 const sidecar::TerrainSidecar& sidecar,
+                                                 const TerrainImportSettings& settings,
+                                                 std::vector<std::string>& warnings);
 // OBJ text as the terrain export wrote it (identity by order).
 mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                                 const sidecar::TerrainSidecar& sidecar,

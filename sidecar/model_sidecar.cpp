@@ -153,6 +153,7 @@ ExportRecord read_record(const JsonAt& doc) {
     if (o.has("skin")) r.options.skin = o["skin"].as<bool>();
     if (o.has("msft_lod")) r.options.msft_lod = o["msft_lod"].as<bool>();
     if (ex.has("pair")) r.pair = ex["pair"].as<std::string>(); // absent before pairing existed
+    if (ex.has("written")) r.written = read_written_file(ex["written"]); // since session 23
     if (doc.has("wear")) {
         const JsonAt w = doc["wear"];
         if (!w["source"].is_null()) r.wear_source = w["source"].as<std::string>();
@@ -292,6 +293,7 @@ static json to_json_fields(const ModelSidecar& s) {
                  {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
                   {"rows", r.wear_rows},
                   {"lightmaps", r.wear_lightmaps}}}};
+    if (r.written.recorded()) doc["export"]["written"] = to_json(r.written);
     return description_json(s.model, doc);
 }
 
@@ -305,7 +307,7 @@ namespace {
 
 // The sidecar without its original image (`image_base64`: the image's text, read apart).
 ModelSidecar parse_with_image(const json& doc, const std::string& where,
-                              const std::string_view* image_base64) {
+                              const std::string_view* image_base64, bool description = true) {
     const JsonAt at(doc, "", where);
     if (!doc.is_object()) at.fail(std::string("not a ") + kSchema + " document");
     // (Compared as JSON values: a member of another type is a mismatch, not an exception.)
@@ -333,7 +335,7 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
     s.original_hash = hash.xxh3;
     s.record = read_record(at);
     if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
-    s.model = read_description(at);
+    if (description) s.model = read_description(at);
     return s;
 }
 
@@ -419,6 +421,16 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     w.member("output", r.output);
     w.member("pair", r.pair);
     w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
+    if (r.written.recorded()) {
+        w.key("written");
+        w.begin_object();
+        if (!r.written.buffer.empty()) {
+            w.member("buffer", r.written.buffer);
+            w.member("buffer_xxh3_64", r.written.buffer_xxh3_64);
+        }
+        w.member("xxh3_64", r.written.xxh3_64);
+        w.end_object();
+    }
     w.end_object();
     w.key("header");
     w.begin_object();
@@ -495,7 +507,18 @@ std::string model_sidecar_text(const ModelSidecar& s) {
 
 // A validating scan (json_scan) hands out the members' spans: each is parsed on its own, and the
 // image's base64 is decoded straight from the text, never copied into a DOM string.
-ModelSidecar read_model_sidecar(ByteView bytes, const std::string& where) {
+namespace {
+
+// The members an import reads; with `description` every member.
+ModelSidecar read_text(ByteView bytes, const std::string& where, bool description) {
+    static const char* const kForImport[] = {"schema", "kind", "source",
+                                             "export", "wear", "original_image"};
+    const auto wanted = [&](const std::string& key) {
+        if (description) return true;
+        for (const char* k : kForImport)
+            if (key == k) return true;
+        return false;
+    };
     check_json_nesting(bytes, where);
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     std::vector<json_scan::Member> members;
@@ -508,6 +531,7 @@ ModelSidecar read_model_sidecar(ByteView bytes, const std::string& where) {
     std::optional<std::string_view> image;
     try {
         for (const json_scan::Member& m : members) {
+            if (!wanted(m.key)) continue;
             if (m.key == "original_image" && (image = json_scan::plain_string(m.value))) {
                 doc[m.key] = "";
                 continue;
@@ -517,7 +541,17 @@ ModelSidecar read_model_sidecar(ByteView bytes, const std::string& where) {
     } catch (const json::exception&) { // valid grammar nlohmann still refuses (a number overflow)
         return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
     }
-    return parse_with_image(doc, where, image ? &*image : nullptr);
+    return parse_with_image(doc, where, image ? &*image : nullptr, description);
+}
+
+} // namespace
+
+ModelSidecar read_model_sidecar(ByteView bytes, const std::string& where) {
+    return read_text(bytes, where, true);
+}
+
+ModelSidecar read_model_sidecar_for_import(ByteView bytes, const std::string& where) {
+    return read_text(bytes, where, false);
 }
 
 } // namespace msh::sidecar

@@ -7,6 +7,7 @@
 
 #include "formats/msh.hpp"
 #include "payload_hash.hpp"
+#include "written_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -37,7 +38,8 @@ struct ExportRecord {
     std::string wear_source; // address of the WEAR used for material names, or empty
     std::vector<std::string> wear_rows;
     std::vector<std::string> wear_lightmaps; // LIGHTMAPS rows (empty: none)
-    std::string pair; // the pairing token also stamped into the export (sidecar/pairing.hpp)
+    std::string pair;    // the pairing token also stamped into the export (sidecar/pairing.hpp)
+    WrittenFile written; // the glTF file as the export wrote it (sidecar/written_file.hpp)
 };
 
 // The readable view of the model image: what a person looks at; the import trusts the image.
@@ -99,5 +101,10 @@ ModelSidecar parse_model_sidecar(const nlohmann::json& doc, const std::string& w
 // The sidecar file's text, and back (FormatError at offset 0 when it is not JSON).
 std::string model_sidecar_text(const ModelSidecar& sidecar);
 ModelSidecar read_model_sidecar(ByteView text, const std::string& where);
+// What an import uses: the original image (size and hash checked), `source`, `export` and `wear`
+// read as read_model_sidecar reads them; the readable view (`model`: container, nodes, slots,
+// batches, ...) is left empty, its text only checked to be JSON. The import restores from the
+// image and never reads that view, and parsing it was a quarter of a game folder's rebuild.
+ModelSidecar read_model_sidecar_for_import(ByteView text, const std::string& where);
 
 } // namespace msh::sidecar

@@ -312,6 +312,7 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
          {{"land1", {{"address", r.wear1_source}, {"rows", r.wear1_rows}}},
           {"land2", {{"address", r.wear2_source}, {"rows", r.wear2_rows}}}}},
     };
+    if (r.written.recorded()) doc["export"]["written"] = to_json(r.written);
     if (map) {
         doc["land_map"] = payload(r.map_source, land_map);
         doc["land_map_directory"] = directory(map->container);

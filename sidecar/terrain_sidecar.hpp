@@ -11,6 +11,7 @@
 
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
+#include "written_file.hpp"
 
 #include <memory>
 #include <optional>
@@ -31,6 +32,7 @@ struct TerrainExportRecord {
     float lift = 0.5f;        // world +Z offset of the ArealMap node
     bool areal_faces = false; // OBJ: the areals also as filled faces (glTF always)
     std::string pair;         // the pairing token also stamped into the export (pairing.hpp)
+    WrittenFile written;      // the glTF file as the export wrote it (written_file.hpp)
 };
 
 // The pairing token of a terrain export: over Land.msh, Land.map and the record's fields that

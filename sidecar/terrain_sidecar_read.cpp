@@ -98,6 +98,7 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
         if (e.has("output")) r.output = e["output"].as<std::string>();
         if (e.has("format")) r.format = e["format"].as<std::string>();
         if (e.has("pair")) r.pair = e["pair"].as<std::string>();
+        if (e.has("written")) r.written = read_written_file(e["written"]); // since session 23
         if (e.has("options")) {
             const JsonAt o = e["options"];
             if (o.has("lift")) r.lift = o["lift"].as<float>();

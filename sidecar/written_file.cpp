@@ -1,0 +1,45 @@
+#include "written_file.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace msh::sidecar {
+
+namespace {
+
+std::string hash_at(const JsonAt& at) {
+    std::string hex = at.as<std::string>();
+    const bool valid = hex.size() == 16 && std::all_of(hex.begin(), hex.end(), [](char c) {
+                           return std::isxdigit(static_cast<unsigned char>(c)) &&
+                                  !std::isupper(static_cast<unsigned char>(c));
+                       });
+    if (!valid) at.fail("expected 16 lower-case hex digits");
+    return hex;
+}
+
+} // namespace
+
+nlohmann::json to_json(const WrittenFile& written) {
+    nlohmann::json j = {{"xxh3_64", written.xxh3_64}};
+    if (!written.buffer.empty()) {
+        j["buffer"] = written.buffer;
+        j["buffer_xxh3_64"] = written.buffer_xxh3_64;
+    }
+    return j;
+}
+
+WrittenFile read_written_file(const JsonAt& at) {
+    WrittenFile w;
+    w.xxh3_64 = hash_at(at["xxh3_64"]);
+    if (at.has("buffer")) {
+        w.buffer = at["buffer"].as<std::string>();
+        // A name beside the file; where it leads is checked again when it is opened.
+        if (w.buffer.empty() || w.buffer.find_first_of("/\\") != std::string::npos ||
+            w.buffer == "." || w.buffer == "..")
+            at["buffer"].fail("expected a file name beside the glTF file");
+        w.buffer_xxh3_64 = hash_at(at["buffer_xxh3_64"]);
+    }
+    return w;
+}
+
+} // namespace msh::sidecar

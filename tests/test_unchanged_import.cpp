@@ -1,0 +1,294 @@
+// The import of the very file an export wrote (sidecar `export.written`, issue 14): for every
+// sample model and map, as .glb and as .gltf + .bin, the shortcut gives what reading the scene
+// gives — the same bytes, report, pairing and warnings — and any other file, or settings that ask
+// for more than the recorded export, take the full read.
+#include "corpus.hpp"
+#include "test_util.hpp"
+
+#include "formats/file_io.hpp"
+#include "formats/nres.hpp"
+#include "pipeline/pipeline.hpp"
+#include "samples/terrain_gen.hpp"
+#include "sidecar/model_sidecar.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace msh;
+namespace fs = std::filesystem;
+
+namespace {
+
+Bytes to_bytes(const std::string& text) {
+    return Bytes(text.begin(), text.end());
+}
+
+struct Folder {
+    fs::path path = fs::temp_directory_path() / ("mshconv-unchanged-" + std::to_string(::getpid()));
+    Folder() { fs::create_directories(path); }
+    ~Folder() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+struct CorpusModel {
+    std::string name;
+    Bytes image;
+};
+
+std::vector<CorpusModel> corpus_models() {
+    std::vector<CorpusModel> out;
+    for (const auto& f : test::corpus()) {
+        if (f.relative_path.find(".rlb") == std::string::npos) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries)
+            if (nres::looks_like_nres(e.data))
+                out.push_back({f.relative_path + ":" + e.name(), e.data.to_bytes()});
+    }
+    return out;
+}
+
+// Exports into `folder` and returns the sidecar as an import reads it (through its text).
+sidecar::ModelSidecar export_model_files(const CorpusModel& m, const fs::path& folder,
+                                         const std::string& output_name, bool skin) {
+    pipeline::ExportSettings settings;
+    settings.format = *pipeline::scene_format_of(output_name);
+    settings.output_name = output_name;
+    settings.skin = skin;
+    const pipeline::ModelExport x = pipeline::export_model({m.image, m.name}, settings);
+    pipeline::write_outputs(folder, x.files);
+    return sidecar::read_model_sidecar(to_bytes(sidecar::model_sidecar_text(x.sidecar)), m.name);
+}
+
+pipeline::ImportSettings import_settings(const fs::path& file) {
+    pipeline::ImportSettings s;
+    s.where = file.string();
+    s.sidecar_name = "test.sidecar.json";
+    return s;
+}
+
+pipeline::ModelImport full_model_import(const fs::path& file, const sidecar::ModelSidecar& sc,
+                                        const pipeline::ImportSettings& settings) {
+    std::vector<std::string> warnings;
+    const scene::Scene scene = pipeline::read_scene_file(file, warnings);
+    pipeline::ModelImport r = pipeline::import_model(scene, &sc, settings);
+    r.warnings.insert(r.warnings.begin(), warnings.begin(), warnings.end());
+    return r;
+}
+
+void flip_last_byte(const fs::path& file) {
+    Bytes b = read_file(file);
+    b.back() ^= 0x20;
+    write_file_atomic(file, b);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(unchanged_import)
+
+BOOST_AUTO_TEST_CASE(every_sample_model_file_imports_as_reading_it_does) {
+    Folder dir;
+    size_t checked = 0;
+    for (const CorpusModel& m : corpus_models())
+        for (const char* name : {"m.glb", "m.gltf"})
+            for (const bool skin : {false, true})
+                BOOST_TEST_CONTEXT(m.name << " " << name << " skin " << skin) {
+                    const sidecar::ModelSidecar sc = export_model_files(m, dir.path, name, skin);
+                    BOOST_TEST(sc.record.written.recorded());
+                    BOOST_TEST(sc.record.written.buffer.empty() == (name == std::string("m.glb")));
+                    const fs::path file = dir.path / name;
+                    const auto settings = import_settings(file);
+                    const auto fast = pipeline::import_unchanged_model(file, sc, settings);
+                    BOOST_TEST_REQUIRE(fast.has_value());
+                    const pipeline::ModelImport full = full_model_import(file, sc, settings);
+                    BOOST_TEST((fast->msh == full.msh));
+                    BOOST_TEST((fast->msh == m.image));
+                    BOOST_TEST(fast->identical == full.identical);
+                    BOOST_TEST(pipeline::report_json(*fast).dump() ==
+                               pipeline::report_json(full).dump());
+                    BOOST_TEST(fast->warnings == full.warnings, boost::test_tools::per_element());
+                    ++checked;
+                }
+    BOOST_TEST(checked >= 240u);
+}
+
+BOOST_AUTO_TEST_CASE(any_other_file_or_setting_reads_the_scene) {
+    Folder dir;
+    const std::vector<CorpusModel> models = corpus_models();
+    BOOST_TEST_REQUIRE(!models.empty());
+    const CorpusModel& m = models.front();
+
+    sidecar::ModelSidecar glb = export_model_files(m, dir.path, "m.glb", false);
+    const fs::path file = dir.path / "m.glb";
+    auto settings = import_settings(file);
+    BOOST_TEST(pipeline::import_unchanged_model(file, glb, settings).has_value());
+    // The export's own fps is the recorded export; another, or one animation picked, is not.
+    settings.fps = glb.record.fps;
+    BOOST_TEST(pipeline::import_unchanged_model(file, glb, settings).has_value());
+    settings.fps = glb.record.fps * 2;
+    BOOST_TEST(!pipeline::import_unchanged_model(file, glb, settings).has_value());
+    settings = import_settings(file);
+    settings.animation = "0";
+    BOOST_TEST(!pipeline::import_unchanged_model(file, glb, settings).has_value());
+    settings = import_settings(file);
+    // A copy under another extension is not the file the export wrote.
+    fs::copy_file(file, dir.path / "copy.gltf");
+    BOOST_TEST(!pipeline::import_unchanged_model(dir.path / "copy.gltf", glb, settings));
+    // A sidecar from before the record, or without a pairing token.
+    sidecar::ModelSidecar old = glb;
+    old.record.written = {};
+    BOOST_TEST(!pipeline::import_unchanged_model(file, old, settings).has_value());
+    old = glb;
+    old.record.pair.clear();
+    BOOST_TEST(!pipeline::import_unchanged_model(file, old, settings).has_value());
+    // One byte of the file.
+    flip_last_byte(file);
+    BOOST_TEST(!pipeline::import_unchanged_model(file, glb, settings).has_value());
+
+    // .gltf: its buffer counts too.
+    const sidecar::ModelSidecar gltf = export_model_files(m, dir.path, "m.gltf", false);
+    const fs::path text = dir.path / "m.gltf";
+    BOOST_TEST_REQUIRE(pipeline::import_unchanged_model(text, gltf, settings).has_value());
+    const fs::path bin = dir.path / gltf.record.written.buffer;
+    BOOST_TEST_REQUIRE(fs::exists(bin));
+    flip_last_byte(bin);
+    BOOST_TEST(!pipeline::import_unchanged_model(text, gltf, settings).has_value());
+    fs::remove(bin);
+    BOOST_TEST(!pipeline::import_unchanged_model(text, gltf, settings).has_value());
+    // A recorded buffer name that leads out of the folder is not followed.
+    sidecar::ModelSidecar outside = gltf;
+    outside.record.written.buffer = "../m.bin";
+    BOOST_TEST(!pipeline::import_unchanged_model(text, outside, settings).has_value());
+
+    // OBJ exports record nothing.
+    const sidecar::ModelSidecar obj = export_model_files(m, dir.path, "m.obj", false);
+    BOOST_TEST(!obj.record.written.recorded());
+}
+
+BOOST_AUTO_TEST_CASE(a_damaged_written_record_is_named) {
+    const std::vector<CorpusModel> models = corpus_models();
+    BOOST_TEST_REQUIRE(!models.empty());
+    pipeline::ExportSettings settings;
+    settings.output_name = "m.gltf";
+    settings.format = pipeline::SceneFormat::Gltf;
+    const pipeline::ModelExport x =
+        pipeline::export_model({models.front().image, models.front().name}, settings);
+    const std::string text = sidecar::model_sidecar_text(x.sidecar);
+    auto refused = [&](const std::string& from, const std::string& to, const std::string& at) {
+        std::string edited = text;
+        const size_t p = edited.find(from);
+        BOOST_TEST_REQUIRE(p != std::string::npos, from);
+        edited.replace(p, from.size(), to);
+        try {
+            sidecar::read_model_sidecar(to_bytes(edited), "m.sidecar.json");
+            BOOST_ERROR("accepted: " << to);
+        } catch (const FormatError& e) {
+            BOOST_TEST(std::string(e.what()).find(at) != std::string::npos, e.what());
+        }
+    };
+    const sidecar::WrittenFile& w = x.sidecar.record.written;
+    refused("\"" + w.xxh3_64 + "\"", "\"" + w.xxh3_64.substr(1) + "x\"", "/export/written/xxh3_64");
+    refused("\"" + w.buffer + "\"", "\"sub/m.bin\"", "/export/written/buffer");
+    refused("\"" + w.buffer_xxh3_64 + "\"", "7", "/export/written/buffer_xxh3_64");
+}
+
+// The import's sidecar reader (read_model_sidecar_for_import) reads what the import uses as the
+// whole reader does, and leaves the readable view: a damaged field there no longer stops an
+// import, a text that is not JSON still does.
+BOOST_AUTO_TEST_CASE(the_import_reads_only_the_sidecar_members_it_uses) {
+    size_t checked = 0;
+    for (const CorpusModel& m : corpus_models()) BOOST_TEST_CONTEXT(m.name) {
+            pipeline::ExportSettings settings;
+            const pipeline::ModelExport x = pipeline::export_model({m.image, m.name}, settings);
+            const Bytes text = to_bytes(sidecar::model_sidecar_text(x.sidecar));
+            const sidecar::ModelSidecar whole = sidecar::read_model_sidecar(text, "s");
+            const sidecar::ModelSidecar part = sidecar::read_model_sidecar_for_import(text, "s");
+            BOOST_TEST((part.original_image == whole.original_image));
+            BOOST_TEST(part.original_hash == whole.original_hash);
+            BOOST_TEST(nlohmann::json(sidecar::to_json(part)["export"]).dump() ==
+                       nlohmann::json(sidecar::to_json(whole)["export"]).dump());
+            BOOST_TEST(sidecar::to_json(part)["wear"].dump() ==
+                       sidecar::to_json(whole)["wear"].dump());
+            BOOST_TEST(sidecar::to_json(part)["source"].dump() ==
+                       sidecar::to_json(whole)["source"].dump());
+            BOOST_TEST(part.model.entries.empty());
+            BOOST_TEST(!whole.model.entries.empty());
+            ++checked;
+        }
+    BOOST_TEST(checked >= 60u);
+
+    const std::vector<CorpusModel> models = corpus_models();
+    const pipeline::ModelExport x = pipeline::export_model({models[0].image, models[0].name}, {});
+    nlohmann::json doc = sidecar::to_json(x.sidecar);
+    doc["nodes"][0]["flags"] = "text";
+    const Bytes damaged_view = to_bytes(doc.dump());
+    BOOST_CHECK_THROW(sidecar::read_model_sidecar(damaged_view, "s"), FormatError);
+    BOOST_TEST((sidecar::read_model_sidecar_for_import(damaged_view, "s").original_image ==
+                models[0].image));
+    doc = sidecar::to_json(x.sidecar);
+    doc["export"]["fps"] = "text";
+    BOOST_CHECK_THROW(sidecar::read_model_sidecar_for_import(to_bytes(doc.dump()), "s"),
+                      FormatError);
+    std::string not_json = sidecar::model_sidecar_text(x.sidecar);
+    not_json.insert(not_json.find("\"nodes\"") + 9, "[");
+    BOOST_CHECK_THROW(sidecar::read_model_sidecar_for_import(to_bytes(not_json), "s"), FormatError);
+}
+
+BOOST_AUTO_TEST_CASE(every_sample_map_file_imports_as_reading_it_does) {
+    Folder dir;
+    size_t checked = 0;
+    for (const auto& f : samples::generate_maps(1998, false)) {
+        const fs::path p = dir.path / "in" / f.relative_path;
+        fs::create_directories(p.parent_path());
+        write_file_atomic(p, f.bytes);
+    }
+    for (const auto& e : fs::recursive_directory_iterator(dir.path / "in")) {
+        if (e.path().filename() != "Land.msh") continue;
+        const pipeline::LevelFiles level = pipeline::read_level_files(e.path());
+        for (const char* name : {"t.glb", "t.gltf"}) BOOST_TEST_CONTEXT(e.path() << " " << name) {
+                pipeline::TerrainExportSettings settings;
+                settings.format = *pipeline::scene_format_of(name);
+                settings.output_name = name;
+                const pipeline::TerrainExport x =
+                    pipeline::export_terrain(level.export_input(), settings);
+                pipeline::write_outputs(dir.path, x.files);
+                const auto sc = pipeline::read_terrain_sidecar(
+                    to_bytes(sidecar::terrain_sidecar_text(x.sidecar)), "t.sidecar.json");
+                BOOST_TEST_REQUIRE(sc.has_value());
+                BOOST_TEST(sc->record.written.recorded());
+                const fs::path file = dir.path / name;
+                const pipeline::TerrainImportSettings is{file.string(), "t.sidecar.json", false};
+                const auto fast = pipeline::import_unchanged_terrain(file, *sc);
+                BOOST_TEST_REQUIRE(fast.has_value());
+                std::vector<std::string> warnings;
+                const mapping::TerrainImportResult full = pipeline::import_terrain(
+                    pipeline::read_terrain_scene_file(file, warnings), *sc, is);
+                BOOST_TEST(warnings.empty());
+                BOOST_TEST((fast->land_msh == full.land_msh));
+                BOOST_TEST((fast->land_map == full.land_map));
+                BOOST_TEST((fast->land_msh == level.land_msh.bytes));
+                BOOST_TEST(fast->msh_identical == full.msh_identical);
+                BOOST_TEST(fast->map_identical == full.map_identical);
+                BOOST_TEST(fast->pairing == full.pairing);
+                BOOST_TEST(mapping::to_json(fast->report).dump() ==
+                           mapping::to_json(full.report).dump());
+                // The front door takes the shortcut only for this file.
+                std::vector<std::string> none;
+                BOOST_TEST(
+                    (pipeline::import_terrain_file(file, *sc, is, none).land_msh == full.land_msh));
+                flip_last_byte(file);
+                BOOST_TEST(!pipeline::import_unchanged_terrain(file, *sc).has_value());
+                ++checked;
+            }
+    }
+    BOOST_TEST(checked >= 6u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
