@@ -10,6 +10,7 @@
 #include "formats/json_nesting.hpp"
 #include "formats/png.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -116,6 +117,7 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     sc.palette = t.palette;
     sc.tail_bytes = t.tail.size();
     sc.original.assign(payload.begin(), payload.end());
+    sc.written.xxh3_64 = hex64(payload_hash(out.png));
     return out;
 }
 
@@ -124,7 +126,7 @@ namespace {
 // `with_base64` false: the original's base64 is an empty placeholder (texture_sidecar_text).
 json sidecar_json(const TextureSidecar& s, bool with_base64) {
     const texm::Header& h = s.header;
-    return {
+    json doc = {
         {"schema", kSchema},
         {"kind", "texm"},
         {"source", s.source},
@@ -147,6 +149,8 @@ json sidecar_json(const TextureSidecar& s, bool with_base64) {
           {kPayloadHashKey, hex64(payload_hash(s.original))},
           {"base64", with_base64 ? to_base64(s.original) : std::string()}}},
     };
+    if (s.written.recorded()) doc["written"] = to_json(s.written);
+    return doc;
 }
 
 } // namespace
@@ -216,6 +220,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
         }
     }
     s.tail_bytes = at["tail_bytes"].as<uint64_t>();
+    if (at.has("written")) s.written = read_written_file(at["written"]); // since session 23
     return s;
 }
 
@@ -261,8 +266,35 @@ TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     return parse_with_original(doc, where, original ? &*original : nullptr);
 }
 
+namespace {
+
+// Whether `in` is the PNG its sidecar's export wrote (the hash recorded), alone (no mips, which
+// may have been edited), in its own format and within `max_pixels` (as the decode checks): then
+// its pixels are the original's level 0 and the import gives the original payload, undecoded.
+bool is_exported_png(const TextureImportInput& in) {
+    const WrittenFile& w = in.sidecar->written;
+    if (!w.recorded() || !in.sidecar->mips.empty() || in.format || in.png.size() < 24) return false;
+    // The signature, then the IHDR chunk: width and height, big-endian.
+    static const uint8_t kSignatureAndIhdr[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+                                                  0,    0,   0,   13,  'I',  'H',  'D',  'R'};
+    if (!std::equal(kSignatureAndIhdr, kSignatureAndIhdr + 16, in.png.begin())) return false;
+    const auto be32 = [&](size_t at) {
+        return uint64_t(in.png[at]) << 24 | uint64_t(in.png[at + 1]) << 16 |
+               uint64_t(in.png[at + 2]) << 8 | uint64_t(in.png[at + 3]);
+    };
+    return be32(16) * be32(20) <= in.max_pixels && hex64(payload_hash(in.png)) == w.xxh3_64;
+}
+
+} // namespace
+
 TextureImport import_texture(const TextureImportInput& in) {
     TextureImport out;
+    if (in.sidecar && is_exported_png(in)) {
+        out.texm = in.sidecar->original;
+        out.identical = true;
+        out.notes.push_back("unchanged, original bytes kept");
+        return out;
+    }
     png::Decoded base = decode_png(in.png, in.where, in.max_pixels);
 
     if (!in.sidecar) {

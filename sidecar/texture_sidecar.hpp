@@ -8,6 +8,7 @@
 #include "formats/bytes.hpp"
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
+#include "written_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,7 @@ struct TextureSidecar {
     Bytes palette;           // format 0: 256 x (B, G, R, X); empty otherwise
     uint64_t tail_bytes = 0; // bytes after the last level
     Bytes original;          // the Texm payload (size and hash checked on read)
+    WrittenFile written;     // the level-0 PNG as the export wrote it (written_file.hpp)
 };
 
 nlohmann::json to_json(const TextureSidecar& sidecar);

@@ -11,11 +11,13 @@
 #include "samples/terrain_gen.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/terrain_sidecar.hpp"
+#include "sidecar/texture_sidecar.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -289,6 +291,65 @@ BOOST_AUTO_TEST_CASE(every_sample_map_file_imports_as_reading_it_does) {
             }
     }
     BOOST_TEST(checked >= 6u);
+}
+
+// A texture's PNG as its export wrote it gives what decoding it gives, for every sample texture;
+// with mips, another format, a smaller pixel limit or one byte changed the PNG is decoded.
+BOOST_AUTO_TEST_CASE(every_sample_texture_png_imports_as_decoding_it_does) {
+    size_t checked = 0;
+    for (const auto& f : test::corpus()) {
+        if (fs::path(f.relative_path).filename() != "Textures.lib") continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) BOOST_TEST_CONTEXT(e.name()) {
+                const sidecar::TextureExport x =
+                    sidecar::export_texture(e.data, e.name(), "a.png", false);
+                const auto sc = sidecar::read_texture_sidecar(
+                    to_bytes(sidecar::texture_sidecar_text(x.sidecar)), "a.sidecar.json");
+                BOOST_TEST(sc.written.xxh3_64 == x.sidecar.written.xxh3_64);
+                BOOST_TEST_REQUIRE(sc.written.recorded());
+                sidecar::TextureImportInput in;
+                in.png = x.png;
+                in.sidecar = sc;
+                in.where = "a.png";
+                const sidecar::TextureImport fast = sidecar::import_texture(in);
+                in.sidecar->written = {}; // as a sidecar from before the record: decoded
+                const sidecar::TextureImport full = sidecar::import_texture(in);
+                BOOST_TEST((fast.texm == full.texm));
+                BOOST_TEST((fast.texm == e.data.to_bytes()));
+                BOOST_TEST(fast.identical == full.identical);
+                BOOST_TEST(fast.notes == full.notes, boost::test_tools::per_element());
+                ++checked;
+            }
+    }
+    BOOST_TEST(checked > 20u);
+
+    // The cases the shortcut leaves to the decode, seen by their outcome.
+    const nres::Archive ar = [] {
+        for (const auto& f : test::corpus())
+            if (fs::path(f.relative_path).filename() == "Textures.lib")
+                return nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        throw std::runtime_error("no Textures.lib in the corpus");
+    }();
+    const nres::Entry& e = ar.entries.front();
+    const sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
+    sidecar::TextureImportInput in;
+    in.png = x.png;
+    in.sidecar = x.sidecar;
+    in.where = "a.png";
+    in.max_pixels = 1; // the decode refuses the PNG; so must the import
+    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    in.max_pixels = png::kDefaultMaxPixels;
+    in.png.back() ^= 0x20; // the IEND chunk's CRC: the decode refuses it
+    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    in.png = x.png;
+    BOOST_TEST(sidecar::import_texture(in).identical);
+    const sidecar::TextureExport with_mips =
+        sidecar::export_texture(e.data, e.name(), "a.png", true);
+    BOOST_TEST_REQUIRE(!with_mips.sidecar.mips.empty());
+    in.sidecar = with_mips.sidecar;
+    in.mips.assign(with_mips.mips.begin(), with_mips.mips.end());
+    in.mips.front() = Bytes(9, 1); // an edited mip is read (and this one is no PNG)
+    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
