@@ -128,6 +128,9 @@ int run_convert(const Args& args) {
         "driving the same node property are an error) or one, by NAME or INDEX")(
         "force", "import: accept a file whose pairing token is not its sidecar's (another "
                  "export's sidecar; the result may mix the two)")(
+        "full-read",
+        "import: read and compare the file even when it is, byte for byte, the one its sidecar's "
+        "export wrote (by default that file gives the original without being read)")(
         "mips", "texture export: also write every mip level as OUT_STEM.mip<k>.png")(
         "png-level", po::value<int>(),
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "

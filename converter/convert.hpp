@@ -77,6 +77,7 @@ struct ImportChoices {
     std::optional<double> fps; // --fps (default: the sidecar's)
     bool force = false;        // --force: import a file whose pairing token is not its sidecar's
     std::string animation = "all"; // --animation all|NAME|INDEX
+    bool full_read = false;        // --full-read: no shortcut for the file the export wrote
 };
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
 pipeline::ModelImport import_model_files(const std::filesystem::path& input,
@@ -94,7 +95,8 @@ int import_texture(const std::filesystem::path& png, const std::string& out_spec
 sidecar::TextureImport import_texture_files(const std::filesystem::path& png,
                                             const std::filesystem::path& sidecar_path,
                                             std::optional<texm::Format> format,
-                                            uint64_t max_pixels = png::kDefaultMaxPixels);
+                                            uint64_t max_pixels = png::kDefaultMaxPixels,
+                                            bool full_read = false);
 
 using pipeline::lower_ascii;
 

@@ -74,8 +74,8 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
 }
 
 sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path& sidecar_path,
-                                            std::optional<texm::Format> format,
-                                            uint64_t max_pixels) {
+                                            std::optional<texm::Format> format, uint64_t max_pixels,
+                                            bool full_read) {
     pipeline::TextureImportInput input;
     input.png = read_file(png);
     if (fs::exists(sidecar_path)) {
@@ -94,6 +94,7 @@ sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path&
     settings.format = format;
     settings.where = png.string();
     settings.max_pixels = max_pixels;
+    settings.full_read = full_read;
     return pipeline::import_texture(std::move(input), settings);
 }
 
@@ -111,8 +112,8 @@ int import_texture(const fs::path& png, const std::string& out_spec, const po::v
         spdlog::warn("{}: no sidecar at {}; writing a new texture", png.string(),
                      sidecar_path.string());
     }
-    const sidecar::TextureImport r =
-        import_texture_files(png, sidecar_path, format, vm["max-pixels"].as<uint64_t>());
+    const sidecar::TextureImport r = import_texture_files(
+        png, sidecar_path, format, vm["max-pixels"].as<uint64_t>(), vm.count("full-read") > 0);
     store(out, r.texm);
     if (spdlog::get_level() <= spdlog::level::warn)
         for (const std::string& n : r.notes)

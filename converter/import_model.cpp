@@ -161,7 +161,7 @@ pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::Mo
     settings.from_obj =
         pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Obj;
     settings.where = input.string();
-    if (sidecar)
+    if (sidecar && !choices.full_read)
         if (auto unchanged = pipeline::import_unchanged_model(input, *sidecar, settings)) {
             spdlog::debug("{}: the file its sidecar's export wrote, byte for byte: the original "
                           "image, the scene not read",
@@ -214,6 +214,7 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
     ImportChoices choices;
     if (vm.count("fps")) choices.fps = vm["fps"].as<double>();
     choices.force = vm.count("force") > 0;
+    choices.full_read = vm.count("full-read") > 0;
     if (vm.count("animation")) choices.animation = vm["animation"].as<std::string>();
     const bool has_sidecar = fs::exists(sidecar_path);
     scene::Scene scene;

@@ -65,8 +65,8 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         if (same_file(o, input) || same_file(o, sidecar_path))
             throw UsageError(o.string() + " is an input file; inputs are never overwritten");
 
-    const pipeline::TerrainImportSettings settings{input.string(), sidecar_path.string(),
-                                                   vm.count("force") > 0};
+    const pipeline::TerrainImportSettings settings{
+        input.string(), sidecar_path.string(), vm.count("force") > 0, vm.count("full-read") > 0};
     std::vector<std::string> warnings;
     const mapping::TerrainImportResult r =
         pipeline::import_terrain_file(input, sc, settings, warnings);

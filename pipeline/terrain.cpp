@@ -263,7 +263,8 @@ mapping::TerrainImportResult import_terrain_file(const std::filesystem::path& fi
         const Bytes text = read_file(file);
         return import_terrain_obj(std::string(text.begin(), text.end()), sidecar, settings);
     }
-    if (auto unchanged = import_unchanged_terrain(file, sidecar)) return std::move(*unchanged);
+    if (!settings.full_read)
+        if (auto unchanged = import_unchanged_terrain(file, sidecar)) return std::move(*unchanged);
     return import_terrain(read_terrain_scene_file(file, warnings), sidecar, settings);
 }
 

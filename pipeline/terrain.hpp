@@ -86,6 +86,7 @@ struct TerrainImportSettings {
     std::string where;        // the input's name for messages
     std::string sidecar_name; // the sidecar's name for messages
     bool force = false;       // import even when the file's pairing token is not the sidecar's
+    bool full_read = false;   // import_terrain_file: read even the file the export wrote
 };
 
 // A terrain glTF / GLB file as import_terrain needs it: line primitives kept, and only the meshes

@@ -28,6 +28,7 @@ sidecar::TextureImport import_texture(TextureImportInput input,
     in.format = settings.format;
     in.where = settings.where;
     in.max_pixels = settings.max_pixels;
+    in.full_read = settings.full_read;
     return sidecar::import_texture(in);
 }
 

@@ -39,6 +39,7 @@ struct TextureImportSettings {
     std::optional<texm::Format> format; // re-encode into (or a new texture in) this format
     std::string where;                  // the PNG's name for messages
     uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding
+    bool full_read = false;                       // decode even the PNG its export wrote
 };
 
 struct TextureImportInput {

@@ -289,7 +289,7 @@ bool is_exported_png(const TextureImportInput& in) {
 
 TextureImport import_texture(const TextureImportInput& in) {
     TextureImport out;
-    if (in.sidecar && is_exported_png(in)) {
+    if (in.sidecar && !in.full_read && is_exported_png(in)) {
         out.texm = in.sidecar->original;
         out.identical = true;
         out.notes.push_back("unchanged, original bytes kept");

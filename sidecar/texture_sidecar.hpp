@@ -62,6 +62,7 @@ struct TextureImportInput {
     std::optional<texm::Format> format;     // --format (required to change format; new textures)
     std::string where;                      // the PNG's path, for messages
     uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding
+    bool full_read = false; // decode even the PNG the export wrote (no shortcut)
 };
 
 struct TextureImport {

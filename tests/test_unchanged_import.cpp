@@ -31,6 +31,10 @@ Bytes to_bytes(const std::string& text) {
     return Bytes(text.begin(), text.end());
 }
 
+std::string to_string(const Bytes& bytes) {
+    return std::string(bytes.begin(), bytes.end());
+}
+
 struct Folder {
     fs::path path = fs::temp_directory_path() / ("mshconv-unchanged-" + std::to_string(::getpid()));
     Folder() { fs::create_directories(path); }
@@ -350,6 +354,33 @@ BOOST_AUTO_TEST_CASE(every_sample_texture_png_imports_as_decoding_it_does) {
     in.mips.assign(with_mips.mips.begin(), with_mips.mips.end());
     in.mips.front() = Bytes(9, 1); // an edited mip is read (and this one is no PNG)
     BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+}
+
+// The command line: `convert` takes the shortcut (seen in --verbose), `--full-read` reads the
+// file; the model and the report are the same either way.
+BOOST_AUTO_TEST_CASE(convert_takes_the_shortcut_unless_told_to_read) {
+    const fs::path dir = test::scratch("unchanged_cli");
+    fs::create_directories(dir);
+    const std::string model = test::q(test::corpus_dir() / "animals.rlb") + ":A_BIG.msh";
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + model + " " + test::q(dir / "a.glb")).code == 0);
+    const test::Run fast =
+        test::mshconv("convert --verbose " + test::q(dir / "a.glb") + " " +
+                      test::q(dir / "fast.msh") + " --report " + test::q(dir / "fast.json"));
+    BOOST_TEST_REQUIRE(fast.code == 0, fast.out);
+    const test::Run full =
+        test::mshconv("convert --verbose --full-read " + test::q(dir / "a.glb") + " " +
+                      test::q(dir / "full.msh") + " --report " + test::q(dir / "full.json"));
+    BOOST_TEST_REQUIRE(full.code == 0, full.out);
+    const std::string said = "the scene not read";
+    BOOST_TEST(fast.out.find(said) != std::string::npos, fast.out);
+    BOOST_TEST(full.out.find(said) == std::string::npos, full.out);
+    BOOST_TEST((read_file(dir / "fast.msh") == read_file(dir / "full.msh")));
+    auto report = [&](const char* name) {
+        nlohmann::json r = nlohmann::json::parse(to_string(read_file(dir / name)));
+        r.erase("output");
+        return r.dump();
+    };
+    BOOST_TEST(report("fast.json") == report("full.json"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
