@@ -34,11 +34,14 @@ terrain_stress() {
     { echo "terrain round trip is not byte-identical" >&2; return 1; }
   local export_cmd="build/mshconv convert $land $glb --quiet"
   local import_cmd="build/mshconv convert $glb $back --quiet"
+  # The GLB is the one the export wrote: the import restores the originals without reading it
+  # (docs/sidecar.md, export.written); --full-read reads and compares it, as for an edited file.
+  local read_cmd="build/mshconv convert $glb $back --quiet --full-read"
   if command -v hyperfine > /dev/null; then
     hyperfine -N -w 2 -r 15 --export-json "$work/hf.json" "$export_cmd" "$import_cmd" \
-      > /dev/null 2>&1
+      "$read_cmd" > /dev/null 2>&1
   else # 15 timed runs each, same JSON shape
-    python3 - "$work/hf.json" "$export_cmd" "$import_cmd" <<'PY'
+    python3 - "$work/hf.json" "$export_cmd" "$import_cmd" "$read_cmd" <<'PY'
 import json, os, subprocess, sys, time
 results = []
 for cmd in sys.argv[2:]:
@@ -55,12 +58,13 @@ for cmd in sys.argv[2:]:
 json.dump({"results": results}, open(sys.argv[1], "w"))
 PY
   fi
-  local peak_export peak_import
+  local peak_export peak_import peak_read
   peak_export=$(/usr/bin/time -f %M $export_cmd 2>&1 >/dev/null | tail -1)
   peak_import=$(/usr/bin/time -f %M $import_cmd 2>&1 >/dev/null | tail -1)
-  python3 - "$work" "$land" "$glb" "$peak_export" "$peak_import" <<'PY'
+  peak_read=$(/usr/bin/time -f %M $read_cmd 2>&1 >/dev/null | tail -1)
+  python3 - "$work" "$land" "$glb" "$peak_export" "$peak_import" "$peak_read" <<'PY'
 import json, os, subprocess, sys
-work, land, glb, peak_export, peak_import = sys.argv[1:]
+work, land, glb, peak_export, peak_import, peak_read = sys.argv[1:]
 info = json.loads(subprocess.run(["build/mshconv", "info", "--json", land], check=True,
                                  capture_output=True, text=True).stdout)
 if "terrain" in info:  # `info --json` of a Land.msh: the terrain's own counts
@@ -76,7 +80,8 @@ hf = json.load(open(os.path.join(work, "hf.json")))["results"]
 print(f"map: {faces:,} faces, {vertices:,} vertices; Land.msh + Land.map {level / 1e6:.2f} MB, "
       f"GLB + sidecar {export / 1e6:.2f} MB (input + output either way: {total / 1e6:.2f} MB)")
 for name, r, peak in (("Land.msh + map -> glb", hf[0], peak_export),
-                      ("glb -> Land.msh + map", hf[1], peak_import)):
+                      ("glb -> Land.msh + map", hf[1], peak_import),
+                      ("  the same, --full-read", hf[2], peak_read)):
     peak_mb = int(peak) * 1024 / 1e6
     rate = faces / r["mean"]
     print(f"{name:22s} {r['mean']:6.3f} s wall (min {r['min']:.3f}, cpu {r['user'] + r['system']:.3f}),"
