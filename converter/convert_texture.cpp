@@ -65,8 +65,7 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
     const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
     // Everything is encoded in memory; each file is written atomically, the sidecar last.
     const std::string text = sidecar::texture_sidecar_text(e.sidecar);
-    pipeline::write_outputs(out_png.parent_path(), e.files,
-                            {{sidecar_for(out_png, vm).string(), Bytes(text.begin(), text.end())}});
+    pipeline::write_outputs(out_png.parent_path(), e.files, sidecar_for(out_png, vm), text);
     spdlog::info("{} -> {} ({}x{}, format {}, {} levels{})", where, out_png.string(),
                  e.summary.width, e.summary.height, e.summary.format, e.summary.levels,
                  settings.mips ? ", all written" : "");

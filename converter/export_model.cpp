@@ -124,9 +124,7 @@ int export_model(const Loaded& in, const fs::path& out, const po::variables_map&
 
     // Everything is encoded; the files and the sidecar (last) appear together or not at all.
     const std::string sidecar_text = sidecar::model_sidecar_text(result.sidecar);
-    pipeline::write_outputs(
-        out.parent_path(), result.files,
-        {{sidecar_path.string(), Bytes(sidecar_text.begin(), sidecar_text.end())}});
+    pipeline::write_outputs(out.parent_path(), result.files, sidecar_path, sidecar_text);
     const pipeline::ModelExportSummary& s = result.summary;
     spdlog::info("{} -> {} ({} nodes, {} meshes, {} materials{})", input.address, out.string(),
                  s.nodes, s.meshes, s.materials, s.animated ? ", animated" : "");

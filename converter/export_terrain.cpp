@@ -128,9 +128,7 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
 
     // Everything is encoded; the files and the sidecar (last) appear together or not at all.
     const std::string sidecar_text = sidecar::terrain_sidecar_text(result.sidecar);
-    pipeline::write_outputs(
-        out.parent_path(), result.files,
-        {{sidecar_path.string(), Bytes(sidecar_text.begin(), sidecar_text.end())}});
+    pipeline::write_outputs(out.parent_path(), result.files, sidecar_path, sidecar_text);
     spdlog::info("{} -> {} ({} faces, {} areals, {} materials)", input.address, out.string(),
                  result.summary.faces, result.summary.areals, result.summary.materials);
     return 0;

@@ -109,4 +109,13 @@ void write_outputs(const std::filesystem::path& folder, const OutputFiles& files
     set.commit();
 }
 
+void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
+                   const std::filesystem::path& sidecar, std::string_view sidecar_text) {
+    AtomicFileSet set;
+    for (const OutputFile& f : files) set.add(folder / f.name, f.bytes);
+    set.add(sidecar,
+            ByteView(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size()));
+    set.commit();
+}
+
 } // namespace msh::pipeline

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msh::pipeline {
@@ -54,5 +55,9 @@ bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFi
 // all of them appear, in order, or none (formats/file_io.hpp AtomicFileSet).
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
                    const OutputFiles& also = {});
+// The same with a sidecar's text (a whole path) last, written from the string: a map's sidecar is
+// megabytes, and a copy into bytes is that much fresh memory to fault in.
+void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
+                   const std::filesystem::path& sidecar, std::string_view sidecar_text);
 
 } // namespace msh::pipeline
