@@ -105,7 +105,9 @@ int run_batch(const Args& args) {
         "png-level", po::value<int>(),
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
         "the fast setting (zlib 1, Up filter; same pixels)")(
-        "force", "--to preview: redo every asset, also those whose key is unchanged");
+        "force", "--to preview: redo every asset, also those whose key is unchanged")(
+        "full-read", "--to nres: read and compare even the files the exports wrote (by default "
+                     "those give their originals without being read)");
     po::options_description preview_desc("--to preview options (see mshconv preview --help)");
     add_preview_options(preview_desc, false);
     desc.add(preview_desc);
@@ -143,7 +145,7 @@ int run_batch(const Args& args) {
     std::vector<Result> results;
     PreviewRun previews;
     if (targets.nres) {
-        rebuild_all(inputs, out, shard, progress, results);
+        rebuild_all(inputs, out, shard, progress, results, vm.count("full-read") > 0);
     } else if (targets.preview) {
         previews = preview_all(inputs, out, vm, shard, progress, results);
     } else {

@@ -30,8 +30,16 @@ namespace {
 
 class Rebuild {
   public:
-    Rebuild(Progress& progress, std::vector<Result>& results)
-        : progress_(progress), results_(results) {}
+    Rebuild(Progress& progress, std::vector<Result>& results, bool full_read)
+        : progress_(progress), results_(results), full_read_(full_read) {}
+
+    // --full-read: read and compare even the files the exports wrote (pipeline::is_written_file).
+    bool full_read() const { return full_read_; }
+    ImportChoices choices() const {
+        ImportChoices c;
+        c.full_read = full_read_;
+        return c;
+    }
 
     // The archive of an unpacked folder, written to `target` in pieces (the payloads are not
     // assembled in memory a second time); false when an entry failed (each failure reported).
@@ -133,13 +141,14 @@ class Rebuild {
         const std::string kind = c.at("kind").get<std::string>();
         if (kind == "texture") {
             sidecar::TextureImport t =
-                import_texture_files(at("converted/png"), at("converted/sidecar"), {});
+                import_texture_files(at("converted/png"), at("converted/sidecar"), {},
+                                     png::kDefaultMaxPixels, full_read_);
             r.unchanged = t.identical;
             return std::move(t.texm);
         }
         if (kind == "model") {
             pipeline::ModelImport m =
-                import_model_files(at("converted/file"), at("converted/sidecar"), {});
+                import_model_files(at("converted/file"), at("converted/sidecar"), choices());
             r.unchanged = m.identical;
             return std::move(m.msh);
         }
@@ -156,6 +165,7 @@ class Rebuild {
 
     Progress& progress_;
     std::vector<Result>& results_;
+    bool full_read_ = false;
 };
 
 // Folders holding a manifest below `dir` (not looking inside them: nested archives belong to
@@ -174,11 +184,13 @@ void find_unpacked(const fs::path& dir, std::vector<fs::path>& out) {
 }
 
 // Land.msh (+ Land.map beside it) from a map export and its terrain sidecar.
-void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::path& target) {
+void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::path& target,
+                 bool full_read) {
     const std::optional<sidecar::TerrainSidecar> sc =
         pipeline::read_terrain_sidecar(MappedFile(sidecar_path).bytes(), sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
-    const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false};
+    const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false,
+                                                   full_read};
     std::vector<std::string> warnings;
     const mapping::TerrainImportResult r =
         pipeline::import_terrain_file(file, *sc, settings, warnings);
@@ -271,17 +283,19 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
             if (m.kind == "raw") {
                 write_file_atomic(l.target, read_file(l.output));
             } else if (m.kind == "model") {
-                pipeline::ModelImport imported =
-                    import_model_files(l.output, inside(l.record, in, m.sidecar, "sidecar"), {});
+                pipeline::ModelImport imported = import_model_files(
+                    l.output, inside(l.record, in, m.sidecar, "sidecar"), rebuild.choices());
                 r.unchanged = imported.identical;
                 write_file_atomic(l.target, imported.msh);
             } else if (m.kind == "texture") {
-                sidecar::TextureImport t = import_texture_files(
-                    l.output, inside(l.record, in, m.sidecar, "sidecar"), std::nullopt);
+                sidecar::TextureImport t =
+                    import_texture_files(l.output, inside(l.record, in, m.sidecar, "sidecar"),
+                                         std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
                 r.unchanged = t.identical;
                 write_file_atomic(l.target, t.texm);
             } else if (m.kind == "map") {
-                rebuild_map(l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target);
+                rebuild_map(l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target,
+                            rebuild.full_read());
             } else {
                 throw FormatError(
                     where, Location::at_pointer("/files/" + std::to_string(l.record) + "/kind"),
@@ -298,8 +312,8 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
 } // namespace
 
 void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, const Shard& shard,
-                 Progress& progress, std::vector<Result>& results) {
-    Rebuild rebuild(progress, results);
+                 Progress& progress, std::vector<Result>& results, bool full_read) {
+    Rebuild rebuild(progress, results, full_read);
     for (const std::string& in : inputs) {
         std::error_code ec;
         if (!fs::is_directory(in, ec))

@@ -15,6 +15,7 @@ namespace msh::cli {
 // output folders.
 // `shard`: only this job's share of the mirror's files or of the unpacked archives.
 void rebuild_all(const std::vector<std::string>& inputs, const std::filesystem::path& out,
-                 const Shard& shard, Progress& progress, std::vector<Result>& results);
+                 const Shard& shard, Progress& progress, std::vector<Result>& results,
+                 bool full_read = false);
 
 } // namespace msh::cli

@@ -383,4 +383,37 @@ BOOST_AUTO_TEST_CASE(convert_takes_the_shortcut_unless_told_to_read) {
     BOOST_TEST(report("fast.json") == report("full.json"));
 }
 
+// `batch --to nres` takes the shortcut for every model the forward batch wrote and `--full-read`
+// for none; both give the same tree back.
+BOOST_AUTO_TEST_CASE(batch_takes_the_shortcut_unless_told_to_read) {
+    const fs::path dir = test::scratch("unchanged_batch");
+    fs::remove_all(dir);
+    const std::string out = test::q(dir / "out");
+    test::Run r = test::mshconv("batch " + test::q(test::corpus_dir()) + " --to glb,png -o " + out);
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const test::Run fast =
+        test::mshconv("batch " + out + " --to nres --verbose -o " + test::q(dir / "fast"));
+    BOOST_TEST_REQUIRE(fast.code == 0, fast.out);
+    const test::Run full = test::mshconv("batch " + out + " --to nres --verbose --full-read -o " +
+                                         test::q(dir / "full"));
+    BOOST_TEST_REQUIRE(full.code == 0, full.out);
+    const auto count = [](const std::string& text) {
+        size_t n = 0;
+        for (size_t at = 0; (at = text.find("the scene not read", at)) != std::string::npos; ++at)
+            ++n;
+        return n;
+    };
+    BOOST_TEST(count(fast.out) >= 60u);
+    BOOST_TEST(count(full.out) == 0u);
+    size_t files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(dir / "fast")) {
+        if (!e.is_regular_file()) continue;
+        const fs::path rel = fs::relative(e.path(), dir / "fast");
+        BOOST_TEST((read_file(e.path()) == read_file(dir / "full" / rel)), rel);
+        BOOST_TEST((read_file(e.path()) == read_file(test::corpus_dir() / rel)), rel);
+        ++files;
+    }
+    BOOST_TEST(files > 10u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
