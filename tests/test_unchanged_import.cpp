@@ -3,6 +3,7 @@
 // gives — the same bytes, report, pairing and warnings — and any other file, or settings that ask
 // for more than the recorded export, take the full read.
 #include "corpus.hpp"
+#include "import_fixtures.hpp"
 #include "test_util.hpp"
 
 #include "formats/file_io.hpp"
@@ -34,15 +35,6 @@ Bytes to_bytes(const std::string& text) {
 std::string to_string(const Bytes& bytes) {
     return std::string(bytes.begin(), bytes.end());
 }
-
-struct Folder {
-    fs::path path = fs::temp_directory_path() / ("mshconv-unchanged-" + std::to_string(::getpid()));
-    Folder() { fs::create_directories(path); }
-    ~Folder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
 struct CorpusModel {
     std::string name;
@@ -100,7 +92,7 @@ void flip_last_byte(const fs::path& file) {
 BOOST_AUTO_TEST_SUITE(unchanged_import)
 
 BOOST_AUTO_TEST_CASE(every_sample_model_file_imports_as_reading_it_does) {
-    Folder dir;
+    test::TempDir dir;
     size_t checked = 0;
     for (const CorpusModel& m : corpus_models())
         for (const char* name : {"m.glb", "m.gltf"})
@@ -126,7 +118,7 @@ BOOST_AUTO_TEST_CASE(every_sample_model_file_imports_as_reading_it_does) {
 }
 
 BOOST_AUTO_TEST_CASE(any_other_file_or_setting_reads_the_scene) {
-    Folder dir;
+    test::TempDir dir;
     const std::vector<CorpusModel> models = corpus_models();
     BOOST_TEST_REQUIRE(!models.empty());
     const CorpusModel& m = models.front();
@@ -248,7 +240,7 @@ BOOST_AUTO_TEST_CASE(the_import_reads_only_the_sidecar_members_it_uses) {
 }
 
 BOOST_AUTO_TEST_CASE(every_sample_map_file_imports_as_reading_it_does) {
-    Folder dir;
+    test::TempDir dir;
     size_t checked = 0;
     for (const auto& f : samples::generate_maps(1998, false)) {
         const fs::path p = dir.path / "in" / f.relative_path;
