@@ -80,6 +80,11 @@ bool may_leave_through_a_symlink(const fs::path& base, const fs::path& rel) {
 
 } // namespace
 
+bool is_plain_file_name(std::string_view name) {
+    return !name.empty() && name != "." && name != ".." &&
+           name.find_first_of(std::string_view("/\\:\0", 4)) == std::string_view::npos;
+}
+
 fs::path confined_path(const fs::path& folder, const std::string& name) {
     auto refuse = [&](const std::string& why) -> fs::path {
         throw std::runtime_error("'" + name + "' " + why + "; only names inside " +

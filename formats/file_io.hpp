@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msh {
@@ -70,6 +71,10 @@ class AtomicFileSet {
     };
     std::vector<Pending> pending_;
 };
+
+// Whether `name` (read from a sidecar) names a file beside another one: not empty, not `.` or
+// `..`, no `/`, `\`, `:` or NUL. A sidecar's mip PNGs and a glTF's buffer are such names.
+bool is_plain_file_name(std::string_view name);
 
 // `folder / name` for a name read from a file (a manifest, a sidecar, a glTF URI) that must stay
 // inside `folder`: a relative path with no `..` leaving it and no symlink on the way that leads

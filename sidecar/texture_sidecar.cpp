@@ -7,6 +7,7 @@
 #include "payload_hash.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
 #include "formats/json_nesting.hpp"
 #include "formats/png.hpp"
 
@@ -191,8 +192,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
     for (size_t i = 0; i < mips.size(); ++i) {
         std::string name = mips[i].as<std::string>();
         // Read beside the PNG: a plain file name, never a path that leaves its folder.
-        if (name.empty() || name == "." || name == ".." ||
-            name.find_first_of(std::string("/\\:\0", 4)) != std::string::npos)
+        if (!is_plain_file_name(name))
             mips[i].fail("bad texm sidecar: a mip must be a plain file name");
         s.mips.push_back(std::move(name));
     }

@@ -1,5 +1,7 @@
 #include "written_file.hpp"
 
+#include "formats/file_io.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -34,8 +36,7 @@ WrittenFile read_written_file(const JsonAt& at) {
     if (at.has("buffer")) {
         w.buffer = at["buffer"].as<std::string>();
         // A name beside the file; where it leads is checked again when it is opened.
-        if (w.buffer.empty() || w.buffer.find_first_of("/\\") != std::string::npos ||
-            w.buffer == "." || w.buffer == "..")
+        if (!is_plain_file_name(w.buffer))
             at["buffer"].fail("expected a file name beside the glTF file");
         w.buffer_xxh3_64 = hash_at(at["buffer_xxh3_64"]);
     }
