@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
 
 namespace msh::cli {
 
@@ -83,6 +85,37 @@ struct Mirror {
     std::vector<std::string> raw_names; // per entry, claimed even for converted entries
     std::vector<json> payloads;         // per entry: {"file"} or {"converted"}
     std::vector<bool> write_raw;
+
+    // The mapped pages of the entries converted so far leave the resident set in runs of at
+    // least kReleaseRun bytes, not entry by entry: in a process with two threads each release
+    // flushes the other core's TLB, and one madvise per entry (5,000 on the game corpus) cost a
+    // quarter of a `-j 2` batch (1.56 -> 1.19 s without any; peak RSS 98 -> 146 MB). The pages
+    // between entries that are not converted yet go too: read again from the page cache.
+    void release_converted(ByteView entry) {
+        static constexpr size_t kReleaseRun = size_t(4) << 20, kJoinGap = size_t(64) << 10;
+        std::vector<std::pair<const uint8_t*, const uint8_t*>> runs;
+        {
+            const std::lock_guard lock(release_mutex_);
+            converted_.push_back({entry.data(), entry.data() + entry.size()});
+            converted_bytes_ += entry.size();
+            if (converted_bytes_ < kReleaseRun) return;
+            std::sort(converted_.begin(), converted_.end());
+            for (const auto& [from, to] : converted_)
+                if (!runs.empty() && from <= runs.back().second + kJoinGap)
+                    runs.back().second = std::max(runs.back().second, to);
+                else
+                    runs.push_back({from, to});
+            converted_.clear();
+            converted_bytes_ = 0;
+        }
+        // A run over entries copied to memory (an archive not mapped) is left alone.
+        for (const auto& [from, to] : runs) release_mapped_pages(ByteView(from, size_t(to - from)));
+    }
+
+  private:
+    std::mutex release_mutex_;
+    std::vector<std::pair<const uint8_t*, const uint8_t*>> converted_;
+    size_t converted_bytes_ = 0;
 };
 
 struct Job {
@@ -445,7 +478,7 @@ class Forward {
                 j.mirror->write_raw[j.entry] = true;
             }
         }
-        if (j.mirror) release_mapped_pages(j.mirror->archive.entries[j.entry].data);
+        if (j.mirror) j.mirror->release_converted(j.mirror->archive.entries[j.entry].data);
         r.seconds = seconds_since(start);
         progress_.finished(r);
     }
@@ -470,7 +503,6 @@ class Forward {
                         .dump(1, ' ', false, json::error_handler_t::replace) +
                     "\n";
                 write_file_atomic(m->folder / manifest::kFileName, Bytes(text.begin(), text.end()));
-                for (const nres::Entry& e : m->archive.entries) release_mapped_pages(e.data);
             } catch (const std::exception& e) {
                 fail(m->address.display(), "archive",
                      std::string("cannot write the unpacked archive: ") + e.what());
