@@ -6,8 +6,8 @@
 namespace msh::cli {
 
 // Called once in main() before the command runs: mimalloc's 2 MB pages for every command (where
-// the kernel grants transparent huge pages). On this kind of VM a 4 KB page fault costs about two
-// microseconds, and a command's fresh buffers (its GLB, sidecar text, decoded arrays, a
+// the kernel grants transparent huge pages). On this kind of VM a 4 KB page fault of fresh memory
+// costs 2-14 microseconds, and a command's fresh buffers (its GLB, sidecar text, decoded arrays, a
 // thumbnail's frame) are most of its kernel time: one model's convert took 1,301 faults and
 // 13.5 ms with 4 KB pages, 381 faults and 10.8 ms with 2 MB ones; a map's export touches about
 // 3x its output (README, "Benchmarks"). The option is switched on before the C++ runtime's first
