@@ -141,20 +141,25 @@ size_t open_regular(const fs::path& path, Descriptor& d, struct stat* stat_out =
     return size_t(st.st_size);
 }
 
-} // namespace
-
-Bytes read_file(const fs::path& path) {
-    Descriptor d;
-    Bytes data(open_regular(path, d));
+// Reads `size` bytes of the open file into `data`.
+void read_all(const fs::path& path, const Descriptor& d, uint8_t* data, size_t size) {
     size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::read(d.fd, data.data() + done, data.size() - done);
+    while (done < size) {
+        const ssize_t n = ::read(d.fd, data + done, size - done);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
             throw std::runtime_error(path.string() + ": read failed: " + std::strerror(errno));
         if (n == 0) throw std::runtime_error(path.string() + ": the file shrank while read");
         done += size_t(n);
     }
+}
+
+} // namespace
+
+Bytes read_file(const fs::path& path) {
+    Descriptor d;
+    Bytes data(open_regular(path, d));
+    read_all(path, d, data.data(), data.size());
     return data;
 }
 
@@ -165,6 +170,12 @@ MappedFile::MappedFile(const fs::path& path) {
     identity_ = {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
                  uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
     if (size_ == 0) return;
+    if (size_ < kReadBelow) {
+        read_ = std::make_unique_for_overwrite<uint8_t[]>(size_);
+        read_all(path, d, read_.get(), size_);
+        data_ = read_.get();
+        return;
+    }
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, d.fd, 0);
     if (p == MAP_FAILED)
         throw std::runtime_error(path.string() + ": cannot map: " + std::strerror(errno));
@@ -172,7 +183,7 @@ MappedFile::MappedFile(const fs::path& path) {
 }
 
 MappedFile::~MappedFile() {
-    if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    if (mapped()) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
 
 namespace {
@@ -184,7 +195,8 @@ std::map<MappedFile::Identity, std::weak_ptr<const MappedFile>> shared_mappings;
 
 std::shared_ptr<const MappedFile> map_shared(const fs::path& path) {
     // Mapped first (no page is touched: a second mapping of a file already mapped costs two
-    // system calls), then exchanged for the live mapping of the same file version, if any.
+    // system calls; a small file is read again), then exchanged for the live mapping of the same
+    // file version, if any.
     auto fresh = std::make_shared<const MappedFile>(path);
     const std::lock_guard lock(shared_mappings_mutex);
     for (auto i = shared_mappings.begin(); i != shared_mappings.end();) // drop unused ones
@@ -201,7 +213,7 @@ void release_mapped_pages(ByteView bytes) {
     const std::lock_guard lock(shared_mappings_mutex);
     for (const auto& [identity, weak] : shared_mappings) {
         const std::shared_ptr<const MappedFile> m = weak.lock();
-        if (!m || m->bytes().empty()) continue;
+        if (!m || !m->mapped()) continue; // read into memory: its pages are not the file's
         const uintptr_t start = uintptr_t(m->bytes().data()), end = start + m->bytes().size();
         if (lo < start || hi > end) continue;
         // Whole pages around the range: a read-only private mapping of a file reads a dropped

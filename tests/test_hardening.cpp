@@ -162,15 +162,24 @@ BOOST_AUTO_TEST_CASE(a_symlink_at_the_output_is_replaced_never_followed) {
 
 // Shared mappings: one mapping per file version while it is in use, a replaced file mapped anew;
 // releasing pages keeps the bytes readable and never touches memory that is not such a mapping
-// (dropping heap pages would zero them).
+// (dropping heap pages would zero them): neither a heap buffer nor a small file read into memory.
 BOOST_AUTO_TEST_CASE(shared_mappings_are_reused_and_released_pages_read_back) {
     const fs::path dir = fresh("mapping");
-    Bytes content(3 * 4096 + 100);
+    Bytes content(MappedFile::kReadBelow + 3 * 4096 + 100);
     for (size_t i = 0; i < content.size(); ++i) content[i] = uint8_t(i * 7 + 1);
     write_file_atomic(dir / "a.bin", content);
     const auto first = map_shared(dir / "a.bin");
     const auto again = map_shared(dir / "a.bin");
     BOOST_TEST(first.get() == again.get());
+    BOOST_TEST(first->mapped());
+    const Bytes small_content(content.begin(), content.begin() + 3 * 4096 + 100);
+    write_file_atomic(dir / "small.bin", small_content);
+    const auto small = map_shared(dir / "small.bin");
+    BOOST_TEST(!small->mapped()); // read into memory
+    BOOST_TEST(small.get() == map_shared(dir / "small.bin").get());
+    release_mapped_pages(small->bytes().subspan(4000, 5000));
+    BOOST_TEST(std::equal(small->bytes().begin(), small->bytes().end(), small_content.begin(),
+                          small_content.end()));
     const ByteView middle = first->bytes().subspan(4000, 5000); // across page boundaries
     release_mapped_pages(middle);
     BOOST_TEST(
