@@ -186,8 +186,8 @@ void find_unpacked(const fs::path& dir, std::vector<fs::path>& out) {
 // Land.msh (+ Land.map beside it) from a map export and its terrain sidecar.
 void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::path& target,
                  bool full_read) {
-    const std::optional<sidecar::TerrainSidecar> sc =
-        pipeline::read_terrain_sidecar(MappedFile(sidecar_path).bytes(), sidecar_path.string());
+    const std::optional<sidecar::TerrainSidecar> sc = pipeline::read_terrain_sidecar(
+        MappedFile(sidecar_path, Reading::Whole).bytes(), sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
     const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false,
                                                    full_read};

@@ -38,7 +38,7 @@ std::optional<sidecar::TerrainSidecar> terrain_sidecar(const fs::path& input,
     const fs::path sc = sidecar_path_for(input, vm);
     std::error_code ec;
     if (!fs::is_regular_file(sc, ec)) return std::nullopt;
-    const MappedFile text(sc); // read in place: a map's sidecar is megabytes
+    const MappedFile text(sc, Reading::Whole); // not copied again: a map's sidecar is megabytes
     return pipeline::read_terrain_sidecar(text.bytes(), sc.string());
 }
 

@@ -163,14 +163,14 @@ Bytes read_file(const fs::path& path) {
     return data;
 }
 
-MappedFile::MappedFile(const fs::path& path) {
+MappedFile::MappedFile(const fs::path& path, Reading reading) {
     Descriptor d;
     struct stat st {};
     size_ = open_regular(path, d, &st);
     identity_ = {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
                  uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
     if (size_ == 0) return;
-    if (size_ < kReadBelow) {
+    if (size_ < kReadBelow || reading == Reading::Whole) {
         read_ = std::make_unique_for_overwrite<uint8_t[]>(size_);
         read_all(path, d, read_.get(), size_);
         data_ = read_.get();

@@ -20,15 +20,21 @@ namespace msh {
 
 Bytes read_file(const std::filesystem::path& path);
 
-// A regular file mapped read-only: the pages a reader touches are all that is read (a lookup of a
-// few textures in a 5 MB Textures.lib). A file under kReadBelow bytes is read into memory
-// instead: unmapping costs more than reading it (in a process with two threads each munmap
-// flushes the other core's TLB; a reverse batch unmapped 1,100 files). Errors as read_file.
+// How a reader uses a file: some of its parts (a lookup of a few textures in a 45 MB
+// Textures.lib) or every byte (a GLB, a sidecar's text, a hash of the file).
+enum class Reading { Parts, Whole };
+
+// A regular file mapped read-only: the pages a reader touches are all that is read. A file under
+// kReadBelow bytes, and any file read Whole, is read into memory instead: on this kind of VM the
+// 4 KB faults of a mapping cost more than the copy (the import of a map's GLB and 14.5 MB sidecar:
+// 65 -> 46 ms), and unmapping costs more than reading a small file (in a process with two threads
+// each munmap flushes the other core's TLB; a reverse batch unmapped 1,100 files). Errors as
+// read_file.
 class MappedFile {
   public:
     static constexpr size_t kReadBelow = size_t(1) << 20;
 
-    explicit MappedFile(const std::filesystem::path& path);
+    explicit MappedFile(const std::filesystem::path& path, Reading reading = Reading::Parts);
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
     ~MappedFile();
@@ -42,7 +48,7 @@ class MappedFile {
   private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
-    std::unique_ptr<uint8_t[]> read_; // a small file's bytes
+    std::unique_ptr<uint8_t[]> read_; // the bytes of a file read into memory
     Identity identity_{};
 };
 // The mapping of `path` shared with every other user of the same file (the same version) that

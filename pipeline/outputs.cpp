@@ -88,7 +88,7 @@ bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFi
     const auto format = scene_format_of(file.filename().string());
     if (format != (written.buffer.empty() ? SceneFormat::Glb : SceneFormat::Gltf)) return false;
     const auto hash_of = [](const std::filesystem::path& path) {
-        const MappedFile bytes(path);
+        const MappedFile bytes(path, Reading::Whole);
         return sidecar::hex64(sidecar::payload_hash(bytes.bytes()));
     };
     try {

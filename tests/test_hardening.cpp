@@ -172,6 +172,10 @@ BOOST_AUTO_TEST_CASE(shared_mappings_are_reused_and_released_pages_read_back) {
     const auto again = map_shared(dir / "a.bin");
     BOOST_TEST(first.get() == again.get());
     BOOST_TEST(first->mapped());
+    const MappedFile whole(dir / "a.bin", Reading::Whole); // read into memory, however large
+    BOOST_TEST(!whole.mapped());
+    BOOST_TEST(
+        std::equal(whole.bytes().begin(), whole.bytes().end(), content.begin(), content.end()));
     const Bytes small_content(content.begin(), content.begin() + 3 * 4096 + 100);
     write_file_atomic(dir / "small.bin", small_content);
     const auto small = map_shared(dir / "small.bin");
