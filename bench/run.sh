@@ -37,11 +37,16 @@ terrain_stress() {
   # The GLB is the one the export wrote: the import restores the originals without reading it
   # (docs/sidecar.md, export.written); --full-read reads and compares it, as for an edited file.
   local read_cmd="build/mshconv convert $glb $back --quiet --full-read"
+  # Without the draped picture of the areal map (--overlay raw: the raw polygons only), both ways.
+  local raw_export_cmd="build/mshconv convert $land $work/raw.glb --quiet --overlay raw"
+  local raw_read_cmd="build/mshconv convert $work/raw.glb $back --quiet --full-read"
+  $raw_export_cmd
   if command -v hyperfine > /dev/null; then
     hyperfine -N -w 2 -r 15 --export-json "$work/hf.json" "$export_cmd" "$import_cmd" \
-      "$read_cmd" > /dev/null 2>&1
+      "$read_cmd" "$raw_export_cmd" "$raw_read_cmd" > /dev/null 2>&1
   else # 15 timed runs each, same JSON shape
-    python3 - "$work/hf.json" "$export_cmd" "$import_cmd" "$read_cmd" <<'PY'
+    python3 - "$work/hf.json" "$export_cmd" "$import_cmd" "$read_cmd" "$raw_export_cmd" \
+      "$raw_read_cmd" <<'PY'
 import json, os, subprocess, sys, time
 results = []
 for cmd in sys.argv[2:]:
@@ -87,6 +92,10 @@ for name, r, peak in (("Land.msh + map -> glb", hf[0], peak_export),
     print(f"{name:22s} {r['mean']:6.3f} s wall (min {r['min']:.3f}, cpu {r['user'] + r['system']:.3f}),"
           f" peak RSS {peak_mb:6.1f} MB = {peak_mb * 1e6 / total:4.2f} x (input + output),"
           f" {rate:,.0f} faces/s -> 1,000,000 faces in ~{1e6 / rate:.2f} s (linear extrapolation)")
+raw_glb = size(os.path.join(work, "raw.glb"))
+print(f"--overlay raw (no draped picture; GLB {raw_glb / 1e6:.2f} MB):")
+for name, r in (("  Land.msh + map -> glb", hf[3]), ("  glb -> map, --full-read", hf[4])):
+    print(f"{name:26s} {r['mean']:6.3f} s wall (min {r['min']:.3f}), {faces / r['mean']:,.0f} faces/s")
 PY
 }
 
