@@ -44,15 +44,6 @@ Rigid inverse(const Rigid& x) {
     return r;
 }
 
-std::array<float, 3> apply(const Rigid& r, const std::array<float, 3>& p) {
-    // No rotation (the common case: terrain and overlay nodes): the same values rotate() gives,
-    // without its arithmetic.
-    if (r.q[0] == 0 && r.q[1] == 0 && r.q[2] == 0)
-        return {float(p[0] + r.t[0]), float(p[1] + r.t[1]), float(p[2] + r.t[2])};
-    const auto v = rotate(r.q, {p[0], p[1], p[2]});
-    return {float(v[0] + r.t[0]), float(v[1] + r.t[1]), float(v[2] + r.t[2])};
-}
-
 std::array<float, 3> apply_rotation(const Rigid& r, const std::array<float, 3>& v) {
     const auto o = rotate(r.q, {v[0], v[1], v[2]});
     return {float(o[0]), float(o[1]), float(o[2])};

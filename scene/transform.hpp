@@ -17,7 +17,15 @@ struct Rigid {
 Rigid compose(const Rigid& parent, const Rigid& child); // parent ∘ child
 Rigid inverse(const Rigid& r);
 std::array<double, 3> rotate(const std::array<double, 4>& q, const std::array<double, 3>& v);
-std::array<float, 3> apply(const Rigid& r, const std::array<float, 3>& p);
+// Inline: called per vertex by the imports, and nearly always without a rotation (terrain and
+// overlay nodes), where it is three additions.
+inline std::array<float, 3> apply(const Rigid& r, const std::array<float, 3>& p) {
+    // No rotation: the same values rotate() gives, without its arithmetic.
+    if (r.q[0] == 0 && r.q[1] == 0 && r.q[2] == 0)
+        return {float(p[0] + r.t[0]), float(p[1] + r.t[1]), float(p[2] + r.t[2])};
+    const auto v = rotate(r.q, {p[0], p[1], p[2]});
+    return {float(v[0] + r.t[0]), float(v[1] + r.t[1]), float(v[2] + r.t[2])};
+}
 std::array<float, 3> apply_rotation(const Rigid& r, const std::array<float, 3>& v);
 // Column-major 4x4 (glTF order).
 std::array<float, 16> to_matrix(const Rigid& r);
