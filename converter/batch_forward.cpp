@@ -93,28 +93,31 @@ struct Mirror {
     // between entries that are not converted yet go too: read again from the page cache.
     void release_converted(ByteView entry) {
         static constexpr size_t kReleaseRun = size_t(4) << 20, kJoinGap = size_t(64) << 10;
-        std::vector<std::pair<const uint8_t*, const uint8_t*>> runs;
+        // Addresses as integers: a run's end plus the gap may lie past the mapping.
+        std::vector<std::pair<uintptr_t, uintptr_t>> runs;
         {
             const std::lock_guard lock(release_mutex_);
-            converted_.push_back({entry.data(), entry.data() + entry.size()});
+            const uintptr_t from = reinterpret_cast<uintptr_t>(entry.data());
+            converted_.push_back({from, from + entry.size()});
             converted_bytes_ += entry.size();
             if (converted_bytes_ < kReleaseRun) return;
             std::sort(converted_.begin(), converted_.end());
-            for (const auto& [from, to] : converted_)
-                if (!runs.empty() && from <= runs.back().second + kJoinGap)
-                    runs.back().second = std::max(runs.back().second, to);
+            for (const auto& [lo, hi] : converted_)
+                if (!runs.empty() && lo <= runs.back().second + kJoinGap)
+                    runs.back().second = std::max(runs.back().second, hi);
                 else
-                    runs.push_back({from, to});
+                    runs.push_back({lo, hi});
             converted_.clear();
             converted_bytes_ = 0;
         }
         // A run over entries copied to memory (an archive not mapped) is left alone.
-        for (const auto& [from, to] : runs) release_mapped_pages(ByteView(from, size_t(to - from)));
+        for (const auto& [lo, hi] : runs)
+            release_mapped_pages(ByteView(reinterpret_cast<const uint8_t*>(lo), hi - lo));
     }
 
   private:
     std::mutex release_mutex_;
-    std::vector<std::pair<const uint8_t*, const uint8_t*>> converted_;
+    std::vector<std::pair<uintptr_t, uintptr_t>> converted_;
     size_t converted_bytes_ = 0;
 };
 
