@@ -42,14 +42,10 @@ bytes() { du -sb "$1" | cut -f1; }
 # `cp -r` of a tree, fastest of 3 (prints seconds): one slow copy (seen: 0.4 s and 2.0 s for the
 # same 534 MB in memory, when /dev/shm held other files) must not flatter the ratio.
 cp_seconds() {
-  local best="" t
-  for _ in 1 2 3; do
-    rm -rf "$2"
-    read -r t _ < <(measure cp -r "$1" "$2")
-    best=$(python3 -c "print(min(float('$t'), float('${best:-$t}')))")
-  done
+  local t
+  read -r t _ < <(best_of_3 "$2" cp -r "$1" "$2")
   rm -rf "$2"
-  echo "$best"
+  echo "$t"
 }
 
 printf "%-6s %6s %8s %8s | %-22s %-22s %-22s %-22s | %7s %7s | %s\n" scale files "in MB" "out MB" \
