@@ -170,13 +170,14 @@ MappedFile::MappedFile(const fs::path& path, Reading reading) {
     identity_ = {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
                  uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
     if (size_ == 0) return;
-    if (size_ < kReadBelow || reading == Reading::Whole) {
+    if (size_ < kReadBelow) {
         read_ = std::make_unique_for_overwrite<uint8_t[]>(size_);
         read_all(path, d, read_.get(), size_);
         data_ = read_.get();
         return;
     }
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, d.fd, 0);
+    const int populate = reading == Reading::Whole ? MAP_POPULATE : 0;
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | populate, d.fd, 0);
     if (p == MAP_FAILED)
         throw std::runtime_error(path.string() + ": cannot map: " + std::strerror(errno));
     data_ = static_cast<const uint8_t*>(p);

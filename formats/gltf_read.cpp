@@ -341,7 +341,7 @@ tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
 
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
-    const MappedFile mapped(file, Reading::Whole); // read once, not zero-filled first
+    const MappedFile mapped(file, Reading::Whole); // every page entered at once
     const ByteView bytes = mapped.bytes();
     const std::string where = file.string();
     const std::filesystem::path folder = file.parent_path();
