@@ -52,9 +52,10 @@ __attribute__((constructor(101))) void enable_large_pages_before_first_segment()
 
 void configure_allocator() {
 #ifdef MSHCONV_MIMALLOC
+    // The option itself is on already (the constructor above); what is left is the fallback for
+    // a first segment mapped before that constructor ran.
     if (std::getenv("MIMALLOC_LARGE_OS_PAGES")) return; // the user's choice, read before main
-    mi_option_enable(mi_option_large_os_pages);         // segments mapped from here on
-    advise_first_segment_for_huge_pages();              // and the one mapped before main
+    advise_first_segment_for_huge_pages();
 #endif
 }
 
