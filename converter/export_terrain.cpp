@@ -122,6 +122,7 @@ int export_terrain(const Loaded& in, const fs::path& out, const po::variables_ma
     settings.png = png_options(vm);
     settings.overlay = terrain_overlay(vm);
     settings.threads = threads;
+    settings.glb = gltf::Assembly::Pieces; // written below, from the scene's arrays
     const pipeline::TerrainExport result = pipeline::export_terrain(input, settings);
     for (const std::string& w : result.warnings) spdlog::warn("{}", w);
     for (const std::string& n : result.notes) spdlog::info("{}", n);

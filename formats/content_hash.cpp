@@ -10,4 +10,12 @@ uint64_t content_hash(ByteView bytes) {
     return XXH3_64bits(bytes.data(), bytes.size());
 }
 
+uint64_t content_hash(std::span<const ByteView> pieces) {
+    if (pieces.size() == 1) return content_hash(pieces[0]);
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    for (const ByteView p : pieces) XXH3_64bits_update(&state, p.data(), p.size());
+    return XXH3_64bits_digest(&state);
+}
+
 } // namespace msh

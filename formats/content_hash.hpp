@@ -5,9 +5,12 @@
 #include "bytes.hpp"
 
 #include <cstdint>
+#include <span>
 
 namespace msh {
 
 uint64_t content_hash(ByteView bytes);
+// The hash of the pieces' bytes one after another: content_hash of the joined bytes.
+uint64_t content_hash(std::span<const ByteView> pieces);
 
 } // namespace msh

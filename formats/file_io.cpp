@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace msh {
@@ -58,6 +59,41 @@ void write_all(int fd, ByteView bytes, const fs::path& path) {
             throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
         }
         done += size_t(n);
+    }
+}
+
+// The pieces one after another, up to 1,024 per system call (IOV_MAX on Linux): a GLB written
+// from a scene's arrays is a few hundred pieces.
+void write_pieces(int fd, std::span<const ByteView> pieces, const fs::path& path) {
+    if (pieces.size() == 1) return write_all(fd, pieces[0], path);
+    constexpr size_t kMaxIovecs = 1024;
+    std::vector<iovec> iov;
+    iov.reserve(std::min(pieces.size(), kMaxIovecs));
+    size_t next = 0; // the first piece not yet in iov
+    for (;;) {
+        while (iov.size() < kMaxIovecs && next < pieces.size()) {
+            const ByteView p = pieces[next++];
+            if (!p.empty()) iov.push_back({const_cast<uint8_t*>(p.data()), p.size()});
+        }
+        if (iov.empty()) return;
+        if (int left = writes_before_failure.load(); left >= 0) {
+            writes_before_failure = left - 1;
+            if (left == 0)
+                throw std::runtime_error(path.string() + ": write failed: " + errno_text(ENOSPC));
+        }
+        const ssize_t n = ::writev(fd, iov.data(), int(iov.size()));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+        }
+        // Drop the pieces written whole; the next one starts where the write stopped.
+        size_t written = size_t(n), k = 0;
+        while (k < iov.size() && written >= iov[k].iov_len) written -= iov[k++].iov_len;
+        iov.erase(iov.begin(), iov.begin() + std::ptrdiff_t(k));
+        if (!iov.empty()) {
+            iov.front().iov_base = static_cast<uint8_t*>(iov.front().iov_base) + written;
+            iov.front().iov_len -= written;
+        }
     }
 }
 
@@ -249,7 +285,7 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
     if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file");
     pending_.push_back({tmp, path});
     try {
-        for (const ByteView bytes : pieces) write_all(fd, bytes, path);
+        write_pieces(fd, pieces, path);
         // Replacing an existing file: its old content must not be lost to a crash before the new
         // one is on disk. A new file costs no fsync (a crash loses only what was not there).
         struct stat st;

@@ -140,40 +140,64 @@ struct Layout {
                         "SCALAR", idx.size());
     }
 
+    // A view stored in another type than its source's, into `d` (v.length bytes).
+    static void convert(const View& v, uint8_t* d) {
+        switch (v.copy) {
+        case Copy::Raw:
+            std::memcpy(d, v.source, v.length);
+            break;
+        case Copy::FloatToU8: {
+            const float* s = static_cast<const float*>(v.source);
+            for (size_t i = 0; i < v.count; ++i) d[i] = uint8_t(s[i]);
+            break;
+        }
+        case Copy::FloatToU16: {
+            const float* s = static_cast<const float*>(v.source);
+            for (size_t i = 0; i < v.count; ++i) store(d + 2 * i, uint16_t(s[i]));
+            break;
+        }
+        case Copy::U32ToU16: {
+            const uint32_t* s = static_cast<const uint32_t*>(v.source);
+            for (size_t i = 0; i < v.count; ++i) store(d + 2 * i, uint16_t(s[i]));
+            break;
+        }
+        }
+    }
+
     // Appends the buffer (size bytes: every view, zero padding between and after) to `out`.
     void append_to(Bytes& out) const {
         const size_t base = out.size();
         out.reserve(base + size);
         for (const View& v : views) {
             out.resize(base + v.offset); // alignment padding
-            switch (v.copy) {
-            case Copy::Raw: {
+            if (v.copy == Copy::Raw) {
                 const auto* s = static_cast<const uint8_t*>(v.source);
                 out.insert(out.end(), s, s + v.length);
-                break;
-            }
-            case Copy::FloatToU8: {
-                const float* s = static_cast<const float*>(v.source);
-                for (size_t i = 0; i < v.count; ++i) out.push_back(uint8_t(s[i]));
-                break;
-            }
-            case Copy::FloatToU16: {
-                out.resize(out.size() + v.length);
-                uint8_t* d = out.data() + base + v.offset;
-                const float* s = static_cast<const float*>(v.source);
-                for (size_t i = 0; i < v.count; ++i) store(d + 2 * i, uint16_t(s[i]));
-                break;
-            }
-            case Copy::U32ToU16: {
-                out.resize(out.size() + v.length);
-                uint8_t* d = out.data() + base + v.offset;
-                const uint32_t* s = static_cast<const uint32_t*>(v.source);
-                for (size_t i = 0; i < v.count; ++i) store(d + 2 * i, uint16_t(s[i]));
-                break;
-            }
+            } else {
+                out.resize(base + v.offset + v.length);
+                convert(v, out.data() + base + v.offset);
             }
         }
         out.resize(base + size);
+    }
+
+    // The buffer as pieces in order, for writing without assembling it: each raw view is its
+    // source (the scene's array), the others are stored into `converted`; padding is zeros.
+    void pieces(std::vector<ByteView>& out, std::vector<Bytes>& converted) const {
+        static constexpr uint8_t kZeros[4] = {};
+        size_t at = 0;
+        for (const View& v : views) {
+            if (v.offset > at) out.push_back(ByteView(kZeros, v.offset - at)); // < 4 bytes
+            if (v.copy == Copy::Raw) {
+                out.push_back(ByteView(static_cast<const uint8_t*>(v.source), v.length));
+            } else {
+                Bytes& b = converted.emplace_back(v.length);
+                convert(v, b.data());
+                out.push_back(b);
+            }
+            at = v.offset + v.length;
+        }
+        if (size > at) out.push_back(ByteView(kZeros, size - at));
     }
 };
 
@@ -571,7 +595,8 @@ bool ends_with_ci(const std::string& s, const std::string& suffix) {
 
 } // namespace
 
-Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_name) {
+Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_name,
+               Assembly assembly) {
     Encoded e;
     std::string stem = std::filesystem::path(out_name).filename().string();
     if (const auto dot = stem.rfind('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
@@ -597,7 +622,7 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
     // GLB: header, JSON chunk (space padded), BIN chunk (zero padded; none without data). The
     // JSON goes straight after the header; the buffer is filled in place.
     Bytes& out = e.document;
-    out.reserve(20 + json_estimate(scene, p) + 8 + bin_size);
+    out.reserve(20 + json_estimate(scene, p) + 8 + (assembly == Assembly::Whole ? bin_size : 0));
     out.resize(20);
     JsonWriter j(out, false);
     write_document(j, scene, p, images, {});
@@ -617,7 +642,10 @@ Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_na
         out.resize(at + 8);
         put_u32(out, at, uint32_t(bin_size));
         std::memcpy(out.data() + at + 4, "BIN\0", 4);
-        p.layout.append_to(out);
+        if (assembly == Assembly::Pieces)
+            p.layout.pieces(e.tail, e.converted);
+        else
+            p.layout.append_to(out);
     }
     return e;
 }

@@ -24,14 +24,24 @@ struct ImageMode {
 };
 
 struct Encoded {
-    Bytes document; // .gltf JSON text or the whole .glb
-    Bytes bin;      // .gltf only: the external buffer (empty for .glb)
+    Bytes document; // .gltf JSON text or the whole .glb (Assembly::Pieces: the .glb's start)
+    // A GLB encoded as pieces: the file's bytes after `document`, in order. Views of the scene's
+    // arrays (valid while the scene lives and is not changed), zero padding and `converted`.
+    std::vector<ByteView> tail;
+    std::vector<Bytes> converted; // the buffer views stored in another type than the scene's
+    Bytes bin;                    // .gltf only: the external buffer (empty for .glb)
     std::string bin_name;
     std::vector<scene::ImageFile> images; // .gltf only: `<stem>_<image>.png` files
 };
 
+// Whole: the GLB in `document`. Pieces: a GLB's binary chunk left in the scene's arrays (`tail`),
+// for a writer that writes the pieces in order: a map's GLB is tens of MB, and assembling it cost
+// that much fresh memory and a copy. Either way the same bytes; .gltf is always whole.
+enum class Assembly { Whole, Pieces };
+
 // binary = GLB. For .gltf the buffer is external, named `<stem>.bin` after `out_name`.
-Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_name);
+Encoded encode(const scene::Scene& scene, bool binary, const std::string& out_name,
+               Assembly assembly = Assembly::Whole);
 
 // Writes by extension (.gltf or .glb, case-insensitive; anything else throws). Everything is
 // encoded in memory first and each file is written atomically (the .bin before the .gltf).

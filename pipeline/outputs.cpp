@@ -52,7 +52,7 @@ std::string default_sidecar_name(const std::string& file_name) {
 }
 
 OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
-                         const std::string& output_name) {
+                         const std::string& output_name, gltf::Assembly assembly) {
     OutputFiles files;
     if (format == SceneFormat::Obj) {
         const std::string stem = file_stem(output_name);
@@ -63,11 +63,33 @@ OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
         files.push_back({output_name, to_bytes(obj.obj)});
         return files;
     }
-    gltf::Encoded e = gltf::encode(scene, format == SceneFormat::Glb, output_name);
+    gltf::Encoded e = gltf::encode(scene, format == SceneFormat::Glb, output_name, assembly);
     for (scene::ImageFile& f : e.images) files.push_back({f.name, std::move(f.png)});
     if (!e.bin_name.empty()) files.push_back({e.bin_name, std::move(e.bin)});
-    files.push_back({output_name, std::move(e.document)});
+    OutputFile& document = files.emplace_back();
+    document.name = output_name;
+    document.bytes = std::move(e.document);
+    document.tail = std::move(e.tail);
+    if (!e.converted.empty())
+        document.keep.push_back(std::make_shared<const std::vector<Bytes>>(std::move(e.converted)));
     return files;
+}
+
+void keep_scene_for(OutputFiles& files, scene::Scene&& scene) {
+    std::shared_ptr<const void> owner;
+    for (OutputFile& f : files) {
+        if (f.tail.empty()) continue;
+        if (!owner) owner = std::make_shared<const scene::Scene>(std::move(scene));
+        f.keep.push_back(owner);
+    }
+}
+
+std::vector<ByteView> OutputFile::pieces() const {
+    std::vector<ByteView> all;
+    all.reserve(1 + tail.size());
+    all.push_back(bytes);
+    all.insert(all.end(), tail.begin(), tail.end());
+    return all;
 }
 
 sidecar::WrittenFile written_file(const OutputFiles& files, SceneFormat format,
@@ -76,7 +98,7 @@ sidecar::WrittenFile written_file(const OutputFiles& files, SceneFormat format,
     if (format == SceneFormat::Obj) return w;
     for (const OutputFile& f : files) {
         if (f.name == output_name)
-            w.xxh3_64 = sidecar::hex64(sidecar::payload_hash(f.bytes));
+            w.xxh3_64 = sidecar::hex64(sidecar::payload_hash(f.pieces()));
         else if (format == SceneFormat::Gltf && lower_ascii(f.name).ends_with(".bin"))
             w.buffer = f.name, w.buffer_xxh3_64 = sidecar::hex64(sidecar::payload_hash(f.bytes));
     }
@@ -104,15 +126,15 @@ bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFi
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
                    const OutputFiles& also) {
     AtomicFileSet set;
-    for (const OutputFile& f : files) set.add(folder / f.name, f.bytes);
-    for (const OutputFile& f : also) set.add(f.name, f.bytes);
+    for (const OutputFile& f : files) set.add(folder / f.name, f.pieces());
+    for (const OutputFile& f : also) set.add(f.name, f.pieces());
     set.commit();
 }
 
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
                    const std::filesystem::path& sidecar, std::string_view sidecar_text) {
     AtomicFileSet set;
-    for (const OutputFile& f : files) set.add(folder / f.name, f.bytes);
+    for (const OutputFile& f : files) set.add(folder / f.name, f.pieces());
     set.add(sidecar,
             ByteView(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size()));
     set.commit();

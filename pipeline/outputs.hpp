@@ -3,20 +3,33 @@
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "formats/gltf.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/written_file.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace msh::pipeline {
 
 struct OutputFile {
+    OutputFile() = default;
+    OutputFile(std::string file_name, Bytes file_bytes)
+        : name(std::move(file_name)), bytes(std::move(file_bytes)) {}
+
     std::string name; // file name, relative to the folder of the main output
-    Bytes bytes;
+    Bytes bytes;      // the file's bytes (with a tail: its start)
+    // A file encoded in pieces (a GLB written from the scene's arrays, gltf::Assembly::Pieces):
+    // the bytes after `bytes`, in order, valid while `keep` lives. Empty for every other file.
+    std::vector<ByteView> tail;
+    std::vector<std::shared_ptr<const void>> keep;
+    // `bytes` and then the tail: what the file holds.
+    std::vector<ByteView> pieces() const;
 };
 
 // In write order: what a document references (buffers, images, MTL) before the document, so a
@@ -39,8 +52,14 @@ std::string file_stem(const std::string& file_name);
 std::string default_sidecar_name(const std::string& file_name);
 
 // glTF/GLB via formats/gltf; OBJ + MTL via formats/obj (images beside it as `<stem>_<image>.png`).
+// Assembly::Pieces: a GLB's binary chunk stays in the scene's arrays (OutputFile::tail), and the
+// caller keeps the scene alive and unchanged until the files are written (keep_scene_for).
 OutputFiles encode_scene(const scene::Scene& scene, SceneFormat format,
-                         const std::string& output_name);
+                         const std::string& output_name,
+                         gltf::Assembly assembly = gltf::Assembly::Whole);
+// Moves `scene` into a shared owner that every file with a tail keeps: their pieces stay valid
+// however long the files outlive the caller's scope (a move leaves the arrays where they are).
+void keep_scene_for(OutputFiles& files, scene::Scene&& scene);
 
 // What an export of `output_name` wrote, by content (sidecar/written_file.hpp): the .glb, or the
 // .gltf with its .bin; nothing for OBJ.

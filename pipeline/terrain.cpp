@@ -220,10 +220,11 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
         out.files.push_back({mtl_name, to_bytes(obj.mtl)});
         out.files.push_back({settings.output_name, to_bytes(obj.obj)});
     } else {
-        out.files = encode_scene(sc, settings.format, settings.output_name);
+        out.files = encode_scene(sc, settings.format, settings.output_name, settings.glb);
         out.sidecar.record.written = written_file(out.files, settings.format, settings.output_name);
     }
     out.summary = {t.faces.size(), map ? map->areals.size() : 0, sc.materials.size()};
+    keep_scene_for(out.files, std::move(sc)); // what a GLB in pieces is written from
     return out;
 }
 

@@ -34,6 +34,10 @@ struct TerrainExportSettings {
     // Threads for the draped overlay (mapping::DrapeOptions::threads; the same bytes whatever
     // the count): 1 where the caller converts several files at once.
     unsigned threads = 1;
+    // GLB: assembled in OutputFile::bytes (Whole), or its binary chunk left in the scene's
+    // arrays, kept alive by the files (Pieces: for a caller that writes them with write_outputs;
+    // a map's GLB is tens of MB of fresh memory and a copy less).
+    gltf::Assembly glb = gltf::Assembly::Whole;
 };
 
 struct TerrainExportInput {

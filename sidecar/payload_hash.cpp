@@ -10,6 +10,10 @@ uint64_t payload_hash(ByteView bytes) {
     return content_hash(bytes);
 }
 
+uint64_t payload_hash(std::span<const ByteView> pieces) {
+    return content_hash(pieces);
+}
+
 uint64_t fnv1a64(ByteView bytes, uint64_t state) {
     uint64_t h = state;
     for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;

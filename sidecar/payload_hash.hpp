@@ -19,6 +19,8 @@ inline constexpr const char* kLegacyPayloadHashKey = "fnv1a64";
 
 // XXH3-64 of `bytes`: what new sidecars record under kPayloadHashKey.
 uint64_t payload_hash(ByteView bytes);
+// The same of a file written in pieces (the hash of their bytes one after another).
+uint64_t payload_hash(std::span<const ByteView> pieces);
 
 inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325ull;
 // FNV-1a 64 of `bytes`, from `state` (the hash of what comes before them): the hash of sidecars

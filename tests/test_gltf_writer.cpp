@@ -128,6 +128,12 @@ void check_scene(const scene::Scene& sc, const std::string& what) {
             BOOST_TEST(a.has_bin == b.has_bin);
             BOOST_TEST((a.bin == b.bin), "GLB BIN chunks differ");
             BOOST_TEST(ours.document.size() <= ref.document.size() + 64);
+            // Encoded in pieces (the binary chunk left in the scene's arrays): the same file.
+            const gltf::Encoded pieces = gltf::encode(sc, true, "out.glb", gltf::Assembly::Pieces);
+            Bytes joined = pieces.document;
+            for (const ByteView p : pieces.tail) joined.insert(joined.end(), p.begin(), p.end());
+            BOOST_TEST((joined == ours.document), "GLB in pieces differs from the whole GLB");
+            BOOST_TEST(pieces.tail.empty() == !a.has_bin);
         }
         {
             const gltf::Encoded ours = gltf::encode(sc, false, "dir/out.gltf");

@@ -160,6 +160,28 @@ BOOST_AUTO_TEST_CASE(a_symlink_at_the_output_is_replaced_never_followed) {
     BOOST_TEST((read_file(dir / "in-process.glb") == Bytes{1, 2, 3}));
 }
 
+// A file written from pieces (a GLB from a scene's arrays, an archive from its entries): more
+// pieces than one system call takes, empty ones among them, the same bytes; a failed write
+// leaves nothing.
+BOOST_AUTO_TEST_CASE(a_file_written_in_pieces_holds_them_in_order) {
+    const fs::path dir = fresh("pieces");
+    Bytes expected;
+    std::vector<Bytes> storage;
+    for (size_t i = 0; i < 3000; ++i) {
+        Bytes& b = storage.emplace_back(i % 7 == 0 ? 0 : 1 + i % 13);
+        for (size_t k = 0; k < b.size(); ++k) b[k] = uint8_t(i * 31 + k);
+        expected.insert(expected.end(), b.begin(), b.end());
+    }
+    const std::vector<ByteView> pieces(storage.begin(), storage.end());
+    write_file_atomic(dir / "joined.bin", pieces);
+    BOOST_TEST((read_file(dir / "joined.bin") == expected));
+    inject_write_failure(1); // the second system call: part of the file written
+    BOOST_CHECK_THROW(write_file_atomic(dir / "failed.bin", pieces), std::runtime_error);
+    inject_write_failure(-1);
+    BOOST_TEST(!fs::exists(dir / "failed.bin"));
+    BOOST_TEST(listing(dir) == std::set<std::string>{"joined.bin"});
+}
+
 // Shared mappings: one mapping per file version while it is in use, a replaced file mapped anew;
 // releasing pages keeps the bytes readable and never touches memory that is not such a mapping
 // (dropping heap pages would zero them): neither a heap buffer nor a small file read into memory.

@@ -647,6 +647,31 @@ BOOST_AUTO_TEST_CASE(cli_writes_what_the_library_writes) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_glb_in_pieces_is_the_whole_glb) {
+    // The CLI's export leaves the GLB's binary chunk in the scene's arrays, which the files keep
+    // alive after export_terrain returns (the sanitized suite would see a freed array read).
+    const test::MapExports& e = exports();
+    BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
+    const std::string name = e.maps.front();
+    const Bytes land = read_file(e.land(name)), map = read_file(e.dir(name) / "Land.map");
+    pipeline::TerrainExportInput in(land, name, pipeline::NamedBytes{name + "/Land.map", map});
+    pipeline::TerrainExportSettings settings;
+    const pipeline::TerrainExport whole = pipeline::export_terrain(in, settings);
+    settings.glb = gltf::Assembly::Pieces;
+    const pipeline::TerrainExport pieces = pipeline::export_terrain(in, settings);
+    BOOST_TEST_REQUIRE(pieces.files.size() == whole.files.size());
+    const pipeline::OutputFile& glb = pieces.files.back();
+    BOOST_TEST(glb.tail.size() > 10u);
+    BOOST_TEST(!glb.keep.empty());
+    Bytes joined;
+    for (const ByteView p : glb.pieces()) joined.insert(joined.end(), p.begin(), p.end());
+    BOOST_TEST((joined == whole.files.back().bytes));
+    BOOST_TEST(pieces.sidecar.record.written.xxh3_64 == whole.sidecar.record.written.xxh3_64);
+    const fs::path dir = e.root / "pieces";
+    pipeline::write_outputs(dir, pieces.files);
+    BOOST_TEST((read_file(dir / glb.name) == whole.files.back().bytes));
+}
+
 BOOST_AUTO_TEST_CASE(cli_explicit_level_files_and_missing_map) {
     const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
