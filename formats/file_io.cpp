@@ -45,27 +45,9 @@ fs::path temporary_beside(const fs::path& path) {
     return path.parent_path() / name;
 }
 
-void write_all(int fd, ByteView bytes, const fs::path& path) {
-    size_t done = 0;
-    while (done < bytes.size()) {
-        if (int left = writes_before_failure.load(); left >= 0) {
-            writes_before_failure = left - 1;
-            if (left == 0)
-                throw std::runtime_error(path.string() + ": write failed: " + errno_text(ENOSPC));
-        }
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
-        }
-        done += size_t(n);
-    }
-}
-
-// The pieces one after another, up to 1,024 per system call (IOV_MAX on Linux): a GLB written
-// from a scene's arrays is a few hundred pieces.
+// The pieces one after another (a whole file is one piece), up to 1,024 per system call (IOV_MAX
+// on Linux): a GLB written from a scene's arrays is a few hundred pieces.
 void write_pieces(int fd, std::span<const ByteView> pieces, const fs::path& path) {
-    if (pieces.size() == 1) return write_all(fd, pieces[0], path);
     constexpr size_t kMaxIovecs = 1024;
     std::vector<iovec> iov;
     iov.reserve(std::min(pieces.size(), kMaxIovecs));
