@@ -1,5 +1,7 @@
 #include "json_scan.hpp"
 
+#include "formats/json_nesting.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cctype>
@@ -12,8 +14,6 @@
 namespace msh::sidecar::json_scan {
 
 namespace {
-
-constexpr int kMaxDepth = 512;
 
 struct Scanner {
     std::string_view s;
@@ -152,14 +152,18 @@ struct Scanner {
         i += word.size();
     }
 
+    // `depth`: the containers around the value. A container opened here is level depth + 1;
+    // past kMaxJsonNesting it is refused, as check_json_nesting refuses it (so a text this scan
+    // accepts needs no second pass for nlohmann's sake).
     void value(int depth, std::vector<Member>* members = nullptr) {
-        if (depth > kMaxDepth) fail("nested more than 512 deep");
         ws();
         switch (peek()) {
         case '{':
+            nest(depth);
             object(depth, members);
             return;
         case '[':
+            nest(depth);
             array(depth);
             return;
         case '"':
@@ -183,6 +187,10 @@ struct Scanner {
             }
             fail("unexpected character");
         }
+    }
+    void nest(int depth) const {
+        if (size_t(depth) >= kMaxJsonNesting)
+            fail("nested deeper than " + std::to_string(kMaxJsonNesting) + " levels");
     }
     void array(int depth) {
         ++i;

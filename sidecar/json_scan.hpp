@@ -1,8 +1,9 @@
 // A validating JSON scanner for big sidecars: checks the whole text against the JSON grammar
-// (RFC 8259: objects, arrays, strings with escapes and valid UTF-8, numbers, literals; nesting at
-// most 512 deep) about ten times faster than building a DOM, and hands out the byte spans of an
-// object's members so a reader parses only the members it needs (nlohmann::json::parse on the
-// span) and takes long escape-free strings (base64) as they are.
+// (RFC 8259: objects, arrays, strings with escapes and valid UTF-8, numbers, literals; arrays and
+// objects nested at most kMaxJsonNesting levels, the bound of check_json_nesting) about ten times
+// faster than building a DOM, and hands out the byte spans of an object's members so a reader
+// parses only the members it needs (nlohmann::json::parse on the span) and takes long escape-free
+// strings (base64) as they are.
 #pragma once
 
 #include <optional>

@@ -8,7 +8,6 @@
 
 #include "formats/cp1251.hpp"
 #include "formats/diagnostics.hpp"
-#include "formats/json_nesting.hpp"
 
 #include <stdexcept>
 
@@ -519,7 +518,8 @@ ModelSidecar read_text(ByteView bytes, const std::string& where, bool descriptio
             if (key == k) return true;
         return false;
     };
-    check_json_nesting(bytes, where);
+    // No separate nesting pass: the scan refuses what check_json_nesting refuses, and the DOM
+    // fallback below runs that check to say where.
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     std::vector<json_scan::Member> members;
     try {

@@ -8,7 +8,6 @@
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
-#include "formats/json_nesting.hpp"
 #include "formats/png.hpp"
 
 #include <algorithm>
@@ -239,7 +238,7 @@ std::string texture_sidecar_text(const TextureSidecar& sidecar) {
 // As the model sidecar: a validating scan hands out the members, each is parsed on its own, and
 // the original's base64 (megabytes for a large texture) is decoded straight from the text.
 TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
-    check_json_nesting(bytes, where);
+    // The scan bounds the nesting (json_scan.hpp); the DOM fallback says where it is too deep.
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     json doc = json::object();
     std::optional<std::string_view> original;

@@ -507,6 +507,24 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
     BOOST_TEST(!fs::exists(dir / "out.msh"));
+    // A texture sidecar nested one level too deep (the scan refuses it, the DOM fallback says
+    // where).
+    const std::string tex =
+        q((test::corpus_dir() / samples::kTexturesLib).string() + ":" +
+          nres::read(read_file(test::corpus_dir() / samples::kTexturesLib), ReadMode::Strict, "lib")
+              .entries.at(0)
+              .name());
+    BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
+    const Bytes tsc = read_file(dir / "t.sidecar.json");
+    std::string ts(tsc.begin(), tsc.end());
+    ts.insert(ts.find('{') + 1, "\"x\": " + std::string(kMaxJsonNesting, '[') +
+                                    std::string(kMaxJsonNesting, ']') + ",");
+    write_file_atomic(dir / "t.sidecar.json", Bytes(ts.begin(), ts.end()));
+    r = mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.texm"));
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("nested deeper than 256 levels") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("t.sidecar.json") != std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(dir / "t.texm"));
     // In a batch rebuild the damaged entry fails alone, with a report, and the batch goes on.
     BOOST_TEST_REQUIRE(mshconv("batch " + q(lib) + " --to glb -o " + q(dir / "b")).code == 0);
     const fs::path folder = dir / "b" / "static.rlb";
