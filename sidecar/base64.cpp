@@ -20,6 +20,23 @@ constexpr auto kValue = [] {
     return t;
 }();
 
+// Decoding a quad of characters a b c d into bytes x y z: one table per position holding the
+// character's six bits already where they go in x | y << 8 | z << 16, so a quad is four lookups
+// ORed together and stored as one 32-bit word; a character outside the alphabet sets bit 24.
+constexpr uint32_t kNotBase64 = 1u << 24;
+constexpr auto kQuadBits = [] {
+    std::array<std::array<uint32_t, 256>, 4> t{};
+    for (auto& position : t) position.fill(kNotBase64);
+    for (uint32_t i = 0; i < 64; ++i) {
+        const auto c = uint8_t(kAlphabet[i]);
+        t[0][c] = i << 2;                        // x: bits 7..2
+        t[1][c] = i >> 4 | (i & 15) << 12;       // x: bits 1..0, y: bits 7..4
+        t[2][c] = (i >> 2) << 8 | (i & 3) << 22; // y: bits 3..0, z: bits 7..6
+        t[3][c] = i << 16;                       // z: bits 5..0
+    }
+    return t;
+}();
+
 // The two characters of each 12-bit group, the first in the low byte (stored little-endian).
 const auto kPairs = [] {
     std::array<uint16_t, 4096> t{};
@@ -98,21 +115,32 @@ Bytes from_base64(std::string_view text) {
     Bytes out(text.size() / 4 * 3 - pad);
     const auto* in = reinterpret_cast<const uint8_t*>(text.data());
     // Whole quads without padding: four lookups, three bytes; a character outside the alphabet
-    // (value 64) sets bit 6 of `seen`, checked once per block of quads.
+    // sets kNotBase64 in `seen`, checked once per block of quads.
     const size_t whole = body / 4;
     uint8_t* o = out.data();
     constexpr size_t kBlock = 1024;
     for (size_t q0 = 0; q0 < whole; q0 += kBlock) {
         const size_t q1 = std::min(whole, q0 + kBlock);
         uint32_t seen = 0;
-        for (size_t q = q0; q < q1; ++q, o += 3) {
+        size_t q = q0;
+        // A 32-bit store writes one byte past the quad's three, which the next quad overwrites:
+        // the last whole quad of the text takes the byte stores below.
+        if constexpr (std::endian::native == std::endian::little)
+            for (; q + 1 < whole && q < q1; ++q, o += 3) {
+                const uint8_t* c = in + 4 * q;
+                const uint32_t v = kQuadBits[0][c[0]] | kQuadBits[1][c[1]] | kQuadBits[2][c[2]] |
+                                   kQuadBits[3][c[3]];
+                seen |= v;
+                std::memcpy(o, &v, 4);
+            }
+        for (; q < q1; ++q, o += 3) {
             const uint8_t* c = in + 4 * q;
             const uint32_t a = kValue[c[0]], b = kValue[c[1]], d = kValue[c[2]], e = kValue[c[3]];
-            seen |= a | b | d | e;
+            seen |= (a | b | d | e) & 64 ? kNotBase64 : 0;
             const uint32_t v = a << 18 | b << 12 | d << 6 | e;
             o[0] = uint8_t(v >> 16), o[1] = uint8_t(v >> 8), o[2] = uint8_t(v);
         }
-        if (seen & 64) bad_character(4 * q0);
+        if (seen & kNotBase64) bad_character(4 * q0);
     }
     // The padded last quad: padding decodes as zero bits; bits past the data are ignored.
     bad_character(4 * whole);

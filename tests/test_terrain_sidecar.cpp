@@ -3,6 +3,8 @@
 // valid and broken texts, the import-side parse (only what the import reads) against a full
 // parse, and the text writer (face rows, one line per areal) against the decoded level.
 #include "formats/arealmap.hpp"
+#include "formats/diagnostics.hpp"
+#include "formats/json_nesting.hpp"
 #include "formats/terrain.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
@@ -116,6 +118,22 @@ BOOST_AUTO_TEST_CASE(base64_follows_rfc_4648) {
     BOOST_CHECK_THROW(sidecar::splice_base64(placeholder.dump(1), "\n \"base64\": \"\"", payload),
                       std::logic_error);
     BOOST_TEST((sidecar::from_base64(good) == big));
+    // Every position of a quad (each has its own decoding table), any byte outside the alphabet
+    // (high bytes, NUL, a '=' before the padding) is refused at its offset.
+    const std::string short_text = good.substr(0, 40);
+    for (size_t at = 0; at < short_text.size(); ++at)
+        for (const char outside : {'*', '\x80', '\xff', '\0', '=', '-', '_'}) {
+            if (outside == '=' && at + 2 >= short_text.size()) continue; // padding there
+            std::string bad = short_text;
+            bad[at] = outside;
+            try {
+                sidecar::from_base64(bad);
+                BOOST_TEST(false, "byte " << int(uint8_t(outside)) << " at " << at << " passed");
+            } catch (const std::invalid_argument& e) {
+                BOOST_TEST(std::string(e.what()) ==
+                           "invalid base64 character at " + std::to_string(at));
+            }
+        }
     for (const size_t at :
          {size_t(0), size_t(4095), size_t(4096), size_t(17001), good.size() - 1}) {
         std::string bad = good;
@@ -165,10 +183,33 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
                 "[\"" + std::string(at, 'a') + special + std::string(40 - at, 'b') + "\"]";
             BOOST_TEST(scanner_accepts(t) == json::accept(t), "special at " << at << ": " << t);
         }
-    // Nesting: fine up to 512 levels, refused beyond (nlohmann has no limit; the scanner
-    // recurses and keeps its stack bounded).
-    BOOST_TEST(scanner_accepts(std::string(500, '[') + std::string(500, ']')));
-    BOOST_TEST(!scanner_accepts(std::string(600, '[') + std::string(600, ']')));
+    // Nesting: the bound of check_json_nesting, kMaxJsonNesting levels of arrays or objects, one
+    // more refused (an empty one too), so that the sidecar readers need no second pass over the
+    // text before nlohmann parses its members (nlohmann's parser and destructors recurse).
+    const auto arrays = [](size_t levels) {
+        return std::string(levels, '[') + std::string(levels, ']');
+    };
+    const auto objects = [](size_t levels) {
+        std::string t;
+        for (size_t k = 0; k < levels; ++k) t += "{\"k\": ";
+        return t + "1" + std::string(levels, '}');
+    };
+    const auto nesting_accepts = [](const std::string& t) {
+        try {
+            check_json_nesting(ByteView(reinterpret_cast<const uint8_t*>(t.data()), t.size()), "t");
+            return true;
+        } catch (const FormatError&) {
+            return false;
+        }
+    };
+    for (const std::string& t :
+         {arrays(kMaxJsonNesting), objects(kMaxJsonNesting), "[" + arrays(kMaxJsonNesting) + "]",
+          "{\"a\": " + objects(kMaxJsonNesting) + "}", arrays(kMaxJsonNesting + 1), arrays(100000),
+          std::string(kMaxJsonNesting, '[') + "{}" + std::string(kMaxJsonNesting, ']')})
+        BOOST_TEST(scanner_accepts(t) == nesting_accepts(t), t.size() << " characters");
+    BOOST_TEST(scanner_accepts(arrays(kMaxJsonNesting)));
+    BOOST_TEST(!scanner_accepts(arrays(kMaxJsonNesting + 1)));
+    BOOST_TEST(!scanner_accepts(objects(kMaxJsonNesting + 1)));
 
     const auto members = sidecar::json_scan::object_members(
         "{\"k\\u0031\": [1, 2] , \"s\":\"plain\",\"e\":\"a\\nb\", \"o\": {\"x\": 1}}");
