@@ -188,6 +188,18 @@ struct Scanner {
             fail("unexpected character");
         }
     }
+    // An array element or a member's value: numbers and strings, most of a sidecar's values,
+    // are scanned here without a recursive call of value() each (measured: a tenth of the scan).
+    void element(int depth) {
+        ws();
+        const int c = peek();
+        if (c == '-' || (c >= '0' && c <= '9'))
+            number();
+        else if (c == '"')
+            string();
+        else
+            value(depth);
+    }
     void nest(int depth) const {
         if (size_t(depth) >= kMaxJsonNesting)
             fail("nested deeper than " + std::to_string(kMaxJsonNesting) + " levels");
@@ -200,7 +212,7 @@ struct Scanner {
             return;
         }
         for (;;) {
-            value(depth + 1);
+            element(depth + 1);
             ws();
             if (peek() == ',') {
                 ++i;
@@ -227,7 +239,7 @@ struct Scanner {
             expect(':', "':'");
             ws();
             const size_t v0 = i;
-            value(depth + 1);
+            element(depth + 1);
             if (members)
                 members->push_back({escaped ? nlohmann::json::parse(key).get<std::string>()
                                             : std::string(key.substr(1, key.size() - 2)),

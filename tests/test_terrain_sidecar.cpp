@@ -174,6 +174,12 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
         "\"\xf5\x80\x80\x80\"", "\"\xe2\x82\"", "1 2", "{} x", "[1]]", "{\"a\":[}"};
     for (const std::string& t : texts)
         BOOST_TEST(scanner_accepts(t) == json::accept(t), "text: " << t.substr(0, 40));
+    // The same values as array elements and member values (scanned there without value()).
+    for (const std::string& t : texts)
+        for (const std::string& inside : {"[" + t + "]", "[1, " + t + " ]", "{\"k\":" + t + "}",
+                                          "{\"j\": 2, \"k\": " + t + "}"})
+            BOOST_TEST(scanner_accepts(inside) == json::accept(inside),
+                       "text: " << inside.substr(0, 40));
     // Long strings (the scanner skips plain runs 16 bytes at a time): one special byte or
     // sequence at every position of a 40-byte run, valid or not.
     for (const std::string special :
