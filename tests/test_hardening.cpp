@@ -62,6 +62,13 @@ Entry first_model() {
     throw std::runtime_error("no model in static.rlb");
 }
 
+// The first texture of the corpus's Textures.lib, as `ARCHIVE:ENTRY`.
+std::string first_texture_address() {
+    const fs::path lib = test::corpus_dir() / samples::kTexturesLib;
+    return lib.string() + ":" +
+           nres::read(read_file(lib), ReadMode::Strict, "lib").entries.at(0).name();
+}
+
 pipeline::ModelExport export_gltf(const Entry& m) {
     pipeline::ModelExportInput in(m.bytes, m.name);
     in.libraries = [](const mapping::LibraryNeeds&) { // the whole libraries
@@ -245,11 +252,7 @@ BOOST_AUTO_TEST_CASE(no_output_overwrites_an_input) {
     BOOST_TEST(!fs::exists(dir / "back.msh"));
     BOOST_TEST(!fs::exists(dir / "two.glb"));
     // A texture import onto its own sidecar.
-    const std::string tex =
-        q((test::corpus_dir() / samples::kTexturesLib).string() + ":" +
-          nres::read(read_file(test::corpus_dir() / samples::kTexturesLib), ReadMode::Strict, "lib")
-              .entries.at(0)
-              .name());
+    const std::string tex = q(first_texture_address());
     BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
     const Bytes tsc = read_file(dir / "t.sidecar.json");
     BOOST_TEST(mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.sidecar.json")).code == 2);
@@ -509,11 +512,7 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     BOOST_TEST(!fs::exists(dir / "out.msh"));
     // A texture sidecar nested one level too deep (the scan refuses it, the DOM fallback says
     // where).
-    const std::string tex =
-        q((test::corpus_dir() / samples::kTexturesLib).string() + ":" +
-          nres::read(read_file(test::corpus_dir() / samples::kTexturesLib), ReadMode::Strict, "lib")
-              .entries.at(0)
-              .name());
+    const std::string tex = q(first_texture_address());
     BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
     const Bytes tsc = read_file(dir / "t.sidecar.json");
     std::string ts(tsc.begin(), tsc.end());
