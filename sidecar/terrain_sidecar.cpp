@@ -9,8 +9,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <functional>
+#include <iterator>
 #include <unordered_map>
 
 namespace msh::sidecar {
@@ -62,21 +62,25 @@ template <class T> void put_int(std::string& out, T v) {
     out.append(buf, r.ptr);
 }
 
-// One face row, compact: ["0x00000608",0,255,65535,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27].
+// One face row, compact: ["0x00000608",0,255,65535,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27],
+// built in a local buffer and appended once (with snprintf for the flags and an append per value
+// the rows took 2.9x the instructions).
 void put_face_row(const terrain::Face& f, std::string& out) {
-    char hex[11];
-    std::snprintf(hex, sizeof hex, "0x%08x", f.flags);
-    out += "[\"";
-    out.append(hex, 10);
-    out += '"';
     const int values[] = {f.material,  f.aux,       f.unk06,      f.v[0], f.v[1],
                           f.v[2],      f.n[0],      f.n[1],       f.n[2], f.normal[0],
                           f.normal[1], f.normal[2], f.edge_class, f.unk27};
-    for (int v : values) {
-        out += ',';
-        put_int(out, v);
+    char row[16 + std::size(values) * 12]; // an int is at most 11 characters and its comma
+    char* p = row;
+    for (const char c : {'[', '"', '0', 'x'}) *p++ = c;
+    for (int shift = 28; shift >= 0; shift -= 4)
+        *p++ = "0123456789abcdef"[(f.flags >> shift) & 15u];
+    *p++ = '"';
+    for (const int v : values) {
+        *p++ = ',';
+        p = std::to_chars(p, row + sizeof row, v).ptr;
     }
-    out += ']';
+    *p++ = ']';
+    out.append(row, p);
 }
 
 // "rows" is a placeholder the text writer fills, one line per face.
