@@ -311,10 +311,12 @@ bool avx_usable() {
 }
 #endif
 
-// Signature, IHDR, one IDAT (Up-filtered rows in one zlib stream from ISA-L's igzip), IEND.
-// nullopt when igzip needs more room than the bound (data that does not compress): libpng then.
+// Signature, IHDR, sBIT, PLTE, tRNS (those three as the options ask, in the order PNG requires and
+// with the bytes libpng writes), one IDAT (Up-filtered rows in one zlib stream from ISA-L's
+// igzip), IEND. nullopt when igzip needs more room than the bound (data that does not
+// compress): libpng then.
 std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorType type,
-                                       ByteView pixels, int level) {
+                                       ByteView pixels, const EncodeOptions& options) {
     const size_t stride = size_t(width) * channels(type);
     const size_t filtered_size = (stride + 1) * height;
     // Buffers every byte of which is written before it is read: not zeroed first.
@@ -331,7 +333,7 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
         for (size_t x = 0; x < stride; ++x) out[1 + x] = uint8_t(row[x] - above[x]);
     }
     if (filtered_size > std::numeric_limits<uint32_t>::max() / 2) return std::nullopt;
-    level = std::clamp(level, 0, 3);
+    const int level = std::clamp(options.compression_level, 0, 3);
     std::vector<uint8_t>& level_buffer = igzip_level_buffer(level);
     const size_t bound = filtered_size + filtered_size / 16 + 1024;
     const std::unique_ptr<uint8_t[]> z(new uint8_t[bound]);
@@ -355,13 +357,28 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
 #endif
     if (result != COMP_OK) return std::nullopt;
     const size_t n = stream.total_out;
+    const int color = png_color_type(type);
     Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    out.reserve(out.size() + 25 + (12 + n) + 12); // IHDR, IDAT, IEND
+    out.reserve(out.size() + 25 + 16 + (12 + 3 * options.palette.size()) +
+                (12 + options.palette_alpha.size()) + (12 + n) + 12);
     Bytes ihdr;
     put_u32(ihdr, width);
     put_u32(ihdr, height);
-    ihdr.insert(ihdr.end(), {8, uint8_t(type == ColorType::RGBA ? 6 : 2), 0, 0, 0});
+    ihdr.insert(ihdr.end(), {8, uint8_t(color), 0, 0, 0});
     put_chunk(out, "IHDR", ihdr);
+    if (const auto& bits = options.significant_bits; bits[0] != 0) {
+        // As png_write_sBIT: grey or R, G, B (a palette's too), then alpha.
+        Bytes sbit =
+            (color & PNG_COLOR_MASK_COLOR) ? Bytes{bits[0], bits[1], bits[2]} : Bytes{bits[0]};
+        if (color & PNG_COLOR_MASK_ALPHA) sbit.push_back(bits[3]);
+        put_chunk(out, "sBIT", sbit);
+    }
+    if (type == ColorType::Indexed) {
+        Bytes plte;
+        for (const auto& c : options.palette) plte.insert(plte.end(), c.begin(), c.end());
+        put_chunk(out, "PLTE", plte);
+        if (!options.palette_alpha.empty()) put_chunk(out, "tRNS", options.palette_alpha);
+    }
     put_chunk(out, "IDAT", ByteView(z.get(), n));
     put_chunk(out, "IEND", {});
     return out;
@@ -377,10 +394,8 @@ Bytes encode(uint32_t width, uint32_t height, ColorType type, ByteView pixels,
         throw FormatError("PNG", 0, "pixel buffer does not match the image size");
     if (type == ColorType::Indexed && (options.palette.empty() || options.palette.size() > 256))
         throw FormatError("PNG", 0, "an indexed PNG needs 1 to 256 palette colours");
-    if (options.igzip && (type == ColorType::RGB || type == ColorType::RGBA) &&
-        options.significant_bits[0] == 0)
-        if (std::optional<Bytes> fast =
-                encode_with_igzip(width, height, type, pixels, options.compression_level))
+    if (options.igzip)
+        if (std::optional<Bytes> fast = encode_with_igzip(width, height, type, pixels, options))
             return std::move(*fast);
     Bytes out;
     Context ctx;
@@ -466,6 +481,7 @@ EncodeOptions options_for_level(int zlib_level) {
     EncodeOptions o;
     o.compression_level = zlib_level;
     o.filter = RowFilter::Adaptive;
+    o.igzip = false;
     return o;
 }
 

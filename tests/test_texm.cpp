@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace msh;
 using msh::texm::Format;
@@ -291,6 +294,58 @@ BOOST_AUTO_TEST_CASE(png_colour_types_and_chunks) {
     msh::png::Decoded d = msh::png::decode(file);
     BOOST_TEST(d.rgba.pixel(0, 0)[3] == 0); // index 0 -> transparent
     BOOST_TEST((*d.indices == t.levels[0]));
+}
+
+// The igzip writer (the default) and libpng (`--png-level`) write the same chunks in the same
+// order, byte for byte but the compressed image data, for every colour type with and without
+// sBIT, with PLTE and tRNS; and both decode to the same pixels.
+BOOST_AUTO_TEST_CASE(igzip_and_libpng_write_the_same_chunks) {
+    using msh::png::ColorType;
+    const auto chunks = [](const Bytes& file) {
+        std::vector<std::pair<std::string, Bytes>> out;
+        for (size_t at = 8; at + 12 <= file.size();) {
+            const uint32_t n = uint32_t(file[at]) << 24 | uint32_t(file[at + 1]) << 16 |
+                               uint32_t(file[at + 2]) << 8 | file[at + 3];
+            const std::string type(file.begin() + long(at + 4), file.begin() + long(at + 8));
+            Bytes data(file.begin() + long(at + 8), file.begin() + long(at + 8 + n));
+            if (type == "IDAT") data.clear(); // compressed differently, maybe split
+            if (type != "IDAT" || out.empty() || out.back().first != "IDAT")
+                out.emplace_back(type, std::move(data));
+            at += 12 + n;
+        }
+        return out;
+    };
+    const std::pair<ColorType, size_t> types[] = {{ColorType::Gray, 1},
+                                                  {ColorType::GrayAlpha, 2},
+                                                  {ColorType::RGB, 3},
+                                                  {ColorType::RGBA, 4},
+                                                  {ColorType::Indexed, 1}};
+    uint32_t noise = 99;
+    for (const auto& [type, channels] : types)
+        for (const bool sbit : {false, true}) {
+            const uint32_t w = 7, h = 5;
+            Bytes pixels(w * h * channels);
+            for (uint8_t& p : pixels) {
+                noise = noise * 1664525u + 1013904223u;
+                p = uint8_t(type == ColorType::Indexed ? (noise >> 24) % 4 : noise >> 24);
+            }
+            msh::png::EncodeOptions o;
+            if (sbit) o.significant_bits = {5, 6, 4, 3};
+            if (type == ColorType::Indexed) {
+                o.palette = {{0, 0, 0}, {255, 0, 0}, {0, 255, 0}, {10, 20, 30}};
+                if (sbit) o.palette_alpha = {0, 128};
+            }
+            BOOST_TEST_REQUIRE(o.igzip); // the default
+            const Bytes fast = msh::png::encode(w, h, type, pixels, o);
+            o.igzip = false;
+            const Bytes zlib = msh::png::encode(w, h, type, pixels, o);
+            const auto a = chunks(fast), b = chunks(zlib);
+            std::string names;
+            for (const auto& [name, data] : a) names += name + " ";
+            BOOST_TEST((a == b), "colour type " << int(type) << ", sBIT " << sbit << ": " << names);
+            BOOST_TEST((msh::png::decode(fast).rgba == msh::png::decode(zlib).rgba));
+            BOOST_TEST(fast != zlib); // two encoders indeed
+        }
 }
 
 BOOST_AUTO_TEST_CASE(png_decodes_foreign_variants_and_rejects_damage) {
