@@ -119,9 +119,11 @@ struct PreparedTerrain {
     mapping::TerrainSceneOptions options;
 };
 
+// `whole_glb`: the caller assembles the GLB in memory (the draped layer's arrays are then cut to
+// size first; DrapeOptions::tight_arrays).
 PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, bool draped,
                                 bool layer2, const png::EncodeOptions& png,
-                                unsigned drape_threads = 1) {
+                                unsigned drape_threads = 1, bool whole_glb = true) {
     const std::string& where = in.address;
     PreparedTerrain p;
     TerrainScene& out = p.built;
@@ -158,6 +160,7 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
     if (out.map && draped) {
         mapping::DrapeOptions drape;
         drape.threads = drape_threads;
+        drape.tight_arrays = whole_glb;
         mapping::add_draped_overlay(out.scene, *out.terrain, *out.map, drape);
     }
     return p;
@@ -167,7 +170,7 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
 
 TerrainScene terrain_scene(const TerrainExportInput& in, bool draped,
                            const png::EncodeOptions& png) {
-    return prepare_terrain(in, true, draped, true, png).built;
+    return prepare_terrain(in, true, draped, true, png, 1, false).built; // no GLB made
 }
 
 TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {
@@ -176,7 +179,8 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     const std::string& where = in.address;
     PreparedTerrain prepared = prepare_terrain(
         in, areal_faces, !obj_out && settings.overlay == TerrainExportSettings::Overlay::Both,
-        !obj_out, settings.png, settings.threads);
+        !obj_out, settings.png, settings.threads,
+        !obj_out && settings.glb == gltf::Assembly::Whole);
     TerrainExport out;
     out.warnings = std::move(prepared.built.warnings);
     out.notes = std::move(prepared.built.notes);
