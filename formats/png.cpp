@@ -276,17 +276,6 @@ void put_chunk(Bytes& out, const char* type, ByteView data) {
     put_u32(out, crc32_gzip_refl(0, out.data() + start, out.size() - start));
 }
 
-// ISA-L's level buffer (its hash tables) per thread and level: allocating one costs more than a
-// thumbnail's data.
-std::vector<uint8_t>& igzip_level_buffer(int level) {
-    thread_local std::array<std::vector<uint8_t>, 4> buffers;
-    static constexpr std::array<size_t, 4> kSizes{ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
-                                                  ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
-    std::vector<uint8_t>& b = buffers[size_t(level)];
-    if (b.empty()) b.resize(kSizes[size_t(level)]);
-    return b;
-}
-
 // ISA-L's AVX code returns with the upper halves of the vector registers in use. Every SSE
 // instruction after that (all of our code: it is built for plain x86-64) then pays a state
 // transition, which made the rasterizer 1.5x slower. vzeroupper clears them.
@@ -313,7 +302,7 @@ bool avx_usable() {
 
 // Signature, IHDR, sBIT, PLTE, tRNS (those three as the options ask, in the order PNG requires and
 // with the bytes libpng writes), one IDAT (Up-filtered rows in one zlib stream from ISA-L's
-// igzip), IEND. nullopt when igzip needs more room than the bound (data that does not
+// igzip at level 0), IEND. nullopt when igzip needs more room than the bound (data that does not
 // compress): libpng then.
 std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorType type,
                                        ByteView pixels, const EncodeOptions& options) {
@@ -333,17 +322,17 @@ std::optional<Bytes> encode_with_igzip(uint32_t width, uint32_t height, ColorTyp
         for (size_t x = 0; x < stride; ++x) out[1 + x] = uint8_t(row[x] - above[x]);
     }
     if (filtered_size > std::numeric_limits<uint32_t>::max() / 2) return std::nullopt;
-    const int level = std::clamp(options.compression_level, 0, 3);
-    std::vector<uint8_t>& level_buffer = igzip_level_buffer(level);
     const size_t bound = filtered_size + filtered_size / 16 + 1024;
     const std::unique_ptr<uint8_t[]> z(new uint8_t[bound]);
     // Zeroed first: the stateless init leaves some fields (the history window among them) as
     // they were, and a stack leftover there made the same picture compress differently.
     isal_zstream stream{};
     isal_deflate_stateless_init(&stream);
-    stream.level = uint32_t(level);
-    stream.level_buf = level_buffer.data();
-    stream.level_buf_size = uint32_t(level_buffer.size());
+    // Level 0, static Huffman codes, which needs no level buffer. Levels 1 and 2 (ISA-L 2.30)
+    // gave files that depend on the process's address layout: the same picture compressed to
+    // another stream in about 3 runs of 100 (the same pixels; measured on a 2x4 mip level), and
+    // level 3 is as slow as zlib.
+    stream.level = 0;
     stream.gzip_flag = IGZIP_ZLIB;
     stream.end_of_stream = 1;
     stream.flush = NO_FLUSH;

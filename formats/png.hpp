@@ -22,11 +22,11 @@ enum class ColorType { Gray, GrayAlpha, RGB, RGBA, Indexed };
 enum class RowFilter { Adaptive, None, Sub, Up, Paeth };
 
 // The default is the fast setting (bench/png_bench.cpp, `mshconv_bench png`, corpus textures):
-// ISA-L's igzip at level 1 with the Up filter, 2-3x faster than zlib 1 with Up (the default up
-// to session 25) and a few percent smaller, 7x faster than zlib 6 with adaptive filters for 1.4x
-// its bytes; decoded pixels are the same whatever the setting.
+// ISA-L's igzip (level 0: static Huffman codes) with the Up filter, 3x faster than zlib 1 with Up
+// (the default up to session 25) for 1.3x its bytes, 7.5x faster than zlib 6 with adaptive
+// filters for 1.9x; decoded pixels are the same whatever the setting.
 struct EncodeOptions {
-    int compression_level = 1;        // zlib level 0..9, igzip level 0..3
+    int compression_level = 1;        // zlib level 0..9 (igzip false)
     RowFilter filter = RowFilter::Up; // zlib only (igzip rows are always Up-filtered)
     // sBIT: the significant bits of R, G, B (or grey) and A; 0 = no sBIT chunk.
     std::array<uint8_t, 4> significant_bits{0, 0, 0, 0};
@@ -36,11 +36,10 @@ struct EncodeOptions {
     // No PNG at all: the texture chain hands over the decoded pixels (scene::Image::pixels), the
     // ones the PNG would decode to. For consumers that only draw them (previews).
     bool pixels_only = false;
-    // The image data compressed by ISA-L's igzip at `compression_level` (0..3) instead of zlib
+    // The image data compressed by ISA-L's igzip at level 0 (static Huffman codes) instead of zlib
     // through libpng, every row Up-filtered (the same chunks otherwise: sBIT, PLTE, tRNS); false:
-    // zlib through libpng. On preview pictures its level 1 is about 2x faster than libdeflate's
-    // level 1 and 3x faster than zlib's, for files 7 % larger than libdeflate's
-    // (bench/preview_bench.sh).
+    // zlib at `compression_level` through libpng. Its levels 1-3 are not offered: 1 and 2 made
+    // files that depend on the process's memory layout (3 runs in 100), 3 is as slow as zlib.
     bool igzip = true;
 };
 
