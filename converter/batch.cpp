@@ -104,7 +104,7 @@ int run_batch(const Args& args) {
         "areal-faces", "maps to OBJ: also write the areals as filled faces")(
         "png-level", po::value<int>(),
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
-        "the fast setting (ISA-L igzip level 1, Up filter; same pixels)")(
+        "the fast setting (ISA-L igzip level 0, Up filter; same pixels)")(
         "force", "--to preview: redo every asset, also those whose key is unchanged")(
         "full-read", "--to nres: read and compare even the files the exports wrote (by default "
                      "those give their originals without being read)");

@@ -134,7 +134,7 @@ int run_convert(const Args& args) {
         "mips", "texture export: also write every mip level as OUT_STEM.mip<k>.png")(
         "png-level", po::value<int>(),
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
-        "the fast setting (ISA-L igzip level 1, Up filter; same pixels)")(
+        "the fast setting (ISA-L igzip level 0, Up filter; same pixels)")(
         "format", po::value<std::string>(),
         "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "
         "different format re-encodes); new model: the format of every texture it adds (default "
