@@ -9,6 +9,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <tuple>
@@ -128,47 +129,54 @@ class GroundIndex {
     P2 lo_{0, 0}, hi_{0, 0};
 };
 
-// Sutherland-Hodgman: the part of the convex polygon `subject` (counter-clockwise: a convex part
-// of an areal) inside the counter-clockwise ground triangle; empty when they do not overlap. Each
-// of the three edges adds at most one corner. The two buffers are the caller's, reused: the drape
-// clips hundreds of thousands of pieces on a map.
-const std::vector<P2>& clip(const std::vector<P2>& subject, const Ground& g,
-                            std::array<std::vector<P2>, 2>& buffers, std::vector<double>& d) {
-    const std::vector<P2>* poly = &subject;
-    std::vector<P2>* out = &buffers[0];
+// Areals of more corners are draped triangle by triangle (convex_parts): a convex part has at
+// most this many corners.
+constexpr size_t kMergedCornersAtMost = 256;
+// The corners a clip can hold: a convex part's or a ribbon's (4), and each triangle edge adds at
+// most one.
+constexpr size_t kMaxClipCorners = kMergedCornersAtMost + 3;
+
+// A clip's working memory, the caller's and reused: the drape clips hundreds of thousands of
+// pieces on a map (fixed arrays: no size bookkeeping per corner).
+struct ClipBuffers {
+    std::array<std::array<P2, kMaxClipCorners>, 2> rings;
+    std::array<double, kMaxClipCorners> sides;
+};
+
+// Sutherland-Hodgman: the part of the convex polygon `subject` (`n` corners, counter-clockwise:
+// a convex part of an areal) inside the counter-clockwise ground triangle, as a pointer to its
+// corners and their count (0 when they do not overlap). Each of the three edges adds at most one
+// corner.
+std::pair<const P2*, size_t> clip(const P2* subject, size_t n, const Ground& g, ClipBuffers& b) {
+    const P2* poly = subject;
+    P2* out = b.rings[0].data();
+    double* d = b.sides.data();
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
     for (const auto& e : edges) {
-        const size_t n = poly->size();
-        d.resize(n);
         bool all_in = true, all_out = true;
         for (size_t i = 0; i < n; ++i) {
-            d[i] = cross(e[0], e[1], (*poly)[i]);
+            d[i] = cross(e[0], e[1], poly[i]);
             all_in &= d[i] >= 0;
             all_out &= d[i] < 0;
         }
-        if (all_out) {
-            buffers[0].clear();
-            return buffers[0];
-        }
+        if (all_out) return {nullptr, 0};
         if (all_in) continue; // this edge cuts nothing off
-        out->clear();
+        size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
             const bool in = d[i] >= 0;
             if (in != (d[prev] >= 0)) {
                 const double f = d[prev] / (d[prev] - d[i]);
-                const P2 p = (*poly)[prev], q = (*poly)[i];
-                out->push_back({p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)});
+                const P2 p = poly[prev], q = poly[i];
+                out[m++] = {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
             }
-            if (in) out->push_back((*poly)[i]);
+            if (in) out[m++] = poly[i];
         }
         poly = out;
-        out = out == &buffers[0] ? &buffers[1] : &buffers[0];
-        if (poly->size() < 3) {
-            buffers[0].clear();
-            return buffers[0];
-        }
+        n = m;
+        out = out == b.rings[0].data() ? b.rings[1].data() : b.rings[0].data();
+        if (n < 3) return {nullptr, 0};
     }
-    return *poly;
+    return {poly, n};
 }
 
 // Whether the ground triangle lies wholly outside one edge of the counter-clockwise `subject`:
@@ -211,7 +219,6 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
     };
     // A merge copies the rings it joins: quadratic in the corners. Past 256 corners (where
     // triangulate_xy fans too; no shipped areal has that many) the triangles are the parts.
-    constexpr size_t kMergedCornersAtMost = 256;
     if (vertices.size() > kMergedCornersAtMost) return as_points();
     // Inner edges: an edge two triangles share, one each way.
     struct Side {
@@ -402,6 +409,8 @@ class Draper {
     // fills the test only adds to the clip, measured).
     void drape_convex(const std::vector<P2>& subject, scene::Primitive& target, float lift,
                       bool separate_first) {
+        if (subject.size() > kMergedCornersAtMost) // convex_parts makes none: ClipBuffers' room
+            throw std::logic_error("drape: a convex part of more than 256 corners");
         auto& pos = target.attributes["POSITION"];
         P2 lo = subject[0], hi = subject[0];
         for (P2 c : subject) {
@@ -411,11 +420,12 @@ class Draper {
         index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
             if (separate_first && separated(g, subject)) return;
-            const std::vector<P2>& piece = clip(subject, g, clip_buffers_, clip_sides_);
-            if (piece.size() < 3) return;
+            const auto [piece, corners] = clip(subject.data(), subject.size(), g, clip_buffers_);
+            if (corners < 3) return;
             const uint32_t base = uint32_t(pos.count());
-            for (P2 c : piece) push(pos.data, c.x, c.y, g.height(c.x, c.y) + lift);
-            for (uint32_t k = 1; k + 1 < piece.size(); ++k)
+            for (size_t k = 0; k < corners; ++k)
+                push(pos.data, piece[k].x, piece[k].y, g.height(piece[k].x, piece[k].y) + lift);
+            for (uint32_t k = 1; k + 1 < corners; ++k)
                 for (uint32_t corner : {0u, k, k + 1}) target.indices.push_back(base + corner);
         });
     }
@@ -424,8 +434,7 @@ class Draper {
     const DrapeOptions& options_;
     const std::vector<std::vector<bool>>& outlined_edges_;
     GroundIndex::Marks marks_;
-    std::array<std::vector<P2>, 2> clip_buffers_;
-    std::vector<double> clip_sides_;
+    ClipBuffers clip_buffers_;
     std::vector<P2> ribbon_ = std::vector<P2>(4);
 };
 
