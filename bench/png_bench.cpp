@@ -51,7 +51,7 @@ int run_png_bench(int argc, char** argv) {
         {"zlib 1, up filter", 1, png::RowFilter::Up},
         {"zlib 1, no filter", 1, png::RowFilter::None},
         {"zlib 0 (stored), no filter", 0, png::RowFilter::None},
-        {"igzip (level 0), up filter", 1, png::RowFilter::Up, true},
+        {"igzip (level 0), up filter", 0, png::RowFilter::Up, true},
     };
     std::printf("%zu textures, %.2f Mpixel (level 0), median of %d rounds\n", textures.size(),
                 double(pixels) / 1e6, rounds);

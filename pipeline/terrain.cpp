@@ -19,6 +19,7 @@
 #include "sidecar/pairing.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 
+#include <optional>
 #include <string_view>
 
 namespace msh::pipeline {
@@ -119,11 +120,10 @@ struct PreparedTerrain {
     mapping::TerrainSceneOptions options;
 };
 
-// `whole_glb`: the caller assembles the GLB in memory (the draped layer's arrays are then cut to
-// size first; DrapeOptions::tight_arrays).
-PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, bool draped,
-                                bool layer2, const png::EncodeOptions& png,
-                                unsigned drape_threads = 1, bool whole_glb = true) {
+// `drape`: the draped overlay's options, none for no draped overlay.
+PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, bool layer2,
+                                const png::EncodeOptions& png,
+                                const std::optional<mapping::DrapeOptions>& drape) {
     const std::string& where = in.address;
     PreparedTerrain p;
     TerrainScene& out = p.built;
@@ -157,12 +157,7 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
     }
     if (in.libraries && layer2 && !opt.layer2_names.empty())
         texture_layer2(out.scene, opt.layer2_names, *in.libraries, png, where, out.warnings);
-    if (out.map && draped) {
-        mapping::DrapeOptions drape;
-        drape.threads = drape_threads;
-        drape.tight_arrays = whole_glb;
-        mapping::add_draped_overlay(out.scene, *out.terrain, *out.map, drape);
-    }
+    if (out.map && drape) mapping::add_draped_overlay(out.scene, *out.terrain, *out.map, *drape);
     return p;
 }
 
@@ -170,17 +165,22 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
 
 TerrainScene terrain_scene(const TerrainExportInput& in, bool draped,
                            const png::EncodeOptions& png) {
-    return prepare_terrain(in, true, draped, true, png, 1, false).built; // no GLB made
+    std::optional<mapping::DrapeOptions> drape;
+    if (draped) drape.emplace().tight_arrays = false; // no GLB made
+    return prepare_terrain(in, true, true, png, drape).built;
 }
 
 TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSettings& settings) {
     const bool obj_out = settings.format == SceneFormat::Obj;
     const bool areal_faces = !obj_out || settings.areal_faces;
     const std::string& where = in.address;
-    PreparedTerrain prepared = prepare_terrain(
-        in, areal_faces, !obj_out && settings.overlay == TerrainExportSettings::Overlay::Both,
-        !obj_out, settings.png, settings.threads,
-        !obj_out && settings.glb == gltf::Assembly::Whole);
+    std::optional<mapping::DrapeOptions> drape;
+    if (!obj_out && settings.overlay == TerrainExportSettings::Overlay::Both) {
+        drape.emplace().threads = settings.threads;
+        // Cut to size only where the whole GLB is then assembled beside the arrays.
+        drape->tight_arrays = settings.glb == gltf::Assembly::Whole;
+    }
+    PreparedTerrain prepared = prepare_terrain(in, areal_faces, !obj_out, settings.png, drape);
     TerrainExport out;
     out.warnings = std::move(prepared.built.warnings);
     out.notes = std::move(prepared.built.notes);
