@@ -137,8 +137,9 @@ PY
 # the same folder). Not bundled: point MSH_EXPORT_OBJ at a checkout's copy. It writes one OBJ of
 # LOD 0 / group 0 (positions and normals it computes, no sidecar), the selection mshconv's convert
 # makes by default; the face counts of both OBJs are compared first, so the two did the same
-# geometry. Runs alternate (this VM's speed moves by tens of percent between minutes), and the
-# ratio is the median of the per-pair ratios.   usage: python_exporter_goal ONE_DIR WORK
+# geometry. Eight short hyperfine rounds of the two commands (this VM's speed moves by tens of
+# percent between minutes, so each round compares the two in the same minute); the ratio is the
+# median of the rounds' ratios.   usage: python_exporter_goal ONE_DIR WORK
 python_exporter_goal() {
   local one=$1 work=$2
   if [ -z "${MSH_EXPORT_OBJ:-}" ] || [ ! -f "${MSH_EXPORT_OBJ}" ]; then
