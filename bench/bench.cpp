@@ -3,7 +3,9 @@
 // throughput against Assimp on the same geometry.
 // Usage: mshconv_bench [ROUNDS]                 prints figures; not a test
 //        mshconv_bench terrain DIR/Land.msh [ROUNDS]   (stage timings, bench/terrain_bench.cpp)
-//        mshconv_bench --profile glb|glb-tinygltf|obj [N]
+//        mshconv_bench png [ROUNDS]                    (PNG settings, bench/png_bench.cpp)
+//        mshconv_bench json FILE [ROUNDS]              (json_scan against RapidJSON,
+//        json_bench.cpp) mshconv_bench --profile glb|glb-tinygltf|obj [N]
 //                                only N passes of that export (for callgrind/perf)
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
@@ -120,10 +122,12 @@ std::vector<Bytes> corpus_models(const std::vector<samples::GeneratedFile>& file
 
 int run_terrain_bench(int argc, char** argv); // terrain_bench.cpp
 int run_png_bench(int argc, char** argv);     // png_bench.cpp
+int run_json_bench(int argc, char** argv);    // json_bench.cpp
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "terrain") return run_terrain_bench(argc, argv);
     if (argc > 1 && std::string(argv[1]) == "png") return run_png_bench(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "json") return run_json_bench(argc, argv);
     if (argc > 2 && std::string_view(argv[1]) == "--profile") {
         const std::vector<Bytes> msh = corpus_models(samples::generate_corpus({}));
         const std::string_view what = argv[2];
