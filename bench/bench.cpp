@@ -4,8 +4,8 @@
 // Usage: mshconv_bench [ROUNDS]                 prints figures; not a test
 //        mshconv_bench terrain DIR/Land.msh [ROUNDS]   (stage timings, bench/terrain_bench.cpp)
 //        mshconv_bench png [ROUNDS]                    (PNG settings, bench/png_bench.cpp)
-//        mshconv_bench json FILE [ROUNDS]              (json_scan against RapidJSON,
-//        json_bench.cpp) mshconv_bench --profile glb|glb-tinygltf|obj [N]
+//        mshconv_bench json FILE [ROUNDS]              (json_scan vs RapidJSON, json_bench.cpp)
+//        mshconv_bench --profile glb|glb-tinygltf|obj [N]
 //                                only N passes of that export (for callgrind/perf)
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
