@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
         pipeline::write_outputs(dir, x.files);
         sidecars.push_back(std::move(x.sidecar));
     }
-    // Export: ours from MSH bytes, the session-1 tinygltf writer on the same path, and Assimp on
+    // Export: ours from MSH bytes, the tinygltf reference writer on the same path, and Assimp on
     // the same geometry: our OBJ text in memory -> its scene -> GLB in memory. One importer and one
     // exporter serve all models (their set-up is not counted against Assimp). Assimp's glb2
     // exporter always runs its JoinIdenticalVertices, Triangulate and SortByPType steps: they

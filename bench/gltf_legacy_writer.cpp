@@ -1,4 +1,4 @@
-// The glTF writer as it was before the direct JSON writer (session 1): Scene -> tinygltf::Model ->
+// The reference glTF writer through tinygltf: Scene -> tinygltf::Model ->
 // tinygltf's serialisation. Kept as the reference the fast writer in formats/gltf.cpp must match
 // (tests/test_gltf_writer.cpp: same JSON once parsed, same buffers) and the bench times.
 #include "gltf_legacy_writer.hpp"

@@ -1,4 +1,4 @@
-// The session-1 glTF writer (Scene -> tinygltf::Model -> tinygltf serialisation), kept for the
+// A glTF writer through tinygltf (Scene -> tinygltf::Model -> tinygltf serialisation), kept for the
 // tests as the reference of formats/gltf.cpp's direct writer. Not part of mshcore. When the writer
 // learns something new (say a second material texture), teach this reference the same in tinygltf
 // terms, or tests/test_gltf_writer.cpp will report the difference.

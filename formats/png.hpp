@@ -23,7 +23,7 @@ enum class RowFilter { Adaptive, None, Sub, Up, Paeth };
 
 // The default is the fast setting (bench/png_bench.cpp, `mshconv_bench png`, corpus textures):
 // ISA-L's igzip (level 0: static Huffman codes) with the Up filter, 2.7x faster than zlib 1 with
-// Up (the default up to session 25) for 1.3x its bytes, 11x faster than zlib 6 with adaptive
+// Up for 1.3x its bytes, 11x faster than zlib 6 with adaptive
 // filters for 1.9x; decoded pixels are the same whatever the setting.
 struct EncodeOptions {
     int compression_level = 1;        // zlib level 0..9 (igzip false)

@@ -14,7 +14,7 @@
 #endif
 
 // RapidJSON, not nlohmann: a model's glTF holds a thousand accessors, and with RapidJSON under
-// tinygltf and the glTF check its import takes 9 ms less CPU (of 29; README, session 16). The
+// tinygltf and the glTF check its import takes 9 ms less CPU (of 29, the largest model). The
 // allocator is malloc (CrtAllocator): tinygltf's default pool allocator is one global document,
 // which two threads of a batch would share.
 #ifndef TINYGLTF_USE_RAPIDJSON

@@ -152,7 +152,7 @@ ExportRecord read_record(const JsonAt& doc) {
     if (o.has("skin")) r.options.skin = o["skin"].as<bool>();
     if (o.has("msft_lod")) r.options.msft_lod = o["msft_lod"].as<bool>();
     if (ex.has("pair")) r.pair = ex["pair"].as<std::string>(); // absent before pairing existed
-    if (ex.has("written")) r.written = read_written_file(ex["written"]); // since session 23
+    if (ex.has("written")) r.written = read_written_file(ex["written"]); // not in older sidecars
     if (doc.has("wear")) {
         const JsonAt w = doc["wear"];
         if (!w["source"].is_null()) r.wear_source = w["source"].as<std::string>();

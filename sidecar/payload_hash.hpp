@@ -1,6 +1,6 @@
 // The hash a sidecar records beside an original payload it carries in base64 (a model image, a
 // Texm, Land.msh / Land.map), so that an edited or damaged sidecar is refused rather than
-// restored: XXH3-64 as 16 hex digits under "xxh3_64". Sidecars written before session 20 recorded
+// restored: XXH3-64 as 16 hex digits under "xxh3_64". Older sidecars record
 // FNV-1a 64 under "fnv1a64"; a reader still accepts those. FNV-1a is a chain of one multiply per
 // byte (about 0.8 GB/s here, 8 % of a game-sized batch); XXH3 runs at memory speed.
 #pragma once
@@ -24,7 +24,7 @@ uint64_t payload_hash(std::span<const ByteView> pieces);
 
 inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325ull;
 // FNV-1a 64 of `bytes`, from `state` (the hash of what comes before them): the hash of sidecars
-// written before session 20, checked when one of those is read.
+// of an older format, checked when one of those is read.
 uint64_t fnv1a64(ByteView bytes, uint64_t state = kFnv1a64Basis);
 
 struct PayloadHashCheck {

@@ -32,7 +32,7 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
                           "sidecar field '" + field + "': size " + p["size"].dump() +
                               " does not match the decoded payload (" +
                               std::to_string(bytes.size()) + " bytes)");
-    // Every terrain sidecar ever written records a hash (FNV-1a before session 20): one without
+    // Every terrain sidecar records a hash (FNV-1a 64 in older ones): one without
     // is damaged, as for models and textures.
     const PayloadHashCheck hash = check_payload_hash(p, bytes);
     if (!hash.matches)
@@ -98,7 +98,7 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
         if (e.has("output")) r.output = e["output"].as<std::string>();
         if (e.has("format")) r.format = e["format"].as<std::string>();
         if (e.has("pair")) r.pair = e["pair"].as<std::string>();
-        if (e.has("written")) r.written = read_written_file(e["written"]); // since session 23
+        if (e.has("written")) r.written = read_written_file(e["written"]); // not in older sidecars
         if (e.has("options")) {
             const JsonAt o = e["options"];
             if (o.has("lift")) r.lift = o["lift"].as<float>();

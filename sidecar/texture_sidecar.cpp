@@ -219,7 +219,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
         }
     }
     s.tail_bytes = at["tail_bytes"].as<uint64_t>();
-    if (at.has("written")) s.written = read_written_file(at["written"]); // since session 23
+    if (at.has("written")) s.written = read_written_file(at["written"]); // not in older sidecars
     return s;
 }
 

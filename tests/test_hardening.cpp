@@ -801,7 +801,7 @@ BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
     BOOST_TEST(refused > 50u);
 }
 
-// Sidecars written before session 20 record FNV-1a 64 under "fnv1a64" instead of XXH3-64 under
+// Older sidecars record FNV-1a 64 under "fnv1a64" instead of XXH3-64 under
 // "xxh3_64": still read, still checked.
 BOOST_AUTO_TEST_CASE(model_sidecars_with_the_older_hash_still_read_and_check) {
     const pipeline::ModelExport x = export_gltf(first_model());

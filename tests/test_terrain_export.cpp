@@ -755,7 +755,7 @@ BOOST_AUTO_TEST_CASE(gltf_validator_reports_no_issues) {
 }
 
 BOOST_AUTO_TEST_CASE(blender_imports_terrain_and_overlay_as_separate_objects) {
-    // Every generated map, in one Blender session.
+    // Every generated map, in one Blender run.
     const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     BOOST_TEST_REQUIRE(e.maps.size() >= 6u);

@@ -148,7 +148,7 @@ BOOST_AUTO_TEST_CASE(base64_follows_rfc_4648) {
     }
 }
 
-// FNV-1a 64 (the payload hash of sidecars written before session 20, still checked on read)
+// FNV-1a 64 (the payload hash of older sidecars, still checked on read)
 // against its published test vectors, and continued over a second part as over the concatenation.
 BOOST_AUTO_TEST_CASE(fnv1a64_continues_over_parts) {
     auto bytes = [](std::string_view t) { return Bytes(t.begin(), t.end()); };
@@ -273,7 +273,7 @@ BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     BOOST_CHECK_THROW(sidecar::parse_for_import(broken), std::invalid_argument);
 }
 
-// Land.msh / Land.map payloads of a sidecar written before session 20 carry "fnv1a64" instead of
+// Land.msh / Land.map payloads of an older sidecar carry "fnv1a64" instead of
 // "xxh3_64": read and checked the same way.
 BOOST_AUTO_TEST_CASE(payload_hashes_of_older_sidecars_still_check) {
     const samples::GeneratedMap& m = small_map();

@@ -283,7 +283,7 @@ BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     nlohmann::json damaged = sidecar::to_json(x.sidecar);
     damaged["original"]["xxh3_64"] = "0000000000000000";
     BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
-    // A sidecar written before session 20 (FNV-1a 64 under "fnv1a64"): read, and checked.
+    // An older sidecar (FNV-1a 64 under "fnv1a64"): read, and checked.
     nlohmann::json older = sidecar::to_json(x.sidecar);
     older["original"].erase("xxh3_64");
     older["original"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(x.sidecar.original));

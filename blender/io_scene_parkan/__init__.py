@@ -3,7 +3,7 @@
 File > Import > Parkan model (.msh, or a model of an NRes archive) / Parkan map (Land.msh);
 edit; File > Export > Parkan model / map writes it back where it came from (or somewhere new).
 The add-on runs the mshconv binary with exactly the glTF settings the lossless round trip needs;
-the model's sidecar is kept inside the .blend file, so the export works in a later session too.
+the model's sidecar is kept inside the .blend file, so the export still works after it is reopened.
 """
 
 bl_info = {
