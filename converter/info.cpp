@@ -158,8 +158,9 @@ int run_info(const Args& args) {
         print_texture_text(j["texture"], "  ", true);
         return 0;
     }
-    std::printf("%s: NRes archive, %zu entries, %zu bytes\n", where.c_str(),
-                j["entry_count"].get<size_t>(), in.bytes.size());
+    std::printf("%s: NRes archive, %zu entries, %zu bytes, sort index: %s fold\n", where.c_str(),
+                j["entry_count"].get<size_t>(), in.bytes.size(),
+                j["sort_fold"].get<std::string>().c_str());
     for (const auto& e : j["entries"]) {
         std::printf("  %3zu  %-36s %-6s %9zu  attrs %u %u %u\n", e["index"].get<size_t>(),
                     e["name"].get<std::string>().c_str(), e["type"].get<std::string>().c_str(),

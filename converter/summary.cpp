@@ -251,7 +251,11 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
         }
         entries.push_back(std::move(je));
     }
-    return {{"kind", "archive"}, {"entry_count", ar.entries.size()}, {"entries", entries}};
+    // Which case fold the stored order follows (nres.md §5): the fold the engine's lookup needs.
+    return {{"kind", "archive"},
+            {"entry_count", ar.entries.size()},
+            {"sort_fold", nres::evidence_name(ar.fold_evidence)},
+            {"entries", entries}};
 }
 
 } // namespace msh::cli

@@ -16,6 +16,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <map>
 
 namespace msh::cli {
 
@@ -24,6 +25,9 @@ namespace {
 struct Tally {
     size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0, textures = 0,
            materials = 0;
+    // Archives (nested ones too) by the case fold their sort index follows (nres.md §5).
+    std::map<std::string, size_t> sort_folds;
+    std::string top_fold; // the input's own, when it is an archive
 };
 
 void validate_wear(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
@@ -59,6 +63,9 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
         case ContentKind::NResArchive: {
             ++tally.archives;
             nres::Archive ar = nres::read(bytes, sink, where);
+            const std::string fold = nres::evidence_name(ar.fold_evidence);
+            ++tally.sort_folds[fold];
+            if (tally.archives == 1) tally.top_fold = fold;
             for (const nres::Entry& e : ar.entries) {
                 const std::string at = where + ":" + e.display_name();
                 if (nres::looks_like_nres(e.data))
@@ -135,6 +142,7 @@ int run_validate(const Args& args) {
                             {"wear_tables", tally.wears},
                             {"textures", tally.textures},
                             {"materials", tally.materials},
+                            {"sort_folds", tally.sort_folds},
                             {"errors", errors},
                             {"warnings", sink.warning_count()},
                             {"diagnostics", list}};
@@ -152,6 +160,13 @@ int run_validate(const Args& args) {
                     (tally.wears == 1 ? " WEAR table" : " WEAR tables");
         std::printf("%s: %s (%s, %zu errors, %zu warnings)\n", where.c_str(),
                     errors ? "INVALID" : "valid", what.c_str(), errors, sink.warning_count());
+        if (!tally.top_fold.empty()) {
+            std::string folds;
+            for (const auto& [fold, n] : tally.sort_folds)
+                folds += (folds.empty() ? "" : ", ") + std::to_string(n) + " " + fold;
+            std::printf("sort index: %s fold (archives by fold: %s)\n", tally.top_fold.c_str(),
+                        folds.c_str());
+        }
     }
     return errors ? 1 : 0;
 }

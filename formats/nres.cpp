@@ -10,8 +10,9 @@ namespace msh::nres {
 
 namespace {
 
-uint8_t fold(uint8_t c) {
-    return (c >= 'A' && c <= 'Z') ? uint8_t(c - 'A' + 'a') : c;
+uint8_t fold_byte(uint8_t c, NameFold fold) {
+    if (fold == NameFold::Lower) return (c >= 'A' && c <= 'Z') ? uint8_t(c - 'A' + 'a') : c;
+    return (c >= 'a' && c <= 'z') ? uint8_t(c - 'a' + 'A') : c;
 }
 
 std::string entry_label(size_t i, const Entry& e) {
@@ -97,24 +98,79 @@ void Entry::set_name(std::string_view name) {
     std::copy_n(name.begin(), std::min(name.size(), kNameSize - 1), raw_name.begin());
 }
 
-int compare_names(std::string_view a, std::string_view b) {
+const char* fold_name(NameFold fold) {
+    return fold == NameFold::Upper ? "upper" : "lower";
+}
+
+const char* evidence_name(FoldEvidence e) {
+    switch (e) {
+    case FoldEvidence::Both:
+        return "either";
+    case FoldEvidence::Upper:
+        return "upper";
+    case FoldEvidence::Lower:
+        return "lower";
+    case FoldEvidence::Neither:
+        return "neither";
+    }
+    return "neither";
+}
+
+int compare_names(std::string_view a, std::string_view b, NameFold fold) {
     size_t n = std::min(a.size(), b.size());
     for (size_t i = 0; i < n; ++i) {
-        uint8_t ca = fold(uint8_t(a[i])), cb = fold(uint8_t(b[i]));
+        uint8_t ca = fold_byte(uint8_t(a[i]), fold), cb = fold_byte(uint8_t(b[i]), fold);
         if (ca != cb) return ca < cb ? -1 : 1;
     }
     return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
 }
 
-std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries) {
+std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries, NameFold fold) {
     std::vector<std::string> names;
     names.reserve(entries.size());
     for (const Entry& e : entries) names.push_back(e.name());
     std::vector<uint32_t> perm(entries.size());
     std::iota(perm.begin(), perm.end(), 0u);
-    std::stable_sort(perm.begin(), perm.end(),
-                     [&](uint32_t a, uint32_t b) { return compare_names(names[a], names[b]) < 0; });
+    std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) {
+        return compare_names(names[a], names[b], fold) < 0;
+    });
     return perm;
+}
+
+FoldEvidence stored_fold(const std::vector<Entry>& entries) {
+    const size_t n = entries.size();
+    std::vector<bool> seen(n, false);
+    for (const Entry& e : entries) {
+        if (e.sort_index >= n || seen[e.sort_index]) return FoldEvidence::Neither;
+        seen[e.sort_index] = true;
+    }
+    bool upper = true, lower = true;
+    for (size_t i = 1; i < n && (upper || lower); ++i) {
+        const std::string a = entries[entries[i - 1].sort_index].name();
+        const std::string b = entries[entries[i].sort_index].name();
+        upper = upper && compare_names(a, b, NameFold::Upper) <= 0;
+        lower = lower && compare_names(a, b, NameFold::Lower) <= 0;
+    }
+    if (upper && lower) return FoldEvidence::Both;
+    if (upper) return FoldEvidence::Upper;
+    if (lower) return FoldEvidence::Lower;
+    return FoldEvidence::Neither;
+}
+
+std::optional<size_t> binary_find(const Archive& ar, std::string_view name, NameFold fold) {
+    size_t lo = 0, hi = ar.entries.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const uint32_t at = ar.entries[mid].sort_index;
+        if (at >= ar.entries.size()) return std::nullopt;
+        const int c = compare_names(name, ar.entries[at].name(), fold);
+        if (c == 0) return at;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return std::nullopt;
 }
 
 std::optional<size_t> Archive::find(std::string_view name) const {
@@ -133,7 +189,7 @@ std::optional<size_t> Archive::find_type(uint32_t type) const {
 }
 
 void Archive::recompute_sort_index() {
-    std::vector<uint32_t> perm = sorted_permutation(entries);
+    std::vector<uint32_t> perm = sorted_permutation(entries, fold);
     for (size_t i = 0; i < entries.size(); ++i) entries[i].sort_index = perm[i];
 }
 
@@ -263,15 +319,13 @@ Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& wh
     }
     if (!permutation)
         sink.strict_error(where, dir_off + 60, "sort indices are not a permutation of 0..N-1");
-    else {
-        std::vector<uint32_t> perm = sorted_permutation(ar.entries);
-        for (size_t i = 0; i < perm.size(); ++i)
-            if (perm[i] != ar.entries[i].sort_index) {
-                sink.warn(where, dir_off + i * kEntrySize + 60,
-                          "sort index differs from the case-insensitive name order");
-                break;
-            }
-    }
+    // The fold the engine's binary search needs; a rewrite keeps the one the order follows.
+    ar.fold_evidence = stored_fold(ar.entries);
+    ar.fold = ar.fold_evidence == FoldEvidence::Upper ? NameFold::Upper : NameFold::Lower;
+    if (permutation && ar.fold_evidence == FoldEvidence::Neither)
+        sink.warn(where, dir_off + 60,
+                  "sort indices follow the name order under neither case fold (the engine's "
+                  "binary search may miss entries; nres.md §5)");
 
     build_layout(ar, bytes, dir_off, usable, sink, where);
     if (ar.verbatim_only) ar.original.assign(bytes.begin(), bytes.end());
@@ -452,7 +506,7 @@ Bytes write_canonical(const Archive& ar) {
         w.put_bytes(ar.entries[i].data);
         w.put_zeros(align8(w.size()) - w.size());
     }
-    std::vector<uint32_t> perm = sorted_permutation(ar.entries);
+    std::vector<uint32_t> perm = sorted_permutation(ar.entries, ar.fold);
     put_directory(w, ar, offsets, true, &perm);
     check_size(w.size());
     w.patch(12, uint32_t(w.size()));

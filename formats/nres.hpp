@@ -28,6 +28,25 @@ constexpr uint32_t fourcc(const char (&s)[5]) {
            uint32_t(uint8_t(s[3])) << 24;
 }
 
+// The case folding of the sort index (nres.md §5). The two folds order names differently only
+// where one of `[ \ ] ^ _` or a backtick meets a letter at the first differing byte.
+enum class NameFold {
+    Lower, // A..Z -> a..z (MSVC _strcmpi): reproduces all 120 retail archives' tables; new
+           // archives use it (nres.md §5)
+    Upper, // a..z -> A..Z: one project's later reading, never checked against real archives
+};
+const char* fold_name(NameFold fold); // "upper" | "lower"
+
+// Which folds a directory's stored order satisfies: the engine's binary search finds every entry
+// only under a fold whose order the directory follows.
+enum class FoldEvidence {
+    Both,    // no name pair tells the folds apart (or fewer than two entries)
+    Upper,   // consistent with the upper fold only
+    Lower,   // consistent with the lower fold only
+    Neither, // not in name order under either fold (or not a permutation)
+};
+const char* evidence_name(FoldEvidence e); // "either" | "upper" | "lower" | "neither"
+
 struct Entry {
     uint32_t type = 0;
     uint32_t attr1 = 0;
@@ -61,6 +80,10 @@ struct Archive {
     // verbatim, so `original` is kept and the writer refuses changed payloads.
     bool verbatim_only = false;
     Bytes original;
+    // The fold the sort index is recomputed with after an edit and by the canonical writer: the
+    // one the archive's own order satisfies when read (lower where both or neither do).
+    NameFold fold = NameFold::Lower;
+    FoldEvidence fold_evidence = FoldEvidence::Both; // as read; Both for an archive built in code
 
     // Case-insensitive lookup (MSVC _strcmpi folding); first match in directory order.
     std::optional<size_t> find(std::string_view name) const;
@@ -71,9 +94,17 @@ struct Archive {
     void recompute_sort_index();
 };
 
-// _strcmpi in the C locale: A..Z folded to a..z, unsigned bytes, NUL sorts first.
-int compare_names(std::string_view a, std::string_view b);
-std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries);
+// Case-insensitive comparison under `fold`: ASCII letters folded, other bytes unchanged, compared
+// unsigned, a prefix sorts first. Equality does not depend on the fold.
+int compare_names(std::string_view a, std::string_view b, NameFold fold = NameFold::Lower);
+// The stable name order (nres.md §5): entry i of the result is the directory index of the i-th
+// name.
+std::vector<uint32_t> sorted_permutation(const std::vector<Entry>& entries,
+                                         NameFold fold = NameFold::Lower);
+// Which folds the stored sort indices follow (a binary search under such a fold finds every name).
+FoldEvidence stored_fold(const std::vector<Entry>& entries);
+// Binary search over the stored sort indices as the engine does it: the directory index, or none.
+std::optional<size_t> binary_find(const Archive& archive, std::string_view name, NameFold fold);
 
 bool looks_like_nres(ByteView bytes);
 

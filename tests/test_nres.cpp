@@ -66,6 +66,8 @@ BOOST_AUTO_TEST_SUITE(nres_container)
 
 BOOST_AUTO_TEST_CASE(name_comparison_folds_to_lower_case) {
     BOOST_TEST(nres::compare_names("A_B", "AAB") < 0); // '_' (0x5F) < 'a' (0x61)
+    BOOST_TEST(nres::compare_names("A_B", "AAB", nres::NameFold::Upper) > 0); // '_' > 'A'
+    BOOST_TEST(nres::compare_names("abc", "ABC", nres::NameFold::Upper) == 0);
     BOOST_TEST(nres::compare_names("abc", "ABC") == 0);
     BOOST_TEST(nres::compare_names("ab", "abc") < 0); // a prefix sorts first
     BOOST_TEST(nres::compare_names("Z", "a") > 0);
@@ -311,3 +313,77 @@ BOOST_AUTO_TEST_CASE(pieces_join_to_the_written_image_and_view_the_payloads) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// The sort-index fold (nres.md §5): an archive keeps the fold its own order follows when it is
+// rewritten or gets a new entry, a new archive uses the lower fold, and the engine's binary search
+// finds every entry of what the tool writes.
+namespace {
+
+nres::Archive named(std::initializer_list<const char*> names) {
+    nres::Archive ar;
+    for (const char* n : names) {
+        nres::Entry e;
+        e.type = nres::fourcc("MESH");
+        e.set_name(n);
+        e.data.edit().assign(3, uint8_t('x'));
+        ar.entries.push_back(e);
+    }
+    return ar;
+}
+
+void expect_all_found(const nres::Archive& ar, nres::NameFold fold) {
+    for (size_t i = 0; i < ar.entries.size(); ++i) {
+        const auto at = nres::binary_find(ar, ar.entries[i].name(), fold);
+        BOOST_TEST((at && *at == i), ar.entries[i].name() << " under " << nres::fold_name(fold));
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(archives_keep_the_fold_their_order_follows) {
+    // '_' meets a letter: A_TANK sorts before ABOX under the lower fold, after it under the upper.
+    for (const nres::NameFold fold : {nres::NameFold::Lower, nres::NameFold::Upper}) {
+        BOOST_TEST_CONTEXT(nres::fold_name(fold)) {
+            nres::Archive made = named({"ABOX.msh", "A_TANK.msh", "zed.wea", "[X].msh"});
+            made.fold = fold;
+            const nres::Archive ar =
+                nres::read(nres::write_canonical(made), ReadMode::Strict, "t.rlb");
+            BOOST_TEST(nres::evidence_name(ar.fold_evidence) == std::string(nres::fold_name(fold)));
+            BOOST_TEST((ar.fold == fold));
+            // A new entry keeps that fold, and a binary search under it finds every name.
+            nres::Archive grown = ar;
+            nres::Entry e;
+            e.type = nres::fourcc("MESH");
+            e.set_name("A^NEW.msh");
+            e.data.edit().assign(2, uint8_t('y'));
+            grown.append(e);
+            const nres::Archive back = nres::read(nres::write(grown), ReadMode::Strict, "t.rlb");
+            BOOST_TEST(nres::evidence_name(back.fold_evidence) ==
+                       std::string(nres::fold_name(fold)));
+            expect_all_found(back, fold);
+            expect_all_found(nres::read(nres::write_canonical(back), ReadMode::Strict, "t.rlb"),
+                             fold);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(new_archives_use_the_lower_fold_and_neither_order_warns) {
+    const nres::Archive ar = nres::read(nres::write_canonical(named({"ABOX.msh", "A_TANK.msh"})),
+                                        ReadMode::Strict, "t.rlb");
+    BOOST_TEST(nres::evidence_name(ar.fold_evidence) == std::string("lower"));
+    expect_all_found(ar, nres::NameFold::Lower);
+    // Names no fold tells apart: either.
+    const nres::Archive plain =
+        nres::read(nres::write_canonical(named({"b", "A", "c"})), ReadMode::Strict, "t.rlb");
+    BOOST_TEST(nres::evidence_name(plain.fold_evidence) == std::string("either"));
+    // An order no fold follows: a warning, and the lower fold for rewrites.
+    nres::Archive bad = named({"b", "A", "c"});
+    bad.entries[0].sort_index = 2;
+    bad.entries[1].sort_index = 0;
+    bad.entries[2].sort_index = 1;
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const nres::Archive read_bad = nres::read(nres::write(bad), sink, "t.rlb");
+    BOOST_TEST(nres::evidence_name(read_bad.fold_evidence) == std::string("neither"));
+    BOOST_TEST((read_bad.fold == nres::NameFold::Lower));
+    BOOST_TEST(sink.warning_count() >= 1u);
+}
