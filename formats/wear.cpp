@@ -100,12 +100,13 @@ std::optional<int64_t> count_value(const std::string& text) {
     return parse_int(t[0]);
 }
 
+// `<legacyId> <name> [more tokens]`: the engine reads the first two (texm-materials.md §11).
 std::optional<Row> row_value(const std::string& text) {
     const auto t = split(text);
-    if (t.size() != 2) return std::nullopt;
+    if (t.size() < 2) return std::nullopt;
     const auto id = parse_int(t[0]);
     if (!id) return std::nullopt;
-    return Row{int32_t(*id), t[1]};
+    return Row{int32_t(*id), t[1], std::vector<std::string>(t.begin() + 2, t.end())};
 }
 
 bool is_blank(const std::string& text) {
@@ -114,9 +115,9 @@ bool is_blank(const std::string& text) {
     return true;
 }
 
-// The count line and its rows. `illegal` is the engine's message for count <= 0.
+// The count line and its rows. `illegal` is the engine's message for a count below `minimum`.
 std::vector<Row> read_rows(Cursor& in, Line& count_line, std::vector<Line>& row_lines,
-                           const char* what, const char* illegal) {
+                           const char* what, const char* illegal, int64_t minimum) {
     size_t at = 0;
     if (in.done() || in.at_nul())
         throw FormatError(in.where, in.location(in.pos),
@@ -127,10 +128,10 @@ std::vector<Row> read_rows(Cursor& in, Line& count_line, std::vector<Line>& row_
         throw FormatError(in.where, in.location(at),
                           std::string("expected the ") + what + ", found '" + count_line.text +
                               "'");
-    if (*count <= 0)
+    if (*count < minimum)
         throw FormatError(in.where, in.location(at),
                           std::string(illegal) + " (" + what + " " + std::to_string(*count) +
-                              ", must be > 0)");
+                              ", must be >= " + std::to_string(minimum) + ")");
     std::vector<Row> rows;
     for (int64_t i = 0; i < *count; ++i) {
         if (in.done() || in.at_nul())
@@ -142,7 +143,7 @@ std::vector<Row> read_rows(Cursor& in, Line& count_line, std::vector<Line>& row_
         if (!row)
             throw FormatError(in.where, in.location(at),
                               "row " + std::to_string(i) + " '" + line.text +
-                                  "' is not '<legacyId> <name>' (an integer and one token)");
+                                  "' does not start '<legacyId> <name>' (an integer and a token)");
         rows.push_back(*row);
         row_lines.push_back(std::move(line));
     }
@@ -176,17 +177,28 @@ void append(Bytes& out, const std::string& s) {
     out.insert(out.end(), s.begin(), s.end());
 }
 
-void check_row_for_write(const Row& r, const char* what, size_t index) {
-    const std::string where = std::string("WEAR ") + what + " row " + std::to_string(index);
-    if (r.name.empty()) throw FormatError(where, 0, "empty name");
-    for (char c : r.name) {
+void check_token_for_write(const std::string& token, const std::string& where) {
+    if (token.empty()) throw FormatError(where, 0, "empty name");
+    for (char c : token) {
         const auto u = static_cast<uint8_t>(c);
         if (u <= 0x20)
             throw FormatError(where, 0,
-                              "name '" + r.name +
+                              "name '" + token +
                                   "' must be one token (no spaces, tabs, line ends or control "
                                   "bytes)");
     }
+}
+
+void check_row_for_write(const Row& r, const char* what, size_t index) {
+    const std::string where = std::string("WEAR ") + what + " row " + std::to_string(index);
+    check_token_for_write(r.name, where);
+    for (const std::string& t : r.extra) check_token_for_write(t, where);
+}
+
+std::string format_row(const Row& r) {
+    std::string text = std::to_string(r.legacy_id) + " " + r.name;
+    for (const std::string& t : r.extra) text += " " + t;
+    return text;
 }
 
 } // namespace
@@ -205,7 +217,8 @@ Wear read(ByteView bytes, const std::string& where) {
     Wear w;
     Layout& l = w.layout;
     l.present = true;
-    w.materials = read_rows(in, l.count, l.material_rows, "material count", "Illegal wear length.");
+    w.materials =
+        read_rows(in, l.count, l.material_rows, "material count", "Illegal wear length.", 1);
     w.line_ending = l.count.end == "\n" ? LineEnding::Lf : LineEnding::Crlf;
 
     // Exactly one (blank) line, then LIGHTMAPS: anything else after the rows is padding or wrong.
@@ -219,8 +232,9 @@ Wear read(ByteView bytes, const std::string& where) {
             if (t.size() == 1 && t[0] == kKeyword) {
                 l.blank = std::move(blank);
                 l.lightmaps_keyword = std::move(keyword);
+                l.lightmaps_section = true;
                 w.lightmaps = read_rows(in, l.lightmap_count, l.lightmap_rows, "lightmap count",
-                                        "Illegal lightmaps length.");
+                                        "Illegal lightmaps length.", 0);
                 check_tail(in, "lightmap rows");
                 l.tail.assign(bytes.begin() + long(in.pos), bytes.end());
                 return w;
@@ -260,15 +274,17 @@ Bytes write(const Wear& w) {
         for (size_t i = 0; i < rows.size(); ++i) {
             const Line* s = i < stored.size() ? &stored[i] : nullptr;
             const auto v = s ? row_value(s->text) : std::nullopt;
-            emit(s, v && *v == rows[i], std::to_string(rows[i].legacy_id) + " " + rows[i].name);
+            emit(s, v && *v == rows[i], format_row(rows[i]));
         }
     };
 
     emit_count(l.present ? &l.count : nullptr, w.materials.size());
     emit_rows(w.materials, l.material_rows);
-    if (!w.lightmaps.empty()) {
+    // A section read with count 0 stays; one whose rows were all removed goes.
+    const bool empty_section_read = l.present && l.lightmaps_section && l.lightmap_rows.empty();
+    if (!w.lightmaps.empty() || empty_section_read) {
         // The section as read (blank line, keyword, count), or a new one.
-        const bool had_lightmaps = l.present && !l.lightmap_rows.empty();
+        const bool had_lightmaps = l.present && l.lightmaps_section;
         emit(had_lightmaps ? &l.blank : nullptr, true, "");
         emit(had_lightmaps ? &l.lightmaps_keyword : nullptr, true, kKeyword);
         emit_count(had_lightmaps ? &l.lightmap_count : nullptr, w.lightmaps.size());

@@ -7,16 +7,19 @@
 // of every line whose value is unchanged and formats only the edited or new lines
 // (`<legacyId> <name>`, the line-ending style found in the file; CRLF for new tables).
 //
-// What the reader accepts beyond the canonical form, and how it is kept:
+// What the reader accepts beyond the canonical form, and how it is kept (texm-materials.md §11):
 // - LF or CRLF per line, also mixed (each line keeps its own end; new lines use the first one's);
 // - spaces/tabs before, between and after the tokens (kept in the line's text);
+// - tokens after the name (`<legacyId> <name> <more...>`, found in shipped tables): the name is
+//   the second token, as the engine reads it; the rest is kept in `extra` and the line's text;
+// - a LIGHTMAPS section with a count of 0 (shipped tables hold it);
 // - a last line without a line end (kept; a line end is added only when a line is appended);
 // - after the last row: blank lines, spaces, tabs and NUL padding (kept verbatim as `tail`);
 // - numbers with leading zeros or a '+' sign (the original digits are kept).
-// Everything else is an error naming the byte offset: a count that is not a number, count <= 0
-// ("Illegal wear length.", "Illegal lightmaps length."), fewer rows than counted, a row that is
-// not `<integer> <one token>`, a LIGHTMAPS not preceded by exactly one empty line, a stray CR,
-// control bytes, or text after the last row.
+// Everything else is an error naming the byte offset: a count that is not a number, a material
+// count <= 0 ("Illegal wear length."), a lightmap count < 0 ("Illegal lightmaps length."), fewer
+// rows than counted, a row that does not start `<integer> <token>`, a LIGHTMAPS not preceded by
+// exactly one empty line, a stray CR, control bytes, or text after the last row.
 #pragma once
 
 #include "bytes.hpp"
@@ -30,8 +33,9 @@
 namespace msh::wear {
 
 struct Row {
-    int32_t legacy_id = 0; // parsed and kept, never used by the engine
-    std::string name;      // single token, CP1251 bytes as stored
+    int32_t legacy_id = 0;            // parsed and kept, never used by the engine
+    std::string name;                 // single token, CP1251 bytes as stored
+    std::vector<std::string> extra{}; // tokens after the name, unused by the engine; kept
     bool operator==(const Row&) const = default;
 };
 
@@ -54,13 +58,14 @@ struct Layout {
     Line lightmaps_keyword; // "LIGHTMAPS"
     Line lightmap_count;
     std::vector<Line> lightmap_rows;
-    Bytes tail;           // after the last row: blank lines, spaces, tabs, NULs, verbatim
-    bool present = false; // false for a table built in code
+    bool lightmaps_section = false; // a LIGHTMAPS section was read (its count may be 0)
+    Bytes tail;                     // after the last row: blank lines, spaces, tabs, NULs, verbatim
+    bool present = false;           // false for a table built in code
 };
 
 struct Wear {
-    std::vector<Row> materials;                // must not be empty
-    std::vector<Row> lightmaps;                // empty = no LIGHTMAPS section
+    std::vector<Row> materials; // must not be empty
+    std::vector<Row> lightmaps; // empty: no section, or one with count 0 (layout.lightmaps_section)
     LineEnding line_ending = LineEnding::Crlf; // style of the lines the writer formats
     Layout layout;
 };

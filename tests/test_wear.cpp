@@ -146,17 +146,17 @@ BOOST_AUTO_TEST_CASE(malformed_tables_give_the_spec_errors) {
         {"count not a number", "two\r\n1 A\r\n2 B\r\n", "expected the material count"},
         {"count with a second token", "2 3\r\n1 A\r\n2 B\r\n", "expected the material count"},
         {"short list", "3\r\n1 A\r\n2 B\r\n", "says 3 rows, found 2"},
-        {"row without a name", "1\r\n17\r\n", "is not '<legacyId> <name>'"},
-        {"name with a space", "1\r\n1 METAL 1\r\n", "is not '<legacyId> <name>'"},
-        {"id not a number", "1\r\nx1 A\r\n", "is not '<legacyId> <name>'"},
-        {"id beyond 32 bits", "1\r\n4294967296 A\r\n", "is not '<legacyId> <name>'"},
-        {"blank row", "2\r\n1 A\r\n\r\n2 B\r\n", "is not '<legacyId> <name>'"},
+        {"row without a name", "1\r\n17\r\n", "does not start '<legacyId> <name>'"},
+        {"id not a number", "1\r\nx1 A\r\n", "does not start '<legacyId> <name>'"},
+        {"id beyond 32 bits", "1\r\n4294967296 A\r\n", "does not start '<legacyId> <name>'"},
+        {"blank row", "2\r\n1 A\r\n\r\n2 B\r\n", "does not start '<legacyId> <name>'"},
         {"more rows than counted", "1\r\n1 A\r\n2 B\r\n", "unexpected text '2 B'"},
         {"LIGHTMAPS without the blank line", "1\r\n1 A\r\nLIGHTMAPS\r\n1\r\n2 L\r\n",
          "exactly one empty line"},
         {"LIGHTMAPS after two blank lines", "1\r\n1 A\r\n\r\n\r\nLIGHTMAPS\r\n1\r\n2 L\r\n",
          "exactly one empty line"},
-        {"lightmap count 0", "1\r\n1 A\r\n\r\nLIGHTMAPS\r\n0\r\n", "Illegal lightmaps length."},
+        {"negative lightmap count", "1\r\n1 A\r\n\r\nLIGHTMAPS\r\n-1\r\n",
+         "Illegal lightmaps length."},
         {"lightmap count missing", "1\r\n1 A\r\n\r\nLIGHTMAPS\r\n", "expected the lightmap count"},
         {"short lightmap list", "1\r\n1 A\r\n\r\nLIGHTMAPS\r\n2\r\n1 L\r\n",
          "says 2 rows, found 1"},
@@ -181,6 +181,34 @@ BOOST_AUTO_TEST_CASE(malformed_tables_give_the_spec_errors) {
     BOOST_TEST(read_error_offset("1\r\n1 A\r\nLIGHTMAPS\r\n1\r\n2 L\r\n") == 8u);
     BOOST_TEST(read_error_offset("3\r\n1 A\r\n2 B\r\n") == 13u);
     BOOST_TEST(read_error_offset("2\r\n1 A\r\nBAD\r\n") == 8u);
+}
+
+// Shipped tables hold rows with tokens after the name and LIGHTMAPS sections with a count of 0
+// (texm-materials.md §11): read strict-clean, the name is the second token, written back byte for
+// byte, and an edit of another row keeps the extra tokens.
+BOOST_AUTO_TEST_CASE(real_install_rows_with_extra_tokens_and_zero_lightmaps) {
+    const std::string text = "3\r\n101 METAL 1 ; shiny\r\n102 GLASS\r\n103\tWOOD\t7\r\n"
+                             "\r\nLIGHTMAPS\r\n0\r\n";
+    DiagnosticSink sink(ReadMode::Strict);
+    const auto w = wear::read(bytes_of(text), sink, "t.wea");
+    BOOST_REQUIRE(w.has_value());
+    BOOST_TEST(sink.diagnostics().empty());
+    BOOST_TEST(wear::material_names(*w) == (std::vector<std::string>{"METAL", "GLASS", "WOOD"}),
+               boost::test_tools::per_element());
+    BOOST_TEST(w->materials[0].extra == (std::vector<std::string>{"1", ";", "shiny"}),
+               boost::test_tools::per_element());
+    BOOST_TEST(w->materials[2].extra == std::vector<std::string>{"7"},
+               boost::test_tools::per_element());
+    BOOST_TEST(w->lightmaps.empty());
+    BOOST_TEST(w->layout.lightmaps_section);
+    BOOST_TEST(text_of(wear::write(*w)) == text);
+
+    wear::Wear edited = *w;
+    edited.materials[1].name = "STONE";
+    BOOST_TEST(text_of(wear::write(edited)) ==
+               "3\r\n101 METAL 1 ; shiny\r\n102 STONE\r\n103\tWOOD\t7\r\n\r\nLIGHTMAPS\r\n0\r\n");
+    edited.materials[0].extra = {"2"}; // an edited row is formatted with its extra tokens
+    BOOST_TEST(text_of(wear::write(edited)).find("101 METAL 2\r\n") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(edits_rewrite_only_the_edited_lines) {
