@@ -352,6 +352,8 @@ void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where) 
     if (t.has(kFaces)) {
         const size_t nf = t.faces.size();
         const uint64_t fb = base(kFaces);
+        // Slots address faces through type-11 keys, so nothing else notices an empty table.
+        if (nf == 0) sink.error(label(kFaces), fb, "holds no faces: a terrain needs at least one");
         Limiter bad_vertex, bad_neighbour, not_mutual, degenerate;
         std::vector<uint8_t> used(t.has(kPositions) ? t.positions.size() : 0, 0);
         for (size_t i = 0; i < nf; ++i) {
@@ -420,17 +422,18 @@ void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where) 
         }
     }
 
-    // Slots: face ranges.
-    if (t.has(kHeaderSlots) && t.has(kFaces)) {
+    // Slots: ranges of type-11 pairs (the loader's reading, terrain.md §2); the type-11 and
+    // type-21 counts may differ.
+    if (t.has(kHeaderSlots) && t.has(kCellPairs)) {
         Limiter bad;
         for (size_t s = 0; s < t.slots.size(); ++s) {
             const Slot& slot = t.slots[s];
-            if (size_t(slot.tri_start) + slot.tri_count > t.faces.size() && bad.take())
+            if (size_t(slot.tri_start) + slot.tri_count > t.cell_pairs.size() && bad.take())
                 sink.error(label(kHeaderSlots), base(kHeaderSlots) + kHeaderSize + s * kSlotStride,
-                           "slot " + std::to_string(s) + ": face range " +
+                           "slot " + std::to_string(s) + ": type-11 range " +
                                std::to_string(slot.tri_start) + " + " +
-                               std::to_string(slot.tri_count) + " exceeds the face count " +
-                               std::to_string(t.faces.size()));
+                               std::to_string(slot.tri_count) + " exceeds the type-11 count " +
+                               std::to_string(t.cell_pairs.size()));
         }
         if (bad.dropped())
             sink.error(label(kHeaderSlots), base(kHeaderSlots),
@@ -453,6 +456,14 @@ void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where) 
             sink.strict_error(label(kNodes), base(kNodes),
                               std::to_string(bad.dropped()) + " more bad slot words");
     }
+}
+
+std::vector<uint32_t> slot_faces(const Terrain& t, const Slot& slot) {
+    std::vector<uint32_t> faces;
+    const size_t end = std::min(t.cell_pairs.size(), size_t(slot.tri_start) + slot.tri_count);
+    for (size_t k = slot.tri_start; k < end; ++k)
+        if (t.cell_pairs[k].key < t.faces.size()) faces.push_back(t.cell_pairs[k].key);
+    return faces;
 }
 
 Terrain read(ByteView bytes, DiagnosticSink& sink, const std::string& where) {

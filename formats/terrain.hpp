@@ -105,6 +105,11 @@ Terrain read(ByteView bytes, ReadMode mode, const std::string& where);
 // Cross-table checks of terrain.md §8 (counts, indices, neighbours, slots, node slot words).
 void validate(const Terrain& t, DiagnosticSink& sink, const std::string& where);
 
+// The faces a slot covers (terrain.md §2, §6): the slot's word range selects type-11 pairs, as the
+// loader reads it; a pair's key names a face where it is below the face count (an opaque
+// shade-cache key otherwise, skipped). Pairs past the type-11 table are skipped.
+std::vector<uint32_t> slot_faces(const Terrain& t, const Slot& slot);
+
 // A face whose vertex and neighbour indices are in range (the tolerant reader "skips" others).
 bool face_usable(const Terrain& t, size_t face);
 

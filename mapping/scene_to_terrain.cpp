@@ -334,8 +334,8 @@ struct Bounds {
 Bounds slot_bounds(const terrain::Terrain& t, const terrain::Slot& s) {
     Bounds b;
     double mn[3] = {1e300, 1e300, 1e300}, mx[3] = {-1e300, -1e300, -1e300};
-    const size_t end = std::min(t.faces.size(), size_t(s.tri_start) + s.tri_count);
-    for (size_t i = s.tri_start; i < end; ++i)
+    const std::vector<uint32_t> faces = terrain::slot_faces(t, s);
+    for (const uint32_t i : faces)
         for (uint16_t v : t.faces[i].v) {
             if (v >= t.positions.size()) continue;
             const terrain::Vec3& p = t.positions[v];
@@ -353,7 +353,7 @@ Bounds slot_bounds(const terrain::Terrain& t, const terrain::Slot& s) {
         b.dmx[size_t(k)] = mx[k];
         ctr[k] = (mn[k] + mx[k]) / 2;
     }
-    for (size_t i = s.tri_start; i < end; ++i)
+    for (const uint32_t i : faces)
         for (uint16_t v : t.faces[i].v) {
             if (v >= t.positions.size()) continue;
             const terrain::Vec3& p = t.positions[v];
@@ -777,8 +777,7 @@ TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rul
     if (rules.slot_bounds) {
         for (terrain::Slot& s : t.slots) {
             bool hit = false;
-            const size_t end = std::min(nf, size_t(s.tri_start) + s.tri_count);
-            for (size_t f = s.tri_start; f < end && !hit; ++f) hit = rules.touched_face[f] != 0;
+            for (const uint32_t f : terrain::slot_faces(t, s)) hit = hit || rules.touched_face[f];
             if (!hit) continue;
             const Bounds b = slot_bounds(t, s);
             s.aabb_min = b.mn;
