@@ -638,6 +638,26 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
         for (size_t i = 0; i < n; ++i) fields[i] = {m.nodes[i].map_start, m.nodes[i].fallback_key};
         anim::validate(m.animation, fields, sink, where);
     }
+    validate_res20(m, sink, where);
+}
+
+void validate_res20(const Model& m, DiagnosticSink& sink, const std::string& where) {
+    const nres::Entry* e = m.entry(kTable20);
+    if (!e || m.legacy_nodes || e->data.size() % kRes20Stride != 0) return; // another layout
+    const size_t n = m.nodes.size();
+    size_t bad = 0;
+    for (size_t r = 0; r * kRes20Stride < e->data.size(); ++r) {
+        const int32_t node = load<int32_t>(e->data.data() + r * kRes20Stride);
+        if (node >= 0 && size_t(node) < n) continue;
+        if (bad++ == 0)
+            sink.warn(where + ": Res20 record " + std::to_string(r),
+                      e->data_offset + r * kRes20Stride,
+                      "node index " + std::to_string(node) + " is not below the " +
+                          std::to_string(n) + " nodes (msh.md §7, unverified layout)");
+    }
+    if (bad > 1)
+        sink.warn(where + ": Res20", e->data_offset,
+                  std::to_string(bad - 1) + " more records with node indices out of range");
 }
 
 Model read_model(ByteView bytes, DiagnosticSink& sink, const std::string& where,

@@ -157,6 +157,10 @@ Model read_model(ByteView bytes, ReadMode mode, const std::string& where,
 
 // Checks the cross-table invariants of an interpreted model (also used after edits).
 void validate_model(const Model& model, DiagnosticSink& sink, const std::string& where);
+// Res20 read as 48-byte records whose first field is an i32 node index (one project's reading,
+// msh.md §7): an index out of range is a warning. Any other size is another layout: not checked.
+constexpr size_t kRes20Stride = 48;
+void validate_res20(const Model& model, DiagnosticSink& sink, const std::string& where);
 
 // A resource a new model carries raw (Res9, Res15, Res17, Res18, Res20, a legacy Res1, unknown).
 struct RawResource {

@@ -806,9 +806,8 @@ TopologyReport Retopology::commit() {
         entry.attr1 = uint32_t(positions.size());
         entry.attr3 = uint32_t(stride);
     }
-    if (m.container.find_type(kTable20))
-        diagnostics.warn({}, Location::whole(),
-                         "Res20 (unknown meaning) kept unchanged after a topology edit");
+    // Res20's records name nodes (msh.md §7), not vertices or triangles: a topology edit keeps
+    // every node where it was (new nodes go last), so the table stays valid as it is.
 
     m.positions = std::move(positions);
     if (has_normals) m.normals = std::move(normals);
