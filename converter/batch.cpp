@@ -108,6 +108,7 @@ int run_batch(const Args& args) {
         "force", "--to preview: redo every asset, also those whose key is unchanged")(
         "full-read", "--to nres: read and compare even the files the exports wrote (by default "
                      "those give their originals without being read)");
+    add_reading_option(desc);
     po::options_description preview_desc("--to preview options (see mshconv preview --help)");
     add_preview_options(preview_desc, false);
     desc.add(preview_desc);

@@ -150,6 +150,7 @@ int run_convert(const Args& args) {
         "model: the folder whose libraries receive its materials and textures")(
         "materials", po::value<std::string>(), "model export / new model: Material.lib to use")(
         "textures", po::value<std::string>(), "model export / new model: Textures.lib to use");
+    add_reading_option(desc);
     // ---- Terrain export options (export_terrain.cpp) ----
     desc.add_options()("map", po::value<std::string>(),
                        "terrain export: the Land.map (default: <base>.map next to IN)")(

@@ -58,6 +58,9 @@ std::string model_wear_name(const Address& model);
 // the textures one model resolves to are read (pipeline::open_game_libraries).
 // --png-level N, else the fast default (formats/png.hpp).
 png::EncodeOptions png_options(const po::variables_map& vm);
+// `--reading NAME=VARIANT` (repeatable): the contested readings (formats/readings.hpp).
+void add_reading_option(po::options_description& desc);
+Readings readings_option(const po::variables_map& vm);
 
 mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_dir,
                                           const po::variables_map& vm,

@@ -53,6 +53,30 @@ png::EncodeOptions png_options(const po::variables_map& vm) {
     }
 }
 
+void add_reading_option(po::options_description& desc) {
+    std::string help = "select a contested reading of the formats (repeatable; docs/formats/"
+                       "README.md): ";
+    for (const ReadingInfo& info : reading_infos()) {
+        help.append(info.name).append("=");
+        for (size_t v = 0; v < info.variants.size(); ++v)
+            help.append(v ? "|" : "").append(info.variants[v]);
+        help.append(" (default ").append(info.variants.front()).append("); ");
+    }
+    help += "`mshconv survey` says which the game's files support";
+    desc.add_options()("reading", po::value<std::vector<std::string>>()->composing(), help.c_str());
+}
+
+Readings readings_option(const po::variables_map& vm) {
+    Readings r;
+    if (!vm.count("reading")) return r;
+    for (const std::string& a : vm["reading"].as<std::vector<std::string>>()) try {
+            set_reading(r, a);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--reading: ") + e.what());
+        }
+    return r;
+}
+
 int export_texture(const Loaded& in, const fs::path& out_png, const po::variables_map& vm) {
     if (lower_ascii(out_png.extension().string()) != ".png")
         throw UsageError("OUT must end in .png for a texture: " + out_png.string());
@@ -62,6 +86,7 @@ int export_texture(const Loaded& in, const fs::path& out_png, const po::variable
     settings.output_name = out_png.filename().string();
     settings.mips = vm.count("mips") > 0;
     settings.png = png_options(vm);
+    settings.readings = readings_option(vm);
     const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
     // Everything is encoded in memory; each file is written atomically, the sidecar last.
     const std::string text = sidecar::texture_sidecar_text(e.sidecar);

@@ -64,6 +64,7 @@ mapping::MaterialLibraries open_libraries(const fs::path& default_dir, const po:
     mapping::MaterialLibraries libs = pipeline::open_game_libraries(
         dir, {explicit_file("materials"), explicit_file("textures")}, warnings, needs);
     for (const std::string& w : warnings) spdlog::warn("{}", w);
+    libs.channel_order = readings_option(vm).texm_rgb;
     return libs;
 }
 
@@ -83,6 +84,7 @@ pipeline::ExportSettings model_export_settings(const po::variables_map& vm, cons
     s.skin = vm.count("skin") > 0;
     s.msft_lod = vm.count("msft-lod") > 0;
     s.png = png_options(vm);
+    s.readings = readings_option(vm);
     if (s.msft_lod && s.lod != mapping::kAll) throw UsageError("--msft-lod needs --lod all");
     if (!(s.fps > 0) || !std::isfinite(s.fps)) throw UsageError("--fps must be a positive number");
     return s;

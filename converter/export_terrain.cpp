@@ -88,6 +88,7 @@ pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::va
     input.land_map = level_file(in.address, vm, "map", base + ".map");
     input.wear1 = level_file(in.address, vm, "wear1", base + "1.wea");
     input.wear2 = level_file(in.address, vm, "wear2", base + "2.wea");
+    input.readings = readings_option(vm);
     if (!libraries && (own = level_libraries(in.address, input, vm))) libraries = &*own;
     input.libraries = libraries;
     return input;

@@ -82,6 +82,7 @@ void add_preview_options(po::options_description& desc, bool standalone) {
             "fps", po::value<double>(), "frames per second for --time (default 24)")(
             "game-dir", po::value<std::string>(),
             "folder with Material.lib and Textures.lib (default: beside IN, maps: above it)");
+    if (standalone) add_reading_option(desc);
     desc.add_options()("size", po::value<std::string>()->default_value("256"),
                        "W or WxH pixels of one view (a grid is 2 x 2 views)")(
         "view", po::value<std::string>(),
@@ -109,6 +110,7 @@ void add_preview_options(po::options_description& desc, bool standalone) {
 
 pipeline::PreviewSettings preview_settings(const po::variables_map& vm) {
     pipeline::PreviewSettings s;
+    s.readings = readings_option(vm);
     const std::string size = vm["size"].as<std::string>();
     const auto x = size.find_first_of("xX");
     s.width = parse_int(size.substr(0, x), "size");

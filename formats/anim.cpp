@@ -66,13 +66,13 @@ void append_canonical_map(const std::vector<Key>& keys, size_t start, size_t end
     }
 }
 
-Pose pose_of(const Key& k) {
+Pose pose_of(const Key& k, KeyQuaternion order) {
     Pose p;
     p.pos = k.pos;
     if (k.rot == std::array<int16_t, 4>{0, 0, 0, 0})
         p.rot = Quat{0, 0, 0, 1}; // all-zero rotation evaluates as identity (animation.md §2)
     else
-        p.rot = decode_quat(k.rot);
+        p.rot = decode_quat(k.rot, order);
     return p;
 }
 
@@ -93,12 +93,18 @@ int64_t round_half_even(double x) {
 
 } // namespace
 
-Quat decode_quat(const std::array<int16_t, 4>& q) {
+Quat decode_quat(const std::array<int16_t, 4>& q, KeyQuaternion order) {
     constexpr float s = 1.0f / 32767.0f;
+    if (order == KeyQuaternion::Wxyz) // w first; the stored rotation is the conjugate
+        return Quat{-float(q[1]) * s, -float(q[2]) * s, -float(q[3]) * s, float(q[0]) * s};
     return Quat{float(q[0]) * s, float(q[1]) * s, float(q[2]) * s, float(q[3]) * s};
 }
 
-std::array<int16_t, 4> encode_quat(Quat q) {
+std::array<int16_t, 4> encode_quat(Quat q, KeyQuaternion order) {
+    if (order == KeyQuaternion::Wxyz) {
+        const std::array<int16_t, 4> x = encode_quat(q, KeyQuaternion::Xyzw);
+        return {x[3], int16_t(-x[0]), int16_t(-x[1]), int16_t(-x[2])}; // |x[i]| <= 32767
+    }
     double n2 = 0;
     for (float c : q) n2 += double(c) * c;
     if (!std::isfinite(n2)) throw std::invalid_argument("encode_quat: non-finite quaternion");
@@ -368,7 +374,7 @@ Pose sample(const Animation& a, const NodeFields& node, float t) {
                               "fallback key (hdr3) " + std::to_string(fb) +
                                   " is outside the key pool of " + std::to_string(a.keys.size()) +
                                   " keys");
-        return pose_of(a.keys[fb]);
+        return pose_of(a.keys[fb], a.key_order);
     };
     const uint32_t frame = frame_index(t);
     if (frame >= a.frame_count || node.map_start == kNoMap) return fallback();
@@ -387,11 +393,11 @@ Pose sample(const Animation& a, const NodeFields& node, float t) {
                               std::to_string(a.keys.size()) + " keys");
     const Key& k0 = a.keys[k];
     const Key& k1 = a.keys[k + 1];
-    if (t == k0.time) return pose_of(k0);
-    if (t == k1.time) return pose_of(k1);
+    if (t == k0.time) return pose_of(k0, a.key_order);
+    if (t == k1.time) return pose_of(k1, a.key_order);
     const float alpha = (t - k0.time) / (k1.time - k0.time);
-    const Pose p0 = pose_of(k0);
-    const Pose p1 = pose_of(k1);
+    const Pose p0 = pose_of(k0, a.key_order);
+    const Pose p1 = pose_of(k1, a.key_order);
     Pose out;
     for (size_t c = 0; c < 3; ++c) out.pos[c] = k0.pos[c] + alpha * (k1.pos[c] - k0.pos[c]);
     out.rot = slerp(p0.rot, p1.rot, alpha);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "diagnostics.hpp"
+#include "readings.hpp"
 
 #include <array>
 #include <cstdint>
@@ -19,13 +20,16 @@ using Vec3f = std::array<float, 3>;
 struct Key {
     Vec3f pos{};
     float time = 0;                             // frames
-    std::array<int16_t, 4> rot{0, 0, 0, 32767}; // x, y, z, w; value / 32767
+    std::array<int16_t, 4> rot{0, 0, 0, 32767}; // as stored; value / 32767 (order: key_order)
 };
 
 struct Animation {
     std::vector<Key> keys;       // Res8
     std::vector<uint16_t> words; // Res19
     uint32_t frame_count = 1;    // Res19.attr2
+    // How a key's four rotation words are read (a contested reading, readings.hpp); set by the
+    // caller that chose the readings, never by the binary reader.
+    KeyQuaternion key_order = KeyQuaternion::Xyzw;
 };
 
 // The animation fields of one Res1 node.
@@ -43,9 +47,11 @@ struct Pose {
     Vec3f pos{};
 };
 
-Quat decode_quat(const std::array<int16_t, 4>& q);
-// Normalises, then clamp(round(q * 32767), -32767, 32767); an all-zero input gives identity.
-std::array<int16_t, 4> encode_quat(Quat q);
+// The stored words as (x, y, z, w) / 32767 under `order` (Wxyz: w, x, y, z stored, conjugated).
+Quat decode_quat(const std::array<int16_t, 4>& q, KeyQuaternion order = KeyQuaternion::Xyzw);
+// Normalises, then clamp(round(q * 32767), -32767, 32767) stored in `order`; an all-zero input
+// gives identity.
+std::array<int16_t, 4> encode_quat(Quat q, KeyQuaternion order = KeyQuaternion::Xyzw);
 
 // Per-node key ranges [start_i, hdr3_i] with start_0 = 0, start_i = hdr3_(i-1) + 1.
 // Throws FormatError when a range is empty or out of the key pool.

@@ -497,7 +497,7 @@ Bytes from_texm_level(const texm::Texture& t, uint32_t level, const EncodeOption
         break;
     }
     if (*f == Format::Indexed) {
-        constexpr texm::ByteOrder bo = texm::kByteOrder;
+        const texm::ByteOrder bo = texm::byte_order(*f, t.channel_order);
         o.palette.clear();
         for (size_t k = 0; k < texm::kPaletteEntries; ++k)
             o.palette.push_back(

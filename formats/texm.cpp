@@ -149,7 +149,12 @@ Texture read(ByteView payload, DiagnosticSink& sink, const std::string& where, K
                               std::to_string(h.height) + " has a zero dimension");
     if (h.mip_count == 0) return give_up(12, "mipCount is 0");
     std::optional<Format> f = to_format(h.format);
-    if (!f) return give_up(28, "unknown pixel format " + std::to_string(h.format));
+    if (!f)
+        return give_up(28, "unknown pixel format " + std::to_string(h.format) +
+                               (h.format == 1 || h.format == 2
+                                    ? " (a format of earlier releases that takes an external "
+                                      "palette; not decoded, texm-materials.md §3)"
+                                    : ""));
 
     if (h.flags4 != 0 && h.flags4 != kFlags4Mipmapped)
         sink.warn(where, 16, "unusual flags4 value " + std::to_string(h.flags4) + " (kept)");
@@ -266,7 +271,13 @@ Bytes write(const Texture& t) {
 
 // ---- pixels -----------------------------------------------------------------------------------
 
-Image decode_pixels(Format f, uint32_t width, uint32_t height, ByteView px, ByteView palette) {
+ByteOrder byte_order(Format f, ChannelOrder order) {
+    if (f == Format::A8R8G8B8 || order == ChannelOrder::Bgr) return kByteOrder;
+    return ByteOrder{0, 1, 2, 3}; // R, G, B, X
+}
+
+Image decode_pixels(Format f, uint32_t width, uint32_t height, ByteView px, ByteView palette,
+                    ChannelOrder order) {
     Image img(width, height);
     size_t n = size_t(width) * height;
     if (px.size() < n * bytes_per_pixel(f))
@@ -274,7 +285,7 @@ Image decode_pixels(Format f, uint32_t width, uint32_t height, ByteView px, Byte
                           "level data shorter than " + std::to_string(width) + "x" +
                               std::to_string(height));
     uint8_t* o = img.rgba.data();
-    constexpr ByteOrder bo = kByteOrder;
+    const ByteOrder bo = byte_order(f, order);
     switch (f) {
     case Format::Indexed:
         if (palette.size() < kPaletteSize)
@@ -327,17 +338,19 @@ Image decode_level(const Texture& t, uint32_t level) {
     if (t.raw_only || !f || level >= t.levels.size())
         throw FormatError("Texm", 0, "level " + std::to_string(level) + " cannot be decoded");
     return decode_pixels(*f, level_width(t.header.width, level),
-                         level_height(t.header.height, level), t.levels[level], t.palette);
+                         level_height(t.header.height, level), t.levels[level], t.palette,
+                         t.channel_order);
 }
 
-Bytes encode_pixels(Format f, const Image& img, ByteView palette, PaletteMatch match) {
+Bytes encode_pixels(Format f, const Image& img, ByteView palette, PaletteMatch match,
+                    ChannelOrder order) {
     size_t n = size_t(img.width) * img.height;
     if (img.rgba.size() != n * 4)
         throw FormatError("image", 0, "RGBA buffer does not match its size");
     Bytes out(n * bytes_per_pixel(f));
     const uint8_t* s = img.rgba.data();
     uint8_t* o = out.data();
-    constexpr ByteOrder bo = kByteOrder;
+    const ByteOrder bo = byte_order(f, order);
     switch (f) {
     case Format::Indexed: {
         if (palette.size() < kPaletteSize)
@@ -427,9 +440,11 @@ std::vector<Image> build_mip_chain(const Image& base, uint32_t count) {
     return chain;
 }
 
-Texture make_texture(Format f, const Image& base, ByteView palette, uint32_t mip_count) {
+Texture make_texture(Format f, const Image& base, ByteView palette, uint32_t mip_count,
+                     ChannelOrder order) {
     if (base.width == 0 || base.height == 0) throw FormatError("image", 0, "empty image");
     Texture t;
+    t.channel_order = order;
     t.header.width = base.width;
     t.header.height = base.height;
     t.header.mip_count = mip_count ? mip_count : full_mip_count(base.width, base.height);
@@ -441,7 +456,7 @@ Texture make_texture(Format f, const Image& base, ByteView palette, uint32_t mip
         t.palette.assign(palette.begin(), palette.end());
     }
     for (const Image& level : build_mip_chain(base, t.header.mip_count))
-        t.levels.push_back(encode_pixels(f, level, t.palette));
+        t.levels.push_back(encode_pixels(f, level, t.palette, PaletteMatch::Nearest, order));
     t.raw = write(t);
     return t;
 }
@@ -476,7 +491,8 @@ Texture import_levels(const Texture& original,
                                   "index image has the wrong size");
             t.levels[i] = *in.indices;
         } else {
-            t.levels[i] = encode_pixels(*f, in.rgba, t.palette, PaletteMatch::Exact);
+            t.levels[i] =
+                encode_pixels(*f, in.rgba, t.palette, PaletteMatch::Exact, t.channel_order);
         }
     };
     std::vector<bool> diff(count);
@@ -493,7 +509,8 @@ Texture import_levels(const Texture& original,
         for (uint32_t i = 1; i < count; ++i)
             t.levels[i] =
                 encode_pixels(*f, chain[i], t.palette,
-                              *f == Format::Indexed ? PaletteMatch::Nearest : PaletteMatch::Exact);
+                              *f == Format::Indexed ? PaletteMatch::Nearest : PaletteMatch::Exact,
+                              t.channel_order);
     } else {
         for (uint32_t i = 0; i < count; ++i)
             if (diff[i]) encode(i, *supplied(i));

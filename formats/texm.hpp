@@ -6,6 +6,7 @@
 
 #include "bytes.hpp"
 #include "diagnostics.hpp"
+#include "readings.hpp"
 
 #include <array>
 #include <optional>
@@ -53,6 +54,9 @@ struct ByteOrder {
     uint8_t r, g, b, a;
 };
 inline constexpr ByteOrder kByteOrder{2, 1, 0, 3}; // memory B, G, R, X/A
+// The order of format `f` under the texm-rgb reading (formats/readings.hpp): 888 pixels and
+// palette entries follow it; 8888 is B, G, R, A under either.
+ByteOrder byte_order(Format f, ChannelOrder order);
 
 struct Header {
     uint32_t magic = kMagic;
@@ -109,6 +113,9 @@ struct Texture {
     // raw_only; write() then copies `raw` through unchanged.
     Bytes raw;
     bool raw_only = false;
+    // How 888 pixels and palette entries are read and written (the texm-rgb reading); set by
+    // the caller that chose the readings, never by the reader.
+    ChannelOrder channel_order = ChannelOrder::Bgr;
 
     std::optional<Format> format() const { return to_format(header.format); }
 };
@@ -127,7 +134,8 @@ Bytes write(const Texture& t);
 // ---- pixels -------------------------------------------------------------------------------------
 
 // Decoding: bit replication for narrow channels; 888 ignores X; format 0 gives (R, G, B, 255).
-Image decode_pixels(Format f, uint32_t width, uint32_t height, ByteView pixels, ByteView palette);
+Image decode_pixels(Format f, uint32_t width, uint32_t height, ByteView pixels, ByteView palette,
+                    ChannelOrder order = ChannelOrder::Bgr);
 Image decode_level(const Texture& t, uint32_t level);
 
 enum class PaletteMatch {
@@ -138,7 +146,8 @@ enum class PaletteMatch {
 // 888 writes X = 0; 88 takes L = rounded Rec.601 luma (= R for grey pixels).
 // Format 0 needs `palette` (1024 bytes B, G, R, X); without one it throws FormatError.
 Bytes encode_pixels(Format f, const Image& img, ByteView palette,
-                    PaletteMatch match = PaletteMatch::Nearest);
+                    PaletteMatch match = PaletteMatch::Nearest,
+                    ChannelOrder order = ChannelOrder::Bgr);
 
 // 2×2 box filter with a rounded average (edges of odd sizes use the samples that exist).
 Image downsample(const Image& img);
@@ -147,7 +156,8 @@ std::vector<Image> build_mip_chain(const Image& base, uint32_t count);
 
 // A new texture (§8): mipCount = full chain unless given, flags4 = 32 if mipCount > 1,
 // flags5 = unknown6 = 0; format 0 takes `palette`.
-Texture make_texture(Format f, const Image& base, ByteView palette = {}, uint32_t mip_count = 0);
+Texture make_texture(Format f, const Image& base, ByteView palette = {}, uint32_t mip_count = 0,
+                     ChannelOrder order = ChannelOrder::Bgr);
 
 // One level offered for import: RGBA pixels, and for palette images the indices themselves.
 struct LevelInput {

@@ -158,7 +158,7 @@ Box posed_box(const Model& m) {
     };
     for (size_t i = 0; i < m.nodes.size(); ++i) {
         const anim::Key& k = tracks[i].keys.front();
-        anim::Quat q = anim::decode_quat(k.rot);
+        anim::Quat q = anim::decode_quat(k.rot, m.animation.key_order);
         double n = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] +
                              double(q[3]) * q[3]);
         std::array<double, 4> lq =

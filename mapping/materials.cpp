@@ -88,7 +88,8 @@ TextureResult load_texture(const std::string& name, const MaterialLibraries& lib
     }
     try {
         DiagnosticSink sink(ReadMode::Tolerant);
-        const texm::Texture t = texm::read(e.data, sink, where, texm::KeepRaw::OnlyUninterpretable);
+        texm::Texture t = texm::read(e.data, sink, where, texm::KeepRaw::OnlyUninterpretable);
+        t.channel_order = libs.channel_order;
         if (t.raw_only || !t.format()) {
             diagnostics.warn(where, Location::whole(), "not an interpretable Texm; untextured");
             return r;
@@ -259,8 +260,8 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
         const std::string where = libs.lightmaps_name + ":" + e.name();
         try {
             DiagnosticSink sink(ReadMode::Tolerant);
-            const texm::Texture t =
-                texm::read(e.data, sink, where, texm::KeepRaw::OnlyUninterpretable);
+            texm::Texture t = texm::read(e.data, sink, where, texm::KeepRaw::OnlyUninterpretable);
+            t.channel_order = libs.channel_order;
             if (t.raw_only || !t.format()) {
                 diagnostics.warn(where, Location::whole(),
                                  "not an interpretable Texm; no lightmap");

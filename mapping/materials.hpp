@@ -5,6 +5,8 @@
 // Missing pieces are warnings: the row stays untextured, the export goes on.
 #pragma once
 
+#include "formats/readings.hpp"
+
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
 #include "scene/scene.hpp"
@@ -41,6 +43,8 @@ struct MaterialLibraries {
     std::optional<nres::Archive> textures;  // Textures.lib
     std::optional<nres::Archive> palettes;  // palettes.lib
     std::optional<nres::Archive> lightmaps; // LightMap.lib
+    // How their 888 and paletted textures are decoded (the texm-rgb reading).
+    ChannelOrder channel_order = ChannelOrder::Bgr;
     std::string materials_name = "Material.lib";
     std::string textures_name = "Textures.lib";
     std::string palettes_name = "palettes.lib";

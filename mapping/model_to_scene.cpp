@@ -37,8 +37,8 @@ anim::Quat normalize_quat(const anim::Quat& q) {
 }
 
 // Decoded, normalised rotation of a key in glTF axes.
-anim::Quat key_rotation(const std::array<int16_t, 4>& raw) {
-    return to_gltf_quat(normalize_quat(anim::decode_quat(raw)));
+anim::Quat key_rotation(const std::array<int16_t, 4>& raw, KeyQuaternion order) {
+    return to_gltf_quat(normalize_quat(anim::decode_quat(raw, order)));
 }
 
 // A JSON object of scalar members, built directly (nlohmann's initializer-list form first builds
@@ -94,6 +94,15 @@ struct Builder {
             out.materials.push_back(std::move(mat));
         }
         return m;
+    }
+
+    // The WEAR row of a batch under the batch-material reading.
+    uint16_t material_row(const Batch& b) const {
+        if (options.batch_material == BatchMaterial::Row) return b.material;
+        const int32_t id = b.opaque4 & 0xFF;
+        for (size_t r = 0; r < options.material_ids.size() && r <= 0xFFFF; ++r)
+            if (options.material_ids[r] == id) return uint16_t(r);
+        return b.material;
     }
 
     // Res18 record v as a UV pair (two u16 / 1024).
@@ -225,7 +234,7 @@ struct Builder {
         if (with_lightmap_uvs)
             prim.attributes["TEXCOORD_" + std::to_string(kLightmapTexcoord)] = std::move(uv2);
         // msh.md §6, one project's reading: opaque4 high byte 0x00 = lit, 0xFF = unlit.
-        prim.material = material(b.material, with_lightmap_uvs && (b.opaque4 >> 8) == 0);
+        prim.material = material(material_row(b), with_lightmap_uvs && (b.opaque4 >> 8) == 0);
         return true;
     }
 
@@ -286,7 +295,7 @@ void build_animation(Builder& b, const std::vector<anim::Track>& tracks,
         if (canonical) {
             for (const anim::Key& k : tracks[i].keys) {
                 frames.push_back(k.time);
-                poses.push_back({anim::decode_quat(k.rot), k.pos});
+                poses.push_back({anim::decode_quat(k.rot, model.animation.key_order), k.pos});
             }
         } else {
             for (uint32_t f = 0; f < model.animation.frame_count; ++f) {
@@ -395,7 +404,7 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
         if (!tracks[i].keys.empty()) {
             const anim::Key& k = tracks[i].keys.front();
             sn.translation = to_gltf(k.pos);
-            sn.rotation = key_rotation(k.rot);
+            sn.rotation = key_rotation(k.rot, model.animation.key_order);
         }
         sn.extras = object_of({{"index", i},
                                {"flags", n.flags},

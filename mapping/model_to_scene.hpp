@@ -26,6 +26,7 @@
 #pragma once
 
 #include "formats/msh.hpp"
+#include "formats/readings.hpp"
 #include "scene/scene.hpp"
 
 #include <optional>
@@ -46,6 +47,11 @@ struct ExportOptions {
     std::vector<std::string> material_names;
     // The WEAR has a LIGHTMAPS section: decode Res18 as lightmap UVs, lit material variants.
     bool lightmapped = false;
+    // Which batch field names the material (a contested reading, formats/readings.hpp): the +2
+    // row, or the +4 byte matched against the WEAR rows' legacy ids (`material_ids`, in row
+    // order; a byte no row has falls back to the +2 row).
+    BatchMaterial batch_material = BatchMaterial::Row;
+    std::vector<int32_t> material_ids;
 };
 
 // The name suffix of a non-primary slot: `@lod1`, `@g4`, `@lod1g4` ("" for lod 0 group 0), and

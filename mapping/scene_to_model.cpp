@@ -358,6 +358,7 @@ struct SceneImport {
 void SceneImport::identify(const scene::Scene& incoming_scene) {
     DiagnosticSink sink(ReadMode::Tolerant);
     orig = read_model(sidecar.original_image, sink, where + " (sidecar original)");
+    orig.animation.key_order = sidecar.record.readings.key_quaternion; // the export's reading
     if (sink.has_errors())
         throw FormatError(where, Location::whole(),
                           "the sidecar's original model does not read: " +
@@ -628,10 +629,11 @@ anim::Track SceneImport::sampled_track(size_t k,
         }
         key.pos = from_gltf(t);
         const anim::Quat mq = from_gltf_quat(q);
-        key.rot = anim::encode_quat(mq);
+        const KeyQuaternion order = orig.animation.key_order;
+        key.rot = anim::encode_quat(mq, order);
         for (const anim::Key& o : original_tracks[k].keys)
             if (o.time == key.time) {
-                const anim::Quat d = anim::decode_quat(o.rot);
+                const anim::Quat d = anim::decode_quat(o.rot, order);
                 double l = std::sqrt(double(d[0]) * d[0] + double(d[1]) * d[1] +
                                      double(d[2]) * d[2] + double(d[3]) * d[3]);
                 double same = 0, flip = 0;

@@ -82,7 +82,7 @@ void build_terrain(const terrain::Terrain& t, const TerrainSceneOptions& opt, sc
         mat.name = names.unique(m < opt.layer1_names.size() && !opt.layer1_names[m].empty()
                                     ? opt.layer1_names[m]
                                     : "land1_row_" + std::to_string(m));
-        mat.extras = {{"wear", "Land1.wea"}, {"wear_row", m}};
+        mat.extras = {{"wear", opt.layer1_wear}, {"wear_row", m}};
         sc.materials.push_back(std::move(mat));
 
         scene::Primitive p;
@@ -188,7 +188,7 @@ void build_layer2(const terrain::Terrain& t, const TerrainSceneOptions& opt, sce
         mat.name = names.unique(r < opt.layer2_names.size() && !opt.layer2_names[r].empty()
                                     ? opt.layer2_names[r]
                                     : "land2_row_" + std::to_string(r));
-        mat.extras = {{"wear", "Land2.wea"}, {"wear2_row", r}};
+        mat.extras = {{"wear", opt.layer2_wear}, {"wear2_row", r}};
         mat.alpha_mode = scene::AlphaMode::Blend;
         sc.materials.push_back(std::move(mat));
         scene::Primitive p;

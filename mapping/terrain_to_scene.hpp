@@ -54,6 +54,9 @@
 namespace msh::mapping {
 
 struct TerrainSceneOptions {
+    // The WEAR files the face bytes name (the face-material reading, formats/readings.hpp): byte 4
+    // (materialId, every face) and byte 5 (auxByte, 0xFF = none); the names below are their rows.
+    std::string layer1_wear = "Land1.wea", layer2_wear = "Land2.wea";
     std::vector<std::string> layer1_names; // Land1.wea rows (materialId)
     std::vector<std::string> layer2_names; // Land2.wea rows (auxByte), listed in node extras
     float areal_lift = 0.5f;               // world +Z offset of the ArealMap node

@@ -14,6 +14,7 @@ namespace {
 
 struct WearRows {
     std::vector<std::string> materials, lightmaps;
+    std::vector<int32_t> material_ids; // the rows' legacy ids (the wear-id batch reading)
 };
 
 WearRows read_wear(const std::optional<NamedBytes>& wear, const std::string& where,
@@ -27,6 +28,7 @@ WearRows read_wear(const std::optional<NamedBytes>& wear, const std::string& whe
         const wear::Wear table = wear::read(wear->bytes, wear->address);
         rows.materials = wear::material_names(table);
         rows.lightmaps = wear::lightmap_names(table);
+        for (const wear::Row& r : table.materials) rows.material_ids.push_back(r.legacy_id);
         record.wear_source = wear->address;
         record.wear_rows = rows.materials;
         record.wear_lightmaps = rows.lightmaps;
@@ -84,6 +86,7 @@ Prepared prepare(const ModelExportInput& in, const ExportSettings& settings) {
     const std::string& where = in.address;
     DiagnosticSink sink(ReadMode::Tolerant);
     Prepared p{read_model(in.model, sink, where, in.model_keeper), {}, {}, {}};
+    p.model.animation.key_order = settings.readings.key_quaternion;
     ModelExport& out = p.out;
     const Model& model = p.model;
     for (const Diagnostic& d : sink.diagnostics()) out.warnings.push_back(d.text());
@@ -102,6 +105,9 @@ Prepared prepare(const ModelExportInput& in, const ExportSettings& settings) {
     record.fps = opt.fps;
     const WearRows rows = read_wear(in.wear, where, record, out);
     opt.material_names = rows.materials;
+    opt.material_ids = rows.material_ids;
+    opt.batch_material = settings.readings.batch_material;
+    record.readings = settings.readings;
     record.options = {opt.lod, opt.group, settings.skin, opt.msft_lod};
     // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).
     if (!rows.lightmaps.empty() && settings.format != SceneFormat::Obj) {
@@ -146,6 +152,8 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
     extras["pair"] = record.pair;
+    for (const auto& [name, variant] : reading_map(record.readings))
+        extras["readings"][name] = variant;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
     out.files = encode_scene(sc, settings.format, settings.output_name);

@@ -37,6 +37,7 @@ struct ExportSettings {
     bool skin = false;      // glTF: one skinned mesh per LOD/group whose joints are the nodes
     bool msft_lod = false;  // glTF with lod = all: MSFT_lod on the nodes
     png::EncodeOptions png; // the textures' PNG encoding (--png-level)
+    Readings readings;      // the contested readings (formats/readings.hpp), recorded in the export
 };
 
 // Checks a combination of settings; returns the problem, or empty when they are usable.

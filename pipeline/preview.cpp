@@ -306,6 +306,7 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
     es.group = s.group;
     es.fps = s.fps;
     es.png = kDecodedTextures;
+    es.readings = s.readings;
     ModelScene ms = model_scene(input, es);
     const Model& model = ms.model;
     PreviewTextureCache local;
@@ -441,8 +442,9 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     if (const std::string problem = preview_settings_problem(s); !problem.empty())
         throw std::invalid_argument(problem);
     DiagnosticSink sink(ReadMode::Strict);
-    const texm::Texture t = texm::read(bytes, sink, address, texm::KeepRaw::OnlyUninterpretable);
+    texm::Texture t = texm::read(bytes, sink, address, texm::KeepRaw::OnlyUninterpretable);
     sink.throw_if_errors();
+    t.channel_order = s.readings.texm_rgb;
     const texm::Image base = texm::decode_level(t, 0);
     // Fitted: texels enlarged by a whole factor stay crisp; larger textures are filtered down.
     const double scale = std::min(double(s.width) / base.width, double(s.height) / base.height);

@@ -39,6 +39,7 @@ struct PreviewSettings {
     // iso, front, back, left, right, top, or grid (front, right, top and iso, labelled).
     std::string view; // empty: iso for models, top for maps
     int lod = 0, group = 0;
+    Readings readings;           // the contested readings (formats/readings.hpp)
     std::optional<double> frame; // pose at this animation frame (models)
     double fps = 24;             // --time S = frame S * fps; a scene's key times are seconds
     int strip = 0;               // > 0: this many frames of the animation side by side

@@ -141,8 +141,13 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
                             "areal overlay");
     }
     mapping::TerrainSceneOptions& opt = p.options;
-    opt.layer1_names = wear_rows(in.wear1, out.warnings);
-    opt.layer2_names = wear_rows(in.wear2, out.warnings);
+    // Byte 4 names a row of Land1.wea, byte 5 one of Land2.wea; or the other way round.
+    const bool swapped = in.readings.face_material == FaceMaterial::Land2First;
+    const std::optional<NamedBytes>& byte4_wear = swapped ? in.wear2 : in.wear1;
+    const std::optional<NamedBytes>& byte5_wear = swapped ? in.wear1 : in.wear2;
+    if (swapped) std::swap(opt.layer1_wear, opt.layer2_wear);
+    opt.layer1_names = wear_rows(byte4_wear, out.warnings);
+    opt.layer2_names = wear_rows(byte5_wear, out.warnings);
     opt.areal_faces = areal_faces;
     opt.layer2 = layer2;
     out.scene = mapping::terrain_to_scene(*out.terrain, out.map.get(), opt);
@@ -203,13 +208,17 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     if (in.land_map) record.map_source = in.land_map->address;
     if (in.wear1) record.wear1_source = in.wear1->address;
     if (in.wear2) record.wear2_source = in.wear2->address;
-    record.wear1_rows = opt.layer1_names;
-    record.wear2_rows = opt.layer2_names;
+    // Land1.wea's and Land2.wea's rows, whichever face byte names them.
+    const bool swapped = in.readings.face_material == FaceMaterial::Land2First;
+    record.wear1_rows = swapped ? opt.layer2_names : opt.layer1_names;
+    record.wear2_rows = swapped ? opt.layer1_names : opt.layer2_names;
+    record.readings = in.readings;
     record.lift = opt.areal_lift;
     record.areal_faces = areal_faces;
     record.pair = sidecar::terrain_pairing_token(
         in.land_msh, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), record);
     extras["pair"] = record.pair;
+    for (const auto& [name, variant] : reading_map(in.readings)) extras["readings"][name] = variant;
     out.sidecar.record = std::move(record);
     out.sidecar.land_msh.assign(in.land_msh.begin(), in.land_msh.end());
     if (in.land_map) out.sidecar.land_map = in.land_map->bytes;

@@ -4,6 +4,8 @@
 // files beside Land.msh is the caller's business.
 #pragma once
 
+#include "formats/readings.hpp"
+
 #include "model_export.hpp"
 #include "outputs.hpp"
 
@@ -50,6 +52,9 @@ struct TerrainExportInput {
     std::string address;
     std::optional<NamedBytes> land_map;     // none: the terrain without the areal overlay
     std::optional<NamedBytes> wear1, wear2; // none: materials named by row
+    // The contested readings (formats/readings.hpp): face-material decides which of wear1/wear2
+    // the face bytes +4 and +5 index. Recorded in the export.
+    Readings readings;
     // The game's libraries: Land1.wea rows resolve through Material.lib to Textures.lib
     // (texm-materials.md §12) and the terrain's materials carry their phase-0 images. None:
     // untextured.

@@ -7,7 +7,8 @@ namespace msh::pipeline {
 TextureExport export_texture(ByteView texm, const std::string& address,
                              const TextureExportSettings& settings) {
     sidecar::TextureExport e =
-        sidecar::export_texture(texm, address, settings.output_name, settings.mips, settings.png);
+        sidecar::export_texture(texm, address, settings.output_name, settings.mips, settings.png,
+                                settings.readings.texm_rgb);
     TextureExport out;
     for (size_t k = 0; k < e.mips.size(); ++k)
         out.files.push_back(
@@ -29,6 +30,7 @@ sidecar::TextureImport import_texture(TextureImportInput input,
     in.where = settings.where;
     in.max_pixels = settings.max_pixels;
     in.full_read = settings.full_read;
+    in.order = settings.readings.texm_rgb;
     return sidecar::import_texture(in);
 }
 

@@ -3,6 +3,8 @@
 // unchanged PNG gives the original payload byte for byte.
 #pragma once
 
+#include "formats/readings.hpp"
+
 #include "outputs.hpp"
 
 #include "formats/png.hpp"
@@ -19,6 +21,7 @@ struct TextureExportSettings {
     std::string output_name = "texture.png"; // mip k is `<stem>.mip<k>.png` beside it
     bool mips = false;                       // also every mip level
     png::EncodeOptions png;                  // --png-level
+    Readings readings; // texm-rgb: the order of 888 pixels and palette entries (recorded)
 };
 
 struct TextureExportSummary {
@@ -40,6 +43,7 @@ struct TextureImportSettings {
     std::string where;                  // the PNG's name for messages
     uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding
     bool full_read = false;                       // decode even the PNG its export wrote
+    Readings readings; // a new texture's texm-rgb order (with a sidecar: the sidecar's)
 };
 
 struct TextureImportInput {

@@ -152,6 +152,7 @@ ExportRecord read_record(const JsonAt& doc) {
     if (o.has("skin")) r.options.skin = o["skin"].as<bool>();
     if (o.has("msft_lod")) r.options.msft_lod = o["msft_lod"].as<bool>();
     if (ex.has("pair")) r.pair = ex["pair"].as<std::string>(); // absent before pairing existed
+    if (ex.has("readings")) r.readings = read_readings(ex["readings"]);  // absent: the defaults
     if (ex.has("written")) r.written = read_written_file(ex["written"]); // not in older sidecars
     if (doc.has("wear")) {
         const JsonAt w = doc["wear"];
@@ -242,6 +243,17 @@ ModelDescription read_description(const JsonAt& doc) {
 
 } // namespace
 
+Readings read_readings(const JsonAt& at) {
+    std::map<std::string, std::string> m;
+    for (const ReadingInfo& info : reading_infos())
+        if (at.has(info.name)) m[info.name] = at[info.name].as<std::string>();
+    try {
+        return readings_from_map(m);
+    } catch (const std::invalid_argument& x) {
+        at.fail(x.what());
+    }
+}
+
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
     // Not the output name or format: exports to .glb and .obj of one model with one set of
     // options share a sidecar (it means the same for both).
@@ -254,6 +266,7 @@ std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
                   r.wear_source,
                   r.wear_rows,
                   r.wear_lightmaps};
+    if (r.readings != Readings{}) facts.push_back(describe(r.readings)); // defaults: as before
     return pairing_token_of_hash(original_hash, facts.dump());
 }
 
@@ -287,6 +300,7 @@ static json to_json_fields(const ModelSidecar& s) {
                     {"msft_lod", r.options.msft_lod}}},
                   {"axes", "msh (x, y, z) -> glTF (x, z, -y)"},
                   {"vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)"},
+                  {"readings", reading_map(r.readings)},
                   {"pair", r.pair}}},
                 {"wear",
                  {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
@@ -419,6 +433,10 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     w.end_object();
     w.member("output", r.output);
     w.member("pair", r.pair);
+    w.key("readings");
+    w.begin_object();
+    for (const auto& [name, variant] : reading_map(r.readings)) w.member(name, variant);
+    w.end_object();
     w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
     if (r.written.recorded()) {
         w.key("written");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "formats/msh.hpp"
+#include "formats/readings.hpp"
 #include "payload_hash.hpp"
 #include "written_file.hpp"
 
@@ -38,6 +39,7 @@ struct ExportRecord {
     std::string wear_source; // address of the WEAR used for material names, or empty
     std::vector<std::string> wear_rows;
     std::vector<std::string> wear_lightmaps; // LIGHTMAPS rows (empty: none)
+    Readings readings;   // the contested readings the export used; the import uses the same
     std::string pair;    // the pairing token also stamped into the export (sidecar/pairing.hpp)
     WrittenFile written; // the glTF file as the export wrote it (sidecar/written_file.hpp)
 };
@@ -86,6 +88,11 @@ struct ModelSidecar {
 // that give the sidecar its meaning (source, fps, options, WEAR rows); not the output's name or
 // format.
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& record);
+
+class JsonAt;
+// An export's `readings` object (model and terrain sidecars): the readings it names, the defaults
+// for the others; an unknown name or variant fails at its JSON pointer.
+Readings read_readings(const JsonAt& at);
 
 // `original_hash`: payload_hash(original_image), which the export already has for the pairing
 // token.

@@ -274,8 +274,9 @@ void put_lines(size_t count, std::string& out, int depth,
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& r) {
     // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
-    const json facts = {r.source,     r.map_source, r.wear1_source, r.wear2_source,
-                        r.wear1_rows, r.wear2_rows, r.lift,         land_msh.size()};
+    json facts = {r.source,     r.map_source, r.wear1_source, r.wear2_source,
+                  r.wear1_rows, r.wear2_rows, r.lift,         land_msh.size()};
+    if (r.readings != Readings{}) facts.push_back(describe(r.readings)); // defaults: as before
     // Over Land.msh and Land.map (each file's hash; the facts carry the second).
     return pairing_token_of_hash(payload_hash(land_msh),
                                  hex64(payload_hash(land_map)) + '\n' + facts.dump());
@@ -295,6 +296,7 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
           {"output", r.output},
           {"format", r.format},
           {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}},
+          {"readings", reading_map(r.readings)},
           {"pair", r.pair}}},
         {"conventions",
          {{"axes", "(x, y, z) -> (x, z, -y), no scaling"},

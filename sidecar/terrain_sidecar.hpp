@@ -9,6 +9,8 @@
 // No per-vertex JSON: vertex streams travel only inside the base64 Land.msh.
 #pragma once
 
+#include "formats/readings.hpp"
+
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 #include "written_file.hpp"
@@ -33,6 +35,7 @@ struct TerrainExportRecord {
     bool areal_faces = false; // OBJ: the areals also as filled faces (glTF always)
     std::string pair;         // the pairing token also stamped into the export (pairing.hpp)
     WrittenFile written;      // the glTF file as the export wrote it (written_file.hpp)
+    Readings readings;        // the contested readings the export used (face-material)
 };
 
 // The pairing token of a terrain export: over Land.msh, Land.map and the record's fields that

@@ -99,6 +99,7 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
         if (e.has("format")) r.format = e["format"].as<std::string>();
         if (e.has("pair")) r.pair = e["pair"].as<std::string>();
         if (e.has("written")) r.written = read_written_file(e["written"]); // not in older sidecars
+        if (e.has("readings")) r.readings = read_readings(e["readings"]);  // absent: defaults
         if (e.has("options")) {
             const JsonAt o = e["options"];
             if (o.has("lift")) r.lift = o["lift"].as<float>();

@@ -27,9 +27,22 @@ texm::Texture read_texture(ByteView payload, const std::string& where) {
     texm::Texture t = texm::read(payload, sink, where);
     if (t.raw_only || !t.format()) {
         // The reader's own reason, located: its first error, else what it warned about.
+        // The tolerant reader's "(copied through raw)" is what batch and nres do with it; here
+        // nothing is copied, so the message says what can and cannot be done instead.
+        constexpr std::string_view kRaw = " (copied through raw)";
         for (const Severity s : {Severity::Error, Severity::Warning})
             for (const Diagnostic& d : sink.diagnostics())
-                if (d.severity == s) throw FormatError(d.resource, d.location, d.message);
+                if (d.severity == s) {
+                    std::string message = d.message;
+                    if (message.ends_with(kRaw)) message.resize(message.size() - kRaw.size());
+                    const Location at = d.location.kind == Location::Kind::Offset
+                                            ? Location::at_offset(d.offset)
+                                            : d.location;
+                    throw FormatError(d.resource, at,
+                                      message +
+                                          "; cannot convert it to PNG (batch and nres keep such "
+                                          "a texture byte for byte, info and validate list it)");
+                }
         throw FormatError(where, 0,
                           "not an interpretable Texm texture (magic, size or format); cannot "
                           "convert it to PNG");
@@ -46,8 +59,8 @@ png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_p
 }
 
 // The palette of an indexed PNG as Texm palette bytes (B, G, R, X = 0), padded to 256 entries.
-Bytes palette_from_png(const png::Decoded& d) {
-    constexpr texm::ByteOrder bo = texm::kByteOrder;
+Bytes palette_from_png(const png::Decoded& d, ChannelOrder order) {
+    const texm::ByteOrder bo = texm::byte_order(texm::Format::Indexed, order);
     Bytes pal(texm::kPaletteSize, 0);
     for (size_t k = 0; k < d.palette.size() && k < texm::kPaletteEntries; ++k) {
         pal[4 * k + bo.r] = d.palette[k][0];
@@ -71,12 +84,17 @@ json page_json(const std::optional<std::vector<texm::PageRect>>& page) {
     return out;
 }
 
-json palette_json(const Bytes& palette) {
+json palette_json(const Bytes& palette, ChannelOrder order) {
     if (palette.empty()) return nullptr;
     json entries = json::array();
     for (size_t k = 0; k + 4 <= palette.size(); k += 4)
         entries.push_back(to_hex(ByteView(palette).subspan(k, 4)));
-    return {{"byte_order", "B, G, R, X"}, {"entries", entries}};
+    return {{"byte_order", order == ChannelOrder::Bgr ? "B, G, R, X" : "R, G, B, X"},
+            {"entries", entries}};
+}
+
+const char* channel_order_name(ChannelOrder order) {
+    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb").c_str();
 }
 
 Bytes hex_field(const JsonAt& at) {
@@ -98,8 +116,9 @@ std::string mip_png_name(const std::string& png_name, uint32_t level) {
 
 TextureExport export_texture(ByteView payload, const std::string& where,
                              const std::string& png_name, bool mips,
-                             const png::EncodeOptions& encoding) {
-    const texm::Texture t = read_texture(payload, where);
+                             const png::EncodeOptions& encoding, ChannelOrder order) {
+    texm::Texture t = read_texture(payload, where);
+    t.channel_order = order;
     TextureExport out;
     out.png = png::from_texm_level(t, 0, encoding);
     std::vector<std::string> mip_names;
@@ -115,6 +134,7 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     sc.header = t.header;
     sc.page = t.page;
     sc.palette = t.palette;
+    sc.channel_order = order;
     sc.tail_bytes = t.tail.size();
     sc.original.assign(payload.begin(), payload.end());
     sc.written.xxh3_64 = hex64(payload_hash(out.png));
@@ -142,7 +162,8 @@ json sidecar_json(const TextureSidecar& s, bool with_base64) {
           {"unknown6", h.unknown6},
           {"format", h.format}}},
         {"page", page_json(s.page)},
-        {"palette", palette_json(s.palette)},
+        {"palette", palette_json(s.palette, s.channel_order)},
+        {"readings", {{"texm-rgb", channel_order_name(s.channel_order)}}},
         {"tail_bytes", s.tail_bytes},
         {"original",
          {{"size", s.original.size()},
@@ -219,6 +240,14 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
         }
     }
     s.tail_bytes = at["tail_bytes"].as<uint64_t>();
+    if (at.has("readings") && at["readings"].has("texm-rgb")) { // absent: the default
+        const JsonAt order = at["readings"]["texm-rgb"];
+        try {
+            s.channel_order = readings_from_map({{"texm-rgb", order.as<std::string>()}}).texm_rgb;
+        } catch (const std::invalid_argument& e) {
+            order.fail(e.what());
+        }
+    }
     if (at.has("written")) s.written = read_written_file(at["written"]); // not in older sidecars
     return s;
 }
@@ -306,9 +335,9 @@ TextureImport import_texture(const TextureImportInput& in) {
             if (!base.indices)
                 throw FormatError(in.where, Location::whole(),
                                   "format 0 needs an indexed (palette) PNG");
-            palette = palette_from_png(base);
+            palette = palette_from_png(base, in.order);
         }
-        texm::Texture t = texm::make_texture(f, base.rgba, palette);
+        texm::Texture t = texm::make_texture(f, base.rgba, palette, 0, in.order);
         if (f == texm::Format::Indexed) {
             t.levels[0] = *base.indices; // keep the indices themselves
             t.raw = texm::write(t);
@@ -320,7 +349,8 @@ TextureImport import_texture(const TextureImportInput& in) {
     }
 
     const Bytes& original_bytes = in.sidecar->original;
-    const texm::Texture orig = read_texture(original_bytes, in.where + " (sidecar original)");
+    texm::Texture orig = read_texture(original_bytes, in.where + " (sidecar original)");
+    orig.channel_order = in.sidecar->channel_order; // the export's reading
     const texm::Format orig_format = *orig.format();
 
     if (in.format && *in.format != orig_format) {
@@ -331,7 +361,7 @@ TextureImport import_texture(const TextureImportInput& in) {
             if (orig_format == texm::Format::Indexed)
                 palette = orig.palette;
             else if (base.indices)
-                palette = palette_from_png(base);
+                palette = palette_from_png(base, orig.channel_order);
             else
                 throw FormatError(in.where, Location::whole(),
                                   "format 0 needs an indexed (palette) PNG");
@@ -342,7 +372,8 @@ TextureImport import_texture(const TextureImportInput& in) {
                                   std::to_string(base.rgba.height) + ", the texture is " +
                                   std::to_string(orig.header.width) + "x" +
                                   std::to_string(orig.header.height));
-        texm::Texture t = texm::make_texture(f, base.rgba, palette, orig.header.mip_count);
+        texm::Texture t =
+            texm::make_texture(f, base.rgba, palette, orig.header.mip_count, orig.channel_order);
         t.header.flags4 = orig.header.flags4;
         t.header.flags5 = orig.header.flags5;
         t.header.unknown6 = orig.header.unknown6;

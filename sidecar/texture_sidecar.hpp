@@ -26,7 +26,9 @@ struct TextureSidecar {
     std::vector<std::string> mips; // file names of levels 1.. (written with --mips)
     texm::Header header;           // as read (width, height, mip_count, flags, format)
     std::optional<std::vector<texm::PageRect>> page; // atlas rectangles
-    Bytes palette;           // format 0: 256 x (B, G, R, X); empty otherwise
+    Bytes palette; // format 0: 256 x (B, G, R, X); empty otherwise
+    // The texm-rgb reading the export used (888 pixels, palette entries); the import uses it.
+    ChannelOrder channel_order = ChannelOrder::Bgr;
     uint64_t tail_bytes = 0; // bytes after the last level
     Bytes original;          // the Texm payload (size and hash checked on read)
     WrittenFile written;     // the level-0 PNG as the export wrote it (written_file.hpp)
@@ -50,7 +52,8 @@ struct TextureExport {
 // payload that is not an interpretable Texm.
 TextureExport export_texture(ByteView texm_payload, const std::string& where,
                              const std::string& png_name, bool mips,
-                             const png::EncodeOptions& encoding = {});
+                             const png::EncodeOptions& encoding = {},
+                             ChannelOrder order = ChannelOrder::Bgr);
 
 // File name of mip level k beside `png_name` (`NAME.mip<k>.png` for `NAME.png`).
 std::string mip_png_name(const std::string& png_name, uint32_t level);
@@ -59,6 +62,8 @@ struct TextureImportInput {
     Bytes png;                              // level 0
     std::vector<std::optional<Bytes>> mips; // index k-1 = level k; absent = not supplied
     std::optional<TextureSidecar> sidecar;  // none: a new texture
+    ChannelOrder order = ChannelOrder::Bgr; // a new texture's 888/palette order (with a
+                                            // sidecar: the sidecar's)
     std::optional<texm::Format> format;     // --format (required to change format; new textures)
     std::string where;                      // the PNG's path, for messages
     uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding

@@ -1,0 +1,256 @@
+// The contested readings (formats/readings.hpp, docs/formats/README.md): each variant decodes what
+// a file written that way means, an export records its readings, and a round trip under any
+// variant gives the original bytes.
+#include "corpus.hpp"
+#include "import_fixtures.hpp"
+#include "test_util.hpp"
+
+#include "formats/anim.hpp"
+#include "formats/msh.hpp"
+#include "formats/nres.hpp"
+#include "formats/readings.hpp"
+#include "formats/texm.hpp"
+#include "formats/wear.hpp"
+#include "pipeline/pipeline.hpp"
+#include "sidecar/model_sidecar.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace msh;
+
+namespace {
+
+// The first corpus model with an animated node.
+Bytes animated_corpus_model(std::string& name) {
+    for (const auto& f : test::corpus()) {
+        if (f.relative_path.find(".rlb") == std::string::npos) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries) {
+            if (!nres::looks_like_nres(e.data)) continue;
+            const Model m = read_model(e.data, ReadMode::Strict, e.name());
+            if (m.animation.keys.size() > m.nodes.size()) {
+                name = f.relative_path + ":" + e.name();
+                return e.data.to_bytes();
+            }
+        }
+    }
+    return {};
+}
+
+// The same model with every key's rotation stored under `order`.
+Bytes restored_keys(const Bytes& image, KeyQuaternion order) {
+    Model m = read_model(image, ReadMode::Strict, "m");
+    for (anim::Key& k : m.animation.keys)
+        k.rot = anim::encode_quat(anim::decode_quat(k.rot), order);
+    return write_model(m);
+}
+
+double max_difference(const std::vector<float>& a, const std::vector<float>& b) {
+    if (a.size() != b.size()) return 1e9;
+    double d = 0;
+    for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(double(a[i]) - b[i]));
+    return d;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(readings)
+
+BOOST_AUTO_TEST_CASE(names_and_variants_parse_and_print) {
+    Readings r;
+    BOOST_TEST(describe(r) ==
+               "batch-material=row, face-material=land1-land2, key-quaternion=xyzw, texm-rgb=bgr");
+    set_reading(r, "key-quaternion=wxyz");
+    set_reading(r, "texm-rgb=rgb");
+    BOOST_TEST((r.key_quaternion == KeyQuaternion::Wxyz));
+    BOOST_TEST((readings_from_map(reading_map(r)) == r));
+    BOOST_CHECK_THROW(set_reading(r, "key-quaternion=zyxw"), std::invalid_argument);
+    BOOST_CHECK_THROW(set_reading(r, "quaternion=wxyz"), std::invalid_argument);
+    BOOST_CHECK_THROW(set_reading(r, "texm-rgb"), std::invalid_argument);
+}
+
+// An asymmetric rotation written under each order reads back as itself under that order, and as
+// something else under the other.
+BOOST_AUTO_TEST_CASE(an_asymmetric_rotation_reads_back_under_its_own_order) {
+    const anim::Quat q{0.18257419f, 0.36514837f, 0.54772256f, 0.73029674f}; // (1, 2, 3, 4) / |.|
+    for (const KeyQuaternion order : {KeyQuaternion::Xyzw, KeyQuaternion::Wxyz}) {
+        const auto stored = anim::encode_quat(q, order);
+        const anim::Quat back = anim::decode_quat(stored, order);
+        for (size_t i = 0; i < 4; ++i) BOOST_TEST(std::abs(back[i] - q[i]) < 1e-4);
+        const KeyQuaternion other =
+            order == KeyQuaternion::Xyzw ? KeyQuaternion::Wxyz : KeyQuaternion::Xyzw;
+        const anim::Quat wrong = anim::decode_quat(stored, other);
+        BOOST_TEST(std::abs(wrong[3] - q[3]) > 0.1);
+    }
+    // w first: identity is stored (32767, 0, 0, 0).
+    BOOST_TEST((anim::encode_quat({0, 0, 0, 1}, KeyQuaternion::Wxyz) ==
+                std::array<int16_t, 4>{32767, 0, 0, 0}));
+}
+
+// A model whose keys are stored w first poses as the original under --reading key-quaternion=wxyz
+// (the glTF animation is the same), and round-trips byte for byte under that reading.
+BOOST_AUTO_TEST_CASE(the_key_reading_poses_and_round_trips) {
+    std::string name;
+    const Bytes original = animated_corpus_model(name);
+    BOOST_TEST_REQUIRE(!original.empty());
+    const Bytes w_first = restored_keys(original, KeyQuaternion::Wxyz);
+    BOOST_TEST_REQUIRE((w_first != original));
+
+    pipeline::ExportSettings xyzw, wxyz;
+    wxyz.readings.key_quaternion = KeyQuaternion::Wxyz;
+    const pipeline::ModelScene a = pipeline::model_scene({original, name}, xyzw);
+    const pipeline::ModelScene b = pipeline::model_scene({w_first, name}, wxyz);
+    const pipeline::ModelScene wrong = pipeline::model_scene({w_first, name}, xyzw);
+    BOOST_TEST_REQUIRE(!a.scene.animations.empty());
+    const auto& ca = a.scene.animations.front().channels;
+    const auto& cb = b.scene.animations.front().channels;
+    const auto& cw = wrong.scene.animations.front().channels;
+    BOOST_TEST_REQUIRE(ca.size() == cb.size());
+    double worst = 0, wrong_worst = 0;
+    for (size_t i = 0; i < ca.size(); ++i) {
+        if (ca[i].path != scene::Path::Rotation) continue;
+        // q and -q are the same rotation: compare up to sign.
+        std::vector<float> flipped = cb[i].values;
+        for (float& v : flipped) v = -v;
+        worst = std::max(worst, std::min(max_difference(ca[i].values, cb[i].values),
+                                         max_difference(ca[i].values, flipped)));
+        wrong_worst = std::max(wrong_worst, max_difference(ca[i].values, cw[i].values));
+    }
+    BOOST_TEST(worst < 2e-4);
+    BOOST_TEST(wrong_worst > 0.05); // the default reading misreads such a file
+
+    // Round trip: the export records its reading, and the import uses it.
+    test::TempDir dir;
+    wxyz.format = pipeline::SceneFormat::Glb;
+    wxyz.output_name = "m.glb";
+    const pipeline::ModelExport x = pipeline::export_model({w_first, name}, wxyz);
+    pipeline::write_outputs(dir.path, x.files);
+    const std::string text = sidecar::model_sidecar_text(x.sidecar);
+    BOOST_TEST(text.find("\"key-quaternion\": \"wxyz\"") != std::string::npos);
+    const sidecar::ModelSidecar sc =
+        sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
+    BOOST_TEST((sc.record.readings.key_quaternion == KeyQuaternion::Wxyz));
+    std::vector<std::string> warnings;
+    const scene::Scene scene = pipeline::read_scene_file(dir.path / "m.glb", warnings);
+    pipeline::ImportSettings is;
+    is.where = "m.glb";
+    const pipeline::ModelImport r = pipeline::import_model(scene, &sc, is);
+    BOOST_TEST((r.msh == w_first));
+}
+
+// face-material: the base layer's materials are named from the WEAR the face's byte 4 indexes,
+// Land1.wea by default and Land2.wea under land2-land1; the record keeps each file's own rows.
+BOOST_AUTO_TEST_CASE(the_face_reading_picks_the_wear_table_of_each_byte) {
+    const samples::GeneratedFile* land = nullptr;
+    const samples::GeneratedFile *wear1 = nullptr, *wear2 = nullptr;
+    for (const auto& f : test::corpus()) {
+        if (f.relative_path.find("SynAuto/") == std::string::npos) continue;
+        if (f.relative_path.ends_with("Land.msh")) land = &f;
+        if (f.relative_path.ends_with("Land1.wea")) wear1 = &f;
+        if (f.relative_path.ends_with("Land2.wea")) wear2 = &f;
+    }
+    BOOST_TEST_REQUIRE((land && wear1 && wear2));
+    auto materials = [&](FaceMaterial reading) {
+        pipeline::TerrainExportInput in(land->bytes, land->relative_path);
+        in.wear1 = pipeline::NamedBytes{"Land1.wea", wear1->bytes};
+        in.wear2 = pipeline::NamedBytes{"Land2.wea", wear2->bytes};
+        in.readings.face_material = reading;
+        const pipeline::TerrainScene ts = pipeline::terrain_scene(in, false);
+        std::map<std::string, std::string> wear_of; // material name -> its table
+        for (const scene::Material& m : ts.scene.materials)
+            if (m.extras.contains("wear_row"))
+                wear_of[m.name] = m.extras["wear"].get<std::string>();
+        return wear_of;
+    };
+    const auto land1 = wear::material_names(wear::read(wear1->bytes, "Land1.wea"));
+    const auto land2 = wear::material_names(wear::read(wear2->bytes, "Land2.wea"));
+    const auto by_default = materials(FaceMaterial::Land1First);
+    const auto swapped = materials(FaceMaterial::Land2First);
+    BOOST_TEST_REQUIRE(!by_default.empty());
+    for (const auto& [name, table] : by_default) {
+        BOOST_TEST(table == "Land1.wea");
+        BOOST_TEST(std::count(land1.begin(), land1.end(), name) == 1, name);
+    }
+    // The corpus is written under the default: some byte-4 values index past Land2.wea's rows
+    // (what survey counts to decide the reading) and keep a row name.
+    size_t named = 0;
+    for (const auto& [name, table] : swapped) {
+        BOOST_TEST(table == "Land2.wea");
+        const bool listed = std::count(land2.begin(), land2.end(), name) == 1;
+        BOOST_TEST((listed || name.starts_with("land1_row_")), name);
+        named += listed;
+    }
+    BOOST_TEST(named > 0u);
+}
+
+// batch-material: the +4 byte matched against the WEAR rows' legacy ids; with ids that are not
+// row positions the two readings give different materials.
+BOOST_AUTO_TEST_CASE(the_batch_reading_resolves_through_the_wear_ids) {
+    std::string name;
+    const Bytes image = animated_corpus_model(name);
+    BOOST_TEST_REQUIRE(!image.empty());
+    Model m = read_model(image, ReadMode::Strict, name);
+    uint16_t rows = 0;
+    for (const Batch& b : m.batches) rows = std::max<uint16_t>(rows, uint16_t(b.material + 1));
+    BOOST_TEST_REQUIRE(rows >= 2);
+    // WEAR ids 50 + r; +4 names row (r + 1) % rows through its id, +2 row r.
+    std::string wear = std::to_string(rows) + "\r\n";
+    for (uint16_t r = 0; r < rows; ++r)
+        wear += std::to_string(50 + r) + " MAT" + std::to_string(r) + "\r\n";
+    for (Batch& b : m.batches)
+        b.opaque4 = uint16_t((b.opaque4 & 0xFF00) | (50 + (b.material + 1) % rows));
+    const Bytes edited = write_model(m);
+    auto names = [&](BatchMaterial reading) {
+        pipeline::ModelExportInput in(edited, name);
+        in.wear = pipeline::NamedBytes{"m.wea", Bytes(wear.begin(), wear.end())};
+        pipeline::ExportSettings settings;
+        settings.readings.batch_material = reading;
+        const pipeline::ModelScene ms = pipeline::model_scene(in, settings);
+        std::vector<std::string> out; // per primitive, in order
+        for (const scene::Mesh& mesh : ms.scene.meshes)
+            for (const scene::Primitive& p : mesh.primitives)
+                out.push_back(ms.scene.materials[size_t(p.material)].name);
+        return out;
+    };
+    const auto by_row = names(BatchMaterial::Row), by_id = names(BatchMaterial::WearId);
+    BOOST_TEST_REQUIRE(by_row.size() == by_id.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < by_row.size(); ++i) {
+        const int r = std::stoi(by_row[i].substr(3)), d = std::stoi(by_id[i].substr(3));
+        BOOST_TEST(d == (r + 1) % rows);
+        differ += r != d;
+    }
+    BOOST_TEST(differ > 0u);
+}
+
+// 888 pixels and palette entries: B, G, R by default, R, G, B under texm-rgb=rgb; 8888 is B, G,
+// R, A under either; encoding under a reading inverts its decoding.
+BOOST_AUTO_TEST_CASE(the_channel_reading_swaps_red_and_blue_of_888_and_palettes) {
+    const Bytes px = {10, 20, 30, 0};
+    const texm::Image bgr = texm::decode_pixels(texm::Format::X8R8G8B8, 1, 1, px, {});
+    const texm::Image rgb =
+        texm::decode_pixels(texm::Format::X8R8G8B8, 1, 1, px, {}, ChannelOrder::Rgb);
+    BOOST_TEST((bgr.pixel(0, 0) == std::array<uint8_t, 4>{30, 20, 10, 255}));
+    BOOST_TEST((rgb.pixel(0, 0) == std::array<uint8_t, 4>{10, 20, 30, 255}));
+    BOOST_TEST((texm::encode_pixels(texm::Format::X8R8G8B8, rgb, {}, texm::PaletteMatch::Nearest,
+                                    ChannelOrder::Rgb) == px));
+    const Bytes argb = {10, 20, 30, 40};
+    BOOST_TEST((texm::decode_pixels(texm::Format::A8R8G8B8, 1, 1, argb, {}, ChannelOrder::Rgb)
+                    .pixel(0, 0) == std::array<uint8_t, 4>{30, 20, 10, 40}));
+    Bytes palette(texm::kPaletteSize, 0);
+    palette[4] = 200, palette[5] = 100, palette[6] = 50; // entry 1
+    const Bytes index = {1};
+    BOOST_TEST((texm::decode_pixels(texm::Format::Indexed, 1, 1, index, palette, ChannelOrder::Rgb)
+                    .pixel(0, 0) == std::array<uint8_t, 4>{200, 100, 50, 255}));
+    BOOST_TEST((texm::decode_pixels(texm::Format::Indexed, 1, 1, index, palette).pixel(0, 0) ==
+                std::array<uint8_t, 4>{50, 100, 200, 255}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
