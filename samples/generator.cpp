@@ -243,13 +243,23 @@ int legacy_id(const std::string& name) {
     return int(hash_name(name) % 900) + 100;
 }
 
-std::string wear_text(const std::vector<std::string>& rows,
+// A model's WEAR. As shipped tables do (texm-materials.md §11): some rows carry tokens after the
+// name, and some unlit models have a LIGHTMAPS section with a count of 0 (`model` picks which).
+std::string wear_text(const std::string& model, const std::vector<std::string>& rows,
                       const std::optional<std::string>& lightmap) {
+    const uint64_t h = hash_name(model);
+    const bool extra_tokens = h % 4 == 1, empty_lightmaps = !lightmap && h % 5 == 2;
     std::string s = std::to_string(rows.size()) + "\r\n";
-    for (const std::string& r : rows) s += std::to_string(legacy_id(r)) + " " + r + "\r\n";
+    for (size_t i = 0; i < rows.size(); ++i) {
+        s += std::to_string(legacy_id(rows[i])) + " " + rows[i];
+        if (extra_tokens && i % 2 == 0) s += " " + std::to_string(i % 3) + " ; " + rows[i];
+        s += "\r\n";
+    }
     if (lightmap)
         s += "\r\nLIGHTMAPS\r\n1\r\n" + std::to_string(legacy_id(*lightmap) % 64) + " " +
              *lightmap + "\r\n";
+    else if (empty_lightmaps)
+        s += "\r\nLIGHTMAPS\r\n0\r\n";
     return s;
 }
 
@@ -347,7 +357,7 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
             wear.type = nres::fourcc("WEAR");
             wear.set_name(stem(r.name) + ar.wear_ext);
             wear.attr3 = 1;
-            std::string text = wear_text(k.materials, k.lightmap);
+            std::string text = wear_text(r.name, k.materials, k.lightmap);
             wear.data = Bytes(text.begin(), text.end());
             archive.entries.push_back(std::move(wear));
         }

@@ -105,6 +105,7 @@ class Builder {
     size_t animated_nodes_ = 0;
     std::vector<uint16_t> vertex_node_; // node of every vertex
     std::vector<bool> lit_batch_;
+    std::vector<uint16_t> batch_node_; // node of every batch
 
     void check_spec() const {
         if (spec_.nodes.empty()) throw std::logic_error(spec_.name + ": no nodes");
@@ -189,6 +190,7 @@ class Builder {
         material_rows_ = std::max<uint16_t>(material_rows_, uint16_t(p.material + 1));
         bool lit = spec_.lightmapped && word % kGroups == 0;
         lit_batch_.push_back(lit);
+        batch_node_.push_back(uint16_t(node));
         b.opaque4 = uint16_t((lit ? 0x0000 : 0xFF00) | (p.material & 0xFF));
         b.opaque6 = spec_.opaque6_is_node ? uint16_t(node) : uint16_t(rng_.range(1, 0x60));
         b.index_count = uint16_t(p.mesh.tris.size() * 3);
@@ -423,17 +425,22 @@ class Builder {
         return w.take();
     }
 
-    // Res20: unknown table. Ours: one 12-byte record per lit batch {u16 batch, u16 lightmap row,
-    // f32 scale u, f32 scale v}; attr1 = record count.
+    // Res20 as one project reads it (msh.md §7): 48-byte light/probe records whose first field is
+    // an i32 node index. Ours: one record per lit batch, {i32 node, f32 position[3] (the node's
+    // frame), f32 colour[3], f32 radius, f32 intensity, u32 flags, 8 zero bytes}; the fields after
+    // the node index are a plausible fill, not a claim. attr1 = record count, attr3 = 48.
     Bytes res20(uint32_t& count) const {
         ByteWriter w;
         count = 0;
         for (size_t b = 0; b < m_.batches.size(); ++b) {
             if (!lit_batch_[b]) continue;
-            w.put(uint16_t(b));
-            w.put(uint16_t(0));
+            w.put(int32_t(batch_node_[b]));
+            for (float c : {0.25f * float(b % 4), 0.5f, 1.0f + 0.125f * float(b % 3)}) w.put(c);
+            for (float c : {1.0f, 0.875f - 0.125f * float(b % 3), 0.75f}) w.put(c);
+            w.put(2.0f + float(b % 5));
             w.put(0.5f + 0.125f * float(b % 5));
-            w.put(0.5f + 0.125f * float(b % 3));
+            w.put(uint32_t(1u << (b % 3)));
+            w.put_zeros(8);
             ++count;
         }
         return w.take();
@@ -454,7 +461,7 @@ class Builder {
         if (spec_.lightmapped) {
             uint32_t count = 0;
             Bytes t = res20(count);
-            raw.push_back({kTable20, std::move(t), count, 0, 12});
+            raw.push_back({kTable20, std::move(t), count, 0, uint32_t(kRes20Stride)});
         }
         assemble_new_model(m_, std::move(raw), spec_.res1_attr2);
     }

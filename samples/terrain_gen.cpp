@@ -372,6 +372,13 @@ terrain::Terrain build_terrain(const MapSpec& spec, const HeightField& field, Rn
     t.cell_pairs[0].flags = 0x58;
     for (size_t e : tile_end)
         if (e > 1) t.cell_pairs[e - 1].flags = 0x58;
+    // Shipped maps may hold more type-11 pairs than faces (terrain.md §6): on every other map a
+    // trailing group no slot addresses, with keys past the face count (opaque shade-cache keys).
+    // (Chosen from the vertex count, not the random stream, so the rest of the map is unchanged.)
+    if (t.positions.size() % 2 == 1)
+        for (size_t k = 0, extra = 2 + t.faces.size() % 6; k < extra; ++k)
+            t.cell_pairs.push_back({uint16_t(std::min<size_t>(t.faces.size() + k, 0xFFFF)),
+                                    uint16_t(k + 1 == extra ? 0x58 : 0x48)});
 
     // Nodes: one per slot, mostly 0xFF bytes, first slot word = the slot.
     t.nodes.resize(slot_count);

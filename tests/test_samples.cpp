@@ -6,6 +6,7 @@
 #include "formats/anim.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "formats/terrain.hpp"
 #include "formats/wear.hpp"
 #include "samples/generator.hpp"
 #include "samples/shapes.hpp"
@@ -170,6 +171,44 @@ BOOST_AUTO_TEST_CASE(sort_index_uses_lower_case_folding) {
         }
         BOOST_TEST(pos_ab < pos_aab);
     }
+}
+
+// What shipped files hold (docs/formats/README.md, real-install evidence): WEAR rows with tokens
+// after the name, LIGHTMAPS sections with count 0, archives whose order only the lower fold
+// follows, maps whose type-11 and type-21 counts differ, and 48-byte Res20 records whose node
+// indices are in range.
+BOOST_AUTO_TEST_CASE(the_corpus_holds_what_real_installs_hold) {
+    size_t extra_rows = 0, zero_lightmaps = 0, res20_models = 0;
+    for (const ModelInfo& mi : models()) {
+        const wear::Wear w =
+            wear::read(Bytes(mi.wear.begin(), mi.wear.end()), mi.archive + ":" + mi.name);
+        for (const wear::Row& r : w.materials) extra_rows += !r.extra.empty();
+        zero_lightmaps += w.layout.lightmaps_section && w.lightmaps.empty();
+        if (const nres::Entry* e = mi.model.entry(kTable20)) {
+            ++res20_models;
+            BOOST_TEST(e->data.size() % kRes20Stride == 0u, mi.name);
+            DiagnosticSink sink(ReadMode::Strict);
+            validate_res20(mi.model, sink, mi.name);
+            BOOST_TEST(sink.diagnostics().empty(), mi.name);
+        }
+    }
+    BOOST_TEST(extra_rows > 0u);
+    BOOST_TEST(zero_lightmaps > 0u);
+    BOOST_TEST(res20_models > 0u);
+    size_t lower_only = 0, maps = 0, differing = 0;
+    for (const auto& f : test::corpus()) {
+        if (f.relative_path.ends_with("Land.msh")) {
+            const terrain::Terrain t = terrain::read(f.bytes, ReadMode::Strict, f.relative_path);
+            ++maps;
+            differing += t.cell_pairs.size() != t.faces.size();
+        } else if (nres::looks_like_nres(f.bytes)) {
+            const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+            lower_only += ar.fold_evidence == nres::FoldEvidence::Lower;
+        }
+    }
+    BOOST_TEST(lower_only > 0u);
+    BOOST_TEST(differing > 0u);
+    BOOST_TEST(differing < maps);
 }
 
 BOOST_AUTO_TEST_CASE(every_model_reads_strictly_without_warnings) {
