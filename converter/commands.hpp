@@ -18,6 +18,7 @@ int run_samples(const Args& args);
 int run_batch(const Args& args);
 int run_preview(const Args& args);
 int run_version(const Args& args);
+int run_survey(const Args& args);
 
 // Thrown for command-line mistakes (exit code 2).
 struct UsageError : std::runtime_error {

@@ -32,6 +32,8 @@ commands:
   nres pack DIR -o OUT             rebuild an archive from an extracted folder
   samples OUTDIR [--seed N] [--stress]
                                    the synthetic corpus (--stress: only the stress map)
+  survey GAME_DIR [--json R.json] [--sheet DIR]
+                                   counts, hashes and the contested readings of a game folder
 
   version (or --version)           this build's version and its libraries' versions
 
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
         if (command == "samples") return msh::cli::run_samples(args);
         if (command == "batch") return msh::cli::run_batch(args);
         if (command == "preview") return msh::cli::run_preview(args);
+        if (command == "survey") return msh::cli::run_survey(args);
         spdlog::error("unknown command '{}'", command);
         std::fputs(kUsage, stderr);
         return 2;
