@@ -97,6 +97,60 @@ BOOST_AUTO_TEST_CASE(info_lists_archive_entries) {
     BOOST_TEST(models > 0u);
 }
 
+// info and validate say which case fold an archive's sort index follows (nres.md §5).
+BOOST_AUTO_TEST_CASE(info_and_validate_name_the_sort_fold) {
+    const std::string lib = q(test::corpus_dir() / "static.rlb"); // A_B.msh before aab.msh
+    Run i = mshconv("info " + lib);
+    BOOST_TEST(i.code == 0);
+    BOOST_TEST(i.out.find("sort index: lower fold") != std::string::npos, i.out);
+    Run j = mshconv("info --json " + lib);
+    BOOST_TEST(nlohmann::json::parse(j.out).at("sort_fold") == "lower");
+    Run v = mshconv("validate --strict " + lib);
+    BOOST_TEST(v.code == 0);
+    BOOST_TEST(v.out.find("sort index: lower fold") != std::string::npos, v.out);
+    Run vj = mshconv("validate --json " + lib);
+    BOOST_TEST(nlohmann::json::parse(vj.out).at("sort_folds").at("lower") == 1);
+}
+
+// --reading NAME=VARIANT: an unknown name or variant is a usage error that lists the known ones;
+// an export records its readings.
+BOOST_AUTO_TEST_CASE(reading_option_selects_and_records) {
+    const fs::path lib = test::corpus_dir() / "static.rlb";
+    const std::string in = q(lib) + ":" + first_model(lib);
+    Run bad = mshconv("convert " + in + " " + q(scratch("r.glb")) + " --reading quat=wxyz");
+    BOOST_TEST(bad.code == 2);
+    BOOST_TEST(bad.out.find("key-quaternion") != std::string::npos, bad.out);
+    Run bad_variant =
+        mshconv("convert " + in + " " + q(scratch("r.glb")) + " --reading texm-rgb=grb");
+    BOOST_TEST(bad_variant.code == 2);
+    BOOST_TEST(bad_variant.out.find("bgr, rgb") != std::string::npos, bad_variant.out);
+    Run ok = mshconv("convert " + in + " " + q(scratch("r.glb")) +
+                     " --reading key-quaternion=wxyz --reading batch-material=wear-id");
+    BOOST_REQUIRE_MESSAGE(ok.code == 0, ok.out);
+    const auto sc = nlohmann::json::parse(read_file_text(scratch("r.sidecar.json")));
+    BOOST_TEST(sc.at("export").at("readings").at("key-quaternion") == "wxyz");
+    BOOST_TEST(sc.at("export").at("readings").at("batch-material") == "wear-id");
+    BOOST_TEST(sc.at("export").at("readings").at("texm-rgb") == "bgr");
+}
+
+// A Texm of pixel format 1 or 2 (earlier releases, external palettes) is refused with the
+// field's offset and what the tool can do with it.
+BOOST_AUTO_TEST_CASE(earlier_pixel_formats_are_refused_clearly) {
+    ByteWriter w;
+    for (uint32_t v : {nres::fourcc("Texm"), 4u, 4u, 1u, 0u, 0u, 0u, 2u}) w.put(v);
+    w.put_zeros(16);
+    const fs::path texm = scratch("old.texm");
+    write_file_atomic(texm, w.take());
+    Run r = mshconv("convert " + q(texm) + " " + q(scratch("old.png")));
+    BOOST_TEST(r.code == 1);
+    BOOST_TEST(r.out.find("offset 28") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("unknown pixel format 2") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("external palette") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("cannot convert it to PNG") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("copied through raw") == std::string::npos, r.out);
+    BOOST_TEST(!fs::exists(scratch("old.png")));
+}
+
 BOOST_AUTO_TEST_CASE(extract_then_pack_is_byte_identical) {
     for (const auto& f : test::corpus()) {
         if (!nres::looks_like_nres(f.bytes)) continue;
