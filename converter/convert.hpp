@@ -81,6 +81,7 @@ struct ImportChoices {
     bool force = false;        // --force: import a file whose pairing token is not its sidecar's
     std::string animation = "all"; // --animation all|NAME|INDEX
     bool full_read = false;        // --full-read: no shortcut for the file the export wrote
+    Readings readings;             // --reading: a new model's (a sidecar's own apply otherwise)
 };
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
 pipeline::ModelImport import_model_files(const std::filesystem::path& input,

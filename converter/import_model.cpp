@@ -157,6 +157,7 @@ pipeline::ModelImport import_scene_file(const fs::path& input, const sidecar::Mo
     settings.fps = choices.fps;
     settings.force = choices.force;
     settings.animation = choices.animation;
+    settings.readings = choices.readings;
     settings.sidecar_name = sidecar_path.string();
     settings.from_obj =
         pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Obj;
@@ -213,6 +214,7 @@ int import_model(const Address& in, const std::string& out_spec, const po::varia
         throw FormatError(input.string(), 0, "no sidecar at " + sidecar_path.string());
     ImportChoices choices;
     if (vm.count("fps")) choices.fps = vm["fps"].as<double>();
+    choices.readings = readings_option(vm);
     choices.force = vm.count("force") > 0;
     choices.full_read = vm.count("full-read") > 0;
     if (vm.count("animation")) choices.animation = vm["animation"].as<std::string>();

@@ -263,6 +263,15 @@ Verdict texm_rgb(const Result& r, bool sheet) {
     return v;
 }
 
+// No count tells a LOD from a damage state: the slots reading stays the user's call.
+Verdict slots(const Result& r) {
+    Verdict v{"slots", variants_of("slots"), "undecided", "", {}};
+    v.why = "no count decides it: " + n(r.counts.models) +
+            " models; compare a model's slots 5..9 (damage state 1 under state-lod) in the game";
+    v.statistic = {{"models", r.counts.models}};
+    return v;
+}
+
 Verdict sort_fold(const Result& r) {
     const auto& lib = r.folds.libraries;
     const uint64_t upper = value_or_zero(lib, "upper"), lower = value_or_zero(lib, "lower");
@@ -637,7 +646,7 @@ int run_survey(const Args& args) {
 
     const std::vector<Verdict> verdicts = {
         key_quaternion(r), batch_material(r), face_material(r), texm_rgb(r, options.sheet),
-        sort_fold(r),      cell_pairs(r),     res20(r)};
+        slots(r),          sort_fold(r),      cell_pairs(r),    res20(r)};
     // The folder's own name only: the rest of the path may name the player.
     fs::path canonical = fs::weakly_canonical(dir, ec);
     if (ec) canonical = dir;

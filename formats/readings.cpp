@@ -9,7 +9,7 @@ namespace {
 // The variant index of each reading in `r`, in reading_infos() order.
 std::vector<size_t> indices(const Readings& r) {
     return {size_t(r.key_quaternion), size_t(r.face_material), size_t(r.batch_material),
-            size_t(r.texm_rgb)};
+            size_t(r.texm_rgb), size_t(r.slots)};
 }
 
 void assign(Readings& r, size_t reading, size_t variant) {
@@ -25,6 +25,9 @@ void assign(Readings& r, size_t reading, size_t variant) {
         break;
     case 3:
         r.texm_rgb = ChannelOrder(variant);
+        break;
+    case 4:
+        r.slots = SlotNames(variant);
         break;
     default:
         break;
@@ -62,6 +65,9 @@ const std::vector<ReadingInfo>& reading_infos() {
          "Land.msh face bytes +4/+5 -> Land1.wea/Land2.wea rows"},
         {"batch-material", {"row", "wear-id"}, "Res13 batch material: +2 row or +4 WEAR id"},
         {"texm-rgb", {"bgr", "rgb"}, "byte order of 888 pixels and palette entries"},
+        {"slots",
+         {"lod-group", "state-lod"},
+         "the 15 slots: 3 LODs x 5 groups or 3 states x 5 LODs"},
     };
     return infos;
 }

@@ -38,11 +38,19 @@ enum class ChannelOrder : uint8_t {
     Rgb, // "rgb": R, G, B, X (a DirectDraw PALETTEENTRY; fparkan, ParkanPlayground)
 };
 
+// The 15 slots of a node, slot = a * 5 + b (msh.md §3): what a and b mean, and so the names of
+// the slot nodes an export writes (`<node>@...`) and an import reads.
+enum class SlotNames : uint8_t {
+    LodGroup, // "lod-group": a = LOD 0..2, b = group 0..4: `@lod1`, `@g4`, `@lod1g4`
+    StateLod, // "state-lod": a = damage state 0..2, b = LOD 0..4: `@state1`, `@lod4`, `@state1lod4`
+};
+
 struct Readings {
     KeyQuaternion key_quaternion = KeyQuaternion::Xyzw;
     FaceMaterial face_material = FaceMaterial::Land1First;
     BatchMaterial batch_material = BatchMaterial::Row;
     ChannelOrder texm_rgb = ChannelOrder::Bgr;
+    SlotNames slots = SlotNames::LodGroup;
 
     bool operator==(const Readings&) const = default;
 };

@@ -330,30 +330,44 @@ void build_animation(Builder& b, const std::vector<anim::Track>& tracks,
 
 } // namespace
 
-std::string slot_suffix(int lod, int group) {
+namespace {
+
+// The two words of a slot suffix: `lod` + `g` (lod-group) or `state` + `lod` (state-lod).
+std::pair<std::string, std::string> slot_words(SlotNames names) {
+    if (names == SlotNames::StateLod) return {"state", "lod"};
+    return {"lod", "g"};
+}
+
+} // namespace
+
+std::string slot_suffix(int lod, int group, SlotNames names) {
+    const auto [first, second] = slot_words(names);
     std::string s;
-    if (lod != 0) s += "lod" + std::to_string(lod);
-    if (group != 0) s += "g" + std::to_string(group);
+    if (lod != 0) s += first + std::to_string(lod);
+    if (group != 0) s += second + std::to_string(group);
     return s.empty() ? s : "@" + s;
 }
 
-std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base) {
+std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base,
+                                                   SlotNames names) {
     const size_t at = name.rfind('@');
     if (at == std::string::npos) return std::nullopt;
     const std::string s = name.substr(at + 1);
+    const auto [first, second] = slot_words(names);
     size_t i = 0;
     int lod = 0, group = 0;
     bool any = false;
-    if (s.compare(0, 3, "lod") == 0 && s.size() > 3 && s[3] >= '0' && s[3] <= '2') {
-        lod = s[3] - '0';
-        i = 4;
+    // `word` and one digit 0..max at i: its value, and i moves past it.
+    auto number = [&](const std::string& word, char max, int& value) {
+        const size_t n = word.size();
+        if (s.compare(i, n, word) != 0 || i + n >= s.size() || s[i + n] < '0' || s[i + n] > max)
+            return;
+        value = s[i + n] - '0';
+        i += n + 1;
         any = true;
-    }
-    if (i + 1 < s.size() && s[i] == 'g' && s[i + 1] >= '0' && s[i + 1] <= '4') {
-        group = s[i + 1] - '0';
-        i += 2;
-        any = true;
-    }
+    };
+    number(first, char('0' + kLods - 1), lod);
+    number(second, char('0' + kGroups - 1), group);
     if (!any || i != s.size() || (lod == 0 && group == 0)) return std::nullopt;
     if (base) *base = name.substr(0, at);
     return std::pair{lod, group};
@@ -434,7 +448,8 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 const Slot& s = model.slots[slot_index];
                 const std::string node_name = b.out.nodes[i].name;
                 const bool primary = lod == lod0 && group == group0;
-                const std::string mesh_name = node_name + slot_suffix(lod, group);
+                const std::string mesh_name =
+                    node_name + slot_suffix(lod, group, options.slot_names);
                 const int m = b.mesh(
                     mesh_name, s.batch_start, s.batch_count,
                     object_of({{"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}}));

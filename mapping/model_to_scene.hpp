@@ -52,12 +52,16 @@ struct ExportOptions {
     // order; a byte no row has falls back to the +2 row).
     BatchMaterial batch_material = BatchMaterial::Row;
     std::vector<int32_t> material_ids;
+    SlotNames slot_names = SlotNames::LodGroup; // the slot nodes' names (the slots reading)
 };
 
-// The name suffix of a non-primary slot: `@lod1`, `@g4`, `@lod1g4` ("" for lod 0 group 0), and
-// its inverse: (lod, group) and the base name, nullopt for any other name (and for lod 0 group 0).
-std::string slot_suffix(int lod, int group);
-std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base);
+// The name suffix of a non-primary slot (a, b) = (lod, group): `@lod1`, `@g4`, `@lod1g4` ("" for
+// 0, 0); under the state-lod reading (a, b) = (damage state, LOD): `@state1`, `@lod4`,
+// `@state1lod4`. And its inverse: (a, b) and the base name, nullopt for any other name (and for
+// 0, 0).
+std::string slot_suffix(int lod, int group, SlotNames names = SlotNames::LodGroup);
+std::optional<std::pair<int, int>> parse_slot_name(const std::string& name, std::string* base,
+                                                   SlotNames names = SlotNames::LodGroup);
 
 // The UV set lightmap UVs go to: TEXCOORD_0 is the diffuse UV, TEXCOORD_1 the vertex identity.
 constexpr int kLightmapTexcoord = 2;

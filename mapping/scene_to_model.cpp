@@ -150,7 +150,7 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
                               const scene::Scene& incoming, const Observed& want,
                               const std::vector<int>& msh_of_incoming,
                               const std::vector<Rigid>& world, bool world_space, bool obj,
-                              const std::string& where) {
+                              SlotNames slot_names, const std::string& where) {
     const size_t V = orig.positions.size(), joints = orig.nodes.size();
     GeometryInput g;
     std::map<uint16_t, size_t> edit_of_slot;
@@ -228,7 +228,7 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
             group = mx->value("group", 0);
         } else {
             std::string base;
-            const auto sfx = parse_slot_name(node.name, &base);
+            const auto sfx = parse_slot_name(node.name, &base, slot_names);
             int k = -1;
             for (size_t e = 0; sfx && e < joints && e < exported.nodes.size(); ++e)
                 if (exported.nodes[e].name == base ||
@@ -539,7 +539,7 @@ void SceneImport::diff_nodes() {
 void SceneImport::add_new_parts() {
     if (topology) {
         geometry = gather_geometry(orig, exported, incoming, want, msh_of_incoming, world,
-                                   world_space, obj, where);
+                                   world_space, obj, sidecar.record.readings.slots, where);
         for (const NewPart& np : geometry.new_parts) msh_of_incoming[np.incoming] = int(np.node);
         const auto res9 = m.container.find_type(kNodeNames32);
         const bool res9_names = res9 && m.container.entries[*res9].data.size() == 32 * joints;

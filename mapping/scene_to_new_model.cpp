@@ -286,7 +286,7 @@ struct Builder {
             const scene::Node& node = s.nodes[i];
             if (holder[i] || has_children[i] || node.mesh < 0 || node.parent < 0) continue;
             std::string base;
-            const auto sfx = parse_slot_name(node.name, &base);
+            const auto sfx = parse_slot_name(node.name, &base, opt.slot_names);
             if (!sfx || s.nodes[size_t(node.parent)].name != base || holder[size_t(node.parent)])
                 continue;
             slot_child[i] = std::array<int, 3>{node.parent, sfx->first, sfx->second};
@@ -472,9 +472,9 @@ struct Builder {
         const scene::Skin& skin = s.skins[size_t(node.skin)];
         if (skin.joints.empty()) fail("skin '" + skin.name + "' has no joints");
         int lod = 0, group = 0;
-        if (auto sfx = parse_slot_name(node.name, nullptr))
+        if (auto sfx = parse_slot_name(node.name, nullptr, opt.slot_names))
             lod = sfx->first, group = sfx->second;
-        else if (auto sfx2 = parse_slot_name(mesh.name, nullptr))
+        else if (auto sfx2 = parse_slot_name(mesh.name, nullptr, opt.slot_names))
             lod = sfx2->first, group = sfx2->second;
         else if (mesh.extras.is_object())
             lod = std::clamp(mesh.extras.value("lod", 0), 0, kLods - 1),

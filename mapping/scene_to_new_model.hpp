@@ -36,6 +36,7 @@
 
 #include "formats/bytes.hpp"
 #include "formats/diagnostics.hpp"
+#include "formats/readings.hpp"
 #include "scene/scene.hpp"
 
 #include "change_report.hpp"
@@ -46,8 +47,9 @@
 namespace msh::mapping {
 
 struct NewModelOptions {
-    double fps = 24;   // frames per second of the glTF key times
-    std::string where; // file name for messages
+    double fps = 24;                            // frames per second of the glTF key times
+    std::string where;                          // file name for messages
+    SlotNames slot_names = SlotNames::LodGroup; // how `<node>@...` slot nodes are named
 };
 
 struct NewModelResult {

@@ -107,6 +107,7 @@ Prepared prepare(const ModelExportInput& in, const ExportSettings& settings) {
     opt.material_names = rows.materials;
     opt.material_ids = rows.material_ids;
     opt.batch_material = settings.readings.batch_material;
+    opt.slot_names = settings.readings.slots;
     record.readings = settings.readings;
     record.options = {opt.lod, opt.group, settings.skin, opt.msft_lod};
     // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).

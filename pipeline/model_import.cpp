@@ -30,6 +30,7 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
         mapping::NewModelOptions opt;
         opt.fps = settings.fps.value_or(24.0);
         opt.where = settings.where;
+        opt.slot_names = settings.readings.slots;
         DiagnosticSink diagnostics(ReadMode::Tolerant);
         mapping::NewModelResult r = mapping::build_new_model(scene, opt, diagnostics);
         out.warnings = diagnostics.warning_texts();

@@ -30,6 +30,9 @@ struct ImportSettings {
     // Several glTF animations: "all" merges them into the one MSH timeline, or a name / index
     // picks one (scene/merge_animations.hpp).
     std::string animation = "all";
+    // A new model (no sidecar): the readings its scene is named by (slots); with a sidecar, the
+    // sidecar's readings apply.
+    Readings readings;
 };
 
 struct ModelImport {

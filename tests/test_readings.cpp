@@ -11,6 +11,7 @@
 #include "formats/readings.hpp"
 #include "formats/texm.hpp"
 #include "formats/wear.hpp"
+#include "mapping/model_to_scene.hpp"
 #include "pipeline/pipeline.hpp"
 #include "sidecar/model_sidecar.hpp"
 
@@ -65,8 +66,8 @@ BOOST_AUTO_TEST_SUITE(readings)
 
 BOOST_AUTO_TEST_CASE(names_and_variants_parse_and_print) {
     Readings r;
-    BOOST_TEST(describe(r) ==
-               "batch-material=row, face-material=land1-land2, key-quaternion=xyzw, texm-rgb=bgr");
+    BOOST_TEST(describe(r) == "batch-material=row, face-material=land1-land2, "
+                              "key-quaternion=xyzw, slots=lod-group, texm-rgb=bgr");
     set_reading(r, "key-quaternion=wxyz");
     set_reading(r, "texm-rgb=rgb");
     BOOST_TEST((r.key_quaternion == KeyQuaternion::Wxyz));
@@ -143,6 +144,50 @@ BOOST_AUTO_TEST_CASE(the_key_reading_poses_and_round_trips) {
     is.where = "m.glb";
     const pipeline::ModelImport r = pipeline::import_model(scene, &sc, is);
     BOOST_TEST((r.msh == w_first));
+}
+
+// slots: the same slot index, named by what its two numbers mean; the names parse back only under
+// their own reading, and a round trip of every slot is byte-identical under either.
+BOOST_AUTO_TEST_CASE(the_slot_reading_names_the_slot_nodes) {
+    using mapping::parse_slot_name;
+    using mapping::slot_suffix;
+    BOOST_TEST(slot_suffix(1, 4) == "@lod1g4");
+    BOOST_TEST(slot_suffix(1, 4, SlotNames::StateLod) == "@state1lod4");
+    BOOST_TEST(slot_suffix(0, 3, SlotNames::StateLod) == "@lod3");
+    std::string base;
+    const auto p = parse_slot_name("tank@state2lod4", &base, SlotNames::StateLod);
+    BOOST_TEST_REQUIRE(p.has_value());
+    BOOST_TEST(base == "tank");
+    BOOST_TEST((*p == std::pair{2, 4}));
+    BOOST_TEST((parse_slot_name("tank@lod3", nullptr, SlotNames::StateLod) == std::pair{0, 3}));
+    BOOST_TEST((parse_slot_name("tank@lod2", nullptr) == std::pair{2, 0}));
+    BOOST_TEST(!parse_slot_name("tank@lod1g4", nullptr, SlotNames::StateLod));
+    BOOST_TEST(!parse_slot_name("tank@state1", nullptr));
+    BOOST_TEST(!parse_slot_name("tank@lod3", nullptr)); // LOD 0..2 under lod-group
+
+    std::string name;
+    const Bytes image = animated_corpus_model(name);
+    pipeline::ExportSettings settings;
+    settings.lod = settings.group = mapping::kAll;
+    settings.readings.slots = SlotNames::StateLod;
+    settings.output_name = "m.glb";
+    const pipeline::ModelExport x = pipeline::export_model({image, name}, settings);
+    test::TempDir dir;
+    pipeline::write_outputs(dir.path, x.files);
+    std::vector<std::string> warnings;
+    const scene::Scene scene = pipeline::read_scene_file(dir.path / "m.glb", warnings);
+    size_t state_named = 0;
+    for (const scene::Node& n : scene.nodes) {
+        BOOST_TEST(n.name.find("@lod1g") == std::string::npos, n.name);
+        state_named += n.name.find("@state") != std::string::npos;
+    }
+    BOOST_TEST(state_named > 0u);
+    const std::string text = sidecar::model_sidecar_text(x.sidecar);
+    const sidecar::ModelSidecar sc =
+        sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
+    pipeline::ImportSettings is;
+    is.where = "m.glb";
+    BOOST_TEST((pipeline::import_model(scene, &sc, is).msh == image));
 }
 
 // face-material: the base layer's materials are named from the WEAR the face's byte 4 indexes,
