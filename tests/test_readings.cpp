@@ -8,6 +8,7 @@
 #include "formats/anim.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "formats/png.hpp"
 #include "formats/readings.hpp"
 #include "formats/texm.hpp"
 #include "formats/wear.hpp"
@@ -190,6 +191,65 @@ BOOST_AUTO_TEST_CASE(the_slot_reading_names_the_slot_nodes) {
     BOOST_TEST((pipeline::import_model(scene, &sc, is).msh == image));
 }
 
+// Res20 names nodes (msh.md §7): a node added by an edit goes after the others, so a lit model's
+// Res20 stays as it was and every node index in it is still in range.
+BOOST_AUTO_TEST_CASE(a_node_edit_keeps_res20_node_indices_valid) {
+    std::string name;
+    Bytes image;
+    for (const auto& f : test::corpus()) {
+        if (!f.relative_path.ends_with(".rlb") || !image.empty()) continue;
+        const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
+        for (const nres::Entry& e : ar.entries)
+            if (nres::looks_like_nres(e.data) &&
+                read_model(e.data, ReadMode::Strict, e.name()).entry(kTable20)) {
+                name = f.relative_path + ":" + e.name();
+                image = e.data.to_bytes();
+                break;
+            }
+    }
+    BOOST_TEST_REQUIRE(!image.empty());
+    const Model original = read_model(image, ReadMode::Strict, name);
+    pipeline::ExportSettings settings;
+    settings.output_name = "m.glb";
+    const pipeline::ModelExport x = pipeline::export_model({image, name}, settings);
+    std::vector<std::string> warnings;
+    scene::Scene scene =
+        pipeline::read_scene(x.files.back().bytes, pipeline::SceneFormat::Glb, "m.glb", warnings);
+    // A new part: the first node's mesh again, moved, without the vertex identity (new geometry).
+    int source = scene::kNoIndex;
+    for (const scene::Node& n : scene.nodes)
+        if (n.mesh >= 0 && source < 0) source = n.mesh;
+    BOOST_TEST_REQUIRE(source >= 0);
+    scene::Mesh part = scene.meshes[size_t(source)];
+    part.name = "NewPart";
+    for (scene::Primitive& p : part.primitives) {
+        p.attributes.erase("TEXCOORD_1");
+        p.attributes.erase("TEXCOORD_2");
+    }
+    scene.meshes.push_back(part);
+    scene::Node node;
+    node.name = "NewPart";
+    node.parent = 0;
+    node.translation = {0, 5, 0};
+    node.mesh = int(scene.meshes.size() - 1);
+    scene.nodes.push_back(node);
+
+    const std::string text = sidecar::model_sidecar_text(x.sidecar);
+    const sidecar::ModelSidecar sc =
+        sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
+    pipeline::ImportSettings is;
+    is.where = "m.glb";
+    const pipeline::ModelImport r = pipeline::import_model(scene, &sc, is);
+    const Model edited = read_model(r.msh, ReadMode::Strict, "edited");
+    BOOST_TEST(edited.nodes.size() == original.nodes.size() + 1);
+    BOOST_TEST_REQUIRE(edited.entry(kTable20));
+    BOOST_TEST(
+        (edited.entry(kTable20)->data.to_bytes() == original.entry(kTable20)->data.to_bytes()));
+    DiagnosticSink sink(ReadMode::Strict);
+    validate_res20(edited, sink, "edited");
+    BOOST_TEST(sink.diagnostics().empty());
+}
+
 // face-material: the base layer's materials are named from the WEAR the face's byte 4 indexes,
 // Land1.wea by default and Land2.wea under land2-land1; the record keeps each file's own rows.
 BOOST_AUTO_TEST_CASE(the_face_reading_picks_the_wear_table_of_each_byte) {
@@ -273,6 +333,54 @@ BOOST_AUTO_TEST_CASE(the_batch_reading_resolves_through_the_wear_ids) {
         differ += r != d;
     }
     BOOST_TEST(differ > 0u);
+}
+
+// texm-rgb through the texture pipeline: the export under rgb shows R and B exchanged against
+// the default, records the reading, and the import gives the original bytes back, also when the
+// unchanged PNG is read pixel by pixel; an edited pixel is stored in the recorded order.
+BOOST_AUTO_TEST_CASE(the_channel_reading_round_trips_888_textures) {
+    const samples::GeneratedFile* lib = nullptr;
+    for (const auto& f : test::corpus())
+        if (f.relative_path == "Textures.lib") lib = &f;
+    BOOST_TEST_REQUIRE(lib);
+    const nres::Archive ar = nres::read(lib->bytes, ReadMode::Strict, "Textures.lib");
+    size_t checked = 0;
+    for (const nres::Entry& e : ar.entries) {
+        const texm::Texture t = texm::read(e.data, ReadMode::Strict, e.name());
+        if (t.format() != texm::Format::X8R8G8B8 && t.format() != texm::Format::Indexed) continue;
+        BOOST_TEST_CONTEXT(e.name()) {
+            pipeline::TextureExportSettings bgr, rgb;
+            rgb.readings.texm_rgb = ChannelOrder::Rgb;
+            const auto a = pipeline::export_texture(e.data, e.name(), bgr);
+            const auto b = pipeline::export_texture(e.data, e.name(), rgb);
+            const texm::Image pa = png::decode(a.files.back().bytes).rgba;
+            const texm::Image pb = png::decode(b.files.back().bytes).rgba;
+            BOOST_TEST_REQUIRE(pa.rgba.size() == pb.rgba.size());
+            bool swapped = true;
+            for (size_t i = 0; i < pa.rgba.size(); i += 4)
+                swapped = swapped && pa.rgba[i] == pb.rgba[i + 2] && pa.rgba[i + 2] == pb.rgba[i];
+            BOOST_TEST(swapped);
+            BOOST_TEST((b.sidecar.channel_order == ChannelOrder::Rgb));
+
+            pipeline::TextureImportSettings full;
+            full.full_read = true;
+            pipeline::TextureImportInput in;
+            in.png = b.files.back().bytes;
+            in.sidecar = b.sidecar;
+            BOOST_TEST((pipeline::import_texture(in, full).texm == e.data.to_bytes()));
+            if (t.format() == texm::Format::X8R8G8B8) {
+                texm::Image edited = pb;
+                edited.rgba[0] = 200, edited.rgba[1] = 100, edited.rgba[2] = 50; // pixel (0, 0)
+                in.png = png::encode_rgba(edited);
+                in.mips.clear();
+                const Bytes back = pipeline::import_texture(in, full).texm;
+                const texm::Texture tb = texm::read(back, ReadMode::Strict, "back");
+                BOOST_TEST((tb.levels[0][0] == 200 && tb.levels[0][2] == 50)); // R, G, B, X
+            }
+            ++checked;
+        }
+    }
+    BOOST_TEST(checked >= 2u);
 }
 
 // 888 pixels and palette entries: B, G, R by default, R, G, B under texm-rgb=rgb; 8888 is B, G,
