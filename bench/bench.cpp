@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
     };
     row("msh -> glb (MSH bytes -> GLB bytes, in memory)", to_glb);
     row("msh -> obj (MSH bytes -> OBJ text, in memory)", to_obj);
-    row("msh -> glb with the session-1 tinygltf writer", to_glb_tinygltf);
+    row("msh -> glb with the tinygltf reference writer", to_glb_tinygltf);
     row("msh -> glb + sidecar (pipeline::export_model)", to_glb_pipeline);
     row("glb file -> msh (import, identity check)", from_glb);
     row("assimp: our obj -> glb (in memory, same models)", assimp_glb);
