@@ -3,12 +3,14 @@
 #include "commands.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
 
 #include <boost/program_options/errors.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace {
@@ -67,6 +69,10 @@ int main(int argc, char** argv) {
     std::string command = args[0];
     args.erase(args.begin());
     msh::cli::configure_allocator();
+    // A test hook: the file write after N more writes fails as a full disk would (the tests'
+    // check that every command leaves no partial output).
+    if (const char* n = std::getenv("MSHCONV_TEST_FAIL_WRITE_AFTER"))
+        msh::inject_write_failure(std::atoi(n));
     try {
         if (command == "convert") return msh::cli::run_convert(args);
         if (command == "info") return msh::cli::run_info(args);

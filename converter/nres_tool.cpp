@@ -3,6 +3,7 @@
 // layout, gaps), so that pack rebuilds the original archive byte for byte.
 #include "address.hpp"
 #include "commands.hpp"
+#include "convert.hpp"
 #include "options.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "summary.hpp"
@@ -46,25 +47,42 @@ int extract(const std::string& input, const fs::path& dir) {
         throw FormatError(in.address.display(), 0,
                           "payloads overlap or lie outside the data region; the archive can be "
                           "copied but not unpacked");
+    // One set: every payload and the manifest appear, or none (a full disk leaves nothing), and
+    // no file of it may be the archive being read.
+    AtomicFileSet set;
+    auto add = [&](const fs::path& target, ByteView bytes) {
+        if (same_path(target, in.address.file))
+            throw UsageError("nres extract: " + target.string() +
+                             " is the input archive; extract into another folder");
+        set.add(target, bytes);
+    };
     manifest::FileNames names;
     std::vector<json> payloads;
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
         const std::string file = names.claim_for_entry(e.name(), i);
-        write_file_atomic(dir / file, e.data);
+        add(dir / file, e.data);
         payloads.push_back({{"file", file}});
     }
-    // Written last: a folder with a manifest is complete.
+    // Renamed last: a folder with a manifest is complete.
     const std::string text = manifest::make(ar, in.address.display(), payloads)
                                  .dump(1, ' ', false, json::error_handler_t::replace);
-    write_file_atomic(dir / manifest::kFileName,
-                      ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    add(dir / manifest::kFileName,
+        ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    set.commit();
     spdlog::info("extracted {} entries to {}", ar.entries.size(), dir.string());
     return 0;
 }
 
 int pack(const fs::path& dir, const fs::path& out) {
     const std::string where = (dir / manifest::kFileName).string();
+    // The output must not be one of the pack's inputs: the manifest or a payload it names.
+    auto refuse_input = [&](const fs::path& input) {
+        if (same_path(out, input))
+            throw UsageError("nres pack: -o " + out.string() + " is an input of the pack (" +
+                             input.string() + "); write the archive elsewhere");
+    };
+    refuse_input(dir / manifest::kFileName);
     const json m = manifest::load(dir);
     nres::Archive ar = manifest::parse(m, where);
     const json& entries = m.at("entries"); // parse() checked it is an array of ar's size
@@ -75,6 +93,7 @@ int pack(const fs::path& dir, const fs::path& out) {
                               "`mshconv batch DIR --to nres -o OUT`");
         // The manifest names files inside its folder only.
         const fs::path file = manifest::entry_file(m, i, "file", dir, where);
+        refuse_input(file);
         try {
             ar.entries[i].data = read_file(file);
         } catch (const FormatError&) {

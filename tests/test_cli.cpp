@@ -300,6 +300,30 @@ BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
         BOOST_TEST(e.path().filename().string().find(".tmp") == std::string::npos, e.path());
 }
 
+// nres pack refuses an output that is one of its inputs (the manifest, a payload), and extract
+// writes its files as one set: a write that fails half-way (a full disk) leaves nothing.
+BOOST_AUTO_TEST_CASE(nres_never_overwrites_an_input_or_leaves_part_of_a_folder) {
+    const fs::path archive = test::corpus_dir() / "system.rlb";
+    const fs::path dir = scratch("refuse_inputs");
+    BOOST_REQUIRE_EQUAL(mshconv("nres extract " + q(archive) + " -o " + q(dir)).code, 0);
+    const Bytes manifest = read_file(dir / "_nres.json");
+    const fs::path payload = dir / first_model(archive);
+    const Bytes payload_bytes = read_file(payload);
+    for (const fs::path& target : {dir / "_nres.json", payload}) {
+        Run r = mshconv("nres pack " + q(dir) + " -o " + q(target));
+        BOOST_TEST(r.code == 2, r.out);
+        BOOST_TEST(r.out.find("is an input of the pack") != std::string::npos, r.out);
+    }
+    BOOST_TEST((read_file(dir / "_nres.json") == manifest));
+    BOOST_TEST((read_file(payload) == payload_bytes));
+
+    const fs::path full = scratch("full_disk_extract");
+    Run f = run("MSHCONV_TEST_FAIL_WRITE_AFTER=3 " + std::string(MSHCONV_BINARY) +
+                " nres extract " + q(archive) + " -o " + q(full));
+    BOOST_TEST(f.code == 1, f.out);
+    BOOST_TEST((!fs::exists(full) || fs::is_empty(full)), f.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // A .glb and an .obj export of one stem with other settings keep their own sidecars: the second
