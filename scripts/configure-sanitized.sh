@@ -7,9 +7,8 @@
 # an older fuzz/run.sh was configured without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-launcher=()
-command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache-env.sh
 CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMSHCONV_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DMSHCONV_BUILD_BENCH=OFF \
   -DMSHCONV_BUILD_TESTS=ON -DMSHCONV_BUILD_EXAMPLES=ON \
-  "${launcher[@]}" > /dev/null
+  "${ccache_launcher[@]}" > /dev/null

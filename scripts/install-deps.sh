@@ -5,7 +5,7 @@
 # playwright-core; pinned by tools/node/package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(g++ cmake make pkg-config python3
+packages=(g++ cmake make pkg-config python3 ccache
   libtinygltf-dev libassimp-dev assimp-utils libpng-dev libstb-dev libisal-dev libxxhash-dev rapidjson-dev
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev libmimalloc-dev
   blender python3-numpy)

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/configure-sanitized.sh
+source scripts/ccache-env.sh # the compiles of the build below read it
 cmake --build build-fuzz -j"$(nproc)"
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
