@@ -4,6 +4,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 using namespace msh;
 
 namespace {
@@ -364,6 +366,29 @@ BOOST_AUTO_TEST_CASE(archives_keep_the_fold_their_order_follows) {
             expect_all_found(nres::read(nres::write_canonical(back), ReadMode::Strict, "t.rlb"),
                              fold);
         }
+    }
+}
+
+// The corpus's static.rlb (A_B.msh before aab.msh: only the lower fold fits) with a new entry and
+// rebuilt canonically: still the lower fold, every entry found by the engine's lookup.
+BOOST_AUTO_TEST_CASE(a_new_entry_in_static_rlb_keeps_its_fold) {
+    const auto& files = test::corpus();
+    const auto it = std::find_if(files.begin(), files.end(),
+                                 [](const auto& f) { return f.relative_path == "static.rlb"; });
+    BOOST_TEST_REQUIRE((it != files.end()));
+    nres::Archive ar = nres::read(it->bytes, ReadMode::Strict, "static.rlb");
+    BOOST_TEST(nres::evidence_name(ar.fold_evidence) == std::string("lower"));
+    for (const char* added : {"A_NEW.msh", "A]NEW.msh", "ab_new.msh"}) {
+        nres::Entry e;
+        e.type = nres::fourcc("MESH");
+        e.set_name(added);
+        e.data.edit().assign(8, uint8_t(1));
+        ar.append(e);
+    }
+    for (const Bytes& b : {nres::write(ar), nres::write_canonical(ar)}) {
+        const nres::Archive back = nres::read(b, ReadMode::Strict, "static.rlb");
+        BOOST_TEST(nres::evidence_name(back.fold_evidence) == std::string("lower"));
+        expect_all_found(back, nres::NameFold::Lower);
     }
 }
 

@@ -15,6 +15,8 @@
 #include "mapping/model_to_scene.hpp"
 #include "pipeline/pipeline.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -381,6 +383,56 @@ BOOST_AUTO_TEST_CASE(the_channel_reading_round_trips_888_textures) {
         }
     }
     BOOST_TEST(checked >= 2u);
+}
+
+// Under the non-default face and batch readings an unedited round trip still gives the original
+// bytes, and the sidecars say which reading made them.
+BOOST_AUTO_TEST_CASE(round_trips_stay_byte_identical_under_the_face_and_batch_readings) {
+    test::TempDir dir;
+    // A map under face-material=land2-land1, through its GLB read back.
+    const samples::GeneratedFile *land = nullptr, *land_map = nullptr;
+    for (const auto& f : test::corpus()) {
+        if (f.relative_path.find("SynAuto/") == std::string::npos) continue;
+        if (f.relative_path.ends_with("Land.msh")) land = &f;
+        if (f.relative_path.ends_with("Land.map")) land_map = &f;
+    }
+    BOOST_TEST_REQUIRE((land && land_map));
+    pipeline::TerrainExportInput in(land->bytes, "Land.msh",
+                                    pipeline::NamedBytes{"Land.map", land_map->bytes});
+    in.readings.face_material = FaceMaterial::Land2First;
+    pipeline::TerrainExportSettings ts;
+    ts.output_name = "Land.glb";
+    const pipeline::TerrainExport tx = pipeline::export_terrain(in, ts);
+    pipeline::write_outputs(dir.path, tx.files);
+    const std::string ttext = sidecar::terrain_sidecar_text(tx.sidecar);
+    BOOST_TEST(ttext.find("land2-land1") != std::string::npos);
+    const sidecar::TerrainSidecar tsc =
+        sidecar::parse_terrain_sidecar(sidecar::parse_for_import(ttext), "Land.sidecar.json");
+    BOOST_TEST((tsc.record.readings.face_material == FaceMaterial::Land2First));
+    std::vector<std::string> warnings;
+    const scene::Scene ms = pipeline::read_terrain_scene_file(dir.path / "Land.glb", warnings);
+    pipeline::TerrainImportSettings tis;
+    tis.where = "Land.glb";
+    const auto tr = pipeline::import_terrain(ms, tsc, tis);
+    BOOST_TEST((tr.land_msh == land->bytes));
+    BOOST_TEST((tr.land_map == land_map->bytes));
+
+    // A model under batch-material=wear-id.
+    std::string name;
+    const Bytes image = animated_corpus_model(name);
+    pipeline::ExportSettings settings;
+    settings.output_name = "m.glb";
+    settings.readings.batch_material = BatchMaterial::WearId;
+    const pipeline::ModelExport x = pipeline::export_model({image, name}, settings);
+    pipeline::write_outputs(dir.path, x.files);
+    const std::string text = sidecar::model_sidecar_text(x.sidecar);
+    const sidecar::ModelSidecar sc =
+        sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
+    BOOST_TEST((sc.record.readings.batch_material == BatchMaterial::WearId));
+    const scene::Scene scene = pipeline::read_scene_file(dir.path / "m.glb", warnings);
+    pipeline::ImportSettings is;
+    is.where = "m.glb";
+    BOOST_TEST((pipeline::import_model(scene, &sc, is).msh == image));
 }
 
 // 888 pixels and palette entries: B, G, R by default, R, G, B under texm-rgb=rgb; 8888 is B, G,
