@@ -1,7 +1,7 @@
 // convert, glTF / GLB / OBJ (+ terrain sidecar, "kind": "terrain") -> Land.msh + Land.map
 // (`mshconv convert tut1.glb OUTDIR/Land.msh`). The Land.map is written beside the Land.msh with
 // the same base name. Both files are encoded in memory first, then written atomically; inputs are
-// never overwritten. The mapping and its rules live in mapping/scene_to_terrain.hpp.
+// never overwritten. The mapping is mapping/scene_to_terrain.hpp; its rules are docs/import.md.
 #include "commands.hpp"
 #include "convert.hpp"
 

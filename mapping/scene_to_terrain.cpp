@@ -435,7 +435,7 @@ terrain::Vec3 to_game(const F3& incoming, const F3& expected, const Rigid& node_
     return out;
 }
 
-// ---- Areal overlay (rules in scene_to_terrain.hpp) ----
+// ---- Areal overlay (rules: docs/import.md, "Terrain") ----
 
 struct OverlayResult {
     bool changed = false;
