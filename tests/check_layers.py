@@ -23,6 +23,7 @@ ALLOWED = {
     "converter": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples", "render"},
     "bench": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples", "render"},
     "examples": {"formats", "scene", "sidecar", "mapping", "pipeline", "render"},
+    "fuzz": {"formats", "scene", "sidecar", "mapping", "pipeline", "render"},
     "tests": {"formats", "scene", "sidecar", "mapping", "pipeline", "samples", "bench",
               "converter", "render"},
 }
