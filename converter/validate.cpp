@@ -158,8 +158,7 @@ int run_validate(const Args& args) {
         if (tally.wears)
             what += ", " + std::to_string(tally.wears) +
                     (tally.wears == 1 ? " WEAR table" : " WEAR tables");
-        std::printf("%s: %s (%s, %zu errors, %zu warnings)\n", where.c_str(),
-                    errors ? "INVALID" : "valid", what.c_str(), errors, sink.warning_count());
+        // The verdict stays the last line (scripts read it with `tail -n 1`).
         if (!tally.top_fold.empty()) {
             std::string folds;
             for (const auto& [fold, n] : tally.sort_folds)
@@ -167,6 +166,8 @@ int run_validate(const Args& args) {
             std::printf("sort index: %s fold (archives by fold: %s)\n", tally.top_fold.c_str(),
                         folds.c_str());
         }
+        std::printf("%s: %s (%s, %zu errors, %zu warnings)\n", where.c_str(),
+                    errors ? "INVALID" : "valid", what.c_str(), errors, sink.warning_count());
     }
     return errors ? 1 : 0;
 }
