@@ -4,8 +4,9 @@
 # a preview gallery of the whole corpus under out/previews (open out/previews/index.html).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
-bash scripts/build.sh
+# Only what the demo runs: the build's packages and the CLI (no consumers, tests or benchmarks).
+bash scripts/install-deps.sh --build
+bash scripts/build.sh mshconv
 rm -rf out/corpus out/gltf out/previews
 build/mshconv samples out/corpus
 for f in out/corpus/*.rlb out/corpus/*.lib; do build/mshconv validate --strict "$f" | tail -n 1; done

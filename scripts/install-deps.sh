@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Installs what mshconv builds and tests with on Debian 12, when anything is missing: the
-# compilers (g++; clang for the fuzzers) and libraries, the real consumers the tests run (Assimp, Blender 3.4 + numpy, Node.js
-# for Khronos glTF-Validator, Chromium for the gallery) and the npm packages (glTF-Validator,
-# playwright-core; pinned by tools/node/package-lock.json).
+# compilers (g++; clang for the fuzzers) and libraries, the real consumers the tests run (Assimp,
+# Blender 3.4 + numpy, Node.js for Khronos glTF-Validator, Chromium for the gallery) and the npm
+# packages (glTF-Validator, playwright-core; pinned by tools/node/package-lock.json).
+#   install-deps.sh           everything the build and the tests use
+#   install-deps.sh --build   only what building mshconv needs (scripts/demo.sh)
+#   install-deps.sh --bench   everything, and the benchmarks' tools (hyperfine, time, f3d)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config python3 ccache
-  libtinygltf-dev libassimp-dev assimp-utils libpng-dev libstb-dev libisal-dev libxxhash-dev rapidjson-dev
-  libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev libmimalloc-dev
-  blender python3-numpy)
-packages+=(pngcheck)                    # PNG validation in the texture tests
-packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot
-packages+=(chromium)                    # the preview gallery in a real browser (playwright-core)
-packages+=(python3-pil)                 # the preview tests' image measures (with python3-numpy)
-packages+=(clang libclang-rt-14-dev libomp-dev) # the sanitizer and fuzzer build (clang)
-[ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d)
-command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
+  libtinygltf-dev libassimp-dev libpng-dev libstb-dev libisal-dev libxxhash-dev rapidjson-dev
+  libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev libmimalloc-dev)
+if [ "${1:-}" != "--build" ]; then
+  packages+=(assimp-utils blender python3-numpy) # the consumers the tests run
+  packages+=(pngcheck)                    # PNG validation in the texture tests
+  packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot
+  packages+=(chromium)                    # the preview gallery in a real browser (playwright-core)
+  packages+=(python3-pil)                 # the preview tests' image measures (with python3-numpy)
+  packages+=(clang libclang-rt-14-dev libomp-dev) # the sanitizer and fuzzer build (clang)
+  [ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d)
+  command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,6 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
+[ "${1:-}" = "--build" ] && exit 0
 if [ ! -d tools/node/node_modules/gltf-validator ] || [ ! -d tools/node/node_modules/playwright-core ]; then
   npm ci --prefix tools/node --no-audit --no-fund --loglevel=error
 fi
