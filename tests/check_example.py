@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """examples/roundtrip on every model of the sample corpus: each archive entry goes to GLB and back
-through the library API and must give its archive back byte for byte, with a GLB on disk.
+through the library API and must give its archive back byte for byte, with a GLB on disk; and
+examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and triangles
+printed, the PNG written only when asked) whose pixels are not all transparent.
 
 usage: check_example.py BUILD_DIR
 """
 import os
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 build = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build, "mshconv")
 example = os.path.join(build, "example_roundtrip")
+thumbnail = os.path.join(build, "example_thumbnail")
 
 with tempfile.TemporaryDirectory() as work:
     subprocess.run([mshconv, "samples", f"{work}/corpus"], check=True, capture_output=True)
@@ -38,4 +43,36 @@ with tempfile.TemporaryDirectory() as work:
         sys.exit(f"FAIL missing entry: exit {r.returncode} {r.stderr}")
     if count < 60:
         sys.exit(f"FAIL only {count} models found")
-    print(f"ok: {count} models through examples/roundtrip, every archive byte-identical")
+    thumbs = 0
+    listing = subprocess.run([mshconv, "nres", "list", f"{work}/corpus/static.rlb"],
+                             check=True, capture_output=True, text=True).stdout
+    for row in (line.split() for line in listing.splitlines()[1:]):
+        if len(row) < 3 or row[2] != "MESH":
+            continue
+        png = f"{work}/{row[1]}.png"
+        r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", row[1]], capture_output=True,
+                           text=True)
+        if r.returncode != 0 or "-byte PNG, 128 x 128" not in r.stdout or os.path.exists(png):
+            sys.exit(f"FAIL thumbnail {row[1]} (in memory): exit {r.returncode} {r.stdout}{r.stderr}")
+        r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", row[1], png],
+                           capture_output=True, text=True)
+        with open(png, "rb") as fh:
+            data = fh.read()
+        if r.returncode != 0 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
+            sys.exit(f"FAIL thumbnail {row[1]}: exit {r.returncode} {r.stderr}")
+        # Something was drawn: a wholly transparent RGBA picture filters to zero bytes in every
+        # row, whatever the row filters are.
+        idat, at = b"", 8
+        while at < len(data):
+            (size,) = struct.unpack(">I", data[at:at + 4])
+            if data[at + 4:at + 8] == b"IDAT":
+                idat += data[at + 8:at + 8 + size]
+            at += 12 + size
+        raw, stride = zlib.decompress(idat), 1 + 128 * 4
+        if not any(raw[y * stride + 1:(y + 1) * stride].strip(b"\0") for y in range(128)):
+            sys.exit(f"FAIL thumbnail {row[1]}: nothing drawn")
+        thumbs += 1
+    if thumbs < 10:
+        sys.exit(f"FAIL only {thumbs} thumbnails")
+    print(f"ok: {count} models through examples/roundtrip, every archive byte-identical; "
+          f"{thumbs} thumbnails through examples/thumbnail")
