@@ -13,6 +13,8 @@
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
 #include "formats/readings.hpp"
+#include "pipeline/outputs.hpp"
+#include "sidecar/base64.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -93,17 +95,12 @@ uint64_t value_or_zero(const std::map<std::string, uint64_t>& m, const std::stri
     return it == m.end() ? 0 : it->second;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 // Figures of the top-level libraries with this leaf name (case-insensitive).
 survey::ArchiveFigures library(const Result& r, const std::string& leaf) {
     survey::ArchiveFigures sum;
     for (const auto& [name, f] : r.counts.archives) {
         const std::string base = name.substr(name.rfind('/') + 1);
-        if (lower(base) != leaf) continue;
+        if (pipeline::lower_ascii(base) != leaf) continue;
         sum.entries += f.entries, sum.texm += f.texm, sum.texm_with_page += f.texm_with_page;
         sum.mat0 += f.mat0, sum.models += f.models;
         for (const auto& [k, n] : f.texm_formats) sum.texm_formats[k] += n;
@@ -452,12 +449,6 @@ class ProgressLine {
 
 // ---- report ------------------------------------------------------------------------------------
 
-std::string hex64(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 json problems(const std::vector<survey::Problem>& list) {
     json a = json::array();
     for (const survey::Problem& p : list) a.push_back({{"where", p.where}, {"error", p.error}});
@@ -539,8 +530,10 @@ json to_json(const Result& r, const std::vector<Verdict>& verdicts, const std::s
                             {"statistic", v.statistic}};
     json files = json::array();
     for (const survey::FileRecord& f : r.files)
-        files.push_back(
-            {{"name", f.name}, {"size", f.size}, {"xxh3_64", hex64(f.hash)}, {"kind", f.kind}});
+        files.push_back({{"name", f.name},
+                         {"size", f.size},
+                         {"xxh3_64", sidecar::hex64(f.hash)},
+                         {"kind", f.kind}});
     return {{"schema", "mshconv-survey/1"},
             {"tool_version", MSHCONV_VERSION},
             {"game_dir", dir_name},
