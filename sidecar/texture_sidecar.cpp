@@ -93,8 +93,8 @@ json palette_json(const Bytes& palette, ChannelOrder order) {
             {"entries", entries}};
 }
 
-const char* channel_order_name(ChannelOrder order) {
-    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb").c_str();
+std::string channel_order_name(ChannelOrder order) {
+    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb");
 }
 
 Bytes hex_field(const JsonAt& at) {
