@@ -1,6 +1,7 @@
 // Every file of the generated corpus: archives and every nested model read strictly with no
 // diagnostic at all, and write back byte for byte.
 #include "corpus.hpp"
+#include "test_paths.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/msh.hpp"

@@ -1,6 +1,8 @@
 // Small helpers the test suites share: running commands, quoting paths, scratch folders.
 #pragma once
 
+#include "test_paths.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
