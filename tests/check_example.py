@@ -18,20 +18,24 @@ mshconv = os.path.join(build, "mshconv")
 example = os.path.join(build, "example_roundtrip")
 thumbnail = os.path.join(build, "example_thumbnail")
 
+def models(archive):
+    """The MESH entries of an archive, by `mshconv nres list`."""
+    listing = subprocess.run([mshconv, "nres", "list", archive], check=True, capture_output=True,
+                             text=True).stdout
+    rows = (line.split() for line in listing.splitlines()[1:])
+    return [row[1] for row in rows if len(row) > 2 and row[2] == "MESH"]
+
+
 with tempfile.TemporaryDirectory() as work:
     subprocess.run([mshconv, "samples", f"{work}/corpus"], check=True, capture_output=True)
     count = 0
     for archive in sorted(f for f in os.listdir(f"{work}/corpus") if f.endswith(".rlb")):
-        listing = subprocess.run([mshconv, "nres", "list", f"{work}/corpus/{archive}"],
-                                 check=True, capture_output=True, text=True).stdout
-        for row in (line.split() for line in listing.splitlines()[1:]):
-            if len(row) < 3 or row[2] != "MESH":
-                continue
-            glb = f"{work}/{archive}_{row[1]}.glb"
-            r = subprocess.run([example, f"{work}/corpus/{archive}", row[1], glb],
+        for entry in models(f"{work}/corpus/{archive}"):
+            glb = f"{work}/{archive}_{entry}.glb"
+            r = subprocess.run([example, f"{work}/corpus/{archive}", entry, glb],
                                capture_output=True, text=True)
             if r.returncode != 0 or "byte-identical" not in r.stdout:
-                sys.exit(f"FAIL {archive}:{row[1]}: exit {r.returncode} {r.stdout}{r.stderr}")
+                sys.exit(f"FAIL {archive}:{entry}: exit {r.returncode} {r.stdout}{r.stderr}")
             with open(glb, "rb") as fh:
                 if fh.read(4) != b"glTF":
                     sys.exit(f"FAIL {glb}: not a GLB")
@@ -44,22 +48,18 @@ with tempfile.TemporaryDirectory() as work:
     if count < 60:
         sys.exit(f"FAIL only {count} models found")
     thumbs = 0
-    listing = subprocess.run([mshconv, "nres", "list", f"{work}/corpus/static.rlb"],
-                             check=True, capture_output=True, text=True).stdout
-    for row in (line.split() for line in listing.splitlines()[1:]):
-        if len(row) < 3 or row[2] != "MESH":
-            continue
-        png = f"{work}/{row[1]}.png"
-        r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", row[1]], capture_output=True,
+    for entry in models(f"{work}/corpus/static.rlb"):
+        png = f"{work}/{entry}.png"
+        r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", entry], capture_output=True,
                            text=True)
         if r.returncode != 0 or "-byte PNG, 128 x 128" not in r.stdout or os.path.exists(png):
-            sys.exit(f"FAIL thumbnail {row[1]} (in memory): exit {r.returncode} {r.stdout}{r.stderr}")
-        r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", row[1], png],
+            sys.exit(f"FAIL thumbnail {entry} (in memory): exit {r.returncode} {r.stdout}{r.stderr}")
+        r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", entry, png],
                            capture_output=True, text=True)
         with open(png, "rb") as fh:
             data = fh.read()
         if r.returncode != 0 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
-            sys.exit(f"FAIL thumbnail {row[1]}: exit {r.returncode} {r.stderr}")
+            sys.exit(f"FAIL thumbnail {entry}: exit {r.returncode} {r.stderr}")
         # Something was drawn: a wholly transparent RGBA picture filters to zero bytes in every
         # row, whatever the row filters are.
         idat, at = b"", 8
@@ -70,7 +70,7 @@ with tempfile.TemporaryDirectory() as work:
             at += 12 + size
         raw, stride = zlib.decompress(idat), 1 + 128 * 4
         if not any(raw[y * stride + 1:(y + 1) * stride].strip(b"\0") for y in range(128)):
-            sys.exit(f"FAIL thumbnail {row[1]}: nothing drawn")
+            sys.exit(f"FAIL thumbnail {entry}: nothing drawn")
         thumbs += 1
     if thumbs < 10:
         sys.exit(f"FAIL only {thumbs} thumbnails")
