@@ -177,7 +177,7 @@ class Collector {
     }
 
     void tally_fold(const nres::Archive& ar, const std::string& where, bool library) {
-        const std::string fold = nres::evidence_name(nres::stored_fold(ar.entries));
+        const std::string fold = nres::evidence_name(ar.fold_evidence);
         ++(library ? r_.folds.libraries : r_.folds.images)[fold];
         if (library && (fold == "lower" || fold == "neither"))
             r_.folds.lower_or_neither.push_back({where, fold});
