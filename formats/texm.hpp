@@ -7,6 +7,7 @@
 #include "bytes.hpp"
 #include "diagnostics.hpp"
 #include "readings.hpp"
+#include "scene/pixels.hpp"
 
 #include <array>
 #include <optional>
@@ -84,24 +85,8 @@ uint64_t core_size(const Header& h);
 // Levels down to 1×1 inclusive.
 uint32_t full_mip_count(uint32_t width, uint32_t height);
 
-// An RGBA8 image, rows top first, 4 bytes per pixel R, G, B, A.
-struct Image {
-    uint32_t width = 0;
-    uint32_t height = 0;
-    Bytes rgba;
-
-    Image() = default;
-    Image(uint32_t w, uint32_t h) : width(w), height(h), rgba(size_t(w) * h * 4, 0) {}
-    uint8_t* at(uint32_t x, uint32_t y) { return rgba.data() + (size_t(y) * width + x) * 4; }
-    const uint8_t* at(uint32_t x, uint32_t y) const {
-        return rgba.data() + (size_t(y) * width + x) * 4;
-    }
-    std::array<uint8_t, 4> pixel(uint32_t x, uint32_t y) const {
-        const uint8_t* p = at(x, y);
-        return {p[0], p[1], p[2], p[3]};
-    }
-    bool operator==(const Image&) const = default;
-};
+// An RGBA8 image, rows top first (the scene floor's type: scene/pixels.hpp).
+using Image = scene::Pixels;
 
 struct Texture {
     Header header;

@@ -5,17 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pixels.hpp"
 #include <array>
 #include <cstdint>
+
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace msh::texm {
-struct Image;
-}
 
 namespace msh::scene {
 
@@ -70,14 +68,14 @@ struct Mesh {
 // the file's bytes as they are (PNG, or JPEG and the other formats a foreign file may carry).
 struct Image {
     explicit Image(std::string name_ = {}, std::vector<uint8_t> png_ = {},
-                   std::shared_ptr<const texm::Image> pixels_ = nullptr)
+                   std::shared_ptr<const Pixels> pixels_ = nullptr)
         : name(std::move(name_)), png(std::move(png_)), pixels(std::move(pixels_)) {}
     std::string name;
     std::vector<uint8_t> png;
     // Decoded pixels (RGBA8) instead of `png`, from producers asked for pixels only
     // (png::EncodeOptions::pixels_only: previews, which draw them and would only decode a PNG
     // again). Shared: copies of the scene do not copy them.
-    std::shared_ptr<const texm::Image> pixels;
+    std::shared_ptr<const Pixels> pixels;
     bool operator==(const Image& o) const {
         return name == o.name && png == o.png && pixels == o.pixels;
     }
