@@ -348,8 +348,9 @@ constexpr uint32_t kPage = 1024;
 // apart; cells kSpacing px apart, packed in rows (shelves) onto pages of at most kPage x kPage.
 constexpr uint32_t kSpacing = 16;
 
-SheetOutcome write_sheet(const fs::path& dir, const std::vector<survey::SheetTexture>& items,
-                         uint32_t gap) {
+// The pages and their index, added to `files` (the report's set).
+SheetOutcome add_sheet(AtomicFileSet& files, const fs::path& dir,
+                       const std::vector<survey::SheetTexture>& items, uint32_t gap) {
     struct Place {
         size_t page;
         uint32_t x, y;
@@ -373,8 +374,6 @@ SheetOutcome write_sheet(const fs::path& dir, const std::vector<survey::SheetTex
         std::snprintf(buf, sizeof buf, "sheet-%03zu.png", p + 1);
         return std::string(buf);
     };
-    fs::create_directories(dir);
-    AtomicFileSet files;
     for (size_t p = 0; p < extent.size(); ++p) {
         texm::Image page(extent[p].first, extent[p].second);
         for (size_t i = 0; i < page.rgba.size(); i += 4)
@@ -411,7 +410,6 @@ SheetOutcome write_sheet(const fs::path& dir, const std::vector<survey::SheetTex
     }
     files.add(dir / "index.txt",
               ByteView(reinterpret_cast<const uint8_t*>(index.data()), index.size()));
-    files.commit();
     return {extent.size(), items.size()};
 }
 
@@ -623,6 +621,18 @@ int run_survey(const Args& args) {
         return 1;
     }
 
+    // The report is written beside the game, never into it: every file there is an input.
+    for (const char* option : {"json", "sheet"}) {
+        if (!vm.count(option)) continue;
+        const fs::path out = fs::weakly_canonical(vm[option].as<std::string>(), ec);
+        const fs::path game = fs::weakly_canonical(dir, ec);
+        const auto [g, o] = std::mismatch(game.begin(), game.end(), out.begin(), out.end());
+        if (g == game.end())
+            throw UsageError(std::string("--") + option + " " + vm[option].as<std::string>() +
+                             " lies inside the game folder " + dir.string() +
+                             "; the survey writes beside it, never into it");
+    }
+
     survey::Options options;
     options.sheet = vm.count("sheet") > 0;
     options.sheet_max_width = kPage - 2 * kSpacing;
@@ -633,9 +643,11 @@ int run_survey(const Args& args) {
     Result r = survey::collect(dir, options);
     progress.end();
 
+    // The sheet and the JSON appear together or not at all.
+    AtomicFileSet files;
     std::optional<SheetOutcome> sheet;
     if (options.sheet)
-        sheet = write_sheet(vm["sheet"].as<std::string>(), r.sheet, options.sheet_gap);
+        sheet = add_sheet(files, vm["sheet"].as<std::string>(), r.sheet, options.sheet_gap);
 
     const std::vector<Verdict> verdicts = {
         key_quaternion(r), batch_material(r), face_material(r), texm_rgb(r, options.sheet),
@@ -649,9 +661,10 @@ int run_survey(const Args& args) {
         const std::string text = to_json(r, verdicts, dir_name, sheet)
                                      .dump(2, ' ', false, json::error_handler_t::replace) +
                                  "\n";
-        write_file_atomic(vm["json"].as<std::string>(),
-                          ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+        files.add(vm["json"].as<std::string>(),
+                  ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     }
+    files.commit();
     print_report(r, verdicts, dir.string(), sheet,
                  options.sheet ? vm["sheet"].as<std::string>() : "");
     return 0;

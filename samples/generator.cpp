@@ -379,11 +379,15 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
 
 std::vector<std::filesystem::path> write_corpus(const std::filesystem::path& out_dir,
                                                 const Options& options) {
+    // One set: a full disk leaves no part of a corpus that tests would take for a whole one.
     std::vector<std::filesystem::path> written;
-    for (const GeneratedFile& f : generate_corpus(options)) {
+    const std::vector<GeneratedFile> files = generate_corpus(options);
+    AtomicFileSet set;
+    for (const GeneratedFile& f : files) {
         written.push_back(out_dir / f.relative_path);
-        write_file_atomic(written.back(), f.bytes);
+        set.add(written.back(), f.bytes);
     }
+    set.commit();
     return written;
 }
 
