@@ -24,7 +24,7 @@
 #include "batch_rebuild.hpp"
 #include "batch_shard.hpp"
 #include "commands.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "options.hpp"
 #include "preview_cmd.hpp"
 
@@ -134,8 +134,9 @@ int run_batch(const Args& args) {
     }
     check_batch_paths(inputs, out, vm);
     if (!targets.model_ext.empty()) { // usage errors now, not once per file
-        model_export_settings(vm, "model" + targets.model_ext);
-        terrain_overlay(vm);
+        const mshconv::ConvertOptions options = convert_options(vm);
+        jobs::model_export_settings(options, "model" + targets.model_ext);
+        jobs::terrain_overlay(options);
     }
     if (targets.preview) preview_settings(vm);
     if (vm.count("game-dir") && !fs::is_directory(vm["game-dir"].as<std::string>()))

@@ -2,11 +2,10 @@
 
 #include "pipeline/game_files.hpp"
 
-#include "address.hpp"
 #include "batch_inputs.hpp"
 #include "batch_mirror.hpp"
 #include "commands.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "pipeline/nres_manifest.hpp"
 
 #include "formats/diagnostics.hpp"
@@ -135,8 +134,8 @@ class Forward {
   public:
     Forward(const Targets& targets, const fs::path& out_dir, const po::variables_map& vm,
             const Shard& shard, Progress& progress, std::vector<Result>& results)
-        : targets_(targets), out_dir_(out_dir), vm_(vm), shard_(shard), progress_(progress),
-          results_(results) {}
+        : targets_(targets), out_dir_(out_dir), vm_(vm), options_(convert_options(vm)),
+          job_(disk_job(options_)), shard_(shard), progress_(progress), results_(results) {}
 
     // A folder, an archive, a file or an archive entry: its files become units of work.
     void input(const std::string& spec) {
@@ -220,7 +219,7 @@ class Forward {
         const fs::path dir = library_folder(asked, root, vm_);
         auto& slot = libraries_[dir];
         if (!slot) {
-            slot = std::make_unique<mapping::MaterialLibraries>(open_libraries(dir, vm_));
+            slot = std::make_unique<mapping::MaterialLibraries>(jobs::open_libraries(job_, dir));
             slot->texture_cache = std::make_shared<mapping::TextureCache>(); // shared by models
         }
         return libraries_by_dir_[asked] = slot.get();
@@ -462,13 +461,13 @@ class Forward {
             switch (j.kind) {
             case JobKind::Model:
                 if (!j.mirror) j.context.wear = find_sibling(j.address, model_wear_name(j.address));
-                export_model(in, j.output, vm_, &j.context);
+                jobs::export_model(job_, in, j.output, &j.context);
                 break;
             case JobKind::Map:
-                export_terrain(in, j.output, vm_, j.context.libraries);
+                jobs::export_terrain(job_, in, j.output, j.context.libraries);
                 break;
             case JobKind::Texture:
-                export_texture(in, j.output, vm_);
+                jobs::export_texture(job_, in, j.output);
                 break;
             }
             r.status = Status::Converted;
@@ -516,6 +515,8 @@ class Forward {
     const Targets& targets_;
     fs::path out_dir_;
     const po::variables_map& vm_;
+    const mshconv::ConvertOptions options_;
+    const jobs::Job job_; // refers to options_
     const Shard shard_;
     std::vector<BatchUnit> units_;
     Progress& progress_;

@@ -3,8 +3,8 @@
 // entry itself, and the share of them a `--shard` job takes.
 #pragma once
 
-#include "address.hpp"
 #include "batch_shard.hpp"
+#include "disk_jobs.hpp"
 #include "options.hpp"
 
 #include <filesystem>

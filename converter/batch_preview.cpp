@@ -1,9 +1,8 @@
 #include "batch_preview.hpp"
 
-#include "address.hpp"
 #include "batch_inputs.hpp"
 #include "commands.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "preview_cmd.hpp"
 #include "preview_gallery.hpp"
 
@@ -83,7 +82,8 @@ class PreviewBatch {
   public:
     PreviewBatch(const fs::path& out, const po::variables_map& vm, const Shard& shard,
                  Progress& progress, std::vector<Result>& results)
-        : out_(out), vm_(vm), shard_(shard), progress_(progress), results_(results),
+        : out_(out), vm_(vm), convert_options_(convert_options(vm)),
+          job_(disk_job(convert_options_)), shard_(shard), progress_(progress), results_(results),
           settings_(preview_settings(vm)), force_(vm.count("force") > 0) {
         options_ = {{"size", {settings_.width, settings_.height}},
                     {"view", settings_.view.empty() ? "default" : settings_.view},
@@ -140,7 +140,8 @@ class PreviewBatch {
         const fs::path found = library_folder(dir, root, vm_);
         auto& slot = libraries_[found];
         if (!slot.first) {
-            slot.first = std::make_unique<mapping::MaterialLibraries>(open_libraries(found, vm_));
+            slot.first =
+                std::make_unique<mapping::MaterialLibraries>(jobs::open_libraries(job_, found));
             slot.first->texture_cache = std::make_shared<mapping::TextureCache>(); // shared
             uint64_t h = 0;
             for (const char* name : {"Material.lib", "Textures.lib"})
@@ -303,8 +304,8 @@ class PreviewBatch {
             std::optional<pipeline::ModelExportInput> model;
             std::optional<pipeline::TerrainExportInput> map;
             std::optional<mapping::MaterialLibraries> own;
-            if (a.kind == "model") model = model_export_input(in, vm_, &context);
-            if (a.kind == "map") map = terrain_export_input(in, vm_, a.libraries, own);
+            if (a.kind == "model") model = jobs::model_export_input(job_, in, &context);
+            if (a.kind == "map") map = jobs::terrain_export_input(job_, in, a.libraries, own);
             const std::string key =
                 sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
             if (!force_ && unchanged(json_path, png_path, key, a.entry)) {
@@ -396,6 +397,8 @@ class PreviewBatch {
 
     fs::path out_;
     const po::variables_map& vm_;
+    const mshconv::ConvertOptions convert_options_;
+    const jobs::Job job_; // refers to convert_options_
     const Shard shard_;
     Progress& progress_;
     std::vector<Result>& results_;

@@ -1,9 +1,8 @@
 #include "batch_rebuild.hpp"
 
-#include "address.hpp"
 #include "batch_mirror.hpp"
 #include "commands.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "pipeline/model_import.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "pipeline/terrain.hpp"
@@ -31,7 +30,10 @@ namespace {
 class Rebuild {
   public:
     Rebuild(Progress& progress, std::vector<Result>& results, bool full_read)
-        : progress_(progress), results_(results), full_read_(full_read) {}
+        : progress_(progress), results_(results), full_read_(full_read), job_(disk_job(options_)) {}
+
+    // The model imports' job: the disk, no options of a single conversion.
+    const jobs::Job& job() const { return job_; }
 
     // --full-read: read and compare even the files the exports wrote (pipeline::is_written_file).
     bool full_read() const { return full_read_; }
@@ -140,15 +142,15 @@ class Rebuild {
         const json& c = e.at("converted");
         const std::string kind = c.at("kind").get<std::string>();
         if (kind == "texture") {
-            sidecar::TextureImport t =
-                import_texture_files(at("converted/png"), at("converted/sidecar"), {},
-                                     png::kDefaultMaxPixels, full_read_);
+            sidecar::TextureImport t = jobs::import_texture_files(
+                mshconv::disk(), at("converted/png"), at("converted/sidecar"), {},
+                png::kDefaultMaxPixels, full_read_);
             r.unchanged = t.identical;
             return std::move(t.texm);
         }
         if (kind == "model") {
-            pipeline::ModelImport m =
-                import_model_files(at("converted/file"), at("converted/sidecar"), choices());
+            pipeline::ModelImport m = jobs::import_model_files(job_, at("converted/file"),
+                                                               at("converted/sidecar"), choices());
             r.unchanged = m.identical;
             return std::move(m.msh);
         }
@@ -166,6 +168,8 @@ class Rebuild {
     Progress& progress_;
     std::vector<Result>& results_;
     bool full_read_ = false;
+    const mshconv::ConvertOptions options_{};
+    const jobs::Job job_; // refers to options_
 };
 
 // Folders holding a manifest below `dir` (not looking inside them: nested archives belong to
@@ -283,14 +287,15 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
             if (m.kind == "raw") {
                 write_file_atomic(l.target, read_file(l.output));
             } else if (m.kind == "model") {
-                pipeline::ModelImport imported = import_model_files(
-                    l.output, inside(l.record, in, m.sidecar, "sidecar"), rebuild.choices());
+                pipeline::ModelImport imported = jobs::import_model_files(
+                    rebuild.job(), l.output, inside(l.record, in, m.sidecar, "sidecar"),
+                    rebuild.choices());
                 r.unchanged = imported.identical;
                 write_file_atomic(l.target, imported.msh);
             } else if (m.kind == "texture") {
-                sidecar::TextureImport t =
-                    import_texture_files(l.output, inside(l.record, in, m.sidecar, "sidecar"),
-                                         std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
+                sidecar::TextureImport t = jobs::import_texture_files(
+                    mshconv::disk(), l.output, inside(l.record, in, m.sidecar, "sidecar"),
+                    std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
                 r.unchanged = t.identical;
                 write_file_atomic(l.target, t.texm);
             } else if (m.kind == "map") {

@@ -2,6 +2,8 @@
 // (0 success, 1 invalid input or failed conversion, 2 usage error).
 #pragma once
 
+#include <mshconv/convert.hpp>
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,9 +22,7 @@ int run_preview(const Args& args);
 int run_version(const Args& args);
 int run_survey(const Args& args);
 
-// Thrown for command-line mistakes (exit code 2).
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+// Thrown for command-line mistakes (exit code 2); the library's own.
+using UsageError = mshconv::UsageError;
 
 } // namespace msh::cli

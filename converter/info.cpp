@@ -1,8 +1,7 @@
 // `mshconv info IN [--json]`: an archive (entries; nested models and textures summarised), a
 // model, or a Texm texture (file or archive entry).
-#include "address.hpp"
 #include "commands.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "options.hpp"
 #include "summary.hpp"
 

@@ -1,9 +1,8 @@
 // `mshconv nres list|extract|pack`: archive tools. extract writes every entry payload as a file
 // plus `_nres.json`, which holds everything else (raw names, attributes, sort indices, physical
 // layout, gaps), so that pack rebuilds the original archive byte for byte.
-#include "address.hpp"
 #include "commands.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "options.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "summary.hpp"
@@ -40,6 +39,10 @@ int list(const std::string& input) {
 }
 
 int extract(const std::string& input, const fs::path& dir) {
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw UsageError("nres extract: -o " + dir.string() +
+                         " is a file; extract into a folder (new, or one of its own)");
     Loaded in = load(parse_address(input));
     nres::Archive ar =
         nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());

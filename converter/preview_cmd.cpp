@@ -108,80 +108,33 @@ void add_preview_options(po::options_description& desc, bool standalone) {
         "wear2", po::value<std::string>(), "map: the layer-2 WEAR (default: beside IN)");
 }
 
-pipeline::PreviewSettings preview_settings(const po::variables_map& vm) {
-    pipeline::PreviewSettings s;
-    s.readings = readings_option(vm);
+mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
+    mshconv::PreviewOptions o;
     const std::string size = vm["size"].as<std::string>();
     const auto x = size.find_first_of("xX");
-    s.width = parse_int(size.substr(0, x), "size");
-    s.height = x == std::string::npos ? s.width : parse_int(size.substr(x + 1), "size");
-    if (vm.count("view")) s.view = vm["view"].as<std::string>();
-    s.lod = parse_int(vm["lod"].as<std::string>(), "lod");
-    s.group = parse_int(vm["group"].as<std::string>(), "group");
-    if (s.lod < 0 || s.lod >= kLods) throw UsageError("--lod must be 0..2 (one LOD is shown)");
-    if (s.group < 0 || s.group >= kGroups)
-        throw UsageError("--group must be 0..4 (one group is shown)");
-    if (vm.count("fps")) s.fps = vm["fps"].as<double>();
+    o.width = parse_int(size.substr(0, x), "size");
+    o.height = x == std::string::npos ? o.width : parse_int(size.substr(x + 1), "size");
+    if (vm.count("view")) o.view = vm["view"].as<std::string>();
+    o.lod = parse_int(vm["lod"].as<std::string>(), "lod");
+    o.group = parse_int(vm["group"].as<std::string>(), "group");
+    if (vm.count("fps")) o.fps = vm["fps"].as<double>();
     if (vm.count("frame") && vm.count("time"))
         throw UsageError("--frame and --time do not go together");
-    if (vm.count("frame")) s.frame = vm["frame"].as<double>();
-    if (vm.count("time")) s.frame = vm["time"].as<double>() * s.fps;
-    if (vm.count("strip")) s.strip = vm["strip"].as<int>();
-    if (vm.count("turntable")) s.turntable = vm["turntable"].as<int>();
-    if ((vm.count("strip") && s.strip < 1) || (vm.count("turntable") && s.turntable < 1))
+    if (vm.count("frame")) o.frame = vm["frame"].as<double>();
+    if (vm.count("time")) o.frame = vm["time"].as<double>() * o.fps;
+    if (vm.count("strip")) o.strip = vm["strip"].as<int>();
+    if (vm.count("turntable")) o.turntable = vm["turntable"].as<int>();
+    if ((vm.count("strip") && o.strip < 1) || (vm.count("turntable") && o.turntable < 1))
         throw UsageError("--strip and --turntable need at least 1");
-    s.background = parse_background(vm["background"].as<std::string>());
-    const std::string overlay = vm.count("overlay") ? vm["overlay"].as<std::string>() : "fill";
-    if (overlay == "none")
-        s.overlay = pipeline::PreviewSettings::Overlay::None;
-    else if (overlay == "outline")
-        s.overlay = pipeline::PreviewSettings::Overlay::Outline;
-    else if (overlay != "fill")
-        throw UsageError("--overlay must be none, outline or fill, got '" + overlay + "'");
-    s.samples_per_side = vm["samples"].as<int>();
-    s.both_sides = vm.count("both-sides") > 0;
-    if (const std::string problem = pipeline::preview_settings_problem(s); !problem.empty())
-        throw UsageError(problem);
-    return s;
+    o.background = parse_background(vm["background"].as<std::string>());
+    if (vm.count("overlay")) o.overlay = vm["overlay"].as<std::string>();
+    o.samples_per_side = vm["samples"].as<int>();
+    o.both_sides = vm.count("both-sides") > 0;
+    return o;
 }
 
-pipeline::Preview preview_loaded(const Loaded& in, const po::variables_map& vm,
-                                 const pipeline::PreviewSettings& settings,
-                                 pipeline::PreviewTextureCache* cache,
-                                 const ModelExportContext* context) {
-    const std::string leaf = in.address.entries.empty() ? in.address.file.filename().string()
-                                                        : in.address.entries.back();
-    const std::string ext = lower_ascii(fs::path(leaf).extension().string());
-    ContentKind kind = sniff(in.bytes, {leaf, std::nullopt});
-    // A model or map too damaged to show its resources: its reader says why.
-    if (kind == ContentKind::NResArchive || kind == ContentKind::DamagedNRes) {
-        if (lower_ascii(leaf) == "land.msh")
-            kind = ContentKind::Terrain;
-        else if (ext == ".msh")
-            kind = ContentKind::Model;
-    }
-    switch (kind) {
-    case ContentKind::Model:
-        return pipeline::preview_model(model_export_input(in, vm, context), settings, cache);
-    case ContentKind::Terrain: {
-        std::optional<mapping::MaterialLibraries> own;
-        const pipeline::TerrainExportInput input =
-            terrain_export_input(in, vm, context ? context->libraries : nullptr, own);
-        return pipeline::preview_terrain(input, settings, cache);
-    }
-    case ContentKind::Texm:
-        return pipeline::preview_texture(in.bytes, in.address.display(), settings);
-    case ContentKind::DamagedNRes:
-        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
-        break;
-    default:
-        if (ext == ".texm") texm::read(in.bytes, ReadMode::Strict, in.address.display());
-        break;
-    }
-    throw FormatError(in.address.display(), 0,
-                      std::string("cannot preview this input (") + to_string(kind) +
-                          "): expected an MSH model, a Land.msh, a Texm texture or a "
-                          ".gltf/.glb/.obj");
+pipeline::PreviewSettings preview_settings(const po::variables_map& vm) {
+    return jobs::preview_settings(preview_options(vm), jobs::readings_of(convert_options(vm)));
 }
 
 int run_preview(const Args& args) {
@@ -197,29 +150,16 @@ int run_preview(const Args& args) {
     const Address in = parse_address(vm["input"].as<std::string>());
     const fs::path out = vm["output"].as<std::string>();
     check_output(in, out, vm);
-    const pipeline::PreviewSettings settings = preview_settings(vm);
-
-    const std::string ext = lower_ascii(in.file.extension().string());
-    pipeline::Preview preview;
-    if (in.entries.empty() && (ext == ".gltf" || ext == ".glb" || ext == ".obj" ||
-                               assimp_read::handles(in.file.filename().string()))) {
-        std::vector<std::string> warnings;
-        const scene::Scene sc = pipeline::read_scene_file(in.file, warnings, false, true);
-        for (const std::string& w : warnings) spdlog::warn("{}", w);
-        preview = pipeline::preview_scene(sc, read_file(in.file), in.file.string(), settings);
-    } else {
-        preview = preview_loaded(load(in), vm, settings);
-    }
-    for (const std::string& w : preview.warnings) spdlog::warn("{}", w);
+    const mshconv::PreviewRequest request{vm["input"].as<std::string>(), preview_options(vm),
+                                          convert_options(vm)};
+    const mshconv::Preview preview = mshconv::preview(request, mshconv::disk(), print_message);
     // The picture and its metadata appear together or not at all.
     pipeline::OutputFiles also;
-    if (vm.count("metadata")) {
-        const std::string text = preview.metadata.dump(2) + "\n";
-        also.push_back({vm["metadata"].as<std::string>(), Bytes(text.begin(), text.end())});
-    }
+    if (vm.count("metadata"))
+        also.push_back({vm["metadata"].as<std::string>(),
+                        Bytes(preview.metadata_json.begin(), preview.metadata_json.end())});
     pipeline::write_outputs(out.parent_path(), {{out.filename().string(), preview.png}}, also);
-    spdlog::info("{} -> {} ({})", in.display(), out.string(),
-                 preview.metadata["kind"].get<std::string>());
+    spdlog::info("{} -> {} ({})", in.display(), out.string(), preview.kind);
     return 0;
 }
 

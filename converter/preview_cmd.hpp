@@ -3,11 +3,10 @@
 // `batch --to preview`.
 #pragma once
 
-#include "address.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 #include "options.hpp"
 
-#include "pipeline/preview.hpp"
+#include "jobs/preview.hpp"
 
 #include <filesystem>
 
@@ -18,13 +17,7 @@ namespace msh::cli {
 // and --game-dir (batch has its own).
 void add_preview_options(po::options_description& desc, bool standalone);
 // Throws UsageError on a bad value or combination.
+mshconv::PreviewOptions preview_options(const po::variables_map& vm);
 pipeline::PreviewSettings preview_settings(const po::variables_map& vm);
-
-// The preview of a loaded asset (model, Land.msh or Texm, sniffed); throws FormatError when it is
-// none of these. `context`: batch's WEAR and libraries.
-pipeline::Preview preview_loaded(const Loaded& in, const po::variables_map& vm,
-                                 const pipeline::PreviewSettings& settings,
-                                 pipeline::PreviewTextureCache* cache = nullptr,
-                                 const ModelExportContext* context = nullptr);
 
 } // namespace msh::cli

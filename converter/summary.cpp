@@ -1,7 +1,6 @@
 #include "summary.hpp"
 
-#include "address.hpp"
-#include "convert.hpp"
+#include "disk_jobs.hpp"
 
 #include "formats/cp1251.hpp"
 #include "formats/material.hpp"

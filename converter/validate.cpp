@@ -1,7 +1,7 @@
 // `mshconv validate IN [--strict] [--json]`: every diagnostic of the file and the models nested in
 // it; exit 1 when any error was found.
-#include "address.hpp"
 #include "commands.hpp"
+#include "disk_jobs.hpp"
 #include "options.hpp"
 
 #include "formats/arealmap.hpp"

@@ -1,35 +1,30 @@
-// An archive's model entry -> GLB (+ sidecar) -> back into the archive, through the library API
-// only. The unedited round trip gives the original archive byte for byte.
+// An archive's model entry -> GLB (+ sidecar) -> back into the archive, through the library's
+// public headers only. The round trip runs in memory and gives the original archive byte for
+// byte; the GLB and its sidecar are then written beside OUT.glb, as `mshconv convert` writes them.
 //   roundtrip static.rlb House_01.msh house.glb
-#include "formats/file_io.hpp"
-#include "formats/nres.hpp"
-#include "pipeline/pipeline.hpp"
+#include <mshconv/convert.hpp>
+#include <mshconv/io.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 int main(int argc, char** argv) try {
-    using namespace msh;
     if (argc != 4) return std::fprintf(stderr, "usage: roundtrip ARCHIVE ENTRY OUT.glb\n"), 2;
-    const Bytes original = read_file(argv[1]);
-    nres::Archive archive = nres::read(original, ReadMode::Strict, argv[1]);
-    const auto entry = archive.find(argv[2]);
-    if (!entry) return std::fprintf(stderr, "%s: no entry %s\n", argv[1], argv[2]), 1;
-    nres::Entry& model = archive.entries[*entry];
+    const std::string archive = argv[1], entry = argv[2], out = argv[3];
+    mshconv::FileIo disk;
+    const mshconv::FileBytes original = disk.read(archive);
 
-    pipeline::ExportSettings settings; // GLB, LOD 0, group 0, 24 fps
-    settings.output_name = std::filesystem::path(argv[3]).filename().string();
-    const pipeline::ModelExport glb =
-        pipeline::export_model({model.data, std::string(argv[1]) + ":" + argv[2]}, settings);
-    pipeline::write_outputs(std::filesystem::path(argv[3]).parent_path(), glb.files);
+    mshconv::MemoryIo memory; // the archive in memory: nothing on disk is touched
+    memory.put("game.rlb", {original.bytes.begin(), original.bytes.end()});
+    mshconv::convert({"game.rlb:" + entry, "model.glb"}, memory); // + model.sidecar.json
+    mshconv::convert({"model.glb", "game.rlb:" + entry}, memory); // the entry rebuilt
+    const bool same = std::ranges::equal(memory.at("game.rlb"), original.bytes);
 
-    std::vector<std::string> warnings;
-    const scene::Scene scene =
-        pipeline::read_scene(glb.files.back().bytes, pipeline::SceneFormat::Glb, argv[3], warnings);
-    model.data = pipeline::import_model(scene, &glb.sidecar, {}).msh;
-    const bool same = nres::write(archive) == original;
-    std::printf("%s:%s -> %s -> back: %s\n", argv[1], argv[2], argv[3],
-                same ? "byte-identical" : "DIFFERENT");
+    const mshconv::ConvertResult written = mshconv::convert({archive + ":" + entry, out}, disk);
+    std::printf("%s:%s -> %s (+ %zu file) -> back: %s\n", archive.c_str(), entry.c_str(),
+                out.c_str(), written.written.size() - 1, same ? "byte-identical" : "DIFFERENT");
     return same ? 0 : 1;
 } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

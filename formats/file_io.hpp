@@ -9,6 +9,8 @@
 
 #include "bytes.hpp"
 
+#include <mshconv/io.hpp>
+
 #include <array>
 #include <filesystem>
 #include <memory>
@@ -93,6 +95,14 @@ bool is_plain_file_name(std::string_view name);
 // inside `folder`: a relative path with no `..` leaving it and no symlink on the way that leads
 // out. Else std::runtime_error saying so (callers add where the name came from).
 std::filesystem::path confined_path(const std::filesystem::path& folder, const std::string& name);
+// The same for a folder seen through `io` (null: the disk). An Io other than the disk has no
+// symlinks: there the name is confined by its path alone.
+std::filesystem::path confined_path(mshconv::Io* io, const std::filesystem::path& folder,
+                                    const std::string& name);
+// The file `name` of `folder`, confined so, read through `io` (null: the disk).
+Bytes read_confined(mshconv::Io* io, const std::filesystem::path& folder, const std::string& name);
+// Whether `io` is the disk (null counts as the disk).
+bool on_disk(const mshconv::Io* io);
 
 // For tests: the file write after `after_writes` more writes fails as a full disk would (ENOSPC);
 // -1 turns it off.

@@ -5,6 +5,8 @@
 // (65535 is the primitive-restart value) and UNSIGNED_INT otherwise.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "bytes.hpp"
 #include "diagnostics.hpp"
 #include "scene/scene.hpp"
@@ -71,6 +73,8 @@ struct ReadOptions {
     // with its name and extras and no primitives (the document is still checked whole). The
     // terrain import reads 3 of a map's meshes; the draped overlay is two thirds of the bytes.
     std::vector<std::string> meshes_of_nodes;
+    // Where read(file) reads the document, its buffers and images (null: the disk).
+    mshconv::Io* io = nullptr;
 };
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options = {});

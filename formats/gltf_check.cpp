@@ -81,8 +81,8 @@ Glb check_container(ByteView b, const std::string& where) {
 class Checker {
   public:
     Checker(const json& doc, const std::string& where, const std::filesystem::path* folder,
-            std::optional<uint64_t> bin_size)
-        : doc_(doc), where_(where), folder_(folder), bin_size_(bin_size) {}
+            std::optional<uint64_t> bin_size, mshconv::Io* io)
+        : doc_(doc), where_(where), folder_(folder), io_(io), bin_size_(bin_size) {}
 
     void run() {
         if (!doc_.IsObject()) fail("", "not a glTF document (expected a JSON object)");
@@ -331,9 +331,18 @@ class Checker {
                 fail(p + "/uri", "data: URI holds " + std::to_string(held) +
                                      " bytes, more than the byteLength " + std::to_string(length));
         } else {
-            std::error_code ec;
-            held = uint64_t(std::filesystem::file_size(local_file(uri, p + "/uri"), ec));
-            if (ec) fail(p + "/uri", "'" + uri + "' cannot be read: " + ec.message());
+            const std::filesystem::path file = local_file(uri, p + "/uri");
+            if (on_disk(io_)) {
+                std::error_code ec;
+                held = uint64_t(std::filesystem::file_size(file, ec));
+                if (ec) fail(p + "/uri", "'" + uri + "' cannot be read: " + ec.message());
+            } else {
+                try {
+                    held = io_->read(file).bytes.size();
+                } catch (const std::exception& e) {
+                    fail(p + "/uri", "'" + uri + "' cannot be read: " + e.what());
+                }
+            }
         }
         if (held < length)
             fail(p + "/byteLength", std::to_string(length) + " bytes, but '" +
@@ -366,7 +375,7 @@ class Checker {
     std::filesystem::path local_file(const std::string& uri, const std::string& p) const {
         if (!folder_) fail(p, "'" + uri + "': a document read from memory holds only data: URIs");
         try {
-            return confined_path(*folder_, decode_uri(uri));
+            return confined_path(io_, *folder_, decode_uri(uri));
         } catch (const std::exception& e) {
             fail(p, e.what());
         }
@@ -440,6 +449,7 @@ class Checker {
     std::map<std::string, size_t, std::less<>> sizes_; // top-level arrays, checked
     const std::string& where_;
     const std::filesystem::path* folder_;
+    mshconv::Io* io_ = nullptr;
     std::optional<uint64_t> bin_size_;
 };
 
@@ -464,7 +474,8 @@ ByteView skip_utf8_bom(ByteView text) {
                                                                                 : text;
 }
 
-void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder) {
+void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder,
+                    mshconv::Io* io) {
     const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     const Glb glb =
         binary ? check_container(bytes, where) : Glb{skip_utf8_bom(bytes), std::nullopt};
@@ -476,7 +487,7 @@ void check_document(ByteView bytes, const std::string& where, const std::filesys
         throw FormatError(where, json_at + doc.GetErrorOffset(),
                           std::string("not JSON: ") +
                               rapidjson::GetParseError_En(doc.GetParseError()));
-    Checker(doc, where, folder, glb.bin_size).run();
+    Checker(doc, where, folder, glb.bin_size, io).run();
 }
 
 } // namespace msh::gltf

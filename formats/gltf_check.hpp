@@ -8,6 +8,8 @@
 // past its buffer).
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "bytes.hpp"
 
 #include <filesystem>
@@ -18,7 +20,9 @@ namespace msh::gltf {
 // `bytes` is a .gltf text or a GLB. `folder`: where external buffer and image URIs resolve (null:
 // no file URI is allowed, only data: URIs). Throws FormatError naming `where` and the offset or
 // JSON pointer of the first fault.
-void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder);
+// `io`: where the document's external buffers lie (null: the disk).
+void check_document(ByteView bytes, const std::string& where, const std::filesystem::path* folder,
+                    mshconv::Io* io = nullptr);
 
 // `text` without a leading UTF-8 byte order mark (RFC 8259 §8.1 lets a reader ignore one).
 ByteView skip_utf8_bom(ByteView text);

@@ -312,20 +312,38 @@ bool leads_inside(const std::filesystem::path& folder, const std::string& path) 
     return std::mismatch(base.begin(), base.end(), real.begin(), real.end()).first == base.end();
 }
 
-// File access for tinygltf confined to the document's folder (user_data: that folder); no
+// The document's folder and the Io its files are read through (null: the disk).
+struct DocumentFolder {
+    std::filesystem::path folder;
+    mshconv::Io* io = nullptr;
+};
+
+// File access for tinygltf confined to the document's folder (user_data: a DocumentFolder); no
 // `~`/variable expansion, no writes.
-tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
+tinygltf::FsCallbacks confined_fs(const DocumentFolder* document) {
     tinygltf::FsCallbacks fs{};
     // Found wherever it is, so that the read below refuses it with a clear message.
-    fs.FileExists = [](const std::string& path, void*) {
+    fs.FileExists = [](const std::string& path, void* user) {
+        const auto& doc = *static_cast<const DocumentFolder*>(user);
+        if (!on_disk(doc.io)) return doc.io->is_file(path);
         std::error_code ec;
         return std::filesystem::exists(path, ec);
     };
     fs.ExpandFilePath = [](const std::string& path, void*) { return path; };
     fs.ReadWholeFile = [](std::vector<unsigned char>* out, std::string* err,
                           const std::string& path, void* user) {
-        const auto& dir = *static_cast<const std::filesystem::path*>(user);
-        if (!leads_inside(dir, path)) {
+        const auto& doc = *static_cast<const DocumentFolder*>(user);
+        if (!on_disk(doc.io)) {
+            try {
+                const std::filesystem::path p(path);
+                *out = read_confined(doc.io, doc.folder, p.lexically_relative(doc.folder).string());
+                return true;
+            } catch (const std::exception& e) {
+                if (err) *err += std::string(e.what()) + " (not read)\n";
+                return false;
+            }
+        }
+        if (!leads_inside(doc.folder, path)) {
             if (err) *err += "'" + path + "' leads outside the glTF's folder (not read)\n";
             return false;
         }
@@ -333,7 +351,7 @@ tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
     };
     fs.WriteWholeFile = [](std::string*, const std::string&, const std::vector<unsigned char>&,
                            void*) { return false; };
-    fs.user_data = const_cast<std::filesystem::path*>(folder);
+    fs.user_data = const_cast<DocumentFolder*>(document);
     return fs;
 }
 
@@ -341,15 +359,21 @@ tinygltf::FsCallbacks confined_fs(const std::filesystem::path* folder) {
 
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options) {
-    const MappedFile mapped(file, Reading::Whole); // every page entered at once
-    const ByteView bytes = mapped.bytes();
+    std::optional<MappedFile> mapped;
+    mshconv::FileBytes from_io;
+    if (on_disk(options.io))
+        mapped.emplace(file, Reading::Whole); // every page entered at once
+    else
+        from_io = options.io->read(file);
+    const ByteView bytes = mapped ? mapped->bytes() : ByteView(from_io.bytes);
     const std::string where = file.string();
     const std::filesystem::path folder = file.parent_path();
-    check_document(bytes, where, &folder); // container, nesting, structure: before tinygltf
+    check_document(bytes, where, &folder, options.io); // container, nesting, structure first
     if (bytes.size() > std::numeric_limits<unsigned int>::max())
         throw FormatError(where, 0, "glTF larger than 4 GiB");
     tinygltf::TinyGLTF loader = make_loader();
-    loader.SetFsCallbacks(confined_fs(&folder));
+    const DocumentFolder document{folder, options.io};
+    loader.SetFsCallbacks(confined_fs(&document));
     tinygltf::Model m;
     std::string err, warn;
     const std::string base = folder.empty() ? std::string(".") : folder.string();
@@ -453,9 +477,11 @@ void bake_texture_transform(const tinygltf::Material& mat, scene::Primitive& pri
 
 // The base colour texture's image as the file holds it (encoded bytes, decoded later by whoever
 // needs pixels), named after the image, else its URI's file stem, else `image<index>`.
-std::optional<scene::Image>
-base_color_image(const tinygltf::Model& m, const tinygltf::Material& mat, const std::string& where,
-                 const std::filesystem::path& folder, DiagnosticSink& diagnostics) {
+std::optional<scene::Image> base_color_image(const tinygltf::Model& m,
+                                             const tinygltf::Material& mat,
+                                             const std::string& where,
+                                             const std::filesystem::path& folder, mshconv::Io* io,
+                                             DiagnosticSink& diagnostics) {
     const int t = mat.pbrMetallicRoughness.baseColorTexture.index;
     if (t < 0 || size_t(t) >= m.textures.size()) return std::nullopt;
     const int source = m.textures[size_t(t)].source;
@@ -474,8 +500,7 @@ base_color_image(const tinygltf::Model& m, const tinygltf::Material& mat, const 
     if (!external || folder.empty()) return std::nullopt;
     const std::string pointer = "/images/" + std::to_string(source) + "/uri";
     try {
-        const std::filesystem::path file = confined_path(folder, decode_uri(img.uri));
-        out.png = read_file(file);
+        out.png = read_confined(io, folder, decode_uri(img.uri));
     } catch (const std::exception& e) {
         diagnostics.warn(where, Location::at_pointer(pointer),
                          "image '" + img.uri + "' not read (" + e.what() + "); material '" +
@@ -562,7 +587,8 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
         sm.extras = to_json(mat.extras);
         const std::vector<double>& f = mat.pbrMetallicRoughness.baseColorFactor;
         for (size_t k = 0; k < 4 && k < f.size(); ++k) sm.base_color_factor[k] = float(f[k]);
-        if (options.images) sm.base_color = base_color_image(m, mat, where, folder, diagnostics);
+        if (options.images)
+            sm.base_color = base_color_image(m, mat, where, folder, options.io, diagnostics);
         if (mat.alphaMode == "MASK") sm.alpha_mode = scene::AlphaMode::Mask;
         if (mat.alphaMode == "BLEND") sm.alpha_mode = scene::AlphaMode::Blend;
         sm.alpha_cutoff = float(mat.alphaCutoff);

@@ -3,14 +3,17 @@
 #include "pipeline/game_files.hpp"
 
 #include "formats/cp1251.hpp"
-#include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 
-#include "convert.hpp"
+#include "job.hpp"
+
+#include "pipeline/outputs.hpp"
 
 #include <algorithm>
 
-namespace msh::cli {
+namespace msh::jobs {
+
+using pipeline::lower_ascii;
 
 namespace fs = std::filesystem;
 
@@ -20,16 +23,15 @@ std::string Address::display() const {
     return s;
 }
 
-Address parse_address(const std::string& spec) {
+Address parse_address(Io& io, const std::string& spec) {
     Address a;
-    std::error_code ec;
-    if (fs::is_regular_file(spec, ec)) {
+    if (io.is_file(spec)) {
         a.file = spec;
         return a;
     }
     size_t cut = std::string::npos;
     for (size_t p = spec.find(':'); p != std::string::npos; p = spec.find(':', p + 1))
-        if (fs::is_regular_file(spec.substr(0, p), ec)) cut = p;
+        if (io.is_file(spec.substr(0, p))) cut = p;
     if (cut == std::string::npos) {
         a.file = spec;
         return a;
@@ -102,9 +104,8 @@ std::optional<nres::Entry> entry_named(const Payload& archive, const std::string
 
 } // namespace
 
-Loaded load(const Address& address) {
-    const auto file = map_shared(address.file);
-    Loaded out{address, Payload(file->bytes(), file)};
+Loaded load(Io& io, const Address& address) {
+    Loaded out{address, read_payload(io, address.file)};
     std::string where = address.file.string();
     for (const std::string& name : address.entries) {
         std::optional<nres::Entry> e = entry_named(out.bytes, name, where);
@@ -122,10 +123,10 @@ namespace {
 
 // The file image of the archive `address` names (a file, or nested entries), with `edit` applied
 // to its innermost archive; the archives around it are rewritten losslessly.
-template <class Edit> Bytes edited_archive(const Address& address, Edit&& edit) {
+template <class Edit> Bytes edited_archive(Io& io, const Address& address, Edit&& edit) {
     std::vector<nres::Archive> chain;
     std::vector<size_t> index;
-    Bytes current = read_file(address.file);
+    const Payload current = read_payload(io, address.file);
     std::string where = address.file.string();
     chain.push_back(nres::read(current, ReadMode::Strict, where));
     for (const std::string& name : address.entries) {
@@ -146,24 +147,25 @@ template <class Edit> Bytes edited_archive(const Address& address, Edit&& edit) 
 
 } // namespace
 
-void store(const Address& address, ByteView bytes) {
+void store(Io& io, const Address& address, ByteView bytes) {
     if (address.entries.empty()) {
-        write_file_atomic(address.file, bytes);
+        write_files(io, {{address.file, bytes}});
         return;
     }
     Address archive = address;
     const std::string leaf = archive.entries.back();
     archive.entries.pop_back();
-    const Bytes image = edited_archive(archive, [&](nres::Archive& ar, const std::string& where) {
-        const auto i = ar.find(leaf);
-        if (!i) throw FormatError(where, 0, missing_entry(ar, leaf, " to replace"));
-        ar.entries[*i].data.edit().assign(bytes.begin(), bytes.end());
-    });
-    write_file_atomic(address.file, image);
+    const Bytes image =
+        edited_archive(io, archive, [&](nres::Archive& ar, const std::string& where) {
+            const auto i = ar.find(leaf);
+            if (!i) throw FormatError(where, 0, missing_entry(ar, leaf, " to replace"));
+            ar.entries[*i].data.edit().assign(bytes.begin(), bytes.end());
+        });
+    write_files(io, {{address.file, image}});
 }
 
-Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entries) {
-    return edited_archive(archive, [&](nres::Archive& ar, const std::string&) {
+Bytes archive_with_entries(Io& io, const Address& archive, std::vector<nres::Entry> entries) {
+    return edited_archive(io, archive, [&](nres::Archive& ar, const std::string&) {
         for (nres::Entry& e : entries) {
             if (const auto i = ar.find(e.name()))
                 ar.entries[*i].data = std::move(e.data);
@@ -173,10 +175,8 @@ Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entr
     });
 }
 
-nres::Archive innermost_archive(const Address& address) {
-    if (address.entries.empty())
-        return nres::read(read_file(address.file), ReadMode::Strict, address.file.string());
-    const Loaded l = load(address);
+nres::Archive innermost_archive(Io& io, const Address& address) {
+    const Loaded l = load(io, address);
     return nres::read(l.bytes, ReadMode::Strict, address.display(), l.bytes.keeper());
 }
 
@@ -208,18 +208,18 @@ std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Addre
     return Sibling{a.display(), archive.entries[*i].data};
 }
 
-std::optional<Sibling> find_sibling(const Address& address, const std::string& leaf) {
+std::optional<Sibling> find_sibling(Io& io, const Address& address, const std::string& leaf) {
     if (!address.entries.empty()) {
         Address parent = address;
         parent.entries.pop_back();
-        std::optional<nres::Entry> e = entry_named(load(parent).bytes, leaf, parent.display());
+        std::optional<nres::Entry> e = entry_named(load(io, parent).bytes, leaf, parent.display());
         if (!e) return std::nullopt;
         parent.entries.push_back(e->display_name());
         return Sibling{parent.display(), std::move(e->data)};
     }
-    if (const auto p = pipeline::find_file_ci(address.file.parent_path(), leaf))
-        return Sibling{p->string(), load(Address{*p, {}}).bytes};
+    if (const auto p = pipeline::find_file_ci(address.file.parent_path(), leaf, io))
+        return Sibling{p->string(), load(io, Address{*p, {}}).bytes};
     return std::nullopt;
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

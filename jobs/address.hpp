@@ -2,6 +2,8 @@
 // archives by repeating ':'). Entry lookup is case-insensitive, as in the engine.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "formats/bytes.hpp"
 #include "formats/nres.hpp"
 
@@ -10,7 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace msh::cli {
+namespace msh::jobs {
+
+using mshconv::Io;
 
 struct Address {
     std::filesystem::path file;
@@ -19,7 +23,7 @@ struct Address {
 };
 
 // Splits at ':' after the longest prefix that names an existing file (so paths with ':' work).
-Address parse_address(const std::string& spec);
+Address parse_address(Io& io, const std::string& spec);
 
 struct Loaded {
     Address address;
@@ -29,17 +33,17 @@ struct Loaded {
 };
 
 // Maps the file and descends into the named entries; throws with file and entry named.
-Loaded load(const Address& address);
+Loaded load(Io& io, const Address& address);
 
 // Writes `bytes` to the address: a standalone file, or the named (nested) entry of an existing
 // archive, which is rewritten losslessly (every other entry, gap and field kept) and atomically.
-void store(const Address& address, ByteView bytes);
+void store(Io& io, const Address& address, ByteView bytes);
 // The file image of the archive `archive` (a file, or nested entries: the innermost is edited)
 // with `entries` put into it: an entry of the same name (case-insensitive) takes the new payload
 // and keeps its type and attributes, a new one is appended. Nothing is written.
-Bytes archive_with_entries(const Address& archive, std::vector<nres::Entry> entries);
+Bytes archive_with_entries(Io& io, const Address& archive, std::vector<nres::Entry> entries);
 // The innermost archive `address` names (a file, or nested entries), read strictly.
-nres::Archive innermost_archive(const Address& address);
+nres::Archive innermost_archive(Io& io, const Address& address);
 // A new member `name` (UTF-8; stored as CP1251) of `archive`: the type and attributes of a member
 // with the same extension (nres.md §4.3: a new entry copies a comparable one), else MESH (0, 0, 0)
 // for `.msh` and WEAR (0, 0, 1) for `.wea` as the game's archives hold them.
@@ -54,9 +58,9 @@ struct Sibling {
 
 // `leaf` next to `address`: in the same archive when it is an archive entry, else in the same
 // folder. Case-insensitive, as in the engine.
-std::optional<Sibling> find_sibling(const Address& address, const std::string& leaf);
+std::optional<Sibling> find_sibling(Io& io, const Address& address, const std::string& leaf);
 // `leaf` in an archive already read (whose address is `archive_address`).
 std::optional<Sibling> find_sibling_in(const nres::Archive& archive, const Address& archive_address,
                                        const std::string& leaf);
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -1,9 +1,12 @@
-// `mshconv convert IN OUT`: the direction comes from the input's content and the output's
-// extension; each direction lives in its own file.
+// The conversion jobs behind mshconv::convert (include/mshconv/convert.hpp): the direction comes
+// from the input's content and the output's extension; each direction lives in its own file.
 #pragma once
 
 #include "address.hpp"
-#include "options.hpp"
+#include "job.hpp"
+
+#include "formats/png.hpp"
+#include "formats/readings.hpp"
 
 #include "mapping/materials.hpp"
 #include "pipeline/model_export.hpp"
@@ -16,7 +19,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 // What a model export needs besides the model: its WEAR and the game libraries. `convert`
 // finds them per model; `batch` reads them once per archive / folder and passes them in.
@@ -25,30 +28,25 @@ struct ModelExportContext {
     const mapping::MaterialLibraries* libraries = nullptr; // null: open them per model
 };
 
-// Do two paths name one file (the same path, or one existing file reached twice)? convert.cpp
-bool same_path(const std::filesystem::path& a, const std::filesystem::path& b);
-
 // The sidecar an export writes: --sidecar, else OUT_STEM.sidecar.json, unless that file records
 // an export in another format: then OUT_STEM.<format>.sidecar.json (the two never overwrite each
 // other). sidecar_names.cpp
-std::filesystem::path export_sidecar_path(const std::filesystem::path& out,
-                                          const po::variables_map& vm);
+std::filesystem::path export_sidecar_path(const Job& job, const std::filesystem::path& out);
 // The sidecar an import reads: --sidecar, else IN_STEM.<format>.sidecar.json when it is there,
 // else IN_STEM.sidecar.json.
-std::filesystem::path import_sidecar_path(const std::filesystem::path& in,
-                                          const po::variables_map& vm);
+std::filesystem::path import_sidecar_path(const Job& job, const std::filesystem::path& in);
 
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
-int export_model(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
-                 const ModelExportContext* context = nullptr);
+void export_model(const Job& job, const Loaded& in, const std::filesystem::path& out,
+                  const ModelExportContext* context = nullptr);
 // The model, its WEAR (`<stem>.wea` beside it, or the context's) and a provider of the game
 // libraries (the context's, else opened for this model): what an export or a preview reads.
-// Refers to `in` and `vm`, which must outlive it.
-pipeline::ModelExportInput model_export_input(const Loaded& in, const po::variables_map& vm,
+// Refers to `job` and `in`, which must outlive it.
+pipeline::ModelExportInput model_export_input(const Job& job, const Loaded& in,
                                               const ModelExportContext* context = nullptr);
 // The export settings (--lod, --group, --fps, --msft-lod, --skin) for output file `out`; throws
 // UsageError on a bad value or combination.
-pipeline::ExportSettings model_export_settings(const po::variables_map& vm,
+pipeline::ExportSettings model_export_settings(const ConvertOptions& options,
                                                const std::filesystem::path& out);
 // `<model stem>.wea`, the name of a model's WEAR beside it.
 std::string model_wear_name(const Address& model);
@@ -56,25 +54,21 @@ std::string model_wear_name(const Address& model);
 // else in --game-dir, else in `default_dir` (the corpus keeps them at its root). A library that
 // is missing or unreadable is a warning (untextured export), never a failure. With `needs`, only
 // the textures one model resolves to are read (pipeline::open_game_libraries).
-// --png-level N, else the fast default (formats/png.hpp).
-png::EncodeOptions png_options(const po::variables_map& vm);
-// `--reading NAME=VARIANT` (repeatable): the contested readings (formats/readings.hpp).
-void add_reading_option(po::options_description& desc);
-Readings readings_option(const po::variables_map& vm);
-
-mapping::MaterialLibraries open_libraries(const std::filesystem::path& default_dir,
-                                          const po::variables_map& vm,
+mapping::MaterialLibraries open_libraries(const Job& job, const std::filesystem::path& default_dir,
                                           const mapping::LibraryNeeds* needs = nullptr);
+// --png-level N, else the fast default (formats/png.hpp).
+png::EncodeOptions png_options(const ConvertOptions& options);
+// `--reading NAME=VARIANT` (repeatable): the contested readings (formats/readings.hpp).
+Readings readings_of(const ConvertOptions& options);
 
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp
-int import_model(const Address& in, const std::string& out_spec, const po::variables_map& vm);
+void import_model(const Job& job, const Address& in, const std::string& out_spec);
 // A new model (no sidecar): writes the model, its WEAR beside it and its materials and textures
 // into the game's libraries as one set; adds the libraries' changes to `report`.
 // import_new_model.cpp
-void write_new_model(const std::filesystem::path& input, const Address& out, const Bytes& msh,
-                     const scene::Scene& scene, const po::variables_map& vm,
-                     nlohmann::json& report);
+void write_new_model(const Job& job, const std::filesystem::path& input, const Address& out,
+                     const Bytes& msh, const scene::Scene& scene, nlohmann::json& report);
 // The command line's import choices.
 struct ImportChoices {
     std::optional<double> fps; // --fps (default: the sidecar's)
@@ -84,19 +78,17 @@ struct ImportChoices {
     Readings readings;             // --reading: a new model's (a sidecar's own apply otherwise)
 };
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
-pipeline::ModelImport import_model_files(const std::filesystem::path& input,
+pipeline::ModelImport import_model_files(const Job& job, const std::filesystem::path& input,
                                          const std::filesystem::path& sidecar_path,
                                          const ImportChoices& choices);
 
 // Texm texture -> PNG (+ NAME.sidecar.json, --mips: every level). convert_texture.cpp
-int export_texture(const Loaded& in, const std::filesystem::path& out_png,
-                   const po::variables_map& vm);
+void export_texture(const Job& job, const Loaded& in, const std::filesystem::path& out_png);
 // PNG (+ sidecar) -> Texm: an existing archive entry (Textures.lib:NAME.0) or a .texm file.
-int import_texture(const std::filesystem::path& png, const std::string& out_spec,
-                   const po::variables_map& vm);
+void import_texture(const Job& job, const std::filesystem::path& png, const std::string& out_spec);
 // The import itself, nothing written: PNG (+ sidecar when it exists, + the mip PNGs it lists)
 // -> Texm bytes.
-sidecar::TextureImport import_texture_files(const std::filesystem::path& png,
+sidecar::TextureImport import_texture_files(Io& io, const std::filesystem::path& png,
                                             const std::filesystem::path& sidecar_path,
                                             std::optional<texm::Format> format,
                                             uint64_t max_pixels = png::kDefaultMaxPixels,
@@ -110,23 +102,23 @@ using pipeline::lower_ascii;
 // `libraries`: the game's (batch shares them); none: found above the level (export_terrain.cpp).
 // `threads`: for the draped overlay (one where the caller converts files in parallel).
 // --overlay for a map export (raw, draped or both; default both); UsageError otherwise.
-pipeline::TerrainExportSettings::Overlay terrain_overlay(const po::variables_map& vm);
-int export_terrain(const Loaded& in, const std::filesystem::path& out, const po::variables_map& vm,
-                   const mapping::MaterialLibraries* libraries = nullptr, unsigned threads = 1);
+pipeline::TerrainExportSettings::Overlay terrain_overlay(const ConvertOptions& options);
+void export_terrain(const Job& job, const Loaded& in, const std::filesystem::path& out,
+                    const mapping::MaterialLibraries* libraries = nullptr, unsigned threads = 1);
 
 // The level's files beside Land.msh (--map, --wear1, --wear2 override) and its libraries
 // (`libraries`, else found above the level and kept in `own`).
-pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::variables_map& vm,
+pipeline::TerrainExportInput terrain_export_input(const Job& job, const Loaded& in,
                                                   const mapping::MaterialLibraries* libraries,
                                                   std::optional<mapping::MaterialLibraries>& own);
 
 // ---- Terrain import (import_terrain.cpp) ----
 // The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import, when it
 // says "kind": "terrain"; nullopt otherwise.
-std::optional<sidecar::TerrainSidecar> terrain_sidecar(const std::filesystem::path& input,
-                                                       const po::variables_map& vm);
+std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job,
+                                                       const std::filesystem::path& input);
 // .gltf / .glb / .obj (+ terrain sidecar) -> OUT.msh and, beside it, OUT.map.
-int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
-                   const sidecar::TerrainSidecar& sidecar);
+void import_terrain(const Job& job, const Address& in, const std::string& out_spec,
+                    const sidecar::TerrainSidecar& sidecar);
 
-} // namespace msh::cli
+} // namespace msh::jobs

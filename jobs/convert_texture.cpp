@@ -3,9 +3,7 @@
 // `NAME.png Textures.lib:NAME.0` (an existing archive entry, rewritten losslessly) or `NAME.texm`;
 // an unchanged PNG gives the original bytes. The work is in sidecar/texture_sidecar.
 #include "address.hpp"
-#include "commands.hpp"
 #include "convert.hpp"
-#include "options.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -13,25 +11,26 @@
 #include "pipeline/texture.hpp"
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <charconv>
 #include <cstdio>
 
-namespace msh::cli {
+namespace msh::jobs {
+
+using pipeline::lower_ascii;
 
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path sidecar_for(const fs::path& png, const po::variables_map& vm) {
-    return vm.count("sidecar") ? fs::path(vm["sidecar"].as<std::string>())
-                               : png.parent_path() / (png.stem().string() + ".sidecar.json");
+fs::path sidecar_for(const fs::path& png, const ConvertOptions& o) {
+    return !o.sidecar.empty() ? o.sidecar
+                              : png.parent_path() / (png.stem().string() + ".sidecar.json");
 }
 
-std::optional<texm::Format> format_option(const po::variables_map& vm) {
-    if (!vm.count("format")) return std::nullopt;
-    const std::string text = vm["format"].as<std::string>();
+std::optional<texm::Format> format_option(const ConvertOptions& o) {
+    if (!o.format) return std::nullopt;
+    const std::string& text = *o.format;
     uint32_t code = 0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), code);
     std::optional<texm::Format> f;
@@ -44,32 +43,18 @@ std::optional<texm::Format> format_option(const po::variables_map& vm) {
 
 } // namespace
 
-png::EncodeOptions png_options(const po::variables_map& vm) {
-    if (!vm.count("png-level")) return {};
+png::EncodeOptions png_options(const ConvertOptions& o) {
+    if (!o.png_level) return {};
     try {
-        return png::options_for_level(vm["png-level"].as<int>());
+        return png::options_for_level(*o.png_level);
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--png-level: ") + e.what());
     }
 }
 
-void add_reading_option(po::options_description& desc) {
-    std::string help = "select a contested reading of the formats (repeatable; docs/formats/"
-                       "README.md): ";
-    for (const ReadingInfo& info : reading_infos()) {
-        help.append(info.name).append("=");
-        for (size_t v = 0; v < info.variants.size(); ++v)
-            help.append(v ? "|" : "").append(info.variants[v]);
-        help.append(" (default ").append(info.variants.front()).append("); ");
-    }
-    help += "`mshconv survey` says which the game's files support";
-    desc.add_options()("reading", po::value<std::vector<std::string>>()->composing(), help.c_str());
-}
-
-Readings readings_option(const po::variables_map& vm) {
+Readings readings_of(const ConvertOptions& o) {
     Readings r;
-    if (!vm.count("reading")) return r;
-    for (const std::string& a : vm["reading"].as<std::vector<std::string>>()) try {
+    for (const std::string& a : o.readings) try {
             set_reading(r, a);
         } catch (const std::invalid_argument& e) {
             throw UsageError(std::string("--reading: ") + e.what());
@@ -77,39 +62,41 @@ Readings readings_option(const po::variables_map& vm) {
     return r;
 }
 
-int export_texture(const Loaded& in, const fs::path& out_png, const po::variables_map& vm) {
+void export_texture(const Job& job, const Loaded& in, const fs::path& out_png) {
+    const ConvertOptions& o = job.options;
     if (lower_ascii(out_png.extension().string()) != ".png")
         throw UsageError("OUT must end in .png for a texture: " + out_png.string());
-    if (vm.count("format")) throw UsageError("--format applies to PNG -> Texm only");
+    if (o.format) throw UsageError("--format applies to PNG -> Texm only");
     const std::string where = in.address.display();
     pipeline::TextureExportSettings settings;
     settings.output_name = out_png.filename().string();
-    settings.mips = vm.count("mips") > 0;
-    settings.png = png_options(vm);
-    settings.readings = readings_option(vm);
+    settings.mips = o.mips;
+    settings.png = png_options(o);
+    settings.readings = readings_of(o);
     const pipeline::TextureExport e = pipeline::export_texture(in.bytes, where, settings);
     // Everything is encoded in memory; each file is written atomically, the sidecar last.
     const std::string text = sidecar::texture_sidecar_text(e.sidecar);
-    pipeline::write_outputs(out_png.parent_path(), e.files, sidecar_for(out_png, vm), text);
-    spdlog::info("{} -> {} ({}x{}, format {}, {} levels{})", where, out_png.string(),
-                 e.summary.width, e.summary.height, e.summary.format, e.summary.levels,
-                 settings.mips ? ", all written" : "");
-    return 0;
+    pipeline::write_outputs(out_png.parent_path(), e.files, sidecar_for(out_png, o), text, job.io);
+    job.info(where + " -> " + out_png.string() + " (" + std::to_string(e.summary.width) + "x" +
+             std::to_string(e.summary.height) + ", format " + std::to_string(e.summary.format) +
+             ", " + std::to_string(e.summary.levels) + " levels" +
+             (settings.mips ? ", all written" : "") + ")");
 }
 
-sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path& sidecar_path,
+sidecar::TextureImport import_texture_files(Io& io, const fs::path& png,
+                                            const fs::path& sidecar_path,
                                             std::optional<texm::Format> format, uint64_t max_pixels,
                                             bool full_read) {
     pipeline::TextureImportInput input;
-    input.png = read_file(png);
-    if (fs::exists(sidecar_path)) {
+    input.png = read_bytes(io, png);
+    if (io.is_file(sidecar_path)) {
         input.sidecar =
-            sidecar::read_texture_sidecar(read_file(sidecar_path), sidecar_path.string());
+            sidecar::read_texture_sidecar(read_payload(io, sidecar_path), sidecar_path.string());
         // Mip PNGs the export wrote (--mips), when they are still there.
         for (const std::string& name : input.sidecar->mips) {
             const fs::path p = png.parent_path() / name;
-            if (fs::exists(p))
-                input.mips.push_back(read_file(p));
+            if (io.is_file(p))
+                input.mips.push_back(read_bytes(io, p));
             else
                 input.mips.emplace_back();
         }
@@ -122,27 +109,27 @@ sidecar::TextureImport import_texture_files(const fs::path& png, const fs::path&
     return pipeline::import_texture(std::move(input), settings);
 }
 
-int import_texture(const fs::path& png, const std::string& out_spec, const po::variables_map& vm) {
-    if (vm.count("mips")) throw UsageError("--mips applies to Texm -> PNG only");
-    const Address out = parse_address(out_spec);
+void import_texture(const Job& job, const fs::path& png, const std::string& out_spec) {
+    const ConvertOptions& o = job.options;
+    if (o.mips) throw UsageError("--mips applies to Texm -> PNG only");
+    const Address out = parse_address(job.io, out_spec);
     if (out.entries.empty() && lower_ascii(out.file.extension().string()) == ".png")
         throw UsageError("OUT must be a Texm: an archive entry (Textures.lib:NAME.0) or a .texm "
                          "file, not " +
                          out_spec);
-    const std::optional<texm::Format> format = format_option(vm);
-    const fs::path sidecar_path = sidecar_for(png, vm);
-    if (!fs::exists(sidecar_path)) {
-        if (vm.count("sidecar")) throw FormatError(sidecar_path.string(), 0, "sidecar not found");
-        spdlog::warn("{}: no sidecar at {}; writing a new texture", png.string(),
-                     sidecar_path.string());
+    const std::optional<texm::Format> format = format_option(o);
+    const fs::path sidecar_path = sidecar_for(png, o);
+    if (!job.io.is_file(sidecar_path)) {
+        if (!o.sidecar.empty()) throw FormatError(sidecar_path.string(), 0, "sidecar not found");
+        job.warn(png.string() + ": no sidecar at " + sidecar_path.string() +
+                 "; writing a new texture");
     }
-    const sidecar::TextureImport r = import_texture_files(
-        png, sidecar_path, format, vm["max-pixels"].as<uint64_t>(), vm.count("full-read") > 0);
-    store(out, r.texm);
-    if (spdlog::get_level() <= spdlog::level::warn)
-        for (const std::string& n : r.notes)
-            std::printf("%s -> %s: %s\n", png.string().c_str(), out.display().c_str(), n.c_str());
-    return 0;
+    const sidecar::TextureImport r =
+        import_texture_files(job.io, png, sidecar_path, format,
+                             o.max_pixels.value_or(png::kDefaultMaxPixels), o.full_read);
+    store(job.io, out, r.texm);
+    for (const std::string& n : r.notes)
+        job.report(png.string() + " -> " + out.display() + ": " + n);
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -1,8 +1,6 @@
 // convert, MSH model -> glTF 2.0 (.gltf + .bin, or .glb) or OBJ + MTL, plus OUT_STEM.sidecar.json.
 #include "address.hpp"
-#include "commands.hpp"
 #include "convert.hpp"
-#include "options.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
@@ -10,15 +8,15 @@
 #include "pipeline/game_files.hpp"
 #include "pipeline/model_export.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <optional>
 
-namespace msh::cli {
+namespace msh::jobs {
+
+using pipeline::lower_ascii;
 
 namespace fs = std::filesystem;
 
@@ -46,51 +44,52 @@ std::string model_wear_name(const Address& model) {
            ".wea";
 }
 
-mapping::MaterialLibraries open_libraries(const fs::path& default_dir, const po::variables_map& vm,
+mapping::MaterialLibraries open_libraries(const Job& job, const fs::path& default_dir,
                                           const mapping::LibraryNeeds* needs) {
+    const ConvertOptions& o = job.options;
     fs::path dir = default_dir.empty() ? fs::path(".") : default_dir;
-    if (vm.count("game-dir")) {
-        dir = vm["game-dir"].as<std::string>();
-        if (!fs::is_directory(dir)) throw UsageError("--game-dir is not a folder: " + dir.string());
+    if (!o.game_dir.empty()) {
+        dir = o.game_dir;
+        if (!job.io.is_folder(dir)) throw UsageError("--game-dir is not a folder: " + dir.string());
     }
-    auto explicit_file = [&](const char* option) -> std::optional<fs::path> {
-        if (!vm.count(option)) return std::nullopt;
-        fs::path p = vm[option].as<std::string>();
-        if (!fs::is_regular_file(p))
+    auto explicit_file = [&](const fs::path& p, const char* option) -> std::optional<fs::path> {
+        if (p.empty()) return std::nullopt;
+        if (!job.io.is_file(p))
             throw UsageError(std::string("--") + option + ": no such file: " + p.string());
         return p;
     };
     std::vector<std::string> warnings;
     mapping::MaterialLibraries libs = pipeline::open_game_libraries(
-        dir, {explicit_file("materials"), explicit_file("textures")}, warnings, needs);
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
-    libs.channel_order = readings_option(vm).texm_rgb;
+        dir, {explicit_file(o.materials, "materials"), explicit_file(o.textures, "textures")},
+        warnings, needs, job.io);
+    for (const std::string& w : warnings) job.warn(w);
+    libs.channel_order = readings_of(o).texm_rgb;
     return libs;
 }
 
-pipeline::ExportSettings model_export_settings(const po::variables_map& vm, const fs::path& out) {
+pipeline::ExportSettings model_export_settings(const ConvertOptions& o, const fs::path& out) {
     const std::string ext = lower_ascii(out.extension().string());
     const std::optional<pipeline::SceneFormat> format =
         pipeline::scene_format_of(out.filename().string());
     if (!format) throw UsageError("a model converts to .gltf, .glb or .obj, not '" + ext + "'");
-    if (vm.count("skin") && *format == pipeline::SceneFormat::Obj)
+    if (o.skin && *format == pipeline::SceneFormat::Obj)
         throw UsageError("--skin applies to glTF output only");
     pipeline::ExportSettings s;
     s.format = *format;
     s.output_name = out.filename().string();
-    s.lod = parse_choice(vm["lod"].as<std::string>(), kLods, "lod");
-    s.group = parse_choice(vm["group"].as<std::string>(), kGroups, "group");
-    s.fps = vm.count("fps") ? vm["fps"].as<double>() : 24.0;
-    s.skin = vm.count("skin") > 0;
-    s.msft_lod = vm.count("msft-lod") > 0;
-    s.png = png_options(vm);
-    s.readings = readings_option(vm);
+    s.lod = parse_choice(o.lod.value_or("0"), kLods, "lod");
+    s.group = parse_choice(o.group.value_or("0"), kGroups, "group");
+    s.fps = o.fps.value_or(24.0);
+    s.skin = o.skin;
+    s.msft_lod = o.msft_lod;
+    s.png = png_options(o);
+    s.readings = readings_of(o);
     if (s.msft_lod && s.lod != mapping::kAll) throw UsageError("--msft-lod needs --lod all");
     if (!(s.fps > 0) || !std::isfinite(s.fps)) throw UsageError("--fps must be a positive number");
     return s;
 }
 
-pipeline::ModelExportInput model_export_input(const Loaded& in, const po::variables_map& vm,
+pipeline::ModelExportInput model_export_input(const Job& job, const Loaded& in,
                                               const ModelExportContext* context) {
     pipeline::ModelExportInput input;
     input.model = in.bytes;
@@ -98,39 +97,39 @@ pipeline::ModelExportInput model_export_input(const Loaded& in, const po::variab
     input.address = in.address.display();
     // The model's WEAR: `<stem>.wea` in the same archive, or next to a plain model file.
     const std::optional<Sibling> wear =
-        context ? context->wear : find_sibling(in.address, model_wear_name(in.address));
+        context ? context->wear : find_sibling(job.io, in.address, model_wear_name(in.address));
     if (wear) input.wear = pipeline::NamedBytes{wear->address, wear->bytes.to_bytes()};
-    input.libraries = [&in, &vm, context](const mapping::LibraryNeeds& needs)
+    input.libraries = [&job, &in, context](const mapping::LibraryNeeds& needs)
         -> std::shared_ptr<const mapping::MaterialLibraries> {
         if (context && context->libraries) // batch's, shared by many models: not ours to free
             return {std::shared_ptr<void>(), context->libraries};
         return std::make_shared<const mapping::MaterialLibraries>(
-            open_libraries(in.address.file.parent_path(), vm, &needs)); // only what it needs
+            open_libraries(job, in.address.file.parent_path(), &needs)); // only what it needs
     };
     return input;
 }
 
-int export_model(const Loaded& in, const fs::path& out, const po::variables_map& vm,
-                 const ModelExportContext* context) {
+void export_model(const Job& job, const Loaded& in, const fs::path& out,
+                  const ModelExportContext* context) {
     const std::string ext = lower_ascii(out.extension().string());
     if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
         throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
-    pipeline::ExportSettings settings = model_export_settings(vm, out);
-    const fs::path sidecar_path = export_sidecar_path(out, vm);
+    pipeline::ExportSettings settings = model_export_settings(job.options, out);
+    const fs::path sidecar_path = export_sidecar_path(job, out);
     settings.sidecar_name = sidecar_path.filename().string();
 
-    const pipeline::ModelExportInput input = model_export_input(in, vm, context);
+    const pipeline::ModelExportInput input = model_export_input(job, in, context);
     const pipeline::ModelExport result = pipeline::export_model(input, settings);
-    for (const std::string& w : result.warnings) spdlog::warn("{}", w);
-    for (const std::string& n : result.notes) spdlog::info("{}", n);
+    for (const std::string& w : result.warnings) job.warn(w);
+    for (const std::string& n : result.notes) job.info(n);
 
     // Everything is encoded; the files and the sidecar (last) appear together or not at all.
     const std::string sidecar_text = sidecar::model_sidecar_text(result.sidecar);
-    pipeline::write_outputs(out.parent_path(), result.files, sidecar_path, sidecar_text);
+    pipeline::write_outputs(out.parent_path(), result.files, sidecar_path, sidecar_text, job.io);
     const pipeline::ModelExportSummary& s = result.summary;
-    spdlog::info("{} -> {} ({} nodes, {} meshes, {} materials{})", input.address, out.string(),
-                 s.nodes, s.meshes, s.materials, s.animated ? ", animated" : "");
-    return 0;
+    job.info(input.address + " -> " + out.string() + " (" + std::to_string(s.nodes) + " nodes, " +
+             std::to_string(s.meshes) + " meshes, " + std::to_string(s.materials) + " materials" +
+             (s.animated ? ", animated" : "") + ")");
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

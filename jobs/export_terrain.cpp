@@ -8,10 +8,9 @@
 // --map, --wear1 and --wear2 name them explicitly. No Land.map: terrain only; no WEAR: materials
 // named land1_row_<id>. The conversion itself is pipeline/terrain.hpp.
 #include "address.hpp"
-#include "commands.hpp"
 #include "convert.hpp"
+
 #include "formats/wear.hpp"
-#include "options.hpp"
 #include "pipeline/game_files.hpp"
 
 #include "formats/file_io.hpp"
@@ -19,11 +18,9 @@
 #include "formats/terrain.hpp"
 #include "pipeline/terrain.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <optional>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 namespace fs = std::filesystem;
 
@@ -34,13 +31,10 @@ std::string stem_of(const std::string& name) {
     return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
-std::optional<pipeline::NamedBytes> level_file(const Address& in, const po::variables_map& vm,
-                                               const char* option, const std::string& leaf) {
-    if (vm.count(option)) {
-        const std::string path = vm[option].as<std::string>();
-        return pipeline::NamedBytes{path, read_file(path)};
-    }
-    std::optional<Sibling> s = find_sibling(in, leaf);
+std::optional<pipeline::NamedBytes> level_file(const Job& job, const Address& in,
+                                               const fs::path& given, const std::string& leaf) {
+    if (!given.empty()) return pipeline::NamedBytes{given.string(), read_bytes(job.io, given)};
+    std::optional<Sibling> s = find_sibling(job.io, in, leaf);
     if (!s) return std::nullopt;
     return pipeline::NamedBytes{std::move(s->address), std::move(s->bytes).to_bytes()};
 }
@@ -50,13 +44,12 @@ std::optional<pipeline::NamedBytes> level_file(const Address& in, const po::vari
 // The game libraries of a level: --game-dir / --materials / --textures, else the nearest folder
 // above the level holding Material.lib or Textures.lib (a game keeps its maps in DATA/MAPS/<map>/
 // below the libraries); only the textures the Land1.wea and Land2.wea rows need are read.
-std::optional<mapping::MaterialLibraries> level_libraries(const Address& land,
-                                                          const pipeline::TerrainExportInput& input,
-                                                          const po::variables_map& vm) {
+std::optional<mapping::MaterialLibraries>
+level_libraries(const Job& job, const Address& land, const pipeline::TerrainExportInput& input) {
     if (!input.wear1) return std::nullopt;
     fs::path dir = land.file.parent_path().empty() ? fs::path(".") : land.file.parent_path();
     for (fs::path probe = dir;; probe = probe.parent_path()) {
-        if (pipeline::has_game_libraries(probe)) {
+        if (pipeline::has_game_libraries(probe, job.io)) {
             dir = probe;
             break;
         }
@@ -73,10 +66,10 @@ std::optional<mapping::MaterialLibraries> level_libraries(const Address& land,
     } catch (const FormatError&) {
         return std::nullopt; // the export names the damaged WEAR itself
     }
-    return open_libraries(dir, vm, &needs);
+    return open_libraries(job, dir, &needs);
 }
 
-pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::variables_map& vm,
+pipeline::TerrainExportInput terrain_export_input(const Job& job, const Loaded& in,
                                                   const mapping::MaterialLibraries* libraries,
                                                   std::optional<mapping::MaterialLibraries>& own) {
     const std::string base =
@@ -85,19 +78,19 @@ pipeline::TerrainExportInput terrain_export_input(const Loaded& in, const po::va
     pipeline::TerrainExportInput input;
     input.land_msh = in.bytes;
     input.address = in.address.display();
-    input.land_map = level_file(in.address, vm, "map", base + ".map");
-    input.wear1 = level_file(in.address, vm, "wear1", base + "1.wea");
-    input.wear2 = level_file(in.address, vm, "wear2", base + "2.wea");
-    input.readings = readings_option(vm);
-    if (!libraries && (own = level_libraries(in.address, input, vm))) libraries = &*own;
+    input.land_map = level_file(job, in.address, job.options.map, base + ".map");
+    input.wear1 = level_file(job, in.address, job.options.wear1, base + "1.wea");
+    input.wear2 = level_file(job, in.address, job.options.wear2, base + "2.wea");
+    input.readings = readings_of(job.options);
+    if (!libraries && (own = level_libraries(job, in.address, input))) libraries = &*own;
     input.libraries = libraries;
     return input;
 }
 
-pipeline::TerrainExportSettings::Overlay terrain_overlay(const po::variables_map& vm) {
+pipeline::TerrainExportSettings::Overlay terrain_overlay(const ConvertOptions& options) {
     using Overlay = pipeline::TerrainExportSettings::Overlay;
-    if (!vm.count("overlay")) return Overlay::Both;
-    const std::string o = vm["overlay"].as<std::string>();
+    if (!options.overlay) return Overlay::Both;
+    const std::string& o = *options.overlay;
     if (o == "raw") return Overlay::Raw;
     if (o == "draped" || o == "both") return Overlay::Both;
     throw UsageError("--overlay " + o + ": maps to glTF take raw, draped or both" +
@@ -106,34 +99,34 @@ pipeline::TerrainExportSettings::Overlay terrain_overlay(const po::variables_map
                           : std::string()));
 }
 
-int export_terrain(const Loaded& in, const fs::path& out, const po::variables_map& vm,
-                   const mapping::MaterialLibraries* libraries, unsigned threads) {
+void export_terrain(const Job& job, const Loaded& in, const fs::path& out,
+                    const mapping::MaterialLibraries* libraries, unsigned threads) {
     const std::optional<pipeline::SceneFormat> format =
         pipeline::scene_format_of(out.filename().string());
     if (!format) throw UsageError("OUT must end in .gltf, .glb or .obj: " + out.string());
-    const fs::path sidecar_path = export_sidecar_path(out, vm);
+    const fs::path sidecar_path = export_sidecar_path(job, out);
     pipeline::TerrainExportSettings settings;
     settings.format = *format;
     settings.output_name = out.filename().string();
     settings.sidecar_name = sidecar_path.filename().string();
-    settings.areal_faces = vm.count("areal-faces") > 0;
+    settings.areal_faces = job.options.areal_faces;
 
     std::optional<mapping::MaterialLibraries> own;
-    const pipeline::TerrainExportInput input = terrain_export_input(in, vm, libraries, own);
-    settings.png = png_options(vm);
-    settings.overlay = terrain_overlay(vm);
+    const pipeline::TerrainExportInput input = terrain_export_input(job, in, libraries, own);
+    settings.png = png_options(job.options);
+    settings.overlay = terrain_overlay(job.options);
     settings.threads = threads;
     settings.glb = gltf::Assembly::Pieces; // written below, from the scene's arrays
     const pipeline::TerrainExport result = pipeline::export_terrain(input, settings);
-    for (const std::string& w : result.warnings) spdlog::warn("{}", w);
-    for (const std::string& n : result.notes) spdlog::info("{}", n);
+    for (const std::string& w : result.warnings) job.warn(w);
+    for (const std::string& n : result.notes) job.info(n);
 
     // Everything is encoded; the files and the sidecar (last) appear together or not at all.
     const std::string sidecar_text = sidecar::terrain_sidecar_text(result.sidecar);
-    pipeline::write_outputs(out.parent_path(), result.files, sidecar_path, sidecar_text);
-    spdlog::info("{} -> {} ({} faces, {} areals, {} materials)", input.address, out.string(),
-                 result.summary.faces, result.summary.areals, result.summary.materials);
-    return 0;
+    pipeline::write_outputs(out.parent_path(), result.files, sidecar_path, sidecar_text, job.io);
+    job.info(input.address + " -> " + out.string() + " (" + std::to_string(result.summary.faces) +
+             " faces, " + std::to_string(result.summary.areals) + " areals, " +
+             std::to_string(result.summary.materials) + " materials)");
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

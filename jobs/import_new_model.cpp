@@ -2,18 +2,13 @@
 // a loose .msh or an archive entry (added when new), its WEAR beside it, and its materials and
 // textures added to Material.lib and Textures.lib (pipeline/game_library_add.hpp). Every file
 // appears, or none does.
-#include "commands.hpp"
 #include "convert.hpp"
 
 #include "formats/file_io.hpp"
 #include "pipeline/game_files.hpp"
 #include "pipeline/game_library_add.hpp"
 
-#include <spdlog/spdlog.h>
-
-#include <cstdio>
-
-namespace msh::cli {
+namespace msh::jobs {
 
 namespace fs = std::filesystem;
 
@@ -28,44 +23,44 @@ struct LibraryTargets {
     LibraryFile materials, textures;
 };
 
-std::optional<nres::Archive> read_library(const fs::path& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return std::nullopt;
+std::optional<nres::Archive> read_library(Io& io, const fs::path& path) {
+    if (!io.is_file(path)) return std::nullopt;
     // Strict: a damaged library is never rewritten.
-    return nres::read(read_file(path), ReadMode::Strict, path.string());
+    return nres::read(read_payload(io, path), ReadMode::Strict, path.string());
 }
 
 // Where the new materials and textures go: --materials / --textures, else the libraries of
 // --game-dir (created there when missing), else those beside OUT (the game's folder layout);
 // nullopt when there are none and none was asked for.
-std::optional<LibraryTargets> library_targets(const Address& out, const po::variables_map& vm) {
-    const bool asked = vm.count("game-dir") || vm.count("materials") || vm.count("textures");
+std::optional<LibraryTargets> library_targets(const Job& job, const Address& out) {
+    const ConvertOptions& o = job.options;
+    const bool asked = !o.game_dir.empty() || !o.materials.empty() || !o.textures.empty();
     fs::path dir = out.file.parent_path();
-    if (vm.count("game-dir")) {
-        dir = vm["game-dir"].as<std::string>();
-        if (!fs::is_directory(dir)) throw UsageError("--game-dir is not a folder: " + dir.string());
+    if (!o.game_dir.empty()) {
+        dir = o.game_dir;
+        if (!job.io.is_folder(dir)) throw UsageError("--game-dir is not a folder: " + dir.string());
     }
     if (dir.empty()) dir = ".";
-    auto locate = [&](const char* option, const char* name) -> std::optional<fs::path> {
-        if (vm.count(option)) return fs::path(vm[option].as<std::string>());
-        if (auto found = pipeline::find_file_ci(dir, name)) return found;
+    auto locate = [&](const fs::path& given, const char* name) -> std::optional<fs::path> {
+        if (!given.empty()) return given;
+        if (auto found = pipeline::find_file_ci(dir, name, job.io)) return found;
         if (asked) return dir / name;
         return std::nullopt;
     };
-    const auto materials = locate("materials", "Material.lib");
-    const auto textures = locate("textures", "Textures.lib");
+    const auto materials = locate(o.materials, "Material.lib");
+    const auto textures = locate(o.textures, "Textures.lib");
     if (!materials && !textures) return std::nullopt;
     LibraryTargets t;
     t.materials.path = materials ? *materials : dir / "Material.lib";
     t.textures.path = textures ? *textures : dir / "Textures.lib";
-    t.materials.archive = read_library(t.materials.path);
-    t.textures.archive = read_library(t.textures.path);
+    t.materials.archive = read_library(job.io, t.materials.path);
+    t.textures.archive = read_library(job.io, t.textures.path);
     return t;
 }
 
-std::optional<texm::Format> format_option(const po::variables_map& vm) {
-    if (!vm.count("format")) return std::nullopt;
-    const std::string v = vm["format"].as<std::string>();
+std::optional<texm::Format> format_option(const ConvertOptions& o) {
+    if (!o.format) return std::nullopt;
+    const std::string& v = *o.format;
     uint32_t code = 0;
     try {
         code = uint32_t(std::stoul(v));
@@ -80,24 +75,21 @@ std::optional<texm::Format> format_option(const po::variables_map& vm) {
 
 } // namespace
 
-void write_new_model(const fs::path& input, const Address& out, const Bytes& msh,
-                     const scene::Scene& scene, const po::variables_map& vm,
-                     nlohmann::json& report) {
+void write_new_model(const Job& job, const fs::path& input, const Address& out, const Bytes& msh,
+                     const scene::Scene& scene, nlohmann::json& report) {
     const std::string wear_name = model_wear_name(out);
-    const std::optional<LibraryTargets> targets = library_targets(out, vm);
+    const std::optional<LibraryTargets> targets = library_targets(job, out);
     for (const LibraryFile* lib :
          {targets ? &targets->materials : nullptr, targets ? &targets->textures : nullptr})
-        if (lib && (lib->path == input || (out.entries.empty() && lib->path == out.file) ||
-                    (!out.entries.empty() && fs::exists(out.file) && fs::exists(lib->path) &&
-                     fs::equivalent(lib->path, out.file))))
+        if (lib && (job.io.same_file(lib->path, input) || job.io.same_file(lib->path, out.file)))
             throw UsageError(lib->path.string() + " is the input or the model's output");
 
     pipeline::LibraryAddSettings settings;
     settings.model_stem =
         fs::path(out.entries.empty() ? out.file : fs::path(out.entries.back())).stem().string();
-    settings.format = format_option(vm);
-    settings.replace = vm.count("replace") > 0;
-    settings.max_size = vm["max-texture-size"].as<uint32_t>();
+    settings.format = format_option(job.options);
+    settings.replace = job.options.replace;
+    settings.max_size = job.options.max_texture_size.value_or(256);
     if (settings.max_size == 0 || (settings.max_size & (settings.max_size - 1)))
         throw UsageError("--max-texture-size must be a power of two");
     settings.where = input.string();
@@ -120,31 +112,33 @@ void write_new_model(const fs::path& input, const Address& out, const Bytes& msh
         added.materials.reset();
         added.textures.reset();
         if (!scene.materials.empty()) // else the one row is the game's own DEFAULT
-            spdlog::warn("{}: no Material.lib or Textures.lib beside {}: the model's WEAR names {} "
-                         "material(s) that are not in the game (--game-dir DIR adds them)",
-                         input.string(), out.display(), scene.materials.size());
+            job.warn(input.string() + ": no Material.lib or Textures.lib beside " + out.display() +
+                     ": the model's WEAR names " + std::to_string(scene.materials.size()) +
+                     " material(s) that are not in the game (--game-dir DIR adds them)");
         added.added.clear(), added.replaced.clear(), added.kept.clear();
     }
-    for (const std::string& w : added.warnings) spdlog::warn("{}", w);
+    for (const std::string& w : added.warnings) job.warn(w);
 
-    AtomicFileSet files;
+    std::vector<PathBytes> files;
     // What the model references first: textures, materials, then the WEAR and the model.
-    if (added.textures) files.add(targets->textures.path, *added.textures);
-    if (added.materials) files.add(targets->materials.path, *added.materials);
+    if (added.textures) files.push_back({targets->textures.path, *added.textures});
+    if (added.materials) files.push_back({targets->materials.path, *added.materials});
+    Bytes archive_image;
     if (out.entries.empty()) {
-        files.add(out.file.parent_path() / wear_name, added.wear);
-        files.add(out.file, msh);
+        files.push_back({out.file.parent_path() / wear_name, added.wear});
+        files.push_back({out.file, msh});
     } else {
         Address archive = out;
         const std::string model_name = archive.entries.back();
         archive.entries.pop_back();
-        const nres::Archive holder = innermost_archive(archive);
+        const nres::Archive holder = innermost_archive(job.io, archive);
         std::vector<nres::Entry> members;
         members.push_back(new_member(holder, wear_name, added.wear, ".wea"));
         members.push_back(new_member(holder, model_name, msh, ".msh"));
-        files.add(out.file, archive_with_entries(archive, std::move(members)));
+        archive_image = archive_with_entries(job.io, archive, std::move(members));
+        files.push_back({out.file, archive_image});
     }
-    files.commit();
+    write_files(job.io, files);
 
     nlohmann::json libs;
     libs["wear"] = out.entries.empty()
@@ -155,13 +149,11 @@ void write_new_model(const fs::path& input, const Address& out, const Bytes& msh
     libs["replaced"] = added.replaced;
     libs["kept"] = added.kept;
     report["game_libraries"] = libs;
-    if (spdlog::get_level() <= spdlog::level::warn) {
-        std::printf("  WEAR %s (%zu rows)\n", libs["wear"].get<std::string>().c_str(),
-                    std::max<size_t>(scene.materials.size(), 1));
-        for (const std::string& a : added.added) std::printf("  added %s\n", a.c_str());
-        for (const std::string& a : added.replaced) std::printf("  replaced %s\n", a.c_str());
-        for (const std::string& a : added.kept) std::printf("  kept %s\n", a.c_str());
-    }
+    job.report("  WEAR " + libs["wear"].get<std::string>() + " (" +
+               std::to_string(std::max<size_t>(scene.materials.size(), 1)) + " rows)");
+    for (const std::string& a : added.added) job.report("  added " + a);
+    for (const std::string& a : added.replaced) job.report("  replaced " + a);
+    for (const std::string& a : added.kept) job.report("  kept " + a);
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -2,7 +2,6 @@
 // (`mshconv convert tut1.glb OUTDIR/Land.msh`). The Land.map is written beside the Land.msh with
 // the same base name. Both files are encoded in memory first, then written atomically; inputs are
 // never overwritten. The mapping is mapping/scene_to_terrain.hpp; its rules are docs/import.md.
-#include "commands.hpp"
 #include "convert.hpp"
 
 #include "formats/diagnostics.hpp"
@@ -11,41 +10,30 @@
 #include "pipeline/terrain.hpp"
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <optional>
 
-namespace msh::cli {
+namespace msh::jobs {
+
+using pipeline::lower_ascii;
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace {} // namespace
 
-fs::path sidecar_path_for(const fs::path& input, const po::variables_map& vm) {
-    return import_sidecar_path(input, vm);
+std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job, const fs::path& input) {
+    const fs::path sc = import_sidecar_path(job, input);
+    if (!job.io.is_file(sc)) return std::nullopt;
+    const Payload text = read_payload(job.io, sc); // not copied: a map's sidecar is megabytes
+    return pipeline::read_terrain_sidecar(text, sc.string());
 }
 
-bool same_file(const fs::path& a, const fs::path& b) {
-    std::error_code ec;
-    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
-}
-
-} // namespace
-
-std::optional<sidecar::TerrainSidecar> terrain_sidecar(const fs::path& input,
-                                                       const po::variables_map& vm) {
-    const fs::path sc = sidecar_path_for(input, vm);
-    std::error_code ec;
-    if (!fs::is_regular_file(sc, ec)) return std::nullopt;
-    const MappedFile text(sc, Reading::Whole); // not copied again: a map's sidecar is megabytes
-    return pipeline::read_terrain_sidecar(text.bytes(), sc.string());
-}
-
-int import_terrain(const Address& in, const std::string& out_spec, const po::variables_map& vm,
-                   const sidecar::TerrainSidecar& sc) {
+void import_terrain(const Job& job, const Address& in, const std::string& out_spec,
+                    const sidecar::TerrainSidecar& sc) {
+    const ConvertOptions& o = job.options;
     const fs::path input = in.file;
-    const Address out = parse_address(out_spec);
+    const Address out = parse_address(job.io, out_spec);
     if (!out.entries.empty())
         throw UsageError("terrain import writes Land.msh + Land.map files, not archive entries: " +
                          out_spec);
@@ -56,29 +44,28 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
                          msh_path.string());
     fs::path map_path = msh_path;
     map_path.replace_extension(".map");
-    if (vm.count("skin") || vm.count("msft-lod") || !vm["lod"].defaulted() ||
-        !vm["group"].defaulted())
+    if (o.skin || o.msft_lod || o.lod || o.group)
         throw UsageError("--skin, --msft-lod, --lod and --group are model export options");
 
-    const fs::path sidecar_path = sidecar_path_for(input, vm);
-    for (const fs::path& o : {msh_path, map_path})
-        if (same_file(o, input) || same_file(o, sidecar_path))
-            throw UsageError(o.string() + " is an input file; inputs are never overwritten");
+    const fs::path sidecar_path = import_sidecar_path(job, input);
+    for (const fs::path& p : {msh_path, map_path})
+        if (job.io.same_file(p, input) || job.io.same_file(p, sidecar_path))
+            throw UsageError(p.string() + " is an input file; inputs are never overwritten");
 
-    const pipeline::TerrainImportSettings settings{
-        input.string(), sidecar_path.string(), vm.count("force") > 0, vm.count("full-read") > 0};
+    const pipeline::TerrainImportSettings settings{input.string(), sidecar_path.string(), o.force,
+                                                   o.full_read};
     std::vector<std::string> warnings;
     const mapping::TerrainImportResult r =
-        pipeline::import_terrain_file(input, sc, settings, warnings);
-    for (const std::string& w : warnings) spdlog::warn("{}", w);
-    for (const std::string& w : r.report.warnings) spdlog::warn("{}", w);
+        pipeline::import_terrain_file(input, sc, settings, warnings, job.io);
+    for (const std::string& w : warnings) job.warn(w);
+    for (const std::string& w : r.report.warnings) job.warn(w);
 
     // Everything is encoded; both files appear together or not at all (Land.map renamed first).
-    AtomicFileSet level;
-    if (sc.land_map) level.add(map_path, r.land_map);
-    level.add(msh_path, r.land_msh);
-    level.commit();
-    if (vm.count("report")) {
+    std::vector<PathBytes> level;
+    if (sc.land_map) level.push_back({map_path, r.land_map});
+    level.push_back({msh_path, r.land_msh});
+    write_files(job.io, level);
+    if (!o.report.empty()) {
         nlohmann::json report = mapping::to_json(r.report);
         report["input"] = input.string();
         report["output"] = msh_path.string();
@@ -86,22 +73,21 @@ int import_terrain(const Address& in, const std::string& out_spec, const po::var
         report["sidecar"] = sidecar_path.string();
         report["pairing"] = r.pairing;
         const std::string text = report.dump(2) + "\n";
-        write_file_atomic(vm["report"].as<std::string>(), Bytes(text.begin(), text.end()));
+        write_files(job.io, {{o.report, ByteView(reinterpret_cast<const uint8_t*>(text.data()),
+                                                 text.size())}});
     }
-    if (spdlog::get_level() <= spdlog::level::warn) {
-        const mapping::TerrainImportReport& s = r.report;
-        std::printf("%s -> %s%s: %s\n", input.string().c_str(), msh_path.string().c_str(),
-                    sc.land_map ? (" + " + map_path.filename().string()).c_str() : "",
-                    r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
-                                                       : "rebuilt where changed");
-        if (!r.msh_identical || !r.map_identical)
-            std::printf("  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
-                        "%zu recomputed; areals changed %zu, deleted %zu, grid %s\n",
-                        s.vertices_moved, s.vertex_normals_recomputed, s.face_normals_recomputed,
-                        s.slots_with_bounds_recomputed, s.changed_areals.size(),
-                        s.deleted_areals.size(), s.grid_rebuilt ? "rebuilt" : "kept");
-    }
-    return 0;
+    const mapping::TerrainImportReport& s = r.report;
+    job.report(input.string() + " -> " + msh_path.string() +
+               (sc.land_map ? " + " + map_path.filename().string() : std::string()) + ": " +
+               (r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
+                                                   : "rebuilt where changed"));
+    if (!r.msh_identical || !r.map_identical)
+        job.report(
+            printed("  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "
+                    "%zu recomputed; areals changed %zu, deleted %zu, grid %s",
+                    s.vertices_moved, s.vertex_normals_recomputed, s.face_normals_recomputed,
+                    s.slots_with_bounds_recomputed, s.changed_areals.size(),
+                    s.deleted_areals.size(), s.grid_rebuilt ? "rebuilt" : "kept"));
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -4,23 +4,24 @@
 // import prefers `<stem>.<format>.sidecar.json` when it is there.
 #include "convert.hpp"
 
-#include "formats/file_io.hpp"
 #include "sidecar/json_scan.hpp"
 
 #include <nlohmann/json.hpp>
 
-namespace msh::cli {
+namespace msh::jobs {
+
+using pipeline::lower_ascii;
 
 namespace fs = std::filesystem;
 
 namespace {
 
 // The `export.format` a sidecar records ("" when it cannot be read: then it is not ours to keep).
-std::string recorded_format(const fs::path& sidecar) {
+std::string recorded_format(Io& io, const fs::path& sidecar) {
     try {
-        const MappedFile file(sidecar);
-        const std::string_view text(reinterpret_cast<const char*>(file.bytes().data()),
-                                    file.bytes().size());
+        const mshconv::FileBytes file = io.read(sidecar);
+        const std::string_view text(reinterpret_cast<const char*>(file.bytes.data()),
+                                    file.bytes.size());
         // Only the `export` member is read: a big sidecar is not scanned past it.
         if (const auto record_text = sidecar::json_scan::find_member(text, "export")) {
             const nlohmann::json record = nlohmann::json::parse(*record_text);
@@ -43,23 +44,21 @@ fs::path with_format(const fs::path& file) {
 
 } // namespace
 
-fs::path export_sidecar_path(const fs::path& out, const po::variables_map& vm) {
-    if (vm.count("sidecar")) return vm["sidecar"].as<std::string>();
+fs::path export_sidecar_path(const Job& job, const fs::path& out) {
+    if (!job.options.sidecar.empty()) return job.options.sidecar;
     const fs::path shared =
         out.parent_path() / pipeline::default_sidecar_name(out.filename().string());
-    std::error_code ec;
-    if (fs::is_regular_file(shared, ec)) {
-        const std::string other = recorded_format(shared);
+    if (job.io.is_file(shared)) {
+        const std::string other = recorded_format(job.io, shared);
         if (!other.empty() && other != format_of(out)) return with_format(out);
     }
     return shared;
 }
 
-fs::path import_sidecar_path(const fs::path& in, const po::variables_map& vm) {
-    if (vm.count("sidecar")) return vm["sidecar"].as<std::string>();
-    std::error_code ec;
-    if (const fs::path own = with_format(in); fs::is_regular_file(own, ec)) return own;
+fs::path import_sidecar_path(const Job& job, const fs::path& in) {
+    if (!job.options.sidecar.empty()) return job.options.sidecar;
+    if (const fs::path own = with_format(in); job.io.is_file(own)) return own;
     return in.parent_path() / (in.stem().string() + ".sidecar.json");
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -8,22 +8,25 @@ namespace msh::pipeline {
 
 namespace fs = std::filesystem;
 
-std::optional<fs::path> find_file_ci(const fs::path& dir, const std::string& name) {
+std::optional<fs::path> find_file_ci(const fs::path& dir, const std::string& name,
+                                     mshconv::Io& io) {
     const std::string wanted = lower_ascii(name);
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec))
-        if (e.is_regular_file() && lower_ascii(e.path().filename().string()) == wanted)
-            return e.path();
+    for (const std::string& entry : io.list(dir))
+        if (lower_ascii(entry) == wanted) {
+            const fs::path path = dir.empty() ? fs::path(entry) : dir / entry;
+            if (io.is_file(path)) return path;
+        }
     return std::nullopt;
 }
 
-bool has_game_libraries(const fs::path& dir) {
-    return find_file_ci(dir, "Material.lib") || find_file_ci(dir, "Textures.lib");
+bool has_game_libraries(const fs::path& dir, mshconv::Io& io) {
+    return find_file_ci(dir, "Material.lib", io) || find_file_ci(dir, "Textures.lib", io);
 }
 
 mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const LibraryPaths& paths,
                                                std::vector<std::string>& warnings,
-                                               const mapping::LibraryNeeds* needs) {
+                                               const mapping::LibraryNeeds* needs,
+                                               mshconv::Io& io) {
     // Views into a mapped file, which the entries keep mapped: only the pages of the entries
     // used are ever read (with `names` given, only those are kept; the libraries are looked up,
     // never written back).
@@ -32,32 +35,32 @@ mapping::MaterialLibraries open_game_libraries(const fs::path& dir, const Librar
         if (!p) return;
         name = p->string();
         try {
-            const auto file = map_shared(*p);
+            const mshconv::FileBytes file = io.read(*p);
             DiagnosticSink sink(ReadMode::Tolerant);
             lib = nres::read_entries(
-                file->bytes(),
+                file.bytes,
                 [&](const nres::Entry& e) {
                     if (!names) return true;
                     for (const std::string& n : *names)
                         if (nres::compare_names(e.name(), n) == 0) return true;
                     return false;
                 },
-                sink, name, file);
+                sink, name, file.owner);
         } catch (const std::exception& e) {
             warnings.push_back(std::string(e.what()) + " (ignored: materials stay untextured)");
             lib.reset();
         }
     };
     mapping::MaterialLibraries libs;
-    open(paths.materials ? paths.materials : find_file_ci(dir, "Material.lib"), libs.materials,
+    open(paths.materials ? paths.materials : find_file_ci(dir, "Material.lib", io), libs.materials,
          libs.materials_name, nullptr);
     std::vector<std::string> textures;
     if (needs && libs.materials)
         textures = mapping::phase0_textures(needs->materials, *libs.materials);
-    open(paths.textures ? paths.textures : find_file_ci(dir, "Textures.lib"), libs.textures,
+    open(paths.textures ? paths.textures : find_file_ci(dir, "Textures.lib", io), libs.textures,
          libs.textures_name, needs ? &textures : nullptr);
-    open(find_file_ci(dir, "palettes.lib"), libs.palettes, libs.palettes_name, nullptr);
-    open(find_file_ci(dir, "LightMap.lib"), libs.lightmaps, libs.lightmaps_name,
+    open(find_file_ci(dir, "palettes.lib", io), libs.palettes, libs.palettes_name, nullptr);
+    open(find_file_ci(dir, "LightMap.lib", io), libs.lightmaps, libs.lightmaps_name,
          needs ? &needs->lightmaps : nullptr);
     return libs;
 }

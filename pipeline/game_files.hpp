@@ -3,6 +3,8 @@
 // its Land.msh. Game folders mix the case of names, so every lookup is case-insensitive.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "model_export.hpp"
 #include "terrain.hpp"
 
@@ -16,11 +18,13 @@
 namespace msh::pipeline {
 
 // A regular file of `dir` named `name`, case-insensitively.
+// Through `io`, as every lookup here (the disk by default).
 std::optional<std::filesystem::path> find_file_ci(const std::filesystem::path& dir,
-                                                  const std::string& name);
+                                                  const std::string& name,
+                                                  mshconv::Io& io = mshconv::disk());
 
 // True when `dir` holds Material.lib or Textures.lib (any case).
-bool has_game_libraries(const std::filesystem::path& dir);
+bool has_game_libraries(const std::filesystem::path& dir, mshconv::Io& io = mshconv::disk());
 
 struct LibraryPaths {
     std::optional<std::filesystem::path> materials, textures; // else looked up in the folder
@@ -34,7 +38,8 @@ struct LibraryPaths {
 mapping::MaterialLibraries open_game_libraries(const std::filesystem::path& dir,
                                                const LibraryPaths& explicit_paths,
                                                std::vector<std::string>& warnings,
-                                               const mapping::LibraryNeeds* needs = nullptr);
+                                               const mapping::LibraryNeeds* needs = nullptr,
+                                               mshconv::Io& io = mshconv::disk());
 
 // A level as files: `<base>.msh` and, beside it, `<base>.map`, `<base>1.wea`, `<base>2.wea`.
 struct LevelFiles {

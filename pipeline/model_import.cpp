@@ -60,12 +60,12 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
 
 std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& file,
                                                   const sidecar::ModelSidecar& sidecar,
-                                                  const ImportSettings& settings) {
+                                                  const ImportSettings& settings, mshconv::Io& io) {
     const bool as_exported = !settings.from_obj && settings.animation == "all" &&
                              (!settings.fps || *settings.fps == sidecar.record.fps);
     // The file of this export carries its token: import_model would find the pair verified.
     if (!as_exported || sidecar.record.pair.empty() ||
-        !is_written_file(file, sidecar.record.written))
+        !is_written_file(file, sidecar.record.written, io))
         return std::nullopt;
     ModelImport out;
     out.msh = sidecar.original_image;
@@ -92,34 +92,35 @@ namespace {
 
 // A file an OBJ or MTL names, inside the OBJ's folder (formats/file_io.hpp confined_path); a
 // name that leaves it, or a missing file, is a warning and nothing.
-std::optional<Bytes> read_named_file(const std::filesystem::path& folder, const std::string& name,
-                                     const std::string& what, std::vector<std::string>& warnings) {
+std::optional<Bytes> read_named_file(mshconv::Io& io, const std::filesystem::path& folder,
+                                     const std::string& name, const std::string& what,
+                                     std::vector<std::string>& warnings) {
     std::filesystem::path path;
     try {
-        path = confined_path(folder, name);
+        path = confined_path(&io, folder, name);
     } catch (const std::runtime_error& e) {
         warnings.push_back(what + " '" + name + "' not read: " + e.what());
         return std::nullopt;
     }
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    if (!io.is_file(path)) {
         warnings.push_back(what + " '" + name + "' is not beside the OBJ (" + path.string() + ")");
         return std::nullopt;
     }
-    return read_file(path);
+    const mshconv::FileBytes file = io.read(path);
+    return Bytes(file.bytes.begin(), file.bytes.end());
 }
 
 // The MTL libraries of an OBJ: each usemtl material gets its Kd, d and map_Kd image.
 // Without `images` (an import with its sidecar: materials are the sidecar's) only whether each
 // library is there.
-void read_obj_materials(scene::Scene& scene, const std::filesystem::path& file,
+void read_obj_materials(mshconv::Io& io, scene::Scene& scene, const std::filesystem::path& file,
                         const std::vector<std::string>& libraries, bool images,
                         std::vector<std::string>& warnings) {
     const std::filesystem::path folder = file.parent_path();
     std::vector<mtl::Material> found;
     for (const std::string& lib : libraries) {
         const std::optional<Bytes> text =
-            read_named_file(folder, lib, file.string() + ": mtllib", warnings);
+            read_named_file(io, folder, lib, file.string() + ": mtllib", warnings);
         if (!text) {
             warnings.back() += "; its materials are taken by their usemtl names only";
             continue;
@@ -145,8 +146,9 @@ void read_obj_materials(scene::Scene& scene, const std::filesystem::path& file,
         std::string name = m->diffuse_map;
         for (char& c : name)
             if (c == '\\') c = '/';
-        if (std::optional<Bytes> image = read_named_file(
-                folder, name, file.string() + ": material " + mat.name + ": map_Kd", warnings)) {
+        if (std::optional<Bytes> image =
+                read_named_file(io, folder, name,
+                                file.string() + ": material " + mat.name + ": map_Kd", warnings)) {
             mat.base_color =
                 scene::Image{std::filesystem::path(name).stem().string(), std::move(*image)};
             // An MTL's Kd is the untextured colour; with a map the image alone is the colour.
@@ -159,9 +161,12 @@ void read_obj_materials(scene::Scene& scene, const std::filesystem::path& file,
 
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
                              bool lines, bool images,
-                             const std::vector<std::string>& meshes_of_nodes) {
+                             const std::vector<std::string>& meshes_of_nodes, mshconv::Io& io) {
     const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
     if (!format && assimp_read::handles(file.filename().string())) {
+        if (!on_disk(&io))
+            throw FormatError(file.string(), 0,
+                              "formats read through Assimp are read from the disk only");
         DiagnosticSink diagnostics(ReadMode::Tolerant);
         scene::Scene scene = assimp_read::read(file, diagnostics);
         for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));
@@ -171,10 +176,10 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
         throw FormatError(file.string(), 0,
                           "not a .gltf, .glb or .obj file, nor a format Assimp reads");
     if (*format == SceneFormat::Obj) {
-        const Bytes bytes = read_file(file);
-        const std::string text(bytes.begin(), bytes.end());
+        const mshconv::FileBytes bytes = io.read(file);
+        const std::string text(bytes.bytes.begin(), bytes.bytes.end());
         scene::Scene scene = obj::read(text, file.string());
-        read_obj_materials(scene, file, obj::material_libraries(text, file.string()), images,
+        read_obj_materials(io, scene, file, obj::material_libraries(text, file.string()), images,
                            warnings);
         return scene;
     }
@@ -182,6 +187,7 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
     options.lines = lines;
     options.images = images;
     options.meshes_of_nodes = meshes_of_nodes;
+    options.io = &io;
     DiagnosticSink diagnostics(ReadMode::Tolerant);
     scene::Scene scene = gltf::read(file, diagnostics, options);
     for (std::string& w : diagnostics.warning_texts()) warnings.push_back(std::move(w));

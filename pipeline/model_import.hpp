@@ -4,6 +4,8 @@
 // mapping/scene_to_new_model.hpp.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "outputs.hpp"
 
 #include "formats/bytes.hpp"
@@ -64,7 +66,8 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 // of several, an OBJ): then read the scene and call import_model.
 std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& file,
                                                   const sidecar::ModelSidecar& sidecar,
-                                                  const ImportSettings& settings);
+                                                  const ImportSettings& settings,
+                                                  mshconv::Io& io = mshconv::disk());
 
 // Reads a .gltf, .glb or .obj file (or one Assimp reads) into the neutral scene; warnings
 // collects what the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).
@@ -73,7 +76,8 @@ std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& f
 // meshes of these nodes (gltf::ReadOptions).
 scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std::string>& warnings,
                              bool lines = false, bool images = false,
-                             const std::vector<std::string>& meshes_of_nodes = {});
+                             const std::vector<std::string>& meshes_of_nodes = {},
+                             mshconv::Io& io = mshconv::disk());
 // The same from memory: a GLB, OBJ text, or a self-contained .gltf (buffers as data: URIs).
 scene::Scene read_scene(ByteView bytes, SceneFormat format, const std::string& where,
                         std::vector<std::string>& warnings, bool lines = false);

@@ -105,39 +105,43 @@ sidecar::WrittenFile written_file(const OutputFiles& files, SceneFormat format,
     return w;
 }
 
-bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFile& written) {
+bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFile& written,
+                     mshconv::Io& io) {
     if (!written.recorded()) return false;
     const auto format = scene_format_of(file.filename().string());
     if (format != (written.buffer.empty() ? SceneFormat::Glb : SceneFormat::Gltf)) return false;
-    const auto hash_of = [](const std::filesystem::path& path) {
-        const MappedFile bytes(path, Reading::Whole);
+    const auto hash_of = [&io](const std::filesystem::path& path) {
+        if (!on_disk(&io)) return sidecar::hex64(sidecar::payload_hash(io.read(path).bytes));
+        const MappedFile bytes(path, Reading::Whole); // every page entered at once
         return sidecar::hex64(sidecar::payload_hash(bytes.bytes()));
     };
     try {
         if (hash_of(file) != written.xxh3_64) return false;
         // The .gltf is the one written, so it names this buffer; read where the import would.
         return written.buffer.empty() ||
-               hash_of(confined_path(file.parent_path(), written.buffer)) == written.buffer_xxh3_64;
+               hash_of(confined_path(&io, file.parent_path(), written.buffer)) ==
+                   written.buffer_xxh3_64;
     } catch (const std::exception&) {
         return false; // unreadable here: the import reads the scene and names the problem
     }
 }
 
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
-                   const OutputFiles& also) {
-    AtomicFileSet set;
-    for (const OutputFile& f : files) set.add(folder / f.name, f.pieces());
-    for (const OutputFile& f : also) set.add(f.name, f.pieces());
-    set.commit();
+                   const OutputFiles& also, mshconv::Io& io) {
+    std::vector<mshconv::FileToWrite> set;
+    for (const OutputFile& f : files) set.push_back({folder / f.name, f.pieces()});
+    for (const OutputFile& f : also) set.push_back({f.name, f.pieces()});
+    io.write_set(set);
 }
 
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
-                   const std::filesystem::path& sidecar, std::string_view sidecar_text) {
-    AtomicFileSet set;
-    for (const OutputFile& f : files) set.add(folder / f.name, f.pieces());
-    set.add(sidecar,
-            ByteView(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size()));
-    set.commit();
+                   const std::filesystem::path& sidecar, std::string_view sidecar_text,
+                   mshconv::Io& io) {
+    std::vector<mshconv::FileToWrite> set;
+    for (const OutputFile& f : files) set.push_back({folder / f.name, f.pieces()});
+    const ByteView text(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size());
+    set.push_back({sidecar, {text}});
+    io.write_set(set);
 }
 
 } // namespace msh::pipeline

@@ -2,6 +2,8 @@
 // end writes it (atomically, file by file) only when the whole conversion succeeded.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "formats/bytes.hpp"
 #include "formats/gltf.hpp"
 #include "scene/scene.hpp"
@@ -68,15 +70,17 @@ sidecar::WrittenFile written_file(const OutputFiles& files, SceneFormat format,
 // Whether `file` is, byte for byte, the file `written` records (a .gltf also its buffer, beside
 // it). False when nothing is recorded, the file's extension is not the recorded format, or a
 // file cannot be read: then the import reads the scene.
-bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFile& written);
+bool is_written_file(const std::filesystem::path& file, const sidecar::WrittenFile& written,
+                     mshconv::Io& io = mshconv::disk());
 
 // Writes every file into `folder`, then `also` (named by whole paths: the sidecar), as one set:
-// all of them appear, in order, or none (formats/file_io.hpp AtomicFileSet).
+// all of them appear, in order, or none (through `io`: the disk's atomic sets by default).
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
-                   const OutputFiles& also = {});
+                   const OutputFiles& also = {}, mshconv::Io& io = mshconv::disk());
 // The same with a sidecar's text (a whole path) last, written from the string: a map's sidecar is
 // megabytes, and a copy into bytes is that much fresh memory to fault in.
 void write_outputs(const std::filesystem::path& folder, const OutputFiles& files,
-                   const std::filesystem::path& sidecar, std::string_view sidecar_text);
+                   const std::filesystem::path& sidecar, std::string_view sidecar_text,
+                   mshconv::Io& io = mshconv::disk());
 
 } // namespace msh::pipeline

@@ -242,8 +242,8 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
 }
 
 scene::Scene read_terrain_scene_file(const std::filesystem::path& file,
-                                     std::vector<std::string>& warnings) {
-    return read_scene_file(file, warnings, true, false, mapping::terrain_import_nodes());
+                                     std::vector<std::string>& warnings, mshconv::Io& io) {
+    return read_scene_file(file, warnings, true, false, mapping::terrain_import_nodes(), io);
 }
 
 mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
@@ -258,9 +258,9 @@ mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
 }
 
 std::optional<mapping::TerrainImportResult>
-import_unchanged_terrain(const std::filesystem::path& file,
-                         const sidecar::TerrainSidecar& sidecar) {
-    if (sidecar.record.pair.empty() || !is_written_file(file, sidecar.record.written))
+import_unchanged_terrain(const std::filesystem::path& file, const sidecar::TerrainSidecar& sidecar,
+                         mshconv::Io& io) {
+    if (sidecar.record.pair.empty() || !is_written_file(file, sidecar.record.written, io))
         return std::nullopt;
     mapping::TerrainImportResult r; // identical, nothing moved or recomputed
     r.land_msh = sidecar.land_msh;
@@ -272,14 +272,17 @@ import_unchanged_terrain(const std::filesystem::path& file,
 mapping::TerrainImportResult import_terrain_file(const std::filesystem::path& file,
                                                  const sidecar::TerrainSidecar& sidecar,
                                                  const TerrainImportSettings& settings,
-                                                 std::vector<std::string>& warnings) {
+                                                 std::vector<std::string>& warnings,
+                                                 mshconv::Io& io) {
     if (scene_format_of(file.filename().string()) == SceneFormat::Obj) {
-        const Bytes text = read_file(file);
-        return import_terrain_obj(std::string(text.begin(), text.end()), sidecar, settings);
+        const mshconv::FileBytes text = io.read(file);
+        return import_terrain_obj(std::string(text.bytes.begin(), text.bytes.end()), sidecar,
+                                  settings);
     }
     if (!settings.full_read)
-        if (auto unchanged = import_unchanged_terrain(file, sidecar)) return std::move(*unchanged);
-    return import_terrain(read_terrain_scene_file(file, warnings), sidecar, settings);
+        if (auto unchanged = import_unchanged_terrain(file, sidecar, io))
+            return std::move(*unchanged);
+    return import_terrain(read_terrain_scene_file(file, warnings, io), sidecar, settings);
 }
 
 mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,

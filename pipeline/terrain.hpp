@@ -4,6 +4,8 @@
 // files beside Land.msh is the caller's business.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "formats/readings.hpp"
 
 #include "model_export.hpp"
@@ -101,7 +103,8 @@ struct TerrainImportSettings {
 // A terrain glTF / GLB file as import_terrain needs it: line primitives kept, and only the meshes
 // the import reads decoded (mapping::terrain_import_nodes()).
 scene::Scene read_terrain_scene_file(const std::filesystem::path& file,
-                                     std::vector<std::string>& warnings);
+                                     std::vector<std::string>& warnings,
+                                     mshconv::Io& io = mshconv::disk());
 // A glTF / GLB scene read with its line primitives (read_terrain_scene_file, or
 // read_scene_file(..., lines = true)).
 mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
@@ -112,14 +115,16 @@ mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
 // Land.map, the pairing verified, nothing changed — without reading the scene. nullopt when
 // `file` is not that file: then read it (read_terrain_scene_file) and call import_terrain.
 std::optional<mapping::TerrainImportResult>
-import_unchanged_terrain(const std::filesystem::path& file, const sidecar::TerrainSidecar& sidecar);
+import_unchanged_terrain(const std::filesystem::path& file, const sidecar::TerrainSidecar& sidecar,
+                         mshconv::Io& io = mshconv::disk());
 // A terrain export's file (.gltf, .glb or .obj by its extension) with its sidecar, as `convert`
 // and `batch` import it: import_unchanged_terrain when it is the file the export wrote, else read
 // and imported (import_terrain, import_terrain_obj). `warnings`: what the glTF reader dropped.
 mapping::TerrainImportResult import_terrain_file(const std::filesystem::path& file,
                                                  const sidecar::TerrainSidecar& sidecar,
                                                  const TerrainImportSettings& settings,
-                                                 std::vector<std::string>& warnings);
+                                                 std::vector<std::string>& warnings,
+                                                 mshconv::Io& io = mshconv::disk());
 // OBJ text as the terrain export wrote it (identity by order).
 mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                                 const sidecar::TerrainSidecar& sidecar,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """examples/roundtrip on every model of the sample corpus: each archive entry goes to GLB and back
 through the library API and must give its archive back byte for byte, with a GLB on disk; and
-examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and triangles
+examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and kind
 printed, the PNG written only when asked) whose pixels are not all transparent.
 
 usage: check_example.py BUILD_DIR

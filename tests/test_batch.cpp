@@ -19,7 +19,6 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 using test::scratch;
@@ -81,7 +80,7 @@ BOOST_AUTO_TEST_CASE(texture_library_to_png_folder_and_back_is_byte_identical) {
     const fs::path out = scratch("batch-png");
     const fs::path lib = test::corpus_dir() / "Textures.lib";
     const fs::path lightmaps = test::corpus_dir() / "LightMap.lib";
-    Run r = mshconv("batch " + q(lib) + " " + q(lightmaps) + " -o " + q(out) +
+    Run r = test::mshconv("batch " + q(lib) + " " + q(lightmaps) + " -o " + q(out) +
                     " --to png -j 2 --report " + q(out / "report.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
 
@@ -105,7 +104,7 @@ BOOST_AUTO_TEST_CASE(texture_library_to_png_folder_and_back_is_byte_identical) {
     // Rebuild: the folder -> the library, byte for byte (entry order, names, attributes,
     // layout), every texture reported unchanged.
     const fs::path rebuilt = scratch("batch-png-rebuilt") / "Textures.lib";
-    r = mshconv("batch " + q(out / "Textures.lib") + " --to nres -o " + q(rebuilt) + " --report " +
+    r = test::mshconv("batch " + q(out / "Textures.lib") + " --to nres -o " + q(rebuilt) + " --report " +
                 q(out / "rebuild.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(rebuilt) == read_file(lib)));
@@ -115,7 +114,7 @@ BOOST_AUTO_TEST_CASE(texture_library_to_png_folder_and_back_is_byte_identical) {
 
     // With the folder above: every unpacked archive goes to its relative path below -o.
     const fs::path all = scratch("batch-png-all");
-    r = mshconv("batch " + q(out) + " --to nres -o " + q(all));
+    r = test::mshconv("batch " + q(out) + " --to nres -o " + q(all));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(all / "Textures.lib") == read_file(lib)));
     BOOST_TEST((read_file(all / "LightMap.lib") == read_file(lightmaps)));
@@ -124,7 +123,7 @@ BOOST_AUTO_TEST_CASE(texture_library_to_png_folder_and_back_is_byte_identical) {
 BOOST_AUTO_TEST_CASE(an_edited_png_changes_only_its_entry) {
     const fs::path out = scratch("batch-edit");
     const fs::path lib = test::corpus_dir() / "LightMap.lib";
-    BOOST_TEST_REQUIRE(mshconv("batch " + q(lib) + " -o " + q(out) + " --to png").code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("batch " + q(lib) + " -o " + q(out) + " --to png").code == 0);
     const nres::Archive original = read_archive(lib);
     const std::string edited = original.entries[0].name();
     const fs::path png_path = out / "LightMap.lib" / (edited + ".png");
@@ -134,7 +133,7 @@ BOOST_AUTO_TEST_CASE(an_edited_png_changes_only_its_entry) {
     write_file_atomic(png_path, png::encode_rgba(d.rgba));
 
     const fs::path rebuilt = scratch("batch-edit-rebuilt.lib");
-    Run r = mshconv("batch " + q(out / "LightMap.lib") + " --to nres -o " + q(rebuilt) +
+    Run r = test::mshconv("batch " + q(out / "LightMap.lib") + " --to nres -o " + q(rebuilt) +
                     " --report " + q(out / "r.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const nres::Archive back = read_archive(rebuilt);
@@ -152,7 +151,7 @@ BOOST_AUTO_TEST_CASE(an_edited_png_changes_only_its_entry) {
 
 BOOST_AUTO_TEST_CASE(the_corpus_folder_converts_every_model_and_map) {
     const fs::path out = scratch("batch-corpus");
-    Run r = mshconv("batch " + q(test::corpus_dir()) + " -o " + q(out) + " --to glb --report " +
+    Run r = test::mshconv("batch " + q(test::corpus_dir()) + " -o " + q(out) + " --to glb --report " +
                     q(out / "report.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const nlohmann::json report = read_json(out / "report.json");
@@ -185,7 +184,7 @@ BOOST_AUTO_TEST_CASE(the_corpus_folder_converts_every_model_and_map) {
 
     // The batch output of a model is what `convert` writes for it.
     const fs::path single = scratch("batch-corpus-convert") / "House_01.glb";
-    r = mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " + q(single));
+    r = test::mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " + q(single));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(single) == read_file(out / "static.rlb" / "House_01.glb")));
     BOOST_TEST((read_file(single.parent_path() / "House_01.sidecar.json") ==
@@ -193,7 +192,7 @@ BOOST_AUTO_TEST_CASE(the_corpus_folder_converts_every_model_and_map) {
 
     // And back: every model archive, byte for byte.
     const fs::path rebuilt = scratch("batch-corpus-rebuilt");
-    r = mshconv("batch " + q(out) + " --to nres -o " + q(rebuilt));
+    r = test::mshconv("batch " + q(out) + " --to nres -o " + q(rebuilt));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     for (const char* a :
          {"static.rlb", "animals.rlb", "fortif.rlb", "system.rlb", "turrets.rlb", "weapon.rlb"})
@@ -205,9 +204,9 @@ BOOST_AUTO_TEST_CASE(one_thread_and_two_write_the_same_files) {
     const std::string inputs = q(test::corpus_dir() / "static.rlb") + " " +
                                q(test::corpus_dir() / "animals.rlb") + " " +
                                q(test::corpus_dir() / "LightMap.lib");
-    BOOST_TEST_REQUIRE(mshconv("batch " + inputs + " -o " + q(one) + " --to gltf,png -j 1").code ==
+    BOOST_TEST_REQUIRE(test::mshconv("batch " + inputs + " -o " + q(one) + " --to gltf,png -j 1").code ==
                        0);
-    BOOST_TEST_REQUIRE(mshconv("batch " + inputs + " -o " + q(two) + " --to gltf,png -j 2").code ==
+    BOOST_TEST_REQUIRE(test::mshconv("batch " + inputs + " -o " + q(two) + " --to gltf,png -j 2").code ==
                        0);
     const auto a = tree(one), b = tree(two);
     BOOST_TEST(a.size() > 40u);
@@ -242,7 +241,7 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_reported_and_the_others_convert) {
     write_file_atomic(in / "weapon.rlb", weapon_bytes);
 
     const fs::path out = scratch("batch-bad-out");
-    Run r = mshconv("batch " + q(in) + " " + q(in / "missing.rlb") + " -o " + q(out) +
+    Run r = test::mshconv("batch " + q(in) + " " + q(in / "missing.rlb") + " -o " + q(out) +
                     " --to obj --report " + q(out / "report.json"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("broken.rlb") != std::string::npos, r.out);
@@ -260,7 +259,7 @@ BOOST_AUTO_TEST_CASE(bad_inputs_are_reported_and_the_others_convert) {
     // The damaged model stays in the mirrored archive as a raw file: the archive comes back.
     BOOST_TEST(fs::is_regular_file(out / "weapon.rlb" / weapon.entries[damaged].name()));
     const fs::path rebuilt = scratch("batch-bad-rebuilt.rlb");
-    r = mshconv("batch " + q(out / "weapon.rlb") + " --to nres -o " + q(rebuilt));
+    r = test::mshconv("batch " + q(out / "weapon.rlb") + " --to nres -o " + q(rebuilt));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(rebuilt) == weapon_bytes));
 }
@@ -283,7 +282,7 @@ BOOST_AUTO_TEST_CASE(nested_archives_become_nested_folders) {
     write_file_atomic(in, original);
 
     const fs::path out = scratch("batch-nested-out");
-    Run r = mshconv("batch " + q(in) + " -o " + q(out) + " --to png");
+    Run r = test::mshconv("batch " + q(in) + " -o " + q(out) + " --to png");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(fs::is_regular_file(out / "outer.lib" / "INNER.lib" / "_nres.json"));
     BOOST_TEST(fs::is_regular_file(out / "outer.lib" / "readme.txt"));
@@ -291,7 +290,7 @@ BOOST_AUTO_TEST_CASE(nested_archives_become_nested_folders) {
     BOOST_TEST(
         fs::is_regular_file(out / "outer.lib" / "INNER.lib" / (inner.entries[0].name() + ".png")));
     const fs::path rebuilt = scratch("batch-nested-rebuilt.lib");
-    r = mshconv("batch " + q(out / "outer.lib") + " --to nres -o " + q(rebuilt));
+    r = test::mshconv("batch " + q(out / "outer.lib") + " --to nres -o " + q(rebuilt));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(rebuilt) == original));
 }
@@ -306,7 +305,7 @@ BOOST_AUTO_TEST_CASE(a_game_folder_comes_back_whole) {
         BOOST_TEST_CONTEXT("--to " << to) {
             const fs::path dir = scratch("mirror-" + to + "/x").parent_path();
             fs::remove_all(dir);
-            Run r = mshconv("batch " + q(game) + " --to " + to + " -o " + q(dir / "X") +
+            Run r = test::mshconv("batch " + q(game) + " --to " + to + " -o " + q(dir / "X") +
                             " --quiet --report " + q(dir / "forward.json"));
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             // Every input file is listed in the mirror manifest, once.
@@ -315,7 +314,7 @@ BOOST_AUTO_TEST_CASE(a_game_folder_comes_back_whole) {
             for (const auto& f : m["files"]) listed.insert(f["path"].get<std::string>());
             BOOST_TEST(listed.size() == m["files"].size());
             BOOST_TEST(listed.size() == original.size());
-            r = mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") + " --quiet");
+            r = test::mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") + " --quiet");
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             expect_same_tree(original, dir / "BACK");
         }
@@ -329,9 +328,9 @@ BOOST_AUTO_TEST_CASE(maps_without_the_draped_layer_come_back_whole) {
     const std::map<std::string, Bytes> original = tree(maps);
     const fs::path dir = scratch("raw-overlay/x").parent_path();
     fs::remove_all(dir);
-    Run r = mshconv("batch " + q(maps) + " --to glb -o " + q(dir / "draped") + " --quiet");
+    Run r = test::mshconv("batch " + q(maps) + " --to glb -o " + q(dir / "draped") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
-    r = mshconv("batch " + q(maps) + " --to glb --overlay raw -o " + q(dir / "X") + " --quiet");
+    r = test::mshconv("batch " + q(maps) + " --to glb --overlay raw -o " + q(dir / "X") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     size_t levels = 0;
     for (const auto& level : fs::directory_iterator(maps)) {
@@ -348,7 +347,7 @@ BOOST_AUTO_TEST_CASE(maps_without_the_draped_layer_come_back_whole) {
         ++levels;
     }
     BOOST_TEST(levels >= 6u);
-    r = mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") + " --quiet");
+    r = test::mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     expect_same_tree(original, dir / "BACK");
 }
@@ -358,7 +357,7 @@ BOOST_AUTO_TEST_CASE(maps_without_the_draped_layer_come_back_whole) {
 BOOST_AUTO_TEST_CASE(a_scaled_game_folder_comes_back_whole) {
     const fs::path dir = scratch("scaled/x").parent_path();
     fs::remove_all(dir);
-    Run r = mshconv("samples " + q(dir / "GAME") + " --scale 0.1");
+    Run r = test::mshconv("samples " + q(dir / "GAME") + " --scale 0.1");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const std::map<std::string, Bytes> original = tree(dir / "GAME");
     std::map<uint32_t, size_t> entries; // by type, over every outer archive
@@ -379,9 +378,9 @@ BOOST_AUTO_TEST_CASE(a_scaled_game_folder_comes_back_whole) {
     for (const auto& [path, bytes] : original) ui_libraries += path.starts_with("ui/");
     BOOST_TEST(ui_libraries >= 1u);
 
-    r = mshconv("batch " + q(dir / "GAME") + " --to glb,png -j 2 -o " + q(dir / "X") + " --quiet");
+    r = test::mshconv("batch " + q(dir / "GAME") + " --to glb,png -j 2 -o " + q(dir / "X") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
-    r = mshconv("batch " + q(dir / "X") + " --to nres -j 2 -o " + q(dir / "BACK") + " --quiet");
+    r = test::mshconv("batch " + q(dir / "X") + " --to nres -j 2 -o " + q(dir / "BACK") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     expect_same_tree(original, dir / "BACK");
     fs::remove_all(dir);
@@ -393,14 +392,14 @@ BOOST_AUTO_TEST_CASE(shards_cover_the_tree_once_and_merge) {
     const fs::path game = test::corpus_dir();
     const fs::path dir = scratch("shards/x").parent_path();
     fs::remove_all(dir);
-    Run r = mshconv("batch " + q(game) + " --to glb,png -o " + q(dir / "whole") +
+    Run r = test::mshconv("batch " + q(game) + " --to glb,png -o " + q(dir / "whole") +
                     " --quiet --report " + q(dir / "whole.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     std::multiset<std::string> listed;
     std::string reports;
     for (int i = 1; i <= 3; ++i) {
         const std::string report = q(dir / ("r" + std::to_string(i) + ".json"));
-        r = mshconv("batch " + q(game) + " --to glb,png -o " + q(dir / "X") + " --shard " +
+        r = test::mshconv("batch " + q(game) + " --to glb,png -o " + q(dir / "X") + " --shard " +
                     std::to_string(i) + "/3 --quiet --report " + report);
         BOOST_TEST_REQUIRE(r.code == 0, r.out);
         reports += " " + report;
@@ -419,7 +418,7 @@ BOOST_AUTO_TEST_CASE(shards_cover_the_tree_once_and_merge) {
             it = it->first.rfind("_batch", 0) == 0 ? t->erase(it) : std::next(it);
     BOOST_TEST((sharded == whole));
     // The merged report has the whole run's totals and items.
-    r = mshconv("batch --merge-reports" + reports + " -o " + q(dir / "merged.json"));
+    r = test::mshconv("batch --merge-reports" + reports + " -o " + q(dir / "merged.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const nlohmann::json merged = read_json(dir / "merged.json"),
                          one = read_json(dir / "whole.json");
@@ -427,35 +426,35 @@ BOOST_AUTO_TEST_CASE(shards_cover_the_tree_once_and_merge) {
         BOOST_TEST(merged[key] == one[key], key);
     BOOST_TEST(merged["items"].size() == one["items"].size());
     // A missing or repeated shard is refused.
-    r = mshconv("batch --merge-reports " + q(dir / "r1.json") + " " + q(dir / "r3.json") + " -o " +
+    r = test::mshconv("batch --merge-reports " + q(dir / "r1.json") + " " + q(dir / "r3.json") + " -o " +
                 q(dir / "m2.json"));
     BOOST_TEST(r.code == 2, r.out);
     BOOST_TEST(r.out.find("shard(s) 2 of 3 are missing") != std::string::npos, r.out);
-    r = mshconv("batch --merge-reports " + q(dir / "r1.json") + " " + q(dir / "r1.json") + " " +
+    r = test::mshconv("batch --merge-reports " + q(dir / "r1.json") + " " + q(dir / "r1.json") + " " +
                 q(dir / "r2.json") + " -o " + q(dir / "m3.json"));
     BOOST_TEST(r.code == 2, r.out);
     // The reverse in two shards.
     for (const char* s : {"1/2", "2/2"})
-        BOOST_TEST_REQUIRE(mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") +
+        BOOST_TEST_REQUIRE(test::mshconv("batch " + q(dir / "X") + " --to nres -o " + q(dir / "BACK") +
                                    " --shard " + s + " --quiet")
                                .code == 0);
     BOOST_TEST((tree(dir / "BACK") == original));
-    BOOST_TEST(mshconv("batch " + q(game) + " --to glb -o " + q(dir / "Z") + " --shard 4/3").code ==
+    BOOST_TEST(test::mshconv("batch " + q(game) + " --to glb -o " + q(dir / "Z") + " --shard 4/3").code ==
                2);
 }
 
 BOOST_AUTO_TEST_CASE(usage_errors) {
     const fs::path out = scratch("batch-usage");
     const std::string lib = q(test::corpus_dir() / "LightMap.lib");
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to tga").code == 2);
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb,obj").code == 2);
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to png,nres").code == 2);
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to nres").code == 2); // not a folder
-    BOOST_TEST(mshconv("batch " + lib + " --to png").code == 2);                    // no -o
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb --lod 7").code == 2);
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to png -j 0").code == 2);
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to tga").code == 2);
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to glb,obj").code == 2);
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to png,nres").code == 2);
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to nres").code == 2); // not a folder
+    BOOST_TEST(test::mshconv("batch " + lib + " --to png").code == 2);                    // no -o
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to glb --lod 7").code == 2);
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to png -j 0").code == 2);
     // A preview's overlay for a map export, refused before any file is read.
-    BOOST_TEST(mshconv("batch " + lib + " -o " + q(out) + " --to glb --overlay fill").code == 2);
+    BOOST_TEST(test::mshconv("batch " + lib + " -o " + q(out) + " --to glb --overlay fill").code == 2);
     BOOST_TEST(!fs::exists(out));
 }
 

@@ -16,7 +16,6 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 using test::run;
@@ -53,7 +52,7 @@ BOOST_AUTO_TEST_CASE(validate_strict_passes_on_every_corpus_file) {
     size_t terrains = 0;
     for (const auto& f : test::corpus()) {
         if (!nres::looks_like_nres(f.bytes)) continue; // WEAR text beside the maps
-        Run r = mshconv("validate --strict " + q(test::corpus_dir() / f.relative_path));
+        Run r = test::mshconv("validate --strict " + q(test::corpus_dir() / f.relative_path));
         BOOST_TEST(r.code == 0, f.relative_path << ": " << r.out);
         BOOST_TEST(r.out.find("0 errors, 0 warnings") != std::string::npos, r.out);
         terrains += r.out.find("terrain") != std::string::npos;
@@ -68,7 +67,7 @@ BOOST_AUTO_TEST_CASE(info_json_describes_a_nested_model) {
     // Lookup is case-insensitive.
     std::string upper = entry;
     for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
-    Run r = mshconv("info --json " + q(archive) + ":" + upper);
+    Run r = test::mshconv("info --json " + q(archive) + ":" + upper);
     BOOST_REQUIRE_EQUAL(r.code, 0);
     auto j = nlohmann::json::parse(r.out);
     nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, "static.rlb");
@@ -88,7 +87,7 @@ BOOST_AUTO_TEST_CASE(info_json_describes_a_nested_model) {
 }
 
 BOOST_AUTO_TEST_CASE(info_lists_archive_entries) {
-    Run r = mshconv("info --json " + q(test::corpus_dir() / "system.rlb"));
+    Run r = test::mshconv("info --json " + q(test::corpus_dir() / "system.rlb"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     auto j = nlohmann::json::parse(r.out);
     BOOST_TEST(j.at("kind") == "archive");
@@ -100,15 +99,15 @@ BOOST_AUTO_TEST_CASE(info_lists_archive_entries) {
 // info and validate say which case fold an archive's sort index follows (nres.md §5).
 BOOST_AUTO_TEST_CASE(info_and_validate_name_the_sort_fold) {
     const std::string lib = q(test::corpus_dir() / "static.rlb"); // A_B.msh before aab.msh
-    Run i = mshconv("info " + lib);
+    Run i = test::mshconv("info " + lib);
     BOOST_TEST(i.code == 0);
     BOOST_TEST(i.out.find("sort index: lower fold") != std::string::npos, i.out);
-    Run j = mshconv("info --json " + lib);
+    Run j = test::mshconv("info --json " + lib);
     BOOST_TEST(nlohmann::json::parse(j.out).at("sort_fold") == "lower");
-    Run v = mshconv("validate --strict " + lib);
+    Run v = test::mshconv("validate --strict " + lib);
     BOOST_TEST(v.code == 0);
     BOOST_TEST(v.out.find("sort index: lower fold") != std::string::npos, v.out);
-    Run vj = mshconv("validate --json " + lib);
+    Run vj = test::mshconv("validate --json " + lib);
     BOOST_TEST(nlohmann::json::parse(vj.out).at("sort_folds").at("lower") == 1);
 }
 
@@ -117,14 +116,14 @@ BOOST_AUTO_TEST_CASE(info_and_validate_name_the_sort_fold) {
 BOOST_AUTO_TEST_CASE(reading_option_selects_and_records) {
     const fs::path lib = test::corpus_dir() / "static.rlb";
     const std::string in = q(lib) + ":" + first_model(lib);
-    Run bad = mshconv("convert " + in + " " + q(scratch("r.glb")) + " --reading quat=wxyz");
+    Run bad = test::mshconv("convert " + in + " " + q(scratch("r.glb")) + " --reading quat=wxyz");
     BOOST_TEST(bad.code == 2);
     BOOST_TEST(bad.out.find("key-quaternion") != std::string::npos, bad.out);
     Run bad_variant =
-        mshconv("convert " + in + " " + q(scratch("r.glb")) + " --reading texm-rgb=grb");
+        test::mshconv("convert " + in + " " + q(scratch("r.glb")) + " --reading texm-rgb=grb");
     BOOST_TEST(bad_variant.code == 2);
     BOOST_TEST(bad_variant.out.find("bgr, rgb") != std::string::npos, bad_variant.out);
-    Run ok = mshconv("convert " + in + " " + q(scratch("r.glb")) +
+    Run ok = test::mshconv("convert " + in + " " + q(scratch("r.glb")) +
                      " --reading key-quaternion=wxyz --reading batch-material=wear-id");
     BOOST_REQUIRE_MESSAGE(ok.code == 0, ok.out);
     const auto sc = nlohmann::json::parse(read_file_text(scratch("r.sidecar.json")));
@@ -141,7 +140,7 @@ BOOST_AUTO_TEST_CASE(earlier_pixel_formats_are_refused_clearly) {
     w.put_zeros(16);
     const fs::path texm = scratch("old.texm");
     write_file_atomic(texm, w.take());
-    Run r = mshconv("convert " + q(texm) + " " + q(scratch("old.png")));
+    Run r = test::mshconv("convert " + q(texm) + " " + q(scratch("old.png")));
     BOOST_TEST(r.code == 1);
     BOOST_TEST(r.out.find("offset 28") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("unknown pixel format 2") != std::string::npos, r.out);
@@ -159,9 +158,9 @@ BOOST_AUTO_TEST_CASE(extract_then_pack_is_byte_identical) {
         fs::path dir = scratch("x_" + flat);
         fs::path out = scratch("packed_" + flat);
         Run a =
-            mshconv("nres extract " + q(test::corpus_dir() / f.relative_path) + " -o " + q(dir));
+            test::mshconv("nres extract " + q(test::corpus_dir() / f.relative_path) + " -o " + q(dir));
         BOOST_REQUIRE_MESSAGE(a.code == 0, a.out);
-        Run b = mshconv("nres pack " + q(dir) + " -o " + q(out));
+        Run b = test::mshconv("nres pack " + q(dir) + " -o " + q(out));
         BOOST_REQUIRE_MESSAGE(b.code == 0, b.out);
         BOOST_TEST((read_file(out) == f.bytes), f.relative_path);
     }
@@ -172,33 +171,33 @@ BOOST_AUTO_TEST_CASE(corrupt_input_exits_1_naming_file_and_offset) {
     Bytes b = read_file(test::corpus_dir() / "static.rlb");
     b[4] = 0x7F; // version
     write_file_atomic(bad, b);
-    Run r = mshconv("validate " + q(bad));
+    Run r = test::mshconv("validate " + q(bad));
     BOOST_TEST(r.code == 1);
     BOOST_TEST(r.out.find(bad.string()) != std::string::npos, r.out);
     BOOST_TEST(r.out.find("offset 4") != std::string::npos, r.out);
-    Run i = mshconv("info " + q(bad));
+    Run i = test::mshconv("info " + q(bad));
     BOOST_TEST(i.code == 1);
 }
 
 BOOST_AUTO_TEST_CASE(missing_entry_and_usage_errors) {
-    Run r = mshconv("info " + q(test::corpus_dir() / "static.rlb") + ":NO_SUCH.msh");
+    Run r = test::mshconv("info " + q(test::corpus_dir() / "static.rlb") + ":NO_SUCH.msh");
     BOOST_TEST(r.code == 1);
     BOOST_TEST(r.out.find("no entry named 'NO_SUCH.msh'") != std::string::npos, r.out);
-    BOOST_TEST(mshconv("frobnicate").code == 2);
-    BOOST_TEST(mshconv("info").code == 2);
-    BOOST_TEST(mshconv("nres extract x").code == 2);
-    BOOST_TEST(mshconv("info --help").code == 0);
+    BOOST_TEST(test::mshconv("frobnicate").code == 2);
+    BOOST_TEST(test::mshconv("info").code == 2);
+    BOOST_TEST(test::mshconv("nres extract x").code == 2);
+    BOOST_TEST(test::mshconv("info --help").code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(closest_entry_names_and_archive_hint) {
     const std::string lib = q(test::corpus_dir() / "static.rlb");
     // A typo in the entry name: the closest names are offered.
-    Run r = mshconv("info " + lib + ":house_1.msh");
+    Run r = test::mshconv("info " + lib + ":house_1.msh");
     BOOST_TEST(r.code == 1);
     BOOST_TEST(r.out.find("closest: House_01.msh") != std::string::npos, r.out);
     // A whole archive to convert: how many models, one named, and the batch alternative.
     const fs::path glb = scratch("whole_archive.glb");
-    r = mshconv("convert " + lib + " " + q(glb));
+    r = test::mshconv("convert " + lib + " " + q(glb));
     BOOST_TEST(r.code == 2);
     BOOST_TEST(r.out.find("16 models") != std::string::npos, r.out);
     BOOST_TEST(r.out.find(":House_01.msh") != std::string::npos, r.out);
@@ -208,13 +207,13 @@ BOOST_AUTO_TEST_CASE(closest_entry_names_and_archive_hint) {
 
 BOOST_AUTO_TEST_CASE(info_on_maps_and_wear) {
     const fs::path level = test::corpus_dir() / "DATA" / "MAPS" / "SynTut1";
-    Run r = mshconv("info --json " + q(level / "Land.map"));
+    Run r = test::mshconv("info --json " + q(level / "Land.map"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     const auto map = nlohmann::json::parse(r.out);
     BOOST_TEST(map["kind"] == "areal_map");
     BOOST_TEST(map["areal_map"]["areals"].get<size_t>() > 0u);
     BOOST_TEST(map["areal_map"]["grid"]["cells_x"] == 128);
-    r = mshconv("info --json " + q(level / "Land.msh"));
+    r = test::mshconv("info --json " + q(level / "Land.msh"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     const auto land = nlohmann::json::parse(r.out);
     BOOST_TEST(land["kind"] == "terrain");
@@ -222,7 +221,7 @@ BOOST_AUTO_TEST_CASE(info_on_maps_and_wear) {
     for (const auto& [row, faces] : land["terrain"]["layer1_faces_by_row"].items())
         by_row += faces.get<size_t>();
     BOOST_TEST(by_row == land["terrain"]["usable_faces"].get<size_t>());
-    r = mshconv("info --json " + q(level / "Land1.wea"));
+    r = test::mshconv("info --json " + q(level / "Land1.wea"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     BOOST_TEST(nlohmann::json::parse(r.out)["wear"]["materials"].size() > 0u);
 }
@@ -232,7 +231,7 @@ BOOST_AUTO_TEST_CASE(info_on_maps_and_wear) {
 BOOST_AUTO_TEST_CASE(error_locations_by_format_kind) {
     const fs::path wear = scratch("bad_rows.wea");
     write_file_atomic(wear, Bytes{'2', '\r', '\n', '1', ' ', 'A', '\r', '\n', 'B', 'A', 'D'});
-    Run r = mshconv("validate --json " + q(wear));
+    Run r = test::mshconv("validate --json " + q(wear));
     BOOST_TEST(r.code == 1);
     const auto d = nlohmann::json::parse(r.out)["diagnostics"].at(0);
     BOOST_TEST(d["line"] == 3);
@@ -252,14 +251,14 @@ BOOST_AUTO_TEST_CASE(error_locations_by_format_kind) {
 
     const fs::path dir = scratch("damaged_sidecar");
     fs::create_directories(dir);
-    r = mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " +
+    r = test::mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " +
                 q(dir / "h.glb"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     auto doc = nlohmann::json::parse(read_file_text(dir / "h.sidecar.json"));
     doc["source"]["xxh3_64"] = "0000000000000000";
     const std::string text = doc.dump();
     write_file_atomic(dir / "h.sidecar.json", Bytes(text.begin(), text.end()));
-    r = mshconv("convert " + q(dir / "h.glb") + " " + q(dir / "h.msh"));
+    r = test::mshconv("convert " + q(dir / "h.glb") + " " + q(dir / "h.msh"));
     BOOST_TEST(r.code == 1);
     BOOST_TEST(r.out.find("at /source/xxh3_64: original_image does not match") != std::string::npos,
                r.out);
@@ -267,7 +266,7 @@ BOOST_AUTO_TEST_CASE(error_locations_by_format_kind) {
 }
 
 BOOST_AUTO_TEST_CASE(version_names_the_project_version) {
-    Run r = mshconv("--version");
+    Run r = test::mshconv("--version");
     BOOST_TEST(r.code == 0);
     BOOST_TEST(r.out.rfind(std::string("mshconv ") + MSHCONV_PROJECT_VERSION + "\n", 0) == 0,
                r.out);
@@ -275,7 +274,7 @@ BOOST_AUTO_TEST_CASE(version_names_the_project_version) {
 }
 
 BOOST_AUTO_TEST_CASE(version_names_the_allocator_the_binary_runs_on) {
-    const Run r = mshconv("--version");
+    const Run r = test::mshconv("--version");
     BOOST_REQUIRE(r.code == 0);
     // What --version claims is what the binary loads: mimalloc's own start-up trace appears
     // only when the process loads it (linked, it replaces malloc process-wide on Linux).
@@ -289,11 +288,11 @@ BOOST_AUTO_TEST_CASE(version_names_the_allocator_the_binary_runs_on) {
 
 BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
     fs::path dir = scratch("broken_extract");
-    Run a = mshconv("nres extract " + q(test::corpus_dir() / "system.rlb") + " -o " + q(dir));
+    Run a = test::mshconv("nres extract " + q(test::corpus_dir() / "system.rlb") + " -o " + q(dir));
     BOOST_REQUIRE_EQUAL(a.code, 0);
     fs::remove(dir / first_model(test::corpus_dir() / "system.rlb")); // a payload file is missing
     fs::path out = scratch("never.rlb");
-    Run b = mshconv("nres pack " + q(dir) + " -o " + q(out));
+    Run b = test::mshconv("nres pack " + q(dir) + " -o " + q(out));
     BOOST_TEST(b.code == 1);
     BOOST_TEST(!fs::exists(out));
     for (const auto& e : fs::directory_iterator(out.parent_path()))
@@ -305,12 +304,12 @@ BOOST_AUTO_TEST_CASE(failed_pack_leaves_no_output) {
 BOOST_AUTO_TEST_CASE(nres_never_overwrites_an_input_or_leaves_part_of_a_folder) {
     const fs::path archive = test::corpus_dir() / "system.rlb";
     const fs::path dir = scratch("refuse_inputs");
-    BOOST_REQUIRE_EQUAL(mshconv("nres extract " + q(archive) + " -o " + q(dir)).code, 0);
+    BOOST_REQUIRE_EQUAL(test::mshconv("nres extract " + q(archive) + " -o " + q(dir)).code, 0);
     const Bytes manifest = read_file(dir / "_nres.json");
     const fs::path payload = dir / first_model(archive);
     const Bytes payload_bytes = read_file(payload);
     for (const fs::path& target : {dir / "_nres.json", payload}) {
-        Run r = mshconv("nres pack " + q(dir) + " -o " + q(target));
+        Run r = test::mshconv("nres pack " + q(dir) + " -o " + q(target));
         BOOST_TEST(r.code == 2, r.out);
         BOOST_TEST(r.out.find("is an input of the pack") != std::string::npos, r.out);
     }
@@ -336,9 +335,9 @@ BOOST_AUTO_TEST_CASE(glb_and_obj_exports_of_one_stem_keep_their_sidecars) {
     const fs::path archive = test::corpus_dir() / "static.rlb";
     const std::string entry = first_model(archive);
     const std::string model = archive.string() + ":" + entry;
-    Run r = mshconv("convert " + q(model) + " " + q(dir / "x.glb"));
+    Run r = test::mshconv("convert " + q(model) + " " + q(dir / "x.glb"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
-    r = mshconv("convert " + q(model) + " " + q(dir / "x.obj") + " --lod all --group all");
+    r = test::mshconv("convert " + q(model) + " " + q(dir / "x.obj") + " --lod all --group all");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(fs::exists(dir / "x.sidecar.json"));
     BOOST_TEST(fs::exists(dir / "x.obj.sidecar.json"));
@@ -346,23 +345,23 @@ BOOST_AUTO_TEST_CASE(glb_and_obj_exports_of_one_stem_keep_their_sidecars) {
     const Bytes original = ar.entries[*ar.find(entry)].data.to_bytes();
     for (const char* ext : {".glb", ".obj"}) {
         const fs::path back = dir / (std::string("back") + ext + ".msh");
-        r = mshconv("convert " + q(dir / (std::string("x") + ext)) + " " + q(back));
+        r = test::mshconv("convert " + q(dir / (std::string("x") + ext)) + " " + q(back));
         BOOST_TEST(r.code == 0, ext << ": " << r.out);
         BOOST_TEST((fs::exists(back) && read_file(back) == original), ext);
     }
     // The same format again overwrites its own sidecar only.
     const Bytes glb_sidecar = read_file(dir / "x.sidecar.json");
-    r = mshconv("convert " + q(model) + " " + q(dir / "x.obj"));
+    r = test::mshconv("convert " + q(model) + " " + q(dir / "x.obj"));
     BOOST_TEST(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "x.sidecar.json") == glb_sidecar));
 
     const fs::path land = test::corpus_dir() / "DATA" / "MAPS" / "SynTut1" / "Land.msh";
-    BOOST_TEST_REQUIRE(mshconv("convert " + q(land) + " " + q(dir / "m.glb")).code == 0);
-    BOOST_TEST_REQUIRE(mshconv("convert " + q(land) + " " + q(dir / "m.obj")).code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + q(land) + " " + q(dir / "m.glb")).code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + q(land) + " " + q(dir / "m.obj")).code == 0);
     BOOST_TEST(fs::exists(dir / "m.obj.sidecar.json"));
     for (const char* ext : {".glb", ".obj"}) {
         const fs::path back = dir / (std::string("map") + ext) / "Land.msh";
-        r = mshconv("convert " + q(dir / (std::string("m") + ext)) + " " + q(back));
+        r = test::mshconv("convert " + q(dir / (std::string("m") + ext)) + " " + q(back));
         BOOST_TEST(r.code == 0, ext << ": " << r.out);
         BOOST_TEST((fs::exists(back) && read_file(back) == read_file(land)), ext);
     }

@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(text_that_is_not_utf8_is_refused_at_its_offset) {
 BOOST_AUTO_TEST_CASE(documents_are_read_by_several_threads_at_once) {
     const fs::path dir = scratch("gltf_read_threads");
     fs::create_directories(dir);
-    const Run r = mshconv("convert " + q(corpus_dir() / "animals.rlb") + ":A_BIG.msh " +
+    const Run r = test::mshconv("convert " + q(corpus_dir() / "animals.rlb") + ":A_BIG.msh " +
                           q(dir / "a.glb") + " --quiet");
     BOOST_REQUIRE_MESSAGE(r.code == 0, r.out);
     const Bytes glb = read_file(dir / "a.glb");

@@ -29,7 +29,6 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 
@@ -122,7 +121,7 @@ BOOST_AUTO_TEST_CASE(a_real_full_disk_leaves_no_partial_set) {
     const fs::path dir = fresh("tmpfs");
     const fs::path lib = test::corpus_dir() / "static.rlb";
     const std::string model = q(lib.string() + ":" + first_model().name);
-    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "m.gltf") + " --quiet").code ==
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + model + " " + q(dir / "m.gltf") + " --quiet").code ==
                        0);
     uintmax_t total = 0;
     for (const auto& e : fs::directory_iterator(dir)) total += fs::file_size(e.path());
@@ -135,7 +134,7 @@ BOOST_AUTO_TEST_CASE(a_real_full_disk_leaves_no_partial_set) {
         return;
     }
     BOOST_TEST_MESSAGE("tmpfs of " << size_kb << " KB for an export of " << total << " bytes");
-    const Run r = mshconv("convert " + model + " " + q(dir / "full" / "m.gltf"));
+    const Run r = test::mshconv("convert " + model + " " + q(dir / "full" / "m.gltf"));
     const std::set<std::string> left = listing(dir / "full");
     test::run("umount " + q(dir / "full"));
     BOOST_TEST(r.code == 1, r.out);
@@ -150,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_symlink_at_the_output_is_replaced_never_followed) {
     write_file_atomic(dir / "victim", secret);
     fs::create_symlink(dir / "victim", dir / "out.glb");
     const fs::path lib = test::corpus_dir() / "static.rlb";
-    const Run r = mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
+    const Run r = test::mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
                           q(dir / "out.glb") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "victim") == secret));
@@ -234,10 +233,10 @@ BOOST_AUTO_TEST_CASE(no_output_overwrites_an_input) {
     const fs::path dir = fresh("inputs");
     const fs::path lib = test::corpus_dir() / "static.rlb";
     const std::string model = q(lib.string() + ":" + first_model().name);
-    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "m.glb") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + model + " " + q(dir / "m.glb") + " --quiet").code == 0);
     const Bytes glb = read_file(dir / "m.glb"), sc = read_file(dir / "m.sidecar.json");
     auto refused = [&](const std::string& args) {
-        const Run r = mshconv(args);
+        const Run r = test::mshconv(args);
         BOOST_TEST(r.code == 2, args << ": " << r.out);
         BOOST_TEST((read_file(dir / "m.glb") == glb));
         BOOST_TEST((read_file(dir / "m.sidecar.json") == sc));
@@ -253,9 +252,9 @@ BOOST_AUTO_TEST_CASE(no_output_overwrites_an_input) {
     BOOST_TEST(!fs::exists(dir / "two.glb"));
     // A texture import onto its own sidecar.
     const std::string tex = q(first_texture_address());
-    BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
     const Bytes tsc = read_file(dir / "t.sidecar.json");
-    BOOST_TEST(mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.sidecar.json")).code == 2);
+    BOOST_TEST(test::mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.sidecar.json")).code == 2);
     BOOST_TEST((read_file(dir / "t.sidecar.json") == tsc));
 }
 
@@ -265,9 +264,9 @@ BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export)
     const Entry m = first_model();
     const std::string model = q(lib.string() + ":" + m.name);
     // Two exports of the same model that differ only in their key rate: different tokens.
-    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "a.glb") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + model + " " + q(dir / "a.glb") + " --quiet").code == 0);
     BOOST_TEST_REQUIRE(
-        mshconv("convert " + model + " " + q(dir / "b.glb") + " --fps 30 --quiet").code == 0);
+        test::mshconv("convert " + model + " " + q(dir / "b.glb") + " --fps 30 --quiet").code == 0);
     auto sidecar_pair = [&](const std::string& name) {
         const Bytes t = read_file(dir / name);
         return nlohmann::json::parse(t.begin(), t.end())["export"]["pair"].get<std::string>();
@@ -276,17 +275,17 @@ BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export)
     BOOST_TEST(a.size() == 16u);
     BOOST_TEST(a != b);
     // The same options to another format: the same token (one sidecar serves both files).
-    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "a.obj") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + model + " " + q(dir / "a.obj") + " --quiet").code == 0);
     BOOST_TEST(sidecar_pair("a.sidecar.json") == a);
     // Matched pair: imported, the report says verified.
-    Run r = mshconv("convert " + q(dir / "a.glb") + " " + q(dir / "a.msh") + " --report " +
+    Run r = test::mshconv("convert " + q(dir / "a.glb") + " " + q(dir / "a.msh") + " --report " +
                     q(dir / "a.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "a.msh") == m.bytes));
     Bytes rep = read_file(dir / "a.json");
     BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] == "verified");
     // A re-export's file beside the old sidecar: refused, naming both tokens; nothing written.
-    r = mshconv("convert " + q(dir / "b.glb") + " " + q(dir / "x.msh") + " --sidecar " +
+    r = test::mshconv("convert " + q(dir / "b.glb") + " " + q(dir / "x.msh") + " --sidecar " +
                 q(dir / "a.sidecar.json"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("belongs to another export than its sidecar") != std::string::npos,
@@ -295,7 +294,7 @@ BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export)
     BOOST_TEST(r.out.find(b) != std::string::npos, r.out);
     BOOST_TEST(!fs::exists(dir / "x.msh"));
     // --force imports it (a static model: the key rate changes nothing) and says so.
-    r = mshconv("convert " + q(dir / "b.glb") + " " + q(dir / "x.msh") + " --sidecar " +
+    r = test::mshconv("convert " + q(dir / "b.glb") + " " + q(dir / "x.msh") + " --sidecar " +
                 q(dir / "a.sidecar.json") + " --force --report " + q(dir / "x.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     rep = read_file(dir / "x.json");
@@ -303,12 +302,12 @@ BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export)
                "mismatch ignored (--force)");
     // OBJ carries the token as a comment and is checked the same way.
     BOOST_TEST_REQUIRE(
-        mshconv("convert " + model + " " + q(dir / "c.obj") + " --fps 30 --quiet").code == 0);
+        test::mshconv("convert " + model + " " + q(dir / "c.obj") + " --fps 30 --quiet").code == 0);
     const Bytes obj = read_file(dir / "c.obj");
     const std::string c = sidecar_pair("c.sidecar.json");
     BOOST_TEST(std::string(obj.begin(), obj.end()).find("# mshconv pair " + c + "\n") !=
                std::string::npos);
-    r = mshconv("convert " + q(dir / "c.obj") + " " + q(dir / "x2.msh") + " --sidecar " +
+    r = test::mshconv("convert " + q(dir / "c.obj") + " " + q(dir / "x2.msh") + " --sidecar " +
                 q(dir / "a.sidecar.json"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(!fs::exists(dir / "x2.msh"));
@@ -316,7 +315,7 @@ BOOST_AUTO_TEST_CASE(a_file_is_imported_only_with_the_sidecar_of_its_own_export)
     std::string text(obj.begin(), obj.end());
     text.erase(text.find("# mshconv pair"), 16 + 16);
     write_file_atomic(dir / "c.obj", Bytes(text.begin(), text.end()));
-    r = mshconv("convert " + q(dir / "c.obj") + " " + q(dir / "c.msh") + " --report " +
+    r = test::mshconv("convert " + q(dir / "c.obj") + " " + q(dir / "c.msh") + " --report " +
                 q(dir / "c.json"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "c.msh") == m.bytes));
@@ -335,20 +334,20 @@ BOOST_AUTO_TEST_CASE(a_map_is_imported_only_with_the_sidecar_of_its_own_export) 
     for (const char* ext : {".glb", ".obj"}) {
         const std::string a = std::string("a") + ext, b = std::string("b") + ext;
         BOOST_TEST_REQUIRE(
-            mshconv("convert " + q(levels[0] / "Land.msh") + " " + q(dir / a) + " --quiet").code ==
+            test::mshconv("convert " + q(levels[0] / "Land.msh") + " " + q(dir / a) + " --quiet").code ==
             0);
         BOOST_TEST_REQUIRE(
-            mshconv("convert " + q(levels[1] / "Land.msh") + " " + q(dir / b) + " --quiet").code ==
+            test::mshconv("convert " + q(levels[1] / "Land.msh") + " " + q(dir / b) + " --quiet").code ==
             0);
         // Its own sidecar: unchanged, byte for byte, the report says verified.
-        Run r = mshconv("convert " + q(dir / a) + " " + q(dir / "a" / "Land.msh") + " --report " +
+        Run r = test::mshconv("convert " + q(dir / a) + " " + q(dir / "a" / "Land.msh") + " --report " +
                         q(dir / "a.json"));
         BOOST_TEST_REQUIRE(r.code == 0, r.out);
         BOOST_TEST((read_file(dir / "a" / "Land.msh") == read_file(levels[0] / "Land.msh")));
         const Bytes rep = read_file(dir / "a.json");
         BOOST_TEST(nlohmann::json::parse(rep.begin(), rep.end())["pairing"] == "verified");
         // Another level's sidecar: refused before anything is written.
-        r = mshconv("convert " + q(dir / a) + " " + q(dir / "x" / "Land.msh") + " --sidecar " +
+        r = test::mshconv("convert " + q(dir / a) + " " + q(dir / "x" / "Land.msh") + " --sidecar " +
                     q(dir / "b.sidecar.json"));
         BOOST_TEST(r.code == 1, ext << ": " << r.out);
         BOOST_TEST(r.out.find("belongs to another export than its sidecar") != std::string::npos,
@@ -366,7 +365,7 @@ BOOST_AUTO_TEST_CASE(batch_outputs_stay_outside_its_inputs) {
     fs::create_directory_symlink(dir / "game", dir / "link");
     const std::string game = q(dir / "game");
     auto refused = [&](const std::string& args, const std::string& why) {
-        const Run r = mshconv("batch " + args);
+        const Run r = test::mshconv("batch " + args);
         BOOST_TEST(r.code == 2, args << ": " << r.out);
         BOOST_TEST(r.out.find(why) != std::string::npos, args << ": " << r.out);
         BOOST_TEST((read_file(dir / "game" / "static.rlb") == original));
@@ -384,11 +383,11 @@ BOOST_AUTO_TEST_CASE(batch_outputs_stay_outside_its_inputs) {
                 q(dir / "o"),
             "--report names the output");
     // Beside the input, not inside it: converted; and back, beside both.
-    Run r = mshconv("batch " + game + " --to glb -o " + q(dir / "o") + " --quiet");
+    Run r = test::mshconv("batch " + game + " --to glb -o " + q(dir / "o") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
-    r = mshconv("batch " + q(dir / "o") + " --to nres -o " + q(dir / "o" / "back"));
+    r = test::mshconv("batch " + q(dir / "o") + " --to nres -o " + q(dir / "o" / "back"));
     BOOST_TEST(r.code == 2, r.out);
-    r = mshconv("batch " + q(dir / "o") + " --to nres -o " + q(dir / "back") + " --quiet");
+    r = test::mshconv("batch " + q(dir / "o") + " --to nres -o " + q(dir / "back") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "back" / "static.rlb") == original));
 }
@@ -400,33 +399,33 @@ BOOST_AUTO_TEST_CASE(an_archive_is_never_replaced_by_one_entry) {
     const Bytes models = read_file(dir / "static.rlb");
     const Bytes textures = read_file(dir / samples::kTexturesLib);
     const Entry m = first_model();
-    BOOST_TEST_REQUIRE(mshconv("convert " + q((dir / "static.rlb").string() + ":" + m.name) + " " +
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + q((dir / "static.rlb").string() + ":" + m.name) + " " +
                                q(dir / "m.glb") + " --quiet")
                            .code == 0);
     const std::string tex = nres::read(textures, ReadMode::Strict, "lib").entries.at(0).name();
-    BOOST_TEST_REQUIRE(mshconv("convert " + q((dir / samples::kTexturesLib).string() + ":" + tex) +
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + q((dir / samples::kTexturesLib).string() + ":" + tex) +
                                " " + q(dir / "t.png") + " --quiet")
                            .code == 0);
-    Run r = mshconv("convert " + q(dir / "m.glb") + " " + q(dir / "static.rlb"));
+    Run r = test::mshconv("convert " + q(dir / "m.glb") + " " + q(dir / "static.rlb"));
     BOOST_TEST(r.code == 2, r.out);
     BOOST_TEST(r.out.find("name the entry") != std::string::npos, r.out);
-    r = mshconv("convert " + q(dir / "t.png") + " " + q(dir / samples::kTexturesLib));
+    r = test::mshconv("convert " + q(dir / "t.png") + " " + q(dir / samples::kTexturesLib));
     BOOST_TEST(r.code == 2, r.out);
     BOOST_TEST((read_file(dir / "static.rlb") == models));
     BOOST_TEST((read_file(dir / samples::kTexturesLib) == textures));
     // Naming the entry works, and a loose model file may be replaced.
-    BOOST_TEST(mshconv("convert " + q(dir / "m.glb") + " " +
+    BOOST_TEST(test::mshconv("convert " + q(dir / "m.glb") + " " +
                        q((dir / "static.rlb").string() + ":" + m.name))
                    .code == 0);
     BOOST_TEST((read_file(dir / "static.rlb") == models));
     write_file_atomic(dir / "loose.msh", m.bytes);
-    BOOST_TEST(mshconv("convert " + q(dir / "m.glb") + " " + q(dir / "loose.msh")).code == 0);
+    BOOST_TEST(test::mshconv("convert " + q(dir / "m.glb") + " " + q(dir / "loose.msh")).code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(manifest_paths_stay_in_their_folder) {
     const fs::path dir = fresh("manifest");
     const fs::path lib = test::corpus_dir() / "static.rlb";
-    BOOST_TEST_REQUIRE(mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
     write_file_atomic(dir / "outside.bin", Bytes{1, 2, 3});
     fs::create_symlink(dir / "outside.bin", dir / "x" / "link.bin");
     fs::create_directory_symlink(dir, dir / "x" / "up"); // a symlink on the way, not at the end
@@ -443,21 +442,21 @@ BOOST_AUTO_TEST_CASE(manifest_paths_stay_in_their_folder) {
         for (const std::string& cmd :
              {"nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb"),
               "batch " + q(dir / "x") + " --to nres -o " + q(dir / "rebuilt")}) {
-            const Run r = mshconv(cmd);
+            const Run r = test::mshconv(cmd);
             BOOST_TEST(r.code != 0, bad << ": " << cmd);
             BOOST_TEST(r.out.find("'" + bad + "'") != std::string::npos, r.out);
             BOOST_TEST(!fs::exists(dir / "packed.rlb"));
         }
     }
     write_file_atomic(manifest, original);
-    BOOST_TEST(mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb")).code == 0);
+    BOOST_TEST(test::mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb")).code == 0);
     BOOST_TEST((read_file(dir / "packed.rlb") == read_file(lib)));
 }
 
 BOOST_AUTO_TEST_CASE(gltf_uris_stay_in_their_folder) {
     const fs::path dir = fresh("uris");
     const fs::path lib = test::corpus_dir() / "static.rlb";
-    BOOST_TEST_REQUIRE(mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
                                q(dir / "in" / "m.gltf") + " --quiet")
                            .code == 0);
     fs::copy_file(dir / "in" / "m.bin", dir / "secret.bin");
@@ -470,7 +469,7 @@ BOOST_AUTO_TEST_CASE(gltf_uris_stay_in_their_folder) {
         d["buffers"][0]["uri"] = uri;
         const std::string t = d.dump();
         write_file_atomic(dir / "in" / "m.gltf", Bytes(t.begin(), t.end()));
-        const Run r = mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh"));
+        const Run r = test::mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh"));
         BOOST_TEST(r.code == 1, uri << ": " << r.out);
         // Refused before tinygltf sees the document, naming the member and why.
         BOOST_TEST(r.out.find("at /buffers/0/uri: '" + uri + "' ") != std::string::npos, r.out);
@@ -481,14 +480,14 @@ BOOST_AUTO_TEST_CASE(gltf_uris_stay_in_their_folder) {
         BOOST_TEST(!fs::exists(dir / "out.msh"));
     }
     write_file_atomic(dir / "in" / "m.gltf", text);
-    BOOST_TEST(mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh")).code == 0);
+    BOOST_TEST(test::mshconv("convert " + q(dir / "in" / "m.gltf") + " " + q(dir / "out.msh")).code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     const fs::path dir = fresh("nesting");
     const fs::path lib = test::corpus_dir() / "static.rlb";
     const std::string model = q(lib.string() + ":" + first_model().name);
-    BOOST_TEST_REQUIRE(mshconv("convert " + model + " " + q(dir / "m.gltf") + " --quiet").code ==
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + model + " " + q(dir / "m.gltf") + " --quiet").code ==
                        0);
     const Bytes gltf = read_file(dir / "m.gltf"), sidecar = read_file(dir / "m.sidecar.json");
     // `"extras": [[[...]]]` 100,000 deep in the glTF (tinygltf's parser would overflow the stack).
@@ -496,7 +495,7 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     std::string text(gltf.begin(), gltf.end());
     text.insert(text.find('{') + 1, "\"extras\": " + deep + ",");
     write_file_atomic(dir / "m.gltf", Bytes(text.begin(), text.end()));
-    Run r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+    Run r = test::mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
     BOOST_TEST(!fs::exists(dir / "out.msh"));
@@ -506,26 +505,26 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     sc.insert(sc.find('{') + 1,
               "\"x\": " + std::string(1000000, '[') + std::string(1000000, ']') + ",");
     write_file_atomic(dir / "m.sidecar.json", Bytes(sc.begin(), sc.end()));
-    r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+    r = test::mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
     BOOST_TEST(!fs::exists(dir / "out.msh"));
     // A texture sidecar nested one level too deep (the scan refuses it, the DOM fallback says
     // where).
     const std::string tex = q(first_texture_address());
-    BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + tex + " " + q(dir / "t.png") + " --quiet").code == 0);
     const Bytes tsc = read_file(dir / "t.sidecar.json");
     std::string ts(tsc.begin(), tsc.end());
     ts.insert(ts.find('{') + 1, "\"x\": " + std::string(kMaxJsonNesting, '[') +
                                     std::string(kMaxJsonNesting, ']') + ",");
     write_file_atomic(dir / "t.sidecar.json", Bytes(ts.begin(), ts.end()));
-    r = mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.texm"));
+    r = test::mshconv("convert " + q(dir / "t.png") + " " + q(dir / "t.texm"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than 256 levels") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("t.sidecar.json") != std::string::npos, r.out);
     BOOST_TEST(!fs::exists(dir / "t.texm"));
     // In a batch rebuild the damaged entry fails alone, with a report, and the batch goes on.
-    BOOST_TEST_REQUIRE(mshconv("batch " + q(lib) + " --to glb -o " + q(dir / "b")).code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("batch " + q(lib) + " --to glb -o " + q(dir / "b")).code == 0);
     const fs::path folder = dir / "b" / "static.rlb";
     fs::path victim;
     for (const auto& e : fs::directory_iterator(folder))
@@ -536,15 +535,15 @@ BOOST_AUTO_TEST_CASE(deep_json_nesting_is_refused_before_parsing) {
     vs.insert(vs.find('{') + 1,
               "\"x\": " + std::string(1000000, '[') + std::string(1000000, ']') + ",");
     write_file_atomic(victim, Bytes(vs.begin(), vs.end()));
-    r = mshconv("batch " + q(dir / "b") + " --to nres -o " + q(dir / "back") + " --report " +
+    r = test::mshconv("batch " + q(dir / "b") + " --to nres -o " + q(dir / "back") + " --report " +
                 q(dir / "report.json"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
     BOOST_TEST(fs::exists(dir / "report.json"));
     // An archive manifest nested too deep.
-    BOOST_TEST_REQUIRE(mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
+    BOOST_TEST_REQUIRE(test::mshconv("nres extract " + q(lib) + " -o " + q(dir / "x")).code == 0);
     write_file_atomic(dir / "x" / "_nres.json", Bytes(2000, '['));
-    r = mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb"));
+    r = test::mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("nested deeper than") != std::string::npos, r.out);
 }
@@ -613,7 +612,7 @@ BOOST_AUTO_TEST_CASE(batch_never_skips_an_unreadable_game_file_silently) {
     write_file_atomic(dir / "in" / "broken.rlb", broken);
     write_file_atomic(dir / "in" / "empty.rlb", Bytes{});
     write_file_atomic(dir / "in" / "notes.txt", Bytes{'h', 'i'}); // not a game file: skipped
-    const Run r = mshconv("batch " + q(dir / "in") + " --to glb -o " + q(dir / "out") +
+    const Run r = test::mshconv("batch " + q(dir / "in") + " --to glb -o " + q(dir / "out") +
                           " --report " + q(dir / "report.json"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("broken.rlb: not a readable rlb file") != std::string::npos, r.out);
@@ -623,8 +622,8 @@ BOOST_AUTO_TEST_CASE(batch_never_skips_an_unreadable_game_file_silently) {
     const nlohmann::json report = nlohmann::json::parse(text.begin(), text.end());
     BOOST_TEST(report["failed"] == 2);
     // validate agrees that both are invalid.
-    BOOST_TEST(mshconv("validate " + q(dir / "in" / "broken.rlb")).code != 0);
-    BOOST_TEST(mshconv("validate " + q(dir / "in" / "empty.rlb")).code != 0);
+    BOOST_TEST(test::mshconv("validate " + q(dir / "in" / "broken.rlb")).code != 0);
+    BOOST_TEST(test::mshconv("validate " + q(dir / "in" / "empty.rlb")).code != 0);
 }
 
 BOOST_AUTO_TEST_CASE(cp1251_names_round_trip_everywhere) {
@@ -648,30 +647,30 @@ BOOST_AUTO_TEST_CASE(cp1251_names_round_trip_everywhere) {
     write_file_atomic(dir / "names.rlb", original);
     const std::string utf8 = "\xD0\x90\xD0\x91.msh"; // "АБ.msh" typed by a person
     // Addressing in UTF-8, export and import back into the entry: byte-identical archive.
-    Run r = mshconv("convert " + q((dir / "names.rlb").string() + ":" + utf8) + " " +
+    Run r = test::mshconv("convert " + q((dir / "names.rlb").string() + ":" + utf8) + " " +
                     q(dir / "ab.glb") + " --quiet");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const Bytes sc = read_file(dir / "ab.sidecar.json");
     BOOST_TEST(std::string(sc.begin(), sc.end()).find(utf8) != std::string::npos);
-    r = mshconv("convert " + q(dir / "ab.glb") + " " +
+    r = test::mshconv("convert " + q(dir / "ab.glb") + " " +
                 q((dir / "names.rlb").string() + ":" + utf8));
     BOOST_TEST(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "names.rlb") == original));
     // info --json names the entries in UTF-8.
-    r = mshconv("info --json " + q(dir / "names.rlb"));
+    r = test::mshconv("info --json " + q(dir / "names.rlb"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(r.out.find(utf8) != std::string::npos);
     // Extraction and packing keep every raw byte; batch both ways gives the archive back.
     BOOST_TEST_REQUIRE(
-        mshconv("nres extract " + q(dir / "names.rlb") + " -o " + q(dir / "x")).code == 0);
+        test::mshconv("nres extract " + q(dir / "names.rlb") + " -o " + q(dir / "x")).code == 0);
     BOOST_TEST(fs::exists(dir / "x" / utf8));
-    BOOST_TEST_REQUIRE(mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb")).code ==
+    BOOST_TEST_REQUIRE(test::mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "packed.rlb")).code ==
                        0);
     BOOST_TEST((read_file(dir / "packed.rlb") == original));
-    r = mshconv("batch " + q(dir / "names.rlb") + " --to glb -o " + q(dir / "b"));
+    r = test::mshconv("batch " + q(dir / "names.rlb") + " --to glb -o " + q(dir / "b"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(fs::exists(dir / "b" / "names.rlb" / "\xD0\x90\xD0\x91.glb"));
-    r = mshconv("batch " + q(dir / "b" / "names.rlb") + " --to nres -o " + q(dir / "back.rlb"));
+    r = test::mshconv("batch " + q(dir / "b" / "names.rlb") + " --to nres -o " + q(dir / "back.rlb"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "back.rlb") == original));
     // Both ways of the conversion itself.
@@ -693,7 +692,7 @@ BOOST_AUTO_TEST_CASE(cp1251_node_names_reach_gltf_and_obj_as_utf8) {
     for (const std::string ext : {".gltf", ".glb", ".obj"}) {
         BOOST_TEST_CONTEXT(ext) {
             const fs::path out = dir / ("t" + ext);
-            Run r = mshconv("convert " + q(dir / "t.msh") + " " + q(out) + " --quiet");
+            Run r = test::mshconv("convert " + q(dir / "t.msh") + " " + q(out) + " --quiet");
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             if (ext == ".gltf") {
                 const Bytes text = read_file(out);
@@ -709,7 +708,7 @@ BOOST_AUTO_TEST_CASE(cp1251_node_names_reach_gltf_and_obj_as_utf8) {
                            std::string::npos);
             }
             // Unedited: the CP1251 bytes come back.
-            r = mshconv("convert " + q(out) + " " + q(dir / ("back" + ext + ".msh")));
+            r = test::mshconv("convert " + q(out) + " " + q(dir / ("back" + ext + ".msh")));
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             BOOST_TEST((read_file(dir / ("back" + ext + ".msh")) == image));
         }
@@ -721,7 +720,7 @@ BOOST_AUTO_TEST_CASE(cp1251_node_names_reach_gltf_and_obj_as_utf8) {
     BOOST_TEST_REQUIRE(at != std::string::npos);
     gltf.replace(at + 1, utf8.size(), "\xD0\x91\xD0\xA2\xD0\xA0"); // "БТР"
     write_file_atomic(dir / "t.gltf", Bytes(gltf.begin(), gltf.end()));
-    Run r = mshconv("convert " + q(dir / "t.gltf") + " " + q(dir / "renamed.msh"));
+    Run r = test::mshconv("convert " + q(dir / "t.gltf") + " " + q(dir / "renamed.msh"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const Model renamed = read_model(read_file(dir / "renamed.msh"), ReadMode::Strict, "renamed");
     BOOST_TEST(renamed.node_strings.at(0).text == "\xC1\xD2\xD0");
@@ -729,7 +728,7 @@ BOOST_AUTO_TEST_CASE(cp1251_node_names_reach_gltf_and_obj_as_utf8) {
     const std::string obj = "o \xD0\x91\xD0\xA2\xD0\xA0\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
                             "o \xE9\x9B\xAA\xD0\xAF\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\n";
     write_file_atomic(dir / "new.obj", Bytes(obj.begin(), obj.end()));
-    r = mshconv("convert " + q(dir / "new.obj") + " " + q(dir / "new.msh"));
+    r = test::mshconv("convert " + q(dir / "new.obj") + " " + q(dir / "new.msh"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(r.out.find("characters CP1251 cannot hold are stored as '?'") != std::string::npos,
                r.out);
@@ -754,11 +753,11 @@ BOOST_AUTO_TEST_CASE(validate_strict_refuses_non_finite_floats) {
         std::memcpy(image.entries[*i].data.edit().data() + offset, &value, 4);
         const fs::path file = dir / ("bad" + std::to_string(type) + ".msh");
         write_file_atomic(file, nres::write(image));
-        Run r = mshconv("validate --strict " + q(file));
+        Run r = test::mshconv("validate --strict " + q(file));
         BOOST_TEST(r.code == 1, r.out);
         BOOST_TEST(r.out.find("is not finite (NaN or infinity)") != std::string::npos, r.out);
         BOOST_TEST(r.out.find(what) != std::string::npos, r.out);
-        r = mshconv("validate " + q(file)); // tolerant: reported, not fatal
+        r = test::mshconv("validate " + q(file)); // tolerant: reported, not fatal
         BOOST_TEST(r.out.find("is not finite") != std::string::npos, r.out);
     }
 }
@@ -850,11 +849,11 @@ BOOST_AUTO_TEST_CASE(extracted_names_are_safe_on_any_system) {
     for (size_t i = 0; i < names.size(); ++i) ar.entries[i].set_name(names[i].first);
     const Bytes original = nres::write(ar);
     write_file_atomic(dir / "odd.lib", original);
-    BOOST_TEST_REQUIRE(mshconv("nres extract " + q(dir / "odd.lib") + " -o " + q(dir / "x")).code ==
+    BOOST_TEST_REQUIRE(test::mshconv("nres extract " + q(dir / "odd.lib") + " -o " + q(dir / "x")).code ==
                        0);
     for (const auto& [raw, safe] : names) BOOST_TEST(fs::is_regular_file(dir / "x" / safe), raw);
     BOOST_TEST(listing(dir).size() == 2u); // odd.lib and x/: nothing escaped
-    BOOST_TEST_REQUIRE(mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "back.lib")).code ==
+    BOOST_TEST_REQUIRE(test::mshconv("nres pack " + q(dir / "x") + " -o " + q(dir / "back.lib")).code ==
                        0);
     BOOST_TEST((read_file(dir / "back.lib") == original));
 }
@@ -903,15 +902,15 @@ BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     BOOST_TEST(kb < limit_kb, kb << " KB");
     // The pixel budget: a real 64 x 64 PNG over --max-pixels 1000 is refused, under it read.
     write_file_atomic(dir / "small.png", png::encode_rgba(texm::Image(64, 64)));
-    r = mshconv("convert " + q(dir / "small.png") + " " + q(dir / "small.texm") +
+    r = test::mshconv("convert " + q(dir / "small.png") + " " + q(dir / "small.texm") +
                 " --max-pixels 1000");
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("over the budget of 1000 pixels") != std::string::npos, r.out);
-    BOOST_TEST(mshconv("convert " + q(dir / "small.png") + " " + q(dir / "small.texm")).code == 0);
+    BOOST_TEST(test::mshconv("convert " + q(dir / "small.png") + " " + q(dir / "small.texm")).code == 0);
 
     // A glTF accessor whose count is 250,000,000 over a small buffer view.
     const fs::path lib = test::corpus_dir() / "static.rlb";
-    BOOST_TEST_REQUIRE(mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + q(lib.string() + ":" + first_model().name) + " " +
                                q(dir / "m.gltf") + " --quiet")
                            .code == 0);
     fs::remove(dir / "m.sidecar.json"); // a new-model import reads every accessor
@@ -937,7 +936,7 @@ BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
         Bytes bin = original_bin;
         std::memcpy(bin.data() + at + element * stride + 4 * component, &value, 4);
         write_file_atomic(dir / "m.bin", bin);
-        r = mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
+        r = test::mshconv("convert " + q(dir / "m.gltf") + " " + q(dir / "out.msh"));
         BOOST_TEST(r.code == 1, r.out);
         BOOST_TEST(r.out.find("at /accessors/0: accessor 0 element " + std::to_string(element) +
                               " holds NaN or infinity") != std::string::npos,
@@ -949,12 +948,12 @@ BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
     // OBJ: a non-finite number is refused at its line; huge finite positions import.
     const std::string obj = "v 0 0 0\nv 1 0 0\nv nan 1 0\nf 1 2 3\n";
     write_file_atomic(dir / "nan.obj", Bytes(obj.begin(), obj.end()));
-    r = mshconv("convert " + q(dir / "nan.obj") + " " + q(dir / "nan.msh"));
+    r = test::mshconv("convert " + q(dir / "nan.obj") + " " + q(dir / "nan.msh"));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("line 3: 'nan' is not finite") != std::string::npos, r.out);
     const std::string big = "v 3e38 0 0\nv -3e38 1 0\nv 0 3e38 -3e38\nf 1 2 3\n";
     write_file_atomic(dir / "big.obj", Bytes(big.begin(), big.end()));
-    r = mshconv("convert " + q(dir / "big.obj") + " " + q(dir / "big.msh"));
+    r = test::mshconv("convert " + q(dir / "big.obj") + " " + q(dir / "big.msh"));
     BOOST_TEST((r.code == 0 || r.code == 1), r.out); // a clear answer either way, never a crash
 }
 

@@ -1,4 +1,4 @@
-// Terrain export (converter/export_terrain + mapping/terrain_to_scene + sidecar/terrain_sidecar):
+// Terrain export (jobs/export_terrain + mapping/terrain_to_scene + sidecar/terrain_sidecar):
 // every generated map goes through `mshconv convert Land.msh OUT.glb|.gltf|.obj`; the glTF is
 // read back with tinygltf and compared face for face with the decoded Land.msh, the overlay is
 // counted against Land.map, the sidecar payloads are checked against the inputs, and the real
@@ -40,7 +40,6 @@ using namespace msh;
 namespace fs = std::filesystem;
 namespace tt = boost::test_tools;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 using test::run;
@@ -456,10 +455,10 @@ BOOST_AUTO_TEST_CASE(draped_overlay_lies_on_the_terrain) {
 // ground texture, whose mean colour is the generator's for that material.
 BOOST_AUTO_TEST_CASE(terrain_materials_carry_their_ground_textures) {
     const fs::path dir = scratch("terrain_textured");
-    Run r = mshconv("samples " + q(dir / "game"));
+    Run r = test::mshconv("samples " + q(dir / "game"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const fs::path glb = dir / "tut1.glb";
-    r = mshconv("convert " + q(dir / "game" / "DATA" / "MAPS" / "SynTut1" / "Land.msh") + " " +
+    r = test::mshconv("convert " + q(dir / "game" / "DATA" / "MAPS" / "SynTut1" / "Land.msh") + " " +
                 q(glb));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const tinygltf::Model m = load_gltf(glb);
@@ -492,11 +491,11 @@ BOOST_AUTO_TEST_CASE(terrain_materials_carry_their_ground_textures) {
 // corner and the row's ground texture, alpha-blended and lifted above layer 1.
 BOOST_AUTO_TEST_CASE(layer_two_blends_over_layer_one_by_the_weights) {
     const fs::path dir = scratch("terrain_layer2");
-    Run r = mshconv("samples " + q(dir / "game"));
+    Run r = test::mshconv("samples " + q(dir / "game"));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const fs::path land = dir / "game" / "DATA" / "MAPS" / "SynTut2" / "Land.msh";
     const fs::path glb = dir / "tut2.glb";
-    r = mshconv("convert " + q(land) + " " + q(glb));
+    r = test::mshconv("convert " + q(land) + " " + q(glb));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(r.out.find("warning") == std::string::npos, r.out);
     const terrain::Terrain t = terrain::read(read_file(land), ReadMode::Strict, "Land.msh");

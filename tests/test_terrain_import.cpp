@@ -1,4 +1,4 @@
-// Terrain import (converter/import_terrain + mapping/scene_to_terrain): every generated map is
+// Terrain import (jobs/import_terrain + mapping/scene_to_terrain): every generated map is
 // exported with the real CLI to .glb, .gltf and .obj and imported back (byte-identical Land.msh
 // and Land.map); an edited height and an edited areal polygon are rebuilt by the documented
 // rules; the CLI round trip writes both files.
@@ -33,7 +33,6 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 using test::scratch;

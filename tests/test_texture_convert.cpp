@@ -26,7 +26,6 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 using test::run;
@@ -364,7 +363,7 @@ BOOST_AUTO_TEST_CASE(cli_round_trip_into_a_copy_of_textures_lib) {
     for (const auto& [format, name] : picks) {
         BOOST_TEST_CONTEXT(name) {
             const fs::path png = scratch("cli/" + name + ".png");
-            Run r = mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png) +
+            Run r = test::mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png) +
                             (first ? " --mips" : ""));
             BOOST_TEST(r.code == 0, r.out);
             BOOST_TEST(fs::exists(png));
@@ -372,11 +371,11 @@ BOOST_AUTO_TEST_CASE(cli_round_trip_into_a_copy_of_textures_lib) {
             if (first) BOOST_TEST(fs::exists(png.parent_path() / (name + ".mip1.png")));
             first = false;
             written.push_back(png);
-            r = mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
+            r = test::mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
             BOOST_TEST(r.code == 0, r.out);
             // Standalone .texm: the payload itself.
             const fs::path texm_file = scratch("cli/" + name + ".texm");
-            r = mshconv("convert " + q(png) + " " + q(texm_file));
+            r = test::mshconv("convert " + q(png) + " " + q(texm_file));
             BOOST_TEST(r.code == 0, r.out);
             BOOST_TEST((read_file(texm_file) == ar.entries[*ar.find(name)].data));
         }
@@ -389,7 +388,7 @@ BOOST_AUTO_TEST_CASE(cli_round_trip_into_a_copy_of_textures_lib) {
     png::Decoded d = png::decode(read_file(png));
     d.rgba.at(2, 2)[0] ^= 0x55;
     write_file_atomic(png, png::encode_rgba(d.rgba));
-    Run r = mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
+    Run r = test::mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
     BOOST_TEST(r.code == 0, r.out);
     const nres::Archive edited = nres::read(read_file(copy), ReadMode::Strict, "copy");
     const texm::Texture t =
@@ -397,7 +396,7 @@ BOOST_AUTO_TEST_CASE(cli_round_trip_into_a_copy_of_textures_lib) {
     BOOST_TEST((texm::decode_level(t, 0).pixel(2, 2) == d.rgba.pixel(2, 2)));
     const Bytes before = read_file(copy);
     write_file_atomic(png, Bytes{'n', 'o', 't'});
-    r = mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
+    r = test::mshconv("convert " + q(png) + " " + q(copy.string() + ":" + name));
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST((read_file(copy) == before));
 
@@ -426,10 +425,10 @@ BOOST_AUTO_TEST_CASE(cli_lightmap_round_trip) {
     const nres::Archive ar = library(samples::kLightMapLib);
     const std::string name = ar.entries.at(0).name();
     const fs::path png = scratch("lm/" + name + ".png");
-    Run r = mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png));
+    Run r = test::mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png));
     BOOST_TEST(r.code == 0, r.out);
     const fs::path out = scratch("lm/" + name + ".texm");
-    r = mshconv("convert " + q(png) + " " + q(out));
+    r = test::mshconv("convert " + q(png) + " " + q(out));
     BOOST_TEST(r.code == 0, r.out);
     BOOST_TEST((read_file(out) == ar.entries[0].data));
 }
@@ -447,7 +446,7 @@ BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
         ++checked;
         BOOST_TEST_CONTEXT(e.name()) {
             // A Texm entry, as JSON: every header field as read.
-            Run r = mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib) + ":" +
+            Run r = test::mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib) + ":" +
                             e.name());
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             const auto j = nlohmann::json::parse(r.out);
@@ -474,7 +473,7 @@ BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
             // A standalone Texm file, as text: size, format, mips, Page, flags.
             const fs::path file = scratch("info-texm") / e.name();
             write_file_atomic(file, e.data);
-            r = mshconv("info " + q(file));
+            r = test::mshconv("info " + q(file));
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             BOOST_TEST(r.out.find("Texm texture, " + std::to_string(e.data.size()) + " bytes") !=
                            std::string::npos,
@@ -500,7 +499,7 @@ BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
     BOOST_TEST(seen.count("0m") + seen.count("0") >= 1u); // palettised textures were among them
 
     // The archive listing summarises every Texm entry the same way.
-    Run r = mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib));
+    Run r = test::mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib));
     BOOST_TEST_REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
     BOOST_TEST_REQUIRE(j["entries"].size() == lib.entries.size());
@@ -513,7 +512,7 @@ BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
     cut.resize(cut.size() / 2);
     const fs::path damaged = scratch("info-texm") / "CUT.0";
     write_file_atomic(damaged, cut);
-    r = mshconv("info --json " + q(damaged));
+    r = test::mshconv("info --json " + q(damaged));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const auto d = nlohmann::json::parse(r.out);
     BOOST_TEST(d["texture"]["interpretable"] == false);
@@ -553,15 +552,15 @@ BOOST_AUTO_TEST_CASE(png_levels_keep_the_pixels) {
 BOOST_AUTO_TEST_CASE(png_level_switch) {
     const fs::path dir = test::scratch("png-level/x").parent_path();
     const std::string tex = q(test::corpus_dir() / "Textures.lib") + ":ASPHALT.0";
-    BOOST_TEST_REQUIRE(mshconv("convert " + tex + " " + q(dir / "fast.png") + " --quiet").code ==
+    BOOST_TEST_REQUIRE(test::mshconv("convert " + tex + " " + q(dir / "fast.png") + " --quiet").code ==
                        0);
     BOOST_TEST_REQUIRE(
-        mshconv("convert " + tex + " " + q(dir / "small.png") + " --png-level 9 --quiet").code ==
+        test::mshconv("convert " + tex + " " + q(dir / "small.png") + " --png-level 9 --quiet").code ==
         0);
     BOOST_TEST(fs::file_size(dir / "small.png") < fs::file_size(dir / "fast.png"));
     BOOST_TEST((png::decode(read_file(dir / "small.png")).rgba.rgba ==
                 png::decode(read_file(dir / "fast.png")).rgba.rgba));
-    const Run bad = mshconv("convert " + tex + " " + q(dir / "bad.png") + " --png-level 12");
+    const Run bad = test::mshconv("convert " + tex + " " + q(dir / "bad.png") + " --png-level 12");
     BOOST_TEST(bad.code == 2);
     BOOST_TEST(!fs::exists(dir / "bad.png"));
 }

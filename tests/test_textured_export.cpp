@@ -26,7 +26,6 @@
 using namespace msh;
 namespace fs = std::filesystem;
 
-using test::mshconv;
 using test::q;
 using test::Run;
 using test::run;
@@ -326,7 +325,7 @@ BOOST_AUTO_TEST_CASE(cli_missing_lightmap_is_a_warning) {
     for (const char* f : {"static.rlb", "Material.lib", "Textures.lib"})
         fs::copy_file(test::corpus_dir() / f, dir / f, fs::copy_options::overwrite_existing);
     const fs::path glb = dir / "silo.glb";
-    const Run r = mshconv("convert " + q(dir / "static.rlb") + ":Silo_L.msh " + q(glb));
+    const Run r = test::mshconv("convert " + q(dir / "static.rlb") + ":Silo_L.msh " + q(glb));
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST(r.out.find("no LightMap.lib") != std::string::npos, r.out);
     tinygltf::Model m;

@@ -1,0 +1,80 @@
+// One conversion, as `mshconv convert IN OUT` runs it: the direction comes from the input's
+// content (an MSH model, a Land.msh, a Texm texture; a file or an ARCHIVE:ENTRY address, nested
+// archives by repeating ':') or its extension (.gltf, .glb, .obj, .png, or a format Assimp
+// reads), and from the output's name. Sidecars, the game's libraries and a model's WEAR are
+// found beside the input, as the command finds them. Public header: standard library only.
+//
+//   mshconv::FileIo io;
+//   mshconv::convert({"static.rlb:TANK.msh", "tank.glb"}, io);   // export, with its sidecar
+//   mshconv::convert({"tank.glb", "static.rlb:TANK.msh"}, io);   // and back, byte for byte
+#pragma once
+
+#include <mshconv/io.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mshconv {
+
+// A request that cannot run as asked (a bad option value or combination, an output that is an
+// input): the command line's exit code 2. Damaged or unreadable inputs throw std::runtime_error.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The options of `mshconv convert` (docs/cli.md); an unset one takes the command's default.
+struct ConvertOptions {
+    Path sidecar; // the sidecar to write or read (default OUT_STEM / IN_STEM.sidecar.json)
+    Path report;  // import: the change report as JSON
+    // Model export.
+    std::optional<std::string> lod, group; // "0".."2" / "0".."4" or "all" (default "0")
+    std::optional<double> fps;             // key times (export 24; import: the sidecar's)
+    bool skin = false, msft_lod = false;
+    // Textures.
+    bool mips = false;                 // export every mip level as OUT_STEM.mip<k>.png
+    std::optional<int> png_level;      // zlib level 0..9 (default: the fast setting)
+    std::optional<std::string> format; // Texm format of imported / added textures ("565", ...)
+    std::optional<uint64_t> max_pixels;
+    // Import.
+    std::optional<std::string> animation; // "all" (default), a NAME or an INDEX
+    bool force = false, full_read = false;
+    // New models: materials of the same name replaced; textures resized down to this size.
+    bool replace = false;
+    std::optional<uint32_t> max_texture_size;
+    // The game's libraries (Material.lib, Textures.lib, ...): a folder, or the files.
+    Path game_dir, materials, textures;
+    std::vector<std::string> readings; // "NAME=VARIANT" (docs/formats/README.md)
+    // Terrain export.
+    Path map, wear1, wear2;
+    bool areal_faces = false;
+    std::optional<std::string> overlay; // "raw", "draped" or "both"
+    std::optional<unsigned> threads;    // the draped overlay's threads (default: all cores)
+};
+
+struct ConvertRequest {
+    std::string input;  // a path or ARCHIVE:ENTRY
+    std::string output; // a path or ARCHIVE:ENTRY (an import into an existing archive)
+    ConvertOptions options = {};
+};
+
+enum class MessageLevel { Debug, Info, Warning, Report };
+// What a job has to say: progress detail, warnings (the output is written but may not be what
+// was wanted) and the lines of an import's change report. Called on the job's thread.
+using OnMessage = std::function<void(MessageLevel, const std::string&)>;
+
+struct ConvertResult {
+    std::string kind;                 // "model", "terrain" or "texture"
+    bool import = false;              // towards the game's formats
+    std::vector<std::string> written; // every file written, in order
+};
+
+// Throws UsageError or std::runtime_error (naming the file, entry and offset); nothing is
+// written then.
+ConvertResult convert(const ConvertRequest& request, Io& io = disk(),
+                      const OnMessage& on_message = {});
+
+} // namespace mshconv

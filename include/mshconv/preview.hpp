@@ -1,0 +1,54 @@
+// A preview (thumbnail) of an asset, drawn in memory on the CPU: what `mshconv preview` writes,
+// as bytes. IN is an MSH model (file or ARCHIVE:ENTRY, textured through its WEAR and the game's
+// libraries), a Land.msh (its Land.map and WEARs beside it), a Texm texture, or a .gltf, .glb or
+// .obj. Public header: standard library only.
+//
+//   const mshconv::Preview p = mshconv::preview({"static.rlb:TANK.msh"}, io);
+//   // p.png: the picture; p.metadata_json: counts, bounds, materials and every view's camera
+#pragma once
+
+#include <mshconv/convert.hpp>
+#include <mshconv/io.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mshconv {
+
+struct PreviewOptions {
+    int width = 256, height = 256; // one view; a grid is 2 x 2 views
+    // iso, front, back, left, right, top, or grid; empty: iso for models, top for maps.
+    std::string view;
+    int lod = 0, group = 0;
+    std::optional<double> frame;                      // pose at this animation frame
+    double fps = 24;                                  // of the frame numbers
+    int strip = 0;                                    // N frames side by side
+    int turntable = 0;                                // N views around it, an animated PNG
+    std::optional<std::array<uint8_t, 3>> background; // none: transparent
+    std::string overlay = "fill";                     // maps: none, outline or fill
+    int samples_per_side = 2;                         // 2: 4 samples per pixel
+    bool both_sides = false;                          // the inner side of closed shells too
+};
+
+struct PreviewRequest {
+    std::string input; // a path or ARCHIVE:ENTRY
+    PreviewOptions options = {};
+    // Where the game's libraries and a map's level files are (game_dir, materials, textures,
+    // map, wear1, wear2) and the readings; the rest is not used.
+    ConvertOptions sources = {};
+};
+
+struct Preview {
+    std::vector<uint8_t> png;
+    std::string kind;          // "model", "map", "texture" or "scene"
+    std::string metadata_json; // kind, source, size, facts and every view's camera
+};
+
+// Throws UsageError on bad options, std::runtime_error on an input it cannot draw. Warnings
+// (an untextured material, say) go to `on_message`.
+Preview preview(const PreviewRequest& request, Io& io = disk(), const OnMessage& on_message = {});
+
+} // namespace mshconv

@@ -1,0 +1,122 @@
+// mshconv::preview: the thumbnail of one asset (pipeline/preview.hpp) read through an Io, as
+// `mshconv preview` and the examples draw it.
+#include "preview.hpp"
+
+#include "formats/assimp_read.hpp"
+#include "formats/diagnostics.hpp"
+#include "formats/nres.hpp"
+#include "formats/sniff.hpp"
+#include "formats/texm.hpp"
+#include "pipeline/model_import.hpp"
+
+#include <mshconv/preview.hpp>
+
+namespace msh::jobs {
+
+namespace fs = std::filesystem;
+using pipeline::lower_ascii;
+
+pipeline::PreviewSettings preview_settings(const mshconv::PreviewOptions& o,
+                                           const Readings& readings) {
+    pipeline::PreviewSettings s;
+    s.readings = readings;
+    s.width = o.width;
+    s.height = o.height;
+    s.view = o.view;
+    s.lod = o.lod;
+    s.group = o.group;
+    if (s.lod < 0 || s.lod >= kLods) throw UsageError("--lod must be 0..2 (one LOD is shown)");
+    if (s.group < 0 || s.group >= kGroups)
+        throw UsageError("--group must be 0..4 (one group is shown)");
+    s.frame = o.frame;
+    s.fps = o.fps;
+    s.strip = o.strip;
+    s.turntable = o.turntable;
+    if (o.strip < 0 || o.turntable < 0) throw UsageError("--strip and --turntable need at least 1");
+    s.background = o.background;
+    if (o.overlay == "none")
+        s.overlay = pipeline::PreviewSettings::Overlay::None;
+    else if (o.overlay == "outline")
+        s.overlay = pipeline::PreviewSettings::Overlay::Outline;
+    else if (o.overlay != "fill")
+        throw UsageError("--overlay must be none, outline or fill, got '" + o.overlay + "'");
+    s.samples_per_side = o.samples_per_side;
+    s.both_sides = o.both_sides;
+    if (const std::string problem = pipeline::preview_settings_problem(s); !problem.empty())
+        throw UsageError(problem);
+    return s;
+}
+
+pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
+                                 const pipeline::PreviewSettings& settings,
+                                 pipeline::PreviewTextureCache* cache,
+                                 const ModelExportContext* context) {
+    const std::string leaf = in.address.entries.empty() ? in.address.file.filename().string()
+                                                        : in.address.entries.back();
+    const std::string ext = lower_ascii(fs::path(leaf).extension().string());
+    ContentKind kind = sniff(in.bytes, {leaf, std::nullopt});
+    // A model or map too damaged to show its resources: its reader says why.
+    if (kind == ContentKind::NResArchive || kind == ContentKind::DamagedNRes) {
+        if (lower_ascii(leaf) == "land.msh")
+            kind = ContentKind::Terrain;
+        else if (ext == ".msh")
+            kind = ContentKind::Model;
+    }
+    switch (kind) {
+    case ContentKind::Model:
+        return pipeline::preview_model(model_export_input(job, in, context), settings, cache);
+    case ContentKind::Terrain: {
+        std::optional<mapping::MaterialLibraries> own;
+        const pipeline::TerrainExportInput input =
+            terrain_export_input(job, in, context ? context->libraries : nullptr, own);
+        return pipeline::preview_terrain(input, settings, cache);
+    }
+    case ContentKind::Texm:
+        return pipeline::preview_texture(in.bytes, in.address.display(), settings);
+    case ContentKind::DamagedNRes:
+        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
+        break;
+    default:
+        if (ext == ".texm") texm::read(in.bytes, ReadMode::Strict, in.address.display());
+        break;
+    }
+    throw FormatError(in.address.display(), 0,
+                      std::string("cannot preview this input (") + to_string(kind) +
+                          "): expected an MSH model, a Land.msh, a Texm texture or a "
+                          ".gltf/.glb/.obj");
+}
+
+pipeline::Preview preview(const Job& job, const std::string& input,
+                          const pipeline::PreviewSettings& settings) {
+    const Address in = parse_address(job.io, input);
+    const std::string ext = lower_ascii(in.file.extension().string());
+    if (in.entries.empty() && (ext == ".gltf" || ext == ".glb" || ext == ".obj" ||
+                               assimp_read::handles(in.file.filename().string()))) {
+        std::vector<std::string> warnings;
+        const scene::Scene sc =
+            pipeline::read_scene_file(in.file, warnings, false, true, {}, job.io);
+        for (const std::string& w : warnings) job.warn(w);
+        return pipeline::preview_scene(sc, read_payload(job.io, in.file), in.file.string(),
+                                       settings);
+    }
+    return preview_loaded(job, load(job.io, in), settings);
+}
+
+} // namespace msh::jobs
+
+namespace mshconv {
+
+Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
+    const msh::jobs::Job job{request.sources, io, on_message};
+    const msh::pipeline::PreviewSettings settings =
+        msh::jobs::preview_settings(request.options, msh::jobs::readings_of(request.sources));
+    msh::pipeline::Preview p = msh::jobs::preview(job, request.input, settings);
+    for (const std::string& w : p.warnings) job.warn(w);
+    Preview out;
+    out.png = std::move(p.png);
+    out.kind = p.metadata.value("kind", "");
+    out.metadata_json = p.metadata.dump(2) + "\n";
+    return out;
+}
+
+} // namespace mshconv

@@ -1,0 +1,150 @@
+// The library's front door (include/mshconv/convert.hpp) over an Io held in memory: every corpus
+// model, map and texture converted both ways without touching the disk, byte for byte, and the
+// refusals and failures a caller relies on.
+#include "corpus.hpp"
+
+#include "formats/nres.hpp"
+#include "formats/sniff.hpp"
+
+#include <mshconv/convert.hpp>
+#include <mshconv/io.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <set>
+
+namespace {
+
+mshconv::MemoryIo corpus_in_memory() {
+    mshconv::MemoryIo io;
+    for (const auto& f : msh::test::corpus()) io.put(f.relative_path, f.bytes);
+    return io;
+}
+
+std::string slug(std::string s) {
+    for (char& c : s)
+        if (c == '/' || c == ':' || c == '.') c = '_';
+    return s;
+}
+
+// Every file of `io` below `folder`.
+size_t files_below(const mshconv::MemoryIo& io, const std::string& folder) {
+    size_t n = 0;
+    for (const std::string& p : io.paths()) n += p.starts_with(folder + "/");
+    return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(front_door)
+
+BOOST_AUTO_TEST_CASE(every_corpus_model_and_texture_round_trips_in_memory) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    size_t models = 0, textures = 0;
+    for (const auto& f : msh::test::corpus()) {
+        if (msh::sniff(f.bytes, {f.relative_path, std::nullopt}) != msh::ContentKind::NResArchive)
+            continue;
+        const msh::nres::Archive ar = msh::nres::read(f.bytes, msh::ReadMode::Tolerant, "corpus");
+        for (const msh::nres::Entry& e : ar.entries) {
+            const msh::ContentKind kind = msh::sniff(e.data, {e.name(), e.type});
+            const std::string entry = f.relative_path + ":" + e.display_name();
+            if (kind == msh::ContentKind::Model) {
+                const std::string glb = "out/" + slug(entry) + ".glb";
+                const mshconv::ConvertResult there = mshconv::convert({entry, glb}, io);
+                BOOST_TEST(there.kind == "model");
+                BOOST_TEST(!there.import);
+                BOOST_TEST(there.written.size() == 2u); // the GLB and its sidecar
+                BOOST_TEST(io.is_file(glb));
+                const mshconv::ConvertResult back = mshconv::convert({glb, entry}, io);
+                BOOST_TEST(back.import);
+                BOOST_TEST(back.written == std::vector<std::string>{f.relative_path});
+                ++models;
+            } else if (kind == msh::ContentKind::Texm && textures < 40) {
+                const std::string png = "out/" + slug(entry) + ".png";
+                BOOST_TEST(mshconv::convert({entry, png}, io).kind == "texture");
+                BOOST_TEST(mshconv::convert({png, entry}, io).import);
+                ++textures;
+            }
+        }
+    }
+    BOOST_TEST(models >= 64u);
+    BOOST_TEST(textures >= 20u);
+    // Every archive came back byte for byte, and nothing reached the disk.
+    for (const auto& f : msh::test::corpus())
+        BOOST_TEST((io.at(f.relative_path) == f.bytes), f.relative_path);
+    BOOST_TEST(!std::filesystem::exists("out"));
+}
+
+BOOST_AUTO_TEST_CASE(every_corpus_map_round_trips_in_memory) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    size_t maps = 0;
+    for (const auto& f : msh::test::corpus()) {
+        if (!f.relative_path.ends_with("/Land.msh")) continue;
+        const std::string folder = std::filesystem::path(f.relative_path).parent_path().string();
+        for (const char* format : {".glb", ".gltf", ".obj"}) {
+            const std::string scene = "out/" + slug(folder) + format;
+            const mshconv::ConvertResult there = mshconv::convert({f.relative_path, scene}, io);
+            BOOST_TEST(there.kind == "terrain");
+            const std::string land = "back/" + slug(folder) + format + "/Land.msh";
+            mshconv::convert({scene, land}, io);
+            BOOST_TEST((io.at(land) == io.at(f.relative_path)), land);
+            BOOST_TEST((io.at("back/" + slug(folder) + format + "/Land.map") ==
+                        io.at(folder + "/Land.map")));
+        }
+        ++maps;
+    }
+    BOOST_TEST(maps >= 6u);
+}
+
+BOOST_AUTO_TEST_CASE(an_import_reports_its_changes_through_the_callback) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    mshconv::convert({"static.rlb:" + std::string("House_01.msh"), "h.gltf"}, io);
+    std::vector<std::string> report;
+    mshconv::convert({"h.gltf", "h.msh"}, io,
+                     [&](mshconv::MessageLevel level, const std::string& text) {
+                         if (level == mshconv::MessageLevel::Report) report.push_back(text);
+                     });
+    BOOST_REQUIRE(!report.empty());
+    BOOST_TEST(report.front() == "h.gltf -> h.msh: unchanged, original bytes kept");
+}
+
+BOOST_AUTO_TEST_CASE(refusals_and_failures_write_nothing) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const std::vector<std::string> before = io.paths();
+    // An output that is the input.
+    BOOST_CHECK_THROW(mshconv::convert({"static.rlb:House_01.msh", "static.rlb"}, io),
+                      mshconv::UsageError);
+    // A whole archive is never replaced by one entry.
+    mshconv::convert({"static.rlb:House_01.msh", "h.glb"}, io);
+    const std::vector<std::string> exported = io.paths();
+    BOOST_CHECK_THROW(mshconv::convert({"h.glb", "static.rlb"}, io), mshconv::UsageError);
+    // A damaged model: an error naming it, and no output.
+    std::vector<uint8_t> damaged = io.at("static.rlb");
+    damaged.resize(damaged.size() / 2);
+    io.put("damaged.rlb", damaged);
+    BOOST_CHECK_THROW(mshconv::convert({"damaged.rlb:House_01.msh", "d.glb"}, io),
+                      std::runtime_error);
+    BOOST_TEST(!io.is_file("d.glb"));
+    BOOST_TEST(files_below(io, "out") == 0u);
+    BOOST_TEST(exported.size() == before.size() + 2);
+    BOOST_TEST(io.paths().size() == exported.size() + 1); // damaged.rlb only
+}
+
+BOOST_AUTO_TEST_CASE(memory_io_lists_folders_and_writes_sets_whole) {
+    mshconv::MemoryIo io;
+    io.put("a/b/c.txt", {1});
+    io.put("a/d.txt", {2});
+    io.put("a.txt", {3});
+    BOOST_TEST(io.list("a") == (std::vector<std::string>{"b", "d.txt"}));
+    BOOST_TEST(io.list("") == (std::vector<std::string>{"a", "a.txt"}));
+    BOOST_TEST(io.is_folder("a/b"));
+    BOOST_TEST(!io.is_folder("a/d.txt"));
+    BOOST_TEST(io.same_file("a/./d.txt", "a/b/../d.txt"));
+    const uint8_t x[] = {7, 8};
+    io.write_set({{"n/1", {std::span<const uint8_t>(x, 1), std::span<const uint8_t>(x + 1, 1)}}});
+    BOOST_TEST((io.at("n/1") == std::vector<uint8_t>{7, 8}));
+    BOOST_CHECK_THROW(io.read("missing"), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
