@@ -1,18 +1,20 @@
-"""Several Blender test scripts in one Blender process: Blender's start costs seconds, and a test
-that checks many models would otherwise pay it once per model.
+"""Blender test scripts run one after another in one Blender process: Blender's start (and
+Eevee's shader compiles) cost seconds, and a test that checks many models would otherwise pay them
+once per model.
 
-Inside Blender (started by run() below):
-  blender --python blender_jobs.py -- JOBS.json
-JOBS.json lists {"script": PATH, "args": [...]}. Each job runs as if Blender had been started with
-`--python SCRIPT -- ARGS`: factory settings first, sys.argv as Blender gives it, its output
-captured, an exception or sys.exit giving its exit status. Every finished job appends
-{"code": N, "stdout": ..., "stderr": ...} to JOBS.json.results (one JSON line each), so a crash
-of Blender leaves the jobs after it without a result, and run() reports them failed.
+From a test driver (plain python3):
+    with Process(blender, log_path, env) as s:
+        r = s.run(SCRIPT, ARG...)   # r.returncode, r.stdout, r.stderr as subprocess.run gives
+    run(blender, [(SCRIPT, [ARG...]), ...], work_dir) -> a result per job
+The driver may look at what a job wrote before it starts the next one, as with one Blender per job.
 
-From a test driver (plain python3): run(blender, jobs, work_dir, env=None) -> one
-subprocess.CompletedProcess-like result per job, in order.
+Each job runs as if Blender had been started with `--python SCRIPT -- ARGS`: factory settings
+first, sys.argv as Blender gives it, file descriptors 1 and 2 captured (the output of programs the
+script starts too), an exception or sys.exit giving its exit status. When Blender dies, that job
+and every later one fail with the end of Blender's log.
+
+Inside Blender: blender --python blender_jobs.py -- RESULT_FD (jobs as JSON lines on stdin).
 """
-import io
 import json
 import os
 import subprocess
@@ -20,45 +22,75 @@ import sys
 import types
 
 
+def _result(code, stdout, stderr):
+    return types.SimpleNamespace(returncode=code, stdout=stdout, stderr=stderr)
+
+
+class Process:
+    def __init__(self, blender, log, env=None):
+        read_fd, write_fd = os.pipe()
+        self.log = log
+        self._log = open(log, "w")
+        self._proc = subprocess.Popen(
+            [blender, "--python", os.path.abspath(__file__), "--", str(write_fd)],
+            stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT, text=True,
+            env=env, pass_fds=(write_fd,))
+        os.close(write_fd)
+        self._results = os.fdopen(read_fd)
+
+    def run(self, script, *args):
+        line = ""
+        try:
+            self._proc.stdin.write(json.dumps({"script": script, "args": [str(a) for a in args]}) + "\n")
+            self._proc.stdin.flush()
+            line = self._results.readline()
+        except BrokenPipeError:
+            pass
+        if not line:  # Blender is gone
+            code = self._proc.wait()
+            with open(self.log, errors="replace") as f:
+                tail = f.read()[-3000:]
+            return _result(code or 1, "", f"Blender exited ({code}) before {script} finished:\n{tail}")
+        d = json.loads(line)
+        return _result(d["code"], d["stdout"], d["stderr"])
+
+    def close(self):
+        if self._proc.stdin and not self._proc.stdin.closed:
+            try:
+                self._proc.stdin.close()
+            except BrokenPipeError:
+                pass
+        self._proc.wait()
+        self._results.close()
+        self._log.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def run(blender, jobs, work, env=None):
-    """Runs jobs ([(script, [args...])]) in one Blender; returns a result per job with returncode,
-    stdout and stderr like subprocess.run's, plus the whole process's output on failure."""
+    """jobs: [(script, [args...])], run in order in one Blender; a result per job."""
     os.makedirs(work, exist_ok=True)
-    listing = os.path.join(work, "blender_jobs.json")
-    with open(listing, "w") as f:
-        json.dump([{"script": s, "args": [str(a) for a in a_]} for s, a_ in jobs], f)
-    results_path = listing + ".results"
-    if os.path.exists(results_path):
-        os.remove(results_path)
-    p = subprocess.run([blender, "--python", os.path.abspath(__file__), "--", listing],
-                       capture_output=True, text=True, env=env)
-    done = []
-    if os.path.exists(results_path):
-        with open(results_path) as f:
-            done = [json.loads(line) for line in f if line.strip()]
-    results = []
-    for i in range(len(jobs)):
-        if i < len(done):
-            d = done[i]
-            results.append(types.SimpleNamespace(returncode=d["code"], stdout=d["stdout"],
-                                                 stderr=d["stderr"]))
-        else:  # Blender ended before this job finished
-            results.append(types.SimpleNamespace(
-                returncode=p.returncode or 1, stdout=p.stdout[-3000:],
-                stderr=f"Blender exited ({p.returncode}) before this job finished\n" +
-                p.stderr[-3000:]))
-    return results
+    with Process(blender, os.path.join(work, "blender_jobs.log"), env) as s:
+        return [s.run(script, *args) for script, args in jobs]
 
 
 def _run_job(bpy, script, args, argv0):
-    import contextlib
+    import ctypes
     import runpy
+    import tempfile
     import traceback
-    out, err = io.StringIO(), io.StringIO()
+    libc = ctypes.CDLL(None)
     code = 0
     bpy.ops.wm.read_factory_settings(use_empty=True)
     sys.argv = argv0 + ["--"] + args
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush(), sys.stderr.flush(), libc.fflush(None)
+        saved = os.dup(1), os.dup(2)
+        os.dup2(out.fileno(), 1), os.dup2(err.fileno(), 2)
         try:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as e:  # the script's own exit status, as --python-exit-code keeps it
@@ -69,26 +101,32 @@ def _run_job(bpy, script, args, argv0):
             else:
                 print(e.code, file=sys.stderr)
                 code = 1
-        except BaseException:  # an uncaught error: Blender's --python-exit-code 1
+        except BaseException:  # an uncaught error: --python-exit-code 1
             traceback.print_exc()
             code = 1
-    return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+        finally:
+            sys.stdout.flush(), sys.stderr.flush(), libc.fflush(None)
+            os.dup2(saved[0], 1), os.dup2(saved[1], 2)
+            os.close(saved[0]), os.close(saved[1])
+        texts = []
+        for f in (out, err):
+            f.seek(0)
+            texts.append(f.read().decode(errors="replace"))
+    return {"code": code, "stdout": texts[0], "stderr": texts[1]}
 
 
 def _main():
     import bpy
     argv = list(sys.argv)
-    listing = argv[argv.index("--") + 1]
     argv0 = argv[:argv.index("--")]
-    with open(listing) as f:
-        jobs = json.load(f)
-    with open(listing + ".results", "w") as results:
-        for job in jobs:
-            result = _run_job(bpy, job["script"], job["args"], argv0)
-            results.write(json.dumps(result) + "\n")
-            results.flush()
-            print(f"blender job {os.path.basename(job['script'])} {' '.join(job['args'])}: "
-                  f"exit {result['code']}")
+    results = os.fdopen(int(argv[argv.index("--") + 1]), "w")
+    for line in sys.stdin:
+        job = json.loads(line)
+        result = _run_job(bpy, job["script"], job["args"], argv0)
+        results.write(json.dumps(result) + "\n")
+        results.flush()
+        print(f"blender job {os.path.basename(job['script'])} {' '.join(job['args'])}: "
+              f"exit {result['code']}", flush=True)
 
 
 if __name__ == "__main__":
