@@ -17,7 +17,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import blender_jobs  # noqa: E402
+from cli_checks import sample_corpus  # noqa: E402
 
 build, source = sys.argv[1], sys.argv[2]
 mshconv = os.path.join(build, "mshconv")
@@ -90,7 +92,8 @@ with tempfile.TemporaryDirectory() as work:
     corpus = os.path.join(work, "corpus")
     out = os.path.join(work, "out")
     os.makedirs(out)
-    subprocess.run([mshconv, "samples", corpus], check=True, capture_output=True)
+    if not sample_corpus(mshconv, corpus):
+        sys.exit("no sample corpus")
     models = []
     for archive in sorted(os.listdir(corpus)):
         if not archive.endswith(".rlb"):
