@@ -232,5 +232,5 @@ if failures:
 for entry in os.listdir(work):  # keep only the pictures
     path = os.path.join(work, entry)
     if entry != "compare":
-        shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.remove(path)
 print("our previews match Blender's renders of the same models and cameras")
