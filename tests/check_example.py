@@ -13,6 +13,9 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import sample_corpus  # noqa: E402
+
 build = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build, "mshconv")
 example = os.path.join(build, "example_roundtrip")
@@ -27,7 +30,8 @@ def models(archive):
 
 
 with tempfile.TemporaryDirectory() as work:
-    subprocess.run([mshconv, "samples", f"{work}/corpus"], check=True, capture_output=True)
+    if not sample_corpus(mshconv, f"{work}/corpus"):
+        sys.exit("FAIL: no sample corpus")
     count = 0
     for archive in sorted(f for f in os.listdir(f"{work}/corpus") if f.endswith(".rlb")):
         for entry in models(f"{work}/corpus/{archive}"):

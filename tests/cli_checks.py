@@ -1,7 +1,23 @@
-"""Shared by the command-line test scripts: the check lines and failure list, mshconv runs, and
-the geometry of an OBJ (our exports hold world positions)."""
+"""Shared by the command-line test scripts: the check lines and failure list, mshconv runs, the
+sample corpus, and the geometry of an OBJ (our exports hold world positions)."""
 import math
+import os
 import subprocess
+
+
+def sample_corpus(mshconv, folder):
+    """The standard sample corpus at `folder` (which must not exist), for reading only: a link to
+    the folder the ctest fixture wrote (MSHCONV_TEST_CORPUS, tests/corpus_fixture.py), else written
+    by `mshconv samples` (a test run by hand). True when it is there."""
+    root = os.environ.get("MSHCONV_TEST_CORPUS")
+    if root:
+        shared = os.path.join(root, "corpus")
+        if not os.path.isdir(shared):
+            print(f"MSHCONV_TEST_CORPUS: no folder {shared}")
+            return False
+        os.symlink(shared, folder)
+        return True
+    return subprocess.run([mshconv, "samples", folder], capture_output=True).returncode == 0
 
 
 class Checks:

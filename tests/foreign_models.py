@@ -21,7 +21,7 @@ import tempfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import Checks, obj_triangles, triangle_area  # noqa: E402
+from cli_checks import Checks, obj_triangles, sample_corpus, triangle_area  # noqa: E402
 
 build_dir = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -485,7 +485,7 @@ def test_assimp_formats():
     # Assimp 5.2 aborts (a double free in its FBX reader) on its own ASCII FBX of some corpus
     # models: the import must still end in one clear error (or a model, where Assimp copes).
     corpus = path("corpus")
-    subprocess.run([mshconv, "samples", corpus], capture_output=True, check=True)
+    check(sample_corpus(mshconv, corpus), "a sample corpus")
     run("convert", os.path.join(corpus, "static.rlb") + ":House_01.msh", path("house.glb"), "--quiet")
     os.remove(path("house.sidecar.json"))
     subprocess.run(["assimp", "export", path("house.glb"), path("house.fbx"), "-ffbxa"],
@@ -509,7 +509,7 @@ def test_assimp_formats():
 def test_scale_noise():
     corpus = path("corpus")
     if not os.path.isdir(corpus):
-        subprocess.run([mshconv, "samples", corpus], capture_output=True, check=True)
+        check(sample_corpus(mshconv, corpus), "a sample corpus")
     out = path("noisy.gltf")
     r = run("convert", os.path.join(corpus, "animals.rlb") + ":A_L_01.msh", out, "--quiet")
     check(r.returncode == 0, "export for the noise round trip")

@@ -22,6 +22,9 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import sample_corpus  # noqa: E402
+
 MIN_CASES = 200
 build_dir = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -582,7 +585,8 @@ def main():
     root = tempfile.mkdtemp(prefix="mshconv-malformed-")
     try:
         corpus = os.path.join(root, "corpus")
-        run_ok("samples", corpus)
+        if not sample_corpus(mshconv, corpus):
+            sys.exit("FAIL: no sample corpus")
         work = os.path.join(root, "seeds")
         os.makedirs(work)
         prepare_seeds(corpus, work)

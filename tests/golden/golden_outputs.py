@@ -14,6 +14,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_checks import sample_corpus  # noqa: E402
+
 build_dir, source_dir = sys.argv[1], sys.argv[2]
 record = "--record" in sys.argv[3:]
 mshconv = os.path.join(os.path.abspath(build_dir), "mshconv")
@@ -35,7 +38,8 @@ def entries(archive, wanted_type):
 
 
 def convert_everything():
-    run("samples", "corpus")
+    if not sample_corpus(mshconv, "corpus"):
+        sys.exit("FAIL: no sample corpus")
     os.makedirs("out/models")
     os.makedirs("out/new")
     os.makedirs("out/tex")

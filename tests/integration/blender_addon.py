@@ -28,6 +28,8 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cli_checks import Checks, png_decode  # noqa: E402
 
+import blender_jobs  # noqa: E402
+
 build_dir, source = map(os.path.abspath, sys.argv[1:3])
 mshconv = os.path.join(build_dir, "mshconv")
 addon_zip = os.path.join(build_dir, "io_scene_parkan.zip")
@@ -41,9 +43,13 @@ env = dict(os.environ, BLENDER_USER_SCRIPTS=os.path.join(work, "user"),
            BLENDER_USER_CONFIG=os.path.join(work, "user", "config"))
 
 
+# Every step in one Blender process (blender_jobs.py), each from factory settings as if started
+# alone: the driver still looks at the files between steps.
+steps = blender_jobs.Process(blender, os.path.join(work, "blender.log"), env)
+
+
 def blender_step(*args):
-    r = subprocess.run([blender, "--python", session, "--", addon_zip, *args],
-                       capture_output=True, text=True, env=env)
+    r = steps.run(session, addon_zip, *args)
     lines = [l for l in r.stdout.splitlines() if l.startswith("RESULT ")]
     result = json.loads(lines[-1][7:]) if lines else {"error": r.stdout[-1500:] + r.stderr[-800:]}
     result["stdout"] = r.stdout
@@ -168,6 +174,7 @@ for archive_name, entry in (("turrets.rlb", "TURRET_1.msh"), ("static.rlb", "Hou
           f"{entry}: --lod all --group all renders as the default ({differ / total:.3%} of pixels "
           f"differ; {r_all.get('objects')} objects, {r_all.get('visible')} shown)")
 
+steps.close()
 dialog_png = os.path.join(work, "addon_import_dialog.png")
 clean_path = ":".join(p for p in os.environ["PATH"].split(":") if "pyenv" not in p and "venv" not in p)
 shot = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "blender", "--factory-startup",

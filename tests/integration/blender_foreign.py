@@ -15,12 +15,13 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cli_checks import Checks, obj_triangles, triangle_area  # noqa: E402
+
+import blender_jobs  # noqa: E402
 
 build_dir, source = map(os.path.abspath, sys.argv[1:3])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -29,6 +30,8 @@ work = tempfile.mkdtemp(prefix="blender_foreign_")
 TOLERANCE = 2e-3
 checks = Checks(mshconv)
 check, run, failures = checks.check, checks.run, checks.failures
+# One Blender process builds the scenes and checks the textures (blender_jobs.py).
+blender_process = blender_jobs.Process(blender, os.path.join(work, "blender.log"))
 
 
 def obj_geometry(file):
@@ -58,9 +61,8 @@ def covered(points, by):
     return True
 
 
-made = subprocess.run([blender, "--python",
-                       os.path.join(source, "tests", "integration", "blender_foreign_scenes.py"),
-                       "--", work], capture_output=True, text=True)
+made = blender_process.run(os.path.join(source, "tests", "integration", "blender_foreign_scenes.py"),
+                           work)
 if made.returncode != 0:
     print(made.stdout[-2000:], made.stderr[-2000:])
     sys.exit("Blender could not build the scenes")
@@ -120,11 +122,11 @@ for ext in ("glb", "obj"):
         json.dump([{"file": back, "checks": [
             {"material": m, "image": m.upper() + ".0", "width": 8, "height": 8,
              "slot": "base_color", "rgb": list(c)} for m, c in colours.items()]}], f)
-    t = subprocess.run([blender, "--python", os.path.join(source, "tests", "integration",
-                                                          "blender_texture_check.py"), "--", expect],
-                       capture_output=True, text=True)
+    t = blender_process.run(os.path.join(source, "tests", "integration", "blender_texture_check.py"),
+                            expect)
     check(t.returncode == 0, f"textured.{ext} in the game, exported again: Blender shows both "
           f"images with their colours {t.stdout.strip()[-400:]}")
+blender_process.close()
 
 if failures:
     print(f"{len(failures)} check(s) failed (files in {work})")

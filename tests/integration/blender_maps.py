@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cli_checks import Checks  # noqa: E402
+from cli_checks import Checks, sample_corpus  # noqa: E402
 
 build_dir, source = map(os.path.abspath, sys.argv[1:3])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -28,7 +28,7 @@ checks = Checks(mshconv)
 check, run, failures = checks.check, checks.run, checks.failures
 
 game = os.path.join(work, "game")
-check(run("samples", game).returncode == 0, "a sample game folder")
+check(sample_corpus(mshconv, game), "a sample game folder")
 maps_dir = os.path.join(game, "DATA", "MAPS")
 names = sorted(os.listdir(maps_dir))
 glbs = []

@@ -16,6 +16,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import blender_jobs  # noqa: E402
+from cli_checks import sample_corpus  # noqa: E402
+
 build, source = sys.argv[1], sys.argv[2]
 mshconv = os.path.join(build, "mshconv")
 failures = []
@@ -87,7 +92,8 @@ with tempfile.TemporaryDirectory() as work:
     corpus = os.path.join(work, "corpus")
     out = os.path.join(work, "out")
     os.makedirs(out)
-    subprocess.run([mshconv, "samples", corpus], check=True, capture_output=True)
+    if not sample_corpus(mshconv, corpus):
+        sys.exit("no sample corpus")
     models = []
     for archive in sorted(os.listdir(corpus)):
         if not archive.endswith(".rlb"):
@@ -141,18 +147,27 @@ with tempfile.TemporaryDirectory() as work:
     lightmapped = next(m for m in models if 18 in m[2]["entry_order"] and m not in (animated, static, multi_lod))
     checker = os.path.join(source, "tests", "integration", "blender_import_check.py")
     blender = os.path.join(source, "tests", "integration", "blender")  # clean-environment wrapper
+    # Every Blender job below reads only mshconv's exports: they are listed first and run in one
+    # Blender process (blender_jobs.py); `then` checks what a job made, in the listed order.
+    pending = []
+
+    def blender_job(script, args, then):
+        pending.append((script, args, then))
+
     for archive, name, model in (animated, static, multi_lod, lightmapped):
         for suffix in ("default.glb", "all.glb"):
             glb = os.path.join(out, f"{archive}_{name}".replace(".", "_") + "_" + suffix)
             info = glb + ".info.json"
             with open(info, "w") as f:
                 json.dump({"model": model}, f)
-            r = run([blender, "--python", checker, "--", glb, info])
-            line = [l for l in r.stdout.splitlines() if l.startswith("blender check")]
-            print(f"blender {archive}:{name} {suffix}: {line[0] if line else r.stdout[-400:] + r.stderr[-400:]}")
-            if r.returncode != 0:
-                failures.append(f"blender {archive}:{name} {suffix}:\n" + "\n".join(
-                    l for l in r.stdout.splitlines() if l.startswith(("FAIL", "blender check", "Error", "Traceback"))))
+
+            def then(r, archive=archive, name=name, suffix=suffix):
+                line = [l for l in r.stdout.splitlines() if l.startswith("blender check")]
+                print(f"blender {archive}:{name} {suffix}: {line[0] if line else r.stdout[-400:] + r.stderr[-400:]}")
+                if r.returncode != 0:
+                    failures.append(f"blender {archive}:{name} {suffix}:\n" + "\n".join(
+                        l for l in r.stdout.splitlines() if l.startswith(("FAIL", "blender check", "Error", "Traceback"))))
+            blender_job(checker, [glb, info], then)
 
     # Blender round trip (issue 4): export -> Blender import -> Blender export (the settings the
     # README gives modders) -> mshconv import gives the original bytes; a vertex moved in Blender
@@ -167,26 +182,31 @@ with tempfile.TemporaryDirectory() as work:
         stem = f"{archive}_{name}".replace(".", "_")
         for suffix in ("default.glb", "all.glb"):
             exported = os.path.join(out, f"{stem}_{suffix}")
-            sidecar = exported[:-4] + ".sidecar.json"
             through = exported[:-4] + "_blender.glb"
-            r = run([blender, "--python", roundtrip, "--", exported, through])
-            back = exported[:-4] + "_back.msh"
-            c = run([mshconv, "convert", through, back, "--sidecar", sidecar]) if r.returncode == 0 else r
-            same = c.returncode == 0 and open(back, "rb").read() == original
-            print(f"blender round trip {archive}:{name} {suffix}: {'byte-identical' if same else 'DIFFERENT'}")
-            if not same:
-                failures.append(f"blender round trip {archive}:{name} {suffix}: {c.stdout[-600:]}{c.stderr[-600:]}")
+
+            def then(r, archive=archive, name=name, suffix=suffix, exported=exported, through=through,
+                     original=original):
+                sidecar = exported[:-4] + ".sidecar.json"
+                back = exported[:-4] + "_back.msh"
+                c = run([mshconv, "convert", through, back, "--sidecar", sidecar]) if r.returncode == 0 else r
+                same = c.returncode == 0 and open(back, "rb").read() == original
+                print(f"blender round trip {archive}:{name} {suffix}: {'byte-identical' if same else 'DIFFERENT'}")
+                if not same:
+                    failures.append(f"blender round trip {archive}:{name} {suffix}: {c.stdout[-600:]}{c.stderr[-600:]}")
+            blender_job(roundtrip, [exported, through], then)
         mesh_node = next(n["name"] for n in model["nodes"] if n["slots"])
         exported = os.path.join(out, f"{stem}_default.glb")
         through = exported[:-4] + "_moved.glb"
-        r = run([blender, "--python", roundtrip, "--", exported, through, "move:" + mesh_node])
-        back, report = exported[:-4] + "_moved.msh", exported[:-4] + "_moved.json"
-        c = run([mshconv, "convert", through, back, "--sidecar", exported[:-4] + ".sidecar.json", "--report", report])
-        v = run([mshconv, "validate", "--strict", back])
-        moved = c.returncode == 0 and json.load(open(report))["summary"]["vertices_moved"] >= 1
-        print(f"blender edit {archive}:{name} move:{mesh_node}: {'valid, moved' if moved and v.returncode == 0 else 'FAILED'}")
-        if not (moved and v.returncode == 0):
-            failures.append(f"blender edit {archive}:{name}: {c.stdout}{c.stderr}{v.stdout}")
+
+        def then(r, archive=archive, name=name, exported=exported, through=through, mesh_node=mesh_node):
+            back, report = exported[:-4] + "_moved.msh", exported[:-4] + "_moved.json"
+            c = run([mshconv, "convert", through, back, "--sidecar", exported[:-4] + ".sidecar.json", "--report", report])
+            v = run([mshconv, "validate", "--strict", back])
+            moved = c.returncode == 0 and json.load(open(report))["summary"]["vertices_moved"] >= 1
+            print(f"blender edit {archive}:{name} move:{mesh_node}: {'valid, moved' if moved and v.returncode == 0 else 'FAILED'}")
+            if not (moved and v.returncode == 0):
+                failures.append(f"blender edit {archive}:{name}: {c.stdout}{c.stderr}{v.stdout}")
+        blender_job(roundtrip, [exported, through, "move:" + mesh_node], then)
 
     # Topology edits in Blender (issue 4): each gives a model that passes validate --strict and
     # whose change report says what the edit meant.
@@ -217,18 +237,20 @@ with tempfile.TemporaryDirectory() as work:
     for edit, ok in checks.items():
         tag = edit.split(":")[0]
         through = exported[:-4] + f"_{tag}.glb"
-        back, report = exported[:-4] + f"_{tag}.msh", exported[:-4] + f"_{tag}.json"
-        r = run([blender, "--python", roundtrip, "--", exported, through, edit])
-        c = run([mshconv, "convert", through, back, "--sidecar", sidecar, "--report", report]) if r.returncode == 0 else r
-        v = run([mshconv, "validate", "--strict", back]) if c.returncode == 0 else c
-        good = v.returncode == 0
-        if good:
-            after = json.loads(run([mshconv, "info", "--json", back]).stdout)["model"]
-            good = ok(json.load(open(report)), after)
-        print(f"blender edit {archive}:{name} {edit}: {'valid, as meant' if good else 'FAILED'}")
-        if not good:
-            failures.append(f"blender edit {edit}: {r.stdout[-300:]}{r.stderr[-300:]}{c.stdout[-300:]}{c.stderr[-300:]}"
-                            f"{v.stdout[-300:]}{open(report).read() if os.path.exists(report) else ''}")
+
+        def then(r, edit=edit, ok=ok, tag=tag, through=through):
+            back, report = exported[:-4] + f"_{tag}.msh", exported[:-4] + f"_{tag}.json"
+            c = run([mshconv, "convert", through, back, "--sidecar", sidecar, "--report", report]) if r.returncode == 0 else r
+            v = run([mshconv, "validate", "--strict", back]) if c.returncode == 0 else c
+            good = v.returncode == 0
+            if good:
+                after = json.loads(run([mshconv, "info", "--json", back]).stdout)["model"]
+                good = ok(json.load(open(report)), after)
+            print(f"blender edit {archive}:{name} {edit}: {'valid, as meant' if good else 'FAILED'}")
+            if not good:
+                failures.append(f"blender edit {edit}: {r.stdout[-300:]}{r.stderr[-300:]}{c.stdout[-300:]}{c.stderr[-300:]}"
+                                f"{v.stdout[-300:]}{open(report).read() if os.path.exists(report) else ''}")
+        blender_job(roundtrip, [exported, through, edit], then)
 
     # OBJ through Blender's own OBJ importer/exporter (6 decimals, its vertex order, no groups):
     # unedited gives the original bytes, a deleted face a valid model one triangle short.
@@ -238,20 +260,27 @@ with tempfile.TemporaryDirectory() as work:
     run([mshconv, "convert", f"{os.path.join(corpus, archive)}:{name}", src_obj])
     for edit in ("", "delete"):
         through = os.path.join(out, f"{stem}_blender_{edit or 'same'}.obj")
-        back = through[:-4] + ".msh"
-        r = run([blender, "--python", obj_rt, "--", src_obj, through] + ([edit] if edit else []))
-        c = run([mshconv, "convert", through, back, "--sidecar", src_obj[:-4] + ".sidecar.json"]) if r.returncode == 0 else r
-        if c.returncode != 0:
-            good = False
-        elif not edit:
-            good = open(back, "rb").read() == original
-        else:
-            after = json.loads(run([mshconv, "info", "--json", back]).stdout)["model"]
-            good = run([mshconv, "validate", "--strict", back]).returncode == 0 and \
-                after["triangle_descriptor_count"] == base_tris - 1
-        print(f"blender obj round trip {archive}:{name} {edit or 'unedited'}: {'ok' if good else 'FAILED'}")
-        if not good:
-            failures.append(f"blender obj {edit}: {r.stdout[-300:]}{r.stderr[-300:]}{c.stdout[-300:]}{c.stderr[-300:]}")
+
+        def then(r, edit=edit, through=through):
+            back = through[:-4] + ".msh"
+            c = run([mshconv, "convert", through, back, "--sidecar", src_obj[:-4] + ".sidecar.json"]) if r.returncode == 0 else r
+            if c.returncode != 0:
+                good = False
+            elif not edit:
+                good = open(back, "rb").read() == original
+            else:
+                after = json.loads(run([mshconv, "info", "--json", back]).stdout)["model"]
+                good = run([mshconv, "validate", "--strict", back]).returncode == 0 and \
+                    after["triangle_descriptor_count"] == base_tris - 1
+            print(f"blender obj round trip {archive}:{name} {edit or 'unedited'}: {'ok' if good else 'FAILED'}")
+            if not good:
+                failures.append(f"blender obj {edit}: {r.stdout[-300:]}{r.stderr[-300:]}{c.stdout[-300:]}{c.stderr[-300:]}")
+        blender_job(obj_rt, [src_obj, through] + ([edit] if edit else []), then)
+
+    results = blender_jobs.run(blender, [(s, a) for s, a, _ in pending], os.path.join(work, "blender"))
+    for (_, _, then), r in zip(pending, results):
+        then(r)
+    print(f"blender: {len(results)} jobs in one Blender process")
 
 for f in failures[:50]:
     print("FAIL:", f)

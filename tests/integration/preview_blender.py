@@ -34,7 +34,7 @@ except ImportError:  # PIL and numpy are Debian's (python3-pil): a pyenv python3
     raise
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cli_checks import Checks, png_encode  # noqa: E402
+from cli_checks import Checks, png_encode, sample_corpus  # noqa: E402
 
 MODELS = ["static.rlb:House_01.msh", "static.rlb:Windmill.msh", "animals.rlb:Crab_01.msh",
           "animals.rlb:A_BIG.msh", "turrets.rlb:TANKA.msh", "weapon.rlb:ROCKET_1.msh"]
@@ -50,7 +50,7 @@ checks = Checks(mshconv)
 check, run, failures = checks.check, checks.run, checks.failures
 
 corpus = os.path.join(work, "corpus")
-check(run("samples", corpus).returncode == 0, "a sample corpus")
+check(sample_corpus(mshconv, corpus), "a sample corpus")
 
 # The models: our previews (with their cameras) and the GLB exports Blender renders.
 jobs = []
@@ -232,5 +232,5 @@ if failures:
 for entry in os.listdir(work):  # keep only the pictures
     path = os.path.join(work, entry)
     if entry != "compare":
-        shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.remove(path)
 print("our previews match Blender's renders of the same models and cameras")

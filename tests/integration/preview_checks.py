@@ -38,7 +38,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cli_checks import Checks, png_encode  # noqa: E402
+from cli_checks import Checks, png_encode, sample_corpus  # noqa: E402
 
 build_dir, source = map(os.path.abspath, sys.argv[1:3])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -165,7 +165,7 @@ def iou(a, b):
 
 
 game = os.path.join(work, "game")
-check(run("samples", game).returncode == 0, "a sample game folder")
+check(sample_corpus(mshconv, game), "a sample game folder")
 archives = sorted(glob.glob(os.path.join(game, "*.rlb")))
 
 # ---- 1. silhouettes ---------------------------------------------------------------------------

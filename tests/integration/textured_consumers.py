@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_checks import sample_corpus  # noqa: E402
+
 build, source = sys.argv[1], sys.argv[2]
 mshconv = os.path.join(build, "mshconv")
 blender = os.path.join(source, "tests", "integration", "blender")
@@ -91,7 +94,8 @@ def checks_for(path, sizes):
 
 with tempfile.TemporaryDirectory() as work:
     corpus = os.path.join(work, "corpus")
-    subprocess.run([mshconv, "samples", corpus], check=True, capture_output=True)
+    if not sample_corpus(mshconv, corpus):
+        sys.exit("no sample corpus")
     sizes = texture_sizes(os.path.join(corpus, "Textures.lib"))
     sizes.update(texture_sizes(os.path.join(corpus, "LightMap.lib")))
     archives = sorted(os.path.join(corpus, a) for a in os.listdir(corpus) if a.endswith(".rlb"))
