@@ -6,6 +6,7 @@
 #include "convert.hpp"
 #include "preview_cmd.hpp"
 #include "preview_gallery.hpp"
+#include "viewer_bundle.hpp"
 
 #include "formats/content_hash.hpp"
 #include "formats/diagnostics.hpp"
@@ -16,6 +17,7 @@
 #include "pipeline/game_files.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "pipeline/outputs.hpp"
+#include "pipeline/preview_view.hpp"
 #include "render/text.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
@@ -96,7 +98,8 @@ class PreviewBatch {
         if (settings_.strip) options_["strip"] = settings_.strip;
         if (settings_.turntable) options_["turntable"] = settings_.turntable;
         if (settings_.both_sides) options_["both_sides"] = true;
-        options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION));
+        // The views are part of every asset's output: a gallery from before them is redone.
+        options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION) + " view");
     }
 
     void input(const std::string& spec) {
@@ -283,6 +286,7 @@ class PreviewBatch {
         const auto start = Clock::now();
         const fs::path png_path = out_ / (a.name + ".png");
         const fs::path json_path = out_ / (a.name + ".json");
+        const fs::path view_path = out_ / (a.name + ".view.js");
         r.output = a.name + ".png";
         a.entry = {{"name", a.name},
                    {"kind", a.kind},
@@ -307,7 +311,7 @@ class PreviewBatch {
             if (a.kind == "map") map = terrain_export_input(in, vm_, a.libraries, own);
             const std::string key =
                 sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
-            if (!force_ && unchanged(json_path, png_path, key, a.entry)) {
+            if (!force_ && unchanged(json_path, png_path, view_path, key, a.entry)) {
                 r.status = Status::Skipped;
                 r.message = "unchanged (same key; --force redoes it)";
                 r.unchanged = true;
@@ -318,9 +322,22 @@ class PreviewBatch {
                     model ? pipeline::preview_model(*model, settings_, texture_cache_.get())
                     : map ? pipeline::preview_terrain(*map, settings_, texture_cache_.get())
                           : pipeline::preview_texture(in.bytes, in.address.display(), settings_);
+                // The view from the same inputs; an asset whose view cannot be made keeps its
+                // tile and says why.
+                std::string view_text;
+                try {
+                    const json view = model ? pipeline::model_view(*model, settings_, p.metadata)
+                                      : map ? pipeline::terrain_view(*map, settings_, p.metadata)
+                                            : pipeline::texture_view(in.bytes, in.address.display(),
+                                                                     settings_, p.metadata);
+                    view_text = pipeline::view_script(a.name, view);
+                    p.metadata["view"] = fs::path(view_path).filename().string();
+                } catch (const std::exception& e) {
+                    p.metadata["view_error"] = e.what();
+                }
                 p.metadata["key"] = key;
                 p.metadata["status"] = "ok";
-                write(png_path, json_path, p.png, p.metadata);
+                write(png_path, json_path, p.png, p.metadata, view_text);
                 fill_entry(a.entry, p.metadata);
                 r.status = Status::Converted;
             }
@@ -343,14 +360,16 @@ class PreviewBatch {
         progress_.finished(r);
     }
 
+    // The index entry from the asset's metadata; the view's path is relative to the gallery.
     static void fill_entry(json& entry, const json& meta) {
-        for (const char* k : {"size", "hash", "status", "error", "facts"})
+        for (const char* k : {"size", "hash", "status", "error", "facts", "view_error"})
             if (meta.contains(k)) entry[k] = meta[k];
+        if (meta.contains("view")) entry["view"] = entry["name"].get<std::string>() + ".view.js";
     }
 
     // The JSON beside the PNG records this key: the asset has not changed.
     static bool unchanged(const fs::path& json_path, const fs::path& png_path,
-                          const std::string& key, json& entry) {
+                          const fs::path& view_path, const std::string& key, json& entry) {
         std::error_code ec;
         if (!fs::is_regular_file(json_path, ec) || !fs::is_regular_file(png_path, ec)) return false;
         try {
@@ -359,6 +378,7 @@ class PreviewBatch {
             if (!meta.is_object() || meta.value("key", "") != key ||
                 meta.value("status", "") != "ok")
                 return false;
+            if (meta.contains("view") && !fs::is_regular_file(view_path, ec)) return false;
             fill_entry(entry, meta);
             return true;
         } catch (const std::exception&) {
@@ -366,13 +386,18 @@ class PreviewBatch {
         }
     }
 
+    // The picture, its metadata and its view appear together or not at all.
     static void write(const fs::path& png_path, const fs::path& json_path, const Bytes& png,
-                      const json& meta) {
+                      const json& meta, const std::string& view_text = {}) {
         fs::create_directories(png_path.parent_path());
         const std::string text = meta.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-        pipeline::write_outputs(png_path.parent_path(),
-                                {{png_path.filename().string(), png},
-                                 {json_path.filename().string(), Bytes(text.begin(), text.end())}});
+        pipeline::OutputFiles files{
+            {png_path.filename().string(), png},
+            {json_path.filename().string(), Bytes(text.begin(), text.end())}};
+        if (!view_text.empty())
+            files.push_back({json_path.stem().string() + ".view.js",
+                             Bytes(view_text.begin(), view_text.end())});
+        pipeline::write_outputs(png_path.parent_path(), files);
     }
 
     void write_index() {
@@ -389,9 +414,12 @@ class PreviewBatch {
                             {"assets", assets}};
         const std::string text = index.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
         const std::string html = converter::gallery_html(index);
+        const std::string& viewer = converter::viewer_bundle(); // once per gallery
         fs::create_directories(out_);
         pipeline::write_outputs(out_, {{"index.json", Bytes(text.begin(), text.end())},
-                                       {"index.html", Bytes(html.begin(), html.end())}});
+                                       {"index.html", Bytes(html.begin(), html.end())},
+                                       {std::string(converter::kViewerScriptName),
+                                        Bytes(viewer.begin(), viewer.end())}});
     }
 
     fs::path out_;

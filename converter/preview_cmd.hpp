@@ -21,10 +21,12 @@ void add_preview_options(po::options_description& desc, bool standalone);
 pipeline::PreviewSettings preview_settings(const po::variables_map& vm);
 
 // The preview of a loaded asset (model, Land.msh or Texm, sniffed); throws FormatError when it is
-// none of these. `context`: batch's WEAR and libraries.
+// none of these. `context`: batch's WEAR and libraries. With `view`, also the asset's
+// interactive view (pipeline/preview_view.hpp) from the same inputs.
 pipeline::Preview preview_loaded(const Loaded& in, const po::variables_map& vm,
                                  const pipeline::PreviewSettings& settings,
                                  pipeline::PreviewTextureCache* cache = nullptr,
-                                 const ModelExportContext* context = nullptr);
+                                 const ModelExportContext* context = nullptr,
+                                 nlohmann::json* view = nullptr);
 
 } // namespace msh::cli
