@@ -40,7 +40,9 @@ input, select { font: inherit; color: inherit; padding: 5px 8px; border: 1px sol
 main { padding: 16px 20px; }
 #grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(210px, 1fr)); gap: 14px;
   align-items: start; }
-.tile { margin: 0; display: flex; flex-direction: column; overflow: hidden; background: var(--card);
+/* Tiles off screen are neither laid out nor painted until scrolled to (thousands of assets). */
+.tile { content-visibility: auto; contain-intrinsic-size: auto 210px auto 360px; margin: 0;
+  display: flex; flex-direction: column; overflow: hidden; background: var(--card);
   border: 1px solid var(--line); border-radius: 8px; }
 .thumb { aspect-ratio: 1; display: grid; place-items: center; background: #eceef1;
   border-bottom: 1px solid var(--line); }
@@ -194,8 +196,7 @@ constexpr std::string_view kTail = R"html(</script>
     return span;
   }
 
-  function tile(a) {
-    const kind = kindOf(a);
+  function tileElement(a, kind) {
     const fig = el("figure", "tile");
     fig.dataset.kind = kind;
 
@@ -246,9 +247,13 @@ constexpr std::string_view kTail = R"html(</script>
     }
     if (links.childElementCount) cap.append(links);
     fig.append(thumb, cap);
+    return fig;
+  }
+  // What the filters need of an asset; its element is made later (see `more`).
+  function tile(a) {
     // Lower-cased once; "\n" keeps a match from spanning two fields.
     const hay = scalars([a.name, a.source, a.facts], []).join("\n").toLowerCase();
-    return { fig, kind, hay };
+    return { a, fig: null, kind: kindOf(a), hay, visible: true };
   }
 
   // The interactive view: the viewer (three.js and its code, one script for the whole gallery)
@@ -309,11 +314,26 @@ constexpr std::string_view kTail = R"html(</script>
     if (e.key === "Escape" && openAsset) closeView();
   });
 
+  // The first screen's tiles at once, the rest in slices between frames: with thousands of
+  // assets, making every element before the first paint took seconds. #grid gets data-complete
+  // when all are there.
   const tiles = assets.map(tile);
   const grid = document.getElementById("grid");
-  const fragment = document.createDocumentFragment();
-  for (const t of tiles) fragment.append(t.fig);
-  grid.append(fragment);
+  let made = 0;
+  function make(count) {
+    const fragment = document.createDocumentFragment();
+    const end = Math.min(tiles.length, made + count);
+    for (; made < end; made++) {
+      const t = tiles[made];
+      t.fig = tileElement(t.a, t.kind);
+      t.fig.hidden = !t.visible;
+      fragment.append(t.fig);
+    }
+    grid.append(fragment);
+    if (made === tiles.length) grid.dataset.complete = "true";
+    return made < tiles.length;
+  }
+  const rest = () => make(200) && setTimeout(rest, 0);
 
   const count = new Map();
   for (const t of tiles) count.set(t.kind, (count.get(t.kind) || 0) + 1);
@@ -343,7 +363,8 @@ constexpr std::string_view kTail = R"html(</script>
     let n = 0;
     for (const t of tiles) {
       const visible = (k === "all" || t.kind === k) && (!q || t.hay.includes(q));
-      t.fig.hidden = !visible;
+      t.visible = visible;
+      if (t.fig) t.fig.hidden = !visible;
       if (visible) n++;
     }
     shown.textContent = n + " of " + tiles.length + " shown";
@@ -381,6 +402,8 @@ constexpr std::string_view kTail = R"html(</script>
   kindSelect.addEventListener("change", changed);
   window.addEventListener("hashchange", readHash);
   readHash();
+  // The rest once the first screen's thumbnails are in (they delay the load event).
+  if (make(60)) window.addEventListener("load", () => setTimeout(rest, 0), { once: true });
 })();
 </script>
 </body>
