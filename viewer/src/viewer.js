@@ -299,7 +299,7 @@ function sceneView(host, asset, status) {
         time.type = "range";
         time.min = "0";
         time.max = String(clip.duration);
-        time.step = String(clip.duration / 1000);
+        time.step = "any";
         time.value = "0";
         time.title = "animation time";
         const seconds = el("span", "mv-time", "0.00 s");
