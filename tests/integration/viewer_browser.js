@@ -243,6 +243,20 @@ async function checkModelLods(page, asset, gltf) {
   return results;
 }
 
+async function checkModelGroups(page, asset, gltf) {
+  const results = [];
+  for (const group of asset.facts.groups) {
+    await page.selectOption("#viewhost select[title=group]", String(group));
+    const drawn = await page.evaluate(() => { window.mshconvView.render(); return window.mshconvView.renderer.info.render.triangles; });
+    const want = trianglesOf(gltf, 0, group);
+    if (drawn !== want) fail(`${asset.name}: group ${group} draws ${drawn} triangles, its GLB meshes hold ${want}`);
+    results.push(drawn);
+  }
+  await page.selectOption("#viewhost select[title=group]", "0");
+  if (new Set(results).size < 2) fail(`${asset.name}: the group switch does not change the triangles drawn (${results})`);
+  return results;
+}
+
 async function checkAnimation(page, asset, gltf) {
   const key = movingKey(gltf);
   if (!key) return null; // keys that hold the first pose throughout: nothing to see move
@@ -277,6 +291,25 @@ async function checkAnimation(page, asset, gltf) {
   const { changed } = await diff(page, "rest", "scrubbed");
   if (!changed) fail(`${asset.name}: scrubbing the animation changes no pixel`);
   return { animated: indices.length, moved: moved.moved.length, changed, time: key.time };
+}
+
+// Each terrain layer's check box changes the picture, and back.
+async function checkMapLayers(page, asset) {
+  const out = [];
+  for (const label of ["layer 1", "layer 2"]) {
+    const box = page.locator("#viewhost label.mv-field", { hasText: label }).locator("input");
+    if (!(await box.count())) { fail(`${asset.name}: no "${label}" check box`); continue; }
+    await snap(page, "before");
+    await box.click();
+    await snap(page, "after");
+    await box.click();
+    await snap(page, "again");
+    const { changed } = await diff(page, "before", "after");
+    if (!changed) fail(`${asset.name}: ${label} off changes no pixel`);
+    if ((await diff(page, "before", "again")).changed) fail(`${asset.name}: ${label} back on does not restore the picture`);
+    out.push(`${label} ${changed} px`);
+  }
+  return out;
 }
 
 async function checkMapClasses(page, asset, view) {
@@ -321,7 +354,71 @@ async function checkTexture(page, asset, view) {
   await page.selectOption("#viewhost select[title='mip level']", "0");
   const pages = await page.$$eval("#viewhost .mv-page", (ps) => ps.length);
   if (pages !== view.pages.length) fail(`${asset.name}: ${pages} page outlines, the texture has ${view.pages.length}`);
+  if (view.pages.length) {
+    const toggle = page.locator("#viewhost label.mv-field", { hasText: "atlas pages" }).locator("input");
+    await toggle.click();
+    const hidden = await page.$$eval("#viewhost .mv-page", (ps) => ps.length);
+    await toggle.click();
+    if (hidden !== 0) fail(`${asset.name}: ${hidden} page outlines with the pages turned off`);
+  }
   return `${shown.join(" ")}, ${pages} pages`;
+}
+
+// Orbit (left drag), zoom (wheel) and pan (right drag) move the camera and the picture;
+// wireframe and textures change the picture and back.
+async function checkControls(page, asset) {
+  const box = await page.locator("#viewhost canvas").boundingBox();
+  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  const camera = () => page.evaluate(() => {
+    const v = window.mshconvView;
+    return [...v.camera.position.toArray(), ...v.controls.target.toArray()];
+  });
+  const moved = (a, b) => a.some((x, i) => Math.abs(x - b[i]) > 1e-4);
+  const out = [];
+  const gestures = [
+    ["orbit", async () => {
+      await page.mouse.move(cx, cy);
+      await page.mouse.down();
+      await page.mouse.move(cx + 120, cy + 40, { steps: 6 });
+      await page.mouse.up();
+    }],
+    ["zoom", async () => {
+      await page.mouse.move(cx, cy);
+      await page.mouse.wheel(0, -400);
+    }],
+    ["pan", async () => {
+      await page.mouse.move(cx, cy);
+      await page.mouse.down({ button: "right" });
+      await page.mouse.move(cx + 80, cy - 60, { steps: 6 });
+      await page.mouse.up({ button: "right" });
+    }],
+  ];
+  for (const [what, gesture] of gestures) {
+    await page.evaluate(() => window.mshconvView.home());
+    const before = await camera();
+    await snap(page, "before");
+    await gesture();
+    await page.waitForTimeout(50);
+    const after = await camera();
+    await snap(page, "after");
+    const { changed } = await diff(page, "before", "after");
+    if (!moved(before, after) || !changed) fail(`${asset.name}: ${what} moves the camera: ${moved(before, after)}, changes ${changed} px`);
+    out.push(`${what} ${changed} px`);
+  }
+  await page.evaluate(() => window.mshconvView.home());
+  for (const label of ["wireframe", "textures"]) {
+    const box2 = page.locator("#viewhost label.mv-field", { hasText: label }).locator("input");
+    await snap(page, "before");
+    await box2.click();
+    await snap(page, "after");
+    await box2.click();
+    await snap(page, "again");
+    const { changed } = await diff(page, "before", "after");
+    if (!changed) fail(`${asset.name}: ${label} changes no pixel`);
+    if ((await diff(page, "before", "again")).changed) fail(`${asset.name}: ${label} twice does not restore the picture`);
+    out.push(`${label} ${changed} px`);
+  }
+  return out.join(", ");
 }
 
 async function firstScreen(dir, limit) {
@@ -386,6 +483,7 @@ async function views(dir, outDir) {
     if (!gl) die("this Chromium offers no WebGL 2 (SwiftShader); the views cannot be checked");
 
     let lowest = { iou: 2, name: "" }, sum = 0, n = 0, lodChecked = null, animChecked = null;
+    let controlsChecked = null, groupChecked = null;
     const models = withView.filter((a) => a.kind === "model" && a.view);
     for (const a of models) {
       const r = await openView(page, a);
@@ -395,6 +493,10 @@ async function views(dir, outDir) {
       if (iou < lowest.iou) lowest = { iou, name: a.name };
       const view = readView(dir, a);
       const gltf = readGlb(view.glb);
+      if (!controlsChecked) controlsChecked = `${a.name}: ${await checkControls(page, a)}`;
+      if (!groupChecked && a.facts.groups.length > 1) {
+        groupChecked = `${a.name} group ${a.facts.groups.join("/")}: ${(await checkModelGroups(page, a, gltf)).join("/")} triangles`;
+      }
       if (!lodChecked && a.facts.lods.length > 1) {
         lodChecked = `${a.name} LOD ${a.facts.lods.join("/")}: ${(await checkModelLods(page, a, gltf)).join("/")} triangles`;
       }
@@ -411,7 +513,8 @@ async function views(dir, outDir) {
     if (!lodChecked) fail("no model with several LODs to switch");
     if (!animChecked) fail("no animated model to scrub");
     summary.push(`${n} models opened; silhouette IoU vs preview: lowest ${lowest.iou.toFixed(4)} (${lowest.name}), mean ${(sum / Math.max(1, n)).toFixed(4)}`);
-    summary.push(lodChecked, animChecked);
+    if (!groupChecked) fail("no model with several groups to switch");
+    summary.push(controlsChecked, lodChecked, groupChecked, animChecked);
 
     const maps = withView.filter((a) => a.kind === "map");
     let classes = [];
@@ -421,7 +524,7 @@ async function views(dir, outDir) {
       const view = readView(dir, a);
       if (!classes.length) {
         classes = await checkMapClasses(page, a, view);
-        summary.push(`${a.name}: ${classes.join(", ")}`);
+        summary.push(`${a.name}: ${[...(await checkMapLayers(page, a)), ...classes].join(", ")}`);
         await page.screenshot({ path: path.join(outDir, "viewer_map.png") });
       }
     }
@@ -440,6 +543,18 @@ async function views(dir, outDir) {
       }
     }
     summary.push(`${sample.length} texture views`);
+    // A link with #view=NAME opens that view.
+    const linked = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(linked, "index.html#view=");
+    const target = models[models.length - 1];
+    await linked.goto(pathToFileURL(path.join(dir, "index.html")).href + "#view=" +
+                      encodeURIComponent(target.name), { waitUntil: "load" });
+    await linked.waitForFunction(() => window.mshconvView && window.mshconvView.ready, null, { timeout: 60000 });
+    const title = await linked.textContent("#viewname");
+    if (title !== target.name) fail(`#view=${target.name} opened "${title}"`);
+    await linked.close();
+    summary.push(`#view=${target.name} opens its view`);
+
     await page.evaluate(() => document.getElementById("viewclose").click());
     const left = await page.evaluate(() => !document.getElementById("viewer").hidden || !!window.mshconvView);
     if (left) fail("closing the view leaves it open");
