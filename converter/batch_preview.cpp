@@ -86,7 +86,8 @@ class PreviewBatch {
     PreviewBatch(const fs::path& out, const po::variables_map& vm, const Shard& shard,
                  Progress& progress, std::vector<Result>& results)
         : out_(out), vm_(vm), shard_(shard), progress_(progress), results_(results),
-          settings_(preview_settings(vm)), force_(vm.count("force") > 0) {
+          settings_(preview_settings(vm)), force_(vm.count("force") > 0),
+          views_(vm.count("no-views") == 0) {
         options_ = {{"size", {settings_.width, settings_.height}},
                     {"view", settings_.view.empty() ? "default" : settings_.view},
                     {"lod", settings_.lod},
@@ -98,8 +99,8 @@ class PreviewBatch {
         if (settings_.strip) options_["strip"] = settings_.strip;
         if (settings_.turntable) options_["turntable"] = settings_.turntable;
         if (settings_.both_sides) options_["both_sides"] = true;
-        // The views are part of every asset's output: a gallery from before them is redone.
-        options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION) + " view");
+        options_["views"] = views_;
+        options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION));
     }
 
     void input(const std::string& spec) {
@@ -281,6 +282,23 @@ class PreviewBatch {
         return h;
     }
 
+    // The asset's view (its script's text) from the same inputs as its preview; an asset whose
+    // view cannot be made keeps its tile, and its metadata says why.
+    std::string view_of(const Asset& a, const Loaded& in, const pipeline::ModelExportInput* model,
+                        const pipeline::TerrainExportInput* map, json& metadata) const {
+        try {
+            const json view =
+                model ? pipeline::model_view(*model, settings_, metadata)
+                : map ? pipeline::terrain_view(*map, settings_, metadata)
+                      : pipeline::texture_view(in.bytes, in.address.display(), settings_, metadata);
+            metadata["view"] = fs::path(a.name + ".view.js").filename().string();
+            return pipeline::view_script(a.name, view);
+        } catch (const std::exception& e) {
+            metadata["view_error"] = e.what();
+            return {};
+        }
+    }
+
     void run(Asset& a) {
         Result& r = results_[a.result];
         const auto start = Clock::now();
@@ -322,19 +340,9 @@ class PreviewBatch {
                     model ? pipeline::preview_model(*model, settings_, texture_cache_.get())
                     : map ? pipeline::preview_terrain(*map, settings_, texture_cache_.get())
                           : pipeline::preview_texture(in.bytes, in.address.display(), settings_);
-                // The view from the same inputs; an asset whose view cannot be made keeps its
-                // tile and says why.
-                std::string view_text;
-                try {
-                    const json view = model ? pipeline::model_view(*model, settings_, p.metadata)
-                                      : map ? pipeline::terrain_view(*map, settings_, p.metadata)
-                                            : pipeline::texture_view(in.bytes, in.address.display(),
-                                                                     settings_, p.metadata);
-                    view_text = pipeline::view_script(a.name, view);
-                    p.metadata["view"] = fs::path(view_path).filename().string();
-                } catch (const std::exception& e) {
-                    p.metadata["view_error"] = e.what();
-                }
+                const std::string view_text = views_ ? view_of(a, in, model ? &*model : nullptr,
+                                                               map ? &*map : nullptr, p.metadata)
+                                                     : std::string();
                 p.metadata["key"] = key;
                 p.metadata["status"] = "ok";
                 write(png_path, json_path, p.png, p.metadata, view_text);
@@ -414,12 +422,15 @@ class PreviewBatch {
                             {"assets", assets}};
         const std::string text = index.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
         const std::string html = converter::gallery_html(index);
-        const std::string& viewer = converter::viewer_bundle(); // once per gallery
         fs::create_directories(out_);
-        pipeline::write_outputs(out_, {{"index.json", Bytes(text.begin(), text.end())},
-                                       {"index.html", Bytes(html.begin(), html.end())},
-                                       {std::string(converter::kViewerScriptName),
-                                        Bytes(viewer.begin(), viewer.end())}});
+        pipeline::OutputFiles files{{"index.json", Bytes(text.begin(), text.end())},
+                                    {"index.html", Bytes(html.begin(), html.end())}};
+        if (views_) {
+            const std::string& viewer = converter::viewer_bundle(); // once per gallery
+            files.push_back(
+                {std::string(converter::kViewerScriptName), Bytes(viewer.begin(), viewer.end())});
+        }
+        pipeline::write_outputs(out_, files);
     }
 
     fs::path out_;
@@ -429,6 +440,7 @@ class PreviewBatch {
     std::vector<Result>& results_;
     pipeline::PreviewSettings settings_;
     bool force_;
+    bool views_; // each asset's interactive view beside its thumbnail, the viewer once
     json options_;
     uint64_t options_hash_ = 0;
     std::vector<BatchUnit> units_;

@@ -7,7 +7,7 @@ three.js view that works from disk, and `mshconv view` writes one asset's page.
    model), the LOD switch, the animation scrub and a map's class toggle do what they say, textures
    show their mip levels and pages, no console error, and without WebGL the tiles stay;
 2. the viewer script is written once per gallery, each asset's view beside its thumbnail, and an
-   unchanged asset keeps its view (a missing view file is made again);
+   unchanged asset keeps its view (a missing view file is made again); --no-views leaves them out;
 3. `mshconv view`: a model, a map and a texture as pages that open by themselves, the model's
    silhouette as in its preview; the browser started with the page's path (a stand-in xdg-open);
    clear errors and no page for bad input;
@@ -77,6 +77,15 @@ r = run("batch", game, "-o", gallery, "--to", "preview")
 check(r.returncode == 0 and f"1 previews drawn, {len(assets) - 1} unchanged" in r.stdout
       and os.path.isfile(os.path.join(gallery, a_model["view"])),
       f"a second run keeps the unchanged assets and makes a missing view again ({r.stdout.strip()})")
+
+plain = os.path.join(work, "gallery_no_views")
+r = run("batch", game, "-o", plain, "--to", "preview", "--no-views")
+plain_files = [f for _, _, fs in os.walk(plain) for f in fs]
+plain_index = json.load(open(os.path.join(plain, "index.json")))
+check(r.returncode == 0 and not any(f.endswith(".js") for f in plain_files)
+      and not any("view" in a for a in plain_index["assets"])
+      and plain_index["options"]["views"] is False,
+      "--no-views: thumbnails and facts only, no viewer script, no views")
 
 # ---- 3. mshconv view --------------------------------------------------------------------------
 model = os.path.join(game, "static.rlb") + ":House_01.msh"
