@@ -8,8 +8,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
 #include <spawn.h>
-#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
 
 extern char** environ;
 
