@@ -249,7 +249,7 @@ constexpr std::string_view kTail = R"html(</script>
     fig.append(thumb, cap);
     return fig;
   }
-  // What the filters need of an asset; its element is made later (see `more`).
+  // What the filters need of an asset; its element is made later (see `make`).
   function tile(a) {
     // Lower-cased once; "\n" keeps a match from spanning two fields.
     const hay = scalars([a.name, a.source, a.facts], []).join("\n").toLowerCase();
@@ -285,9 +285,14 @@ constexpr std::string_view kTail = R"html(</script>
     try {
       viewerLoaded = viewerLoaded || loadScript("mshconv-viewer.js");
       await viewerLoaded;
-      viewScript = await loadScript(href(a.view));
+      const script = await loadScript(href(a.view));
+      if (openAsset !== a) { // another view opened meanwhile
+        script.remove();
+        if (window.mshconvViews) delete window.mshconvViews[a.name];
+        return;
+      }
+      viewScript = script;
       const data = (window.mshconvViews || {})[a.name];
-      if (openAsset !== a) return;
       if (!data) throw new Error(a.view + " holds no view of " + a.name);
       data.name = a.name;
       viewHandle = window.MshconvViewer.open(viewHost, data);

@@ -263,8 +263,10 @@ function sceneView(host, asset, status) {
     return { name: "mshconv_image_elements" };
   });
   const bytes = bytesOf(asset.glb);
+  let disposed = false;
   loader.parse(bytes.buffer, "", (gltf) => {
     partsOf(gltf).then((parts) => {
+      if (disposed) return; // closed while it loaded
       scene.add(gltf.scene);
       handle.gltf = gltf;
       handle.parts = parts;
@@ -342,6 +344,7 @@ function sceneView(host, asset, status) {
   }, (error) => status("cannot read the model: " + (error && error.message ? error.message : error)));
 
   handle.dispose = () => {
+    disposed = true;
     observer.disconnect();
     if (frame) cancelAnimationFrame(frame);
     controls.dispose();
