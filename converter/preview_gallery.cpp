@@ -225,6 +225,7 @@ constexpr std::string_view kTail = R"html(</script>
     cap.append(head);
     if (a.source && a.source !== a.name) cap.append(el("div", "source", a.source));
     if (kind === "error") cap.append(el("p", "error", a.error || "failed"));
+    if (a.view_error) cap.append(el("p", "error", "no view: " + a.view_error));
     if (a.facts && typeof a.facts === "object" && Object.keys(a.facts).length) {
       const dl = el("dl", "facts");
       for (const [k, v] of Object.entries(a.facts)) dl.append(el("dt", null, k), factValue(v));
