@@ -406,6 +406,14 @@ function buildMapControls(parts, schedule, bar, asset) {
   }
   const legend = el("div", "mv-legend");
   const colours = new Map((asset.classes || []).map((c) => [c.class, c.colour]));
+  // The classes over the ground as opaque as in the thumbnail (its legend's fill_alpha), which
+  // the export's lighter draped layer would otherwise make look paler.
+  const alphas = new Map((asset.classes || []).map((c) => [c.class, c.fill_alpha]));
+  for (const p of draped) {
+    const alpha = alphas.get(p.classId);
+    if (typeof alpha !== "number") continue;
+    for (const m of [].concat(p.object.material || [])) m.opacity = alpha;
+  }
   for (const id of classes) {
     const swatch = el("span", "mv-swatch");
     swatch.style.background = colours.get(id) || "#888";
