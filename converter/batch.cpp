@@ -106,6 +106,8 @@ int run_batch(const Args& args) {
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
         "the fast setting (ISA-L igzip level 0, Up filter; same pixels)")(
         "force", "--to preview: redo every asset, also those whose key is unchanged")(
+        "no-views", "--to preview: thumbnails and facts only, without the interactive views (the "
+                    "maps' views are most of a gallery's size)")(
         "full-read", "--to nres: read and compare even the files the exports wrote (by default "
                      "those give their originals without being read)");
     add_reading_option(desc);

@@ -5,6 +5,7 @@
 #include "disk_jobs.hpp"
 #include "preview_cmd.hpp"
 #include "preview_gallery.hpp"
+#include "viewer_bundle.hpp"
 
 #include "formats/content_hash.hpp"
 #include "formats/diagnostics.hpp"
@@ -15,6 +16,7 @@
 #include "pipeline/game_files.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "pipeline/outputs.hpp"
+#include "pipeline/preview_view.hpp"
 #include "render/text.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
@@ -84,7 +86,8 @@ class PreviewBatch {
                  Progress& progress, std::vector<Result>& results)
         : out_(out), vm_(vm), convert_options_(convert_options(vm)),
           job_(disk_job(convert_options_)), shard_(shard), progress_(progress), results_(results),
-          settings_(preview_settings(vm)), force_(vm.count("force") > 0) {
+          settings_(preview_settings(vm)), force_(vm.count("force") > 0),
+          views_(vm.count("no-views") == 0) {
         options_ = {{"size", {settings_.width, settings_.height}},
                     {"view", settings_.view.empty() ? "default" : settings_.view},
                     {"lod", settings_.lod},
@@ -96,6 +99,7 @@ class PreviewBatch {
         if (settings_.strip) options_["strip"] = settings_.strip;
         if (settings_.turntable) options_["turntable"] = settings_.turntable;
         if (settings_.both_sides) options_["both_sides"] = true;
+        options_["views"] = views_;
         options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION));
     }
 
@@ -279,11 +283,29 @@ class PreviewBatch {
         return h;
     }
 
+    // The asset's view (its script's text) from the same inputs as its preview; an asset whose
+    // view cannot be made keeps its tile, and its metadata says why.
+    std::string view_of(const Asset& a, const Loaded& in, const pipeline::ModelExportInput* model,
+                        const pipeline::TerrainExportInput* map, json& metadata) const {
+        try {
+            const json view =
+                model ? pipeline::model_view(*model, settings_, metadata)
+                : map ? pipeline::terrain_view(*map, settings_, metadata)
+                      : pipeline::texture_view(in.bytes, in.address.display(), settings_, metadata);
+            metadata["view"] = fs::path(a.name + ".view.js").filename().string();
+            return pipeline::view_script(a.name, view);
+        } catch (const std::exception& e) {
+            metadata["view_error"] = e.what();
+            return {};
+        }
+    }
+
     void run(Asset& a) {
         Result& r = results_[a.result];
         const auto start = Clock::now();
         const fs::path png_path = out_ / (a.name + ".png");
         const fs::path json_path = out_ / (a.name + ".json");
+        const fs::path view_path = out_ / (a.name + ".view.js");
         r.output = a.name + ".png";
         a.entry = {{"name", a.name},
                    {"kind", a.kind},
@@ -308,7 +330,7 @@ class PreviewBatch {
             if (a.kind == "map") map = jobs::terrain_export_input(job_, in, a.libraries, own);
             const std::string key =
                 sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
-            if (!force_ && unchanged(json_path, png_path, key, a.entry)) {
+            if (!force_ && unchanged(json_path, png_path, view_path, key, a.entry)) {
                 r.status = Status::Skipped;
                 r.message = "unchanged (same key; --force redoes it)";
                 r.unchanged = true;
@@ -319,9 +341,12 @@ class PreviewBatch {
                     model ? pipeline::preview_model(*model, settings_, texture_cache_.get())
                     : map ? pipeline::preview_terrain(*map, settings_, texture_cache_.get())
                           : pipeline::preview_texture(in.bytes, in.address.display(), settings_);
+                const std::string view_text = views_ ? view_of(a, in, model ? &*model : nullptr,
+                                                               map ? &*map : nullptr, p.metadata)
+                                                     : std::string();
                 p.metadata["key"] = key;
                 p.metadata["status"] = "ok";
-                write(png_path, json_path, p.png, p.metadata);
+                write(png_path, json_path, p.png, p.metadata, view_text);
                 fill_entry(a.entry, p.metadata);
                 r.status = Status::Converted;
             }
@@ -344,14 +369,16 @@ class PreviewBatch {
         progress_.finished(r);
     }
 
+    // The index entry from the asset's metadata; the view's path is relative to the gallery.
     static void fill_entry(json& entry, const json& meta) {
-        for (const char* k : {"size", "hash", "status", "error", "facts"})
+        for (const char* k : {"size", "hash", "status", "error", "facts", "view_error"})
             if (meta.contains(k)) entry[k] = meta[k];
+        if (meta.contains("view")) entry["view"] = entry["name"].get<std::string>() + ".view.js";
     }
 
     // The JSON beside the PNG records this key: the asset has not changed.
     static bool unchanged(const fs::path& json_path, const fs::path& png_path,
-                          const std::string& key, json& entry) {
+                          const fs::path& view_path, const std::string& key, json& entry) {
         std::error_code ec;
         if (!fs::is_regular_file(json_path, ec) || !fs::is_regular_file(png_path, ec)) return false;
         try {
@@ -360,6 +387,7 @@ class PreviewBatch {
             if (!meta.is_object() || meta.value("key", "") != key ||
                 meta.value("status", "") != "ok")
                 return false;
+            if (meta.contains("view") && !fs::is_regular_file(view_path, ec)) return false;
             fill_entry(entry, meta);
             return true;
         } catch (const std::exception&) {
@@ -367,13 +395,18 @@ class PreviewBatch {
         }
     }
 
+    // The picture, its metadata and its view appear together or not at all.
     static void write(const fs::path& png_path, const fs::path& json_path, const Bytes& png,
-                      const json& meta) {
+                      const json& meta, const std::string& view_text = {}) {
         fs::create_directories(png_path.parent_path());
         const std::string text = meta.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-        pipeline::write_outputs(png_path.parent_path(),
-                                {{png_path.filename().string(), png},
-                                 {json_path.filename().string(), Bytes(text.begin(), text.end())}});
+        pipeline::OutputFiles files{
+            {png_path.filename().string(), png},
+            {json_path.filename().string(), Bytes(text.begin(), text.end())}};
+        if (!view_text.empty())
+            files.push_back({json_path.stem().string() + ".view.js",
+                             Bytes(view_text.begin(), view_text.end())});
+        pipeline::write_outputs(png_path.parent_path(), files);
     }
 
     void write_index() {
@@ -391,8 +424,14 @@ class PreviewBatch {
         const std::string text = index.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
         const std::string html = converter::gallery_html(index);
         fs::create_directories(out_);
-        pipeline::write_outputs(out_, {{"index.json", Bytes(text.begin(), text.end())},
-                                       {"index.html", Bytes(html.begin(), html.end())}});
+        pipeline::OutputFiles files{{"index.json", Bytes(text.begin(), text.end())},
+                                    {"index.html", Bytes(html.begin(), html.end())}};
+        if (views_) {
+            const std::string& viewer = converter::viewer_bundle(); // once per gallery
+            files.push_back(
+                {std::string(converter::kViewerScriptName), Bytes(viewer.begin(), viewer.end())});
+        }
+        pipeline::write_outputs(out_, files);
     }
 
     fs::path out_;
@@ -404,6 +443,7 @@ class PreviewBatch {
     std::vector<Result>& results_;
     pipeline::PreviewSettings settings_;
     bool force_;
+    bool views_; // each asset's interactive view beside its thumbnail, the viewer once
     json options_;
     uint64_t options_hash_ = 0;
     std::vector<BatchUnit> units_;

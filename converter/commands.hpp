@@ -19,6 +19,7 @@ int run_nres(const Args& args);
 int run_samples(const Args& args);
 int run_batch(const Args& args);
 int run_preview(const Args& args);
+int run_view(const Args& args);
 int run_version(const Args& args);
 int run_survey(const Args& args);
 

@@ -27,6 +27,9 @@ commands:
   preview IN OUT.png [--size W[xH]] [--view iso|front|back|left|right|top|grid] [--metadata M]
                                    a thumbnail of a model, map, texture or glTF/OBJ (CPU, no
                                    display); batch --to preview: a gallery of a whole folder
+  view IN [-o PAGE.html] [--no-open]
+                                   an interactive 3D view of a model or map (a texture's mip
+                                   levels) as one HTML page, opened in the default browser
   info IN [--json]                 what is inside an archive, model, map, WEAR or texture
   validate IN [--strict] [--json]  diagnostics; exit 1 when invalid
   nres list IN                     archive directory
@@ -81,6 +84,7 @@ int main(int argc, char** argv) {
         if (command == "samples") return msh::cli::run_samples(args);
         if (command == "batch") return msh::cli::run_batch(args);
         if (command == "preview") return msh::cli::run_preview(args);
+        if (command == "view") return msh::cli::run_view(args);
         if (command == "survey") return msh::cli::run_survey(args);
         spdlog::error("unknown command '{}'", command);
         std::fputs(kUsage, stderr);

@@ -7,6 +7,7 @@
 #include "formats/file_io.hpp"
 #include "formats/sniff.hpp"
 #include "pipeline/model_import.hpp"
+#include "pipeline/preview_view.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,5 +1,7 @@
 #include "preview_gallery.hpp"
 
+#include "pipeline/preview_view.hpp"
+
 #include <string_view>
 
 namespace msh::converter {
@@ -7,13 +9,14 @@ namespace msh::converter {
 namespace {
 
 // Everything up to the embedded index. The CSP keeps the page offline: it may show its own
-// images and run its inline code, nothing else.
+// images and run its inline code and the scripts beside it (the viewer and the assets' views,
+// loaded when a view opens), nothing else; blob: images are the textures the viewer decodes.
 constexpr std::string_view kHead = R"html(<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file: data: blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline' 'self' file:">
 <title>mshconv preview</title>
 <style>
 :root {
@@ -37,7 +40,9 @@ input, select { font: inherit; color: inherit; padding: 5px 8px; border: 1px sol
 main { padding: 16px 20px; }
 #grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(210px, 1fr)); gap: 14px;
   align-items: start; }
-.tile { margin: 0; display: flex; flex-direction: column; overflow: hidden; background: var(--card);
+/* Tiles off screen are neither laid out nor painted until scrolled to (thousands of assets). */
+.tile { content-visibility: auto; contain-intrinsic-size: auto 210px auto 360px; margin: 0;
+  display: flex; flex-direction: column; overflow: hidden; background: var(--card);
   border: 1px solid var(--line); border-radius: 8px; }
 .thumb { aspect-ratio: 1; display: grid; place-items: center; background: #eceef1;
   border-bottom: 1px solid var(--line); }
@@ -65,6 +70,18 @@ figcaption { display: flex; flex-direction: column; gap: 4px; min-width: 0; padd
 .facts ul { margin: 0; padding: 0; list-style: none; }
 .facts summary { cursor: pointer; color: var(--accent); }
 .meta { align-self: flex-start; font-size: 12px; color: var(--accent); }
+.links { display: flex; gap: 12px; }
+.open3d { padding: 0; border: 0; background: none; font: inherit; font-size: 12px; color: var(--accent);
+  cursor: pointer; text-decoration: underline; }
+.thumb.opens { cursor: zoom-in; }
+#viewer { position: fixed; inset: 0; z-index: 2; display: flex; flex-direction: column;
+  background: #1b1e23; }
+#viewer .vhead { display: flex; align-items: center; gap: 12px; padding: 6px 12px; color: #e8eaed;
+  background: #14161a; }
+#viewer .vhead .name { flex: 1; }
+#viewer .vhead button { font: inherit; padding: 2px 10px; }
+#viewhost { flex: 1; min-height: 0; display: flex; flex-direction: column; }
+#viewhost > .mv { flex: 1; }
 #empty { padding: 40px 0; text-align: center; color: var(--muted); }
 footer { padding: 0 20px 20px; font-size: 12px; color: var(--muted); }
 @media (max-width: 640px) { .controls { width: 100%; margin-left: 0; } #search { flex: 1; width: auto; } }
@@ -86,6 +103,10 @@ footer { padding: 0 20px 20px; font-size: 12px; color: var(--muted); }
   <p id="empty" hidden>No asset matches the filters.</p>
 </main>
 <footer id="about"></footer>
+<div id="viewer" role="dialog" aria-modal="true" aria-labelledby="viewname" hidden>
+  <div class="vhead"><span class="name" id="viewname"></span><button id="viewclose" type="button">close (Esc)</button></div>
+  <div id="viewhost"></div>
+</div>
 <noscript><p>The gallery needs JavaScript; index.json lists the same assets.</p></noscript>
 <script type="application/json" id="assets">)html";
 
@@ -175,8 +196,7 @@ constexpr std::string_view kTail = R"html(</script>
     return span;
   }
 
-  function tile(a) {
-    const kind = kindOf(a);
+  function tileElement(a, kind) {
     const fig = el("figure", "tile");
     fig.dataset.kind = kind;
 
@@ -205,27 +225,121 @@ constexpr std::string_view kTail = R"html(</script>
     cap.append(head);
     if (a.source && a.source !== a.name) cap.append(el("div", "source", a.source));
     if (kind === "error") cap.append(el("p", "error", a.error || "failed"));
+    if (a.view_error) cap.append(el("p", "error", "no view: " + a.view_error));
     if (a.facts && typeof a.facts === "object" && Object.keys(a.facts).length) {
       const dl = el("dl", "facts");
       for (const [k, v] of Object.entries(a.facts)) dl.append(el("dt", null, k), factValue(v));
       cap.append(dl);
     }
+    const links = el("div", "links");
+    if (a.view && kind !== "error") {
+      const open = el("button", "open3d", kind === "texture" ? "view 1:1" : "3D view");
+      open.type = "button";
+      open.addEventListener("click", () => openView(a));
+      thumb.classList.add("opens");
+      thumb.title = "open the view";
+      thumb.addEventListener("click", () => openView(a));
+      links.append(open);
+    }
     if (a.json) {
       const link = el("a", "meta", "metadata");
       link.href = href(a.json);
-      cap.append(link);
+      links.append(link);
     }
+    if (links.childElementCount) cap.append(links);
     fig.append(thumb, cap);
+    return fig;
+  }
+  // What the filters need of an asset; its element is made later (see `make`).
+  function tile(a) {
     // Lower-cased once; "\n" keeps a match from spanning two fields.
     const hay = scalars([a.name, a.source, a.facts], []).join("\n").toLowerCase();
-    return { fig, kind, hay };
+    return { a, fig: null, kind: kindOf(a), hay, visible: true };
   }
 
+  // The interactive view: the viewer (three.js and its code, one script for the whole gallery)
+  // and the asset's view (its GLB or mip levels as a script) are loaded from disk when a view
+  // first opens, with <script> elements: pages opened from file:// may not fetch().
+  const viewer = document.getElementById("viewer");
+  const viewHost = document.getElementById("viewhost");
+  let openAsset = null, viewHandle = null, viewScript = null;
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = src;
+      s.onload = () => resolve(s);
+      s.onerror = () => reject(new Error("cannot load " + src));
+      document.head.append(s);
+    });
+  }
+  let viewerLoaded = null;
+  function viewStatus(text) {
+    viewHost.replaceChildren(el("p", "nopng", text));
+  }
+  async function openView(a, fromHash) {
+    closeView(true);
+    openAsset = a;
+    viewer.hidden = false;
+    document.getElementById("viewname").textContent = String(a.name);
+    viewStatus("loading\u2026");
+    if (!fromHash) writeHash();
+    try {
+      viewerLoaded = viewerLoaded || loadScript("mshconv-viewer.js");
+      await viewerLoaded;
+      const script = await loadScript(href(a.view));
+      if (openAsset !== a) { // another view opened meanwhile
+        script.remove();
+        if (window.mshconvViews) delete window.mshconvViews[a.name];
+        return;
+      }
+      viewScript = script;
+      const data = (window.mshconvViews || {})[a.name];
+      if (!data) throw new Error(a.view + " holds no view of " + a.name);
+      data.name = a.name;
+      viewHandle = window.MshconvViewer.open(viewHost, data);
+      window.mshconvView = viewHandle; // for tools and tests: the open view's state
+    } catch (e) {
+      if (openAsset === a) viewStatus(String(e.message || e));
+    }
+  }
+  function closeView(keepHash) {
+    if (viewHandle && viewHandle.dispose) viewHandle.dispose();
+    viewHandle = null;
+    window.mshconvView = null;
+    if (viewScript) viewScript.remove();
+    viewScript = null;
+    if (openAsset && window.mshconvViews) delete window.mshconvViews[openAsset.name];
+    const was = openAsset;
+    openAsset = null;
+    viewHost.replaceChildren();
+    viewer.hidden = true;
+    if (was && !keepHash) writeHash();
+  }
+  document.getElementById("viewclose").addEventListener("click", () => closeView());
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && openAsset) closeView();
+  });
+
+  // The first screen's tiles at once, the rest in slices between frames: with thousands of
+  // assets, making every element before the first paint took seconds. #grid gets data-complete
+  // when all are there.
   const tiles = assets.map(tile);
   const grid = document.getElementById("grid");
-  const fragment = document.createDocumentFragment();
-  for (const t of tiles) fragment.append(t.fig);
-  grid.append(fragment);
+  let made = 0;
+  function make(count) {
+    const fragment = document.createDocumentFragment();
+    const end = Math.min(tiles.length, made + count);
+    for (; made < end; made++) {
+      const t = tiles[made];
+      t.fig = tileElement(t.a, t.kind);
+      t.fig.hidden = !t.visible;
+      fragment.append(t.fig);
+    }
+    grid.append(fragment);
+    if (made === tiles.length) grid.dataset.complete = "true";
+    return made < tiles.length;
+  }
+  const rest = () => make(200) && setTimeout(rest, 0);
 
   const count = new Map();
   for (const t of tiles) count.set(t.kind, (count.get(t.kind) || 0) + 1);
@@ -255,7 +369,8 @@ constexpr std::string_view kTail = R"html(</script>
     let n = 0;
     for (const t of tiles) {
       const visible = (k === "all" || t.kind === k) && (!q || t.hay.includes(q));
-      t.fig.hidden = !visible;
+      t.visible = visible;
+      if (t.fig) t.fig.hidden = !visible;
       if (visible) n++;
     }
     shown.textContent = n + " of " + tiles.length + " shown";
@@ -270,11 +385,16 @@ constexpr std::string_view kTail = R"html(</script>
     if (search.value !== q) search.value = q;
     kindSelect.value = kinds.includes(k) ? k : "all";
     apply();
+    const v = p.get("view");
+    const a = v && assets.find((x) => String(x.name) === v && x.view && x.status !== "error");
+    if (a && a !== openAsset) openView(a, true);
+    else if (!a && openAsset) closeView(true);
   }
   function writeHash() {
     const p = new URLSearchParams();
     if (search.value) p.set("q", search.value);
     if (kindSelect.value !== "all") p.set("kind", kindSelect.value);
+    if (openAsset) p.set("view", String(openAsset.name));
     const h = p.toString();
     try {
       // replaceState: typing should not fill the history, and fires no hashchange.
@@ -288,40 +408,18 @@ constexpr std::string_view kTail = R"html(</script>
   kindSelect.addEventListener("change", changed);
   window.addEventListener("hashchange", readHash);
   readHash();
+  // The rest once the first screen's thumbnails are in (they delay the load event).
+  if (make(60)) window.addEventListener("load", () => setTimeout(rest, 0), { once: true });
 })();
 </script>
 </body>
 </html>
 )html";
 
-// The index as JSON that an HTML parser cannot end early: `<`, `>` and `&` only occur inside JSON
-// strings, where their \u escapes mean the same, so `</script>` and `<!--` cannot appear.
-std::string script_safe_json(const nlohmann::json& index) {
-    const std::string dumped = index.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::string out;
-    out.reserve(dumped.size() + dumped.size() / 16);
-    for (char c : dumped) {
-        switch (c) {
-        case '<':
-            out += "\\u003c";
-            break;
-        case '>':
-            out += "\\u003e";
-            break;
-        case '&':
-            out += "\\u0026";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 std::string gallery_html(const nlohmann::json& index) {
-    const std::string data = script_safe_json(index);
+    const std::string data = pipeline::script_safe_json(index);
     std::string html;
     html.reserve(kHead.size() + data.size() + kTail.size());
     html += kHead;

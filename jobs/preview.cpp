@@ -8,6 +8,7 @@
 #include "formats/sniff.hpp"
 #include "formats/texm.hpp"
 #include "pipeline/model_import.hpp"
+#include "pipeline/preview_view.hpp"
 
 #include <mshconv/preview.hpp>
 
@@ -50,7 +51,7 @@ pipeline::PreviewSettings preview_settings(const mshconv::PreviewOptions& o,
 pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
                                  const pipeline::PreviewSettings& settings,
                                  pipeline::PreviewTextureCache* cache,
-                                 const ModelExportContext* context) {
+                                 const ModelExportContext* context, nlohmann::json* view) {
     const std::string leaf = in.address.entries.empty() ? in.address.file.filename().string()
                                                         : in.address.entries.back();
     const std::string ext = lower_ascii(fs::path(leaf).extension().string());
@@ -63,16 +64,26 @@ pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
             kind = ContentKind::Model;
     }
     switch (kind) {
-    case ContentKind::Model:
-        return pipeline::preview_model(model_export_input(job, in, context), settings, cache);
+    case ContentKind::Model: {
+        const pipeline::ModelExportInput input = model_export_input(job, in, context);
+        pipeline::Preview p = pipeline::preview_model(input, settings, cache);
+        if (view) *view = pipeline::model_view(input, settings, p.metadata);
+        return p;
+    }
     case ContentKind::Terrain: {
         std::optional<mapping::MaterialLibraries> own;
         const pipeline::TerrainExportInput input =
             terrain_export_input(job, in, context ? context->libraries : nullptr, own);
-        return pipeline::preview_terrain(input, settings, cache);
+        pipeline::Preview p = pipeline::preview_terrain(input, settings, cache);
+        if (view) *view = pipeline::terrain_view(input, settings, p.metadata);
+        return p;
     }
-    case ContentKind::Texm:
-        return pipeline::preview_texture(in.bytes, in.address.display(), settings);
+    case ContentKind::Texm: {
+        pipeline::Preview p = pipeline::preview_texture(in.bytes, in.address.display(), settings);
+        if (view)
+            *view = pipeline::texture_view(in.bytes, in.address.display(), settings, p.metadata);
+        return p;
+    }
     case ContentKind::DamagedNRes:
         nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
         break;

@@ -15,11 +15,13 @@ pipeline::PreviewSettings preview_settings(const mshconv::PreviewOptions& option
                                            const Readings& readings);
 
 // The preview of a loaded asset (model, Land.msh or Texm, sniffed); throws FormatError when it is
-// none of these. `context`: batch's WEAR and libraries.
+// none of these. `context`: batch's WEAR and libraries. With `view`, also the asset's interactive
+// view (pipeline/preview_view.hpp) from the same inputs.
 pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
                                  const pipeline::PreviewSettings& settings,
                                  pipeline::PreviewTextureCache* cache = nullptr,
-                                 const ModelExportContext* context = nullptr);
+                                 const ModelExportContext* context = nullptr,
+                                 nlohmann::json* view = nullptr);
 
 // The preview of `input` (a path or ARCHIVE:ENTRY; a .gltf/.glb/.obj is read as a scene).
 pipeline::Preview preview(const Job& job, const std::string& input,

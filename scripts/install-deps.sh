@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what mshconv builds and tests with on Debian 12, when anything is missing: the
-# compilers (g++; clang for the fuzzers) and libraries, the real consumers the tests run (Assimp,
-# Blender 3.4 + numpy, Node.js for Khronos glTF-Validator, Chromium for the gallery) and the npm
-# packages (glTF-Validator, playwright-core; pinned by tools/node/package-lock.json).
+# compilers (g++; clang for the fuzzers) and libraries, Node.js with the npm packages the build
+# bundles into the gallery's 3D view (three.js, esbuild; pinned by viewer/package-lock.json), the
+# real consumers the tests run (Assimp, Blender 3.4 + numpy, Khronos glTF-Validator, Chromium for
+# the gallery) and the tests' npm packages (glTF-Validator, playwright-core; pinned by
+# tools/node/package-lock.json).
 #   install-deps.sh           everything the build and the tests use
 #   install-deps.sh --build   only what building mshconv needs (scripts/demo.sh)
 #   install-deps.sh --bench   everything, and the benchmarks' tools (hyperfine, time, f3d)
@@ -11,6 +13,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config python3 ccache
   libtinygltf-dev libassimp-dev libpng-dev libstb-dev libisal-dev libxxhash-dev rapidjson-dev
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev libmimalloc-dev)
+command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm) # the viewer
 if [ "${1:-}" != "--build" ]; then
   packages+=(assimp-utils blender python3-numpy) # the consumers the tests run
   packages+=(pngcheck)                    # PNG validation in the texture tests
@@ -19,7 +22,6 @@ if [ "${1:-}" != "--build" ]; then
   packages+=(python3-pil)                 # the preview tests' image measures (with python3-numpy)
   packages+=(clang libclang-rt-14-dev libomp-dev) # the sanitizer and fuzzer build (clang)
   [ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d)
-  command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -30,6 +32,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > /dev/null
+fi
+if [ ! -d viewer/node_modules/three ] || [ ! -d viewer/node_modules/esbuild ]; then
+  npm ci --prefix viewer --no-audit --no-fund --loglevel=error
 fi
 [ "${1:-}" = "--build" ] && exit 0
 if [ ! -d tools/node/node_modules/gltf-validator ] || [ ! -d tools/node/node_modules/playwright-core ]; then

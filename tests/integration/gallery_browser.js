@@ -138,6 +138,11 @@ function watch(page, label) {
     page.on("requestfailed", (r) => fail(`${label}: ${r.url()} failed: ${r.failure().errorText}`));
 }
 
+// The page makes the first screen's tiles at once and the rest between frames.
+async function complete(page) {
+    await page.waitForSelector("#grid[data-complete]", { state: "attached", timeout: 30000 });
+}
+
 async function main() {
     const { chromium } = loadPlaywright();
     const browser = await chromium.launch({
@@ -152,6 +157,7 @@ async function main() {
         const page = await context.newPage();
         watch(page, "index.html");
         await page.goto(url, { waitUntil: "load" });
+        await complete(page);
 
         // One tile per asset, in index order, named by the asset; nothing injected by the data.
         const tiles = await page.$$eval("#grid figure.tile", (ts) =>
@@ -264,6 +270,7 @@ async function main() {
         const linked = await context.newPage();
         watch(linked, "index.html#" + preset);
         await linked.goto(url + "#" + preset, { waitUntil: "load" });
+        await complete(linked);
         const controls = await linked.evaluate(() => ({
             q: document.getElementById("search").value,
             kind: document.getElementById("kind").value,

@@ -1,0 +1,94 @@
+// `mshconv view IN [-o PAGE.html] [--no-open]`: one asset's interactive view as a self-contained
+// page (converter/view_page.hpp), opened in the default browser.
+#include "commands.hpp"
+#include "preview_cmd.hpp"
+#include "view_page.hpp"
+
+#include "formats/file_io.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+extern char** environ;
+
+namespace msh::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kViewUsage = R"(view IN [-o PAGE.html] [--no-open] [options]
+
+Writes one asset's interactive view (three.js, WebGL) as a single HTML page that works from disk,
+and opens it in the default browser (xdg-open) unless --no-open. IN: an MSH model (file or
+archive entry; every LOD and group, its animation, its textures), a Land.msh (both layers and
+the areal overlay by class) or a Texm texture (each mip level at 1:1, the atlas pages). The view
+opens at the preview's camera (--view, --size as for `preview`). Default PAGE: IN's name + .html
+in the current folder.
+)";
+
+// xdg-open in the background: the browser outlives this command, which does not wait for it.
+void open_in_browser(const fs::path& page) {
+    const std::string path = fs::absolute(page).string();
+    char arg0[] = "xdg-open";
+    std::vector<char> arg1(path.begin(), path.end());
+    arg1.push_back('\0');
+    char* argv[] = {arg0, arg1.data(), nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    const int error = posix_spawnp(&pid, "xdg-open", &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0)
+        spdlog::warn("cannot start xdg-open ({}): open {} in a browser", std::strerror(error),
+                     path);
+    else
+        spdlog::info("opening {} in the default browser", path);
+}
+
+} // namespace
+
+int run_view(const Args& args) {
+    po::options_description desc("view options");
+    desc.add_options()("input", po::value<std::string>()->required(), "file or archive entry")(
+        "output,o", po::value<std::string>(), "the page (default: IN's name + .html)")(
+        "no-open", "write the page only; do not start a browser");
+    add_preview_options(desc, true);
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    po::variables_map vm;
+    if (!parse_options(args, kViewUsage, desc, pos, vm)) return 0;
+    const Address in = parse_address(vm["input"].as<std::string>());
+    const std::string leaf = in.entries.empty() ? in.file.filename().string() : in.entries.back();
+    const fs::path out =
+        vm.count("output") ? fs::path(vm["output"].as<std::string>()) : fs::path(leaf + ".html");
+    const std::string ext = lower_ascii(out.extension().string());
+    if (ext != ".html" && ext != ".htm")
+        throw UsageError("PAGE must end in .html: " + out.string());
+    if (same_path(out, in.file)) throw UsageError("PAGE is IN; inputs are never overwritten");
+    const pipeline::PreviewSettings settings = preview_settings(vm);
+
+    nlohmann::json view;
+    const mshconv::ConvertOptions options = convert_options(vm);
+    const pipeline::Preview preview =
+        jobs::preview_loaded(disk_job(options), load(in), settings, nullptr, nullptr, &view);
+    for (const std::string& w : preview.warnings) spdlog::warn("{}", w);
+    view["name"] = in.display();
+    const std::string html = converter::view_page_html(in.display(), view);
+    pipeline::write_outputs(out.parent_path(),
+                            {{out.filename().string(), Bytes(html.begin(), html.end())}});
+    std::printf("%s -> %s (%s view)\n", in.display().c_str(), out.string().c_str(),
+                view.value("kind", "").c_str());
+    if (!vm.count("no-open")) open_in_browser(out);
+    return 0;
+}
+
+} // namespace msh::cli
