@@ -440,13 +440,26 @@ float decode_tri_normal(int16_t v) {
     return float(v) / 32767.0f;
 }
 
-void validate_model(const Model& m, DiagnosticSink& sink, const std::string& where) {
-    auto base = [&](ResType t) -> uint64_t {
+namespace {
+
+// One model's validation, stage by stage (the rule numbers are msh.md §10's invariants).
+struct ModelCheck {
+    const Model& m;
+    DiagnosticSink& sink;
+    const std::string& where;
+    uint64_t base(ResType t) const {
         const nres::Entry* e = m.entry(t);
         return e ? e->data_offset : 0;
-    };
-    size_t vcount = m.positions.size();
-    // 5: per-vertex stream counts.
+    }
+};
+
+// The per-vertex streams hold one record per position (rule 5).
+void check_vertex_streams(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
+    auto base = [&c](ResType t) { return c.base(t); };
+    const size_t vcount = m.positions.size();
     if (m.has(kPositions)) {
         if (m.has(kNormals) && m.normals.size() != vcount)
             sink.error(where + ": Res4", base(kNormals),
@@ -464,6 +477,14 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
                           std::to_string(e->data.size() / stride) + " records for " +
                               std::to_string(vcount) + " vertices");
     }
+}
+
+// Positions, bounds and keys are finite.
+void check_finite_values(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
+    auto base = [&c](ResType t) { return c.base(t); };
     // Every float the engine computes with must be finite: a NaN or infinity in a position, a
     // bound or a key is an error for the strict reader (a warning for the tolerant one).
     // `what` names the values; a callable, so that the name is built only for a report (a
@@ -512,8 +533,15 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             !all_finite(kKeys, 24 * i + 12, &k.time, 1, key(" time")))
             break;
     }
+}
 
-    // 9, 10: batches.
+// Batches: whole triangles, index ranges inside Res6 and vertices inside the positions (rules 9,
+// 10).
+void check_batches(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
+    auto base = [&c](ResType t) { return c.base(t); };
     if (m.has(kBatches)) {
         for (size_t i = 0; i < m.batches.size(); ++i) {
             const Batch& b = m.batches[i];
@@ -532,14 +560,22 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
                 continue;
             }
             int64_t mx = slice_max(m, b);
-            if (m.has(kPositions) && mx >= 0 && uint64_t(b.base_vertex) + uint64_t(mx) >= vcount)
+            if (m.has(kPositions) && mx >= 0 &&
+                uint64_t(b.base_vertex) + uint64_t(mx) >= m.positions.size())
                 sink.error(label, at + 16,
                            "baseVertex " + std::to_string(b.base_vertex) + " + index " +
-                               std::to_string(mx) + " exceeds the " + std::to_string(vcount) +
-                               " vertices");
+                               std::to_string(mx) + " exceeds the " +
+                               std::to_string(m.positions.size()) + " vertices");
         }
     }
-    // 7, 8, 14: slots.
+}
+
+// Slots: batch and triangle ranges, triangle counts, bounds (rules 7, 8, 14).
+void check_slots(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
+    auto base = [&c](ResType t) { return c.base(t); };
     if (m.has(kHeaderSlots)) {
         for (size_t i = 0; i < m.slots.size(); ++i) {
             const Slot& s = m.slots[i];
@@ -581,7 +617,14 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
                 sink.warn(label, at + 44, "slot sphere radius is negative or not finite");
         }
     }
-    // 11: triangle links.
+}
+
+// Triangle links name descriptors that exist (rule 11).
+void check_triangle_links(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
+    auto base = [&c](ResType t) { return c.base(t); };
     if (m.has(kTriangles))
         for (size_t i = 0; i < m.triangles.size(); ++i)
             for (int k = 0; k < 3; ++k) {
@@ -594,8 +637,14 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
                                    " descriptors");
                 }
             }
-    if (!m.has(kNodes)) return;
-    // 6, 13: node slot words and the parent hierarchy.
+}
+
+// Node slot words and the parent hierarchy, without cycles (rules 6, 13).
+void check_nodes(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
+    auto base = [&c](ResType t) { return c.base(t); };
     size_t n = m.nodes.size();
     for (size_t i = 0; i < n; ++i) {
         const Node& node = m.nodes[i];
@@ -632,11 +681,33 @@ void validate_model(const Model& m, DiagnosticSink& sink, const std::string& whe
             break;
         }
     }
-    // 15: animation.
+}
+
+// The animation against the nodes (rule 15).
+void check_animation(const ModelCheck& c) {
+    const Model& m = c.m;
+    DiagnosticSink& sink = c.sink;
+    const std::string& where = c.where;
     if (m.has(kKeys) && m.has(kFrameMap)) {
+        const size_t n = m.nodes.size();
         std::vector<anim::NodeFields> fields(n);
         for (size_t i = 0; i < n; ++i) fields[i] = {m.nodes[i].map_start, m.nodes[i].fallback_key};
         anim::validate(m.animation, fields, sink, where);
+    }
+}
+
+} // namespace
+
+void validate_model(const Model& m, DiagnosticSink& sink, const std::string& where) {
+    const ModelCheck check{m, sink, where};
+    check_vertex_streams(check);
+    check_finite_values(check);
+    check_batches(check);
+    check_slots(check);
+    check_triangle_links(check);
+    if (m.has(kNodes)) {
+        check_nodes(check);
+        check_animation(check);
     }
     validate_res20(m, sink, where);
 }
