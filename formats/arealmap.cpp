@@ -47,91 +47,90 @@ size_t Areal::byte_size() const {
     return s;
 }
 
-bool parse_payload(ByteView payload, uint32_t areal_count, std::vector<Areal>& areals, Grid& grid,
-                   DiagnosticSink& sink, const std::string& label, uint64_t base) {
-    const uint64_t size = payload.size();
-    uint64_t at = 0;
-    areals.clear();
-    grid = Grid{};
-    if (areal_count == 0) {
-        sink.error(label, base,
-                   kPanic + "Cannot load ArealMapGeometry: the areal count (attr1) is 0");
+namespace {
+
+// The payload read front to back: `at` is the offset of the next byte, `base` the payload's
+// offset in the file (for the diagnostics).
+struct PayloadReader {
+    ByteView payload;
+    uint64_t size;
+    uint64_t at;
+    DiagnosticSink& sink;
+    const std::string& label;
+    uint64_t base;
+
+    bool areal(uint32_t i, Areal& a);
+    bool grid(uint32_t areal_count, Grid& grid, bool& ok);
+};
+
+// Areal i: its 56-byte prefix, vertices, links and sub-blocks; false (reported) when it does
+// not fit or a vertex is not finite.
+bool PayloadReader::areal(uint32_t i, Areal& a) {
+    const std::string who = "areal " + std::to_string(i);
+    if (!in_range(at, kPrefixSize, size)) {
+        sink.error(label, base + at,
+                   kPanic + "Incorrect ArealMap: " + who + " prefix runs past the entry end");
         return false;
     }
-    // Each record is at least 56 bytes: refuse absurd counts before reserving.
-    if (uint64_t(areal_count) * kPrefixSize > size) {
-        sink.error(label, base,
-                   kPanic + "Incorrect ArealMap: attr1 = " + std::to_string(areal_count) +
-                       " areals cannot fit in " + std::to_string(size) + " bytes");
+    const uint8_t* p = payload.data() + at;
+    a.anchor = load_vec(p);
+    a.reserved12 = load<float>(p + 12);
+    a.area = load<float>(p + 16);
+    a.normal = load_vec(p + 20);
+    a.logic_flag = load<uint32_t>(p + 32);
+    a.reserved36 = load<uint32_t>(p + 36);
+    a.class_id = load<uint32_t>(p + 40);
+    a.reserved44 = load<uint32_t>(p + 44);
+    uint64_t v = load<uint32_t>(p + 48);
+    uint64_t b = load<uint32_t>(p + 52);
+    at += kPrefixSize;
+    uint64_t need = 12 * v + 8 * (v + 3 * b);
+    if (!in_range(at, need, size)) {
+        sink.error(label, base + at - kPrefixSize,
+                   kPanic + "Incorrect ArealMap: " + who + " (V = " + std::to_string(v) +
+                       ", B = " + std::to_string(b) + ") needs " + std::to_string(need) +
+                       " bytes after its prefix but only " + std::to_string(size - at) + " remain");
         return false;
     }
-    areals.resize(areal_count);
-    for (uint32_t i = 0; i < areal_count; ++i) {
-        Areal& a = areals[i];
-        const std::string who = "areal " + std::to_string(i);
-        if (!in_range(at, kPrefixSize, size)) {
+    a.vertices.resize(size_t(v));
+    if (v) std::memcpy(a.vertices.data(), payload.data() + at, size_t(12 * v));
+    for (size_t k = 0; k < a.vertices.size(); ++k) {
+        const Vec3& c = a.vertices[k];
+        if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) {
+            sink.error(label, base + at + 12 * k,
+                       who + " vertex " + std::to_string(k) + " is not finite (NaN or infinity)");
+            return false;
+        }
+    }
+    at += 12 * v;
+    a.links.resize(size_t(v + 3 * b));
+    if (!a.links.empty()) std::memcpy(a.links.data(), payload.data() + at, a.links.size() * 8);
+    at += 8 * (v + 3 * b);
+    a.sub_blocks.resize(size_t(b));
+    for (uint64_t s = 0; s < b; ++s) {
+        if (!in_range(at, 4, size)) {
             sink.error(label, base + at,
-                       kPanic + "Incorrect ArealMap: " + who + " prefix runs past the entry end");
+                       kPanic + "Incorrect ArealMap: " + who + " sub-block " + std::to_string(s) +
+                           " count runs past the entry end");
             return false;
         }
-        const uint8_t* p = payload.data() + at;
-        a.anchor = load_vec(p);
-        a.reserved12 = load<float>(p + 12);
-        a.area = load<float>(p + 16);
-        a.normal = load_vec(p + 20);
-        a.logic_flag = load<uint32_t>(p + 32);
-        a.reserved36 = load<uint32_t>(p + 36);
-        a.class_id = load<uint32_t>(p + 40);
-        a.reserved44 = load<uint32_t>(p + 44);
-        uint64_t v = load<uint32_t>(p + 48);
-        uint64_t b = load<uint32_t>(p + 52);
-        at += kPrefixSize;
-        uint64_t need = 12 * v + 8 * (v + 3 * b);
-        if (!in_range(at, need, size)) {
-            sink.error(label, base + at - kPrefixSize,
-                       kPanic + "Incorrect ArealMap: " + who + " (V = " + std::to_string(v) +
-                           ", B = " + std::to_string(b) + ") needs " + std::to_string(need) +
-                           " bytes after its prefix but only " + std::to_string(size - at) +
-                           " remain");
+        uint64_t n = load<uint32_t>(payload.data() + at);
+        if (!in_range(at + 4, 12 * n, size)) {
+            sink.error(label, base + at,
+                       kPanic + "Incorrect ArealMap: " + who + " sub-block " + std::to_string(s) +
+                           " (n = " + std::to_string(n) + ") runs past the entry end");
             return false;
         }
-        a.vertices.resize(size_t(v));
-        if (v) std::memcpy(a.vertices.data(), payload.data() + at, size_t(12 * v));
-        for (size_t k = 0; k < a.vertices.size(); ++k) {
-            const Vec3& c = a.vertices[k];
-            if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) {
-                sink.error(label, base + at + 12 * k,
-                           who + " vertex " + std::to_string(k) +
-                               " is not finite (NaN or infinity)");
-                return false;
-            }
-        }
-        at += 12 * v;
-        a.links.resize(size_t(v + 3 * b));
-        if (!a.links.empty()) std::memcpy(a.links.data(), payload.data() + at, a.links.size() * 8);
-        at += 8 * (v + 3 * b);
-        a.sub_blocks.resize(size_t(b));
-        for (uint64_t s = 0; s < b; ++s) {
-            if (!in_range(at, 4, size)) {
-                sink.error(label, base + at,
-                           kPanic + "Incorrect ArealMap: " + who + " sub-block " +
-                               std::to_string(s) + " count runs past the entry end");
-                return false;
-            }
-            uint64_t n = load<uint32_t>(payload.data() + at);
-            if (!in_range(at + 4, 12 * n, size)) {
-                sink.error(label, base + at,
-                           kPanic + "Incorrect ArealMap: " + who + " sub-block " +
-                               std::to_string(s) + " (n = " + std::to_string(n) +
-                               ") runs past the entry end");
-                return false;
-            }
-            a.sub_blocks[size_t(s)].data.assign(payload.begin() + ptrdiff_t(at + 4),
-                                                payload.begin() + ptrdiff_t(at + 4 + 12 * n));
-            at += 4 + 12 * n;
-        }
+        a.sub_blocks[size_t(s)].data.assign(payload.begin() + ptrdiff_t(at + 4),
+                                            payload.begin() + ptrdiff_t(at + 4 + 12 * n));
+        at += 4 + 12 * n;
     }
-    // Grid.
+    return true;
+}
+
+// The grid: its header and every cell's areal ids; false (reported) when it does not fit.
+// `ok` turns false on ids the runtime cannot hold (reported, the parse goes on).
+bool PayloadReader::grid(uint32_t areal_count, Grid& grid, bool& ok) {
     if (!in_range(at, 8, size)) {
         sink.error(
             label, base + at,
@@ -157,7 +156,6 @@ bool parse_payload(ByteView payload, uint32_t areal_count, std::vector<Areal>& a
         return false;
     }
     grid.cells.resize(size_t(cells));
-    bool ok = true;
     Limiter bad_id, too_many;
     uint64_t pool = 0;
     for (uint64_t c = 0; c < cells; ++c) {
@@ -206,6 +204,35 @@ bool parse_payload(ByteView payload, uint32_t areal_count, std::vector<Areal>& a
                        " ids; the runtime pool holds at most 2^22 - 1");
         ok = false;
     }
+    return true;
+}
+
+} // namespace
+
+bool parse_payload(ByteView payload, uint32_t areal_count, std::vector<Areal>& areals, Grid& grid,
+                   DiagnosticSink& sink, const std::string& label, uint64_t base) {
+    const uint64_t size = payload.size();
+    areals.clear();
+    grid = Grid{};
+    if (areal_count == 0) {
+        sink.error(label, base,
+                   kPanic + "Cannot load ArealMapGeometry: the areal count (attr1) is 0");
+        return false;
+    }
+    // Each record is at least 56 bytes: refuse absurd counts before reserving.
+    if (uint64_t(areal_count) * kPrefixSize > size) {
+        sink.error(label, base,
+                   kPanic + "Incorrect ArealMap: attr1 = " + std::to_string(areal_count) +
+                       " areals cannot fit in " + std::to_string(size) + " bytes");
+        return false;
+    }
+    areals.resize(areal_count);
+    PayloadReader r{payload, size, 0, sink, label, base};
+    for (uint32_t i = 0; i < areal_count; ++i)
+        if (!r.areal(i, areals[i])) return false;
+    bool ok = true;
+    if (!r.grid(areal_count, grid, ok)) return false;
+    const uint64_t at = r.at;
     if (at != size) {
         sink.error(label, base + at,
                    kPanic + "Incorrect ArealMap: parsing ended at byte " + std::to_string(at) +
