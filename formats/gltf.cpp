@@ -405,9 +405,8 @@ void write_accessor(JsonWriter& j, const Accessor& a) {
 }
 
 // The whole JSON document. `bin_uri` names the external buffer (empty: the GLB's BIN chunk).
-void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
-                    const ImageMode& images, const std::string& bin_uri) {
-    j.begin_object();
+// `asset` and the extensions the nodes use.
+void write_asset(JsonWriter& j, const scene::Scene& scene) {
     j.key("asset").begin_object().key("generator").plain_string("mshconv");
     j.key("version").plain_string("2.0").end_object();
     const bool hidden = std::any_of(scene.nodes.begin(), scene.nodes.end(),
@@ -420,7 +419,10 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         if (lods) j.plain_string("MSFT_lod");
         j.end_array();
     }
+}
 
+// The one scene with its root nodes and extras, and the node tree.
+void write_scene_and_nodes(JsonWriter& j, const scene::Scene& scene) {
     j.key("scene").integer(0);
     j.key("scenes").begin_array().begin_object();
     j.key("name").plain_string("scene");
@@ -441,7 +443,10 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         for (size_t i = 0; i < scene.nodes.size(); ++i) write_node(j, scene.nodes[i], children[i]);
         j.end_array();
     }
+}
 
+// Meshes: each primitive's attributes, indices, material and mode.
+void write_meshes(JsonWriter& j, const scene::Scene& scene, const Plan& p) {
     if (!scene.meshes.empty()) {
         j.key("meshes").begin_array();
         for (size_t mi = 0; mi < scene.meshes.size(); ++mi) {
@@ -467,7 +472,11 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         }
         j.end_array();
     }
+}
 
+// Materials, and the textures, images and the one sampler they use.
+void write_materials_and_images(JsonWriter& j, const scene::Scene& scene, const Plan& p,
+                                const ImageMode& images) {
     if (!scene.materials.empty()) {
         j.key("materials").begin_array();
         for (size_t mi = 0; mi < scene.materials.size(); ++mi)
@@ -496,7 +505,10 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         j.key("wrapS").integer(10497).key("wrapT").integer(10497);
         j.end_object().end_array();
     }
+}
 
+// Skins: joints and inverse bind matrices.
+void write_skins(JsonWriter& j, const scene::Scene& scene, const Plan& p) {
     if (!scene.skins.empty()) {
         j.key("skins").begin_array();
         for (size_t s = 0; s < scene.skins.size(); ++s) {
@@ -509,7 +521,10 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         }
         j.end_array();
     }
+}
 
+// Animations with channels; each channel has its own LINEAR sampler.
+void write_animations(JsonWriter& j, const scene::Scene& scene, const Plan& p) {
     bool animated = false;
     for (const scene::Animation& an : scene.animations) animated = animated || !an.channels.empty();
     if (animated) {
@@ -545,7 +560,10 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         }
         j.end_array();
     }
+}
 
+// Accessors, buffer views and the one buffer.
+void write_buffers(JsonWriter& j, const Plan& p, const std::string& bin_uri) {
     const Layout& l = p.layout;
     if (!l.accessors.empty()) {
         j.key("accessors").begin_array();
@@ -569,6 +587,18 @@ void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
         if (!bin_uri.empty()) j.key("uri").string(bin_uri);
         j.end_object().end_array();
     }
+}
+
+void write_document(JsonWriter& j, const scene::Scene& scene, const Plan& p,
+                    const ImageMode& images, const std::string& bin_uri) {
+    j.begin_object();
+    write_asset(j, scene);
+    write_scene_and_nodes(j, scene);
+    write_meshes(j, scene, p);
+    write_materials_and_images(j, scene, p, images);
+    write_skins(j, scene, p);
+    write_animations(j, scene, p);
+    write_buffers(j, p, bin_uri);
     j.end_object();
 }
 
