@@ -621,13 +621,16 @@ int run_survey(const Args& args) {
         return 1;
     }
 
+    fs::path canonical = fs::weakly_canonical(dir, ec);
+    if (ec) canonical = dir;
+    if (canonical.filename().empty()) canonical = canonical.parent_path();
     // The report is written beside the game, never into it: every file there is an input.
     for (const char* option : {"json", "sheet"}) {
         if (!vm.count(option)) continue;
         const fs::path out = fs::weakly_canonical(vm[option].as<std::string>(), ec);
-        const fs::path game = fs::weakly_canonical(dir, ec);
-        const auto [g, o] = std::mismatch(game.begin(), game.end(), out.begin(), out.end());
-        if (g == game.end())
+        const auto [g, o] =
+            std::mismatch(canonical.begin(), canonical.end(), out.begin(), out.end());
+        if (g == canonical.end())
             throw UsageError(std::string("--") + option + " " + vm[option].as<std::string>() +
                              " lies inside the game folder " + dir.string() +
                              "; the survey writes beside it, never into it");
@@ -653,9 +656,6 @@ int run_survey(const Args& args) {
         key_quaternion(r), batch_material(r), face_material(r), texm_rgb(r, options.sheet),
         slots(r),          sort_fold(r),      cell_pairs(r),    res20(r)};
     // The folder's own name only: the rest of the path may name the player.
-    fs::path canonical = fs::weakly_canonical(dir, ec);
-    if (ec) canonical = dir;
-    if (canonical.filename().empty()) canonical = canonical.parent_path();
     const std::string dir_name = canonical.filename().string();
     if (vm.count("json")) {
         const std::string text = to_json(r, verdicts, dir_name, sheet)
