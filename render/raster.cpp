@@ -506,56 +506,78 @@ bool Canvas::sees_from_outside(const Vec3& lo, const Vec3& hi) const {
     return true;
 }
 
-template <int S>
-void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
-                       const Surface& surface, const Lighting& lighting,
-                       std::span<const Cull> cull) {
-    const Vec3 key = world_dir(camera_, lighting.key), fill = world_dir(camera_, lighting.fill);
-    auto light = [&](const Vec3& n) {
-        return std::min(1.0, lighting.ambient +
-                                 lighting.key_intensity * std::max(0.0, dot(n, key)) +
-                                 lighting.fill_intensity * std::max(0.0, dot(n, fill)));
-    };
+namespace {
+
+// The stages of Canvas::draw_with that run once per draw: the vertices projected and lit, the
+// triangles culled and ordered, and the lanes its pixel rows are shaded from.
+
+// Per-vertex light from the key and fill lights (Lighting), on either side of a surface.
+class VertexLight {
+  public:
+    VertexLight(const Camera& camera, const Lighting& lighting)
+        : camera_(camera), lighting_(lighting), key_(world_dir(camera, lighting.key)),
+          fill_(world_dir(camera, lighting.fill)) {}
+    // The light at `position` on a surface of unit normal `n`.
+    float operator()(const Vec3& n, const Vec3& position) const {
+        return float(light(towards_eye(n, position)));
+    }
+
+  private:
+    double light(const Vec3& n) const {
+        return std::min(1.0, lighting_.ambient +
+                                 lighting_.key_intensity * std::max(0.0, dot(n, key_)) +
+                                 lighting_.fill_intensity * std::max(0.0, dot(n, fill_)));
+    }
     // Two-sided: a normal is turned towards the viewer (the game's winding is not a promise of
     // facing; its normals are).
-    auto towards_eye = [&](Vec3 n, const Vec3& position) {
+    Vec3 towards_eye(Vec3 n, const Vec3& position) const {
         Vec3 to_eye{-camera_.forward[0], -camera_.forward[1], -camera_.forward[2]};
         if (!camera_.orthographic)
             for (int i = 0; i < 3; ++i) to_eye[i] = camera_.eye[i] - position[i];
         if (dot(n, to_eye) < 0) n = {-n[0], -n[1], -n[2]};
         return n;
-    };
-    for (const uint32_t idx : triangles)
-        if (idx >= vertices.size()) return;
-    const bool blend = surface.alpha == AlphaMode::Blend;
-    const Texture* tex = surface.texture.get();
+    }
 
-    // Each vertex projected and lit once (a vertex is shared by about six triangles).
+    const Camera& camera_;
+    const Lighting& lighting_;
+    Vec3 key_, fill_; // world directions
+};
+
+// Each vertex projected (`s` samples per pixel side) and lit once: a vertex is shared by about
+// six triangles.
+std::vector<ScreenVertex> project_vertices(const std::vector<Vertex>& vertices,
+                                           const Camera& camera, int s, const VertexLight& light) {
     std::vector<ScreenVertex> screen(vertices.size());
     for (size_t i = 0; i < vertices.size(); ++i) {
         const Vertex& src = vertices[i];
         ScreenVertex& sv = screen[i];
-        const Projected p = project(camera_, src.position);
-        sv.x = p.x * s_;
-        sv.y = p.y * s_;
-        sv.inv_w = camera_.orthographic ? 1.0 : 1.0 / p.z;
-        sv.q = camera_.orthographic ? -p.z : 1.0 / p.z;
+        const Projected p = project(camera, src.position);
+        sv.x = p.x * s;
+        sv.y = p.y * s;
+        sv.inv_w = camera.orthographic ? 1.0 : 1.0 / p.z;
+        sv.q = camera.orthographic ? -p.z : 1.0 / p.z;
         sv.u = src.u;
         sv.v = src.v;
         sv.colour = src.colour;
-        sv.drawable = drawable(camera_, p, s_);
-        sv.light = dot(src.normal, src.normal) > 0
-                       ? float(light(towards_eye(src.normal, src.position)))
-                       : -1.0f;
+        sv.drawable = drawable(camera, p, s);
+        sv.light = dot(src.normal, src.normal) > 0 ? light(src.normal, src.position) : -1.0f;
     }
+    return screen;
+}
 
-    // Opaque triangles nearest first, so that hidden ones mostly fail the depth test before any
-    // shading; blended ones farthest first, as compositing needs. Ties keep the file order.
+// The triangles that `cull` leaves, as (distance, offset of the first index) in drawing order:
+// opaque ones nearest first, so that hidden ones mostly fail the depth test before any shading;
+// blended ones farthest first, as compositing needs. Ties keep the file order.
+std::vector<std::pair<float, uint32_t>> draw_order(const std::vector<Vertex>& vertices,
+                                                   const std::vector<uint32_t>& triangles,
+                                                   const std::vector<ScreenVertex>& screen,
+                                                   const Camera& camera, std::span<const Cull> cull,
+                                                   bool blend) {
     std::vector<std::pair<float, uint32_t>> order;
     order.reserve(triangles.size() / 3);
     for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
         if (!cull.empty() && cull[t / 3] != Cull::None) {
-            // As the drawing loop computes it: negative = counter-clockwise on screen (y down).
+            // As the drawing computes it: negative = counter-clockwise on screen (y down).
             const ScreenVertex *a = &screen[triangles[t]], *b = &screen[triangles[t + 1]],
                                *c = &screen[triangles[t + 2]];
             const double area = triangle_area(a->x, a->y, b->x, b->y, c->x, c->y);
@@ -564,45 +586,89 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
         double z = 0;
         for (int k = 0; k < 3; ++k) {
             const Vec3& p = vertices[triangles[t + size_t(k)]].position;
-            z += dot({p[0] - camera_.eye[0], p[1] - camera_.eye[1], p[2] - camera_.eye[2]},
-                     camera_.forward);
+            z += dot({p[0] - camera.eye[0], p[1] - camera.eye[1], p[2] - camera.eye[2]},
+                     camera.forward);
         }
         order.emplace_back(float(blend ? -z : z), uint32_t(t));
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+    return order;
+}
 
-    constexpr int s = S;
-    // A covered pixel of the current row, waiting for its shading.
-    struct Pending {
-        size_t pixel_at;
-        unsigned covered;
-        float qs[S * S];
-    };
-    // What the waiting pixels are shaded from, lane by lane (four at a time; padded to whole
-    // groups of four): barycentric weights at each one's first covered sample, then the texels
-    // and the interpolated light and vertex colour. Kept from draw to draw on this thread and
-    // zeroed only when they grow: a lane past a row's last waiting pixel holds what this or an
-    // earlier draw wrote there.
-    const size_t width = size_t(std::max(camera_.width, 1));
+// A covered pixel of the current row, waiting for its shading.
+template <int S> struct Pending {
+    size_t pixel_at;
+    unsigned covered;
+    float qs[S * S]; // the closeness of the covered samples
+};
+
+// What the waiting pixels of a row are shaded from, lane by lane (four at a time; `lanes` per
+// array, the picture's width padded to whole groups of four): barycentric weights at each one's
+// first covered sample, then the texels and the interpolated light and vertex colour.
+template <int S> struct RowLanes {
+    size_t lanes;
+    Pending<S>* pending;
+    float* bary[3];
+    float* texel_weight[4];
+    float* lights;
+    float* tints; // 4 x lanes: vertex colour, channel by channel
+    int32_t *tex_x0, *tex_x1, *tex_y0, *tex_y1;
+};
+
+// The row lanes for a picture `width` pixels wide. Kept from draw to draw on this thread and
+// zeroed only when they grow (no allocation per draw): a lane past a row's last waiting pixel
+// holds what this or an earlier draw wrote there.
+template <int S> RowLanes<S> row_lanes(int picture_width) {
+    const size_t width = size_t(std::max(picture_width, 1));
     const size_t lanes = (width + 3) / 4 * 4;
-    thread_local std::vector<Pending> pending_store;
+    thread_local std::vector<Pending<S>> pending_store;
     thread_local std::vector<float> lane_floats;
     thread_local std::vector<int32_t> lane_ints;
     if (pending_store.size() < width) pending_store.resize(width);
     if (lane_floats.size() < 12 * lanes) lane_floats.resize(12 * lanes);
     if (lane_ints.size() < 4 * lanes) lane_ints.resize(4 * lanes);
-    Pending* const pending = pending_store.data();
-    float* const bary[3] = {lane_floats.data(), lane_floats.data() + lanes,
-                            lane_floats.data() + 2 * lanes};
-    float* const texel_weight[4] = {bary[2] + lanes, bary[2] + 2 * lanes, bary[2] + 3 * lanes,
-                                    bary[2] + 4 * lanes};
-    float* const lights = texel_weight[3] + lanes;
-    float* const tints = lights + lanes; // 4 x lanes: vertex colour, channel by channel
-    int32_t* const tex_x0 = lane_ints.data();
-    int32_t* const tex_x1 = tex_x0 + lanes;
-    int32_t* const tex_y0 = tex_x1 + lanes;
-    int32_t* const tex_y1 = tex_y0 + lanes;
+    RowLanes<S> r;
+    r.lanes = lanes;
+    r.pending = pending_store.data();
+    for (size_t k = 0; k < 3; ++k) r.bary[k] = lane_floats.data() + k * lanes;
+    for (size_t k = 0; k < 4; ++k) r.texel_weight[k] = r.bary[2] + (k + 1) * lanes;
+    r.lights = r.texel_weight[3] + lanes;
+    r.tints = r.lights + lanes;
+    r.tex_x0 = lane_ints.data();
+    r.tex_x1 = r.tex_x0 + lanes;
+    r.tex_y0 = r.tex_x1 + lanes;
+    r.tex_y1 = r.tex_y0 + lanes;
+    return r;
+}
+
+} // namespace
+
+template <int S>
+void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<uint32_t>& triangles,
+                       const Surface& surface, const Lighting& lighting,
+                       std::span<const Cull> cull) {
+    for (const uint32_t idx : triangles)
+        if (idx >= vertices.size()) return;
+    const VertexLight light(camera_, lighting);
+    const std::vector<ScreenVertex> screen = project_vertices(vertices, camera_, S, light);
+    const bool blend = surface.alpha == AlphaMode::Blend;
+    const Texture* tex = surface.texture.get();
+    const std::vector<std::pair<float, uint32_t>> order =
+        draw_order(vertices, triangles, screen, camera_, cull, blend);
+
+    constexpr int s = S;
+    const RowLanes<S> lane_store = row_lanes<S>(camera_.width);
+    const size_t lanes = lane_store.lanes;
+    Pending<S>* const pending = lane_store.pending;
+    float* const(&bary)[3] = lane_store.bary;
+    float* const(&texel_weight)[4] = lane_store.texel_weight;
+    float* const lights = lane_store.lights;
+    float* const tints = lane_store.tints;
+    int32_t* const tex_x0 = lane_store.tex_x0;
+    int32_t* const tex_x1 = lane_store.tex_x1;
+    int32_t* const tex_y0 = lane_store.tex_y0;
+    int32_t* const tex_y1 = lane_store.tex_y1;
     const F4 factor{surface.factor[0], surface.factor[1], surface.factor[2], surface.factor[3]};
     for (const auto& [distance, t] : order) {
         ScreenVertex sv[3];
@@ -624,8 +690,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                 for (float& c : face) c = float(c / fl);
             for (int k = 0; k < 3; ++k)
                 if (sv[k].light < 0)
-                    sv[k].light = float(
-                        light(towards_eye(face, vertices[triangles[t + size_t(k)]].position)));
+                    sv[k].light = light(face, vertices[triangles[t + size_t(k)]].position);
         }
         if (area < 0) std::swap(sv[1], sv[2]), area = -area;
         const std::array<float, 4> one{1, 1, 1, 1};
@@ -771,7 +836,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     const unsigned covered = lanes_set(inside & (q > load4(&depth_[pixel_at])));
                     if (!covered) continue;
                     const int first = __builtin_ctz(covered);
-                    Pending& p = pending[waiting];
+                    Pending<S>& p = pending[waiting];
                     store4(p.qs, q);
                     p.pixel_at = pixel_at;
                     p.covered = covered;
@@ -814,7 +879,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                     }
                     if (!covered) continue;
                     const int first = __builtin_ctz(covered);
-                    Pending& p = pending[waiting];
+                    Pending<S>& p = pending[waiting];
                     p.pixel_at = pixel_at;
                     p.covered = covered;
                     for (int k = 0; k < 3; ++k)
@@ -850,7 +915,7 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
                                mix(sv[0].colour[k], sv[1].colour[k], sv[2].colour[k]));
             }
             for (size_t j = 0; j < waiting; ++j) {
-                const Pending& p = pending[j];
+                const Pending<S>& p = pending[j];
                 const size_t pixel_at = p.pixel_at;
                 const unsigned covered = p.covered;
                 const float* qs = p.qs;
