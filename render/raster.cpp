@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 
 namespace msh::render {
 
@@ -508,8 +509,10 @@ bool Canvas::sees_from_outside(const Vec3& lo, const Vec3& hi) const {
 
 namespace {
 
-// The stages of Canvas::draw_with that run once per draw: the vertices projected and lit, the
-// triangles culled and ordered, and the lanes its pixel rows are shaded from.
+// The stages of Canvas::draw_with, in drawing order: per draw the vertices projected and lit and
+// the triangles culled and ordered; per triangle its corners, shading constants, bounding box
+// and edge functions; per pixel row its span, the coverage and depth test of its samples, the
+// interpolation at the covered pixels, and their shading written into the canvas.
 
 // Per-vertex light from the key and fill lights (Lighting), on either side of a surface.
 class VertexLight {
@@ -642,6 +645,430 @@ template <int S> RowLanes<S> row_lanes(int picture_width) {
     return r;
 }
 
+// A triangle on screen, ready to draw.
+struct Corners {
+    ScreenVertex v[3]; // every one lit; ordered so that `area` is positive
+    double area;       // twice the area, in samples
+};
+
+// The unit normal (world) of the triangle p0 p1 p2; zero when it has no area.
+Vec3 face_normal(const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+    const Vec3 e1{p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    const Vec3 e2{p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+    Vec3 face{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+              e1[0] * e2[1] - e1[1] * e2[0]};
+    const double fl = std::sqrt(dot(face, face));
+    if (fl > 0)
+        for (float& c : face) c = float(c / fl);
+    return face;
+}
+
+// The corners of the triangle of indices index[0..2], or nothing when it is not drawn (a vertex
+// not drawable, or no area on screen). Vertices without a normal are lit by the face's.
+std::optional<Corners> triangle_corners(const std::vector<ScreenVertex>& screen,
+                                        const std::vector<Vertex>& vertices, const uint32_t* index,
+                                        const VertexLight& light) {
+    Corners c;
+    ScreenVertex(&sv)[3] = c.v;
+    for (int k = 0; k < 3; ++k) sv[k] = screen[index[k]];
+    if (!sv[0].drawable || !sv[1].drawable || !sv[2].drawable) return std::nullopt;
+    c.area = triangle_area(sv[0].x, sv[0].y, sv[1].x, sv[1].y, sv[2].x, sv[2].y);
+    if (!(std::abs(c.area) > 0)) return std::nullopt;
+    if (sv[0].light < 0 || sv[1].light < 0 || sv[2].light < 0) {
+        const Vec3 face = face_normal(vertices[index[0]].position, vertices[index[1]].position,
+                                      vertices[index[2]].position);
+        for (int k = 0; k < 3; ++k)
+            if (sv[k].light < 0) sv[k].light = light(face, vertices[index[k]].position);
+    }
+    if (c.area < 0) std::swap(sv[1], sv[2]), c.area = -c.area;
+    return c;
+}
+
+// The mip level of `tex` whose texels are about the size of the triangle's pixels (`s` samples
+// per side).
+const Texture::Level& mip_level(const Texture& tex, const Corners& c, int s) {
+    const ScreenVertex(&sv)[3] = c.v;
+    const double uv_area = std::abs(double(sv[1].u - sv[0].u) * (sv[2].v - sv[0].v) -
+                                    double(sv[2].u - sv[0].u) * (sv[1].v - sv[0].v)) *
+                           double(tex.width()) * double(tex.height());
+    const double pixel_area = c.area / (s * s);
+    double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
+    if (!std::isfinite(lod)) lod = 0;
+    const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex.level_count()) - 1);
+    return tex.level(size_t(k));
+}
+
+// What the pixels of one triangle are shaded from besides its corners.
+struct TriangleShading {
+    const Texture::Level* level; // null: untextured
+    bool white;                  // every vertex colour is 1: no tint
+    float iw[3];                 // the corners' 1 / w
+    double inv_area;             // 1 / Corners::area
+};
+
+TriangleShading triangle_shading(const Corners& c, const Texture* tex, int s) {
+    const ScreenVertex(&sv)[3] = c.v;
+    const std::array<float, 4> one{1, 1, 1, 1};
+    TriangleShading t;
+    t.white = sv[0].colour == one && sv[1].colour == one && sv[2].colour == one;
+    for (int k = 0; k < 3; ++k) t.iw[k] = float(sv[k].inv_w);
+    t.inv_area = 1.0 / c.area;
+    t.level = tex ? &mip_level(*tex, c, s) : nullptr;
+    return t;
+}
+
+// Samples [x0, x1] x [y0, y1] of the canvas: a triangle's bounding box.
+struct SampleBox {
+    int x0, x1, y0, y1;
+    bool empty() const { return x0 > x1 || y0 > y1; }
+};
+
+// The bounding box of the corners within a canvas of w x h samples.
+SampleBox sample_box(const Corners& c, int w, int h) {
+    const ScreenVertex(&sv)[3] = c.v;
+    return {std::max(0, int(std::floor(std::min({sv[0].x, sv[1].x, sv[2].x})))),
+            std::min(w - 1, int(std::ceil(std::max({sv[0].x, sv[1].x, sv[2].x})))),
+            std::max(0, int(std::floor(std::min({sv[0].y, sv[1].y, sv[2].y})))),
+            std::min(h - 1, int(std::ceil(std::max({sv[0].y, sv[1].y, sv[2].y}))))};
+}
+
+// Edge k (opposite vertex k): w_k = a[k] * X + b[k] * Y + c[k] at sample (X, Y).
+struct Edges {
+    double a[3], b[3], c[3];
+    bool top_left[3];
+};
+
+// Each edge is set up from its endpoints in one canonical order (negated for the other
+// direction) and evaluated the same way at the same points, so the two triangles sharing an edge
+// get exactly opposite values there and the fill rule gives every sample on it to exactly one of
+// them: no cracks, no double blending.
+Edges edge_functions(const Corners& c) {
+    Edges e;
+    for (int k = 0; k < 3; ++k) {
+        const ScreenVertex* a = &c.v[(k + 1) % 3];
+        const ScreenVertex* b = &c.v[(k + 2) % 3];
+        e.top_left[k] = top_left(*a, *b);
+        const bool flip = b->x < a->x || (b->x == a->x && b->y < a->y);
+        if (flip) std::swap(a, b);
+        e.a[k] = -(b->y - a->y);
+        e.b[k] = b->x - a->x;
+        e.c[k] = -e.a[k] * a->x - e.b[k] * a->y;
+        if (flip) e.a[k] = -e.a[k], e.b[k] = -e.b[k], e.c[k] = -e.c[k];
+    }
+    return e;
+}
+
+// w_k at a pixel's sample i = w_k at its first sample + edge[k][i] (both computed the same way
+// by every triangle: the exact opposition of Edges holds); likewise the closeness, q[i].
+template <int S> struct SampleOffsets {
+    double edge[3][S * S], q[S * S];
+    double max[3], min[3]; // of edge[k]
+};
+
+template <int S>
+SampleOffsets<S> sample_offsets(const Edges& e, const Corners& c, double inv_area) {
+    SampleOffsets<S> o;
+    for (int k = 0; k < 3; ++k) {
+        o.max[k] = -std::numeric_limits<double>::infinity();
+        o.min[k] = std::numeric_limits<double>::infinity();
+        for (int i = 0; i < S * S; ++i) {
+            o.edge[k][i] = e.a[k] * (i % S) + e.b[k] * (i / S);
+            o.max[k] = std::max(o.max[k], o.edge[k][i]);
+            o.min[k] = std::min(o.min[k], o.edge[k][i]);
+        }
+    }
+    for (int i = 0; i < S * S; ++i)
+        o.q[i] = (o.edge[0][i] * c.v[0].q + o.edge[1][i] * c.v[1].q + o.edge[2][i] * c.v[2].q) *
+                 inv_area;
+    return o;
+}
+
+// 2 x 2 samples (the default): the four samples of a pixel are the lanes of one float vector per
+// edge, and the closeness a plane in the samples' coordinates.
+struct QuadLanes {
+    F4 ea[3], q_offset;
+    I4 threshold[3];
+    double q_dx = 0, q_dy = 0, q_at_0 = 0;
+};
+
+QuadLanes quad_lanes(const Edges& e, const SampleOffsets<2>& o, const Corners& c, double inv_area) {
+    QuadLanes l;
+    for (int k = 0; k < 3; ++k) {
+        l.ea[k] = splat(float(e.a[k]));
+        // Inside: w > 0, or w >= 0 on a top or left edge. Compared as the bits of w read as int32
+        // (the order of finite floats, +0 = 0 where two triangles meet exactly): > 0 or > -1; no
+        // float compare, so a process in denormals-are-zero mode (a -ffast-math program using
+        // this library) gets the same answer.
+        l.threshold[k] = I4{} - int32_t(e.top_left[k]);
+    }
+    for (int i = 0; i < 4; ++i) l.q_offset[i] = float(o.q[i]);
+    for (int k = 0; k < 3; ++k) {
+        l.q_dx += e.a[k] * c.v[k].q;
+        l.q_dy += e.b[k] * c.v[k].q;
+        l.q_at_0 += e.c[k] * c.v[k].q;
+    }
+    l.q_dx *= inv_area, l.q_dy *= inv_area, l.q_at_0 *= inv_area;
+    return l;
+}
+
+// Where each (not horizontal) edge crosses a sample row Y: X = slope[k] * Y + at_0[k].
+struct EdgeRoots {
+    double slope[3] = {0, 0, 0}, at_0[3] = {0, 0, 0};
+};
+
+EdgeRoots edge_roots(const Edges& e) {
+    EdgeRoots r;
+    for (int k = 0; k < 3; ++k)
+        if (e.a[k] != 0) r.slope[k] = -e.b[k] / e.a[k], r.at_0[k] = -e.c[k] / e.a[k];
+    return r;
+}
+
+// Which samples of the canvas a triangle covers, and how near it is at each.
+template <int S> struct Coverage {
+    SampleBox box;
+    Edges edges;
+    SampleOffsets<S> offsets;
+    QuadLanes quad; // S == 2 only
+    EdgeRoots roots;
+};
+
+template <int S>
+Coverage<S> triangle_coverage(const Corners& c, const SampleBox& box, double inv_area) {
+    Coverage<S> cov;
+    cov.box = box;
+    cov.edges = edge_functions(c);
+    cov.offsets = sample_offsets<S>(cov.edges, c, inv_area);
+    if constexpr (S == 2) cov.quad = quad_lanes(cov.edges, cov.offsets, c, inv_area);
+    cov.roots = edge_roots(cov.edges);
+    return cov;
+}
+
+// Pixels [lo, hi] of a row (empty when lo > hi).
+struct PixelRun {
+    int lo, hi;
+};
+
+// The pixels of row `py` that the triangle may cover: per sample row, the samples between the
+// edges (widened by a sample on each side; the exact test decides), joined over the pixel's
+// sample rows.
+template <int S> [[gnu::always_inline]] inline PixelRun row_pixels(const Coverage<S>& cov, int py) {
+    const Edges& e = cov.edges;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int sy = 0; sy < S; ++sy) {
+        const double Y = py * S + sy + 0.5;
+        double row_lo = cov.box.x0, row_hi = cov.box.x1 + 1;
+        for (int k = 0; k < 3; ++k) {
+            if (e.a[k] == 0) {
+                if (e.b[k] * Y + e.c[k] < 0) row_lo = 1, row_hi = 0; // the row is outside
+                continue;
+            }
+            const double root = cov.roots.slope[k] * Y + cov.roots.at_0[k];
+            if (e.a[k] > 0)
+                row_lo = std::max(row_lo, root - 1);
+            else
+                row_hi = std::min(row_hi, root + 1);
+        }
+        if (row_lo > row_hi) continue;
+        lo = std::min(lo, row_lo);
+        hi = std::max(hi, row_hi);
+    }
+    if (lo > hi) return {1, 0};
+    return {std::max(cov.box.x0 / S, int(std::floor(lo)) / S),
+            std::min(cov.box.x1 / S, int(std::floor(hi)) / S)};
+}
+
+// Coverage and depth test of row `py`'s pixels `run` (2 x 2 samples, four lanes at a time): the
+// pixels with a sample inside the triangle and nearer than `depth` are queued in `lanes` with
+// their barycentric weights; returns how many.
+[[gnu::always_inline]] inline size_t cover_row_quad(const Coverage<2>& cov, double inv_area, int py,
+                                                    PixelRun run, size_t row_at, const float* depth,
+                                                    const RowLanes<2>& lanes) {
+    constexpr int s = 2;
+    const Edges& e = cov.edges;
+    const QuadLanes& quad = cov.quad;
+    const double Y = py * s + 0.5;
+    size_t waiting = 0;
+    // In float: every triangle evaluates an edge from the same (negated) coefficients at the same
+    // points, so the fill rule stays exact. Lanes: the pixel's samples (x + 0, 1, 0, 1;
+    // y + 0, 0, 1, 1).
+    auto edge_at = [&](int k, int i) { return float(e.b[k] * (Y + i / 2) + e.c[k]); };
+    F4 lane_row[3];
+    for (int k = 0; k < 3; ++k)
+        lane_row[k] = F4{edge_at(k, 0), edge_at(k, 1), edge_at(k, 2), edge_at(k, 3)};
+    const double q_row = quad.q_dy * Y + quad.q_at_0;
+    const float inv_area_f = float(inv_area);
+    F4 xs = F4{0, 1, 0, 1} + float(run.lo * s + 0.5); // exact: small halves
+    for (int px = run.lo; px <= run.hi; ++px, xs += 2.0f) {
+        F4 w[3];
+        I4 inside = I4{} - 1;
+        for (int k = 0; k < 3; ++k) {
+            w[k] = quad.ea[k] * xs + lane_row[k];
+            inside &= std::bit_cast<I4>(w[k]) > quad.threshold[k];
+        }
+        if (!lanes_set(inside)) continue;
+        const size_t pixel_at = row_at + size_t(px) * 4;
+        const F4 q = float(quad.q_dx * (px * s + 0.5) + q_row) + quad.q_offset;
+        const unsigned covered = lanes_set(inside & (q > load4(&depth[pixel_at])));
+        if (!covered) continue;
+        const int first = __builtin_ctz(covered);
+        Pending<2>& p = lanes.pending[waiting];
+        store4(p.qs, q);
+        p.pixel_at = pixel_at;
+        p.covered = covered;
+        for (int k = 0; k < 3; ++k) lanes.bary[k][waiting] = w[k][first] * inv_area_f;
+        ++waiting;
+    }
+    return waiting;
+}
+
+// cover_row_quad() for S x S samples, sample by sample in double.
+template <int S>
+[[gnu::always_inline]] inline size_t
+cover_row_samples(const Coverage<S>& cov, const Corners& c, double inv_area, int py, PixelRun run,
+                  size_t row_at, const float* depth, const RowLanes<S>& lanes) {
+    constexpr int s = S;
+    const Edges& e = cov.edges;
+    const SampleOffsets<S>& o = cov.offsets;
+    const bool(&tl)[3] = e.top_left;
+    const double Y = py * s + 0.5;
+    double row[3];
+    for (int k = 0; k < 3; ++k) row[k] = e.b[k] * Y + e.c[k];
+    size_t waiting = 0;
+    for (int px = run.lo; px <= run.hi; ++px) {
+        const double X = px * s + 0.5;
+        double base[3];
+        for (int k = 0; k < 3; ++k) base[k] = e.a[k] * X + row[k];
+        // No sample of the pixel can be inside an edge that even its largest offset leaves
+        // negative.
+        if (base[0] + o.max[0] < 0 || base[1] + o.max[1] < 0 || base[2] + o.max[2] < 0) continue;
+        const double q_base =
+            (base[0] * c.v[0].q + base[1] * c.v[1].q + base[2] * c.v[2].q) * inv_area;
+        const size_t pixel_at = row_at + size_t(px) * size_t(s * s);
+        // Inside the triangle by the smallest offset too: every sample is (no tests).
+        const bool all_inside =
+            base[0] + o.min[0] > 0 && base[1] + o.min[1] > 0 && base[2] + o.min[2] > 0;
+        unsigned covered = 0;
+        float* qs = lanes.pending[waiting].qs;
+        for (int i = 0; i < s * s; ++i) {
+            if (!all_inside) {
+                const double wi[3] = {base[0] + o.edge[0][i], base[1] + o.edge[1][i],
+                                      base[2] + o.edge[2][i]};
+                // w > 0, or w == 0 on a top or left edge (without branches).
+                const bool inside = ((wi[0] > 0) | ((wi[0] == 0) & tl[0])) &
+                                    ((wi[1] > 0) | ((wi[1] == 0) & tl[1])) &
+                                    ((wi[2] > 0) | ((wi[2] == 0) & tl[2]));
+                if (!inside) continue;
+            }
+            const float q = float(q_base + o.q[i]);
+            if (!(q > depth[pixel_at + size_t(i)])) continue;
+            covered |= 1u << i;
+            qs[i] = q;
+        }
+        if (!covered) continue;
+        const int first = __builtin_ctz(covered);
+        Pending<S>& p = lanes.pending[waiting];
+        p.pixel_at = pixel_at;
+        p.covered = covered;
+        for (int k = 0; k < 3; ++k)
+            lanes.bary[k][waiting] = float((base[k] + o.edge[k][first]) * inv_area);
+        ++waiting;
+    }
+    return waiting;
+}
+
+// Perspective-correct interpolation at the `waiting` pixels queued in `lanes`, four at a time
+// (the lanes past the last one compute what nobody reads): texel spots and weights when
+// textured, the light when lit, the vertex colour unless white.
+template <int S>
+[[gnu::always_inline]] inline void interpolate_row(const Corners& c, const TriangleShading& t,
+                                                   bool lit, size_t waiting,
+                                                   const RowLanes<S>& lanes) {
+    const ScreenVertex(&sv)[3] = c.v;
+    for (size_t j = 0; j < waiting; j += 4) {
+        const F4 t0 = load4(lanes.bary[0] + j) * t.iw[0], t1 = load4(lanes.bary[1] + j) * t.iw[1],
+                 t2 = load4(lanes.bary[2] + j) * t.iw[2];
+        const F4 w = 1.0f / (t0 + t1 + t2);
+        const F4 c0 = t0 * w, c1 = t1 * w, c2 = t2 * w;
+        auto mix = [&](float a, float b, float d) { return c0 * a + c1 * b + c2 * d; };
+        if (t.level) {
+            const TexelSpots at = texel_spots(*t.level, mix(sv[0].u, sv[1].u, sv[2].u),
+                                              mix(sv[0].v, sv[1].v, sv[2].v));
+            store4(lanes.tex_x0 + j, at.x0);
+            store4(lanes.tex_x1 + j, at.x1);
+            store4(lanes.tex_y0 + j, at.y0);
+            store4(lanes.tex_y1 + j, at.y1);
+            const TexelWeights tw = texel_weights(at.ax, at.ay);
+            store4(lanes.texel_weight[0] + j, tw.a);
+            store4(lanes.texel_weight[1] + j, tw.b);
+            store4(lanes.texel_weight[2] + j, tw.c);
+            store4(lanes.texel_weight[3] + j, tw.d);
+        }
+        if (lit) store4(lanes.lights + j, mix(sv[0].light, sv[1].light, sv[2].light));
+        if (!t.white)
+            for (size_t k = 0; k < 4; ++k)
+                store4(lanes.tints + k * lanes.lanes + j,
+                       mix(sv[0].colour[k], sv[1].colour[k], sv[2].colour[k]));
+    }
+}
+
+// What every pixel of a draw is shaded with (Surface, the factor in lanes).
+struct SurfaceShading {
+    F4 factor;
+    AlphaMode alpha;
+    float cutoff;
+    bool lit;
+};
+
+// The `waiting` pixels queued in `lanes` shaded (texel, tint, alpha test, light) and written into
+// the samples `colour` and `depth` of the canvas: blended over what is there (no depth), or
+// opaque with their closeness.
+template <int S>
+[[gnu::always_inline]] inline void
+shade_row(const SurfaceShading& surface, const TriangleShading& t, size_t waiting,
+          const RowLanes<S>& lanes, ColourSample* colour_out, float* depth) {
+    constexpr int s = S;
+    const size_t n = lanes.lanes;
+    const float* const tints = lanes.tints;
+    const float* const lights = lanes.lights;
+    for (size_t j = 0; j < waiting; ++j) {
+        const Pending<S>& p = lanes.pending[j];
+        const size_t pixel_at = p.pixel_at;
+        const unsigned covered = p.covered;
+        const float* qs = p.qs;
+        F4 colour = surface.factor;
+        if (t.level)
+            colour *= bilinear(*t.level, lanes.tex_x0[j], lanes.tex_x1[j], lanes.tex_y0[j],
+                               lanes.tex_y1[j], lanes.texel_weight[0][j], lanes.texel_weight[1][j],
+                               lanes.texel_weight[2][j], lanes.texel_weight[3][j]);
+        if (!t.white) colour *= F4{tints[j], tints[n + j], tints[2 * n + j], tints[3 * n + j]};
+        if (surface.alpha == AlphaMode::Mask) {
+            if (colour[3] < surface.cutoff) continue;
+            colour[3] = 1;
+        } else if (surface.alpha == AlphaMode::Opaque) {
+            colour[3] = 1;
+        }
+        if (surface.lit) colour *= F4{lights[j], lights[j], lights[j], 1};
+        if (surface.alpha == AlphaMode::Blend) {
+            for (int i = 0; i < s * s; ++i)
+                if (covered & (1u << i))
+                    blend_over(colour_out[pixel_at + size_t(i)],
+                               {colour[0], colour[1], colour[2], colour[3]});
+            continue;
+        }
+        const ColourSample opaque = to_units(colour);
+        if (covered == (1u << (s * s)) - 1) { // the usual case: every sample
+            std::fill_n(&colour_out[pixel_at], s * s, opaque);
+            std::copy_n(qs, s * s, &depth[pixel_at]);
+            continue;
+        }
+        for (int i = 0; i < s * s; ++i) {
+            if (!(covered & (1u << i))) continue;
+            colour_out[pixel_at + size_t(i)] = opaque;
+            depth[pixel_at + size_t(i)] = qs[i];
+        }
+    }
+}
+
 } // namespace
 
 template <int S>
@@ -653,306 +1080,43 @@ void Canvas::draw_with(const std::vector<Vertex>& vertices, const std::vector<ui
     const VertexLight light(camera_, lighting);
     const std::vector<ScreenVertex> screen = project_vertices(vertices, camera_, S, light);
     const bool blend = surface.alpha == AlphaMode::Blend;
-    const Texture* tex = surface.texture.get();
     const std::vector<std::pair<float, uint32_t>> order =
         draw_order(vertices, triangles, screen, camera_, cull, blend);
-
-    constexpr int s = S;
-    const RowLanes<S> lane_store = row_lanes<S>(camera_.width);
-    const size_t lanes = lane_store.lanes;
-    Pending<S>* const pending = lane_store.pending;
-    float* const(&bary)[3] = lane_store.bary;
-    float* const(&texel_weight)[4] = lane_store.texel_weight;
-    float* const lights = lane_store.lights;
-    float* const tints = lane_store.tints;
-    int32_t* const tex_x0 = lane_store.tex_x0;
-    int32_t* const tex_x1 = lane_store.tex_x1;
-    int32_t* const tex_y0 = lane_store.tex_y0;
-    int32_t* const tex_y1 = lane_store.tex_y1;
-    const F4 factor{surface.factor[0], surface.factor[1], surface.factor[2], surface.factor[3]};
+    const RowLanes<S> lanes = row_lanes<S>(camera_.width);
+    const SurfaceShading shading{
+        {surface.factor[0], surface.factor[1], surface.factor[2], surface.factor[3]},
+        surface.alpha,
+        surface.cutoff,
+        surface.lit};
     for (const auto& [distance, t] : order) {
-        ScreenVertex sv[3];
-        for (int k = 0; k < 3; ++k) sv[k] = screen[triangles[t + size_t(k)]];
-        if (!sv[0].drawable || !sv[1].drawable || !sv[2].drawable) continue;
-        double area = triangle_area(sv[0].x, sv[0].y, sv[1].x, sv[1].y, sv[2].x, sv[2].y);
-        if (!(std::abs(area) > 0)) continue;
-        if (sv[0].light < 0 || sv[1].light < 0 || sv[2].light < 0) {
-            // The face normal (world) for vertices without one.
-            const Vec3& p0 = vertices[triangles[t]].position;
-            const Vec3& p1 = vertices[triangles[t + 1]].position;
-            const Vec3& p2 = vertices[triangles[t + 2]].position;
-            const Vec3 e1{p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-            const Vec3 e2{p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
-            Vec3 face{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                      e1[0] * e2[1] - e1[1] * e2[0]};
-            const double fl = std::sqrt(dot(face, face));
-            if (fl > 0)
-                for (float& c : face) c = float(c / fl);
-            for (int k = 0; k < 3; ++k)
-                if (sv[k].light < 0)
-                    sv[k].light = light(face, vertices[triangles[t + size_t(k)]].position);
-        }
-        if (area < 0) std::swap(sv[1], sv[2]), area = -area;
-        const std::array<float, 4> one{1, 1, 1, 1};
-        const bool white = sv[0].colour == one && sv[1].colour == one && sv[2].colour == one;
-        const float iw[3] = {float(sv[0].inv_w), float(sv[1].inv_w), float(sv[2].inv_w)};
-        const double inv_area = 1.0 / area;
-        // The mip level whose texels are about the size of this triangle's pixels.
-        const Texture::Level* level = nullptr;
-        if (tex) {
-            const double uv_area = std::abs(double(sv[1].u - sv[0].u) * (sv[2].v - sv[0].v) -
-                                            double(sv[2].u - sv[0].u) * (sv[1].v - sv[0].v)) *
-                                   double(tex->width()) * double(tex->height());
-            const double pixel_area = area / (s * s);
-            double lod = uv_area > 0 ? 0.5 * std::log2(uv_area / pixel_area) : 0;
-            if (!std::isfinite(lod)) lod = 0;
-            const int k = std::clamp(int(std::floor(lod + 0.5)), 0, int(tex->level_count()) - 1);
-            level = &tex->level(size_t(k));
-        }
-        const int x0 = std::max(0, int(std::floor(std::min({sv[0].x, sv[1].x, sv[2].x}))));
-        const int x1 = std::min(w_ - 1, int(std::ceil(std::max({sv[0].x, sv[1].x, sv[2].x}))));
-        const int y0 = std::max(0, int(std::floor(std::min({sv[0].y, sv[1].y, sv[2].y}))));
-        const int y1 = std::min(h_ - 1, int(std::ceil(std::max({sv[0].y, sv[1].y, sv[2].y}))));
-        if (x0 > x1 || y0 > y1) continue;
-        // Edge k (opposite vertex k): w_k = ea[k] * X + eb[k] * Y + ec[k] at sample (X, Y).
-        // Each edge is set up from its endpoints in one canonical order (negated for the other
-        // direction) and evaluated the same way at the same points, so the two triangles sharing
-        // an edge get exactly opposite values there and the fill rule gives every sample on it to
-        // exactly one of them: no cracks, no double blending.
-        double ea[3], eb[3], ec[3];
-        bool tl[3];
-        for (int k = 0; k < 3; ++k) {
-            const ScreenVertex* a = &sv[(k + 1) % 3];
-            const ScreenVertex* b = &sv[(k + 2) % 3];
-            tl[k] = top_left(*a, *b);
-            const bool flip = b->x < a->x || (b->x == a->x && b->y < a->y);
-            if (flip) std::swap(a, b);
-            ea[k] = -(b->y - a->y);
-            eb[k] = b->x - a->x;
-            ec[k] = -ea[k] * a->x - eb[k] * a->y;
-            if (flip) ea[k] = -ea[k], eb[k] = -eb[k], ec[k] = -ec[k];
-        }
-        // w_k at a pixel's sample i = w_k at its first sample + offset[k][i] (both computed the
-        // same way by every triangle: the exact opposition above holds); likewise the closeness.
-        double offset[3][S * S], q_offset[S * S], max_offset[3], min_offset[3];
-        for (int k = 0; k < 3; ++k) {
-            max_offset[k] = -std::numeric_limits<double>::infinity();
-            min_offset[k] = std::numeric_limits<double>::infinity();
-            for (int i = 0; i < s * s; ++i) {
-                offset[k][i] = ea[k] * (i % s) + eb[k] * (i / s);
-                max_offset[k] = std::max(max_offset[k], offset[k][i]);
-                min_offset[k] = std::min(min_offset[k], offset[k][i]);
-            }
-        }
-        for (int i = 0; i < s * s; ++i)
-            q_offset[i] =
-                (offset[0][i] * sv[0].q + offset[1][i] * sv[1].q + offset[2][i] * sv[2].q) *
-                inv_area;
-        // 2 x 2 samples (the default): the four samples of a pixel are the lanes of one float
-        // vector per edge, and the closeness a plane in the samples' coordinates.
-        [[maybe_unused]] F4 lane_ea[3], lane_q_offset;
-        [[maybe_unused]] I4 lane_threshold[3];
-        [[maybe_unused]] double q_dx = 0, q_dy = 0, q_at_0 = 0;
-        if constexpr (S == 2) {
-            for (int k = 0; k < 3; ++k) {
-                lane_ea[k] = splat(float(ea[k]));
-                // Inside: w > 0, or w >= 0 on a top or left edge. Compared as the bits of w read
-                // as int32 (the order of finite floats, +0 = 0 where two triangles meet exactly):
-                // > 0 or > -1; no float compare, so a process in denormals-are-zero mode (a
-                // -ffast-math program using this library) gets the same answer.
-                lane_threshold[k] = I4{} - int32_t(tl[k]);
-            }
-            for (int i = 0; i < 4; ++i) lane_q_offset[i] = float(q_offset[i]);
-            for (int k = 0; k < 3; ++k) {
-                q_dx += ea[k] * sv[k].q;
-                q_dy += eb[k] * sv[k].q;
-                q_at_0 += ec[k] * sv[k].q;
-            }
-            q_dx *= inv_area, q_dy *= inv_area, q_at_0 *= inv_area;
-        }
-        // Where each (not horizontal) edge crosses a sample row Y: X = root_slope * Y + root_at_0.
-        double root_slope[3] = {0, 0, 0}, root_at_0[3] = {0, 0, 0};
-        for (int k = 0; k < 3; ++k)
-            if (ea[k] != 0) root_slope[k] = -eb[k] / ea[k], root_at_0[k] = -ec[k] / ea[k];
+        const std::optional<Corners> corners =
+            triangle_corners(screen, vertices, &triangles[t], light);
+        if (!corners) continue;
+        const TriangleShading look = triangle_shading(*corners, surface.texture.get(), S);
+        const SampleBox box = sample_box(*corners, w_, h_);
+        if (box.empty()) continue;
+        const Coverage<S> coverage = triangle_coverage<S>(*corners, box, look.inv_area);
         // Coverage and depth per sample, the colour once per pixel (at its first covered sample),
-        // as multisampling does: s x s samples per pixel at the cost of about one shade.
-        for (int py = y0 / s; py <= y1 / s; ++py) {
-            size_t waiting = 0; // pixels of this row covered, waiting to be shaded
-            // The row's span: per sample row, the samples between the edges (widened by a sample
-            // on each side; the exact test below decides), joined over the pixel's sample rows.
-            double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-            for (int sy = 0; sy < s; ++sy) {
-                const double Y = py * s + sy + 0.5;
-                double row_lo = x0, row_hi = x1 + 1;
-                for (int k = 0; k < 3; ++k) {
-                    if (ea[k] == 0) {
-                        if (eb[k] * Y + ec[k] < 0) row_lo = 1, row_hi = 0; // the row is outside
-                        continue;
-                    }
-                    const double root = root_slope[k] * Y + root_at_0[k];
-                    if (ea[k] > 0)
-                        row_lo = std::max(row_lo, root - 1);
-                    else
-                        row_hi = std::min(row_hi, root + 1);
-                }
-                if (row_lo > row_hi) continue;
-                lo = std::min(lo, row_lo);
-                hi = std::max(hi, row_hi);
-            }
-            if (lo > hi) continue;
-            const int px_lo = std::max(x0 / s, int(std::floor(lo)) / s);
-            const int px_hi = std::min(x1 / s, int(std::floor(hi)) / s);
-            if (px_lo > px_hi) continue;
-            prepare(py, px_lo, px_hi);
-            const double Y = py * s + 0.5;
-            double row[3];
-            for (int k = 0; k < 3; ++k) row[k] = eb[k] * Y + ec[k];
-            const size_t row_at = size_t(py) * size_t(camera_.width) * size_t(s * s);
-            // Shaded below, once the row's coverage is known: the coverage tests branch
-            // unpredictably at a triangle's edges, and the shading's long chain of dependent
-            // arithmetic (division, texture fetch) overlaps from pixel to pixel when its loop
-            // holds nothing else. Each pixel is covered once per triangle and row, so the later
-            // writes change no test in between.
-            if constexpr (S == 2) {
-                // In float: every triangle evaluates an edge from the same (negated)
-                // coefficients at the same points, so the fill rule stays exact.
-                // Lanes: the pixel's samples (x + 0, 1, 0, 1; y + 0, 0, 1, 1).
-                F4 lane_row[3];
-                for (int k = 0; k < 3; ++k)
-                    for (int i = 0; i < 4; ++i) lane_row[k][i] = float(eb[k] * (Y + i / 2) + ec[k]);
-                const double q_row = q_dy * Y + q_at_0;
-                const float inv_area_f = float(inv_area);
-                F4 xs = F4{0, 1, 0, 1} + float(px_lo * s + 0.5); // exact: small halves
-                for (int px = px_lo; px <= px_hi; ++px, xs += 2.0f) {
-                    F4 w[3];
-                    I4 inside = I4{} - 1;
-                    for (int k = 0; k < 3; ++k) {
-                        w[k] = lane_ea[k] * xs + lane_row[k];
-                        inside &= std::bit_cast<I4>(w[k]) > lane_threshold[k];
-                    }
-                    if (!lanes_set(inside)) continue;
-                    const size_t pixel_at = row_at + size_t(px) * 4;
-                    const F4 q = float(q_dx * (px * s + 0.5) + q_row) + lane_q_offset;
-                    const unsigned covered = lanes_set(inside & (q > load4(&depth_[pixel_at])));
-                    if (!covered) continue;
-                    const int first = __builtin_ctz(covered);
-                    Pending<S>& p = pending[waiting];
-                    store4(p.qs, q);
-                    p.pixel_at = pixel_at;
-                    p.covered = covered;
-                    for (int k = 0; k < 3; ++k) bary[k][waiting] = w[k][first] * inv_area_f;
-                    ++waiting;
-                }
-            } else {
-                for (int px = px_lo; px <= px_hi; ++px) {
-                    const double X = px * s + 0.5;
-                    double base[3];
-                    for (int k = 0; k < 3; ++k) base[k] = ea[k] * X + row[k];
-                    // No sample of the pixel can be inside an edge that even its largest offset
-                    // leaves negative.
-                    if (base[0] + max_offset[0] < 0 || base[1] + max_offset[1] < 0 ||
-                        base[2] + max_offset[2] < 0)
-                        continue;
-                    const double q_base =
-                        (base[0] * sv[0].q + base[1] * sv[1].q + base[2] * sv[2].q) * inv_area;
-                    const size_t pixel_at = row_at + size_t(px) * size_t(s * s);
-                    // Inside the triangle by the smallest offset too: every sample is (no tests).
-                    const bool all_inside = base[0] + min_offset[0] > 0 &&
-                                            base[1] + min_offset[1] > 0 &&
-                                            base[2] + min_offset[2] > 0;
-                    unsigned covered = 0;
-                    float* qs = pending[waiting].qs; // the closeness of the covered samples
-                    for (int i = 0; i < s * s; ++i) {
-                        if (!all_inside) {
-                            const double wi[3] = {base[0] + offset[0][i], base[1] + offset[1][i],
-                                                  base[2] + offset[2][i]};
-                            // w > 0, or w == 0 on a top or left edge (without branches).
-                            const bool inside = ((wi[0] > 0) | ((wi[0] == 0) & tl[0])) &
-                                                ((wi[1] > 0) | ((wi[1] == 0) & tl[1])) &
-                                                ((wi[2] > 0) | ((wi[2] == 0) & tl[2]));
-                            if (!inside) continue;
-                        }
-                        const float q = float(q_base + q_offset[i]);
-                        if (!(q > depth_[pixel_at + size_t(i)])) continue;
-                        covered |= 1u << i;
-                        qs[i] = q;
-                    }
-                    if (!covered) continue;
-                    const int first = __builtin_ctz(covered);
-                    Pending<S>& p = pending[waiting];
-                    p.pixel_at = pixel_at;
-                    p.covered = covered;
-                    for (int k = 0; k < 3; ++k)
-                        bary[k][waiting] = float((base[k] + offset[k][first]) * inv_area);
-                    ++waiting;
-                }
-            }
-            // Perspective-correct interpolation, four pixels at a time (the lanes past the row's
-            // last waiting pixel compute what nobody reads).
-            for (size_t j = 0; j < waiting; j += 4) {
-                const F4 t0 = load4(bary[0] + j) * iw[0], t1 = load4(bary[1] + j) * iw[1],
-                         t2 = load4(bary[2] + j) * iw[2];
-                const F4 w = 1.0f / (t0 + t1 + t2);
-                const F4 c0 = t0 * w, c1 = t1 * w, c2 = t2 * w;
-                auto mix = [&](float a, float b, float c) { return c0 * a + c1 * b + c2 * c; };
-                if (tex) {
-                    const TexelSpots at = texel_spots(*level, mix(sv[0].u, sv[1].u, sv[2].u),
-                                                      mix(sv[0].v, sv[1].v, sv[2].v));
-                    store4(tex_x0 + j, at.x0);
-                    store4(tex_x1 + j, at.x1);
-                    store4(tex_y0 + j, at.y0);
-                    store4(tex_y1 + j, at.y1);
-                    const TexelWeights tw = texel_weights(at.ax, at.ay);
-                    store4(texel_weight[0] + j, tw.a);
-                    store4(texel_weight[1] + j, tw.b);
-                    store4(texel_weight[2] + j, tw.c);
-                    store4(texel_weight[3] + j, tw.d);
-                }
-                if (surface.lit) store4(lights + j, mix(sv[0].light, sv[1].light, sv[2].light));
-                if (!white)
-                    for (size_t k = 0; k < 4; ++k)
-                        store4(tints + k * lanes + j,
-                               mix(sv[0].colour[k], sv[1].colour[k], sv[2].colour[k]));
-            }
-            for (size_t j = 0; j < waiting; ++j) {
-                const Pending<S>& p = pending[j];
-                const size_t pixel_at = p.pixel_at;
-                const unsigned covered = p.covered;
-                const float* qs = p.qs;
-                F4 colour = factor;
-                if (tex)
-                    colour *= bilinear(*level, tex_x0[j], tex_x1[j], tex_y0[j], tex_y1[j],
-                                       texel_weight[0][j], texel_weight[1][j], texel_weight[2][j],
-                                       texel_weight[3][j]);
-                if (!white)
-                    colour *=
-                        F4{tints[j], tints[lanes + j], tints[2 * lanes + j], tints[3 * lanes + j]};
-                if (surface.alpha == AlphaMode::Mask) {
-                    if (colour[3] < surface.cutoff) continue;
-                    colour[3] = 1;
-                } else if (surface.alpha == AlphaMode::Opaque) {
-                    colour[3] = 1;
-                }
-                if (surface.lit) colour *= F4{lights[j], lights[j], lights[j], 1};
-                if (blend) {
-                    for (int i = 0; i < s * s; ++i)
-                        if (covered & (1u << i))
-                            blend_over(colour_[pixel_at + size_t(i)],
-                                       {colour[0], colour[1], colour[2], colour[3]});
-                    continue;
-                }
-                const ColourSample opaque = to_units(colour);
-                if (covered == (1u << (s * s)) - 1) { // the usual case: every sample
-                    std::fill_n(&colour_[pixel_at], s * s, opaque);
-                    std::copy_n(qs, s * s, &depth_[pixel_at]);
-                    continue;
-                }
-                for (int i = 0; i < s * s; ++i) {
-                    if (!(covered & (1u << i))) continue;
-                    colour_[pixel_at + size_t(i)] = opaque;
-                    depth_[pixel_at + size_t(i)] = qs[i];
-                }
-            }
+        // as multisampling does: S x S samples per pixel at the cost of about one shade. A row is
+        // shaded once its coverage is known: the coverage tests branch unpredictably at a
+        // triangle's edges, and the shading's long chain of dependent arithmetic (division,
+        // texture fetch) overlaps from pixel to pixel when its loop holds nothing else. Each
+        // pixel is covered once per triangle and row, so the later writes change no test in
+        // between.
+        for (int py = box.y0 / S; py <= box.y1 / S; ++py) {
+            const PixelRun run = row_pixels(coverage, py);
+            if (run.lo > run.hi) continue;
+            prepare(py, run.lo, run.hi);
+            const size_t row_at = size_t(py) * size_t(camera_.width) * size_t(S * S);
+            size_t waiting;
+            if constexpr (S == 2)
+                waiting =
+                    cover_row_quad(coverage, look.inv_area, py, run, row_at, depth_.data(), lanes);
+            else
+                waiting = cover_row_samples(coverage, *corners, look.inv_area, py, run, row_at,
+                                            depth_.data(), lanes);
+            interpolate_row(*corners, look, shading.lit, waiting, lanes);
+            shade_row(shading, look, waiting, lanes, colour_.data(), depth_.data());
         }
     }
 }
