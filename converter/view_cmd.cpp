@@ -1,8 +1,8 @@
 // `mshconv view IN [-o PAGE.html] [--no-open]`: one asset's interactive view as a self-contained
-// page (converter/view_page.hpp), opened in the default browser.
+// page (jobs/view_page.hpp), opened in the default browser.
 #include "commands.hpp"
+#include "jobs/view_page.hpp"
 #include "preview_cmd.hpp"
-#include "view_page.hpp"
 
 #include "formats/file_io.hpp"
 
@@ -82,7 +82,7 @@ int run_view(const Args& args) {
         jobs::preview_loaded(disk_job(options), load(in), settings, nullptr, nullptr, &view);
     for (const std::string& w : preview.warnings) spdlog::warn("{}", w);
     view["name"] = in.display();
-    const std::string html = converter::view_page_html(in.display(), view);
+    const std::string html = jobs::view_page_html(in.display(), view);
     pipeline::write_outputs(out.parent_path(),
                             {{out.filename().string(), Bytes(html.begin(), html.end())}});
     std::printf("%s -> %s (%s view)\n", in.display().c_str(), out.string().c_str(),

@@ -50,6 +50,55 @@ void FileIo::write_set(const std::vector<FileToWrite>& files) {
     set.commit();
 }
 
+std::vector<Path> Io::list_files(const Path& folder, const Path& exclude) {
+    std::vector<Path> files;
+    std::vector<Path> pending{Path()}; // relative to `folder`
+    while (!pending.empty()) {
+        const Path rel = pending.back();
+        pending.pop_back();
+        for (const std::string& name : list(folder / rel)) {
+            const Path path = folder / rel / name;
+            if (is_file(path))
+                files.push_back(rel / name);
+            else if (is_folder(path) && !(!exclude.empty() && same_file(path, exclude)))
+                pending.push_back(rel / name);
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+uint64_t Io::size(const Path& path) {
+    try {
+        return read(path).bytes.size();
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+std::vector<Path> FileIo::list_files(const Path& folder, const Path& exclude) {
+    std::error_code ec;
+    const Path skip = exclude.empty() ? Path() : fs::weakly_canonical(exclude, ec);
+    std::vector<Path> files;
+    for (auto it = fs::recursive_directory_iterator(folder, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (!skip.empty() && it->is_directory(ec) && fs::weakly_canonical(it->path(), ec) == skip) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->is_regular_file(ec)) files.push_back(it->path().lexically_relative(folder));
+    }
+    if (ec) throw std::runtime_error("cannot list the folder: " + ec.message());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+uint64_t FileIo::size(const Path& path) {
+    std::error_code ec;
+    const auto n = fs::file_size(path, ec);
+    return ec ? 0 : uint64_t(n);
+}
+
 FileIo& disk() {
     static FileIo io;
     return io;
@@ -66,40 +115,63 @@ std::string key_of(const Path& path) {
 
 } // namespace
 
+MemoryIo::MemoryIo(const MemoryIo& other) {
+    const std::lock_guard lock(other.mutex_);
+    files_ = other.files_;
+}
+
+MemoryIo::MemoryIo(MemoryIo&& other) noexcept {
+    const std::lock_guard lock(other.mutex_);
+    files_ = std::move(other.files_);
+}
+
+MemoryIo& MemoryIo::operator=(MemoryIo other) noexcept {
+    const std::lock_guard lock(mutex_);
+    files_ = std::move(other.files_);
+    return *this;
+}
+
 void MemoryIo::put(const Path& path, std::vector<uint8_t> bytes) {
+    const std::lock_guard lock(mutex_);
     files_[key_of(path)] = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
 }
 
 const std::vector<uint8_t>& MemoryIo::at(const Path& path) const {
+    const std::lock_guard lock(mutex_);
     const auto it = files_.find(key_of(path));
     if (it == files_.end()) throw std::runtime_error(path.string() + ": no such file");
     return *it->second;
 }
 
 std::vector<std::string> MemoryIo::paths() const {
+    const std::lock_guard lock(mutex_);
     std::vector<std::string> out;
     for (const auto& [key, bytes] : files_) out.push_back(key);
     return out;
 }
 
 FileBytes MemoryIo::read(const Path& path) {
+    const std::lock_guard lock(mutex_);
     const auto it = files_.find(key_of(path));
     if (it == files_.end()) throw std::runtime_error(path.string() + ": cannot open: no such file");
     return {*it->second, it->second};
 }
 
 bool MemoryIo::is_file(const Path& path) {
+    const std::lock_guard lock(mutex_);
     return files_.contains(key_of(path));
 }
 
 bool MemoryIo::is_folder(const Path& path) {
     const std::string prefix = key_of(path);
     if (prefix.empty()) return true;
+    const std::lock_guard lock(mutex_);
     const auto it = files_.lower_bound(prefix + "/");
     return it != files_.end() && it->first.starts_with(prefix + "/");
 }
 
 std::vector<std::string> MemoryIo::list(const Path& folder) {
+    const std::lock_guard lock(mutex_);
     const std::string key = key_of(folder);
     const std::string prefix = key.empty() ? key : key + "/";
     std::vector<std::string> names;
@@ -126,6 +198,7 @@ void MemoryIo::write_set(const std::vector<FileToWrite>& files) {
         for (const auto& piece : f.pieces) bytes.insert(bytes.end(), piece.begin(), piece.end());
         ready.emplace_back(key_of(f.path), std::move(bytes));
     }
+    const std::lock_guard lock(mutex_);
     for (auto& [key, bytes] : ready)
         files_[key] = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
 }

@@ -22,6 +22,11 @@ class RecordingIo final : public mshconv::Io {
     bool same_file(const mshconv::Path& a, const mshconv::Path& b) override {
         return inner_.same_file(a, b);
     }
+    std::vector<mshconv::Path> list_files(const mshconv::Path& folder,
+                                          const mshconv::Path& exclude = {}) override {
+        return inner_.list_files(folder, exclude);
+    }
+    uint64_t size(const mshconv::Path& p) override { return inner_.size(p); }
     void write_set(const std::vector<mshconv::FileToWrite>& files) override {
         inner_.write_set(files);
         for (const mshconv::FileToWrite& f : files) written.push_back(f.path.string());

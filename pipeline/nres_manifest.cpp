@@ -154,13 +154,14 @@ nres::Archive parse(const json& m, const std::string& where) {
 }
 
 std::filesystem::path entry_file(const json& m, size_t entry, const std::string& key,
-                                 const std::filesystem::path& folder, const std::string& where) {
+                                 const std::filesystem::path& folder, const std::string& where,
+                                 mshconv::Io* io) {
     const std::string pointer = "/entries/" + std::to_string(entry) + "/" + key;
     const json::json_pointer ptr(pointer);
     if (!m.contains(ptr)) throw FormatError(where, Location::at_pointer(pointer), "missing");
     const sidecar::JsonAt at(m.at(ptr), pointer, where);
     try {
-        return confined_path(folder, at.as<std::string>());
+        return confined_path(io, folder, at.as<std::string>());
     } catch (const FormatError&) {
         throw;
     } catch (const std::exception& e) {

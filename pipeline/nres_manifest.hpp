@@ -14,6 +14,8 @@
 
 #include "formats/nres.hpp"
 
+#include <mshconv/io.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -58,7 +60,7 @@ nres::Archive parse(const nlohmann::json& manifest, const std::string& where);
 // FormatError naming `where` and the member's JSON pointer otherwise.
 std::filesystem::path entry_file(const nlohmann::json& manifest, size_t entry,
                                  const std::string& key, const std::filesystem::path& folder,
-                                 const std::string& where);
+                                 const std::string& where, mshconv::Io* io = nullptr);
 
 // Reads and parses `dir`/_nres.json (throws with the path on a missing or non-JSON file).
 nlohmann::json load(const std::filesystem::path& dir);

@@ -1,8 +1,11 @@
-#!/usr/bin/env python3
+#!/ usr / bin / env python3
 """examples/roundtrip on every model of the sample corpus: each archive entry goes to GLB and back
-through the library API and must give its archive back byte for byte, with a GLB on disk; and
-examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and kind
-printed, the PNG written only when asked) whose pixels are not all transparent.
+through the library API and must give its archive back byte for byte, with a GLB on disk;
+and examples / thumbnail draws each model of static.rlb to a PNG in
+               memory(its size and kind printed, the PNG written only when asked) whose pixels are
+               not all transparent; and
+examples/batch_folder converts the whole corpus folder to GLB and PNG with its progress callback
+and back, giving every file of the folder back byte for byte.
 
 usage: check_example.py BUILD_DIR
 """
@@ -20,6 +23,18 @@ build = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build, "mshconv")
 example = os.path.join(build, "example_roundtrip")
 thumbnail = os.path.join(build, "example_thumbnail")
+batch_folder = os.path.join(build, "example_batch_folder")
+
+
+def tree(root):
+    """Every file below `root` by its relative path, with its bytes."""
+    files = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as fh:
+                files[os.path.relpath(os.path.join(folder, name), root)] = fh.read()
+    return files
+
 
 def models(archive):
     """The MESH entries of an archive, by `mshconv nres list`."""
@@ -44,7 +59,7 @@ with tempfile.TemporaryDirectory() as work:
                 if fh.read(4) != b"glTF":
                     sys.exit(f"FAIL {glb}: not a GLB")
             count += 1
-    # A missing entry is an error with the entry named, exit 1.
+#A missing entry is an error with the entry named, exit 1.
     r = subprocess.run([example, f"{work}/corpus/static.rlb", "NOPE.msh", f"{work}/x.glb"],
                        capture_output=True, text=True)
     if r.returncode != 1 or "NOPE.msh" not in r.stderr or os.path.exists(f"{work}/x.glb"):
@@ -64,8 +79,8 @@ with tempfile.TemporaryDirectory() as work:
             data = fh.read()
         if r.returncode != 0 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
             sys.exit(f"FAIL thumbnail {entry}: exit {r.returncode} {r.stderr}")
-        # Something was drawn: a wholly transparent RGBA picture filters to zero bytes in every
-        # row, whatever the row filters are.
+#Something was drawn : a wholly transparent RGBA picture filters to zero bytes in every
+#row, whatever the row filters are.
         idat, at = b"", 8
         while at < len(data):
             (size,) = struct.unpack(">I", data[at:at + 4])
@@ -78,5 +93,26 @@ with tempfile.TemporaryDirectory() as work:
         thumbs += 1
     if thumbs < 10:
         sys.exit(f"FAIL only {thumbs} thumbnails")
+
+    r = subprocess.run([batch_folder, f"{work}/corpus", f"{work}/mirror", f"{work}/back"],
+                       capture_output=True, text=True)
+    lines = r.stdout.splitlines()
+    if r.returncode != 0 or len(lines) != 2 or " 0 failed" not in lines[0]:
+        sys.exit(f"FAIL batch_folder: exit {r.returncode} {r.stdout}{r.stderr[-2000:]}")
+    converted = int(lines[0].split(": ")[1].split()[0])
+    rebuilt, unchanged = int(lines[1].split(": ")[1].split()[0]), int(lines[1].split()[-2])
+    if converted < count or rebuilt == 0 or unchanged == 0:
+        sys.exit(f"FAIL batch_folder: {converted} converted, {rebuilt} rebuilt, {unchanged} "
+                 f"unchanged: {r.stdout}")
+    if f"{converted} done" not in r.stderr.replace("\r", "\n"):
+        sys.exit(f"FAIL batch_folder: the progress callback did not count {converted} items")
+    if not any(n.endswith(".glb") for n in tree(f"{work}/mirror")):
+        sys.exit("FAIL batch_folder: no GLB in the mirror")
+    original, back = tree(f"{work}/corpus"), tree(f"{work}/back")
+    if original != back:
+        differ = sorted(set(original) ^ set(back)) or sorted(
+            k for k in original if original[k] != back[k])
+        sys.exit(f"FAIL batch_folder: the folder did not come back byte for byte: {differ[:5]}")
     print(f"ok: {count} models through examples/roundtrip, every archive byte-identical; "
-          f"{thumbs} thumbnails through examples/thumbnail")
+          f"{thumbs} thumbnails through examples/thumbnail; examples/batch_folder: "
+          f"{converted} items converted and {len(back)} files back byte for byte")

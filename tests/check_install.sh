@@ -28,4 +28,8 @@ test -s "$work/house.glb"
 "$work/consumer/thumbnail" "$work/corpus/static.rlb" House_01.msh "$work/house.png"
 head -c 8 "$work/house.png" | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a" || {
   echo "FAIL: the thumbnail is not a PNG"; exit 1; }
+out=$("$work/consumer/batch_folder" "$work/corpus" "$work/mirror" "$work/back" 2> /dev/null)
+echo "$out"
+case "$out" in *", 0 failed, "*", 0 failed, "*) ;; *) echo "FAIL: batch_folder failed"; exit 1 ;; esac
+diff -r "$work/corpus" "$work/back" > /dev/null || { echo "FAIL: batch_folder: not the same tree"; exit 1; }
 echo "ok: installed package ($(du -sh "$work/prefix" | cut -f1), $(ls "$work/prefix/include/mshconv" | wc -l) public headers) builds and runs every example"

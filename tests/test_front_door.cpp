@@ -6,6 +6,7 @@
 #include "formats/nres.hpp"
 #include "formats/sniff.hpp"
 
+#include <mshconv/batch.hpp>
 #include <mshconv/convert.hpp>
 #include <mshconv/io.hpp>
 
@@ -99,6 +100,49 @@ BOOST_AUTO_TEST_CASE(every_corpus_map_round_trips_in_memory) {
         ++maps;
     }
     BOOST_TEST(maps >= 6u);
+}
+
+BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
+    mshconv::MemoryIo io;
+    for (const auto& f : msh::test::corpus()) io.put("game/" + f.relative_path, f.bytes);
+    std::vector<mshconv::BatchItem> seen;
+    mshconv::BatchRequest forward{{"game"}, kOut + "mirror"};
+    forward.options.to = "glb,png";
+    forward.options.threads = 2;
+    const mshconv::BatchResult there =
+        mshconv::batch(forward, io, [&](const mshconv::BatchItem& item) { seen.push_back(item); });
+    BOOST_TEST(there.failed == 0u);
+    BOOST_TEST(there.converted >= 64u + 6u + 20u); // models, maps, textures
+    BOOST_TEST(there.threads == 2u);
+    BOOST_TEST(seen.size() == there.items.size()); // every item once through the callback
+    BOOST_TEST(io.is_file(kOut + "mirror/_batch.json"));
+    BOOST_TEST(there.report_json.find("\"schema\": \"mshconv-batch/1\"") != std::string::npos);
+
+    mshconv::BatchRequest reverse{{kOut + "mirror"}, kOut + "back"};
+    reverse.options.to = "nres";
+    const mshconv::BatchResult back = mshconv::batch(reverse, io);
+    BOOST_TEST(back.failed == 0u);
+    BOOST_TEST(back.unchanged > 0u);
+    for (const auto& f : msh::test::corpus())
+        BOOST_TEST((io.at(kOut + "back/" + f.relative_path) == f.bytes), f.relative_path);
+
+    mshconv::BatchRequest previews{{"game"}, kOut + "previews"};
+    previews.options.to = "preview";
+    previews.options.views = false;
+    previews.options.preview.width = previews.options.preview.height = 48;
+    const mshconv::BatchResult drawn = mshconv::batch(previews, io);
+    BOOST_TEST(drawn.converted >= 64u + 6u);
+    BOOST_TEST(io.is_file(kOut + "previews/index.html"));
+    BOOST_TEST(io.is_file(kOut + "previews/static.rlb/House_01.msh.png"));
+    // Drawn again: every asset's key is unchanged.
+    BOOST_TEST(mshconv::batch(previews, io).unchanged == drawn.converted);
+
+    // An output inside the input is refused before anything is written.
+    mshconv::BatchRequest inside{{"game"}, "game/out"};
+    inside.options.to = "glb";
+    BOOST_CHECK_THROW(mshconv::batch(inside, io), mshconv::UsageError);
+    BOOST_TEST(files_below(io, "game/out/") == 0u);
+    BOOST_TEST(!std::filesystem::exists(kOut));
 }
 
 BOOST_AUTO_TEST_CASE(an_import_reports_its_changes_through_the_callback) {

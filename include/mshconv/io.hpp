@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ class Io {
     virtual std::vector<std::string> list(const Path& folder) = 0;
     // Whether two paths name one file (the same path, or one file reached twice).
     virtual bool same_file(const Path& a, const Path& b) = 0;
+    // Every file below `folder` (recursive), as paths relative to it, sorted; the folder
+    // `exclude` (an output inside the input) is left out. By default built on list().
+    virtual std::vector<Path> list_files(const Path& folder, const Path& exclude = {});
+    // The file's size in bytes (0 when it cannot be read). By default the size read() gives.
+    virtual uint64_t size(const Path& path);
     // Writes the files as one set: all of them appear, in order, or none does (a failure throws
     // and leaves none of them).
     virtual void write_set(const std::vector<FileToWrite>& files) = 0;
@@ -53,15 +59,24 @@ class FileIo final : public Io {
     std::vector<std::string> list(const Path& folder) override;
     bool same_file(const Path& a, const Path& b) override;
     void write_set(const std::vector<FileToWrite>& files) override;
+    // Folder symlinks are not followed (a link back up the tree would never end).
+    std::vector<Path> list_files(const Path& folder, const Path& exclude = {}) override;
+    uint64_t size(const Path& path) override;
 };
 
 // The process's FileIo, what the library uses when no Io is given.
 FileIo& disk();
 
 // Files held in memory under their normalized generic paths ("dir/a.glb"); folders are implied
-// by the files beneath them. Reads hand out shared views of the stored bytes.
+// by the files beneath them. Reads hand out shared views of the stored bytes. Safe to use from
+// several threads (batch runs its items in parallel).
 class MemoryIo final : public Io {
   public:
+    MemoryIo() = default;
+    MemoryIo(const MemoryIo& other);
+    MemoryIo(MemoryIo&& other) noexcept;
+    MemoryIo& operator=(MemoryIo other) noexcept; // copies share the stored bytes
+
     void put(const Path& path, std::vector<uint8_t> bytes);
     // The bytes stored at `path`; throws std::runtime_error when there is no such file.
     const std::vector<uint8_t>& at(const Path& path) const;
@@ -76,6 +91,7 @@ class MemoryIo final : public Io {
     void write_set(const std::vector<FileToWrite>& files) override;
 
   private:
+    mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> files_;
 };
 

@@ -6,8 +6,7 @@
 // ("map_part": the terrain import writes it back).
 #pragma once
 
-#include "batch_progress.hpp"
-#include "batch_shard.hpp"
+#include "batch.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -16,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 constexpr const char* kMirrorFile = "_batch.json";
 constexpr const char* kMirrorSchema = "mshconv-batch-mirror/1";
@@ -31,11 +30,13 @@ struct MirrorRecord {
 
 // Writes OUT/_batch.json (a shard: OUT/_batch.I-of-N.json) with the records whose result
 // converted (or that have none).
-void write_mirror(const std::filesystem::path& out, const std::vector<MirrorRecord>& records,
-                  const std::vector<Result>& results, const Shard& shard);
+void write_mirror(mshconv::Io& io, const std::filesystem::path& out,
+                  const std::vector<MirrorRecord>& records, const std::vector<Result>& results,
+                  const Shard& shard);
 
 // The records of IN/_batch.json and of every IN/_batch.I-of-N.json (the shards of one run);
 // nullopt when there is none. Throws FormatError (JSON pointer) on a damaged one.
-std::optional<std::vector<MirrorRecord>> read_mirror(const std::filesystem::path& in);
+std::optional<std::vector<MirrorRecord>> read_mirror(mshconv::Io& io,
+                                                     const std::filesystem::path& in);
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-namespace msh::converter {
+namespace msh::jobs {
 
 namespace {
 
@@ -66,4 +66,4 @@ std::string view_page_html(const std::string& title, const nlohmann::json& view)
     return html;
 }
 
-} // namespace msh::converter
+} // namespace msh::jobs

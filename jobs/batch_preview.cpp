@@ -1,9 +1,8 @@
 #include "batch_preview.hpp"
 
 #include "batch_inputs.hpp"
-#include "commands.hpp"
-#include "disk_jobs.hpp"
-#include "preview_cmd.hpp"
+#include "convert.hpp"
+#include "preview.hpp"
 #include "preview_gallery.hpp"
 #include "viewer_bundle.hpp"
 
@@ -22,14 +21,15 @@
 #include "sidecar/model_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
-#include <omp.h>
+
+#include <cstdio>
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 namespace fs = std::filesystem;
 namespace manifest = pipeline::manifest;
@@ -53,6 +53,14 @@ struct Asset {
                      // leave the other threads idle)
     json entry;      // the index.json entry, filled by the job
 };
+
+// The background as the options name it: "transparent" or "#rrggbb".
+std::string background_text(const std::optional<std::array<uint8_t, 3>>& rgb) {
+    if (!rgb) return "transparent";
+    char text[8];
+    std::snprintf(text, sizeof text, "#%02x%02x%02x", (*rgb)[0], (*rgb)[1], (*rgb)[2]);
+    return text;
+}
 
 uint64_t mix(uint64_t h, uint64_t v) {
     return (h ^ v) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
@@ -82,18 +90,18 @@ Bytes placeholder(int w, int h) {
 
 class PreviewBatch {
   public:
-    PreviewBatch(const fs::path& out, const po::variables_map& vm, const Shard& shard,
-                 Progress& progress, std::vector<Result>& results)
-        : out_(out), vm_(vm), convert_options_(convert_options(vm)),
-          job_(disk_job(convert_options_)), shard_(shard), progress_(progress), results_(results),
-          settings_(preview_settings(vm)), force_(vm.count("force") > 0),
-          views_(vm.count("no-views") == 0) {
+    PreviewBatch(BatchRun& run, const fs::path& out)
+        : run_(run), io_(run.io), out_(out), job_(run.job), shard_(run.shard),
+          progress_(run.progress), results_(run.results),
+          settings_(preview_settings(run.options.preview, readings_of(run.options.convert))),
+          force_(run.options.force), views_(run.options.views) {
+        const mshconv::PreviewOptions& o = run.options.preview;
         options_ = {{"size", {settings_.width, settings_.height}},
                     {"view", settings_.view.empty() ? "default" : settings_.view},
                     {"lod", settings_.lod},
                     {"group", settings_.group},
-                    {"overlay", vm.count("overlay") ? vm["overlay"].as<std::string>() : "fill"},
-                    {"background", vm["background"].as<std::string>()},
+                    {"overlay", o.overlay},
+                    {"background", background_text(o.background)},
                     {"samples", settings_.samples_per_side}};
         if (settings_.frame) options_["frame"] = *settings_.frame;
         if (settings_.strip) options_["strip"] = settings_.strip;
@@ -104,12 +112,12 @@ class PreviewBatch {
     }
 
     void input(const std::string& spec) {
-        if (const std::string error = add_batch_input(spec, out_, units_); !error.empty())
+        if (const std::string error = add_batch_input(io_, spec, out_, units_); !error.empty())
             fail(spec, "other", error);
     }
 
     PreviewRun finish() {
-        const std::vector<bool> mine = shard_units(units_, shard_);
+        const std::vector<bool> mine = shard_units(io_, units_, shard_);
         for (size_t i = 0; i < units_.size(); ++i) {
             if (!mine[i]) continue;
             try {
@@ -124,7 +132,7 @@ class PreviewBatch {
         std::stable_sort(order.begin(), order.end(),
                          [&](size_t x, size_t y) { return assets_[x].size > assets_[y].size; });
         texture_cache_ = std::make_unique<pipeline::PreviewTextureCache>();
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run_.threads)
         for (long i = 0; i < count; ++i) run(assets_[order[size_t(i)]]);
         write_index();
         return {unchanged_};
@@ -141,18 +149,17 @@ class PreviewBatch {
     // texture redoes the previews).
     std::pair<const mapping::MaterialLibraries*, uint64_t> libraries_for(const fs::path& dir,
                                                                          const fs::path& root) {
-        const fs::path found = library_folder(dir, root, vm_);
+        const fs::path found = library_folder(io_, dir, root, run_.options);
         auto& slot = libraries_[found];
         if (!slot.first) {
-            slot.first =
-                std::make_unique<mapping::MaterialLibraries>(jobs::open_libraries(job_, found));
+            slot.first = std::make_unique<mapping::MaterialLibraries>(open_libraries(job_, found));
             slot.first->texture_cache = std::make_shared<mapping::TextureCache>(); // shared
             uint64_t h = 0;
             for (const char* name : {"Material.lib", "Textures.lib"})
-                if (const auto f = pipeline::find_file_ci(found, name)) {
+                if (const auto f = pipeline::find_file_ci(found, name, io_)) {
                     try {
-                        const MappedFile file(*f); // read once more, not copied
-                        h = mix(h, content_hash(file.bytes()));
+                        const mshconv::FileBytes file = io_.read(*f); // not copied
+                        h = mix(h, content_hash(file.bytes));
                     } catch (const std::exception&) {
                     }
                 }
@@ -177,7 +184,7 @@ class PreviewBatch {
         const std::string where = u.address.display();
         Loaded in;
         try {
-            in = load(u.address);
+            in = load(io_, u.address);
         } catch (const std::exception& e) {
             return fail(where, "other", e.what());
         }
@@ -207,7 +214,7 @@ class PreviewBatch {
                 nres::read(in.bytes, sink, where, in.bytes.keeper()));
             if (sink.has_errors()) {
                 // A .msh whose container is damaged: a model that cannot be drawn.
-                if (lower_ascii(fs::path(leaf).extension().string()) == ".msh") {
+                if (pipeline::lower_ascii(fs::path(leaf).extension().string()) == ".msh") {
                     a.kind = "model";
                     return add(std::move(a));
                 }
@@ -216,15 +223,15 @@ class PreviewBatch {
             return plan_archive(ar, u.address, fs::path(a.name), libs, libs_hash);
         }
         case ContentKind::DamagedNRes:
-            a.kind = lower_ascii(leaf) == "land.msh" ? "map" : "model";
-            if (lower_ascii(fs::path(leaf).extension().string()) == ".msh")
+            a.kind = pipeline::lower_ascii(leaf) == "land.msh" ? "map" : "model";
+            if (pipeline::lower_ascii(fs::path(leaf).extension().string()) == ".msh")
                 return add(std::move(a));
             return fail(where, "archive", where + ": damaged NRes image");
         default:
             break;
         }
         for (const char* ext : {".rlb", ".lib", ".texm"})
-            if (lower_ascii(leaf).ends_with(ext))
+            if (pipeline::lower_ascii(leaf).ends_with(ext))
                 return fail(where, "other",
                             where + ": not a readable " + std::string(ext + 1) + " file");
     }
@@ -262,7 +269,7 @@ class PreviewBatch {
                 else
                     plan_archive(inner, ea, fs::path(a.name), libs, libs_hash);
             } else if (kind == ContentKind::DamagedNRes &&
-                       lower_ascii(e.name()).ends_with(".msh")) {
+                       pipeline::lower_ascii(e.name()).ends_with(".msh")) {
                 a.kind = "model";
                 a.entry_index = i;
                 a.size = e.data.size();
@@ -315,19 +322,20 @@ class PreviewBatch {
         try {
             Loaded in;
             in.address = a.address;
-            in.bytes =
-                a.in_archive ? a.archive->entries[a.entry_index].data : read_file(a.address.file);
+            in.bytes = a.in_archive ? a.archive->entries[a.entry_index].data
+                                    : read_payload(io_, a.address.file);
             ModelExportContext context;
             context.libraries = a.libraries;
             if (a.kind == "model")
-                context.wear = a.in_archive ? find_sibling_in(*a.archive, a.archive_address,
-                                                              model_wear_name(a.address))
-                                            : find_sibling(a.address, model_wear_name(a.address));
+                context.wear =
+                    a.in_archive
+                        ? find_sibling_in(*a.archive, a.archive_address, model_wear_name(a.address))
+                        : find_sibling(io_, a.address, model_wear_name(a.address));
             std::optional<pipeline::ModelExportInput> model;
             std::optional<pipeline::TerrainExportInput> map;
             std::optional<mapping::MaterialLibraries> own;
-            if (a.kind == "model") model = jobs::model_export_input(job_, in, &context);
-            if (a.kind == "map") map = jobs::terrain_export_input(job_, in, a.libraries, own);
+            if (a.kind == "model") model = model_export_input(job_, in, &context);
+            if (a.kind == "map") map = terrain_export_input(job_, in, a.libraries, own);
             const std::string key =
                 sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
             if (!force_ && unchanged(json_path, png_path, view_path, key, a.entry)) {
@@ -377,17 +385,16 @@ class PreviewBatch {
     }
 
     // The JSON beside the PNG records this key: the asset has not changed.
-    static bool unchanged(const fs::path& json_path, const fs::path& png_path,
-                          const fs::path& view_path, const std::string& key, json& entry) {
-        std::error_code ec;
-        if (!fs::is_regular_file(json_path, ec) || !fs::is_regular_file(png_path, ec)) return false;
+    bool unchanged(const fs::path& json_path, const fs::path& png_path, const fs::path& view_path,
+                   const std::string& key, json& entry) const {
+        if (!io_.is_file(json_path) || !io_.is_file(png_path)) return false;
         try {
-            const Bytes text = read_file(json_path);
-            const json meta = json::parse(text.begin(), text.end());
+            const mshconv::FileBytes text = io_.read(json_path);
+            const json meta = json::parse(text.bytes.begin(), text.bytes.end());
             if (!meta.is_object() || meta.value("key", "") != key ||
                 meta.value("status", "") != "ok")
                 return false;
-            if (meta.contains("view") && !fs::is_regular_file(view_path, ec)) return false;
+            if (meta.contains("view") && !io_.is_file(view_path)) return false;
             fill_entry(entry, meta);
             return true;
         } catch (const std::exception&) {
@@ -396,9 +403,8 @@ class PreviewBatch {
     }
 
     // The picture, its metadata and its view appear together or not at all.
-    static void write(const fs::path& png_path, const fs::path& json_path, const Bytes& png,
-                      const json& meta, const std::string& view_text = {}) {
-        fs::create_directories(png_path.parent_path());
+    void write(const fs::path& png_path, const fs::path& json_path, const Bytes& png,
+               const json& meta, const std::string& view_text = {}) const {
         const std::string text = meta.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
         pipeline::OutputFiles files{
             {png_path.filename().string(), png},
@@ -406,7 +412,7 @@ class PreviewBatch {
         if (!view_text.empty())
             files.push_back({json_path.stem().string() + ".view.js",
                              Bytes(view_text.begin(), view_text.end())});
-        pipeline::write_outputs(png_path.parent_path(), files);
+        pipeline::write_outputs(png_path.parent_path(), files, {}, io_);
     }
 
     void write_index() {
@@ -422,22 +428,20 @@ class PreviewBatch {
                             {"options", options_},
                             {"assets", assets}};
         const std::string text = index.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
-        const std::string html = converter::gallery_html(index);
-        fs::create_directories(out_);
+        const std::string html = gallery_html(index);
         pipeline::OutputFiles files{{"index.json", Bytes(text.begin(), text.end())},
                                     {"index.html", Bytes(html.begin(), html.end())}};
         if (views_) {
-            const std::string& viewer = converter::viewer_bundle(); // once per gallery
-            files.push_back(
-                {std::string(converter::kViewerScriptName), Bytes(viewer.begin(), viewer.end())});
+            const std::string& viewer = viewer_bundle(); // once per gallery
+            files.push_back({std::string(kViewerScriptName), Bytes(viewer.begin(), viewer.end())});
         }
-        pipeline::write_outputs(out_, files);
+        pipeline::write_outputs(out_, files, {}, io_);
     }
 
+    BatchRun& run_;
+    mshconv::Io& io_;
     fs::path out_;
-    const po::variables_map& vm_;
-    const mshconv::ConvertOptions convert_options_;
-    const jobs::Job job_; // refers to convert_options_
+    const Job& job_;
     const Shard shard_;
     Progress& progress_;
     std::vector<Result>& results_;
@@ -457,12 +461,10 @@ class PreviewBatch {
 
 } // namespace
 
-PreviewRun preview_all(const std::vector<std::string>& inputs, const fs::path& out,
-                       const po::variables_map& vm, const Shard& shard, Progress& progress,
-                       std::vector<Result>& results) {
-    PreviewBatch batch(out, vm, shard, progress, results);
+PreviewRun preview_all(BatchRun& run, const std::vector<std::string>& inputs, const fs::path& out) {
+    PreviewBatch batch(run, out);
     for (const std::string& in : inputs) batch.input(in);
     return batch.finish();
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -1,19 +1,16 @@
 #include "batch_shard.hpp"
 
-#include "commands.hpp"
-
-#include "formats/file_io.hpp"
 #include "sidecar/json_at.hpp"
 
+#include <mshconv/batch.hpp>
+
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <numeric>
 
-namespace msh::cli {
+namespace msh::jobs {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 Shard parse_shard(const std::string& text) {
@@ -27,10 +24,11 @@ Shard parse_shard(const std::string& text) {
         s.count = std::stoul(text.substr(slash + 1), &used);
         if (used != text.size() - slash - 1) throw std::invalid_argument("count");
     } catch (const std::exception&) {
-        throw UsageError("--shard takes I/N (job I of N, 1 <= I <= N), not '" + text + "'");
+        throw mshconv::UsageError("--shard takes I/N (job I of N, 1 <= I <= N), not '" + text +
+                                  "'");
     }
     if (s.count < 1 || s.index < 1 || s.index > s.count)
-        throw UsageError("--shard takes I/N with 1 <= I <= N, not '" + text + "'");
+        throw mshconv::UsageError("--shard takes I/N with 1 <= I <= N, not '" + text + "'");
     return s;
 }
 
@@ -51,12 +49,24 @@ std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard
     return mine;
 }
 
-int merge_reports(const std::vector<std::string>& reports, const fs::path& out) {
+} // namespace msh::jobs
+
+// The reports of the N shards of one run merged into one: items concatenated in shard order,
+// totals summed, `seconds` the slowest job's. Checks that they are shards 1..N of the same N and
+// direction, each once.
+mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>& report_texts,
+                                                  const std::vector<std::string>& reports) {
+    using namespace msh;
+    using nlohmann::json;
+    if (report_texts.size() != reports.size())
+        throw std::invalid_argument("merge_batch_reports: a name for every report");
     std::vector<json> docs(reports.size());
     size_t count = 0;
     std::string to;
     for (size_t i = 0; i < reports.size(); ++i) {
-        docs[i] = sidecar::parse_json(read_file(reports[i]), reports[i]);
+        const std::string& text = report_texts[i];
+        docs[i] = sidecar::parse_json(
+            ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()), reports[i]);
         const sidecar::JsonAt at(docs[i], "", reports[i]);
         if (!docs[i].is_object() || !docs[i].contains("schema") ||
             docs[i]["schema"] != "mshconv-batch/1")
@@ -74,16 +84,16 @@ int merge_reports(const std::vector<std::string>& reports, const fs::path& out) 
     for (size_t i = 0; i < docs.size(); ++i) {
         const size_t k = docs[i]["shard"]["index"].get<size_t>();
         if (k < 1 || k > count || by_index[k - 1])
-            throw UsageError(reports[i] + ": shard " + std::to_string(k) + " of " +
-                             std::to_string(count) + " is given twice or out of range");
+            throw mshconv::UsageError(reports[i] + ": shard " + std::to_string(k) + " of " +
+                                      std::to_string(count) + " is given twice or out of range");
         by_index[k - 1] = &docs[i];
     }
     std::string missing;
     for (size_t k = 0; k < count; ++k)
         if (!by_index[k]) missing += (missing.empty() ? "" : ", ") + std::to_string(k + 1);
     if (!missing.empty())
-        throw UsageError("the reports of shard(s) " + missing + " of " + std::to_string(count) +
-                         " are missing");
+        throw mshconv::UsageError("the reports of shard(s) " + missing + " of " +
+                                  std::to_string(count) + " are missing");
 
     json merged = {{"schema", "mshconv-batch/1"}, {"to", to}, {"shards", count}};
     json items = json::array(), inputs = json::array(), by_kind = json::object();
@@ -112,11 +122,12 @@ int merge_reports(const std::vector<std::string>& reports, const fs::path& out) 
     merged["skipped"] = skipped;
     if (to == "nres") merged["unchanged"] = unchanged;
     merged["items"] = items;
-    const std::string text = merged.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    write_file_atomic(out, Bytes(text.begin(), text.end()));
-    spdlog::info("merged {} shard reports: {} converted, {} failed, {} skipped", count, converted,
-                 failed, skipped);
-    return failed ? 1 : 0;
+    BatchResult result;
+    result.report_json = merged.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    result.converted = converted;
+    result.failed = failed;
+    result.skipped = skipped;
+    result.unchanged = unchanged;
+    result.seconds = slowest;
+    return result;
 }
-
-} // namespace msh::cli

@@ -1,13 +1,13 @@
 // The page `mshconv view` writes: one asset's interactive view (pipeline/preview_view.hpp) with
-// the viewer's script (converter/viewer_bundle.hpp) inline, a single file that opens from disk.
+// the viewer's script (jobs/viewer_bundle.hpp) inline, a single file that opens from disk.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-namespace msh::converter {
+namespace msh::jobs {
 
 std::string view_page_html(const std::string& title, const nlohmann::json& view);
 
-} // namespace msh::converter
+} // namespace msh::jobs

@@ -1,25 +1,23 @@
 #include "batch_rebuild.hpp"
 
 #include "batch_mirror.hpp"
-#include "commands.hpp"
-#include "disk_jobs.hpp"
+#include "convert.hpp"
 #include "pipeline/model_import.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "pipeline/terrain.hpp"
+#include "sidecar/json_at.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 
 #include <nlohmann/json.hpp>
-#include <omp.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
 #include <optional>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 namespace fs = std::filesystem;
 namespace manifest = pipeline::manifest;
@@ -29,11 +27,13 @@ namespace {
 
 class Rebuild {
   public:
-    Rebuild(Progress& progress, std::vector<Result>& results, bool full_read)
-        : progress_(progress), results_(results), full_read_(full_read), job_(disk_job(options_)) {}
+    explicit Rebuild(BatchRun& run)
+        : io_(run.io), threads_(run.threads), progress_(run.progress), results_(run.results),
+          full_read_(run.options.full_read), job_{options_, run.io, run.job.on_message} {}
 
-    // The model imports' job: the disk, no options of a single conversion.
-    const jobs::Job& job() const { return job_; }
+    // The model imports' job: the run's Io, no options of a single conversion.
+    const Job& job() const { return job_; }
+    mshconv::Io& io() const { return io_; }
 
     // --full-read: read and compare even the files the exports wrote (pipeline::is_written_file).
     bool full_read() const { return full_read_; }
@@ -49,7 +49,7 @@ class Rebuild {
         const std::optional<nres::Archive> ar = archive(folder, target.string());
         if (!ar) return false;
         const nres::Pieces pieces = nres::write_pieces(*ar);
-        write_file_atomic(target, pieces.pieces);
+        io_.write_set({{target, {pieces.pieces.begin(), pieces.pieces.end()}}});
         return true;
     }
 
@@ -60,7 +60,8 @@ class Rebuild {
         json m;
         nres::Archive ar;
         try {
-            m = manifest::load(folder);
+            const fs::path path = folder / manifest::kFileName;
+            m = sidecar::parse_json(io_.read(path).bytes, path.string());
             ar = manifest::parse(m, where);
         } catch (const std::exception& e) {
             fail(folder.string(), e.what());
@@ -80,7 +81,7 @@ class Rebuild {
             std::optional<Bytes> inner;
             try {
                 if (auto nested =
-                        archive(manifest::entry_file(m, i, "converted/folder", folder, where),
+                        archive(manifest::entry_file(m, i, "converted/folder", folder, where, &io_),
                                 out_display + ":" + ar.entries[i].display_name()))
                     inner = nres::write(*nested);
             } catch (const std::exception& e) {
@@ -97,7 +98,7 @@ class Rebuild {
                                 out_display + ":" + ar.entries[i].display_name(), Status::Converted,
                                 "", 0, false});
         const long count = long(flat.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
         for (long k = 0; k < count; ++k) {
             const size_t i = flat[size_t(k)];
             Result& r = results_[first + size_t(k)];
@@ -132,25 +133,25 @@ class Rebuild {
         const std::string manifest = (folder / manifest::kFileName).string();
         // A name from the manifest, confined to its folder (no absolute path, `..` or symlink out).
         auto at = [&](const std::string& key) {
-            return manifest::entry_file(doc, entry, key, folder, manifest);
+            return manifest::entry_file(doc, entry, key, folder, manifest, &io_);
         };
         const json& e = doc.at("entries").at(entry);
         if (e.contains("file")) {
             r.unchanged = true;
-            return read_file(at("file"));
+            return read_bytes(io_, at("file"));
         }
         const json& c = e.at("converted");
         const std::string kind = c.at("kind").get<std::string>();
         if (kind == "texture") {
-            sidecar::TextureImport t = jobs::import_texture_files(
-                mshconv::disk(), at("converted/png"), at("converted/sidecar"), {},
-                png::kDefaultMaxPixels, full_read_);
+            sidecar::TextureImport t =
+                import_texture_files(io_, at("converted/png"), at("converted/sidecar"), {},
+                                     png::kDefaultMaxPixels, full_read_);
             r.unchanged = t.identical;
             return std::move(t.texm);
         }
         if (kind == "model") {
-            pipeline::ModelImport m = jobs::import_model_files(job_, at("converted/file"),
-                                                               at("converted/sidecar"), choices());
+            pipeline::ModelImport m =
+                import_model_files(job_, at("converted/file"), at("converted/sidecar"), choices());
             r.unchanged = m.identical;
             return std::move(m.msh);
         }
@@ -165,59 +166,60 @@ class Rebuild {
         progress_.finished(results_.back());
     }
 
+    mshconv::Io& io_;
+    int threads_ = 1;
     Progress& progress_;
     std::vector<Result>& results_;
     bool full_read_ = false;
     const mshconv::ConvertOptions options_{};
-    const jobs::Job job_; // refers to options_
+    const Job job_; // refers to options_
 };
 
 // Folders holding a manifest below `dir` (not looking inside them: nested archives belong to
 // their parent).
-void find_unpacked(const fs::path& dir, std::vector<fs::path>& out) {
-    if (fs::exists(dir / manifest::kFileName)) {
+void find_unpacked(mshconv::Io& io, const fs::path& dir, std::vector<fs::path>& out) {
+    if (io.is_file(dir / manifest::kFileName)) {
         out.push_back(dir);
         return;
     }
     std::vector<fs::path> subdirs;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.is_directory(ec)) subdirs.push_back(e.path());
+    for (const std::string& name : io.list(dir))
+        if (io.is_folder(dir / name)) subdirs.push_back(dir / name);
     std::sort(subdirs.begin(), subdirs.end());
-    for (const fs::path& d : subdirs) find_unpacked(d, out);
+    for (const fs::path& d : subdirs) find_unpacked(io, d, out);
 }
 
 // Land.msh (+ Land.map beside it) from a map export and its terrain sidecar.
-void rebuild_map(const fs::path& file, const fs::path& sidecar_path, const fs::path& target,
-                 bool full_read) {
-    const std::optional<sidecar::TerrainSidecar> sc = pipeline::read_terrain_sidecar(
-        MappedFile(sidecar_path, Reading::Whole).bytes(), sidecar_path.string());
+void rebuild_map(mshconv::Io& io, const fs::path& file, const fs::path& sidecar_path,
+                 const fs::path& target, bool full_read) {
+    const std::optional<sidecar::TerrainSidecar> sc =
+        pipeline::read_terrain_sidecar(io.read(sidecar_path).bytes, sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
     const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false,
                                                    full_read};
     std::vector<std::string> warnings;
     const mapping::TerrainImportResult r =
-        pipeline::import_terrain_file(file, *sc, settings, warnings);
-    AtomicFileSet level; // both files or neither
+        pipeline::import_terrain_file(file, *sc, settings, warnings, io);
+    std::vector<mshconv::FileToWrite> level; // both files or neither
     if (sc->land_map) {
         // The name it had beside its Land.msh (the sidecar records its address).
         const std::string map_name = sc->record.map_source.empty()
                                          ? std::string("Land.map")
                                          : fs::path(sc->record.map_source).filename().string();
-        level.add(target.parent_path() / map_name, r.land_map);
+        level.push_back({target.parent_path() / map_name, {r.land_map}});
     }
-    level.add(target, r.land_msh);
-    level.commit();
+    level.push_back({target, {r.land_msh}});
+    io.write_set(level);
 }
 
 // Bytes below `p` (a file or a folder): the size a shard unit weighs.
-uint64_t tree_bytes(const fs::path& p) {
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) return fs::file_size(p, ec);
+uint64_t tree_bytes(mshconv::Io& io, const fs::path& p) {
+    if (io.is_file(p)) return io.size(p);
     uint64_t n = 0;
-    for (auto it = fs::recursive_directory_iterator(p, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file(ec)) n += it->file_size(ec);
+    try {
+        for (const fs::path& f : io.list_files(p)) n += io.size(p / f);
+    } catch (const std::exception&) { // weighed by what could be listed
+    }
     return n;
 }
 
@@ -225,17 +227,19 @@ uint64_t tree_bytes(const fs::path& p) {
 // Archives first, one after the other (each rebuilds its entries in parallel); then the loose
 // files (maps, models, textures, raw copies) in parallel, largest first so that a big map does
 // not start last. Report lines keep the mirror's order whatever finishes first.
-void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records,
-                    const fs::path& back, const Shard& shard, Rebuild& rebuild, Progress& progress,
-                    std::vector<Result>& results) {
+void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorRecord>& records,
+                    const fs::path& back, Rebuild& rebuild) {
+    mshconv::Io& io = run.io;
+    Progress& progress = run.progress;
+    std::vector<Result>& results = run.results;
     const std::string where = (in / kMirrorFile).string();
     std::vector<ShardUnit> units;
     for (const MirrorRecord& m : records)
-        units.push_back({m.path, m.output.empty() ? 0 : tree_bytes(in / m.output)});
-    const std::vector<bool> mine = shard_members(units, shard);
+        units.push_back({m.path, m.output.empty() ? 0 : tree_bytes(io, in / m.output)});
+    const std::vector<bool> mine = shard_members(units, run.shard);
     auto inside = [&](size_t i, const fs::path& folder, const std::string& name, const char* key) {
         try {
-            return confined_path(folder, name);
+            return confined_path(&io, folder, name);
         } catch (const std::exception& e) {
             throw FormatError(
                 where, Location::at_pointer("/files/" + std::to_string(i) + "/" + key), e.what());
@@ -260,7 +264,6 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
         try {
             const fs::path target = inside(i, back, m.path, "path");
             const fs::path output = inside(i, in, m.output, "output");
-            fs::create_directories(target.parent_path());
             if (m.kind != "archive") {
                 loose.push_back({i, line, target, output});
                 continue;
@@ -277,7 +280,7 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
         return units[a.record].bytes > units[b.record].bytes;
     });
     const long count = long(loose.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run.threads)
     for (long k = 0; k < count; ++k) {
         const Loose& l = loose[size_t(k)];
         const MirrorRecord& m = records[l.record];
@@ -285,21 +288,22 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
         const auto start = Clock::now();
         try {
             if (m.kind == "raw") {
-                write_file_atomic(l.target, read_file(l.output));
+                const mshconv::FileBytes raw = io.read(l.output);
+                write_file(io, l.target, raw.bytes);
             } else if (m.kind == "model") {
-                pipeline::ModelImport imported = jobs::import_model_files(
+                pipeline::ModelImport imported = import_model_files(
                     rebuild.job(), l.output, inside(l.record, in, m.sidecar, "sidecar"),
                     rebuild.choices());
                 r.unchanged = imported.identical;
-                write_file_atomic(l.target, imported.msh);
+                write_file(io, l.target, imported.msh);
             } else if (m.kind == "texture") {
-                sidecar::TextureImport t = jobs::import_texture_files(
-                    mshconv::disk(), l.output, inside(l.record, in, m.sidecar, "sidecar"),
-                    std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
+                sidecar::TextureImport t =
+                    import_texture_files(io, l.output, inside(l.record, in, m.sidecar, "sidecar"),
+                                         std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
                 r.unchanged = t.identical;
-                write_file_atomic(l.target, t.texm);
+                write_file(io, l.target, t.texm);
             } else if (m.kind == "map") {
-                rebuild_map(l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target,
+                rebuild_map(io, l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target,
                             rebuild.full_read());
             } else {
                 throw FormatError(
@@ -316,29 +320,30 @@ void rebuild_mirror(const fs::path& in, const std::vector<MirrorRecord>& records
 
 } // namespace
 
-void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, const Shard& shard,
-                 Progress& progress, std::vector<Result>& results, bool full_read) {
-    Rebuild rebuild(progress, results, full_read);
+void rebuild_all(BatchRun& run, const std::vector<std::string>& inputs, const fs::path& out) {
+    mshconv::Io& io = run.io;
+    Progress& progress = run.progress;
+    std::vector<Result>& results = run.results;
+    Rebuild rebuild(run);
     for (const std::string& in : inputs) {
-        std::error_code ec;
-        if (!fs::is_directory(in, ec))
+        if (!io.is_folder(in))
             throw UsageError("--to nres rebuilds archives from folders written by batch; '" + in +
                              "' is not a folder");
         // A whole-tree mirror: every file back at its path below -o.
-        if (const auto records = read_mirror(in)) {
-            rebuild_mirror(in, *records, inputs.size() > 1 ? out / fs::path(in).filename() : out,
-                           shard, rebuild, progress, results);
+        if (const auto records = read_mirror(io, in)) {
+            rebuild_mirror(run, in, *records,
+                           inputs.size() > 1 ? out / fs::path(in).filename() : out, rebuild);
             continue;
         }
-        const bool single = fs::exists(fs::path(in) / manifest::kFileName);
+        const bool single = io.is_file(fs::path(in) / manifest::kFileName);
         if (single && inputs.size() > 1)
             throw UsageError("with several inputs, -o is a folder: give the folders above the "
                              "unpacked archives");
         std::vector<fs::path> all, folders;
-        find_unpacked(in, all);
+        find_unpacked(io, in, all);
         std::vector<ShardUnit> units;
-        for (const fs::path& f : all) units.push_back({f.generic_string(), tree_bytes(f)});
-        const std::vector<bool> mine = shard_members(units, shard);
+        for (const fs::path& f : all) units.push_back({f.generic_string(), tree_bytes(io, f)});
+        const std::vector<bool> mine = shard_members(units, run.shard);
         for (size_t i = 0; i < all.size(); ++i)
             if (mine[i]) folders.push_back(all[i]);
         if (all.empty()) {
@@ -352,7 +357,7 @@ void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, co
             fs::path target = out;
             if (!single)
                 target = out / folder.lexically_relative(in);
-            else if (fs::is_directory(out, ec))
+            else if (io.is_folder(out))
                 target = out / fs::path(in).filename();
             const auto start = Clock::now();
             const size_t line = results.size();
@@ -372,4 +377,4 @@ void rebuild_all(const std::vector<std::string>& inputs, const fs::path& out, co
     }
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace msh::converter {
+namespace msh::jobs {
 
 namespace {
 
@@ -428,4 +428,4 @@ std::string gallery_html(const nlohmann::json& index) {
     return html;
 }
 
-} // namespace msh::converter
+} // namespace msh::jobs

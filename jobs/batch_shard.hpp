@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 struct Shard {
     size_t index = 1; // 1..count
@@ -29,10 +29,4 @@ struct ShardUnit {
 // Which of `units` belong to `shard` (same order as `units`).
 std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard& shard);
 
-// The reports of the N shards of one run (each `--report` of a `--shard I/N` job) merged into
-// one: items concatenated in shard order, totals summed, `seconds` the slowest job's. Checks that
-// they are shards 1..N of the same N and direction, each once. Returns the exit code (1 when the
-// merged run has failures).
-int merge_reports(const std::vector<std::string>& reports, const std::filesystem::path& out);
-
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -4,8 +4,7 @@
 
 #include "batch_inputs.hpp"
 #include "batch_mirror.hpp"
-#include "commands.hpp"
-#include "disk_jobs.hpp"
+#include "convert.hpp"
 #include "pipeline/nres_manifest.hpp"
 
 #include "formats/diagnostics.hpp"
@@ -14,8 +13,6 @@
 #include "formats/sniff.hpp"
 
 #include <nlohmann/json.hpp>
-#include <omp.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <map>
@@ -23,7 +20,7 @@
 #include <mutex>
 #include <utility>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 namespace fs = std::filesystem;
 namespace manifest = pipeline::manifest;
@@ -31,7 +28,7 @@ using nlohmann::json;
 
 Targets parse_targets(const std::string& text) {
     Targets t;
-    t.text = lower_ascii(text);
+    t.text = pipeline::lower_ascii(text);
     size_t start = 0;
     while (start <= t.text.size()) {
         const size_t comma = t.text.find(',', start);
@@ -120,7 +117,7 @@ struct Mirror {
     size_t converted_bytes_ = 0;
 };
 
-struct Job {
+struct ItemJob {
     JobKind kind = JobKind::Model;
     Address address;
     fs::path output;
@@ -132,28 +129,27 @@ struct Job {
 
 class Forward {
   public:
-    Forward(const Targets& targets, const fs::path& out_dir, const po::variables_map& vm,
-            const Shard& shard, Progress& progress, std::vector<Result>& results)
-        : targets_(targets), out_dir_(out_dir), vm_(vm), options_(convert_options(vm)),
-          job_(disk_job(options_)), shard_(shard), progress_(progress), results_(results) {}
+    Forward(BatchRun& run, const fs::path& out_dir)
+        : run_(run), io_(run.io), targets_(run.targets), out_dir_(out_dir), job_(run.job),
+          shard_(run.shard), progress_(run.progress), results_(run.results) {}
 
     // A folder, an archive, a file or an archive entry: its files become units of work.
     void input(const std::string& spec) {
-        std::error_code ec;
-        if (!fs::is_directory(spec, ec) && !parse_address(spec).entries.empty())
+        if (!io_.is_folder(spec) && !parse_address(io_, spec).entries.empty())
             whole_tree_ = false; // one entry: no mirror of whole files
-        if (const std::string error = add_batch_input(spec, out_dir_, units_); !error.empty())
+        if (const std::string error = add_batch_input(io_, spec, out_dir_, units_); !error.empty())
             fail(spec, "other", error);
     }
 
     // Converts this job's share of the units; writes the mirror manifest (one per shard) when
     // every input was whole.
     void finish() {
-        const std::vector<bool> mine = shard_units(units_, shard_);
+        const std::vector<bool> mine = shard_units(io_, units_, shard_);
         for (size_t i = 0; i < units_.size(); ++i)
             if (mine[i]) file(units_[i].address, units_[i].rel, units_[i].root);
         flush();
-        if (whole_tree_ && !records_.empty()) write_mirror(out_dir_, records_, results_, shard_);
+        if (whole_tree_ && !records_.empty())
+            write_mirror(io_, out_dir_, records_, results_, shard_);
     }
 
   private:
@@ -216,10 +212,10 @@ class Forward {
     const mapping::MaterialLibraries* libraries_for(const fs::path& asked, const fs::path& root) {
         const auto known = libraries_by_dir_.find(asked);
         if (known != libraries_by_dir_.end()) return known->second;
-        const fs::path dir = library_folder(asked, root, vm_);
+        const fs::path dir = library_folder(io_, asked, root, run_.options);
         auto& slot = libraries_[dir];
         if (!slot) {
-            slot = std::make_unique<mapping::MaterialLibraries>(jobs::open_libraries(job_, dir));
+            slot = std::make_unique<mapping::MaterialLibraries>(open_libraries(job_, dir));
             slot->texture_cache = std::make_shared<mapping::TextureCache>(); // shared by models
         }
         return libraries_by_dir_[asked] = slot.get();
@@ -230,7 +226,7 @@ class Forward {
         const std::string where = address.display();
         Loaded in;
         try {
-            in = load(address);
+            in = load(io_, address);
         } catch (const std::exception& e) {
             fail(where, "other", e.what());
             return;
@@ -238,7 +234,7 @@ class Forward {
         const fs::path out_folder = out_dir_ / rel;
         const std::string leaf =
             address.entries.empty() ? address.file.filename().string() : address.entries.back();
-        const std::string lower_leaf = lower_ascii(leaf);
+        const std::string lower_leaf = pipeline::lower_ascii(leaf);
         mirror_path_ = (rel / leaf).generic_string();
         // Not converted, yet part of the tree: copied as it is, so the mirror stays whole.
         auto copy_raw = [&](const std::string& kind, const std::string& why,
@@ -247,7 +243,7 @@ class Forward {
             if (claimed.empty()) claimed = names_in(out_folder).claim_for_entry(leaf, 0);
             const fs::path copy = out_folder / claimed;
             try {
-                write_file_atomic(copy, in.bytes);
+                write_file(io_, copy, in.bytes);
                 records_.push_back(
                     {mirror_path_, "raw", relative(copy), {}, MirrorRecord().result});
             } catch (const std::exception& e) {
@@ -269,7 +265,7 @@ class Forward {
         case ContentKind::ArealMap:
             // Beside a Land.msh that converts, the map travels in its sidecar.
             if (!targets_.model_ext.empty() && address.entries.empty() &&
-                pipeline::find_file_ci(address.file.parent_path(), "Land.msh")) {
+                pipeline::find_file_ci(address.file.parent_path(), "Land.msh", io_)) {
                 records_.push_back({mirror_path_, "map_part", {}, {}, MirrorRecord().result});
                 return skip(where, "map", "areal map: converts with its Land.msh");
             }
@@ -335,7 +331,7 @@ class Forward {
     void queue_loose(JobKind kind, const Address& address, const fs::path& out_folder,
                      const std::string& stem, const std::vector<std::string>& suffixes,
                      const fs::path& root) {
-        Job j;
+        ItemJob j;
         j.kind = kind;
         j.address = address;
         j.output = out_folder / (names_in(out_folder).claim_stem(stem, suffixes) + suffixes[0]);
@@ -355,7 +351,7 @@ class Forward {
     // archives count when something inside them converts).
     bool plan_archive(nres::Archive ar, const Address& address, const fs::path& folder,
                       const fs::path& file_dir, const fs::path& root,
-                      std::vector<std::unique_ptr<Mirror>>& mirrors, std::vector<Job>& jobs) {
+                      std::vector<std::unique_ptr<Mirror>>& mirrors, std::vector<ItemJob>& jobs) {
         if (ar.verbatim_only) return false; // overlapping payloads: cannot be unpacked
         auto m = std::make_unique<Mirror>();
         m->address = address;
@@ -375,7 +371,7 @@ class Forward {
             Address ea = address;
             ea.entries.push_back(e.display_name());
             const std::string& raw = m->raw_names[i];
-            Job j;
+            ItemJob j;
             j.address = ea;
             j.mirror = m.get();
             j.entry = i;
@@ -440,13 +436,13 @@ class Forward {
         return true;
     }
 
-    void run(std::vector<Job>& jobs) {
+    void run(std::vector<ItemJob>& jobs) {
         const long count = long(jobs.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run_.threads)
         for (long i = 0; i < count; ++i) run_one(jobs[size_t(i)]);
     }
 
-    void run_one(Job& j) {
+    void run_one(ItemJob& j) {
         Result& r = results_[j.result];
         const auto start = Clock::now();
         r.output = fs::path(j.output).lexically_relative(out_dir_).generic_string();
@@ -456,18 +452,19 @@ class Forward {
                 in.address = j.address;
                 in.bytes = j.mirror->archive.entries[j.entry].data;
             } else {
-                in = load(j.address);
+                in = load(io_, j.address);
             }
             switch (j.kind) {
             case JobKind::Model:
-                if (!j.mirror) j.context.wear = find_sibling(j.address, model_wear_name(j.address));
-                jobs::export_model(job_, in, j.output, &j.context);
+                if (!j.mirror)
+                    j.context.wear = find_sibling(io_, j.address, model_wear_name(j.address));
+                export_model(job_, in, j.output, &j.context);
                 break;
             case JobKind::Map:
-                jobs::export_terrain(job_, in, j.output, j.context.libraries);
+                export_terrain(job_, in, j.output, j.context.libraries);
                 break;
             case JobKind::Texture:
-                jobs::export_texture(job_, in, j.output);
+                export_texture(job_, in, j.output);
                 break;
             }
             r.status = Status::Converted;
@@ -499,12 +496,13 @@ class Forward {
             try {
                 for (size_t i = 0; i < m->archive.entries.size(); ++i)
                     if (m->write_raw[i])
-                        write_file_atomic(m->folder / m->raw_names[i], m->archive.entries[i].data);
+                        write_file(io_, m->folder / m->raw_names[i], m->archive.entries[i].data);
                 const std::string text =
                     manifest::make(m->archive, m->address.display(), m->payloads)
                         .dump(1, ' ', false, json::error_handler_t::replace) +
                     "\n";
-                write_file_atomic(m->folder / manifest::kFileName, Bytes(text.begin(), text.end()));
+                write_file(io_, m->folder / manifest::kFileName,
+                           ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
             } catch (const std::exception& e) {
                 fail(m->address.display(), "archive",
                      std::string("cannot write the unpacked archive: ") + e.what());
@@ -512,11 +510,11 @@ class Forward {
         }
     }
 
+    BatchRun& run_;
+    mshconv::Io& io_;
     const Targets& targets_;
     fs::path out_dir_;
-    const po::variables_map& vm_;
-    const mshconv::ConvertOptions options_;
-    const jobs::Job job_; // refers to options_
+    const Job& job_;
     const Shard shard_;
     std::vector<BatchUnit> units_;
     Progress& progress_;
@@ -524,7 +522,7 @@ class Forward {
     // The queue: planned conversions and the archives they belong to.
     static constexpr size_t kQueueBytes = size_t(64) << 20;
     static constexpr size_t kQueueJobs = 4096;
-    std::vector<Job> jobs_;
+    std::vector<ItemJob> jobs_;
     std::vector<std::unique_ptr<Mirror>> mirrors_;
     size_t queued_bytes_ = 0;
     std::map<fs::path, manifest::FileNames> names_;
@@ -538,12 +536,10 @@ class Forward {
 
 } // namespace
 
-void convert_forward(const Targets& targets, const std::vector<std::string>& inputs,
-                     const fs::path& out, const po::variables_map& vm, const Shard& shard,
-                     Progress& progress, std::vector<Result>& results) {
-    Forward forward(targets, out, vm, shard, progress, results);
+void convert_forward(BatchRun& run, const std::vector<std::string>& inputs, const fs::path& out) {
+    Forward forward(run, out);
     for (const std::string& in : inputs) forward.input(in);
     forward.finish();
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

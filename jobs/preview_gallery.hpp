@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace msh::converter {
+namespace msh::jobs {
 
 // One self-contained HTML5 page (inline CSS and JS, no network, works from file://) showing the
 // assets of `index` (the preview index.json: {"generator", "options", "assets": [...]}) as a grid
@@ -15,4 +15,4 @@ namespace msh::converter {
 // textContent only, so asset names cannot inject markup.
 std::string gallery_html(const nlohmann::json& index);
 
-} // namespace msh::converter
+} // namespace msh::jobs

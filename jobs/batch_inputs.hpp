@@ -3,15 +3,16 @@
 // entry itself, and the share of them a `--shard` job takes.
 #pragma once
 
+#include "address.hpp"
 #include "batch_shard.hpp"
-#include "disk_jobs.hpp"
-#include "options.hpp"
+
+#include <mshconv/batch.hpp>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 struct BatchUnit {
     Address address;
@@ -20,18 +21,18 @@ struct BatchUnit {
 };
 
 // Adds the units of `spec`; returns what went wrong (a missing input, a folder that cannot be
-// listed: the units found are kept), or "" when nothing did.
-std::string add_batch_input(const std::string& spec, const std::filesystem::path& out_dir,
-                            std::vector<BatchUnit>& units);
+// listed), or "" when nothing did.
+std::string add_batch_input(mshconv::Io& io, const std::string& spec,
+                            const std::filesystem::path& out_dir, std::vector<BatchUnit>& units);
 
-// The folder of the game libraries for assets in `dir`: --game-dir, else the nearest folder from
-// `dir` up to `root` holding Material.lib or Textures.lib, else `dir` (paths as given: they end up
-// in the exports' extras, as with `convert`).
-std::filesystem::path library_folder(const std::filesystem::path& dir,
+// The folder of the game libraries for assets in `dir`: options.game_dir, else the nearest folder
+// from `dir` up to `root` holding Material.lib or Textures.lib, else `dir`.
+std::filesystem::path library_folder(mshconv::Io& io, const std::filesystem::path& dir,
                                      const std::filesystem::path& root,
-                                     const po::variables_map& vm);
+                                     const mshconv::BatchOptions& options);
 
 // Which units belong to `shard`, balanced by their file sizes (batch_shard.hpp).
-std::vector<bool> shard_units(const std::vector<BatchUnit>& units, const Shard& shard);
+std::vector<bool> shard_units(mshconv::Io& io, const std::vector<BatchUnit>& units,
+                              const Shard& shard);
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace msh::converter {
+namespace msh::jobs {
 
 // The bundle's file name in a gallery folder (written once per gallery).
 constexpr std::string_view kViewerScriptName = "mshconv-viewer.js";
@@ -15,4 +15,4 @@ constexpr std::string_view kViewerScriptName = "mshconv-viewer.js";
 const std::string& viewer_bundle();
 std::string_view viewer_three_version();
 
-} // namespace msh::converter
+} // namespace msh::jobs

@@ -1,18 +1,17 @@
 #include "batch_mirror.hpp"
 
-#include "formats/file_io.hpp"
 #include "sidecar/json_at.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-void write_mirror(const fs::path& out, const std::vector<MirrorRecord>& records,
+void write_mirror(mshconv::Io& io, const fs::path& out, const std::vector<MirrorRecord>& records,
                   const std::vector<Result>& results, const Shard& shard) {
     json files = json::array();
     for (const MirrorRecord& r : records) {
@@ -28,14 +27,15 @@ void write_mirror(const fs::path& out, const std::vector<MirrorRecord>& records,
     const std::string name = shard.whole() ? std::string(kMirrorFile)
                                            : "_batch." + std::to_string(shard.index) + "-of-" +
                                                  std::to_string(shard.count) + ".json";
-    write_file_atomic(out / name, Bytes(text.begin(), text.end()));
+    write_file(io, out / name,
+               ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 namespace {
 
-void read_one(const fs::path& file, std::vector<MirrorRecord>& records) {
+void read_one(mshconv::Io& io, const fs::path& file, std::vector<MirrorRecord>& records) {
     const std::string where = file.string();
-    const json doc = sidecar::parse_json(read_file(file), where);
+    const json doc = sidecar::parse_json(io.read(file).bytes, where);
     const sidecar::JsonAt at(doc, "", where);
     if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kMirrorSchema)
         at.fail(std::string("not a ") + kMirrorSchema + " manifest");
@@ -54,21 +54,19 @@ void read_one(const fs::path& file, std::vector<MirrorRecord>& records) {
 
 } // namespace
 
-std::optional<std::vector<MirrorRecord>> read_mirror(const fs::path& in) {
+std::optional<std::vector<MirrorRecord>> read_mirror(mshconv::Io& io, const fs::path& in) {
     std::vector<fs::path> files;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(in, ec)) {
-        const std::string name = e.path().filename().string();
+    for (const std::string& name : io.list(in)) {
         if (name == kMirrorFile ||
             (name.rfind("_batch.", 0) == 0 && name.find("-of-") != std::string::npos &&
              name.size() > 5 && name.substr(name.size() - 5) == ".json"))
-            files.push_back(e.path());
+            files.push_back(in / name);
     }
     if (files.empty()) return std::nullopt;
     std::sort(files.begin(), files.end());
     std::vector<MirrorRecord> records;
-    for (const fs::path& f : files) read_one(f, records);
+    for (const fs::path& f : files) read_one(io, f, records);
     return records;
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

@@ -1,0 +1,89 @@
+// Whole folders at once, as `mshconv batch IN... -o DIR --to FMT` runs them: every model, map
+// and texture below the inputs (folders walked, archives unpacked, nested archives too) converted
+// into a mirror of the input's structure (docs/cli.md#batch); `to = "nres"` rebuilds the game's
+// files from such a mirror, byte for byte when nothing was edited; `to = "preview"` draws a
+// thumbnail gallery. Items run in parallel; each one is its own output set, and a failed item
+// does not stop the others. Public header: standard library only.
+//
+//   mshconv::BatchRequest request{{"game"}, "out"};
+//   request.options.to = "glb,png";
+//   const mshconv::BatchResult r = mshconv::batch(request, io, [](const mshconv::BatchItem& i) {
+//       std::printf("%s %s\n", mshconv::status_name(i.status), i.input.c_str());
+//   });
+#pragma once
+
+#include <mshconv/convert.hpp>
+#include <mshconv/io.hpp>
+#include <mshconv/preview.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mshconv {
+
+struct BatchOptions {
+    // "glb", "gltf" or "obj" (models and maps) and/or "png" (textures), comma-separated; or
+    // "nres" (rebuild the game's files from a batch output); or "preview" (thumbnails, their
+    // facts, index.json and index.html).
+    std::string to;
+    // "I/N": only job I's share of N, deterministic and balanced by size (docs/cli.md#batch).
+    std::optional<std::string> shard;
+    std::optional<unsigned> threads; // default: all cores
+    // Model and texture export: lod, group, fps, skin, msft_lod, mips, png_level, areal_faces,
+    // overlay, readings; game_dir names the game's libraries for every input (default: the
+    // nearest folder above each input holding them).
+    ConvertOptions convert = {};
+    PreviewOptions preview = {}; // to = "preview"
+    bool force = false;          // preview: redo the assets whose key is unchanged
+    bool views = true;           // preview: each asset's interactive 3D view
+    bool full_read = false;      // nres: read even the files the exports wrote
+};
+
+struct BatchRequest {
+    std::vector<std::string> inputs; // folders, archives, files or ARCHIVE:ENTRY
+    Path output;                     // a folder (nres with one unpacked archive: the archive)
+    BatchOptions options = {};
+};
+
+enum class ItemStatus { Converted, Failed, Skipped };
+const char* status_name(ItemStatus status); // "converted", "failed", "skipped"
+
+// One line of the report: an input file, archive entry or folder and what became of it.
+struct BatchItem {
+    std::string input;  // its address (file or ARCHIVE:ENTRY) or folder
+    std::string kind;   // model, map, texture, archive, raw, other
+    std::string output; // relative to the output folder (nres: the rebuilt file)
+    ItemStatus status = ItemStatus::Skipped;
+    std::string message; // the error, or why it was skipped
+    double seconds = 0;
+    bool unchanged = false; // nres: the original came back byte for byte; preview: key unchanged
+};
+
+// Called as each item ends, from the worker threads but never two calls at once.
+using OnItem = std::function<void(const BatchItem&)>;
+
+struct BatchResult {
+    std::vector<BatchItem> items; // in input order, whatever finished first
+    std::size_t converted = 0, failed = 0, skipped = 0, unchanged = 0;
+    double seconds = 0;
+    unsigned threads = 0;
+    // The JSON report (schema mshconv-batch/1) that `mshconv batch --report` writes.
+    std::string report_json;
+};
+
+// Throws UsageError on a request that cannot run (an unknown format, an output inside an input);
+// a damaged input is a failed item, not an exception.
+BatchResult batch(const BatchRequest& request, Io& io = disk(), const OnItem& on_item = {},
+                  const OnMessage& on_message = {});
+
+// The reports (report_json texts) of the N shards of one run (`shard` = "1/N" ... "N/N") merged
+// into the report of the whole run: its report_json, totals and the slowest shard's seconds (the
+// items stay in the JSON). `names` name the reports in errors; UsageError when they are not the
+// shards 1..N of one run, each once.
+BatchResult merge_batch_reports(const std::vector<std::string>& report_texts,
+                                const std::vector<std::string>& names);
+
+} // namespace mshconv

@@ -1,0 +1,174 @@
+// mshconv::batch (include/mshconv/batch.hpp): whole game folders for pipelines.
+//
+// Forward (glb|gltf|obj and/or png): the inputs may be folders (walked recursively), archives or
+// single files (also `archive:entry`). Models and maps (Land.msh) convert to the model format,
+// Texm textures (archive entries, loose files) to PNG. Output paths keep the input's structure:
+// a file at REL below a folder IN goes to DIR/REL; an archive becomes a folder of the same name
+// (DIR/static.rlb/TANK.glb) holding its converted entries, every other entry as a raw file, and
+// the archive's `_nres.json` manifest (pipeline/nres_manifest.hpp), so the folder can be turned
+// back into the archive. An archive none of whose entries converts is copied as it is. A
+// conversion that fails is reported; inside an archive the entry is then kept as a raw file.
+//
+// Reverse (nres): every folder below the inputs that holds `_nres.json` is rebuilt into its
+// archive (converted entries are imported from their PNG/glTF/OBJ + sidecar, the others read
+// raw), byte for byte when nothing was edited; a whole-tree mirror (`_batch.json`) comes back as
+// the tree it was made from.
+//
+// Every direction continues after a failure and reports each item. Work runs on `threads`
+// threads (OpenMP); the entries of several archives (a queue bounded at 64 MB of archives) and
+// loose files are converted in parallel.
+#include "batch.hpp"
+
+#include "address.hpp"
+#include "batch_forward.hpp"
+#include "batch_preview.hpp"
+#include "batch_rebuild.hpp"
+#include "convert.hpp"
+#include "preview.hpp"
+
+#include "formats/file_io.hpp"
+
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <map>
+
+const char* mshconv::status_name(ItemStatus status) {
+    switch (status) {
+    case ItemStatus::Converted:
+        return "converted";
+    case ItemStatus::Failed:
+        return "failed";
+    case ItemStatus::Skipped:
+        return "skipped";
+    }
+    return "";
+}
+
+namespace msh::jobs {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// `inner` is `outer` or lies below it (on the disk both resolved: `..`, `.` and symlinks of
+// existing parts; in other stores by their normal form).
+bool is_within(Io& io, const fs::path& inner, const fs::path& outer) {
+    fs::path a = inner.lexically_normal(), b = outer.lexically_normal();
+    if (on_disk(&io)) {
+        std::error_code ec;
+        a = fs::weakly_canonical(inner, ec);
+        b = fs::weakly_canonical(outer, ec);
+    }
+    auto ai = a.begin();
+    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai)
+        if (ai == a.end() || *ai != *bi) return *bi == fs::path() && std::next(bi) == b.end();
+    return true;
+}
+
+// Outputs never touch inputs: every output goes below OUT, so OUT may neither be an input, lie
+// inside an input folder, nor hold an input.
+void check_batch_paths(Io& io, const std::vector<std::string>& inputs, const fs::path& out) {
+    for (const std::string& spec : inputs) {
+        const fs::path in = parse_address(io, spec).file;
+        if (is_within(io, out, in))
+            throw UsageError("the output " + out.string() + " is or lies inside the input " +
+                             in.string() + "; choose an output outside every input");
+        if (is_within(io, in, out))
+            throw UsageError("the input " + in.string() + " lies inside the output " +
+                             out.string() + "; choose an output outside every input");
+    }
+}
+
+void check_options(Io& io, const mshconv::BatchOptions& options, const Targets& targets) {
+    if (!targets.model_ext.empty()) { // usage errors now, not once per file
+        model_export_settings(options.convert, "model" + targets.model_ext);
+        terrain_overlay(options.convert);
+    }
+    if (targets.preview) preview_settings(options.preview, readings_of(options.convert));
+    if (!options.convert.game_dir.empty() && !io.is_folder(options.convert.game_dir))
+        throw UsageError("--game-dir is not a folder: " + options.convert.game_dir.string());
+}
+
+std::string report_json(const mshconv::BatchRequest& request, const mshconv::BatchResult& result,
+                        const Targets& targets, const Shard& shard,
+                        const std::map<std::string, size_t>& converted_by_kind) {
+    json items = json::array();
+    for (const Result& r : result.items) {
+        json item = {
+            {"input", r.input}, {"kind", r.kind}, {"status", mshconv::status_name(r.status)}};
+        if (!r.output.empty()) item["output"] = r.output;
+        if (!r.message.empty()) item[r.status == Status::Failed ? "error" : "reason"] = r.message;
+        if (r.status == Status::Converted) item["seconds"] = r.seconds;
+        if (targets.nres && r.status == Status::Converted && r.kind != "archive")
+            item["unchanged"] = r.unchanged;
+        items.push_back(std::move(item));
+    }
+    json report = {{"schema", "mshconv-batch/1"},
+                   {"to", targets.text},
+                   {"inputs", request.inputs},
+                   {"output", request.output.string()},
+                   {"threads", result.threads},
+                   {"seconds", result.seconds},
+                   {"converted", result.converted},
+                   {"converted_by_kind", converted_by_kind},
+                   {"failed", result.failed},
+                   {"skipped", result.skipped},
+                   {"items", items}};
+    if (targets.nres || targets.preview) report["unchanged"] = result.unchanged;
+    if (!shard.whole()) report["shard"] = {{"index", shard.index}, {"count", shard.count}};
+    // Messages may quote damaged (non-UTF-8) bytes.
+    return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
+} // namespace msh::jobs
+
+mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const OnItem& on_item,
+                                    const OnMessage& on_message) {
+    using namespace msh::jobs;
+    const auto start = Clock::now();
+    const BatchOptions& options = request.options;
+    if (options.to.empty()) throw UsageError("--to is required (or --merge-reports)");
+    if (request.inputs.empty()) throw UsageError("no input to convert");
+    const Targets targets = parse_targets(options.to);
+    const Shard shard = options.shard ? parse_shard(*options.shard) : Shard{};
+    if (options.threads && *options.threads < 1) throw UsageError("-j must be at least 1");
+    check_batch_paths(io, request.inputs, request.output);
+    check_options(io, options, targets);
+
+    BatchResult result;
+    result.threads = options.threads ? *options.threads : unsigned(omp_get_max_threads());
+    Progress progress(on_item);
+    BatchRun run{io,       options,
+                 targets,  {options.convert, io, on_message},
+                 shard,    int(result.threads),
+                 progress, result.items};
+    PreviewRun previews;
+    if (targets.nres)
+        rebuild_all(run, request.inputs, request.output);
+    else if (targets.preview)
+        previews = preview_all(run, request.inputs, request.output);
+    else
+        convert_forward(run, request.inputs, request.output);
+    result.seconds = seconds_since(start);
+
+    // Reverse: raw entries are copied, not converted (reported only when they fail).
+    std::erase_if(result.items, [](const BatchItem& r) {
+        return r.kind == "raw" && r.status != ItemStatus::Failed;
+    });
+    std::map<std::string, size_t> converted_by_kind;
+    for (const BatchItem& r : result.items) {
+        result.converted += r.status == ItemStatus::Converted;
+        result.failed += r.status == ItemStatus::Failed;
+        result.skipped += r.status == ItemStatus::Skipped;
+        if (r.status == ItemStatus::Converted) ++converted_by_kind[r.kind];
+        if (targets.nres && r.status == ItemStatus::Converted && r.kind != "archive")
+            result.unchanged += r.unchanged;
+    }
+    if (targets.preview) result.unchanged = previews.unchanged;
+    result.report_json = report_json(request, result, targets, shard, converted_by_kind);
+    return result;
+}
