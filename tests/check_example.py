@@ -1,9 +1,8 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """examples/roundtrip on every model of the sample corpus: each archive entry goes to GLB and back
-through the library API and must give its archive back byte for byte, with a GLB on disk;
-and examples / thumbnail draws each model of static.rlb to a PNG in
-               memory(its size and kind printed, the PNG written only when asked) whose pixels are
-               not all transparent; and
+through the library API and must give its archive back byte for byte, with a GLB on disk; and
+examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and kind
+printed, the PNG written only when asked) whose pixels are not all transparent; and
 examples/batch_folder converts the whole corpus folder to GLB and PNG with its progress callback
 and back, giving every file of the folder back byte for byte.
 
@@ -59,7 +58,7 @@ with tempfile.TemporaryDirectory() as work:
                 if fh.read(4) != b"glTF":
                     sys.exit(f"FAIL {glb}: not a GLB")
             count += 1
-#A missing entry is an error with the entry named, exit 1.
+    # A missing entry is an error with the entry named, exit 1.
     r = subprocess.run([example, f"{work}/corpus/static.rlb", "NOPE.msh", f"{work}/x.glb"],
                        capture_output=True, text=True)
     if r.returncode != 1 or "NOPE.msh" not in r.stderr or os.path.exists(f"{work}/x.glb"):
@@ -79,8 +78,8 @@ with tempfile.TemporaryDirectory() as work:
             data = fh.read()
         if r.returncode != 0 or not data.startswith(b"\x89PNG\r\n\x1a\n"):
             sys.exit(f"FAIL thumbnail {entry}: exit {r.returncode} {r.stderr}")
-#Something was drawn : a wholly transparent RGBA picture filters to zero bytes in every
-#row, whatever the row filters are.
+        # Something was drawn: a wholly transparent RGBA picture filters to zero bytes in every
+        # row, whatever the row filters are.
         idat, at = b"", 8
         while at < len(data):
             (size,) = struct.unpack(">I", data[at:at + 4])
