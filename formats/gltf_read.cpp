@@ -5,6 +5,7 @@
 #include "file_io.hpp"
 #include "gltf.hpp"
 #include "gltf_check.hpp"
+#include "gltf_identity.hpp"
 #include "json_nesting.hpp"
 #include "scene/bake_scale.hpp"
 
@@ -544,22 +545,12 @@ void keep_default_scene(scene::Scene& s, const tinygltf::Model& m, const std::st
     for (scene::Node& n : kept) n.parent = map(n.parent);
     for (scene::Animation& an : s.animations) {
         std::vector<scene::Channel> channels;
-        std::vector<int> moved(an.channels.size(), -1);
-        for (size_t c = 0; c < an.channels.size(); ++c)
-            if (an.channels[c].node < 0 || map(an.channels[c].node) >= 0) {
-                moved[c] = int(channels.size());
-                channels.push_back(std::move(an.channels[c]));
+        for (scene::Channel& c : an.channels)
+            if (c.node < 0 || map(c.node) >= 0) {
+                channels.push_back(std::move(c));
                 channels.back().node = map(channels.back().node);
             }
         an.channels = std::move(channels);
-        if (an.extras.is_object() && an.extras.contains("step_channels")) {
-            nlohmann::json steps = nlohmann::json::array();
-            for (const auto& v : an.extras["step_channels"])
-                if (v.is_number_unsigned() && v.get<size_t>() < moved.size() &&
-                    moved[v.get<size_t>()] >= 0)
-                    steps.push_back(moved[v.get<size_t>()]);
-            an.extras["step_channels"] = std::move(steps);
-        }
     }
     for (scene::Skin& sk : s.skins)
         for (int& j : sk.joints) j = map(j);
@@ -806,13 +797,20 @@ std::vector<scene::Animation> read_animations(const Reader& r,
             int comps = 0;
             c.times = r.floats(smp.input, comps);
             c.values = r.floats(smp.output, comps);
-            if (smp.interpolation == "STEP")
-                sa.extras["step_channels"].push_back(sa.channels.size());
+            c.step = smp.interpolation == "STEP";
             sa.channels.push_back(std::move(c));
         }
         out.push_back(std::move(sa));
     }
     return out;
+}
+
+// The identity keys of every element's extras into its typed identity (gltf_identity.hpp).
+void take_identities(scene::Scene& s) {
+    for (scene::Node& n : s.nodes) n.identity = take_node_identity(n.extras);
+    for (scene::Mesh& mesh : s.meshes) mesh.identity = take_mesh_identity(mesh.extras);
+    for (scene::Material& mat : s.materials) mat.identity = take_material_identity(mat.extras);
+    s.identity = take_scene_identity(s.extras);
 }
 
 scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
@@ -832,6 +830,7 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
     });
     if (m.scenes.size() > 1) keep_default_scene(s, m, where, diagnostics); // after: by node index
     if (!m.scenes.empty()) s.extras = to_json(m.scenes[size_t(std::max(0, m.defaultScene))].extras);
+    take_identities(s);
     return s;
 }
 
