@@ -3,6 +3,7 @@
 // (tests/test_gltf_writer.cpp: same JSON once parsed, same buffers) and the bench times.
 #include "gltf_legacy_writer.hpp"
 
+#include "formats/gltf_identity.hpp"
 #include "formats/tinygltf.hpp"
 
 #include <nlohmann/json.hpp>
@@ -210,14 +211,16 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
             mat.occlusionTexture.index = texture_for(*src.lightmap);
             mat.occlusionTexture.texCoord = src.lightmap_texcoord;
         }
-        if (!src.extras.is_null()) mat.extras = to_value(src.extras);
+        const nlohmann::json mat_extras = gltf::extras_with(src.extras, src.identity);
+        if (!mat_extras.is_null()) mat.extras = to_value(mat_extras);
         m.materials.push_back(std::move(mat));
     }
 
     for (const scene::Mesh& src : scene.meshes) {
         tinygltf::Mesh mesh;
         mesh.name = src.name;
-        if (!src.extras.is_null()) mesh.extras = to_value(src.extras);
+        const nlohmann::json mesh_extras = gltf::extras_with(src.extras, src.identity);
+        if (!mesh_extras.is_null()) mesh.extras = to_value(mesh_extras);
         for (const scene::Primitive& p : src.primitives) {
             tinygltf::Primitive prim;
             prim.mode = p.mode == scene::Primitive::Mode::Lines ? TINYGLTF_MODE_LINE
@@ -255,7 +258,7 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
             n.translation.assign(src.translation.begin(), src.translation.end());
         if (src.rotation != std::array<float, 4>{0, 0, 0, 1})
             n.rotation.assign(src.rotation.begin(), src.rotation.end());
-        nlohmann::json extras = src.extras;
+        nlohmann::json extras = gltf::extras_with(src.extras, src.identity);
         if (!src.lod_coverage.empty()) extras["MSFT_screencoverage"] = src.lod_coverage;
         if (!extras.is_null()) n.extras = to_value(extras);
         m.nodes.push_back(std::move(n));
@@ -264,7 +267,8 @@ void to_tinygltf(const scene::Scene& scene, const std::string& bin_uri, tinygltf
     for (size_t i = 0; i < scene.nodes.size(); ++i)
         if (scene.nodes[i].parent != scene::kNoIndex)
             m.nodes[size_t(scene.nodes[i].parent)].children.push_back(int(i));
-    if (!scene.extras.is_null()) sc.extras = to_value(scene.extras);
+    const nlohmann::json scene_extras = gltf::extras_with(scene.extras, scene.identity);
+    if (!scene_extras.is_null()) sc.extras = to_value(scene_extras);
     if (std::any_of(scene.nodes.begin(), scene.nodes.end(),
                     [](const scene::Node& n) { return !n.visible; }))
         m.extensionsUsed.push_back("KHR_node_visibility");

@@ -6,6 +6,7 @@
 #include "gltf.hpp"
 
 #include "file_io.hpp"
+#include "gltf_identity.hpp"
 #include "gltf_json.hpp"
 
 #include <algorithm>
@@ -290,7 +291,7 @@ void write_material(JsonWriter& j, const scene::Material& m, const MaterialTextu
             j.key("alphaMode").plain_string("BLEND");
         }
     }
-    write_extras(j, m.extras);
+    write_extras(j, extras_with(m.extras, m.identity));
     j.end_object();
 }
 
@@ -377,13 +378,9 @@ void write_node(JsonWriter& j, const scene::Node& n, const std::vector<int>& chi
             j.key("MSFT_lod").begin_object().key("ids").integers(n.lod_ids).end_object();
         j.end_object();
     }
-    if (n.lod_coverage.empty()) {
-        write_extras(j, n.extras);
-    } else {
-        nlohmann::json extras = n.extras;
-        extras["MSFT_screencoverage"] = n.lod_coverage;
-        write_extras(j, extras);
-    }
+    nlohmann::json extras = extras_with(n.extras, n.identity);
+    if (!n.lod_coverage.empty()) extras["MSFT_screencoverage"] = n.lod_coverage;
+    write_extras(j, extras);
     j.end_object();
 }
 
@@ -431,7 +428,7 @@ void write_scene_and_nodes(JsonWriter& j, const scene::Scene& scene) {
         if (scene.nodes[i].parent == scene::kNoIndex && scene.nodes[i].in_scene)
             roots.push_back(int(i));
     if (!roots.empty()) j.key("nodes").integers(roots);
-    write_extras(j, scene.extras);
+    write_extras(j, extras_with(scene.extras, scene.identity));
     j.end_object().end_array();
 
     if (!scene.nodes.empty()) {
@@ -467,7 +464,7 @@ void write_meshes(JsonWriter& j, const scene::Scene& scene, const Plan& p) {
                 j.end_object();
             }
             j.end_array();
-            write_extras(j, mesh.extras);
+            write_extras(j, extras_with(mesh.extras, mesh.identity));
             j.end_object();
         }
         j.end_array();

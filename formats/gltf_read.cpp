@@ -5,6 +5,7 @@
 #include "file_io.hpp"
 #include "gltf.hpp"
 #include "gltf_check.hpp"
+#include "gltf_identity.hpp"
 #include "json_nesting.hpp"
 #include "scene/bake_scale.hpp"
 
@@ -544,33 +545,21 @@ void keep_default_scene(scene::Scene& s, const tinygltf::Model& m, const std::st
     for (scene::Node& n : kept) n.parent = map(n.parent);
     for (scene::Animation& an : s.animations) {
         std::vector<scene::Channel> channels;
-        std::vector<int> moved(an.channels.size(), -1);
-        for (size_t c = 0; c < an.channels.size(); ++c)
-            if (an.channels[c].node < 0 || map(an.channels[c].node) >= 0) {
-                moved[c] = int(channels.size());
-                channels.push_back(std::move(an.channels[c]));
+        for (scene::Channel& c : an.channels)
+            if (c.node < 0 || map(c.node) >= 0) {
+                channels.push_back(std::move(c));
                 channels.back().node = map(channels.back().node);
             }
         an.channels = std::move(channels);
-        if (an.extras.is_object() && an.extras.contains("step_channels")) {
-            nlohmann::json steps = nlohmann::json::array();
-            for (const auto& v : an.extras["step_channels"])
-                if (v.is_number_unsigned() && v.get<size_t>() < moved.size() &&
-                    moved[v.get<size_t>()] >= 0)
-                    steps.push_back(moved[v.get<size_t>()]);
-            an.extras["step_channels"] = std::move(steps);
-        }
     }
     for (scene::Skin& sk : s.skins)
         for (int& j : sk.joints) j = map(j);
     s.nodes = std::move(kept);
 }
 
-scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
-                      DiagnosticSink& diagnostics, const ReadOptions& options,
-                      const std::filesystem::path& folder) {
-    Reader r{m, where};
-    scene::Scene s;
+// The extensions the file requires, each one the import understands; cameras are dropped.
+void check_document_needs(const Reader& r, DiagnosticSink& diagnostics) {
+    const tinygltf::Model& m = r.m;
     for (size_t i = 0; i < m.extensionsRequired.size(); ++i)
         if (!import_understands(m.extensionsRequired[i]))
             r.fail("/extensionsRequired/" + std::to_string(i),
@@ -578,150 +567,202 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                        ", which mshconv cannot decode (export without it, e.g. without "
                        "compression)");
     if (!m.cameras.empty())
-        diagnostics.warn(where, Location::at_pointer("/cameras"),
+        diagnostics.warn(r.where, Location::at_pointer("/cameras"),
                          std::to_string(m.cameras.size()) +
                              " camera(s) ignored (MSH models hold no cameras)");
-    for (const tinygltf::Material& mat : m.materials) {
+}
+
+// Materials with their base colour images (read from `folder` when external).
+std::vector<scene::Material> read_materials(const Reader& r, DiagnosticSink& diagnostics,
+                                            const ReadOptions& options,
+                                            const std::filesystem::path& folder) {
+    std::vector<scene::Material> out;
+    for (const tinygltf::Material& mat : r.m.materials) {
         scene::Material sm;
         sm.name = mat.name;
         sm.extras = to_json(mat.extras);
         const std::vector<double>& f = mat.pbrMetallicRoughness.baseColorFactor;
         for (size_t k = 0; k < 4 && k < f.size(); ++k) sm.base_color_factor[k] = float(f[k]);
         if (options.images)
-            sm.base_color = base_color_image(m, mat, where, folder, options.io, diagnostics);
+            sm.base_color = base_color_image(r.m, mat, r.where, folder, options.io, diagnostics);
         if (mat.alphaMode == "MASK") sm.alpha_mode = scene::AlphaMode::Mask;
         if (mat.alphaMode == "BLEND") sm.alpha_mode = scene::AlphaMode::Blend;
         sm.alpha_cutoff = float(mat.alphaCutoff);
-        s.materials.push_back(std::move(sm));
+        out.push_back(std::move(sm));
     }
+    return out;
+}
+
+// Which meshes get their primitives decoded: every one, or those of the nodes the options name.
+std::vector<bool> meshes_to_decode(const tinygltf::Model& m, const ReadOptions& options) {
     std::vector<bool> decode(m.meshes.size(), options.meshes_of_nodes.empty());
     for (const tinygltf::Node& n : m.nodes)
         if (n.mesh >= 0 && size_t(n.mesh) < decode.size() &&
             std::find(options.meshes_of_nodes.begin(), options.meshes_of_nodes.end(), n.name) !=
                 options.meshes_of_nodes.end())
             decode[size_t(n.mesh)] = true;
-    for (const tinygltf::Mesh& mesh : m.meshes) {
-        scene::Mesh out;
-        out.name = mesh.name;
-        out.extras = to_json(mesh.extras);
-        if (!decode[size_t(&mesh - m.meshes.data())]) {
-            s.meshes.push_back(std::move(out));
-            continue;
-        }
-        for (const tinygltf::Primitive& p : mesh.primitives) {
-            const std::string primitive = "/meshes/" + std::to_string(&mesh - m.meshes.data()) +
-                                          "/primitives/" +
-                                          std::to_string(&p - mesh.primitives.data());
-            const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
-                               p.mode == TINYGLTF_MODE_LINE_STRIP;
-            const bool strip = p.mode == TINYGLTF_MODE_TRIANGLE_STRIP;
-            const bool fan = p.mode == TINYGLTF_MODE_TRIANGLE_FAN;
-            const bool triangles = p.mode == TINYGLTF_MODE_TRIANGLES || p.mode == -1;
-            if (!triangles && !strip && !fan && !(lines && options.lines)) {
-                diagnostics.warn(where, Location::at_pointer(primitive + "/mode"),
-                                 "mesh '" + mesh.name + "': a " +
-                                     (lines ? std::string("line") : std::string("point")) +
-                                     " primitive was skipped (MSH models hold triangles)");
-                continue;
-            }
-            scene::Primitive prim;
-            if (lines) prim.mode = scene::Primitive::Mode::Lines;
-            prim.material = p.material;
-            for (const auto& [name, index] : p.attributes) {
-                scene::Attribute a;
-                a.data = r.floats(index, a.components);
-                a.joints = name.rfind("JOINTS_", 0) == 0;
-                prim.attributes[name] = std::move(a);
-            }
-            if (!prim.attributes.count("POSITION"))
-                r.fail(primitive, "mesh '" + mesh.name + "' has a primitive without POSITION");
-            if (p.indices >= 0) {
-                prim.indices = r.indices(p.indices);
-            } else {
-                prim.indices.resize(prim.attributes["POSITION"].count());
-                for (size_t i = 0; i < prim.indices.size(); ++i) prim.indices[i] = uint32_t(i);
-            }
-            if (lines && p.mode != TINYGLTF_MODE_LINE) {
-                // LINE_STRIP / LINE_LOOP -> segment pairs, as Mode::Lines expects.
-                std::vector<uint32_t> pairs;
-                const std::vector<uint32_t>& v = prim.indices;
-                for (size_t i = 0; i + 1 < v.size(); ++i)
-                    pairs.insert(pairs.end(), {v[i], v[i + 1]});
-                if (p.mode == TINYGLTF_MODE_LINE_LOOP && v.size() > 2)
-                    pairs.insert(pairs.end(), {v.back(), v.front()});
-                prim.indices = std::move(pairs);
-            }
-            if (strip || fan) prim.indices = triangle_list(prim.indices, strip);
-            if (p.material >= 0 && size_t(p.material) < m.materials.size())
-                bake_texture_transform(m.materials[size_t(p.material)], prim);
-            if (!p.targets.empty())
-                diagnostics.warn(where, Location::at_pointer(primitive + "/targets"),
-                                 "mesh '" + mesh.name + "': " + std::to_string(p.targets.size()) +
-                                     " morph target(s) ignored; the base shape is imported");
-            if (lines && prim.indices.size() % 2)
-                r.fail(primitive,
-                       "mesh '" + mesh.name + "': a LINES primitive with an odd index count");
-            const size_t vcount = prim.attributes["POSITION"].count();
-            for (uint32_t i : prim.indices)
-                if (i >= vcount)
-                    r.fail(primitive, "mesh '" + mesh.name + "': index " + std::to_string(i) +
-                                          " past " + std::to_string(vcount) + " vertices");
-            out.primitives.push_back(std::move(prim));
-        }
-        s.meshes.push_back(std::move(out));
+    return decode;
+}
+
+// One primitive as a triangle list (or line pairs), checked; none for a mode the import skips.
+std::optional<scene::Primitive> read_primitive(const Reader& r, const tinygltf::Mesh& mesh,
+                                               const tinygltf::Primitive& p,
+                                               const std::string& primitive,
+                                               DiagnosticSink& diagnostics,
+                                               const ReadOptions& options) {
+    const tinygltf::Model& m = r.m;
+    const bool lines = p.mode == TINYGLTF_MODE_LINE || p.mode == TINYGLTF_MODE_LINE_LOOP ||
+                       p.mode == TINYGLTF_MODE_LINE_STRIP;
+    const bool strip = p.mode == TINYGLTF_MODE_TRIANGLE_STRIP;
+    const bool fan = p.mode == TINYGLTF_MODE_TRIANGLE_FAN;
+    const bool triangles = p.mode == TINYGLTF_MODE_TRIANGLES || p.mode == -1;
+    if (!triangles && !strip && !fan && !(lines && options.lines)) {
+        diagnostics.warn(r.where, Location::at_pointer(primitive + "/mode"),
+                         "mesh '" + mesh.name + "': a " +
+                             (lines ? std::string("line") : std::string("point")) +
+                             " primitive was skipped (MSH models hold triangles)");
+        return std::nullopt;
     }
-    s.nodes.resize(m.nodes.size());
-    // Scale and shear beyond each node's rotation, baked below (MSH nodes are rigid).
-    std::vector<scene::Linear3> residual(m.nodes.size(), scene::kIdentity3);
+    scene::Primitive prim;
+    if (lines) prim.mode = scene::Primitive::Mode::Lines;
+    prim.material = p.material;
+    for (const auto& [name, index] : p.attributes) {
+        scene::Attribute a;
+        a.data = r.floats(index, a.components);
+        a.joints = name.rfind("JOINTS_", 0) == 0;
+        prim.attributes[name] = std::move(a);
+    }
+    if (!prim.attributes.count("POSITION"))
+        r.fail(primitive, "mesh '" + mesh.name + "' has a primitive without POSITION");
+    if (p.indices >= 0) {
+        prim.indices = r.indices(p.indices);
+    } else {
+        prim.indices.resize(prim.attributes["POSITION"].count());
+        for (size_t i = 0; i < prim.indices.size(); ++i) prim.indices[i] = uint32_t(i);
+    }
+    if (lines && p.mode != TINYGLTF_MODE_LINE) {
+        // LINE_STRIP / LINE_LOOP -> segment pairs, as Mode::Lines expects.
+        std::vector<uint32_t> pairs;
+        const std::vector<uint32_t>& v = prim.indices;
+        for (size_t i = 0; i + 1 < v.size(); ++i) pairs.insert(pairs.end(), {v[i], v[i + 1]});
+        if (p.mode == TINYGLTF_MODE_LINE_LOOP && v.size() > 2)
+            pairs.insert(pairs.end(), {v.back(), v.front()});
+        prim.indices = std::move(pairs);
+    }
+    if (strip || fan) prim.indices = triangle_list(prim.indices, strip);
+    if (p.material >= 0 && size_t(p.material) < m.materials.size())
+        bake_texture_transform(m.materials[size_t(p.material)], prim);
+    if (!p.targets.empty())
+        diagnostics.warn(r.where, Location::at_pointer(primitive + "/targets"),
+                         "mesh '" + mesh.name + "': " + std::to_string(p.targets.size()) +
+                             " morph target(s) ignored; the base shape is imported");
+    if (lines && prim.indices.size() % 2)
+        r.fail(primitive, "mesh '" + mesh.name + "': a LINES primitive with an odd index count");
+    const size_t vcount = prim.attributes["POSITION"].count();
+    for (uint32_t i : prim.indices)
+        if (i >= vcount)
+            r.fail(primitive, "mesh '" + mesh.name + "': index " + std::to_string(i) + " past " +
+                                  std::to_string(vcount) + " vertices");
+    return prim;
+}
+
+// Meshes: name and extras of each, the primitives of those `decode` marks.
+std::vector<scene::Mesh> read_meshes(const Reader& r, const std::vector<bool>& decode,
+                                     DiagnosticSink& diagnostics, const ReadOptions& options) {
+    const tinygltf::Model& m = r.m;
+    std::vector<scene::Mesh> out;
+    for (const tinygltf::Mesh& mesh : m.meshes) {
+        const size_t index = size_t(&mesh - m.meshes.data());
+        scene::Mesh sm;
+        sm.name = mesh.name;
+        sm.extras = to_json(mesh.extras);
+        if (decode[index])
+            for (const tinygltf::Primitive& p : mesh.primitives) {
+                const std::string primitive = "/meshes/" + std::to_string(index) + "/primitives/" +
+                                              std::to_string(&p - mesh.primitives.data());
+                if (auto prim = read_primitive(r, mesh, p, primitive, diagnostics, options))
+                    sm.primitives.push_back(std::move(*prim));
+            }
+        out.push_back(std::move(sm));
+    }
+    return out;
+}
+
+// The node tree, and each node's scale and shear beyond its rotation (MSH nodes are rigid: baked
+// once the animations are read).
+struct Nodes {
+    std::vector<scene::Node> nodes;
+    std::vector<scene::Linear3> residual;
+};
+
+Nodes read_nodes(const Reader& r) {
+    const tinygltf::Model& m = r.m;
+    Nodes out{std::vector<scene::Node>(m.nodes.size()),
+              std::vector<scene::Linear3>(m.nodes.size(), scene::kIdentity3)};
     for (size_t i = 0; i < m.nodes.size(); ++i) {
         const tinygltf::Node& n = m.nodes[i];
-        scene::Node& out = s.nodes[i];
-        out.name = n.name;
-        out.mesh = n.mesh;
-        out.skin = n.skin;
-        out.extras = to_json(n.extras);
+        scene::Node& sn = out.nodes[i];
+        sn.name = n.name;
+        sn.mesh = n.mesh;
+        sn.skin = n.skin;
+        sn.extras = to_json(n.extras);
         if (const auto v = n.extensions.find("KHR_node_visibility"); v != n.extensions.end())
             if (v->second.IsObject() && v->second.Has("visible") &&
                 v->second.Get("visible").IsBool())
-                out.visible = v->second.Get("visible").Get<bool>();
+                sn.visible = v->second.Get("visible").Get<bool>();
         if (n.translation.size() == 3)
-            out.translation = {float(n.translation[0]), float(n.translation[1]),
-                               float(n.translation[2])};
+            sn.translation = {float(n.translation[0]), float(n.translation[1]),
+                              float(n.translation[2])};
         if (n.rotation.size() == 4)
-            out.rotation = {float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]),
-                            float(n.rotation[3])};
+            sn.rotation = {float(n.rotation[0]), float(n.rotation[1]), float(n.rotation[2]),
+                           float(n.rotation[3])};
         if (n.scale.size() == 3) {
-            residual[i] = {n.scale[0], 0, 0, 0, n.scale[1], 0, 0, 0, n.scale[2]};
+            out.residual[i] = {n.scale[0], 0, 0, 0, n.scale[1], 0, 0, 0, n.scale[2]};
         }
         if (n.matrix.size() == 16) {
             std::array<double, 16> mat;
             std::copy(n.matrix.begin(), n.matrix.end(), mat.begin());
             const scene::Decomposed d = scene::decompose_matrix(mat);
-            out.translation = d.translation;
-            out.rotation = d.rotation;
-            residual[i] = d.residual;
+            sn.translation = d.translation;
+            sn.rotation = d.rotation;
+            out.residual[i] = d.residual;
         }
         for (int c : n.children) {
             if (c < 0 || size_t(c) >= m.nodes.size())
                 r.fail("/nodes/" + std::to_string(i) + "/children",
                        "node '" + n.name + "' has a bad child index");
-            s.nodes[size_t(c)].parent = int(i);
+            out.nodes[size_t(c)].parent = int(i);
         }
     }
-    for (const tinygltf::Skin& sk : m.skins) {
-        scene::Skin out;
-        out.name = sk.name;
-        out.joints = sk.joints;
+    return out;
+}
+
+std::vector<scene::Skin> read_skins(const Reader& r) {
+    std::vector<scene::Skin> out;
+    for (const tinygltf::Skin& sk : r.m.skins) {
+        scene::Skin s;
+        s.name = sk.name;
+        s.joints = sk.joints;
         if (sk.inverseBindMatrices >= 0) {
             int comps = 0;
-            out.inverse_bind = r.floats(sk.inverseBindMatrices, comps);
+            s.inverse_bind = r.floats(sk.inverseBindMatrices, comps);
         }
-        s.skins.push_back(std::move(out));
+        out.push_back(std::move(s));
     }
+    return out;
+}
+
+// Translation and rotation channels; a constant scale is checked against the node's rest scale
+// (`residual`), weights are dropped.
+std::vector<scene::Animation> read_animations(const Reader& r,
+                                              const std::vector<scene::Linear3>& residual,
+                                              DiagnosticSink& diagnostics) {
+    const tinygltf::Model& m = r.m;
+    std::vector<scene::Animation> out;
     for (const tinygltf::Animation& an : m.animations) {
-        scene::Animation out;
-        out.name = an.name;
-        out.extras = to_json(an.extras);
+        scene::Animation sa;
+        sa.name = an.name;
+        sa.extras = to_json(an.extras);
         for (const tinygltf::AnimationChannel& ch : an.channels) {
             const std::string channel = "/animations/" + std::to_string(&an - m.animations.data()) +
                                         "/channels/" + std::to_string(&ch - an.channels.data());
@@ -735,13 +776,13 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
                 int comps = 0;
                 const std::vector<float> v = r.floats(smp.output, comps);
                 if (!scene::keeps_rest_scale(v, residual[size_t(ch.target_node)]))
-                    diagnostics.warn(where, Location::at_pointer(channel),
+                    diagnostics.warn(r.where, Location::at_pointer(channel),
                                      scene::animated_scale_warning(
                                          an.name, m.nodes[size_t(ch.target_node)].name));
                 continue;
             }
             if (ch.target_path == "weights") {
-                diagnostics.warn(where, Location::at_pointer(channel),
+                diagnostics.warn(r.where, Location::at_pointer(channel),
                                  "animation '" + an.name +
                                      "': morph target weights ignored (MSH keys have no weights)");
                 continue;
@@ -756,17 +797,40 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
             int comps = 0;
             c.times = r.floats(smp.input, comps);
             c.values = r.floats(smp.output, comps);
-            if (smp.interpolation == "STEP")
-                out.extras["step_channels"].push_back(out.channels.size());
-            out.channels.push_back(std::move(c));
+            c.step = smp.interpolation == "STEP";
+            sa.channels.push_back(std::move(c));
         }
-        s.animations.push_back(std::move(out));
+        out.push_back(std::move(sa));
     }
-    scene::bake_residuals(s, residual, [&](int node, const std::string& text) {
+    return out;
+}
+
+// The identity keys of every element's extras into its typed identity (gltf_identity.hpp).
+void take_identities(scene::Scene& s) {
+    for (scene::Node& n : s.nodes) n.identity = take_node_identity(n.extras);
+    for (scene::Mesh& mesh : s.meshes) mesh.identity = take_mesh_identity(mesh.extras);
+    for (scene::Material& mat : s.materials) mat.identity = take_material_identity(mat.extras);
+    s.identity = take_scene_identity(s.extras);
+}
+
+scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
+                      DiagnosticSink& diagnostics, const ReadOptions& options,
+                      const std::filesystem::path& folder) {
+    const Reader r{m, where};
+    check_document_needs(r, diagnostics);
+    scene::Scene s;
+    s.materials = read_materials(r, diagnostics, options, folder);
+    s.meshes = read_meshes(r, meshes_to_decode(m, options), diagnostics, options);
+    Nodes nodes = read_nodes(r);
+    s.nodes = std::move(nodes.nodes);
+    s.skins = read_skins(r);
+    s.animations = read_animations(r, nodes.residual, diagnostics);
+    scene::bake_residuals(s, nodes.residual, [&](int node, const std::string& text) {
         diagnostics.warn(where, Location::at_pointer("/nodes/" + std::to_string(node)), text);
     });
     if (m.scenes.size() > 1) keep_default_scene(s, m, where, diagnostics); // after: by node index
     if (!m.scenes.empty()) s.extras = to_json(m.scenes[size_t(std::max(0, m.defaultScene))].extras);
+    take_identities(s);
     return s;
 }
 

@@ -48,9 +48,7 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
             const std::string& image_prefix) {
     Files f;
     f.obj = "# mshconv: rest pose baked, axes (x, y, z) -> (x, z, -y), vt v flipped\n";
-    if (const auto ours = scene.extras.find("mshconv");
-        ours != scene.extras.end() && ours->is_object() && ours->contains("pair"))
-        f.obj += "# mshconv pair " + (*ours)["pair"].get<std::string>() + "\n";
+    if (scene.identity.pair) f.obj += "# mshconv pair " + *scene.identity.pair + "\n";
     f.obj += "mtllib " + mtl_name + "\n";
     const std::vector<scene::Rigid> world = scene::world_transforms(scene);
     size_t v_base = 1, vt_base = 1, vn_base = 1;
@@ -120,8 +118,8 @@ Files write(const scene::Scene& scene, const std::string& mtl_name,
         if (m.base_color && !m.base_color->png.empty())
             f.mtl +=
                 "map_Kd " + image_prefix + scene::image_file_stem(m.base_color->name) + ".png\n";
-        if (m.extras.contains("wear_row"))
-            f.mtl += "# wear_row " + m.extras["wear_row"].dump() + "\n";
+        if (m.identity.wear_row)
+            f.mtl += "# wear_row " + std::to_string(*m.identity.wear_row) + "\n";
         f.mtl += "\n";
     }
     f.images = scene::image_files(scene, image_prefix);
@@ -281,7 +279,7 @@ scene::Scene read(const std::string& text, const std::string& where) {
     std::vector<float> v, vt, vn;
     scene::Scene s;
     if (std::string pair = pairing_comment(text); !pair.empty())
-        s.extras["mshconv"]["pair"] = std::move(pair); // sidecar/pairing.hpp
+        s.identity.pair = std::move(pair); // sidecar/pairing.hpp
     std::map<std::string, int> materials;
     std::vector<std::pair<std::string, std::vector<Run>>> objects;
     std::string group;

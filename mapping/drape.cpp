@@ -340,7 +340,8 @@ int class_material(scene::Scene& sc, std::map<std::pair<uint32_t, uint32_t>, int
     scene::Material m;
     m.name = "areal_class_" + std::to_string(class_id) +
              (logic_flag == 1 ? "" : "_logic_" + std::to_string(logic_flag)) + "_draped";
-    m.extras = {{"class_id", class_id}, {"logic_flag", logic_flag}};
+    m.identity.class_id = class_id;
+    m.identity.logic_flag = logic_flag;
     sc.materials.push_back(std::move(m));
     return at->second;
 }
@@ -531,9 +532,8 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     const GroundIndex index(terrain);
     // The raw fills' materials (shared by nothing else): faint, since they float or sink.
     for (scene::Material& m : sc.materials)
-        if (m.extras.is_object() && m.extras.contains("class_id") &&
-            m.name.rfind("areal_class_", 0) == 0)
-            colour(m, m.extras["class_id"].get<uint32_t>(), 0.1f);
+        if (m.identity.class_id && m.name.rfind("areal_class_", 0) == 0)
+            colour(m, *m.identity.class_id, 0.1f);
     // The draped materials, made in areal order before any thread starts.
     std::map<std::pair<uint32_t, uint32_t>, int> draped_materials;
     std::vector<int> material_of(map.areals.size(), -1); // -1: nothing to drape

@@ -218,10 +218,8 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
 size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>& resolved) {
     size_t textured = 0;
     for (scene::Material& mat : scene.materials) {
-        if (!mat.extras.is_object() || !mat.extras.contains("wear_row")) continue;
-        const auto& row_json = mat.extras["wear_row"];
-        if (!row_json.is_number_unsigned() && !row_json.is_number_integer()) continue;
-        const int64_t row = row_json.get<int64_t>();
+        if (!mat.identity.wear_row) continue;
+        const int row = *mat.identity.wear_row;
         if (row < 0 || size_t(row) >= resolved.size()) continue;
         const ResolvedMaterial& r = resolved[size_t(row)];
         mat.base_color = r.image;
@@ -283,10 +281,8 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
 size_t apply_lightmaps(scene::Scene& scene, const std::vector<ResolvedLightmap>& resolved) {
     size_t lit = 0;
     for (scene::Material& mat : scene.materials) {
-        if (!mat.extras.is_object() || !mat.extras.contains("lightmap_row")) continue;
-        const auto& row_json = mat.extras["lightmap_row"];
-        if (!row_json.is_number_integer()) continue;
-        const int64_t row = row_json.get<int64_t>();
+        if (!mat.identity.lightmap_row) continue;
+        const int row = *mat.identity.lightmap_row;
         if (row < 0 || size_t(row) >= resolved.size()) continue;
         const ResolvedLightmap& r = resolved[size_t(row)];
         mat.extras["lightmap"] = r.info;

@@ -77,7 +77,7 @@ std::vector<ResolvedMaterial> resolve_materials(const std::vector<std::string>& 
                                                 DiagnosticSink& diagnostics,
                                                 const png::EncodeOptions& png = {});
 
-// Gives every scene material whose extras hold `wear_row` r the image, alpha mode and extras of
+// Gives every scene material whose identity holds `wear_row` r the image, alpha mode and extras of
 // resolved[r] (extras are merged under the key "material"). Returns how many got an image.
 size_t apply_materials(scene::Scene& scene, const std::vector<ResolvedMaterial>& resolved);
 
@@ -94,7 +94,7 @@ std::vector<ResolvedLightmap> resolve_lightmaps(const std::vector<std::string>& 
                                                 DiagnosticSink& diagnostics,
                                                 const png::EncodeOptions& png = {});
 
-// Gives every scene material whose extras hold `lightmap_row` r the image of resolved[r] (on UV
+// Gives every scene material whose identity holds `lightmap_row` r the image of resolved[r] (on UV
 // set kLightmapTexcoord) and extras {"lightmap": info}. Returns how many got one.
 size_t apply_lightmaps(scene::Scene& scene, const std::vector<ResolvedLightmap>& resolved);
 

@@ -41,15 +41,6 @@ anim::Quat key_rotation(const std::array<int16_t, 4>& raw, KeyQuaternion order) 
     return to_gltf_quat(normalize_quat(anim::decode_quat(raw, order)));
 }
 
-// A JSON object of scalar members, built directly (nlohmann's initializer-list form first builds
-// and inspects an array per member).
-nlohmann::json object_of(std::initializer_list<std::pair<const char*, nlohmann::json>> members) {
-    nlohmann::json o = nlohmann::json::object();
-    auto& map = o.get_ref<nlohmann::json::object_t&>();
-    for (const auto& [name, value] : members) map.emplace(name, value);
-    return o;
-}
-
 class NameSet {
   public:
     std::string unique(const std::string& wanted) {
@@ -85,10 +76,10 @@ struct Builder {
             mat.name = row < options.material_names.size() && !options.material_names[row].empty()
                            ? options.material_names[row]
                            : "mat_" + std::to_string(row);
-            mat.extras = object_of({{"wear_row", row}});
+            mat.identity.wear_row = row;
             if (lit) {
                 mat.name += "_lit";
-                mat.extras["lightmap_row"] = 0; // every shipped LIGHTMAPS section has one row
+                mat.identity.lightmap_row = 0; // every shipped LIGHTMAPS section has one row
             }
             m = int(out.materials.size());
             out.materials.push_back(std::move(mat));
@@ -239,10 +230,10 @@ struct Builder {
     }
 
     // A mesh of the batches [first, first + count); kNoIndex when it would be empty.
-    int mesh(const std::string& name, size_t first, size_t count, nlohmann::json extras) {
+    int mesh(const std::string& name, size_t first, size_t count, scene::MeshIdentity identity) {
         scene::Mesh m;
         m.name = name;
-        m.extras = std::move(extras);
+        m.identity = std::move(identity);
         for (size_t b = first; b < first + count; ++b) {
             scene::Primitive prim;
             if (primitive(b, prim)) m.primitives.push_back(std::move(prim));
@@ -397,8 +388,11 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
     if (model.legacy_nodes) {
         scene::Node root;
         root.name = "root";
-        root.extras = {{"legacy_nodes", true}, {"node_count", model.node_count()}};
-        root.mesh = b.mesh("root", 0, model.batches.size(), {{"legacy_nodes", true}});
+        root.identity.legacy_nodes = true;
+        root.identity.node_count = model.node_count();
+        scene::MeshIdentity whole;
+        whole.legacy_nodes = true;
+        root.mesh = b.mesh("root", 0, model.batches.size(), whole);
         b.out.nodes.push_back(std::move(root));
         return std::move(b.out);
     }
@@ -420,11 +414,11 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
             sn.translation = to_gltf(k.pos);
             sn.rotation = key_rotation(k.rot, model.animation.key_order);
         }
-        sn.extras = object_of({{"index", i},
-                               {"flags", n.flags},
-                               {"parent", n.parent},
-                               {"map_start", n.map_start},
-                               {"fallback_key", n.fallback_key}});
+        sn.identity.index = int(i);
+        sn.identity.flags = n.flags;
+        sn.identity.parent = n.parent;
+        sn.identity.map_start = n.map_start;
+        sn.identity.fallback_key = n.fallback_key;
         b.out.nodes.push_back(std::move(sn));
     }
 
@@ -450,9 +444,12 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 const bool primary = lod == lod0 && group == group0;
                 const std::string mesh_name =
                     node_name + slot_suffix(lod, group, options.slot_names);
-                const int m = b.mesh(
-                    mesh_name, s.batch_start, s.batch_count,
-                    object_of({{"node", i}, {"lod", lod}, {"group", group}, {"slot", slot_index}}));
+                scene::MeshIdentity slot;
+                slot.node = int(i);
+                slot.lod = lod;
+                slot.group = group;
+                slot.slot = slot_index;
+                const int m = b.mesh(mesh_name, s.batch_start, s.batch_count, slot);
                 if (m == scene::kNoIndex) continue;
                 if (primary) {
                     b.out.nodes[i].mesh = m;
@@ -462,7 +459,9 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                 child.name = names.unique(mesh_name);
                 child.parent = int(i);
                 child.mesh = m;
-                child.extras = object_of({{"lod", lod}, {"group", group}, {"slot", slot_index}});
+                child.identity.lod = lod;
+                child.identity.group = group;
+                child.identity.slot = slot_index;
                 child.visible = false; // the selected slot shows; the others are there to edit
                 if (group == 0) lod_child[i][size_t(lod)] = int(b.out.nodes.size());
                 b.out.nodes.push_back(std::move(child));

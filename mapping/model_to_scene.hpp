@@ -1,13 +1,14 @@
 // MSH Model -> neutral Scene (design.md §2 and §4, msh.md §12, animation.md §10).
 //
 // - One scene node per Res1 node, parented by hdr1, named uniquely from Model::node_name()
-//   (duplicates get `_2`, `_3`, ...), extras {index, flags, parent, map_start, fallback_key}.
+//   (duplicates get `_2`, `_3`, ...), identity {index, flags, parent, map_start, fallback_key}.
 //   Rest pose = the node's first key. The legacy stride-24 table gives one root node drawing
-//   every batch in order, without animation.
+//   every batch in order, without animation (identity {legacy_nodes, node_count}).
 // - Each exported (node, lod, group) slot is one mesh with one primitive per non-empty batch.
 //   The primary slot (lod/group as selected, 0/0 when "all") hangs on the node itself; the
 //   other selected slots become child nodes `<node>@lod1`, `<node>@g4`, `<node>@lod1g4` with
-//   identity TRS and extras {lod, group, slot}.
+//   identity TRS and the slot's identity {lod, group, slot}; each slot's mesh has the identity
+//   {node, lod, group, slot} (scene/identity.hpp).
 // - Primitive vertices are compacted: the vertices a batch references, in ascending Res3 order.
 //   TEXCOORD_1 = (Res3 vertex index, batch index) as exact whole floats (the identity route).
 //   NORMAL = decoded (/127, clamp) and normalised; a zero-length stored normal is replaced by the
@@ -21,7 +22,7 @@
 //   `lightmapped` set and a Res18 of one 4-byte record per vertex, every primitive also gets
 //   TEXCOORD_2 = Res18 as two u16 / 1024 (u, v; no flip, like TEXCOORD_0), and batches whose
 //   Res13 opaque4 high byte is 0x00 ("lit" in one project's reading; 0xFF = unlit) use a lit
-//   variant of their material: `<name>_lit`, extras {wear_row, lightmap_row: 0}. The lightmap
+//   variant of their material: `<name>_lit`, identity {wear_row, lightmap_row: 0}. The lightmap
 //   image itself is attached later (mapping/materials: apply_lightmaps).
 #pragma once
 

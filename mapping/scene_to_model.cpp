@@ -94,16 +94,18 @@ struct GeometryInput {
     std::vector<NewPart> new_parts;
 };
 
+// A slot number, or `absent` without one; a foreign file's unreadable one fails (SlotNumber::get).
+int number_or(const std::optional<scene::SlotNumber>& n, int absent) {
+    return n ? n->get() : absent;
+}
+
 int material_row(const scene::Scene& in, int material, const scene::Scene& exported) {
     if (material < 0 || size_t(material) >= in.materials.size()) return -1;
     const scene::Material& mat = in.materials[size_t(material)];
-    if (mat.extras.is_object() && mat.extras.contains("wear_row") &&
-        mat.extras["wear_row"].is_number_integer())
-        return mat.extras["wear_row"].get<int>();
+    if (mat.identity.wear_row) return *mat.identity.wear_row;
     for (const scene::Material& e : exported.materials)
-        if ((e.name == mat.name || obj::name_token(e.name) == mat.name) &&
-            e.extras.contains("wear_row"))
-            return e.extras["wear_row"].get<int>();
+        if ((e.name == mat.name || obj::name_token(e.name) == mat.name) && e.identity.wear_row)
+            return *e.identity.wear_row;
     return -1;
 }
 
@@ -196,36 +198,35 @@ GeometryInput gather_geometry(const Model& orig, const scene::Scene& exported,
     for (size_t i = 0; i < incoming.nodes.size(); ++i) {
         const scene::Node& node = incoming.nodes[i];
         if (node.mesh < 0) continue;
-        // The exported mesh node this one is: by name, else by extras.
+        // The exported mesh node this one is: by name, else by its slot identity.
         int x = -1;
         if (auto it = exported_by_name.find(node.name); it != exported_by_name.end())
             x = int(it->second);
-        else if (node.extras.is_object() && node.extras.contains("lod") && node.parent >= 0 &&
-                 msh_of_incoming[size_t(node.parent)] >= 0)
+        else if (node.identity.lod && node.parent >= 0 && msh_of_incoming[size_t(node.parent)] >= 0)
             for (size_t e = 0; e < exported.nodes.size(); ++e) {
                 const scene::Node& en = exported.nodes[e];
                 if (en.mesh >= 0 && en.parent == msh_of_incoming[size_t(node.parent)] &&
-                    en.extras.value("lod", -1) == node.extras.value("lod", -2) &&
-                    en.extras.value("group", -1) == node.extras.value("group", -2))
+                    number_or(en.identity.lod, -1) == number_or(node.identity.lod, -2) &&
+                    number_or(en.identity.group, -1) == number_or(node.identity.group, -2))
                     x = int(e);
             }
         else if (msh_of_incoming[i] >= 0 && size_t(msh_of_incoming[i]) < exported.nodes.size() &&
                  exported.nodes[size_t(msh_of_incoming[i])].mesh >= 0)
             x = msh_of_incoming[i];
-        const nlohmann::json* mx =
-            x >= 0 ? &exported.meshes[size_t(exported.nodes[size_t(x)].mesh)].extras : nullptr;
-        const bool skinned = mx && mx->value("skinned", false);
+        const scene::MeshIdentity* mx =
+            x >= 0 ? &exported.meshes[size_t(exported.nodes[size_t(x)].mesh)].identity : nullptr;
+        const bool skinned = mx && mx->skinned.value_or(false);
         size_t node_k = 0;
         int lod = 0, group = 0;
         bool fixed_slot = false;
         if (x >= 0 && !skinned) {
-            node_k = mx->at("node").get<size_t>();
-            lod = mx->at("lod").get<int>();
-            group = mx->at("group").get<int>();
+            node_k = size_t(mx->node.value());
+            lod = mx->lod.value().get();
+            group = mx->group.value().get();
             fixed_slot = true;
         } else if (skinned) {
-            lod = mx->value("lod", 0);
-            group = mx->value("group", 0);
+            lod = number_or(mx->lod, 0);
+            group = number_or(mx->group, 0);
         } else {
             std::string base;
             const auto sfx = parse_slot_name(node.name, &base, slot_names);
@@ -458,7 +459,7 @@ void SceneImport::diff_vertices() {
     }
 }
 
-// Diff (nodes): identity by extras.index, else by name; renames, new parents and rest poses.
+// Diff (nodes): identity by the node index, else by name; renames, new parents and rest poses.
 // OBJ carries geometry only: node names, hierarchy, rest pose and animation come from the sidecar.
 void SceneImport::diff_nodes() {
     incoming_node_of.assign(joints, -1);
@@ -466,9 +467,8 @@ void SceneImport::diff_nodes() {
     for (size_t i = 0; i < incoming.nodes.size(); ++i) {
         const scene::Node& n = incoming.nodes[i];
         int idx = -1;
-        if (n.extras.is_object() && n.extras.contains("index") &&
-            n.extras["index"].is_number_integer() && !n.extras.contains("lod"))
-            idx = n.extras["index"].get<int>();
+        if (n.identity.index && !n.identity.lod)
+            idx = *n.identity.index;
         else
             for (size_t k = 0; k < joints && k < exported.nodes.size(); ++k)
                 if (exported.nodes[k].name == n.name) idx = int(k);

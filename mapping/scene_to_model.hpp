@@ -1,10 +1,10 @@
 // Import: an incoming scene (read from glTF or OBJ) overlaid onto the original model the sidecar
-// carries (design.md §2-§3). Every exported element has an identity: nodes by extras.index (else
-// name), vertices by TEXCOORD_1 = (Res3 index, batch) (OBJ: by order within `g <node>.batch<k>`).
-// The original model is exported again with the recorded options and each incoming value is
-// compared with what the exporter produced from the raw value: equal -> the raw value stays;
-// different -> it is re-encoded and the derived values are rebuilt. No change at all gives the
-// original bytes.
+// carries (design.md §2-§3). Every exported element has an identity: nodes by their index (glTF
+// extras.index; else name), vertices by TEXCOORD_1 = (Res3 index, batch) (OBJ: by order within
+// `g <node>.batch<k>`). The original model is exported again with the recorded options and each
+// incoming value is compared with what the exporter produced from the raw value: equal -> the raw
+// value stays; different -> it is re-encoded and the derived values are rebuilt. No change at all
+// gives the original bytes.
 //
 // Supported edits: moved vertices (Res3; slot/header bounds by the self-check rule; Res7 normals
 // of touched triangles), changed normals (outside the tolerance) and UVs, renamed and reparented

@@ -164,10 +164,10 @@ struct FrameChannel {
     bool aligned = true;
 };
 
-FrameChannel to_frames(const scene::Channel& c, double fps, bool step) {
+FrameChannel to_frames(const scene::Channel& c, double fps) {
     FrameChannel f;
     f.comps = c.path == scene::Path::Rotation ? 4 : 3;
-    f.step = step;
+    f.step = c.step;
     f.values.assign(c.values.begin(), c.values.end());
     for (float t : c.times) {
         const double x = double(t) * fps;
@@ -476,9 +476,10 @@ struct Builder {
             lod = sfx->first, group = sfx->second;
         else if (auto sfx2 = parse_slot_name(mesh.name, nullptr, opt.slot_names))
             lod = sfx2->first, group = sfx2->second;
-        else if (mesh.extras.is_object())
-            lod = std::clamp(mesh.extras.value("lod", 0), 0, kLods - 1),
-            group = std::clamp(mesh.extras.value("group", 0), 0, kGroups - 1);
+        else if (mesh.identity.lod || mesh.identity.group)
+            lod = std::clamp(mesh.identity.lod ? mesh.identity.lod->get() : 0, 0, kLods - 1),
+            group =
+                std::clamp(mesh.identity.group ? mesh.identity.group->get() : 0, 0, kGroups - 1);
         const size_t word = size_t(lod * kGroups + group);
         std::vector<Affine> ibm(skin.joints.size());
         for (size_t j = 0; j < skin.joints.size(); ++j) {
@@ -722,14 +723,6 @@ struct Builder {
         if (s.animations.size() > 1)
             warn(std::to_string(s.animations.size()) + " animations; the first ('" + an->name +
                  "') is used");
-        std::vector<bool> step;
-        if (an) {
-            step.assign(an->channels.size(), false);
-            if (an->extras.is_object() && an->extras.contains("step_channels"))
-                for (const auto& v : an->extras["step_channels"])
-                    if (v.is_number_unsigned() && v.get<size_t>() < step.size())
-                        step[v.get<size_t>()] = true;
-        }
         tracks.clear();
         size_t resampled = 0;
         for (int sn : order) {
@@ -744,7 +737,7 @@ struct Builder {
                         fail("animation channel of node '" + node.name +
                              "': " + std::to_string(ch.values.size()) + " values for " +
                              std::to_string(ch.times.size()) + " times");
-                    (ch.path == scene::Path::Rotation ? rc : tc) = to_frames(ch, opt.fps, step[c]);
+                    (ch.path == scene::Path::Rotation ? rc : tc) = to_frames(ch, opt.fps);
                 }
             std::vector<double> frames{0};
             for (const auto* c : {&tc, &rc}) {

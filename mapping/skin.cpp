@@ -18,6 +18,7 @@ scene::Scene skin_scene(scene::Scene in, size_t joint_count) {
     scene::Scene out;
     out.materials = std::move(in.materials);
     out.animations = std::move(in.animations);
+    out.identity = std::move(in.identity);
     out.extras = std::move(in.extras);
     out.extras["mshconv"]["skin"] = true;
 
@@ -37,7 +38,8 @@ scene::Scene skin_scene(scene::Scene in, size_t joint_count) {
         if (node.mesh == scene::kNoIndex) continue;
         const size_t joint = i < joint_count ? i : size_t(node.parent);
         const scene::Mesh& src = in.meshes[size_t(node.mesh)];
-        const int lod = src.extras.value("lod", 0), group = src.extras.value("group", 0);
+        const int lod = src.identity.lod ? src.identity.lod->get() : 0,
+                  group = src.identity.group ? src.identity.group->get() : 0;
         scene::Mesh& dst = meshes[{lod, group}];
         for (scene::Primitive p : src.primitives) {
             auto& pos = p.attributes["POSITION"];
@@ -75,7 +77,9 @@ scene::Scene skin_scene(scene::Scene in, size_t joint_count) {
         if (lod) suffix += "lod" + std::to_string(lod);
         if (group) suffix += "g" + std::to_string(group);
         mesh.name = suffix.empty() ? "skin" : "skin@" + suffix;
-        mesh.extras = {{"lod", lod}, {"group", group}, {"skinned", true}};
+        mesh.identity.lod = lod;
+        mesh.identity.group = group;
+        mesh.identity.skinned = true;
         scene::Node holder;
         holder.name = mesh.name;
         holder.mesh = int(out.meshes.size());

@@ -82,7 +82,8 @@ void build_terrain(const terrain::Terrain& t, const TerrainSceneOptions& opt, sc
         mat.name = names.unique(m < opt.layer1_names.size() && !opt.layer1_names[m].empty()
                                     ? opt.layer1_names[m]
                                     : "land1_row_" + std::to_string(m));
-        mat.extras = {{"wear", opt.layer1_wear}, {"wear_row", m}};
+        mat.identity.wear = opt.layer1_wear;
+        mat.identity.wear_row = int(m);
         sc.materials.push_back(std::move(mat));
 
         scene::Primitive p;
@@ -188,7 +189,8 @@ void build_layer2(const terrain::Terrain& t, const TerrainSceneOptions& opt, sce
         mat.name = names.unique(r < opt.layer2_names.size() && !opt.layer2_names[r].empty()
                                     ? opt.layer2_names[r]
                                     : "land2_row_" + std::to_string(r));
-        mat.extras = {{"wear", opt.layer2_wear}, {"wear2_row", r}};
+        mat.identity.wear = opt.layer2_wear;
+        mat.identity.wear2_row = int(r);
         mat.alpha_mode = scene::AlphaMode::Blend;
         sc.materials.push_back(std::move(mat));
         scene::Primitive p;
@@ -306,7 +308,8 @@ void build_overlay(const arealmap::ArealMap& map, const TerrainSceneOptions& opt
         scene::Material mat;
         mat.name = "areal_class_" + std::to_string(key.first);
         if (key.second != 1) mat.name += "_logic_" + std::to_string(key.second);
-        mat.extras = {{"class_id", key.first}, {"logic_flag", key.second}};
+        mat.identity.class_id = key.first;
+        mat.identity.logic_flag = key.second;
         sc.materials.push_back(std::move(mat));
         p.material = int(sc.materials.size() - 1);
         mesh.primitives.push_back(std::move(p));

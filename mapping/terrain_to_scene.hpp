@@ -4,7 +4,7 @@
 // Scene layout
 //   node `Terrain` (root), mesh `Terrain`: one TRIANGLES primitive per materialId (ascending),
 //     material = Land1.wea row name (`land1_row_<id>` past the end of the list; duplicates get
-//     `_2`, `_3`, ...), material extras {wear: "Land1.wea", wear_row: id}. Faces in file order
+//     `_2`, `_3`, ...), material identity {wear: "Land1.wea", wear_row: id}. Faces in file order
 //     inside each primitive, indices i0, i1, i2 in file order (winding kept).
 //   Vertices are NOT shared: every face owns three vertices (corner k = vertex i_k), so every
 //   corner carries its own identity, and that identity survives Blender's import/export (which
@@ -25,7 +25,7 @@
 //
 //   node `Terrain_layer2` (root, with `layer2` only; glTF exports and previews), translation
 //     (0, layer2_lift, 0): the faces with an auxByte again, one TRIANGLES primitive per Land2.wea
-//     row (material = its name, extras {wear: "Land2.wea", wear2_row}, alpha BLEND), unshared
+//     row (material = its name, identity {wear: "Land2.wea", wear2_row}, alpha BLEND), unshared
 //     vertices, TEXCOORD_0 = type 18, COLOR_0 = (1, 1, 1, 1 - type-14 weight): layer 2 over
 //     layer 1 as the game mixes them. The import ignores the node.
 //   node `ArealMap` (root, separate from `Terrain`), translation (0, lift, 0): the overlay is
@@ -34,7 +34,7 @@
 //     child `ArealMap_outlines`: one LINES primitive, every areal with V >= 2 contributes V
 //       vertices and V segments (v_k, v_(k+1 mod V)); TEXCOORD_0 = (areal index, vertex k).
 //     child `ArealMap_areas`: filled polygons, one TRIANGLES primitive per (class_id, logic_flag),
-//       material `areal_class_<id>` (logic_flag 1) or `areal_class_<id>_logic_<flag>`, extras
+//       material `areal_class_<id>` (logic_flag 1) or `areal_class_<id>_logic_<flag>`, identity
 //       {class_id, logic_flag}. Each areal owns its V vertices (TEXCOORD_0 = (areal, k)) and is
 //       triangulated by ear clipping in XY (V - 2 triangles for V >= 3, counter-clockwise seen
 //       from above whatever the stored orientation; polygons with V > 256 are fanned from vertex

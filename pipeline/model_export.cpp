@@ -150,9 +150,9 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     // The model's hash, for the pairing token and the sidecar.
     const uint64_t model_hash = sidecar::payload_hash(in.model);
     record.pair = sidecar::model_pairing_token(model_hash, record);
+    sc.identity.pair = record.pair;
     auto& extras = sc.extras["mshconv"];
     extras["source"] = where;
-    extras["pair"] = record.pair;
     for (const auto& [name, variant] : reading_map(record.readings))
         extras["readings"][name] = variant;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)

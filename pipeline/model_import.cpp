@@ -39,9 +39,8 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
         out.new_model_summary = std::move(r.summary);
         return out;
     }
-    out.pairing =
-        sidecar::check_pairing(sidecar::scene_pairing_token(scene.extras), sidecar->record.pair,
-                               settings.where, settings.sidecar_name, settings.force);
+    out.pairing = sidecar::check_pairing(sidecar::scene_pairing_token(scene), sidecar->record.pair,
+                                         settings.where, settings.sidecar_name, settings.force);
     // An --fps override changes the key times the import expects; copy only then.
     std::optional<sidecar::ModelSidecar> overridden;
     if (settings.fps && *settings.fps != sidecar->record.fps) {

@@ -50,8 +50,8 @@ obj::Files write_obj(const scene::Scene& sc, const std::string& mtl_name, bool a
         if (n.name == mapping::kTerrainNode && n.mesh != scene::kNoIndex)
             // obj::write names groups `<object>.batch<TEXCOORD_1.y>`: carry the materialId there.
             for (scene::Primitive& p : tri.meshes[size_t(n.mesh)].primitives) {
-                const auto& names = tri.materials[size_t(p.material)].extras;
-                const float row = names.contains("wear_row") ? names["wear_row"].get<float>() : 0;
+                const auto& row_of = tri.materials[size_t(p.material)].identity.wear_row;
+                const float row = row_of ? float(*row_of) : 0;
                 auto& uv1 = p.attributes["TEXCOORD_1"];
                 for (size_t k = 1; k < uv1.data.size(); k += 2)
                     uv1.data[k - 1] = 0, uv1.data[k] = row;
@@ -102,13 +102,13 @@ void texture_layer2(scene::Scene& sc, const std::vector<std::string>& rows,
                     const mapping::MaterialLibraries& libraries, const png::EncodeOptions& png,
                     const std::string& where, std::vector<std::string>& warnings) {
     bool used = false;
-    for (const scene::Material& m : sc.materials) used = used || m.extras.contains("wear2_row");
+    for (const scene::Material& m : sc.materials) used = used || m.identity.wear2_row;
     if (!used) return;
     DiagnosticSink sink(ReadMode::Tolerant);
     const auto resolved = mapping::resolve_materials(rows, libraries, sink, png);
     for (scene::Material& m : sc.materials) {
-        if (!m.extras.contains("wear2_row")) continue;
-        const size_t row = m.extras["wear2_row"].get<size_t>();
+        if (!m.identity.wear2_row) continue;
+        const size_t row = size_t(*m.identity.wear2_row);
         if (row < resolved.size() && resolved[row].image) m.base_color = resolved[row].image;
     }
     for (const std::string& w : sink.warning_texts()) warnings.push_back(where + ": " + w);
@@ -217,7 +217,7 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     record.areal_faces = areal_faces;
     record.pair = sidecar::terrain_pairing_token(
         in.land_msh, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), record);
-    extras["pair"] = record.pair;
+    sc.identity.pair = record.pair;
     for (const auto& [name, variant] : reading_map(in.readings)) extras["readings"][name] = variant;
     out.sidecar.record = std::move(record);
     out.sidecar.land_msh.assign(in.land_msh.begin(), in.land_msh.end());
@@ -250,7 +250,7 @@ mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
                                             const sidecar::TerrainSidecar& sidecar,
                                             const TerrainImportSettings& settings) {
     const sidecar::Pairing pairing =
-        sidecar::check_pairing(sidecar::scene_pairing_token(scene.extras), sidecar.record.pair,
+        sidecar::check_pairing(sidecar::scene_pairing_token(scene), sidecar.record.pair,
                                settings.where, settings.sidecar_name, settings.force);
     mapping::TerrainImportResult r = mapping::import_terrain_scene(scene, sidecar, settings.where);
     r.pairing = sidecar::to_string(pairing);

@@ -13,14 +13,6 @@ std::string label(const Animation& an, size_t index) {
     return "animation " + std::to_string(index) + (an.name.empty() ? "" : " '" + an.name + "'");
 }
 
-std::vector<size_t> step_channels(const Animation& an) {
-    std::vector<size_t> steps;
-    if (an.extras.is_object() && an.extras.contains("step_channels"))
-        for (const auto& v : an.extras["step_channels"])
-            if (v.is_number_unsigned()) steps.push_back(v.get<size_t>());
-    return steps;
-}
-
 } // namespace
 
 void merge_animations(Scene& s, const std::string& choice) {
@@ -49,10 +41,8 @@ void merge_animations(Scene& s, const std::string& choice) {
     if (s.animations.size() <= 1) return;
     Animation merged;
     std::map<std::pair<int, Path>, size_t> owner; // (node, path) -> animation driving it
-    nlohmann::json steps = nlohmann::json::array();
     for (size_t a = 0; a < s.animations.size(); ++a) {
         Animation& an = s.animations[a];
-        const std::vector<size_t> step = step_channels(an);
         merged.name += (a ? "+" : "") + an.name;
         for (size_t c = 0; c < an.channels.size(); ++c) {
             Channel& ch = an.channels[c];
@@ -67,12 +57,9 @@ void merge_animations(Scene& s, const std::string& choice) {
                     " of " + node +
                     "; MSH models have one timeline: pick one with --animation NAME|INDEX");
             }
-            for (size_t k : step)
-                if (k == c) steps.push_back(merged.channels.size());
             merged.channels.push_back(std::move(ch));
         }
     }
-    if (!steps.empty()) merged.extras["step_channels"] = std::move(steps);
     s.animations.clear();
     s.animations.push_back(std::move(merged));
 }

@@ -1,10 +1,12 @@
 // A small neutral scene between the game IR and the interchange writers (design.md §1): nodes with
-// TRS and parents, meshes of primitives with named float attributes, materials, one animation and
-// JSON extras. Plain data; coordinates are already in the target convention (glTF: Y up).
+// TRS and parents, meshes of primitives with named float attributes, materials, one animation, the
+// typed identity of each element (identity.hpp) and free-form JSON extras. Plain data; coordinates
+// are already in the target convention (glTF: Y up).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include "identity.hpp"
 #include "pixels.hpp"
 #include <array>
 #include <cstdint>
@@ -34,7 +36,8 @@ struct Node {
     // MSFT_lod: the nodes of the coarser levels, with the screen coverage of each level.
     std::vector<int> lod_ids;
     std::vector<float> lod_coverage;
-    nlohmann::json extras; // null = none
+    NodeIdentity identity;
+    nlohmann::json extras; // null = none; free-form, the identity aside
 };
 
 // A vertex attribute: `components` floats per vertex (2, 3 or 4), tightly packed. `joints`
@@ -60,6 +63,7 @@ struct Primitive {
 struct Mesh {
     std::string name;
     std::vector<Primitive> primitives;
+    MeshIdentity identity;
     nlohmann::json extras;
 };
 
@@ -86,6 +90,7 @@ enum class AlphaMode { Opaque, Mask, Blend };
 
 struct Material {
     std::string name;
+    MaterialIdentity identity;
     nlohmann::json extras;
     std::optional<Image> base_color; // baseColorTexture (TEXCOORD_0)
     // A baked multiplicative lightmap (texm-materials.md §12, step 4) on UV set
@@ -108,11 +113,13 @@ struct Channel {
     Path path = Path::Translation;
     std::vector<float> times;  // seconds, strictly increasing
     std::vector<float> values; // 3 (translation) or 4 (rotation x, y, z, w) floats per time
+    // A file's STEP sampler: each value holds until the next time (the writers write LINEAR).
+    bool step = false;
 };
 
 struct Animation {
     std::string name;
-    std::vector<Channel> channels; // LINEAR interpolation
+    std::vector<Channel> channels; // LINEAR interpolation unless a channel says STEP
     nlohmann::json extras;
 };
 
@@ -144,6 +151,7 @@ struct Scene {
     std::vector<Material> materials;   // images come with their materials (deduplicated by name)
     std::vector<Animation> animations; // zero or one for MSH models
     std::vector<Skin> skins;
+    SceneIdentity identity;
     nlohmann::json extras; // scene-level extras
 };
 

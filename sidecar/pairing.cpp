@@ -19,11 +19,8 @@ std::string pairing_token_of_hash(uint64_t source_hash, std::string_view export_
         payload_hash(ByteView(reinterpret_cast<const uint8_t*>(mixed.data()), mixed.size())));
 }
 
-std::string scene_pairing_token(const nlohmann::json& extras) {
-    if (!extras.is_object() || !extras.contains("mshconv")) return {};
-    const nlohmann::json& ours = extras["mshconv"];
-    if (!ours.is_object() || !ours.contains("pair") || !ours["pair"].is_string()) return {};
-    return ours["pair"].get<std::string>();
+std::string scene_pairing_token(const scene::Scene& scene) {
+    return scene.identity.pair.value_or("");
 }
 
 const char* to_string(Pairing pairing) {

@@ -392,8 +392,8 @@ BOOST_AUTO_TEST_CASE(lod_and_group_slots_become_child_nodes) {
     BOOST_TEST_REQUIRE(sc.nodes.size() == 3u);
     BOOST_TEST(sc.nodes[2].name == m.node_name(1) + "@lod1g4");
     BOOST_TEST(sc.nodes[2].parent == 1);
-    BOOST_TEST(sc.nodes[2].extras["lod"] == 1);
-    BOOST_TEST(sc.nodes[2].extras["group"] == 4);
+    BOOST_TEST(sc.nodes[2].identity.lod.value().get() == 1);
+    BOOST_TEST(sc.nodes[2].identity.group.value().get() == 4);
     BOOST_TEST(sc.meshes.size() == 3u);
     opt.lod = 0;
     opt.group = 0;
@@ -440,7 +440,7 @@ BOOST_AUTO_TEST_CASE(wear_names_materials) {
     const scene::Scene sc = mapping::model_to_scene(test::make_minimal_model(), opt);
     BOOST_TEST_REQUIRE(sc.materials.size() == 2u);
     BOOST_TEST(sc.materials[0].name == "METAL_1");
-    BOOST_TEST(sc.materials[1].extras["wear_row"] == 1);
+    BOOST_TEST(sc.materials[1].identity.wear_row.value_or(-1) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(static_model_has_no_animation) {

@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(documents_are_read_by_several_threads_at_once) {
     const fs::path dir = scratch("gltf_read_threads");
     fs::create_directories(dir);
     const Run r = test::mshconv("convert " + q(corpus_dir() / "animals.rlb") + ":A_BIG.msh " +
-                          q(dir / "a.glb") + " --quiet");
+                                q(dir / "a.glb") + " --quiet");
     BOOST_REQUIRE_MESSAGE(r.code == 0, r.out);
     const Bytes glb = read_file(dir / "a.glb");
     DiagnosticSink warnings(ReadMode::Tolerant);
@@ -126,7 +126,8 @@ BOOST_AUTO_TEST_CASE(documents_are_read_by_several_threads_at_once) {
                 for (size_t n = 0; equal && n < sc.nodes.size(); ++n)
                     equal = sc.nodes[n].name == reference.nodes[n].name &&
                             sc.nodes[n].translation == reference.nodes[n].translation &&
-                            sc.nodes[n].extras == reference.nodes[n].extras;
+                            sc.nodes[n].extras == reference.nodes[n].extras &&
+                            sc.nodes[n].identity == reference.nodes[n].identity;
                 same[size_t(t)] += equal;
             }
         });

@@ -352,7 +352,7 @@ BOOST_AUTO_TEST_CASE(every_level_matches_the_tinygltf_writer) {
 
 // Hand-made scenes for what the corpus does not reach: an empty scene (no buffer at all), a mesh
 // with 32-bit indices and 16-bit joints, MASK/BLEND materials, shared animation inputs, names
-// with characters JSON must escape, and extras of every JSON type.
+// with characters JSON must escape, extras of every JSON type and identity written into them.
 BOOST_AUTO_TEST_CASE(edge_scenes_match_the_tinygltf_writer) {
     scene::Scene empty;
     check_scene(empty, "empty scene");
@@ -371,7 +371,7 @@ BOOST_AUTO_TEST_CASE(edge_scenes_match_the_tinygltf_writer) {
     root.translation = {1.5f, -0.1f, 3e-8f};
     root.rotation = {0, 0.70710677f, 0, 0.70710677f};
     root.mesh = 0;
-    root.extras = {{"index", 0}};
+    root.identity.index = 0;
     s.nodes.push_back(root);
     scene::Node child;
     child.name = "child";
@@ -389,7 +389,7 @@ BOOST_AUTO_TEST_CASE(edge_scenes_match_the_tinygltf_writer) {
 
     scene::Mesh big;
     big.name = "big";
-    big.extras = {{"slot", 3}};
+    big.identity.slot = 3;
     scene::Primitive bp;
     const uint32_t n = 70000;
     bp.attributes["POSITION"].components = 3;
@@ -427,7 +427,7 @@ BOOST_AUTO_TEST_CASE(edge_scenes_match_the_tinygltf_writer) {
     m0.base_color = img;
     m0.alpha_mode = scene::AlphaMode::Mask;
     m0.alpha_cutoff = 0.25f;
-    m0.extras = {{"wear_row", 0}};
+    m0.identity.wear_row = 0;
     s.materials.push_back(m0);
     scene::Material m1 = m0; // no TEXCOORD_0 on its primitive: stays untextured
     m1.name = "";

@@ -81,11 +81,12 @@ scene::Scene hierarchy_scene() {
     s.materials.resize(2);
     s.materials[0].name = "steel";
     s.materials[1].name = "glass";
-    scene::Mesh body{"body", {box({0, 0.5f, 0}, {2, 0.5f, 1.5f}, 0)}, {}};
-    scene::Mesh turret{"turret", {box({0, 0.25f, 0}, {0.8f, 0.25f, 0.8f}, 1)}, {}};
+    scene::Mesh body{"body", {box({0, 0.5f, 0}, {2, 0.5f, 1.5f}, 0)}, {}, {}};
+    scene::Mesh turret{"turret", {box({0, 0.25f, 0}, {0.8f, 0.25f, 0.8f}, 1)}, {}, {}};
     scene::Mesh gun{
         "gun",
         {box({0, 0, 0.6f}, {0.1f, 0.1f, 0.6f}, 0), box({0, 0, 1.3f}, {0.15f, 0.15f, 0.1f}, 1)},
+        {},
         {}};
     s.meshes = {body, turret, gun};
     scene::Node n0, n1, n2;
@@ -301,7 +302,7 @@ BOOST_AUTO_TEST_CASE(large_primitives_split_into_batches_or_fail_naming_the_limi
         }
         p.attributes["POSITION"] = std::move(pos);
         p.material = 0;
-        s.meshes.push_back({"soup", {p}, {}});
+        s.meshes.push_back({"soup", {p}, {}, {}});
         scene::Node n;
         n.name = "soup";
         n.mesh = 0;

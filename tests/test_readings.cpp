@@ -272,8 +272,7 @@ BOOST_AUTO_TEST_CASE(the_face_reading_picks_the_wear_table_of_each_byte) {
         const pipeline::TerrainScene ts = pipeline::terrain_scene(in, false);
         std::map<std::string, std::string> wear_of; // material name -> its table
         for (const scene::Material& m : ts.scene.materials)
-            if (m.extras.contains("wear_row"))
-                wear_of[m.name] = m.extras["wear"].get<std::string>();
+            if (m.identity.wear_row) wear_of[m.name] = m.identity.wear.value();
         return wear_of;
     };
     const auto land1 = wear::material_names(wear::read(wear1->bytes, "Land1.wea"));
