@@ -1,13 +1,13 @@
 // `mshconv info IN [--json]`: an archive (entries; nested models and textures summarised), a
 // model, or a Texm texture (file or archive entry).
 #include "commands.hpp"
-#include "disk_jobs.hpp"
 #include "options.hpp"
-#include "summary.hpp"
 
-#include "formats/sniff.hpp"
 #include "formats/texm.hpp"
-#include "formats/wear.hpp"
+
+#include <mshconv/inspect.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 
@@ -83,59 +83,15 @@ int run_info(const Args& args) {
     po::variables_map vm;
     if (!parse_options(args, "info IN [--json]", desc, pos, vm)) return 0;
 
-    Loaded in = load(parse_address(vm["input"].as<std::string>()));
-    std::string where = in.address.display();
-    nlohmann::json j;
-    const std::string name = in.address.entries.empty() ? in.address.file.filename().string()
-                                                        : in.address.entries.back();
-    DiagnosticSink sink(ReadMode::Tolerant);
-    const ContentKind kind = sniff(in.bytes, {name, std::nullopt});
-    switch (kind) {
-    case ContentKind::Model:
-        j = {{"kind", "model"},
-             {"model", summarize_model(read_model(in.bytes, sink, where, in.bytes.keeper()))}};
-        j["diagnostics"] = sink.diagnostics().size();
-        break;
-    case ContentKind::Terrain:
-        j = {{"kind", "terrain"},
-             {"terrain", summarize_terrain(terrain::read(in.bytes, sink, where))}};
-        j["diagnostics"] = sink.diagnostics().size();
-        break;
-    case ContentKind::ArealMap:
-        j = {{"kind", "areal_map"},
-             {"areal_map", summarize_areal_map(arealmap::read(in.bytes, sink, where))}};
-        j["diagnostics"] = sink.diagnostics().size();
-        break;
-    case ContentKind::NResArchive:
-    case ContentKind::DamagedNRes:
-        j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where, in.bytes.keeper()),
-                              where);
-        break;
-    case ContentKind::Texm:
-        j = {{"kind", "texture"}, {"texture", summarize_texture(in.bytes, name, where)}};
-        break;
-    case ContentKind::Wear: {
-        const wear::Wear table = wear::read(in.bytes, where);
-        j = {{"kind", "wear"},
-             {"wear",
-              {{"materials", wear::material_names(table)},
-               {"lightmaps", wear::lightmap_names(table)}}}};
-        break;
-    }
-    default:
-        throw FormatError(where, 0,
-                          std::string("not an NRes archive, model, map or Texm texture (no 'NRes' "
-                                      "or 'Texm' magic; this looks like ") +
-                              to_string(kind) + ")");
-    }
-    j["file"] = where;
-    j["size"] = in.bytes.size();
+    const mshconv::Info described = mshconv::info(vm["input"].as<std::string>());
+    const nlohmann::json j = nlohmann::json::parse(described.json);
+    const std::string& where = described.file;
     if (vm.count("json")) {
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", described.json.c_str());
         return 0;
     }
     if (j["kind"] == "model") {
-        std::printf("%s: model, %zu bytes\n", where.c_str(), in.bytes.size());
+        std::printf("%s: model, %zu bytes\n", where.c_str(), described.size);
         print_model_text(j["model"], "  ");
         return 0;
     }
@@ -145,7 +101,7 @@ int run_info(const Args& args) {
                     kind_key == "terrain"     ? "terrain (Land.msh)"
                     : kind_key == "areal_map" ? "areal map (Land.map)"
                                               : "WEAR table",
-                    in.bytes.size());
+                    described.size);
         if (j.contains("diagnostics"))
             std::printf("  %-22s %zu\n", "diagnostics", j["diagnostics"].get<size_t>());
         for (const auto& [key, value] : j[kind_key].items())
@@ -153,12 +109,12 @@ int run_info(const Args& args) {
         return 0;
     }
     if (j["kind"] == "texture") {
-        std::printf("%s: Texm texture, %zu bytes\n", where.c_str(), in.bytes.size());
+        std::printf("%s: Texm texture, %zu bytes\n", where.c_str(), described.size);
         print_texture_text(j["texture"], "  ", true);
         return 0;
     }
     std::printf("%s: NRes archive, %zu entries, %zu bytes, sort index: %s fold\n", where.c_str(),
-                j["entry_count"].get<size_t>(), in.bytes.size(),
+                j["entry_count"].get<size_t>(), described.size,
                 j["sort_fold"].get<std::string>().c_str());
     for (const auto& e : j["entries"]) {
         std::printf("  %3zu  %-36s %-6s %9zu  attrs %u %u %u\n", e["index"].get<size_t>(),

@@ -3,9 +3,9 @@
 // layout, gaps), so that pack rebuilds the original archive byte for byte.
 #include "commands.hpp"
 #include "disk_jobs.hpp"
+#include "jobs/summary.hpp"
 #include "options.hpp"
 #include "pipeline/nres_manifest.hpp"
-#include "summary.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
@@ -32,8 +32,8 @@ int list(const std::string& input) {
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
         std::printf("%-4zu %-36s %-6s %10zu %10u %10u %10u %10u %5u\n", i, e.display_name().c_str(),
-                    type_label(e.type).c_str(), e.data.size(), e.data_offset, e.attr1, e.attr2,
-                    e.attr3, e.sort_index);
+                    jobs::type_label(e.type).c_str(), e.data.size(), e.data_offset, e.attr1,
+                    e.attr2, e.attr3, e.sort_index);
     }
     return 0;
 }

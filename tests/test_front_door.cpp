@@ -8,6 +8,7 @@
 
 #include <mshconv/batch.hpp>
 #include <mshconv/convert.hpp>
+#include <mshconv/inspect.hpp>
 #include <mshconv/io.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -143,6 +144,34 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
     BOOST_CHECK_THROW(mshconv::batch(inside, io), mshconv::UsageError);
     BOOST_TEST(files_below(io, "game/out/") == 0u);
     BOOST_TEST(!std::filesystem::exists(kOut));
+}
+
+BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const mshconv::Info archive = mshconv::info("static.rlb", io);
+    BOOST_TEST(archive.kind == "archive");
+    BOOST_TEST(archive.size == io.at("static.rlb").size());
+    BOOST_TEST(archive.json.find("\"House_01.msh\"") != std::string::npos);
+    BOOST_TEST(mshconv::info("static.rlb:House_01.msh", io).kind == "model");
+
+    const mshconv::Validation sound = mshconv::validate({"static.rlb"}, io);
+    BOOST_TEST(sound.valid);
+    BOOST_TEST(sound.errors == 0u);
+    BOOST_TEST(sound.counts.at("archives") == 1u);
+    BOOST_TEST(sound.counts.at("models") >= 10u);
+    BOOST_TEST(!sound.sort_fold.empty());
+
+    // A model cut short: invalid, with the finding naming the entry, and nothing thrown.
+    std::vector<uint8_t> cut = io.at("static.rlb");
+    cut.resize(cut.size() / 2);
+    io.put("cut.rlb", cut);
+    const mshconv::Validation damaged = mshconv::validate({"cut.rlb", true}, io);
+    BOOST_TEST(!damaged.valid);
+    BOOST_TEST(damaged.errors > 0u);
+    BOOST_TEST(!damaged.findings.empty());
+    BOOST_TEST(damaged.findings.front().text.find("cut.rlb") != std::string::npos);
+    BOOST_TEST(damaged.json.find("\"valid\": false") != std::string::npos);
+    BOOST_CHECK_THROW(mshconv::info("nothing.rlb", io), std::runtime_error);
 }
 
 BOOST_AUTO_TEST_CASE(an_import_reports_its_changes_through_the_callback) {

@@ -1,6 +1,6 @@
 #include "summary.hpp"
 
-#include "disk_jobs.hpp"
+#include "address.hpp"
 
 #include "formats/cp1251.hpp"
 #include "formats/material.hpp"
@@ -10,7 +10,7 @@
 #include <cctype>
 #include <map>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 using nlohmann::json;
 
@@ -257,4 +257,4 @@ json summarize_archive(const nres::Archive& ar, const std::string& where) {
             {"entries", entries}};
 }
 
-} // namespace msh::cli
+} // namespace msh::jobs

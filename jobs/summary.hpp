@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace msh::cli {
+namespace msh::jobs {
 
 nlohmann::json summarize_model(const Model& model);
 // A Texm payload (texm-materials.md §2-§5): format, size, mip levels, header flags, palette, Page
@@ -22,4 +22,4 @@ nlohmann::json summarize_areal_map(const arealmap::ArealMap& map);
 nlohmann::json summarize_archive(const nres::Archive& archive, const std::string& where);
 std::string type_label(uint32_t type); // FourCC text when printable, else the number
 
-} // namespace msh::cli
+} // namespace msh::jobs

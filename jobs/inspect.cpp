@@ -1,0 +1,204 @@
+// mshconv::info and mshconv::validate (include/mshconv/inspect.hpp): the descriptions and the
+// readers' findings that `mshconv info` and `mshconv validate` print.
+#include "address.hpp"
+#include "summary.hpp"
+
+#include "formats/arealmap.hpp"
+#include "formats/material.hpp"
+#include "formats/msh.hpp"
+#include "formats/sniff.hpp"
+#include "formats/terrain.hpp"
+#include "formats/texm.hpp"
+#include "formats/wear.hpp"
+
+#include <mshconv/inspect.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace msh::jobs {
+
+namespace {
+
+struct Tally {
+    size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0, textures = 0,
+           materials = 0;
+    // Archives (nested ones too) by the case fold their sort index follows (nres.md §5).
+    std::map<std::string, size_t> sort_folds;
+    std::string top_fold; // the input's own, when it is an archive
+};
+
+void validate_wear(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
+    ++tally.wears;
+    wear::read(bytes, sink, where);
+}
+
+void validate_material(const nres::Entry& e, const std::string& where, DiagnosticSink& sink,
+                       Tally& tally) {
+    ++tally.materials;
+    try {
+        material::read(e.data, e.attr2, sink, where); // attr2: the MAT0 version
+    } catch (const FormatError& x) {
+        sink.error(x);
+    }
+}
+
+void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
+    try {
+        switch (sniff(bytes, {where, std::nullopt})) {
+        case ContentKind::Model:
+            ++tally.models;
+            read_model(bytes, sink, where);
+            break;
+        case ContentKind::Terrain:
+            ++tally.terrains;
+            terrain::read(bytes, sink, where);
+            break;
+        case ContentKind::ArealMap:
+            ++tally.areal_maps;
+            arealmap::read(bytes, sink, where);
+            break;
+        case ContentKind::NResArchive: {
+            ++tally.archives;
+            nres::Archive ar = nres::read(bytes, sink, where);
+            const std::string fold = nres::evidence_name(ar.fold_evidence);
+            ++tally.sort_folds[fold];
+            if (tally.archives == 1) tally.top_fold = fold;
+            for (const nres::Entry& e : ar.entries) {
+                const std::string at = where + ":" + e.display_name();
+                if (nres::looks_like_nres(e.data))
+                    validate_bytes(e.data, at, sink, tally);
+                else if (e.type == nres::fourcc("WEAR"))
+                    validate_wear(e.data, at, sink, tally);
+                else if (e.type == nres::fourcc("MAT0"))
+                    validate_material(e, at, sink, tally);
+                else if (sniff(e.data, {e.name(), e.type}) == ContentKind::Texm)
+                    validate_bytes(e.data, at, sink, tally);
+            }
+            break;
+        }
+        case ContentKind::Texm:
+            ++tally.textures;
+            texm::read(bytes, sink, where);
+            break;
+        case ContentKind::Wear: // loose Land1.wea / Land2.wea
+            validate_wear(bytes, where, sink, tally);
+            break;
+        default:
+            // Parse again to report why (bad magic, version, directory).
+            nres::read(bytes, sink, where);
+            break;
+        }
+    } catch (const FormatError& e) {
+        sink.error(e);
+    }
+}
+
+} // namespace
+
+} // namespace msh::jobs
+
+mshconv::Info mshconv::info(const std::string& input, Io& io) {
+    using namespace msh;
+    using namespace msh::jobs;
+    const Loaded in = load(io, parse_address(io, input));
+    std::string where = in.address.display();
+    nlohmann::json j;
+    const std::string name = in.address.entries.empty() ? in.address.file.filename().string()
+                                                        : in.address.entries.back();
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const ContentKind kind = sniff(in.bytes, {name, std::nullopt});
+    switch (kind) {
+    case ContentKind::Model:
+        j = {{"kind", "model"},
+             {"model", summarize_model(read_model(in.bytes, sink, where, in.bytes.keeper()))}};
+        j["diagnostics"] = sink.diagnostics().size();
+        break;
+    case ContentKind::Terrain:
+        j = {{"kind", "terrain"},
+             {"terrain", summarize_terrain(terrain::read(in.bytes, sink, where))}};
+        j["diagnostics"] = sink.diagnostics().size();
+        break;
+    case ContentKind::ArealMap:
+        j = {{"kind", "areal_map"},
+             {"areal_map", summarize_areal_map(arealmap::read(in.bytes, sink, where))}};
+        j["diagnostics"] = sink.diagnostics().size();
+        break;
+    case ContentKind::NResArchive:
+    case ContentKind::DamagedNRes:
+        j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where, in.bytes.keeper()),
+                              where);
+        break;
+    case ContentKind::Texm:
+        j = {{"kind", "texture"}, {"texture", summarize_texture(in.bytes, name, where)}};
+        break;
+    case ContentKind::Wear: {
+        const wear::Wear table = wear::read(in.bytes, where);
+        j = {{"kind", "wear"},
+             {"wear",
+              {{"materials", wear::material_names(table)},
+               {"lightmaps", wear::lightmap_names(table)}}}};
+        break;
+    }
+    default:
+        throw FormatError(where, 0,
+                          std::string("not an NRes archive, model, map or Texm texture (no 'NRes' "
+                                      "or 'Texm' magic; this looks like ") +
+                              to_string(kind) + ")");
+    }
+    j["file"] = where;
+    j["size"] = in.bytes.size();
+    return {j["kind"].get<std::string>(), where, in.bytes.size(), j.dump(2)};
+}
+
+mshconv::Validation mshconv::validate(const ValidateRequest& request, Io& io) {
+    using namespace msh;
+    using namespace msh::jobs;
+    const Loaded in = load(io, parse_address(io, request.input));
+    const std::string where = in.address.display();
+    DiagnosticSink sink(request.strict ? ReadMode::Strict : ReadMode::Tolerant);
+    Tally tally;
+    validate_bytes(in.bytes, where, sink, tally);
+
+    Validation v;
+    v.file = where;
+    nlohmann::json list = nlohmann::json::array();
+    for (const Diagnostic& d : sink.diagnostics()) {
+        const bool error = d.severity == Severity::Error;
+        v.errors += error;
+        v.findings.push_back({error, d.resource, d.offset, d.message, d.to_string()});
+        nlohmann::json item = {{"severity", error ? "error" : "warning"},
+                               {"resource", d.resource},
+                               {"offset", d.offset},
+                               {"message", d.message}};
+        if (d.location.kind == Location::Kind::Line) {
+            item["line"] = d.location.line;
+            if (d.location.column) item["column"] = d.location.column;
+        } else if (d.location.kind == Location::Kind::Pointer) {
+            item["pointer"] = d.location.pointer;
+        }
+        list.push_back(std::move(item));
+    }
+    v.warnings = sink.warning_count();
+    v.valid = v.errors == 0;
+    v.counts = {{"models", tally.models},      {"archives", tally.archives},
+                {"terrains", tally.terrains},  {"areal_maps", tally.areal_maps},
+                {"wear_tables", tally.wears},  {"textures", tally.textures},
+                {"materials", tally.materials}};
+    v.sort_fold = tally.top_fold;
+    v.sort_folds = {tally.sort_folds.begin(), tally.sort_folds.end()};
+    nlohmann::json j = {{"file", where},
+                        {"valid", v.valid},
+                        {"models", tally.models},
+                        {"archives", tally.archives},
+                        {"terrains", tally.terrains},
+                        {"areal_maps", tally.areal_maps},
+                        {"wear_tables", tally.wears},
+                        {"textures", tally.textures},
+                        {"materials", tally.materials},
+                        {"sort_folds", tally.sort_folds},
+                        {"errors", v.errors},
+                        {"warnings", v.warnings},
+                        {"diagnostics", list}};
+    v.json = j.dump(2);
+    return v;
+}
