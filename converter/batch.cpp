@@ -9,6 +9,7 @@
 #include "preview_cmd.hpp"
 
 #include "formats/file_io.hpp"
+#include "jobs/batch.hpp"
 
 #include <mshconv/batch.hpp>
 
@@ -20,14 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `inner` is `outer` or lies below it (both resolved: `..`, `.` and symlinks of existing parts).
 bool is_within(const fs::path& inner, const fs::path& outer) {
-    std::error_code ec;
-    const fs::path a = fs::weakly_canonical(inner, ec), b = fs::weakly_canonical(outer, ec);
-    auto ai = a.begin();
-    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai)
-        if (ai == a.end() || *ai != *bi) return *bi == fs::path() && std::next(bi) == b.end();
-    return true;
+    return jobs::is_within(mshconv::disk(), inner, outer);
 }
 
 // --report may not be an input or the output (the library checks the outputs themselves).

@@ -50,10 +50,8 @@ namespace msh::jobs {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
-// `inner` is `outer` or lies below it (on the disk both resolved: `..`, `.` and symlinks of
-// existing parts; in other stores by their normal form).
+// On the disk both resolved (`..`, `.` and symlinks of existing parts); in other stores by their
+// normal form.
 bool is_within(Io& io, const fs::path& inner, const fs::path& outer) {
     fs::path a = inner.lexically_normal(), b = outer.lexically_normal();
     if (on_disk(&io)) {
@@ -66,6 +64,8 @@ bool is_within(Io& io, const fs::path& inner, const fs::path& outer) {
         if (ai == a.end() || *ai != *bi) return *bi == fs::path() && std::next(bi) == b.end();
     return true;
 }
+
+namespace {
 
 // Outputs never touch inputs: every output goes below OUT, so OUT may neither be an input, lie
 // inside an input folder, nor hold an input.

@@ -61,6 +61,10 @@ struct BatchRun {
     std::vector<Result>& results;
 };
 
+// `inner` is `outer` or lies below it.
+bool is_within(mshconv::Io& io, const std::filesystem::path& inner,
+               const std::filesystem::path& outer);
+
 // Writes one file as its own output set.
 inline void write_file(mshconv::Io& io, const std::filesystem::path& path, ByteView bytes) {
     io.write_set({{path, {bytes}}});
