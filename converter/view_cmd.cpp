@@ -81,8 +81,9 @@ int run_view(const Args& args) {
     const pipeline::Preview preview =
         jobs::preview_loaded(disk_job(options), load(in), settings, nullptr, nullptr, &view);
     for (const std::string& w : preview.warnings) spdlog::warn("{}", w);
-    view["name"] = in.display();
-    const std::string html = jobs::view_page_html(in.display(), view);
+    // The page names the input without its folders: the same page from any folder.
+    view["name"] = in.portable();
+    const std::string html = jobs::view_page_html(in.portable(), view);
     pipeline::write_outputs(out.parent_path(),
                             {{out.filename().string(), Bytes(html.begin(), html.end())}});
     std::printf("%s -> %s (%s view)\n", in.display().c_str(), out.string().c_str(),

@@ -23,6 +23,12 @@ std::string Address::display() const {
     return s;
 }
 
+std::string Address::portable() const {
+    std::string s = file.filename().string();
+    for (const std::string& e : entries) s += ":" + e;
+    return s;
+}
+
 Address parse_address(Io& io, const std::string& spec) {
     Address a;
     if (io.is_file(spec)) {

@@ -20,6 +20,9 @@ struct Address {
     std::filesystem::path file;
     std::vector<std::string> entries;
     std::string display() const;
+    // The file's name without its folders, then the entries: what outputs record
+    // (sidecar/portable_address.hpp).
+    std::string portable() const;
 };
 
 // Splits at ':' after the longest prefix that names an existing file (so paths with ':' work).

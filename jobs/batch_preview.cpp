@@ -316,7 +316,7 @@ class PreviewBatch {
         r.output = a.name + ".png";
         a.entry = {{"name", a.name},
                    {"kind", a.kind},
-                   {"source", a.address.display()},
+                   {"source", a.address.portable()},
                    {"png", a.name + ".png"},
                    {"json", a.name + ".json"}};
         try {
@@ -363,7 +363,7 @@ class PreviewBatch {
             r.message = e.what();
             const int w = settings_.width, h = settings_.height;
             json meta = {{"kind", a.kind},
-                         {"source", a.address.display()},
+                         {"source", a.address.portable()},
                          {"status", "error"},
                          {"error", r.message},
                          {"size", {w, h}}};

@@ -54,9 +54,11 @@ void print_changes(const Job& job, const fs::path& input, const Address& out,
 }
 
 // A model's WEAR for a new place (texm-materials.md §12: the game finds a model's materials
-// through `<stem>.wea` beside it): the one the export read when it can still be read, else the
-// sidecar's rows.
+// through `<stem>.wea` beside it): the one the export read, as the sidecar records it; from a
+// sidecar that records only its address, that file when it can still be read; else the sidecar's
+// rows.
 std::optional<Bytes> record_wear(Io& io, const sidecar::ExportRecord& record) {
+    if (!record.wear_image.empty()) return record.wear_image;
     if (!record.wear_source.empty()) {
         try {
             const Loaded source = load(io, parse_address(io, record.wear_source));

@@ -4,8 +4,10 @@
 #include "formats/msh.hpp"
 #include "formats/wear.hpp"
 #include "mapping/skin.hpp"
+#include "sidecar/portable_address.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 
 namespace msh::pipeline {
@@ -29,7 +31,8 @@ WearRows read_wear(const std::optional<NamedBytes>& wear, const std::string& whe
         rows.materials = wear::material_names(table);
         rows.lightmaps = wear::lightmap_names(table);
         for (const wear::Row& r : table.materials) rows.material_ids.push_back(r.legacy_id);
-        record.wear_source = wear->address;
+        record.wear_source = sidecar::portable_address(wear->address);
+        record.wear_image = wear->bytes;
         record.wear_rows = rows.materials;
         record.wear_lightmaps = rows.lightmaps;
     } catch (const FormatError& e) {
@@ -51,10 +54,14 @@ void texture_scene(scene::Scene& sc, const mapping::ExportOptions& opt,
             sc, mapping::resolve_lightmaps(lightmap_names, libs, diagnostics, png));
     for (const std::string& w : diagnostics.warning_texts())
         out.warnings.push_back(where + ": " + w);
+    // The libraries' file names, without their folders.
+    auto file_name = [](const std::string& path) {
+        return std::filesystem::path(path).filename().string();
+    };
     nlohmann::json used = nlohmann::json::object();
-    if (libs.materials) used["materials"] = libs.materials_name;
-    if (libs.textures) used["textures"] = libs.textures_name;
-    if (opt.lightmapped && libs.lightmaps) used["lightmaps"] = libs.lightmaps_name;
+    if (libs.materials) used["materials"] = file_name(libs.materials_name);
+    if (libs.textures) used["textures"] = file_name(libs.textures_name);
+    if (opt.lightmapped && libs.lightmaps) used["lightmaps"] = file_name(libs.lightmaps_name);
     if (!used.empty()) sc.extras["mshconv"]["libraries"] = used;
 }
 
@@ -99,7 +106,7 @@ Prepared prepare(const ModelExportInput& in, const ExportSettings& settings) {
     opt.msft_lod = settings.msft_lod;
     const std::string ext = extension_of(settings.format);
     sidecar::ExportRecord& record = p.record;
-    record.source = where;
+    record.source = sidecar::portable_address(where);
     record.output = settings.output_name;
     record.format = ext.substr(1);
     record.fps = opt.fps;
@@ -146,13 +153,12 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     ModelExport& out = p.out;
     scene::Scene& sc = p.scene;
     sidecar::ExportRecord& record = p.record;
-    const std::string& where = in.address;
     // The model's hash, for the pairing token and the sidecar.
     const uint64_t model_hash = sidecar::payload_hash(in.model);
     record.pair = sidecar::model_pairing_token(model_hash, record);
     sc.identity.pair = record.pair;
     auto& extras = sc.extras["mshconv"];
-    extras["source"] = where;
+    extras["source"] = record.source;
     for (const auto& [name, variant] : reading_map(record.readings))
         extras["readings"][name] = variant;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)

@@ -52,7 +52,9 @@ struct ModelExportInput {
     // What keeps `model` alive (Payload::keeper()), if anything: its resources are then read as
     // views instead of copies.
     std::shared_ptr<const void> model_keeper;
-    std::string address; // where it came from: recorded in the sidecar and the glTF extras
+    // Where it came from: named in messages, and without its folders in the sidecar and the glTF
+    // extras (sidecar/portable_address.hpp).
+    std::string address;
     std::optional<NamedBytes> wear; // the model's WEAR (none: materials named mat_<row>)
     // The game libraries, asked for only when the WEAR names materials (null: untextured), with
     // what this model needs of them (a provider for one model may read only that); the export

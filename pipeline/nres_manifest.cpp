@@ -5,6 +5,7 @@
 #include "formats/file_io.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/json_at.hpp"
+#include "sidecar/portable_address.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -105,7 +106,7 @@ json make(const nres::Archive& ar, const std::string& source, const std::vector<
         }
     }
     return {{"schema", kSchema},
-            {"source", source},
+            {"source", sidecar::portable_address(source)},
             {"entries", entries},
             {"layout", layout},
             {"trailing", sidecar::to_hex(ar.trailing)}};

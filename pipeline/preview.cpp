@@ -16,6 +16,7 @@
 #include "render/text.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "sidecar/portable_address.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -250,10 +251,18 @@ Preview finish(Sheet sheet, const std::string& kind, const std::string& address,
                nlohmann::json facts, std::vector<std::string> warnings) {
     Preview p;
     p.png = std::move(sheet.png);
+    // The metadata names files without the input's folders, in its warnings too.
+    const std::string source = sidecar::portable_address(address);
+    const std::string folder = address.substr(0, address.size() - source.size());
+    std::vector<std::string> recorded = warnings;
+    if (!folder.empty())
+        for (std::string& w : recorded)
+            for (size_t at = w.find(folder); at != std::string::npos; at = w.find(folder, at))
+                w.erase(at, folder.size());
     p.metadata = {
-        {"kind", kind},       {"source", address},         {"hash", sidecar::hex64(hash)},
+        {"kind", kind},       {"source", source},          {"hash", sidecar::hex64(hash)},
         {"size", sheet.size}, {"facts", std::move(facts)}, {"views", std::move(sheet.views)}};
-    if (!warnings.empty()) p.metadata["warnings"] = warnings;
+    if (!recorded.empty()) p.metadata["warnings"] = std::move(recorded);
     p.warnings = std::move(warnings);
     return p;
 }

@@ -17,6 +17,7 @@
 #include "scene/transform.hpp"
 #include "sidecar/json_scan.hpp"
 #include "sidecar/pairing.hpp"
+#include "sidecar/portable_address.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 
 #include <optional>
@@ -196,18 +197,18 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     const mapping::TerrainSceneOptions& opt = prepared.options;
     scene::Scene& sc = prepared.built.scene;
     auto& extras = sc.extras["mshconv"];
-    extras["source"] = where;
+    extras["source"] = sidecar::portable_address(where);
     extras["kind"] = "terrain";
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
 
     sidecar::TerrainExportRecord record;
-    record.source = where;
+    record.source = sidecar::portable_address(where);
     record.output = settings.output_name;
     record.format = std::string(extension_of(settings.format)).substr(1);
-    if (in.land_map) record.map_source = in.land_map->address;
-    if (in.wear1) record.wear1_source = in.wear1->address;
-    if (in.wear2) record.wear2_source = in.wear2->address;
+    if (in.land_map) record.map_source = sidecar::portable_address(in.land_map->address);
+    if (in.wear1) record.wear1_source = sidecar::portable_address(in.wear1->address);
+    if (in.wear2) record.wear2_source = sidecar::portable_address(in.wear2->address);
     // Land1.wea's and Land2.wea's rows, whichever face byte names them.
     const bool swapped = in.readings.face_material == FaceMaterial::Land2First;
     record.wear1_rows = swapped ? opt.layer2_names : opt.layer1_names;

@@ -3,8 +3,8 @@
 # compilers (g++; clang for the fuzzers) and libraries, Node.js with the npm packages the build
 # bundles into the gallery's 3D view (three.js, esbuild; pinned by viewer/package-lock.json), the
 # real consumers the tests run (Assimp, Blender 3.4 + numpy, Khronos glTF-Validator, Chromium for
-# the gallery) and the tests' npm packages (glTF-Validator, playwright-core; pinned by
-# tools/node/package-lock.json).
+# the gallery), GNU parallel (the sharding test) and the tests' npm packages (glTF-Validator,
+# playwright-core; pinned by tools/node/package-lock.json).
 #   install-deps.sh           everything the build and the tests use
 #   install-deps.sh --build   only what building mshconv needs (scripts/demo.sh)
 #   install-deps.sh --bench   everything, and the benchmarks' tools (hyperfine, time, f3d)
@@ -17,6 +17,7 @@ command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs n
 if [ "${1:-}" != "--build" ]; then
   packages+=(assimp-utils blender python3-numpy) # the consumers the tests run
   packages+=(pngcheck)                    # PNG validation in the texture tests
+  packages+=(parallel)                    # GNU parallel: batch --shard as docs/cli.md runs it
   packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot
   packages+=(chromium)                    # the preview gallery in a real browser (playwright-core)
   packages+=(python3-pil)                 # the preview tests' image measures (with python3-numpy)

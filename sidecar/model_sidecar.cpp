@@ -138,6 +138,24 @@ std::vector<std::string> read_strings(const JsonAt& at) {
     return out;
 }
 
+// The WEAR's bytes (`wear.image`: base64, size and hash, checked like the model image).
+Bytes read_wear_image(const JsonAt& at) {
+    Bytes bytes;
+    try {
+        bytes = from_base64(at["base64"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        at["base64"].fail(e.what());
+    }
+    if (at["size"].as<uint64_t>() != bytes.size())
+        at["size"].fail("the WEAR image is " + std::to_string(bytes.size()) +
+                        " bytes, the sidecar says " + std::to_string(at["size"].as<uint64_t>()));
+    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
+    if (!hash.matches)
+        at[hash.key].fail("the WEAR image does not match its recorded hash (edited or damaged "
+                          "sidecar)");
+    return bytes;
+}
+
 ExportRecord read_record(const JsonAt& doc) {
     ExportRecord r;
     r.source = doc["source"]["address"].as<std::string>();
@@ -159,6 +177,7 @@ ExportRecord read_record(const JsonAt& doc) {
         if (!w["source"].is_null()) r.wear_source = w["source"].as<std::string>();
         r.wear_rows = read_strings(w["rows"]);
         if (w.has("lightmaps")) r.wear_lightmaps = read_strings(w["lightmaps"]);
+        if (w.has("image")) r.wear_image = read_wear_image(w["image"]); // not in older sidecars
     }
     return r;
 }
@@ -255,16 +274,11 @@ Readings read_readings(const JsonAt& at) {
 }
 
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
+    // Content only, never an address: the same model exported in any folder gets the same token.
     // Not the output name or format: exports to .glb and .obj of one model with one set of
     // options share a sidecar (it means the same for both).
-    json facts = {r.source,
-                  r.fps,
-                  choice_json(r.options.lod),
-                  choice_json(r.options.group),
-                  r.options.skin,
-                  r.options.msft_lod,
-                  r.wear_source,
-                  r.wear_rows,
+    json facts = {r.fps,           choice_json(r.options.lod), choice_json(r.options.group),
+                  r.options.skin,  r.options.msft_lod,         r.wear_rows,
                   r.wear_lightmaps};
     if (r.readings != Readings{}) facts.push_back(describe(r.readings)); // defaults: as before
     return pairing_token_of_hash(original_hash, facts.dump());
@@ -307,6 +321,10 @@ static json to_json_fields(const ModelSidecar& s) {
                   {"rows", r.wear_rows},
                   {"lightmaps", r.wear_lightmaps}}}};
     if (r.written.recorded()) doc["export"]["written"] = to_json(r.written);
+    if (!r.wear_image.empty())
+        doc["wear"]["image"] = {{"base64", to_base64(r.wear_image)},
+                                {"size", r.wear_image.size()},
+                                {kPayloadHashKey, hex64(payload_hash(r.wear_image))}};
     return description_json(s.model, doc);
 }
 
@@ -509,6 +527,14 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     w.end_object();
     w.key("wear");
     w.begin_object();
+    if (!r.wear_image.empty()) {
+        w.key("image");
+        w.begin_object();
+        w.member("base64", to_base64(r.wear_image));
+        w.member("size", uint64_t(r.wear_image.size()));
+        w.member(kPayloadHashKey, hex64(payload_hash(r.wear_image)));
+        w.end_object();
+    }
     w.member("lightmaps", r.wear_lightmaps);
     w.member("rows", r.wear_rows);
     w.key("source");

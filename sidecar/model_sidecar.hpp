@@ -31,14 +31,17 @@ struct ExportedOptions {
 };
 
 struct ExportRecord {
-    std::string source; // address of the model (file or archive:entry)
+    std::string source; // address of the model (file or archive:entry; portable_address)
     std::string output; // file name of the export
     std::string format; // gltf, glb or obj
     double fps = 24;
     ExportedOptions options;
-    std::string wear_source; // address of the WEAR used for material names, or empty
+    std::string wear_source; // address of the WEAR used for material names (portable), or empty
     std::vector<std::string> wear_rows;
     std::vector<std::string> wear_lightmaps; // LIGHTMAPS rows (empty: none)
+    // The WEAR's bytes as the export read them (empty: none, or a sidecar that does not record
+    // them): a new model's WEAR wherever the export's source lies.
+    Bytes wear_image;
     Readings readings;   // the contested readings the export used; the import uses the same
     std::string pair;    // the pairing token also stamped into the export (sidecar/pairing.hpp)
     WrittenFile written; // the glTF file as the export wrote it (sidecar/written_file.hpp)
@@ -85,8 +88,8 @@ struct ModelSidecar {
 };
 
 // The pairing token of an export: over the model image (its payload_hash) and the record's fields
-// that give the sidecar its meaning (source, fps, options, WEAR rows); not the output's name or
-// format.
+// that give the sidecar its meaning (fps, options, WEAR rows); not an address, nor the output's
+// name or format.
 std::string model_pairing_token(uint64_t original_hash, const ExportRecord& record);
 
 class JsonAt;

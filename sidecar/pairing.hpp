@@ -15,7 +15,8 @@
 namespace msh::sidecar {
 
 // 16 hex digits over the source bytes and the facts that decide what the export made of them
-// (address, options, ...): two exports that differ in any of these get different tokens.
+// (options, WEAR rows, ...; never a path): two exports that differ in any of these get different
+// tokens, and the same export in another folder gets the same one.
 std::string pairing_token(ByteView source, std::string_view export_facts);
 // The same from the source's payload_hash.
 std::string pairing_token_of_hash(uint64_t source_hash, std::string_view export_facts);

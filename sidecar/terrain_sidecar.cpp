@@ -273,9 +273,9 @@ void put_lines(size_t count, std::string& out, int depth,
 
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& r) {
+    // Content only, never an address: the same level exported in any folder gets the same token.
     // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
-    json facts = {r.source,     r.map_source, r.wear1_source, r.wear2_source,
-                  r.wear1_rows, r.wear2_rows, r.lift,         land_msh.size()};
+    json facts = {r.wear1_rows, r.wear2_rows, r.lift, land_msh.size()};
     if (r.readings != Readings{}) facts.push_back(describe(r.readings)); // defaults: as before
     // Over Land.msh and Land.map (each file's hash; the facts carry the second).
     return pairing_token_of_hash(payload_hash(land_msh),

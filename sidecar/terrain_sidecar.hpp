@@ -24,7 +24,7 @@
 namespace msh::sidecar {
 
 struct TerrainExportRecord {
-    std::string source;       // address of Land.msh
+    std::string source;       // address of Land.msh (portable_address: no folders)
     std::string output;       // file name of the export
     std::string format;       // gltf, glb or obj
     std::string map_source;   // address of Land.map, empty when none
@@ -39,7 +39,8 @@ struct TerrainExportRecord {
 };
 
 // The pairing token of a terrain export: over Land.msh, Land.map and the record's fields that
-// give the sidecar its meaning (not the output's name, format or OBJ-only options).
+// give the sidecar its meaning (not an address, nor the output's name, format or OBJ-only
+// options).
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& record);
 

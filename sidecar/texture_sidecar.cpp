@@ -5,6 +5,7 @@
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
+#include "portable_address.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -128,7 +129,7 @@ TextureExport export_texture(ByteView payload, const std::string& where,
             mip_names.push_back(mip_png_name(png_name, i));
         }
     TextureSidecar& sc = out.sidecar;
-    sc.source = where;
+    sc.source = portable_address(where);
     sc.png = png_name;
     sc.mips = std::move(mip_names);
     sc.header = t.header;

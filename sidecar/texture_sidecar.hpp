@@ -21,7 +21,7 @@ namespace msh::sidecar {
 // The sidecar (kind "texm"), typed; its JSON form is written and read at the edge
 // (texture_sidecar_text / read_texture_sidecar).
 struct TextureSidecar {
-    std::string source;            // address of the texture (archive:entry)
+    std::string source;            // address of the texture (archive:entry, no folders)
     std::string png;               // file name of the level-0 PNG
     std::vector<std::string> mips; // file names of levels 1.. (written with --mips)
     texm::Header header;           // as read (width, height, mip_count, flags, format)
@@ -47,9 +47,9 @@ struct TextureExport {
     TextureSidecar sidecar;
 };
 
-// `where` names the source (archive:entry) in errors and in the sidecar; `png_name` is the file
-// name of the level-0 PNG, mip k is written as `<png stem>.mip<k>.png`. Throws FormatError for a
-// payload that is not an interpretable Texm.
+// `where` names the source (archive:entry) in errors, and in the sidecar without its folders;
+// `png_name` is the file name of the level-0 PNG, mip k is written as `<png stem>.mip<k>.png`.
+// Throws FormatError for a payload that is not an interpretable Texm.
 TextureExport export_texture(ByteView texm_payload, const std::string& where,
                              const std::string& png_name, bool mips,
                              const png::EncodeOptions& encoding = {},

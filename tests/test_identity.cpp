@@ -9,6 +9,7 @@
 #include "mapping/model_to_scene.hpp"
 #include "scene/merge_animations.hpp"
 #include "sidecar/base64.hpp"
+#include "sidecar/portable_address.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -150,6 +151,22 @@ BOOST_AUTO_TEST_CASE(step_samplers_mark_their_channels) {
     BOOST_TEST_REQUIRE(merged.animations.size() == 1u);
     BOOST_TEST(!merged.animations[0].channels.at(0).step);
     BOOST_TEST(merged.animations[0].channels.at(1).step);
+}
+
+// Outputs record addresses without the folders of their file, so that they do not depend on where
+// the input lies.
+BOOST_AUTO_TEST_CASE(recorded_addresses_hold_no_folders) {
+    using sidecar::portable_address;
+    BOOST_TEST(portable_address("/home/x/game/static.rlb:TANK.msh") == "static.rlb:TANK.msh");
+    BOOST_TEST(portable_address("game/DATA/MAPS/SynTut1/Land.msh") == "Land.msh");
+    BOOST_TEST(portable_address("C:\\Games\\Parkan\\static.rlb:TANK.msh") == "static.rlb:TANK.msh");
+    BOOST_TEST(portable_address("C:/Games/Land.map") == "Land.map");
+    BOOST_TEST(portable_address("/g/a.rlb:inner.rlb:TANK.msh") == "a.rlb:inner.rlb:TANK.msh");
+    // Entry names may hold separators; a bare name stays as it is.
+    BOOST_TEST(portable_address("/g/static.rlb:dir\\TANK.msh") == "static.rlb:dir\\TANK.msh");
+    BOOST_TEST(portable_address("static.rlb:a/b.msh") == "static.rlb:a/b.msh");
+    BOOST_TEST(portable_address("Textures.lib") == "Textures.lib");
+    BOOST_TEST(portable_address("") == "");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
