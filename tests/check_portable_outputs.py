@@ -19,32 +19,18 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import sample_corpus  # noqa: E402
+from cli_checks import (  # noqa: E402
+    archive_entries, files_below, read, run_mshconv, sample_corpus)
 
 mshconv = os.path.join(os.path.abspath(sys.argv[1]), "mshconv")
 
 
 def run(*args):
-    r = subprocess.run([mshconv, "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: mshconv {' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
+    run_mshconv(mshconv, *args)
 
 
 def entries(archive, wanted_type):
-    r = subprocess.run([mshconv, "nres", "list", archive], capture_output=True, text=True,
-                       check=True)
-    rows = [line.split() for line in r.stdout.splitlines()[1:]]
-    return [row[1] for row in rows if len(row) > 2 and row[2] == wanted_type]
-
-
-def files_below(folder):
-    return sorted(os.path.relpath(os.path.join(d, f), folder)
-                  for d, _, names in os.walk(folder) for f in names)
-
-
-def read(path):
-    with open(path, "rb") as fh:
-        return fh.read()
+    return archive_entries(mshconv, archive, wanted_type)
 
 
 def convert_all(game, out):

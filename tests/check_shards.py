@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_checks import sample_corpus  # noqa: E402
+from cli_checks import files_below, read, sample_corpus  # noqa: E402
 
 build = os.path.abspath(sys.argv[1])
 env = dict(os.environ, PATH=build + os.pathsep + os.environ["PATH"])
@@ -26,16 +26,6 @@ def sh(command, cwd):
     r = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"FAIL: {command} exited {r.returncode}: {r.stdout}{r.stderr}")
-
-
-def files_below(folder):
-    return sorted(os.path.relpath(os.path.join(d, f), folder)
-                  for d, _, names in os.walk(folder) for f in names)
-
-
-def read(path):
-    with open(path, "rb") as fh:
-        return fh.read()
 
 
 def load(path):

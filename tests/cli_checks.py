@@ -3,6 +3,7 @@ sample corpus, and the geometry of an OBJ (our exports hold world positions)."""
 import math
 import os
 import subprocess
+import sys
 
 
 def sample_corpus(mshconv, folder):
@@ -32,6 +33,32 @@ class Checks:
 
     def run(self, *args):
         return subprocess.run([self.mshconv, *args], capture_output=True, text=True)
+
+
+def run_mshconv(mshconv, *args):
+    """mshconv --quiet ARGS; exits the test with the command and its stderr when it fails."""
+    r = subprocess.run([mshconv, "--quiet", *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: mshconv {' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
+
+
+def archive_entries(mshconv, archive, wanted_type):
+    """The names of an archive's entries of one type (MESH, Texm, ...), by `mshconv nres list`."""
+    r = subprocess.run([mshconv, "nres", "list", archive], capture_output=True, text=True,
+                       check=True)
+    rows = [line.split() for line in r.stdout.splitlines()[1:]]
+    return [row[1] for row in rows if len(row) > 2 and row[2] == wanted_type]
+
+
+def files_below(folder):
+    """Every file below `folder`, as sorted relative paths."""
+    return sorted(os.path.relpath(os.path.join(d, f), folder)
+                  for d, _, names in os.walk(folder) for f in names)
+
+
+def read(path):
+    with open(path, "rb") as fh:
+        return fh.read()
 
 
 def obj_triangles(file, with_material=False):

@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cli_checks import sample_corpus  # noqa: E402
+from cli_checks import archive_entries, run_mshconv, sample_corpus  # noqa: E402
 
 build_dir, source_dir = sys.argv[1], sys.argv[2]
 record = "--record" in sys.argv[3:]
@@ -25,16 +25,11 @@ golden_file = os.path.join(os.path.abspath(source_dir), "tests", "golden", "outp
 
 def run(*args):
     # Relative paths only, so sidecars and reports name the same addresses on every machine.
-    r = subprocess.run([mshconv, "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: mshconv {' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
+    run_mshconv(mshconv, *args)
 
 
 def entries(archive, wanted_type):
-    r = subprocess.run([mshconv, "nres", "list", archive], capture_output=True, text=True,
-                       check=True)
-    rows = [line.split() for line in r.stdout.splitlines()[1:]]
-    return [row[1] for row in rows if len(row) > 2 and row[2] == wanted_type]
+    return archive_entries(mshconv, archive, wanted_type)
 
 
 def convert_everything():
