@@ -28,7 +28,8 @@ constexpr const char* kViewUsage = R"(view IN [-o PAGE.html] [--no-open] [option
 Writes one asset's interactive view (three.js, WebGL) as a single HTML page that works from disk,
 and opens it in the default browser (xdg-open) unless --no-open. IN: an MSH model (file or
 archive entry; every LOD and group, its animation, its textures), a Land.msh (both layers and
-the areal overlay by class) or a Texm texture (each mip level at 1:1, the atlas pages). The view
+the areal overlay by class), a Texm texture (each mip level at 1:1, the atlas pages), or a
+.gltf, .glb, .obj or a model in a format Assimp reads (shown as it is). The view
 opens at the preview's camera (--view, --size as for `preview`). Default PAGE: IN's name + .html
 in the current folder.
 )";
@@ -79,7 +80,7 @@ int run_view(const Args& args) {
     nlohmann::json view;
     const mshconv::ConvertOptions options = convert_options(vm);
     const pipeline::Preview preview =
-        jobs::preview_loaded(disk_job(options), load(in), settings, nullptr, nullptr, &view);
+        jobs::preview(disk_job(options), vm["input"].as<std::string>(), settings, &view);
     for (const std::string& w : preview.warnings) spdlog::warn("{}", w);
     // The page names the input without its folders: the same page from any folder.
     view["name"] = in.portable();

@@ -98,7 +98,7 @@ pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
 }
 
 pipeline::Preview preview(const Job& job, const std::string& input,
-                          const pipeline::PreviewSettings& settings) {
+                          const pipeline::PreviewSettings& settings, nlohmann::json* view) {
     const Address in = parse_address(job.io, input);
     const std::string ext = lower_ascii(in.file.extension().string());
     if (in.entries.empty() && (ext == ".gltf" || ext == ".glb" || ext == ".obj" ||
@@ -107,10 +107,12 @@ pipeline::Preview preview(const Job& job, const std::string& input,
         const scene::Scene sc =
             pipeline::read_scene_file(in.file, warnings, false, true, {}, job.io);
         for (const std::string& w : warnings) job.warn(w);
-        return pipeline::preview_scene(sc, read_payload(job.io, in.file), in.file.string(),
-                                       settings);
+        pipeline::Preview p =
+            pipeline::preview_scene(sc, read_payload(job.io, in.file), in.file.string(), settings);
+        if (view) *view = pipeline::scene_view(sc, p.metadata);
+        return p;
     }
-    return preview_loaded(job, load(job.io, in), settings);
+    return preview_loaded(job, load(job.io, in), settings, nullptr, nullptr, view);
 }
 
 } // namespace msh::jobs

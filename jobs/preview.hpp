@@ -23,8 +23,10 @@ pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
                                  const ModelExportContext* context = nullptr,
                                  nlohmann::json* view = nullptr);
 
-// The preview of `input` (a path or ARCHIVE:ENTRY; a .gltf/.glb/.obj is read as a scene).
+// The preview of `input` (a path or ARCHIVE:ENTRY; a .gltf/.glb/.obj or a format Assimp reads
+// is read as a scene); with `view`, also its interactive view.
 pipeline::Preview preview(const Job& job, const std::string& input,
-                          const pipeline::PreviewSettings& settings);
+                          const pipeline::PreviewSettings& settings,
+                          nlohmann::json* view = nullptr);
 
 } // namespace msh::jobs

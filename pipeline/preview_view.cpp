@@ -1,6 +1,7 @@
 #include "preview_view.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "formats/gltf.hpp"
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
 #include "sidecar/base64.hpp"
@@ -57,6 +58,11 @@ nlohmann::json terrain_view(const TerrainExportInput& input, const PreviewSettin
     if (preview.contains("facts") && preview["facts"].contains("areal_classes"))
         view["classes"] = preview["facts"]["areal_classes"];
     return with_glb(std::move(view), only_glb(export_terrain(input, ts).files));
+}
+
+nlohmann::json scene_view(const scene::Scene& scene, const nlohmann::json& preview) {
+    nlohmann::json view = common("model", preview);
+    return with_glb(std::move(view), gltf::encode(scene, true, "view.glb").document);
 }
 
 nlohmann::json texture_view(ByteView bytes, const std::string& address, const PreviewSettings& s,

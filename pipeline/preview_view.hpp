@@ -22,6 +22,8 @@ nlohmann::json model_view(const ModelExportInput& input, const PreviewSettings& 
                           const nlohmann::json& preview);
 nlohmann::json terrain_view(const TerrainExportInput& input, const PreviewSettings& settings,
                             const nlohmann::json& preview);
+// A scene read from a .gltf, .glb, .obj or a format Assimp reads: shown as it is, as a model.
+nlohmann::json scene_view(const scene::Scene& scene, const nlohmann::json& preview);
 nlohmann::json texture_view(ByteView texm, const std::string& address,
                             const PreviewSettings& settings, const nlohmann::json& preview);
 

@@ -8,8 +8,8 @@ three.js view that works from disk, and `mshconv view` writes one asset's page.
    show their mip levels and pages, no console error, and without WebGL the tiles stay;
 2. the viewer script is written once per gallery, each asset's view beside its thumbnail, and an
    unchanged asset keeps its view (a missing view file is made again); --no-views leaves them out;
-3. `mshconv view`: a model, a map and a texture as pages that open by themselves, the model's
-   silhouette as in its preview; the browser started with the page's path (a stand-in xdg-open);
+3. `mshconv view`: a model, a map, a texture, a .glb and an .obj as pages that open by themselves,
+   the models' silhouettes as in their previews; the browser started with the page's path (a stand-in xdg-open);
    clear errors and no page for bad input;
 4. a gallery of the game-scale corpus shows its first screen within 1 s (median of five loads).
 
@@ -96,6 +96,17 @@ preview = os.path.join(work, "house.png")
 check(run("preview", model, preview).returncode == 0, "its preview")
 r = browser("--page", page, preview)
 check(r.returncode == 0, "the model's page in headless Chromium: opens, the preview's silhouette")
+# A .glb and an .obj (as another tool would hand them over) open as the scenes they hold, at
+# their own preview's camera.
+for ext in ("glb", "obj"):
+    exported = os.path.join(work, f"house_export.{ext}")
+    check(run("convert", model, exported).returncode == 0, f"the model as .{ext}")
+    scene_page, scene_preview = os.path.join(work, f"house_{ext}.html"), exported + ".png"
+    r = run("view", exported, "-o", scene_page, "--no-open")
+    check(r.returncode == 0 and os.path.isfile(scene_page), f"view a .{ext} ({r.stderr.strip()[:200]})")
+    check(run("preview", exported, scene_preview).returncode == 0, f"the .{ext}'s preview")
+    check(browser("--page", scene_page, scene_preview).returncode == 0,
+          f"the .{ext}'s page in headless Chromium: opens, its preview's silhouette")
 land = os.path.join(game, "DATA", "MAPS", "SynTut4", "Land.msh")
 map_page = os.path.join(work, "map.html")
 check(run("view", land, "-o", map_page, "--no-open").returncode == 0, "view a map")
