@@ -65,9 +65,4 @@ struct BatchRun {
 bool is_within(mshconv::Io& io, const std::filesystem::path& inner,
                const std::filesystem::path& outer);
 
-// Writes one file as its own output set.
-inline void write_file(mshconv::Io& io, const std::filesystem::path& path, ByteView bytes) {
-    io.write_set({{path, {bytes}}});
-}
-
 } // namespace msh::jobs

@@ -243,7 +243,7 @@ class Forward {
             if (claimed.empty()) claimed = names_in(out_folder).claim_for_entry(leaf, 0);
             const fs::path copy = out_folder / claimed;
             try {
-                write_file(io_, copy, in.bytes);
+                write_files(io_, {{copy, in.bytes}});
                 records_.push_back(
                     {mirror_path_, "raw", relative(copy), {}, MirrorRecord().result});
             } catch (const std::exception& e) {
@@ -496,13 +496,15 @@ class Forward {
             try {
                 for (size_t i = 0; i < m->archive.entries.size(); ++i)
                     if (m->write_raw[i])
-                        write_file(io_, m->folder / m->raw_names[i], m->archive.entries[i].data);
+                        write_files(io_,
+                                    {{m->folder / m->raw_names[i], m->archive.entries[i].data}});
                 const std::string text =
                     manifest::make(m->archive, m->address.display(), m->payloads)
                         .dump(1, ' ', false, json::error_handler_t::replace) +
                     "\n";
-                write_file(io_, m->folder / manifest::kFileName,
-                           ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+                write_files(
+                    io_, {{m->folder / manifest::kFileName,
+                           ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size())}});
             } catch (const std::exception& e) {
                 fail(m->address.display(), "archive",
                      std::string("cannot write the unpacked archive: ") + e.what());

@@ -27,8 +27,8 @@ void write_mirror(mshconv::Io& io, const fs::path& out, const std::vector<Mirror
     const std::string name = shard.whole() ? std::string(kMirrorFile)
                                            : "_batch." + std::to_string(shard.index) + "-of-" +
                                                  std::to_string(shard.count) + ".json";
-    write_file(io, out / name,
-               ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    write_files(
+        io, {{out / name, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size())}});
 }
 
 namespace {

@@ -5,7 +5,6 @@
 #include "pipeline/model_import.hpp"
 #include "pipeline/nres_manifest.hpp"
 #include "pipeline/terrain.hpp"
-#include "sidecar/json_at.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -60,8 +59,7 @@ class Rebuild {
         json m;
         nres::Archive ar;
         try {
-            const fs::path path = folder / manifest::kFileName;
-            m = sidecar::parse_json(io_.read(path).bytes, path.string());
+            m = manifest::load(folder, io_);
             ar = manifest::parse(m, where);
         } catch (const std::exception& e) {
             fail(folder.string(), e.what());
@@ -200,16 +198,16 @@ void rebuild_map(mshconv::Io& io, const fs::path& file, const fs::path& sidecar_
     std::vector<std::string> warnings;
     const mapping::TerrainImportResult r =
         pipeline::import_terrain_file(file, *sc, settings, warnings, io);
-    std::vector<mshconv::FileToWrite> level; // both files or neither
+    std::vector<PathBytes> level; // both files or neither
     if (sc->land_map) {
         // The name it had beside its Land.msh (the sidecar records its address).
         const std::string map_name = sc->record.map_source.empty()
                                          ? std::string("Land.map")
                                          : fs::path(sc->record.map_source).filename().string();
-        level.push_back({target.parent_path() / map_name, {r.land_map}});
+        level.push_back({target.parent_path() / map_name, r.land_map});
     }
-    level.push_back({target, {r.land_msh}});
-    io.write_set(level);
+    level.push_back({target, r.land_msh});
+    write_files(io, level);
 }
 
 // Bytes below `p` (a file or a folder): the size a shard unit weighs.
@@ -289,19 +287,19 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
         try {
             if (m.kind == "raw") {
                 const mshconv::FileBytes raw = io.read(l.output);
-                write_file(io, l.target, raw.bytes);
+                write_files(io, {{l.target, raw.bytes}});
             } else if (m.kind == "model") {
                 pipeline::ModelImport imported = import_model_files(
                     rebuild.job(), l.output, inside(l.record, in, m.sidecar, "sidecar"),
                     rebuild.choices());
                 r.unchanged = imported.identical;
-                write_file(io, l.target, imported.msh);
+                write_files(io, {{l.target, imported.msh}});
             } else if (m.kind == "texture") {
                 sidecar::TextureImport t =
                     import_texture_files(io, l.output, inside(l.record, in, m.sidecar, "sidecar"),
                                          std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
                 r.unchanged = t.identical;
-                write_file(io, l.target, t.texm);
+                write_files(io, {{l.target, t.texm}});
             } else if (m.kind == "map") {
                 rebuild_map(io, l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target,
                             rebuild.full_read());

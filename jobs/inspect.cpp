@@ -147,7 +147,8 @@ mshconv::Info mshconv::info(const std::string& input, Io& io) {
     }
     j["file"] = where;
     j["size"] = in.bytes.size();
-    return {j["kind"].get<std::string>(), where, in.bytes.size(), j.dump(2)};
+    return {j["kind"].get<std::string>(), where, in.bytes.size(),
+            j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 mshconv::Validation mshconv::validate(const ValidateRequest& request, Io& io) {
@@ -186,19 +187,10 @@ mshconv::Validation mshconv::validate(const ValidateRequest& request, Io& io) {
                 {"materials", tally.materials}};
     v.sort_fold = tally.top_fold;
     v.sort_folds = {tally.sort_folds.begin(), tally.sort_folds.end()};
-    nlohmann::json j = {{"file", where},
-                        {"valid", v.valid},
-                        {"models", tally.models},
-                        {"archives", tally.archives},
-                        {"terrains", tally.terrains},
-                        {"areal_maps", tally.areal_maps},
-                        {"wear_tables", tally.wears},
-                        {"textures", tally.textures},
-                        {"materials", tally.materials},
-                        {"sort_folds", tally.sort_folds},
-                        {"errors", v.errors},
-                        {"warnings", v.warnings},
-                        {"diagnostics", list}};
-    v.json = j.dump(2);
+    nlohmann::json j = {
+        {"file", where},      {"valid", v.valid},       {"sort_folds", v.sort_folds},
+        {"errors", v.errors}, {"warnings", v.warnings}, {"diagnostics", list}};
+    for (const auto& [what, count] : v.counts) j[what] = count;
+    v.json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     return v;
 }

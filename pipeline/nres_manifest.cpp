@@ -170,9 +170,9 @@ std::filesystem::path entry_file(const json& m, size_t entry, const std::string&
     }
 }
 
-json load(const std::filesystem::path& dir) {
+json load(const std::filesystem::path& dir, mshconv::Io& io) {
     const std::filesystem::path path = dir / kFileName;
-    return sidecar::parse_json(read_file(path), path.string()); // nesting bounded first
+    return sidecar::parse_json(io.read(path).bytes, path.string()); // nesting bounded first
 }
 
 } // namespace msh::pipeline::manifest

@@ -62,7 +62,8 @@ std::filesystem::path entry_file(const nlohmann::json& manifest, size_t entry,
                                  const std::string& key, const std::filesystem::path& folder,
                                  const std::string& where, mshconv::Io* io = nullptr);
 
-// Reads and parses `dir`/_nres.json (throws with the path on a missing or non-JSON file).
-nlohmann::json load(const std::filesystem::path& dir);
+// Reads and parses `dir`/_nres.json through `io` (throws with the path on a missing or non-JSON
+// file).
+nlohmann::json load(const std::filesystem::path& dir, mshconv::Io& io = mshconv::disk());
 
 } // namespace msh::pipeline::manifest

@@ -12,6 +12,7 @@
 #include <mshconv/io.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <set>
@@ -171,6 +172,14 @@ BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
     BOOST_TEST(!damaged.findings.empty());
     BOOST_TEST(damaged.findings.front().text.find("cut.rlb") != std::string::npos);
     BOOST_TEST(damaged.json.find("\"valid\": false") != std::string::npos);
+    // Cut inside the entries: the directory read from there holds names that are not UTF-8, and
+    // both reports are still JSON (such bytes replaced).
+    cut.resize(20000);
+    io.put("names.rlb", cut);
+    const mshconv::Validation garbled = mshconv::validate({"names.rlb"}, io);
+    BOOST_TEST(!garbled.valid);
+    BOOST_TEST(nlohmann::json::parse(garbled.json)["valid"] == false);
+    BOOST_TEST(nlohmann::json::parse(mshconv::info("names.rlb", io).json)["kind"] == "archive");
     BOOST_CHECK_THROW(mshconv::info("nothing.rlb", io), std::runtime_error);
 }
 
