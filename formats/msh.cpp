@@ -931,6 +931,10 @@ void assemble_new_model(Model& m, std::vector<RawResource> raw, uint32_t res1_at
     sync_container(m);
 }
 
+Bytes encode_resource(const Model& model, ResType type) {
+    return encode(model, type);
+}
+
 Bytes write_model(const Model& model) {
     Model copy = model;
     sync_container(copy);

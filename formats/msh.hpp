@@ -175,6 +175,10 @@ struct RawResource {
 // is the legacy table), then sync_container(). Write it with nres::write_canonical(container).
 void assemble_new_model(Model& model, std::vector<RawResource> raw, uint32_t res1_attr2 = 0);
 
+// The payload of one interpreted resource type (1, 2, 3, 4, 5, 6, 7, 8, 10, 13, 19) from the
+// typed views, as write_model stores it.
+Bytes encode_resource(const Model& model, ResType type);
+
 // Re-encodes the typed views into the container and writes it losslessly: an unchanged model
 // gives its original bytes; a changed resource gets its attributes set per msh.md §11.
 Bytes write_model(const Model& model);

@@ -49,6 +49,7 @@ void print_changes(const Job& job, const fs::path& input, const Address& out,
                            t->slots_added, t->slots_removed));
         for (const std::string& n : c.new_parts) job.report("  new part " + n);
     }
+    for (const std::string& e : c.sidecar_edits) job.report("  sidecar field edited: " + e);
     nlohmann::json nodes = mapping::to_json(c)["nodes"];
     for (const auto& n : nodes) job.report("  node " + n.dump());
 }

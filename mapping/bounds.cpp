@@ -82,16 +82,16 @@ uint32_t float_bits(float f) {
 
 } // namespace
 
-void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<bool>& touched,
-                           DiagnosticSink& diagnostics) {
+void recompute_slot_bounds(const Model& orig, const DerivedRules& rules, Model& m,
+                           const std::vector<bool>& touched, DiagnosticSink& diagnostics) {
     std::vector<int> origin(m.slots.size());
     for (size_t i = 0; i < origin.size(); ++i)
         origin[i] = i < touched.size() && touched[i] && i < orig.slots.size() ? int(i) : kUntouched;
-    recompute_slot_bounds(orig, m, origin, diagnostics);
+    recompute_slot_bounds(orig, rules, m, origin, diagnostics);
 }
 
-void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<int>& origin,
-                           DiagnosticSink& diagnostics) {
+void recompute_slot_bounds(const Model& orig, const DerivedRules& rules, Model& m,
+                           const std::vector<int>& origin, DiagnosticSink& diagnostics) {
     for (size_t i = 0; i < m.slots.size() && i < origin.size(); ++i) {
         if (origin[i] == kUntouched) continue;
         const SlotValues after = slot_values(m, m.slots[i]);
@@ -102,30 +102,24 @@ void recompute_slot_bounds(const Model& orig, Model& m, const std::vector<int>& 
             s.tail = {float_bits(after.area), float_bits(after.volume), 0, 0, 0};
             continue;
         }
-        const Slot& o = orig.slots[size_t(origin[i])];
-        const SlotValues before = slot_values(orig, o);
-        if (before.empty || after.empty) continue;
-        bool box = true, sphere = true;
-        for (int c = 0; c < 3; ++c)
-            box = box && close(o.aabb_min[size_t(c)], before.mn[size_t(c)]) &&
-                  close(o.aabb_max[size_t(c)], before.mx[size_t(c)]);
-        for (int c = 0; c < 4; ++c)
-            sphere = sphere && close(o.sphere[size_t(c)], before.sphere[size_t(c)]);
-        const std::string name = "slot " + std::to_string(origin[i]);
-        if (box)
+        const size_t o = size_t(origin[i]);
+        const SlotRule rule = o < rules.slots.size() ? rules.slots[o] : SlotRule{};
+        if (!rule.drawn || after.empty || o >= orig.slots.size()) continue;
+        const std::string name = "slot " + std::to_string(o);
+        if (rule.box)
             s.aabb_min = after.mn, s.aabb_max = after.mx;
         else
             diagnostics.warn(name, Location::whole(), "stored AABB does not follow the rule; kept");
-        if (sphere)
+        if (rule.sphere)
             s.sphere = after.sphere;
         else
             diagnostics.warn(name, Location::whole(),
                              "stored sphere does not follow the rule; kept");
-        if (close(tail_float(o.tail[0]), before.area))
+        if (rule.area)
             s.tail[0] = float_bits(after.area);
         else
             diagnostics.warn(name, Location::whole(), "tail +48 is not the triangle area; kept");
-        if (close(tail_float(o.tail[1]), before.volume))
+        if (rule.volume)
             s.tail[1] = float_bits(after.volume);
         else
             diagnostics.warn(name, Location::whole(), "tail +52 is not the AABB volume; kept");
@@ -223,42 +217,27 @@ HeaderValues header_values(const Box& b) {
 
 } // namespace
 
-void recompute_header(const Model& orig, Model& m, DiagnosticSink& diagnostics) {
-    if (m.legacy_nodes || m.nodes.empty()) return;
-    const Box before = posed_box(orig), after = posed_box(m);
-    if (before.points.empty() || after.points.empty()) return;
-    // Hull: the stored corners must be an axis-aligned box of the rule's extents; reuse the stored
-    // corner pattern (which corner takes min or max per axis).
-    bool hull = true;
-    std::array<float, 24> new_hull = orig.header.hull;
-    for (int corner = 0; corner < 8 && hull; ++corner)
-        for (int c = 0; c < 3; ++c) {
-            const float stored = orig.header.hull[size_t(corner * 3 + c)];
-            if (close(stored, before.mn[size_t(c)]))
-                new_hull[size_t(corner * 3 + c)] = float(after.mn[size_t(c)]);
-            else if (close(stored, before.mx[size_t(c)]))
-                new_hull[size_t(corner * 3 + c)] = float(after.mx[size_t(c)]);
-            else
-                hull = false;
-        }
-    if (hull)
-        m.header.hull = new_hull;
-    else
+void recompute_header(const Model& orig, const DerivedRules& rules, Model& m,
+                      DiagnosticSink& diagnostics) {
+    if (m.legacy_nodes || m.nodes.empty() || !rules.header.posed) return;
+    const Box after = posed_box(m);
+    if (after.points.empty()) return;
+    if (const auto& hull_max = rules.header.hull_max) {
+        for (size_t k = 0; k < 24; ++k)
+            m.header.hull[k] = float((*hull_max)[k] ? after.mx[k % 3] : after.mn[k % 3]);
+    } else {
         diagnostics.warn({}, Location::whole(), "header hull does not follow the rule; kept");
-    const HeaderValues hb = header_values(before), ha = header_values(after);
-    bool sphere = true, capsule = true;
-    for (int c = 0; c < 4; ++c)
-        sphere = sphere && close(orig.header.sphere[size_t(c)], hb.sphere[size_t(c)]);
-    for (int c = 0; c < 7; ++c)
-        capsule = capsule && close(orig.header.capsule[size_t(c)], hb.capsule[size_t(c)]);
-    if (sphere)
+    }
+    const HeaderValues ha = header_values(after);
+    if (rules.header.sphere)
         m.header.sphere = ha.sphere;
     else
         diagnostics.warn({}, Location::whole(), "header sphere does not follow the rule; kept");
-    if (capsule)
+    if (rules.header.capsule)
         m.header.capsule = ha.capsule;
     else
         diagnostics.warn({}, Location::whole(), "header capsule does not follow the rule; kept");
+    (void)orig;
 }
 
 std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -278,6 +257,98 @@ std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t t) {
         return m.positions[b.base_vertex + m.indices[b.index_start + 3 * t + c]];
     };
     return face_normal(corner(0), corner(1), corner(2));
+}
+
+DerivedRules derived_rules(const Model& orig) {
+    DerivedRules rules;
+    rules.slots.resize(orig.slots.size());
+    for (size_t i = 0; i < orig.slots.size(); ++i) {
+        const Slot& o = orig.slots[i];
+        const SlotValues before = slot_values(orig, o);
+        SlotRule& r = rules.slots[i];
+        if (before.empty) continue;
+        r.drawn = true;
+        r.box = true, r.sphere = true;
+        for (int c = 0; c < 3; ++c)
+            r.box = r.box && close(o.aabb_min[size_t(c)], before.mn[size_t(c)]) &&
+                    close(o.aabb_max[size_t(c)], before.mx[size_t(c)]);
+        for (int c = 0; c < 4; ++c)
+            r.sphere = r.sphere && close(o.sphere[size_t(c)], before.sphere[size_t(c)]);
+        r.area = close(tail_float(o.tail[0]), before.area);
+        r.volume = close(tail_float(o.tail[1]), before.volume);
+    }
+    if (!orig.legacy_nodes && !orig.nodes.empty()) {
+        const Box before = posed_box(orig);
+        HeaderRule& h = rules.header;
+        h.posed = !before.points.empty();
+        if (h.posed) {
+            // The stored corner pattern: which corner takes the minimum or maximum per axis.
+            std::array<bool, 24> hull_max{};
+            bool hull = true;
+            for (size_t k = 0; k < 24 && hull; ++k) {
+                const float stored = orig.header.hull[k];
+                if (close(stored, before.mn[k % 3]))
+                    hull_max[k] = false;
+                else if (close(stored, before.mx[k % 3]))
+                    hull_max[k] = true;
+                else
+                    hull = false;
+            }
+            if (hull) h.hull_max = hull_max;
+            const HeaderValues hb = header_values(before);
+            h.sphere = h.capsule = true;
+            for (int c = 0; c < 4; ++c)
+                h.sphere = h.sphere && close(orig.header.sphere[size_t(c)], hb.sphere[size_t(c)]);
+            for (int c = 0; c < 7; ++c)
+                h.capsule =
+                    h.capsule && close(orig.header.capsule[size_t(c)], hb.capsule[size_t(c)]);
+        }
+    }
+    const auto normals = rule_face_normals(orig);
+    rules.triangle_normals.assign(orig.triangles.size(), false);
+    for (size_t t = 0; t < normals.size(); ++t) {
+        if (!normals[t]) continue;
+        bool follows = true;
+        for (size_t c = 0; c < 3; ++c)
+            follows = follows && std::abs(int((*normals[t])[c]) - orig.triangles[t].normal[c]) <= 1;
+        rules.triangle_normals[t] = follows;
+    }
+    return rules;
+}
+
+std::vector<std::optional<std::array<int16_t, 3>>> rule_face_normals(const Model& m) {
+    std::vector<std::optional<std::array<int16_t, 3>>> out(m.triangles.size());
+    for (const Slot& s : m.slots) {
+        size_t t = s.tri_start;
+        for (size_t b = s.batch_start;
+             b < size_t(s.batch_start) + s.batch_count && b < m.batches.size(); ++b) {
+            const Batch& bt = m.batches[b];
+            for (size_t k = 0; k + 2 < bt.index_count; k += 3, ++t) {
+                if (t >= out.size() || bt.index_start + k + 2 >= m.indices.size()) continue;
+                bool inside = true;
+                for (size_t c = 0; c < 3; ++c)
+                    inside = inside && bt.base_vertex + size_t(m.indices[bt.index_start + k + c]) <
+                                           m.positions.size();
+                if (inside) out[t] = face_normal(m, b, k / 3);
+            }
+        }
+    }
+    return out;
+}
+
+void complete_rules(DerivedRules& rules, const Model& orig) {
+    rules.slots.resize(orig.slots.size(), SlotRule{false, true, true, true, true});
+    for (size_t i = 0; i < orig.slots.size(); ++i) {
+        const Slot& s = orig.slots[i];
+        bool drawn = false;
+        for (size_t b = s.batch_start;
+             b < size_t(s.batch_start) + s.batch_count && b < orig.batches.size() && !drawn; ++b)
+            drawn = orig.batches[b].index_count >= 3;
+        rules.slots[i].drawn = drawn;
+    }
+    rules.header.posed =
+        !orig.legacy_nodes && !orig.nodes.empty() && !posed_box(orig).points.empty();
+    rules.triangle_normals.resize(orig.triangles.size(), true);
 }
 
 } // namespace msh::mapping

@@ -3,25 +3,39 @@
 // only when the rule reproduces the stored value of the unedited original (1e-4 relative).
 #pragma once
 
+#include "formats/derived_rules.hpp"
 #include "formats/msh.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace msh::mapping {
 
+// Which stored derived values of `original` its own rules reproduce (1e-4 relative; face normals
+// within 1): the values an edit recomputes.
+DerivedRules derived_rules(const Model& original);
+// The Res7 face normal the rule gives each record, by the slot that draws it (tri_start on,
+// batch by batch); none for a record no slot draws. Non-finite positions give (0, 0, 0).
+std::vector<std::optional<std::array<int16_t, 3>>> rule_face_normals(const Model& model);
+// Rules read from a binding sidecar, which records only the values that do not follow: marks
+// the slots that draw and whether the model is posed (the structure of `original` tells, not its
+// positions), and every other value as following.
+void complete_rules(DerivedRules& rules, const Model& original);
+
 // Recomputes, for the slots in `touched`, the derived values whose rule reproduces the
-// original's stored values; the others are kept and named as warnings in `diagnostics`.
-void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<bool>& touched,
-                           DiagnosticSink& diagnostics);
+// original's stored values (`rules`); the others are kept and named as warnings in `diagnostics`.
+void recompute_slot_bounds(const Model& original, const DerivedRules& rules, Model& edited,
+                           const std::vector<bool>& touched, DiagnosticSink& diagnostics);
 // The same after a re-layout: origin[i] is the original index of new slot i, kNewSlot for a slot
 // the edit created (the rule applies unchecked) or kUntouched (kept as it is).
 constexpr int kNewSlot = -1;
 constexpr int kUntouched = -2;
-void recompute_slot_bounds(const Model& original, Model& edited, const std::vector<int>& origin,
-                           DiagnosticSink& diagnostics);
+void recompute_slot_bounds(const Model& original, const DerivedRules& rules, Model& edited,
+                           const std::vector<int>& origin, DiagnosticSink& diagnostics);
 // The same for the Res2 header (hull, sphere, capsule) with every node at its first key.
-void recompute_header(const Model& original, Model& edited, DiagnosticSink& diagnostics);
+void recompute_header(const Model& original, const DerivedRules& rules, Model& edited,
+                      DiagnosticSink& diagnostics);
 // Res7 face normal of a triangle: round(normalize((b - a) x (c - a)) * 32767), 0 when degenerate;
 // and of index triple `t` of a batch.
 std::array<int16_t, 3> face_normal(const Vec3& a, const Vec3& b, const Vec3& c);

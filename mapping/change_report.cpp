@@ -43,6 +43,7 @@ json to_json(const ModelChangeReport& r) {
                 {"header_recomputed", r.header_recomputed}}}};
     if (!r.new_parts.empty()) j["new_parts"] = r.new_parts;
     if (r.topology) j["topology"] = to_json(*r.topology);
+    if (!r.sidecar_edits.empty()) j["sidecar_edits"] = r.sidecar_edits;
     return j;
 }
 

@@ -42,6 +42,8 @@ struct ModelChangeReport {
     std::vector<NodeChange> nodes;
     std::vector<std::string> new_parts; // new nodes (topology edits)
     std::optional<TopologyReport> topology;
+    // The sidecar's own fields a person edited (binding sidecars): JSON pointers of their rows.
+    std::vector<std::string> sidecar_edits;
     std::vector<std::string> warnings;
 };
 

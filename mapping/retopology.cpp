@@ -154,14 +154,16 @@ struct OpenEdge {
 
 // The re-topology as named phases on one state: the inputs, then what each phase builds.
 struct Retopology {
-    Retopology(const Model& original, Model& edited, const std::vector<SlotEdit>& slot_edits,
-               DiagnosticSink& sink, const std::string& name)
-        : orig(original), m(edited), edits(slot_edits), diagnostics(sink), where(name),
-          L(layout_of(original, name)), V(original.positions.size()), B(original.batches.size()),
-          S(original.slots.size()), has_normals(original.normals.size() == V),
-          has_uvs(original.uvs.size() == V) {}
+    Retopology(const Model& original, const DerivedRules& derived, Model& edited,
+               const std::vector<SlotEdit>& slot_edits, DiagnosticSink& sink,
+               const std::string& name)
+        : orig(original), rules(derived), m(edited), edits(slot_edits), diagnostics(sink),
+          where(name), L(layout_of(original, name)), V(original.positions.size()),
+          B(original.batches.size()), S(original.slots.size()),
+          has_normals(original.normals.size() == V), has_uvs(original.uvs.size() == V) {}
 
     const Model& orig;
+    const DerivedRules& rules;
     Model& m;
     const std::vector<SlotEdit>& edits;
     DiagnosticSink& diagnostics;
@@ -587,11 +589,8 @@ void Retopology::lay_out_records() {
                     for (uint32_t v : tv[t]) touched = touched || moved_out[v];
                     if (touched) {
                         // Self-check rule: recompute only a normal the rule reproduces.
-                        const auto before = face_normal(orig, bk, size_t(x.orig_tri[t]));
-                        bool rule = true;
-                        for (size_t c = 0; c < 3; ++c)
-                            rule = rule && std::abs(int(before[c]) - d.normal[c]) <= 1;
-                        if (rule)
+                        const size_t r7 = size_t(ti.orig_res7);
+                        if (r7 < rules.triangle_normals.size() && rules.triangle_normals[r7])
                             ti.rule_normal = true;
                         else
                             diagnostics.warn({}, Location::whole(),
@@ -816,7 +815,7 @@ TopologyReport Retopology::commit() {
     m.triangles = std::move(tris);
     m.batches = std::move(batches);
     m.slots = std::move(slots);
-    recompute_slot_bounds(orig, m, origin, diagnostics);
+    recompute_slot_bounds(orig, rules, m, origin, diagnostics);
 
     TopologyReport report;
     report.triangles_kept = kept_tris;
@@ -836,9 +835,10 @@ TopologyReport Retopology::commit() {
 
 } // namespace
 
-TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
-                            DiagnosticSink& diagnostics, const std::string& where) {
-    Retopology r(orig, m, edits, diagnostics, where);
+TopologyReport retopologise(const Model& orig, const DerivedRules& rules, Model& m,
+                            const std::vector<SlotEdit>& edits, DiagnosticSink& diagnostics,
+                            const std::string& where) {
+    Retopology r(orig, rules, m, edits, diagnostics, where);
     r.plan_slots();
     r.choose_main_variants();
     r.assign_triangles();

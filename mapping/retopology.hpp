@@ -24,6 +24,8 @@
 //   removed part keeps its node (game code addresses nodes by index).
 #pragma once
 
+#include "formats/derived_rules.hpp"
+
 #include "change_report.hpp"
 #include "formats/msh.hpp"
 
@@ -63,7 +65,9 @@ struct SlotEdit {
 // `edits` must cover every slot the export held (an exported slot without an entry is removed).
 // Rebuilds m's geometry (Res2 slots, Res3/4/5, Res6, Res7, Res13, Res15/16/18 and Res1 slot
 // words); `m` already holds the node edits. Throws FormatError naming a format limit.
-TopologyReport retopologise(const Model& orig, Model& m, const std::vector<SlotEdit>& edits,
-                            DiagnosticSink& diagnostics, const std::string& where);
+// `rules`: which derived values of `orig` follow their rule (bounds.hpp).
+TopologyReport retopologise(const Model& orig, const DerivedRules& rules, Model& m,
+                            const std::vector<SlotEdit>& edits, DiagnosticSink& diagnostics,
+                            const std::string& where);
 
 } // namespace msh::mapping

@@ -54,6 +54,11 @@ class SeenByVertex {
         return {copies_.data() + offsets_[vid], copies_.data() + offsets_[vid + 1]};
     }
 
+    // The same, to change (an import marks copies whose original it does not know).
+    std::span<Seen> mutable_copies(size_t vid) {
+        return {copies_.data() + offsets_[vid], copies_.data() + offsets_[vid + 1]};
+    }
+
   private:
     std::vector<Seen> copies_;
     std::vector<uint32_t> offsets_; // vertex v's copies: [offsets_[v], offsets_[v + 1])

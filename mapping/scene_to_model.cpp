@@ -3,15 +3,18 @@
 #include "bounds.hpp"
 #include "formats/obj.hpp"
 #include "game_names.hpp"
+#include "model_rebuild.hpp"
 #include "model_to_scene.hpp"
 #include "retopology.hpp"
 #include "scene/transform.hpp"
 #include "scene_identity.hpp"
+#include "sidecar/payload_hash.hpp"
 #include "skin.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -305,14 +308,18 @@ namespace {
 // What the phases share: the original and the exported scene it became, the incoming scene, the
 // model being edited and what each phase found.
 struct SceneImport {
-    SceneImport(const sidecar::ModelSidecar& sc, bool from_obj, const std::string& name)
-        : sidecar(sc), obj(from_obj), where(name) {}
+    SceneImport(const sidecar::ModelSidecar& sc, bool from_obj, const std::string& name,
+                const std::string& sidecar_name)
+        : sidecar(sc), obj(from_obj), where(name), sidecar_where(sidecar_name) {}
 
     const sidecar::ModelSidecar& sidecar;
     const bool obj;
     const std::string& where;
+    const std::string& sidecar_where;
 
     Model orig;
+    DerivedRules rules;                     // which derived values of orig follow their rule
+    std::optional<RebuiltOriginal> rebuilt; // a binding sidecar's image, rebuilt
     ExportOptions opt;
     bool skin = false;
     size_t joints = 0;
@@ -358,12 +365,29 @@ struct SceneImport {
 // incoming scene (OBJ: assigned by order and position); the triangles of both sides.
 void SceneImport::identify(const scene::Scene& incoming_scene) {
     DiagnosticSink sink(ReadMode::Tolerant);
-    orig = read_model(sidecar.original_image, sink, where + " (sidecar original)");
+    if (const auto& binding = sidecar.binding) {
+        size_t carried = 0;
+        for (const sidecar::VertexRange& r : binding->carried) carried += r.count;
+        if (obj && carried < binding->vertex_count)
+            throw FormatError(sidecar_where, Location::whole(),
+                              "this sidecar was written for a glTF export, whose file holds the "
+                              "vertices; an OBJ export writes its own sidecar");
+        rebuilt = rebuild_original(*binding, incoming_scene, where);
+    }
+    orig = read_model(rebuilt ? rebuilt->image : sidecar.original_image, sink,
+                      where + " (sidecar original)");
     orig.animation.key_order = sidecar.record.readings.key_quaternion; // the export's reading
     if (sink.has_errors())
         throw FormatError(where, Location::whole(),
-                          "the sidecar's original model does not read: " +
-                              sink.diagnostics().front().to_string());
+                          std::string(rebuilt ? "the model the sidecar describes"
+                                              : "the sidecar's original model") +
+                              " does not read: " + sink.diagnostics().front().to_string());
+    if (rebuilt) {
+        rules = sidecar.binding->rules;
+        complete_rules(rules, orig);
+    } else {
+        rules = derived_rules(orig);
+    }
     opt = options_from(sidecar, skin);
     node_scene = model_to_scene(orig, opt);
     joints = orig.legacy_nodes ? 1 : orig.nodes.size();
@@ -378,6 +402,13 @@ void SceneImport::identify(const scene::Scene& incoming_scene) {
     const size_t vertex_count = orig.positions.size();
     want = observe(expected, vertex_count);
     got = observe(incoming, vertex_count);
+    // A UV whose original is unknown (an edit) compares as changed: no incoming value is NaN.
+    if (rebuilt)
+        for (size_t v = 0; v < rebuilt->uv_unknown.size() && v < vertex_count; ++v)
+            if (rebuilt->uv_unknown[v])
+                for (Seen& s : want.by_vid.mutable_copies(v))
+                    s.uv = {std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::quiet_NaN()};
 
     // Topology: the same triangles (as identity triples) in every batch, every vertex once.
     topology = got.incomplete || got.split || got.tris.size() != want.tris.size();
@@ -706,12 +737,7 @@ void SceneImport::recompute() {
                     if (!touch) continue;
                     touched_slot[si] = true;
                     if (t >= m.triangles.size()) continue;
-                    const auto before = face_normal(orig, b, k / 3);
-                    bool rule = true;
-                    for (int c = 0; c < 3; ++c)
-                        rule = rule && std::abs(int(before[size_t(c)]) -
-                                                orig.triangles[t].normal[size_t(c)]) <= 1;
-                    if (rule)
+                    if (t < rules.triangle_normals.size() && rules.triangle_normals[t])
                         m.triangles[t].normal = face_normal(m, b, k / 3);
                     else
                         diagnostics.warn({}, Location::whole(),
@@ -720,21 +746,36 @@ void SceneImport::recompute() {
                 }
             }
         }
-        if (!orig.legacy_nodes) recompute_slot_bounds(orig, m, touched_slot, diagnostics);
+        if (!orig.legacy_nodes) recompute_slot_bounds(orig, rules, m, touched_slot, diagnostics);
     }
     report.header_recomputed =
         report.vertices_moved || animation_changed || parents_changed || topology;
-    if (report.header_recomputed && !orig.legacy_nodes) recompute_header(orig, m, diagnostics);
+    if (report.header_recomputed && !orig.legacy_nodes)
+        recompute_header(orig, rules, m, diagnostics);
 }
 
 // Encode: the original image when nothing changed, else the edited model, re-read strictly.
 ImportResult SceneImport::encode() {
-    const bool changed = report.vertices_moved || report.uvs_changed || report.normals_changed ||
-                         names_changed || parents_changed || animation_changed || topology;
+    bool changed = report.vertices_moved || report.uvs_changed || report.normals_changed ||
+                   names_changed || parents_changed || animation_changed || topology;
+    if (rebuilt) {
+        // Edits of the sidecar's own fields: the rebuilt image is not the exported one.
+        report.sidecar_edits = rebuilt->edited_rows;
+        const bool as_recorded = rebuilt->image.size() == sidecar.original_size &&
+                                 sidecar::payload_hash(rebuilt->image) == sidecar.original_hash;
+        // Nothing edited on either side: the rebuild must be the source the sidecar records.
+        if (!changed && rebuilt->edited_rows.empty() && !rebuilt->positions_unknown &&
+            !rebuilt->uvs_unknown && !as_recorded)
+            throw FormatError(sidecar_where, Location::at_pointer("/source/xxh3_64"),
+                              "the model rebuilt from the file and its sidecar is not the source "
+                              "the sidecar records (size and hash): a damaged sidecar, or one "
+                              "of another export");
+        changed = changed || !as_recorded;
+    }
     ImportResult r;
     r.identical = !changed;
     if (!changed) {
-        r.image = sidecar.original_image;
+        r.image = rebuilt ? std::move(rebuilt->image) : sidecar.original_image;
     } else {
         if (orig.legacy_nodes && (names_changed || parents_changed || animation_changed))
             throw FormatError(where, Location::whole(),
@@ -766,16 +807,16 @@ ImportResult SceneImport::encode() {
 } // namespace
 
 ImportResult import_scene(const scene::Scene& incoming, const sidecar::ModelSidecar& sidecar,
-                          bool obj, const std::string& where) {
-    SceneImport state{sidecar, obj, where};
+                          bool obj, const std::string& where, const std::string& sidecar_where) {
+    SceneImport state{sidecar, obj, where, sidecar_where.empty() ? where : sidecar_where};
     state.identify(incoming);
     state.diff_vertices();
     state.diff_nodes();
     state.add_new_parts();
     state.rebuild_animation();
     if (state.topology)
-        state.report.topology =
-            retopologise(state.orig, state.m, state.geometry.edits, state.diagnostics, where);
+        state.report.topology = retopologise(state.orig, state.rules, state.m, state.geometry.edits,
+                                             state.diagnostics, where);
     state.recompute();
     return state.encode();
 }

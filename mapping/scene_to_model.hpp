@@ -33,7 +33,9 @@ struct ImportResult {
 };
 
 // `obj`: the scene came from OBJ (world-space positions, identity by order).
+// `sidecar_where` names the sidecar in its errors (default: `where`).
 ImportResult import_scene(const scene::Scene& incoming, const sidecar::ModelSidecar& sidecar,
-                          bool obj, const std::string& where);
+                          bool obj, const std::string& where,
+                          const std::string& sidecar_where = {});
 
 } // namespace msh::mapping

@@ -3,6 +3,8 @@
 #include "formats/diagnostics.hpp"
 #include "formats/msh.hpp"
 #include "formats/wear.hpp"
+#include "mapping/bounds.hpp"
+#include "mapping/model_rebuild.hpp"
 #include "mapping/skin.hpp"
 #include "sidecar/portable_address.hpp"
 
@@ -163,6 +165,10 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
         extras["readings"][name] = variant;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
+    // The vertices the file holds exactly (OBJ and skinned exports are in world space): the
+    // binding sidecar carries the others.
+    const bool world_space = settings.skin || settings.format == SceneFormat::Obj;
+    const std::vector<bool> held = mapping::held_vertices(p.model, sc, world_space);
     out.files = encode_scene(sc, settings.format, settings.output_name);
     record.written = written_file(out.files, settings.format, settings.output_name);
     out.summary.nodes = sc.nodes.size();
@@ -170,7 +176,9 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
     sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
-    out.sidecar = sidecar::make_model_sidecar(p.model, in.model, std::move(record), model_hash);
+    out.sidecar = sidecar::make_binding_sidecar(p.model, in.model.size(), std::move(record),
+                                                model_hash, held, mapping::derived_rules(p.model),
+                                                mapping::rule_face_normals(p.model));
     return std::move(out);
 }
 

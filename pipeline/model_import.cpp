@@ -5,6 +5,7 @@
 #include "formats/gltf.hpp"
 #include "formats/mtl.hpp"
 #include "formats/obj.hpp"
+#include "mapping/model_rebuild.hpp"
 #include "mapping/scene_to_model.hpp"
 #include "mapping/scene_to_new_model.hpp"
 #include "outputs.hpp"
@@ -48,8 +49,8 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
         overridden->record.fps = *settings.fps;
         sidecar = &*overridden;
     }
-    mapping::ImportResult r =
-        mapping::import_scene(scene, *sidecar, settings.from_obj, settings.where);
+    mapping::ImportResult r = mapping::import_scene(scene, *sidecar, settings.from_obj,
+                                                    settings.where, settings.sidecar_name);
     out.warnings = r.report.warnings;
     out.msh = std::move(r.image);
     out.identical = r.identical;
@@ -67,7 +68,20 @@ std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& f
         !is_written_file(file, sidecar.record.written, io))
         return std::nullopt;
     ModelImport out;
-    out.msh = sidecar.original_image;
+    if (sidecar.binding) {
+        // The image is rebuilt with the file's vertices; the scene is read for them only, and
+        // nothing is compared: the file is the one the export wrote.
+        std::vector<std::string> warnings;
+        const scene::Scene scene = read_scene_file(file, warnings, false, false, {}, io);
+        mapping::RebuiltOriginal rebuilt =
+            mapping::rebuild_original(*sidecar.binding, scene, settings.where);
+        if (rebuilt.image.size() != sidecar.original_size ||
+            sidecar::payload_hash(rebuilt.image) != sidecar.original_hash)
+            return std::nullopt; // the full import says why
+        out.msh = std::move(rebuilt.image);
+    } else {
+        out.msh = sidecar.original_image;
+    }
     out.identical = true;
     out.pairing = sidecar::Pairing::Verified;
     out.changes.emplace(); // identical, nothing moved or rebuilt

@@ -3,6 +3,7 @@
 #include "base64.hpp"
 #include "json_at.hpp"
 #include "json_pretty.hpp"
+#include "json_readable.hpp"
 #include "json_scan.hpp"
 #include "pairing.hpp"
 
@@ -290,18 +291,30 @@ ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRec
     s.record = std::move(record);
     s.model = describe(model);
     s.original_image.assign(original.begin(), original.end());
+    s.original_size = original.size();
     s.original_hash = original_hash;
     return s;
 }
 
-// Every member but the original image.
-static json to_json_fields(const ModelSidecar& s) {
+ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, ExportRecord record,
+                                  uint64_t original_hash, const std::vector<bool>& held,
+                                  const DerivedRules& rules, const RuleNormals& rule_normals) {
+    ModelSidecar s;
+    s.record = std::move(record);
+    s.binding = bind_model(model, held, rules, rule_normals);
+    s.original_size = original_size;
+    s.original_hash = original_hash;
+    return s;
+}
+
+// The members every model sidecar has: schema, kind, source, export and wear.
+static json record_json(const ModelSidecar& s) {
     const ExportRecord& r = s.record;
-    json doc = {{"schema", kSchema},
+    json doc = {{"schema", s.binding ? kBindingSchema : kSchema},
                 {"kind", "msh-model"},
                 {"source",
                  {{"address", r.source},
-                  {"size", s.original_image.size()},
+                  {"size", s.original_size},
                   {kPayloadHashKey, hex64(s.original_hash)}}},
                 {"export",
                  {{"output", r.output},
@@ -325,11 +338,16 @@ static json to_json_fields(const ModelSidecar& s) {
         doc["wear"]["image"] = {{"base64", to_base64(r.wear_image)},
                                 {"size", r.wear_image.size()},
                                 {kPayloadHashKey, hex64(payload_hash(r.wear_image))}};
-    return description_json(s.model, doc);
+    return doc;
 }
 
 json to_json(const ModelSidecar& s) {
-    json doc = to_json_fields(s);
+    json doc = record_json(s);
+    if (s.binding) {
+        add_binding_json(*s.binding, doc);
+        return doc;
+    }
+    description_json(s.model, doc);
     doc["original_image"] = to_base64(s.original_image);
     return doc;
 }
@@ -364,21 +382,63 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
         source[hash.key].fail(
             "original_image does not match its recorded hash (edited or damaged sidecar)");
     s.original_hash = hash.xxh3;
+    s.original_size = s.original_image.size();
     s.record = read_record(at);
     if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
     if (description) s.model = read_description(at);
     return s;
 }
 
+// A binding sidecar: the record and the binding; the image is rebuilt by the import.
+ModelSidecar parse_binding(const json& doc, const std::string& where) {
+    const JsonAt at(doc, "", where);
+    if (!doc.contains("kind") || doc["kind"] != "msh-model")
+        at["kind"].fail("sidecar is not for an MSH model");
+    ModelSidecar s;
+    const JsonAt source = at["source"];
+    s.original_size = source["size"].as<uint64_t>();
+    const std::string hash = source[kPayloadHashKey].as<std::string>();
+    if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        source[kPayloadHashKey].fail("expected 16 lower-case hex digits");
+    s.original_hash = std::stoull(hash, nullptr, 16);
+    s.record = read_record(at);
+    if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
+    s.binding = read_binding(at);
+    return s;
+}
+
+bool is_binding(const json& doc) {
+    return doc.is_object() && doc.contains("schema") && doc["schema"] == kBindingSchema;
+}
+
 } // namespace
 
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
+    if (is_binding(doc)) return parse_binding(doc, where);
     return parse_with_image(doc, where, nullptr);
 }
 
 // Written without a DOM (PrettyJson), the same text as dump(1) of to_json(): members in key
 // order, the image's base64 appended straight into the text.
 std::string model_sidecar_text(const ModelSidecar& s) {
+    if (s.binding) {
+        // Every table one row per line, whatever its length.
+        const json doc = to_json(s);
+        Deferred deferred;
+        for (const char* pointer :
+             {"/nodes/rows", "/slots/rows", "/batches/rows", "/animation/keys/rows",
+              "/animation/frame_map", "/container/entries/rows", "/derived/slots/rows",
+              "/triangles/stored_normals/rows", "/vertices/carried"}) {
+            const json::json_pointer at(pointer);
+            if (!doc.contains(at)) continue;
+            const json& rows = doc.at(at);
+            deferred[&rows] = [&rows](std::string& out, int depth) {
+                put_lines(rows.size(), out, depth,
+                          [&rows](size_t i, std::string& o) { o += rows[i].dump(); });
+            };
+        }
+        return dump_readable(doc, kReadableWidth, deferred);
+    }
     const ExportRecord& r = s.record;
     const ModelDescription& d = s.model;
     std::string text;
@@ -571,6 +631,10 @@ ModelSidecar read_text(ByteView bytes, const std::string& where, bool descriptio
     } catch (const std::invalid_argument&) {
         return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
     }
+    for (const json_scan::Member& m : members)
+        if (m.key == "schema" &&
+            m.value == std::string_view(std::string("\"") + kBindingSchema + "\""))
+            return parse_model_sidecar(parse_json(bytes, where), where);
     json doc = json::object();
     std::optional<std::string_view> image;
     try {

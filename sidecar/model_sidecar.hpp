@@ -5,8 +5,10 @@
 // written and read only at the edge (model_sidecar_text / read_model_sidecar).
 #pragma once
 
+#include "formats/derived_rules.hpp"
 #include "formats/msh.hpp"
 #include "formats/readings.hpp"
+#include "model_binding.hpp"
 #include "payload_hash.hpp"
 #include "written_file.hpp"
 
@@ -78,10 +80,15 @@ struct ModelDescription {
     AnimationCounts animation;
 };
 
+// Sidecars of the first layout (`mshconv-sidecar/1`) carry the whole model image and a readable
+// view the import never reads; binding sidecars (`mshconv-sidecar/2`, model_binding.hpp) carry
+// what the glTF cannot hold, and the import rebuilds the image from both.
 struct ModelSidecar {
     ExportRecord record;
-    ModelDescription model;
-    Bytes original_image; // the model as it was exported (size and hash checked on read)
+    ModelDescription model;              // first layout: the readable view
+    std::optional<ModelBinding> binding; // binding layout
+    Bytes original_image; // first layout: the model as it was exported (size and hash checked)
+    uint64_t original_size = 0; // the model image's size (both layouts)
     // payload_hash(original_image), computed once by the export (for the pairing token too) and
     // by the reader.
     uint64_t original_hash = 0;
@@ -101,6 +108,16 @@ Readings read_readings(const JsonAt& at);
 // token.
 ModelSidecar make_model_sidecar(const Model& model, ByteView original_image, ExportRecord record,
                                 uint64_t original_hash);
+
+// A binding sidecar of `model` (read from an image of `original_size` bytes): `held[v]` says the
+// export holds vertex v exactly; `rules` are its derived rules (mapping::derived_rules).
+ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, ExportRecord record,
+                                  uint64_t original_hash, const std::vector<bool>& held,
+                                  const DerivedRules& rules, const RuleNormals& rule_normals);
+
+// Width of a line of a binding sidecar: shorter objects and arrays (a table row, at most about
+// 250 characters) take one line.
+constexpr size_t kReadableWidth = 256;
 
 // The JSON form (the edge).
 nlohmann::json to_json(const ModelSidecar& sidecar);

@@ -55,6 +55,17 @@ inline Exported export_model(const Model&, const Bytes& image, const Variant& v)
     return e;
 }
 
+// The sidecar of the OBJ export with the same options: an OBJ holds world-space positions, so its
+// sidecar carries the vertices a glTF export's leaves to the file.
+inline sidecar::ModelSidecar obj_sidecar(const Bytes& image, const Variant& v) {
+    pipeline::ExportSettings settings;
+    settings.output_name = "test.obj";
+    settings.format = pipeline::SceneFormat::Obj;
+    settings.lod = v.lod;
+    settings.group = v.group;
+    return pipeline::export_model({image, "test"}, settings).sidecar;
+}
+
 struct TempDir {
     fs::path path = fs::temp_directory_path() / ("mshconv-import-" + std::to_string(::getpid()));
     TempDir() { fs::create_directories(path); }

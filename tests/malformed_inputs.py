@@ -390,24 +390,58 @@ def generate(corpus, work):
                               ["convert", "{dir}/m.glb", "{out}/m.msh"])
 
     sidecar_case("not JSON", None, raw=b'{"schema": ')
-    sidecar_case("schema 2", lambda d: d.update(schema="mshconv-sidecar/2"))
+    sidecar_case("schema 3", lambda d: d.update(schema="mshconv-sidecar/3"))
     sidecar_case("kind texm", lambda d: d.update(kind="texm"))
-    sidecar_case("original image not base64", lambda d: d.update(original_image="@@@"))
-    sidecar_case("original image hash wrong", lambda d: d["source"].update(xxh3_64="0" * 16))
-    sidecar_case("original image hash missing", lambda d: d["source"].pop("xxh3_64"))
-    sidecar_case("original image FNV-1a hash wrong (an older sidecar)",
-                 lambda d: d["source"].update(fnv1a64="0" * 16) or d["source"].pop("xxh3_64"))
-    sidecar_case("original image size wrong", lambda d: d["source"].update(size=1))
+    sidecar_case("source hash wrong", lambda d: d["source"].update(xxh3_64="0" * 16))
+    sidecar_case("source hash missing", lambda d: d["source"].pop("xxh3_64"))
+    sidecar_case("source size wrong", lambda d: d["source"].update(size=1))
     sidecar_case("fps negative", lambda d: d["export"].update(fps=-24))
     sidecar_case("fps a string", lambda d: d["export"].update(fps="24"))
     sidecar_case("export missing", lambda d: d.pop("export"))
     sidecar_case("lod 7", lambda d: d["export"]["options"].update(lod=7))
+    sidecar_case("block not base64", lambda d: d["blocks"][0].update(base64="@@@"))
+    sidecar_case("block edited without its hash",
+                 lambda d: d["blocks"][0].update(base64=base64.b64encode(
+                     b"\x01" + base64.b64decode(d["blocks"][0]["base64"])[1:]).decode()))
+    sidecar_case("block size wrong", lambda d: d["blocks"][0].update(size=d["blocks"][0]["size"] + 1))
+    sidecar_case("block missing", lambda d: d["blocks"].pop(0))
+    sidecar_case("node flags past 16 bits", lambda d: d["nodes"]["rows"][0].__setitem__(1, 70000))
+    sidecar_case("batch row short", lambda d: d["batches"]["rows"][0].pop())
+    sidecar_case("slot tail a float", lambda d: d["slots"]["rows"][0][7].__setitem__(0, 0.5))
+    sidecar_case("entry content unknown",
+                 lambda d: d["container"]["entries"]["rows"][0].__setitem__(6, "magic"))
+    sidecar_case("entry name not CP1251",
+                 lambda d: d["container"]["entries"]["rows"][0].__setitem__(1, "\u540d"))
+    sidecar_case("layout names entry 999", lambda d: d["container"]["layout"].__setitem__(0, [999, 16]))
+    sidecar_case("vertex count one more", lambda d: d["vertices"].update(count=d["vertices"]["count"] + 1))
+    sidecar_case("carried vertices past the count",
+                 lambda d: d["vertices"].update(carried=[[d["vertices"]["count"], 1]]))
+    sidecar_case("hull pattern not m/M", lambda d: d["derived"]["header"].update(hull="x" * 24))
+    sidecar_case("triangle records cut",
+                 lambda d: d["triangles"]["records"].update(
+                     base64=base64.b64encode(base64.b64decode(d["triangles"]["records"]["base64"])[:-1]).decode(),
+                     size=d["triangles"]["records"]["size"] - 1, xxh3_64=None))
+    sidecar_case("checks not base64", lambda d: d["checks"].update(nodes="@@"))
     sidecar_case("nested 300 deep", lambda d: d.update(extra=json.loads("[" * 300 + "]" * 300)))
     sidecar_case("fps past the double range", None,
                  raw=with_overflow(dict(sidecar, export=dict(sidecar["export"], fps=OVERFLOW_SENTINEL))))
-    sidecar_case("original image of another model",
-                 lambda d: d["source"].update(size=len(models[1][1]), xxh3_64=None) or d.update(
-                     original_image=base64.b64encode(models[1][1]).decode()))
+
+    # ---- a model sidecar of the first layout (the whole image; older releases) ----
+    first = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "sidecar_v1")
+    old_glb = open(os.path.join(first, "rock_a.glb"), "rb").read()
+    old = json.load(open(os.path.join(first, "rock_a.sidecar.json")))
+    old_case = json_cases("sidecar", "model sidecar (first layout)", old, {"m.glb": old_glb},
+                          "m.sidecar.json", ["convert", "{dir}/m.glb", "{out}/m.msh"])
+    old_case("schema 2 without its members", lambda d: d.update(schema="mshconv-sidecar/2"))
+    old_case("original image not base64", lambda d: d.update(original_image="@@@"))
+    old_case("original image hash wrong", lambda d: d["source"].update(xxh3_64="0" * 16))
+    old_case("original image hash missing", lambda d: d["source"].pop("xxh3_64"))
+    old_case("original image FNV-1a hash wrong (an older sidecar)",
+             lambda d: d["source"].update(fnv1a64="0" * 16) or d["source"].pop("xxh3_64"))
+    old_case("original image size wrong", lambda d: d["source"].update(size=1))
+    old_case("original image of another model",
+             lambda d: d["source"].update(size=len(models[1][1]), xxh3_64=None) or d.update(
+                 original_image=base64.b64encode(models[1][1]).decode()))
 
     # ---- texture sidecar beside a PNG: `convert T.png out.texm` ----
     tsc = json.load(open(os.path.join(work, "seed.png.sidecar.json")))

@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(the_key_reading_poses_and_round_trips) {
     const pipeline::ModelExport x = pipeline::export_model({w_first, name}, wxyz);
     pipeline::write_outputs(dir.path, x.files);
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
-    BOOST_TEST(text.find("\"key-quaternion\": \"wxyz\"") != std::string::npos);
+    BOOST_TEST(nlohmann::json::parse(text)["export"]["readings"]["key-quaternion"] == "wxyz");
     const sidecar::ModelSidecar sc =
         sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
     BOOST_TEST((sc.record.readings.key_quaternion == KeyQuaternion::Wxyz));

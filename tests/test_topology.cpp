@@ -350,8 +350,9 @@ BOOST_AUTO_TEST_CASE(obj_with_a_deleted_face_and_a_new_object) {
     const std::string material = text.substr(mtl + 7, text.find('\n', mtl) - mtl - 7);
     text += "o newpart\nv 10 0 0\nv 11 0 0\nv 10 1 0\nusemtl " + material + "\nf -3 -2 -1\n";
     const scene::Scene in = obj::read(text, "edited.obj");
-    const Model m =
-        read_strict(mapping::import_scene(in, x.sidecar, true, "edited.obj").image, "obj edit");
+    const Model m = read_strict(
+        mapping::import_scene(in, obj_sidecar(p.image, kVariants[0]), true, "edited.obj").image,
+        "obj edit");
     BOOST_TEST(m.nodes.size() == p.model.nodes.size() + 1);
     BOOST_TEST(m.triangles.size() == p.model.triangles.size());
     BOOST_TEST(adjacency_problems(m) == 0u);
@@ -393,7 +394,8 @@ BOOST_AUTO_TEST_CASE(obj_rounded_to_six_decimals_without_groups_is_still_identic
                 }
                 text += line + "\n";
             }
-            const auto r = mapping::import_scene(obj::read(text, "rounded.obj"), x.sidecar, true,
+            const auto r = mapping::import_scene(obj::read(text, "rounded.obj"),
+                                                 obj_sidecar(e.data.to_bytes(), kVariants[0]), true,
                                                  "rounded.obj");
             BOOST_TEST((r.image == e.data), f.relative_path << ":" << e.name());
             ++models;

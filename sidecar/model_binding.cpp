@@ -1,0 +1,736 @@
+#include "model_binding.hpp"
+
+#include "base64.hpp"
+#include "json_at.hpp"
+#include "payload_hash.hpp"
+
+#include "formats/cp1251.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace msh::sidecar {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kContentNames[] = {"nodes", "header_slots", "positions",    "uvs",
+                                         "keys",  "frame_map",    "node_strings", "batches",
+                                         "block", "triangles"};
+constexpr size_t kTriangleRecord = 10; // Res7 without its normal: flags, 3 links, selectors
+
+const char* content_name(EntryContent c) {
+    return kContentNames[size_t(c)];
+}
+
+// The words a row of a table holds, in the file's order (the columns the JSON names).
+constexpr const char* kNodeColumns[] = {"name",      "flags",        "parent",
+                                        "map_start", "fallback_key", "slots"};
+constexpr const char* kSlotColumns[] = {"tri_start", "tri_count", "batch_start", "batch_count",
+                                        "aabb_min",  "aabb_max",  "sphere",      "tail"};
+constexpr const char* kBatchColumns[] = {"flags",       "material",    "opaque4",  "opaque6",
+                                         "index_count", "index_start", "opaque14", "base_vertex"};
+constexpr const char* kKeyColumns[] = {"position", "time", "rotation_words"};
+constexpr const char* kEntryColumns[] = {"type",  "name",       "attr1",  "attr2",
+                                         "attr3", "sort_index", "content"};
+// Frame-map words per row of /animation/frame_map.
+constexpr size_t kWordsPerRow = 16;
+
+template <size_t N> json columns(const char* const (&names)[N]) {
+    json j = json::array();
+    for (const char* n : names) j.push_back(n);
+    return j;
+}
+
+// A float in its shortest round-trip form; a NaN or infinity as "bits:XXXXXXXX" so that its
+// exact bits come back.
+json float_json(float f) {
+    if (!std::isfinite(f)) {
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        char hex[9];
+        std::snprintf(hex, sizeof hex, "%08x", bits);
+        return std::string("bits:") + hex;
+    }
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, f);
+    return std::strtod(std::string(buf, r.ptr).c_str(), nullptr);
+}
+
+float read_float(const JsonAt& at) {
+    if (at.json().is_string()) {
+        const std::string s = at.as<std::string>();
+        uint32_t bits = 0;
+        if (s.size() != 13 || s.compare(0, 5, "bits:") != 0 ||
+            std::from_chars(s.data() + 5, s.data() + 13, bits, 16).ptr != s.data() + 13)
+            at.fail("expected a number or \"bits:XXXXXXXX\" (8 hex digits)");
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    }
+    return at.as_float_or_nan();
+}
+
+template <size_t N> json floats_json(const std::array<float, N>& a) {
+    json j = json::array();
+    for (float f : a) j.push_back(float_json(f));
+    return j;
+}
+
+template <size_t N> void read_floats(const JsonAt& at, std::array<float, N>& out) {
+    if (at.size() != N) at.fail("expected " + std::to_string(N) + " numbers");
+    for (size_t i = 0; i < N; ++i) out[i] = read_float(at[i]);
+}
+
+template <class T, size_t N> void read_ints(const JsonAt& at, std::array<T, N>& out) {
+    if (at.size() != N) at.fail("expected " + std::to_string(N) + " integers");
+    for (size_t i = 0; i < N; ++i) out[i] = at[i].as<T>();
+}
+
+// A row of a table: exactly `n` values.
+void expect_row(const JsonAt& row, size_t n) {
+    if (!row.json().is_array() || row.size() != n)
+        row.fail("expected a row of " + std::to_string(n) + " values");
+}
+
+json block_json(ByteView bytes) {
+    return {{"size", bytes.size()},
+            {kPayloadHashKey, hex64(payload_hash(bytes))},
+            {"base64", to_base64(bytes)}};
+}
+
+// A block's bytes, checked against its size and hash: an edit must record both.
+Bytes read_block(const JsonAt& at) {
+    Bytes bytes;
+    try {
+        bytes = from_base64(at["base64"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        at["base64"].fail(e.what());
+    }
+    if (at["size"].as<uint64_t>() != bytes.size())
+        at["size"].fail("the block holds " + std::to_string(bytes.size()) +
+                        " bytes, its size says " + std::to_string(at["size"].as<uint64_t>()));
+    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
+    if (!hash.matches)
+        at[hash.key].fail("the block does not match its recorded hash (an edited block needs its "
+                          "new size and " +
+                          std::string(kPayloadHashKey) + ")");
+    return bytes;
+}
+
+template <class T> Bytes pod_of(const std::vector<T>& v) {
+    Bytes b(v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
+template <class T> std::vector<T> pod_from(const Bytes& b, const JsonAt& at) {
+    if (b.size() % sizeof(T) != 0)
+        at.fail("expected a multiple of " + std::to_string(sizeof(T)) + " bytes");
+    std::vector<T> v(b.size() / sizeof(T));
+    if (!b.empty()) std::memcpy(v.data(), b.data(), b.size());
+    return v;
+}
+
+// Names as the game stores them: UTF-8 text when it converts back to the same bytes, else hex.
+json game_text_json(const std::string& cp1251) {
+    const std::string utf8 = cp1251_to_utf8(cp1251);
+    if (utf8_to_cp1251(utf8) == cp1251) return utf8;
+    return {
+        {"hex", to_hex(ByteView(reinterpret_cast<const uint8_t*>(cp1251.data()), cp1251.size()))}};
+}
+
+std::string read_game_text(const JsonAt& at) {
+    if (at.json().is_object()) {
+        try {
+            const Bytes b = from_hex(at["hex"].as<std::string>());
+            return std::string(b.begin(), b.end());
+        } catch (const std::invalid_argument& e) {
+            at["hex"].fail(e.what());
+        }
+    }
+    const std::optional<std::string> game = utf8_to_cp1251(at.as<std::string>());
+    if (!game) at.fail("a character CP1251 cannot hold (write the bytes as {\"hex\": ...})");
+    return *game;
+}
+
+ByteView bytes_of(const std::string& s) {
+    return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+json checks_json(const std::vector<uint16_t>& checks) {
+    return to_base64(ByteView(reinterpret_cast<const uint8_t*>(checks.data()), 2 * checks.size()));
+}
+
+} // namespace
+
+uint32_t position_fingerprint(const Vec3& p) {
+    uint8_t b[12];
+    std::memcpy(b, &p.x, 4);
+    std::memcpy(b + 4, &p.y, 4);
+    std::memcpy(b + 8, &p.z, 4);
+    return uint32_t(payload_hash(ByteView(b, 12)));
+}
+
+uint8_t uv_fingerprint(const PackedUv& uv) {
+    uint8_t b[4];
+    std::memcpy(b, uv.data(), 4);
+    return uint8_t(payload_hash(ByteView(b, 4)));
+}
+
+uint16_t row_check(ByteView bytes) {
+    return uint16_t(payload_hash(bytes));
+}
+
+std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& b) {
+    std::map<std::string, std::vector<uint16_t>> out;
+    Model m;
+    m.nodes = b.nodes;
+    m.batches = b.batches;
+    m.animation.keys = b.keys;
+    auto rows = [](const Bytes& all, size_t first, size_t stride) {
+        std::vector<uint16_t> checks;
+        for (size_t at = first; at + stride <= all.size(); at += stride)
+            checks.push_back(row_check(ByteView(all.data() + at, stride)));
+        return checks;
+    };
+    out["nodes"] = rows(encode_resource(m, kNodes), 0, kNodeStride);
+    const Bytes res2 = encode_header_slots(b.header, b.slots);
+    out["header"] = {row_check(ByteView(res2.data(), kHeaderSize))};
+    out["slots"] = rows(res2, kHeaderSize, kSlotStride);
+    out["batches"] = rows(encode_resource(m, kBatches), 0, kBatchStride);
+    out["keys"] = rows(encode_resource(m, kKeys), 0, 24);
+    out["frame_map"] = {row_check(pod_of(b.frame_map))};
+    ByteWriter normals;
+    for (const auto& [t, n] : b.stored_normals) {
+        normals.put(t);
+        for (int16_t c : n) normals.put(c);
+    }
+    out["triangles"] = {row_check(b.triangle_records), row_check(normals.take())};
+    // The directory without payloads (names, attributes, layout, gaps, trailing bytes), and each
+    // block in /blocks order.
+    nres::Archive directory = b.directory;
+    for (nres::Entry& e : directory.entries) e.data = Payload();
+    out["container"] = {row_check(nres::write(directory))};
+    out["blocks"];
+    for (size_t i = 0; i < b.blocks.size() && i < b.content.size(); ++i)
+        if (b.content[i] == EntryContent::Block) out["blocks"].push_back(row_check(b.blocks[i]));
+    for (const NodeString& s : b.node_strings)
+        out["node_strings"].push_back(
+            row_check(s.present && !s.text.empty() ? bytes_of(s.text) : ByteView()) ^
+            uint16_t(s.present));
+    return out;
+}
+
+ModelBinding bind_model(const Model& m, const std::vector<bool>& held, const DerivedRules& rules,
+                        const RuleNormals& rule_normals) {
+    ModelBinding b;
+    b.directory.layout = m.container.layout;
+    b.directory.trailing = m.container.trailing;
+    const bool positions = m.has(kPositions);
+    const bool uvs = positions && m.has(kUv0) && m.uvs.size() == m.positions.size();
+    const bool triangles = positions && m.has(kIndices) && m.has(kTriangles) &&
+                           rule_normals.size() == m.triangles.size();
+    for (const nres::Entry& e : m.container.entries) {
+        nres::Entry d = e;
+        d.data = Payload();
+        b.directory.entries.push_back(std::move(d));
+        EntryContent c = EntryContent::Block;
+        const bool first = e.type < 32 && m.has(ResType(e.type)) && &e == m.entry(ResType(e.type));
+        if (first) switch (e.type) {
+            case kNodes:
+                c = EntryContent::Nodes;
+                break;
+            case kHeaderSlots:
+                c = EntryContent::HeaderSlots;
+                break;
+            case kPositions:
+                c = EntryContent::Positions;
+                break;
+            case kUv0:
+                c = uvs ? EntryContent::Uvs : EntryContent::Block;
+                break;
+            case kKeys:
+                c = EntryContent::Keys;
+                break;
+            case kFrameMap:
+                c = EntryContent::FrameMap;
+                break;
+            case kNodeStrings:
+                c = EntryContent::NodeStrings;
+                break;
+            case kBatches:
+                c = EntryContent::Batches;
+                break;
+            case kTriangles:
+                c = triangles ? EntryContent::Triangles : EntryContent::Block;
+                break;
+            default:
+                break;
+            }
+        b.content.push_back(c);
+        b.blocks.push_back(c == EntryContent::Block ? Bytes(e.data.begin(), e.data.end())
+                                                    : Bytes());
+    }
+    b.nodes = m.nodes;
+    for (size_t i = 0; i < m.nodes.size(); ++i)
+        b.node_names.push_back(cp1251_to_utf8(m.node_name(i)));
+    b.node_strings = m.node_strings;
+    b.header = m.header;
+    b.slots = m.slots;
+    b.batches = m.batches;
+    b.keys = m.animation.keys;
+    b.frame_map = m.animation.words;
+    if (positions) {
+        b.vertex_count = uint32_t(m.positions.size());
+        b.has_uvs = uvs;
+        for (uint32_t v = 0; v < b.vertex_count; ++v) {
+            if (v < held.size() && held[v]) {
+                b.position_fingerprints.push_back(position_fingerprint(m.positions[v]));
+                if (uvs) b.uv_fingerprints.push_back(uv_fingerprint(m.uvs[v]));
+                continue;
+            }
+            if (b.carried.empty() || b.carried.back().first + b.carried.back().count != v)
+                b.carried.push_back({v, 0});
+            ++b.carried.back().count;
+            b.carried_positions.push_back(m.positions[v]);
+            if (uvs) b.carried_uvs.push_back(m.uvs[v]);
+        }
+    }
+    if (triangles) {
+        ByteWriter w;
+        for (size_t t = 0; t < m.triangles.size(); ++t) {
+            const TriDesc& d = m.triangles[t];
+            w.put(d.flags);
+            for (uint16_t l : d.link) w.put(l);
+            w.put(d.selectors);
+            if (!rule_normals[t] || *rule_normals[t] != d.normal)
+                b.stored_normals[uint32_t(t)] = d.normal;
+        }
+        b.triangle_records = w.take();
+    }
+    b.rules = rules;
+    b.checks = table_checks(b);
+    return b;
+}
+
+Bytes triangle_payload(const ModelBinding& b, const RuleNormals& rule_normals) {
+    const size_t count = b.triangle_records.size() / kTriangleRecord;
+    ByteWriter w;
+    for (size_t t = 0; t < count; ++t) {
+        const uint8_t* r = b.triangle_records.data() + kTriangleRecord * t;
+        w.put_bytes(ByteView(r, 8)); // flags, links
+        std::array<int16_t, 3> normal{};
+        if (const auto it = b.stored_normals.find(uint32_t(t)); it != b.stored_normals.end())
+            normal = it->second;
+        else if (t < rule_normals.size() && rule_normals[t])
+            normal = *rule_normals[t];
+        for (int16_t c : normal) w.put(c);
+        w.put_bytes(ByteView(r + 8, 2)); // selectors
+    }
+    return w.take();
+}
+
+void add_binding_json(const ModelBinding& b, json& doc) {
+    json entries = json::array();
+    for (size_t i = 0; i < b.directory.entries.size(); ++i) {
+        const nres::Entry& e = b.directory.entries[i];
+        // The name field: its text when the bytes after the NUL are zero and the text converts
+        // back to the same bytes, else all 36 bytes as {"hex": ...}.
+        const std::string name = e.name();
+        bool plain = utf8_to_cp1251(cp1251_to_utf8(name)) == name;
+        for (size_t k = name.size(); k < nres::kNameSize; ++k) plain = plain && e.raw_name[k] == 0;
+        const json name_json =
+            plain ? json(cp1251_to_utf8(name))
+                  : json{{"hex", to_hex(ByteView(e.raw_name.data(), e.raw_name.size()))}};
+        entries.push_back({e.type, name_json, e.attr1, e.attr2, e.attr3, e.sort_index,
+                           content_name(b.content[i])});
+    }
+    // Physical order: [entry, offset as read] for a payload, "pad", or {"gap": hex}.
+    json layout = json::array();
+    for (const nres::Segment& s : b.directory.layout) {
+        switch (s.kind) {
+        case nres::Segment::Kind::Payload:
+            layout.push_back({s.entry, s.original_offset});
+            break;
+        case nres::Segment::Kind::Pad:
+            layout.push_back("pad");
+            break;
+        case nres::Segment::Kind::Gap:
+            layout.push_back({{"gap", to_hex(s.gap)}});
+            break;
+        }
+    }
+    doc["container"] = {{"entries", {{"columns", columns(kEntryColumns)}, {"rows", entries}}},
+                        {"layout", std::move(layout)},
+                        {"trailing", to_hex(b.directory.trailing)}};
+
+    json nodes = json::array();
+    for (size_t i = 0; i < b.nodes.size(); ++i) {
+        const Node& n = b.nodes[i];
+        nodes.push_back({i < b.node_names.size() ? b.node_names[i] : std::string(), n.flags,
+                         n.parent, n.map_start, n.fallback_key, n.slots});
+    }
+    doc["nodes"] = {{"columns", columns(kNodeColumns)}, {"rows", std::move(nodes)}};
+    json strings = json::array();
+    for (const NodeString& s : b.node_strings)
+        strings.push_back(s.present ? game_text_json(s.text) : json(nullptr));
+    doc["node_strings"] = std::move(strings);
+    doc["header"] = {{"hull", floats_json(b.header.hull)},
+                     {"sphere", floats_json(b.header.sphere)},
+                     {"capsule", floats_json(b.header.capsule)}};
+    json slots = json::array();
+    for (const Slot& s : b.slots)
+        slots.push_back({s.tri_start, s.tri_count, s.batch_start, s.batch_count,
+                         floats_json(s.aabb_min), floats_json(s.aabb_max), floats_json(s.sphere),
+                         s.tail});
+    doc["slots"] = {{"columns", columns(kSlotColumns)}, {"rows", std::move(slots)}};
+    json batches = json::array();
+    for (const Batch& x : b.batches)
+        batches.push_back({x.flags, x.material, x.opaque4, x.opaque6, x.index_count, x.index_start,
+                           x.opaque14, x.base_vertex});
+    doc["batches"] = {{"columns", columns(kBatchColumns)}, {"rows", std::move(batches)}};
+    json keys = json::array();
+    for (const anim::Key& k : b.keys)
+        keys.push_back(
+            {json::array({float_json(k.pos[0]), float_json(k.pos[1]), float_json(k.pos[2])}),
+             float_json(k.time), k.rot});
+    json words = json::array();
+    for (size_t i = 0; i < b.frame_map.size(); i += kWordsPerRow)
+        words.push_back(std::vector<uint16_t>(
+            b.frame_map.begin() + std::ptrdiff_t(i),
+            b.frame_map.begin() + std::ptrdiff_t(std::min(b.frame_map.size(), i + kWordsPerRow))));
+    doc["animation"] = {{"keys", {{"columns", columns(kKeyColumns)}, {"rows", std::move(keys)}}},
+                        {"frame_map", std::move(words)}};
+
+    if (!b.triangle_records.empty() || !b.stored_normals.empty()) {
+        json normals = json::array();
+        for (const auto& [t, n] : b.stored_normals) normals.push_back({t, n});
+        doc["triangles"] = {
+            {"records", block_json(b.triangle_records)},
+            {"stored_normals", {{"columns", {"record", "normal"}}, {"rows", std::move(normals)}}}};
+    }
+    json carried = json::array();
+    for (const VertexRange& r : b.carried) carried.push_back({r.first, r.count});
+    json vertices = {{"count", b.vertex_count},
+                     {"uvs", b.has_uvs},
+                     {"carried", std::move(carried)},
+                     {"positions", block_json(pod_of(b.carried_positions))},
+                     {"position_fingerprints", block_json(pod_of(b.position_fingerprints))}};
+    if (b.has_uvs) {
+        vertices["uv_records"] = block_json(pod_of(b.carried_uvs));
+        vertices["uv_fingerprints"] = block_json(pod_of(b.uv_fingerprints));
+    }
+    doc["vertices"] = std::move(vertices);
+
+    // Only what does not follow its rule.
+    json derived = json::object();
+    const HeaderRule& h = b.rules.header;
+    if (h.posed) {
+        std::string pattern;
+        if (h.hull_max)
+            for (bool mx : *h.hull_max) pattern += mx ? 'M' : 'm';
+        derived["header"] = {{"hull", h.hull_max ? json(pattern) : json(nullptr)},
+                             {"sphere", h.sphere},
+                             {"capsule", h.capsule}};
+    }
+    json slot_rules = json::array();
+    for (size_t i = 0; i < b.rules.slots.size(); ++i) {
+        const SlotRule& r = b.rules.slots[i];
+        if (r.drawn && !(r.box && r.sphere && r.area && r.volume))
+            slot_rules.push_back({i, r.box, r.sphere, r.area, r.volume});
+    }
+    derived["slots"] = {{"columns", {"slot", "box", "sphere", "area", "volume"}},
+                        {"rows", std::move(slot_rules)}};
+    json triangles = json::array();
+    for (size_t t = 0; t < b.rules.triangle_normals.size(); ++t)
+        if (!b.rules.triangle_normals[t]) triangles.push_back(t);
+    derived["triangle_normals_kept"] = std::move(triangles);
+    doc["derived"] = std::move(derived);
+
+    json blocks = json::array();
+    for (size_t i = 0; i < b.blocks.size(); ++i)
+        if (b.content[i] == EntryContent::Block) {
+            json block = block_json(b.blocks[i]);
+            block["entry"] = i;
+            block["type"] = b.directory.entries[i].type;
+            blocks.push_back(std::move(block));
+        }
+    doc["blocks"] = std::move(blocks);
+    json checks = json::object();
+    for (const auto& [table, rows] : b.checks) checks[table] = checks_json(rows);
+    doc["checks"] = std::move(checks);
+}
+
+ModelBinding read_binding(const JsonAt& doc) {
+    ModelBinding b;
+    const JsonAt container = doc["container"];
+    const JsonAt entries = container["entries"]["rows"];
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const JsonAt r = entries[i];
+        expect_row(r, std::size(kEntryColumns));
+        nres::Entry e;
+        e.type = r[0].as<uint32_t>();
+        const JsonAt name = r[1];
+        if (name.json().is_object()) {
+            Bytes raw;
+            try {
+                raw = from_hex(name["hex"].as<std::string>());
+            } catch (const std::invalid_argument& x) {
+                name["hex"].fail(x.what());
+            }
+            if (raw.size() != nres::kNameSize) name["hex"].fail("expected 36 bytes in hex");
+            std::copy(raw.begin(), raw.end(), e.raw_name.begin());
+        } else {
+            const std::optional<std::string> text = utf8_to_cp1251(name.as<std::string>());
+            if (!text || text->size() >= nres::kNameSize)
+                name.fail("expected at most 35 CP1251 bytes (or {\"hex\": 36 bytes})");
+            std::memcpy(e.raw_name.data(), text->data(), text->size());
+        }
+        e.attr1 = r[2].as<uint32_t>();
+        e.attr2 = r[3].as<uint32_t>();
+        e.attr3 = r[4].as<uint32_t>();
+        e.sort_index = r[5].as<uint32_t>();
+        const std::string content = r[6].as<std::string>();
+        size_t c = 0;
+        while (c < std::size(kContentNames) && content != kContentNames[c]) ++c;
+        if (c == std::size(kContentNames)) r[6].fail("unknown content '" + content + "'");
+        b.content.push_back(EntryContent(c));
+        b.directory.entries.push_back(std::move(e));
+    }
+    b.blocks.resize(b.content.size());
+    const JsonAt layout = container["layout"];
+    for (size_t i = 0; i < layout.size(); ++i) {
+        const JsonAt js = layout[i];
+        nres::Segment s;
+        if (js.json().is_array()) {
+            expect_row(js, 2);
+            s.kind = nres::Segment::Kind::Payload;
+            s.entry = js[0].as<uint32_t>();
+            if (s.entry >= b.directory.entries.size())
+                js[0].fail("no entry " + std::to_string(s.entry));
+            s.original_offset = js[1].as<uint32_t>();
+        } else if (js.json().is_string()) {
+            if (js.as<std::string>() != "pad")
+                js.fail("expected [entry, offset], \"pad\" or {\"gap\"}");
+            s.kind = nres::Segment::Kind::Pad;
+        } else {
+            s.kind = nres::Segment::Kind::Gap;
+            try {
+                s.gap = from_hex(js["gap"].as<std::string>());
+            } catch (const std::invalid_argument& x) {
+                js["gap"].fail(x.what());
+            }
+        }
+        b.directory.layout.push_back(std::move(s));
+    }
+    try {
+        b.directory.trailing = from_hex(container["trailing"].as<std::string>());
+    } catch (const std::invalid_argument& x) {
+        container["trailing"].fail(x.what());
+    }
+
+    const JsonAt nodes = doc["nodes"]["rows"];
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const JsonAt r = nodes[i];
+        expect_row(r, std::size(kNodeColumns));
+        Node n;
+        b.node_names.push_back(r[0].as<std::string>());
+        n.flags = r[1].as<uint16_t>();
+        n.parent = r[2].as<uint16_t>();
+        n.map_start = r[3].as<uint16_t>();
+        n.fallback_key = r[4].as<uint16_t>();
+        read_ints(r[5], n.slots);
+        b.nodes.push_back(n);
+    }
+    const JsonAt strings = doc["node_strings"];
+    for (size_t i = 0; i < strings.size(); ++i) {
+        NodeString s;
+        if (!strings[i].is_null()) s.present = true, s.text = read_game_text(strings[i]);
+        b.node_strings.push_back(std::move(s));
+    }
+    const JsonAt header = doc["header"];
+    read_floats(header["hull"], b.header.hull);
+    read_floats(header["sphere"], b.header.sphere);
+    read_floats(header["capsule"], b.header.capsule);
+    const JsonAt slots = doc["slots"]["rows"];
+    for (size_t i = 0; i < slots.size(); ++i) {
+        const JsonAt r = slots[i];
+        expect_row(r, std::size(kSlotColumns));
+        Slot s;
+        s.tri_start = r[0].as<uint16_t>();
+        s.tri_count = r[1].as<uint16_t>();
+        s.batch_start = r[2].as<uint16_t>();
+        s.batch_count = r[3].as<uint16_t>();
+        read_floats(r[4], s.aabb_min);
+        read_floats(r[5], s.aabb_max);
+        read_floats(r[6], s.sphere);
+        read_ints(r[7], s.tail);
+        b.slots.push_back(s);
+    }
+    const JsonAt batches = doc["batches"]["rows"];
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const JsonAt r = batches[i];
+        expect_row(r, std::size(kBatchColumns));
+        Batch x;
+        x.flags = r[0].as<uint16_t>();
+        x.material = r[1].as<uint16_t>();
+        x.opaque4 = r[2].as<uint16_t>();
+        x.opaque6 = r[3].as<uint16_t>();
+        x.index_count = r[4].as<uint16_t>();
+        x.index_start = r[5].as<uint32_t>();
+        x.opaque14 = r[6].as<uint16_t>();
+        x.base_vertex = r[7].as<uint32_t>();
+        b.batches.push_back(x);
+    }
+    const JsonAt animation = doc["animation"];
+    const JsonAt keys = animation["keys"]["rows"];
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const JsonAt r = keys[i];
+        expect_row(r, std::size(kKeyColumns));
+        anim::Key k;
+        std::array<float, 3> pos{};
+        read_floats(r[0], pos);
+        k.pos = {pos[0], pos[1], pos[2]};
+        k.time = read_float(r[1]);
+        read_ints(r[2], k.rot);
+        b.keys.push_back(k);
+    }
+    const JsonAt words = animation["frame_map"];
+    for (size_t i = 0; i < words.size(); ++i) {
+        const JsonAt row = words[i];
+        for (size_t k = 0; k < row.size(); ++k) b.frame_map.push_back(row[k].as<uint16_t>());
+    }
+
+    const JsonAt vertices = doc["vertices"];
+    b.vertex_count = vertices["count"].as<uint32_t>();
+    b.has_uvs = vertices["uvs"].as<bool>();
+    const JsonAt carried = vertices["carried"];
+    uint64_t next = 0, total = 0;
+    for (size_t i = 0; i < carried.size(); ++i) {
+        const JsonAt r = carried[i];
+        expect_row(r, 2);
+        const VertexRange range{r[0].as<uint32_t>(), r[1].as<uint32_t>()};
+        if (range.first < next || uint64_t(range.first) + range.count > b.vertex_count)
+            r.fail("vertex ranges must be in order, apart, and below the vertex count");
+        next = uint64_t(range.first) + range.count;
+        total += range.count;
+        b.carried.push_back(range);
+    }
+    b.carried_positions = pod_from<Vec3>(read_block(vertices["positions"]), vertices["positions"]);
+    if (b.carried_positions.size() != total)
+        vertices["positions"].fail("expected the records of " + std::to_string(total) +
+                                   " carried vertices");
+    const uint64_t held = b.vertex_count - total;
+    b.position_fingerprints = pod_from<uint32_t>(read_block(vertices["position_fingerprints"]),
+                                                 vertices["position_fingerprints"]);
+    if (b.position_fingerprints.size() != held)
+        vertices["position_fingerprints"].fail("expected one per vertex the file holds (" +
+                                               std::to_string(held) + ")");
+    if (b.has_uvs) {
+        b.carried_uvs =
+            pod_from<PackedUv>(read_block(vertices["uv_records"]), vertices["uv_records"]);
+        if (b.carried_uvs.size() != total)
+            vertices["uv_records"].fail("expected the records of " + std::to_string(total) +
+                                        " carried vertices");
+        b.uv_fingerprints =
+            pod_from<uint8_t>(read_block(vertices["uv_fingerprints"]), vertices["uv_fingerprints"]);
+        if (b.uv_fingerprints.size() != held)
+            vertices["uv_fingerprints"].fail("expected one per vertex the file holds (" +
+                                             std::to_string(held) + ")");
+    }
+
+    if (doc.has("triangles")) {
+        const JsonAt t = doc["triangles"];
+        b.triangle_records = read_block(t["records"]);
+        if (b.triangle_records.size() % kTriangleRecord != 0)
+            t["records"].fail("expected 10-byte records");
+        const JsonAt rows = t["stored_normals"]["rows"];
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const JsonAt r = rows[i];
+            expect_row(r, 2);
+            std::array<int16_t, 3> n{};
+            read_ints(r[1], n);
+            const uint32_t record = r[0].as<uint32_t>();
+            if (record >= b.triangle_records.size() / kTriangleRecord)
+                r[0].fail("no triangle record " + std::to_string(record));
+            b.stored_normals[record] = n;
+        }
+    }
+    for (size_t i = 0; i < b.content.size(); ++i)
+        if (b.content[i] == EntryContent::Triangles && !doc.has("triangles"))
+            entries[i].fail("its content is in /triangles, which is missing");
+
+    // The rules: every value follows unless listed.
+    const JsonAt derived = doc["derived"];
+    b.rules.slots.assign(b.slots.size(), SlotRule{false, true, true, true, true});
+    const JsonAt slot_rules = derived["slots"]["rows"];
+    for (size_t i = 0; i < slot_rules.size(); ++i) {
+        const JsonAt r = slot_rules[i];
+        expect_row(r, 5);
+        const size_t s = r[0].as<uint32_t>();
+        if (s >= b.slots.size()) r[0].fail("no slot " + std::to_string(s));
+        // Listed: it draws (the import checks that against the structure anyway).
+        b.rules.slots[s] = {true, r[1].as<bool>(), r[2].as<bool>(), r[3].as<bool>(),
+                            r[4].as<bool>()};
+    }
+    HeaderRule& h = b.rules.header;
+    h.sphere = h.capsule = true;
+    if (derived.has("header")) {
+        h.posed = true; // written for a posed model only
+        const JsonAt dh = derived["header"];
+        if (dh["hull"].is_null()) {
+            h.hull_max.reset();
+        } else {
+            const std::string pattern = dh["hull"].as<std::string>();
+            if (pattern.size() != 24 || pattern.find_first_not_of("mM") != std::string::npos)
+                dh["hull"].fail("expected 24 letters m (minimum) or M (maximum), or null");
+            h.hull_max.emplace();
+            for (size_t k = 0; k < 24; ++k) (*h.hull_max)[k] = pattern[k] == 'M';
+        }
+        h.sphere = dh["sphere"].as<bool>();
+        h.capsule = dh["capsule"].as<bool>();
+    }
+    const JsonAt kept = derived["triangle_normals_kept"];
+    const size_t records = b.triangle_records.size() / kTriangleRecord;
+    for (size_t i = 0; i < kept.size(); ++i) {
+        const size_t t = kept[i].as<uint32_t>();
+        if (t >= records) kept[i].fail("no triangle record " + std::to_string(t));
+        if (b.rules.triangle_normals.size() <= t) b.rules.triangle_normals.resize(t + 1, true);
+        b.rules.triangle_normals[t] = false;
+    }
+
+    const JsonAt blocks = doc["blocks"];
+    std::vector<bool> seen(b.content.size(), false);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const JsonAt jb = blocks[i];
+        const size_t entry = jb["entry"].as<uint32_t>();
+        if (entry >= b.content.size() || b.content[entry] != EntryContent::Block)
+            jb["entry"].fail("entry " + std::to_string(entry) + " is not a block entry");
+        if (jb["type"].as<uint32_t>() != b.directory.entries[entry].type)
+            jb["type"].fail("entry " + std::to_string(entry) + " has another type");
+        if (seen[entry]) jb["entry"].fail("a second block for entry " + std::to_string(entry));
+        seen[entry] = true;
+        b.blocks[entry] = read_block(jb);
+    }
+    for (size_t i = 0; i < b.content.size(); ++i)
+        if (b.content[i] == EntryContent::Block && !seen[i])
+            blocks.fail("no block for entry " + std::to_string(i));
+    const JsonAt checks = doc["checks"];
+    for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
+        const JsonAt c = checks[it.key()];
+        Bytes raw;
+        try {
+            raw = from_base64(c.as<std::string>());
+        } catch (const std::invalid_argument& x) {
+            c.fail(x.what());
+        }
+        b.checks[it.key()] = pod_from<uint16_t>(raw, c);
+    }
+    return b;
+}
+
+} // namespace msh::sidecar
