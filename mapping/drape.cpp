@@ -9,6 +9,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -37,11 +38,49 @@ struct P2 {
     double x, y;
 };
 
-// A terrain triangle in XY, counter-clockwise, with its plane for heights.
+// A terrain triangle in XY, counter-clockwise, with its plane for heights, its corners' heights
+// and their vertex ids (the first vertex of their position: one id per point of the ground).
 struct Ground {
     P2 a, b, c;
     double za, dzdx, dzdy; // plane: z = za + dzdx (x - a.x) + dzdy (y - a.y)
+    double zb = 0, zc = 0;
+    std::array<uint32_t, 3> id{};
     double height(double x, double y) const { return za + dzdx * (x - a.x) + dzdy * (y - a.y); }
+};
+
+constexpr uint32_t kNoVertex = UINT32_MAX;
+
+// A line a corner of a clipped piece was cut from: a terrain edge (u, v: vertex ids, p and q
+// their points, zp and zq their heights) or an edge of the clipped polygon (u == kNoVertex).
+// p and q in one order whichever piece or way the edge is met (terrain edges by id, polygon edges
+// by coordinates), so that a crossing computed from two lines is the same point, bit for bit, in
+// every piece that has it: what lets neighbouring pieces share their vertices.
+struct Line {
+    P2 p, q;
+    double zp = 0, zq = 0;
+    uint32_t u = kNoVertex, v = kNoVertex;
+    bool terrain() const { return u != kNoVertex; }
+};
+
+bool before(P2 p, P2 q) {
+    return p.x < q.x || (p.x == q.x && p.y < q.y);
+}
+
+Line polygon_edge(P2 p, P2 q) {
+    if (before(q, p)) std::swap(p, q);
+    return {p, q};
+}
+
+Line ground_edge(P2 p, double zp, uint32_t u, P2 q, double zq, uint32_t v) {
+    if (v < u) std::swap(p, q), std::swap(zp, zq), std::swap(u, v);
+    return {p, q, zp, zq, u, v};
+}
+
+// A corner of a clipped piece: its point and height (NaN: the ground triangle's plane there, for
+// the polygon's own corners).
+struct Corner {
+    P2 xy;
+    double z;
 };
 
 double cross(P2 o, P2 p, P2 q) {
@@ -52,18 +91,24 @@ double cross(P2 o, P2 p, P2 q) {
 class GroundIndex {
   public:
     explicit GroundIndex(const terrain::Terrain& t) {
+        const std::vector<uint32_t> id = first_of_each_position(t.positions);
         for (size_t f = 0; f < t.faces.size(); ++f) {
             if (!terrain::face_usable(t, f)) continue;
             const auto& v = t.faces[f].v;
             const terrain::Vec3 &a = t.positions[v[0]], &b = t.positions[v[1]],
                                 &c = t.positions[v[2]];
-            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y}, a.z, 0, 0};
+            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y},
+                     a.z,        0,          0,
+                     b.z,        c.z,        {id[v[0]], id[v[1]], id[v[2]]}};
             const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
             const double vx = c.x - a.x, vy = c.y - a.y, vz = c.z - a.z;
             const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
             if (std::abs(nz) < 1e-9) continue; // vertical in XY: nothing lies on it
             g.dzdx = -nx / nz, g.dzdy = -ny / nz;
-            if (nz < 0) std::swap(g.b, g.c); // counter-clockwise seen from above
+            if (nz < 0) { // counter-clockwise seen from above
+                std::swap(g.b, g.c), std::swap(g.zb, g.zc);
+                std::swap(g.id[1], g.id[2]);
+            }
             ground_.push_back(g);
         }
         if (ground_.empty()) return;
@@ -112,6 +157,28 @@ class GroundIndex {
     }
 
   private:
+    // Each vertex's id: the first vertex of its position (bit patterns equal), so that faces
+    // that do not share their vertices still share their edges' crossings.
+    static std::vector<uint32_t> first_of_each_position(const std::vector<terrain::Vec3>& pos) {
+        const auto key = [&](uint32_t i) {
+            return std::tuple{std::bit_cast<uint32_t>(pos[i].x), std::bit_cast<uint32_t>(pos[i].y),
+                              std::bit_cast<uint32_t>(pos[i].z), i};
+        };
+        std::vector<uint32_t> order(pos.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](uint32_t x, uint32_t y) { return key(x) < key(y); });
+        std::vector<uint32_t> id(pos.size());
+        for (size_t k = 0; k < order.size(); ++k) {
+            const bool same = k > 0 &&
+                              std::get<0>(key(order[k])) == std::get<0>(key(order[k - 1])) &&
+                              std::get<1>(key(order[k])) == std::get<1>(key(order[k - 1])) &&
+                              std::get<2>(key(order[k])) == std::get<2>(key(order[k - 1]));
+            id[order[k]] = same ? id[order[k - 1]] : order[k];
+        }
+        return id;
+    }
+
     std::pair<size_t, size_t> cell(double x, double y) const {
         auto axis = [&](double v, double lo, double hi) {
             const double span = hi - lo;
@@ -139,41 +206,80 @@ constexpr size_t kMaxClipCorners = kMergedCornersAtMost + 3;
 // A clip's working memory, the caller's and reused: the drape clips hundreds of thousands of
 // pieces on a map (fixed arrays: no size bookkeeping per corner).
 struct ClipBuffers {
-    std::array<std::array<P2, kMaxClipCorners>, 2> rings;
+    std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
+    std::array<std::array<Line, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
     std::array<double, kMaxClipCorners> sides;
 };
 
+double clamp01(double f) {
+    return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+// Where the piece's edge along `l` crosses the ground triangle's edge `e`, from the two lines
+// alone (`fallback`, the clip's own point, when they do not cross): two terrain edges meet at
+// their common vertex; a polygon edge crosses a terrain edge at a height interpolated along it.
+Corner crossing(const Line& l, const Line& e, P2 fallback) {
+    if (l.terrain()) {
+        if (l.u == e.u || l.u == e.v) return {l.p, l.zp};
+        if (l.v == e.u || l.v == e.v) return {l.q, l.zq};
+        return {fallback, std::nan("")};
+    }
+    const double dp = cross(e.p, e.q, l.p), dq = cross(e.p, e.q, l.q);
+    const double ep = cross(l.p, l.q, e.p), eq = cross(l.p, l.q, e.q);
+    if (!(dp != dq) || !(ep != eq)) return {fallback, std::nan("")};
+    const double s = clamp01(dp / (dp - dq)), r = clamp01(ep / (ep - eq));
+    return {{l.p.x + s * (l.q.x - l.p.x), l.p.y + s * (l.q.y - l.p.y)}, e.zp + r * (e.zq - e.zp)};
+}
+
+// The ground triangle's edges, counter-clockwise.
+std::array<Line, 3> ground_edges(const Ground& g) {
+    return {ground_edge(g.a, g.za, g.id[0], g.b, g.zb, g.id[1]),
+            ground_edge(g.b, g.zb, g.id[1], g.c, g.zc, g.id[2]),
+            ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0])};
+}
+
 // Sutherland-Hodgman: the part of the convex polygon `subject` (`n` corners, counter-clockwise:
-// a convex part of an areal) inside the counter-clockwise ground triangle, as a pointer to its
-// corners and their count (0 when they do not overlap). Each of the three edges adds at most one
-// corner.
-std::pair<const P2*, size_t> clip(const P2* subject, size_t n, const Ground& g, ClipBuffers& b) {
-    const P2* poly = subject;
-    P2* out = b.rings[0].data();
+// a convex part of an areal or a ribbon; `lines[k]` the edge from corner k to k + 1) inside the
+// counter-clockwise ground triangle, as a pointer to its corners and their count (0 when they do
+// not overlap). Each of the three edges adds at most one corner; a corner cut by an edge is
+// computed from the two lines it lies on (crossing), the same in the pieces on either side.
+std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject_lines, size_t n,
+                                      const Ground& g, ClipBuffers& b) {
+    const Corner* poly = subject;
+    const Line* lines = subject_lines;
+    int next = 0;
     double* d = b.sides.data();
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
-    for (const auto& e : edges) {
+    const std::array<Line, 3> edge_lines = ground_edges(g);
+    for (int k = 0; k < 3; ++k) {
+        const auto& e = edges[k];
         bool all_in = true, all_out = true;
         for (size_t i = 0; i < n; ++i) {
-            d[i] = cross(e[0], e[1], poly[i]);
+            d[i] = cross(e[0], e[1], poly[i].xy);
             all_in &= d[i] >= 0;
             all_out &= d[i] < 0;
         }
         if (all_out) return {nullptr, 0};
         if (all_in) continue; // this edge cuts nothing off
+        Corner* out = b.rings[size_t(next)].data();
+        Line* out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
-            const bool in = d[i] >= 0;
-            if (in != (d[prev] >= 0)) {
+            const bool in = d[i] >= 0, prev_in = d[prev] >= 0;
+            if (in != prev_in) {
                 const double f = d[prev] / (d[prev] - d[i]);
-                const P2 p = poly[prev], q = poly[i];
-                out[m++] = {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
+                const P2 p = poly[prev].xy, q = poly[i].xy;
+                out[m] = crossing(lines[prev], edge_lines[size_t(k)],
+                                  {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)});
+                // Leaving: on along the ground edge; entering: on along the piece's edge.
+                out_lines[m++] = prev_in ? edge_lines[size_t(k)] : lines[prev];
             }
-            if (in) out[m++] = poly[i];
+            if (in) out[m] = poly[i], out_lines[m++] = lines[i];
         }
         poly = out;
+        lines = out_lines;
         n = m;
-        out = out == b.rings[0].data() ? b.rings[1].data() : b.rings[0].data();
+        next ^= 1;
         if (n < 3) return {nullptr, 0};
     }
     return {poly, n};
@@ -181,11 +287,11 @@ std::pair<const P2*, size_t> clip(const P2* subject, size_t n, const Ground& g, 
 
 // Whether the ground triangle lies wholly outside one edge of the counter-clockwise `subject`:
 // then they do not overlap.
-bool separated(const Ground& g, const std::vector<P2>& subject) {
-    for (size_t i = 0, prev = subject.size() - 1; i < subject.size(); prev = i++)
-        if (cross(subject[prev], subject[i], g.a) < 0 &&
-            cross(subject[prev], subject[i], g.b) < 0 && cross(subject[prev], subject[i], g.c) < 0)
-            return true;
+bool separated(const Ground& g, const std::vector<Corner>& subject) {
+    for (size_t i = 0, prev = subject.size() - 1; i < subject.size(); prev = i++) {
+        const P2 p = subject[prev].xy, q = subject[i].xy;
+        if (cross(p, q, g.a) < 0 && cross(p, q, g.b) < 0 && cross(p, q, g.c) < 0) return true;
+    }
     return false;
 }
 
@@ -312,18 +418,24 @@ bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
            std::max({g.a.y, g.b.y, g.c.y}) >= lo.y && std::min({g.a.y, g.b.y, g.c.y}) <= hi.y;
 }
 
-// Cyrus-Beck: the parameter range of segment p->q inside the triangle, if any.
-std::optional<std::pair<double, double>> clip_segment(P2 p, P2 q, const Ground& g) {
+// Cyrus-Beck: the part of segment p->q inside the triangle, if any: its parameter range and
+// the triangle edge (0..2) that cut each end, -1 where the segment's own end is.
+struct SegmentClip {
     double t0 = 0, t1 = 1;
+    int edge0 = -1, edge1 = -1;
+};
+std::optional<SegmentClip> clip_segment(P2 p, P2 q, const Ground& g) {
+    SegmentClip s;
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
-    for (const auto& e : edges) {
+    for (int k = 0; k < 3; ++k) {
+        const auto& e = edges[k];
         const double dp = cross(e[0], e[1], p), dq = cross(e[0], e[1], q);
         if (dp < 0 && dq < 0) return std::nullopt;
-        if (dp < 0) t0 = std::max(t0, dp / (dp - dq));
-        if (dq < 0) t1 = std::min(t1, dp / (dp - dq));
-        if (t0 >= t1) return std::nullopt;
+        if (dp < 0 && dp / (dp - dq) > s.t0) s.t0 = dp / (dp - dq), s.edge0 = k;
+        if (dq < 0 && dp / (dp - dq) < s.t1) s.t1 = dp / (dp - dq), s.edge1 = k;
+        if (s.t0 >= s.t1) return std::nullopt;
     }
-    return std::pair{t0, t1};
+    return s;
 }
 
 void push(std::vector<float>& out, double x, double y, double z) {
@@ -373,22 +485,34 @@ class Draper {
         scene::Primitive& fill = out.fills[material];
         fill.material = material;
         if (n >= 3)
-            for (const std::vector<P2>& part : convex_parts(areal.vertices))
-                drape_convex(part, fill, options_.lift, false);
+            for (const std::vector<P2>& part : convex_parts(areal.vertices)) {
+                subject_.clear(), subject_lines_.clear();
+                for (size_t k = 0; k < part.size(); ++k) {
+                    subject_.push_back({part[k], std::nan("")});
+                    subject_lines_.push_back(polygon_edge(part[k], part[(k + 1) % part.size()]));
+                }
+                drape_convex(fill, options_.lift, false);
+            }
         auto& line_pos = out.lines.attributes["POSITION"];
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
             const double len = std::hypot(q.x - p.x, q.y - p.y);
             if (!(len > 0) || !outlined_edges_[a][k]) continue;
+            const Line edge = polygon_edge(p, q);
             index_.visit({std::min(p.x, q.x), std::min(p.y, q.y)},
                          {std::max(p.x, q.x), std::max(p.y, q.y)}, marks_, [&](const Ground& g) {
-                             const auto range = clip_segment(p, q, g);
-                             if (!range) return;
-                             for (const double t : {range->first, range->second}) {
+                             const auto s = clip_segment(p, q, g);
+                             if (!s) return;
+                             const std::array<Line, 3> sides = ground_edges(g);
+                             for (const auto& [t, side] :
+                                  {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
-                                 push(line_pos.data, v.x, v.y,
-                                      g.height(v.x, v.y) + options_.outline_lift);
+                                 const Corner c = side < 0 ? Corner{v, std::nan("")}
+                                                           : crossing(edge, sides[size_t(side)], v);
+                                 push(line_pos.data, c.xy.x, c.xy.y,
+                                      (std::isnan(c.z) ? g.height(c.xy.x, c.xy.y) : c.z) +
+                                          options_.outline_lift);
                                  out.lines.indices.push_back(uint32_t(out.lines.indices.size()));
                              }
                          });
@@ -397,35 +521,45 @@ class Draper {
             // reached over a fold or past the map's edge).
             const P2 side{-(q.y - p.y) / len * options_.outline_width / 2,
                           (q.x - p.x) / len * options_.outline_width / 2};
-            ribbon_[0] = {p.x - side.x, p.y - side.y}, ribbon_[1] = {q.x - side.x, q.y - side.y};
-            ribbon_[2] = {q.x + side.x, q.y + side.y}, ribbon_[3] = {p.x + side.x, p.y + side.y};
-            drape_convex(ribbon_, out.ribbons, options_.outline_lift, true);
+            const std::array<P2, 4> ribbon = {
+                P2{p.x - side.x, p.y - side.y}, P2{q.x - side.x, q.y - side.y},
+                P2{q.x + side.x, q.y + side.y}, P2{p.x + side.x, p.y + side.y}};
+            subject_.clear(), subject_lines_.clear();
+            for (size_t c = 0; c < 4; ++c) {
+                subject_.push_back({ribbon[c], std::nan("")});
+                subject_lines_.push_back(polygon_edge(ribbon[c], ribbon[(c + 1) % 4]));
+            }
+            drape_convex(out.ribbons, options_.outline_lift, true);
         }
     }
 
   private:
-    // Clips `subject` (convex, counter-clockwise) against every ground triangle under it into
-    // `target`, `lift` above the ground: each piece's corners once, its triangles a fan over
-    // them. `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for
-    // fills the test only adds to the clip, measured).
-    void drape_convex(const std::vector<P2>& subject, scene::Primitive& target, float lift,
-                      bool separate_first) {
-        if (subject.size() > kMergedCornersAtMost) // convex_parts makes none: ClipBuffers' room
+    // Clips the subject (subject_, subject_lines_: convex, counter-clockwise) against every
+    // ground triangle under it into `target`, `lift` above the ground: each piece's corners once,
+    // its triangles a fan over them (a corner two pieces share is one vertex once the layer is
+    // welded). `separate_first`: ribbons, whose boxes hold many triangles their sides pass by
+    // (for fills the test only adds to the clip, measured).
+    void drape_convex(scene::Primitive& target, float lift, bool separate_first) {
+        if (subject_.size() > kMergedCornersAtMost) // convex_parts makes none: ClipBuffers' room
             throw std::logic_error("drape: a convex part of more than 256 corners");
         auto& pos = target.attributes["POSITION"];
-        P2 lo = subject[0], hi = subject[0];
-        for (P2 c : subject) {
-            lo.x = std::min(lo.x, c.x), lo.y = std::min(lo.y, c.y);
-            hi.x = std::max(hi.x, c.x), hi.y = std::max(hi.y, c.y);
+        P2 lo = subject_[0].xy, hi = subject_[0].xy;
+        for (const Corner& c : subject_) {
+            lo.x = std::min(lo.x, c.xy.x), lo.y = std::min(lo.y, c.xy.y);
+            hi.x = std::max(hi.x, c.xy.x), hi.y = std::max(hi.y, c.xy.y);
         }
         index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
-            if (separate_first && separated(g, subject)) return;
-            const auto [piece, corners] = clip(subject.data(), subject.size(), g, clip_buffers_);
+            if (separate_first && separated(g, subject_)) return;
+            const auto [piece, corners] =
+                clip(subject_.data(), subject_lines_.data(), subject_.size(), g, clip_buffers_);
             if (corners < 3) return;
             const uint32_t base = uint32_t(pos.count());
-            for (size_t k = 0; k < corners; ++k)
-                push(pos.data, piece[k].x, piece[k].y, g.height(piece[k].x, piece[k].y) + lift);
+            for (size_t k = 0; k < corners; ++k) {
+                const Corner& c = piece[k];
+                push(pos.data, c.xy.x, c.xy.y,
+                     (std::isnan(c.z) ? g.height(c.xy.x, c.xy.y) : c.z) + lift);
+            }
             for (uint32_t k = 1; k + 1 < corners; ++k)
                 for (uint32_t corner : {0u, k, k + 1}) target.indices.push_back(base + corner);
         });
@@ -436,7 +570,8 @@ class Draper {
     const std::vector<std::vector<bool>>& outlined_edges_;
     GroundIndex::Marks marks_;
     ClipBuffers clip_buffers_;
-    std::vector<P2> ribbon_ = std::vector<P2>(4);
+    std::vector<Corner> subject_;
+    std::vector<Line> subject_lines_;
 };
 
 // Appends `from` to `to` (indices moved past `to`'s vertices) and frees `from`.
@@ -524,6 +659,50 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     return concatenate(layers);
 }
 
+// One vertex per position (bit patterns equal) in the order of first use, and the triangles or
+// segments that welding leaves without area dropped: the pieces' shared corners, computed the
+// same in each, become shared vertices. A sort, not a hash: the same output on any thread count
+// and the least memory beside the layer.
+void weld(scene::Primitive& p) {
+    std::vector<float>& pos = p.attributes["POSITION"].data;
+    const size_t n = pos.size() / 3;
+    const auto key = [&](uint32_t i) {
+        return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(pos[3 * size_t(i)]),
+                                       std::bit_cast<uint32_t>(pos[3 * size_t(i) + 1]),
+                                       std::bit_cast<uint32_t>(pos[3 * size_t(i) + 2])};
+    };
+    std::vector<uint32_t> order(n);
+    for (uint32_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+        const auto kx = key(x), ky = key(y);
+        return kx != ky ? kx < ky : x < y;
+    });
+    // to[i]: first the vertex's first copy, then its new index.
+    std::vector<uint32_t> to(n);
+    for (size_t k = 0; k < n; ++k)
+        to[order[k]] = k > 0 && key(order[k]) == key(order[k - 1]) ? to[order[k - 1]] : order[k];
+    order.clear(), order.shrink_to_fit();
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (to[i] == i) {
+            for (size_t c = 0; c < 3; ++c) pos[3 * size_t(kept) + c] = pos[3 * size_t(i) + c];
+            to[i] = kept++;
+        } else {
+            to[i] = to[to[i]]; // its first copy, earlier, has its new index already
+        }
+    pos.resize(3 * size_t(kept));
+    const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
+    size_t out = 0;
+    for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
+        const uint32_t a = to[p.indices[k]], b = to[p.indices[k + 1]],
+                       c = corners == 3 ? to[p.indices[k + 2]] : kNoVertex;
+        if (a == b || (corners == 3 && (b == c || a == c))) continue;
+        p.indices[out++] = a, p.indices[out++] = b;
+        if (corners == 3) p.indices[out++] = c;
+    }
+    p.indices.resize(out);
+}
+
 } // namespace
 
 void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
@@ -549,13 +728,17 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
 
     scene::Mesh mesh;
     mesh.name = kArealDrapedNode;
-    for (auto& [material, p] : fills)
+    for (auto& [material, p] : fills) {
+        weld(p);
         if (!p.indices.empty()) mesh.primitives.push_back(std::move(p));
+    }
     scene::Material outline;
     outline.name = "areal_outline";
     outline.base_color_factor = {0.02f, 0.02f, 0.02f, 1.0f};
     sc.materials.push_back(std::move(outline));
     lines.material = ribbons.material = int(sc.materials.size() - 1);
+    weld(lines);
+    weld(ribbons);
     if (!lines.indices.empty()) mesh.primitives.push_back(std::move(lines));
     if (!ribbons.indices.empty()) mesh.primitives.push_back(std::move(ribbons));
     if (mesh.primitives.empty()) return;
