@@ -62,6 +62,14 @@ struct Line {
     bool terrain() const { return u != kNoVertex; }
 };
 
+bool operator==(P2 p, P2 q) {
+    return p.x == q.x && p.y == q.y;
+}
+
+bool same_line(const Line& l, const Line& m) {
+    return l.p == m.p && l.q == m.q && l.u == m.u && l.v == m.v;
+}
+
 bool before(P2 p, P2 q) {
     return p.x < q.x || (p.x == q.x && p.y < q.y);
 }
@@ -464,6 +472,40 @@ void colour(scene::Material& m, uint32_t class_id, float alpha) {
     m.alpha_mode = scene::AlphaMode::Blend;
 }
 
+// Ear clipping of a simple counter-clockwise ring in XY (a merged piece: small, flat): its
+// triangles as ring indices, or false when no ear is left (a ring that is not simple).
+bool ear_clip(const std::vector<P2>& ring, std::vector<uint32_t>& triangles) {
+    std::vector<uint32_t> left(ring.size());
+    for (uint32_t i = 0; i < left.size(); ++i) left[i] = i;
+    size_t at = 0;
+    while (left.size() > 3) {
+        bool found = false;
+        for (size_t tried = 0; tried < left.size() && !found; ++tried, ++at) {
+            const size_t m = left.size(), i = at % m;
+            const uint32_t a = left[(i + m - 1) % m], b = left[i], c = left[(i + 1) % m];
+            const P2 pa = ring[a], pb = ring[b], pc = ring[c];
+            if (!(cross(pa, pb, pc) > 0)) continue;
+            bool inside = false;
+            for (uint32_t k : left) {
+                const P2 p = ring[k];
+                if (k == a || k == b || k == c || p == pa || p == pb || p == pc) continue;
+                if (cross(pa, pb, p) >= 0 && cross(pb, pc, p) >= 0 && cross(pc, pa, p) >= 0) {
+                    inside = true;
+                    break;
+                }
+            }
+            if (inside) continue;
+            triangles.insert(triangles.end(), {a, b, c});
+            left.erase(left.begin() + std::ptrdiff_t(i));
+            at = i == 0 ? 0 : i - 1;
+            found = true;
+        }
+        if (!found) return false;
+    }
+    triangles.insert(triangles.end(), {left[0], left[1], left[2]});
+    return true;
+}
+
 // What a run of areals drapes: fills by material, outline segments, ribbons.
 struct DrapedLayer {
     DrapedLayer() { lines.mode = scene::Primitive::Mode::Lines; }
@@ -491,8 +533,9 @@ class Draper {
                     subject_.push_back({part[k], std::nan("")});
                     subject_lines_.push_back(polygon_edge(part[k], part[(k + 1) % part.size()]));
                 }
-                drape_convex(fill, options_.lift, false);
+                drape_convex(false);
             }
+        emit(fill, options_.lift);
         auto& line_pos = out.lines.attributes["POSITION"];
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
@@ -529,20 +572,19 @@ class Draper {
                 subject_.push_back({ribbon[c], std::nan("")});
                 subject_lines_.push_back(polygon_edge(ribbon[c], ribbon[(c + 1) % 4]));
             }
-            drape_convex(out.ribbons, options_.outline_lift, true);
+            drape_convex(true);
+            emit(out.ribbons, options_.outline_lift);
         }
     }
 
   private:
     // Clips the subject (subject_, subject_lines_: convex, counter-clockwise) against every
-    // ground triangle under it into `target`, `lift` above the ground: each piece's corners once,
-    // its triangles a fan over them (a corner two pieces share is one vertex once the layer is
-    // welded). `separate_first`: ribbons, whose boxes hold many triangles their sides pass by
-    // (for fills the test only adds to the clip, measured).
-    void drape_convex(scene::Primitive& target, float lift, bool separate_first) {
+    // ground triangle under it into the pieces that emit() then lays into a primitive.
+    // `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for fills
+    // the test only adds to the clip, measured).
+    void drape_convex(bool separate_first) {
         if (subject_.size() > kMergedCornersAtMost) // convex_parts makes none: ClipBuffers' room
             throw std::logic_error("drape: a convex part of more than 256 corners");
-        auto& pos = target.attributes["POSITION"];
         P2 lo = subject_[0].xy, hi = subject_[0].xy;
         for (const Corner& c : subject_) {
             lo.x = std::min(lo.x, c.xy.x), lo.y = std::min(lo.y, c.xy.y);
@@ -554,16 +596,171 @@ class Draper {
             const auto [piece, corners] =
                 clip(subject_.data(), subject_lines_.data(), subject_.size(), g, clip_buffers_);
             if (corners < 3) return;
-            const uint32_t base = uint32_t(pos.count());
+            const Line* lines = piece == subject_.data() ? subject_lines_.data()
+                                : piece == clip_buffers_.rings[0].data()
+                                    ? clip_buffers_.lines[0].data()
+                                    : clip_buffers_.lines[1].data();
+            const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
+            Piece p{corners_.size(),
+                    0,
+                    {bits(g.dzdx), bits(g.dzdy), bits(g.za - g.dzdx * g.a.x - g.dzdy * g.a.y)}};
             for (size_t k = 0; k < corners; ++k) {
-                const Corner& c = piece[k];
-                push(pos.data, c.xy.x, c.xy.y,
-                     (std::isnan(c.z) ? g.height(c.xy.x, c.xy.y) : c.z) + lift);
+                Corner c = piece[k];
+                if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
+                // A corner on the one before (a corner the ground's edge passes through).
+                if (p.count > 0 && c.xy == corners_.back().xy) {
+                    lines_.back() = lines[k];
+                    continue;
+                }
+                corners_.push_back(c), lines_.push_back(lines[k]), ++p.count;
             }
-            for (uint32_t k = 1; k + 1 < corners; ++k)
-                for (uint32_t corner : {0u, k, k + 1}) target.indices.push_back(base + corner);
+            if (p.count > 1 && corners_.back().xy == corners_[p.first].xy)
+                corners_.pop_back(), lines_.pop_back(), --p.count;
+            if (p.count < 3) {
+                corners_.resize(p.first), lines_.resize(p.first);
+                return;
+            }
+            pieces_.push_back(p);
         });
     }
+
+    // Lays the pieces clipped so far into `target`, `lift` above the ground, and forgets them.
+    // The pieces on one plane (a terrain triangle's, or a flat stretch's: a plateau, the river)
+    // are merged where they share edges, and a corner then left on a straight line it was only
+    // cut from (a terrain edge crossing a diagonal of the areal's convex parts or crossing a
+    // ribbon between two coplanar triangles) is dropped; each ring is ear-clipped. A group that
+    // does not merge into simple counter-clockwise rings is laid piece by piece, each a fan over
+    // its corners.
+    void emit(scene::Primitive& target, float lift) {
+        std::vector<size_t>& order = order_;
+        order.resize(pieces_.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t x, size_t y) { return pieces_[x].plane < pieces_[y].plane; });
+        for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
+            for (g1 = g0 + 1;
+                 g1 < order.size() && pieces_[order[g1]].plane == pieces_[order[g0]].plane; ++g1) {
+            }
+            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, lift)) continue;
+            for (size_t k = g0; k < g1; ++k) {
+                const Piece& p = pieces_[order[k]];
+                const uint32_t base = add_corner(target, corners_[p.first], lift);
+                for (size_t c = 1; c < p.count; ++c)
+                    add_corner(target, corners_[p.first + c], lift);
+                for (uint32_t c = 1; c + 1 < p.count; ++c)
+                    for (uint32_t corner : {0u, c, c + 1}) target.indices.push_back(base + corner);
+            }
+        }
+        pieces_.clear(), corners_.clear(), lines_.clear();
+    }
+
+    static uint32_t add_corner(scene::Primitive& target, const Corner& c, float lift) {
+        auto& pos = target.attributes["POSITION"];
+        const uint32_t at = uint32_t(pos.count());
+        push(pos.data, c.xy.x, c.xy.y, c.z + lift);
+        return at;
+    }
+
+    // A piece's edge, a to b.
+    struct Edge {
+        std::array<uint64_t, 4> key; // a.x, a.y, b.x, b.y as bits
+        uint32_t from;               // corners_ index of a, lines_ index of the edge
+        uint32_t to;                 // corners_ index of b
+        bool inner = false;          // another piece has it the other way
+        bool taken = false;
+    };
+
+    // The pieces `group` (one plane) merged along the edges they share, into target; false
+    // (nothing added) when their outline is not simple counter-clockwise rings.
+    bool merge(const size_t* group, size_t n, scene::Primitive& target, float lift) {
+        const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
+        std::vector<Edge>& edges = edges_;
+        edges.clear();
+        for (size_t i = 0; i < n; ++i) {
+            const Piece& p = pieces_[group[i]];
+            for (size_t k = 0; k < p.count; ++k) {
+                const uint32_t a = uint32_t(p.first + k), b = uint32_t(p.first + (k + 1) % p.count);
+                const P2 pa = corners_[a].xy, pb = corners_[b].xy;
+                edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a, b});
+            }
+        }
+        std::sort(edges.begin(), edges.end(),
+                  [](const Edge& x, const Edge& y) { return x.key < y.key; });
+        const auto find = [&](const std::array<uint64_t, 4>& key) {
+            const auto it =
+                std::lower_bound(edges.begin(), edges.end(), key,
+                                 [](const Edge& e, const auto& k) { return e.key < k; });
+            return it != edges.end() && it->key == key ? it : edges.end();
+        };
+        for (size_t i = 0; i < edges.size(); ++i) {
+            if (i > 0 && edges[i].key == edges[i - 1].key) return false; // pieces overlap
+            const auto& k = edges[i].key;
+            edges[i].inner = find({k[2], k[3], k[0], k[1]}) != edges.end();
+        }
+        // The outline: from each corner at most one outer edge leaves.
+        std::vector<uint32_t>& ring = ring_;
+        std::vector<P2>& ring_xy = ring_xy_;
+        std::vector<uint32_t>& triangles = triangles_;
+        std::vector<uint32_t>& out = out_corners_;
+        out.clear(), triangles_out_.clear();
+        for (size_t i = 0; i < edges.size(); ++i) {
+            if (edges[i].inner || edges[i].taken) continue;
+            ring.clear();
+            for (size_t at = i;;) {
+                Edge& e = edges[at];
+                if (e.taken) return false; // an outline that does not close where it began
+                e.taken = true;
+                ring.push_back(e.from);
+                const auto& k = e.key;
+                auto next = std::lower_bound(
+                    edges.begin(), edges.end(), std::array<uint64_t, 2>{k[2], k[3]},
+                    [](const Edge& x, const std::array<uint64_t, 2>& a) {
+                        return std::array<uint64_t, 2>{x.key[0], x.key[1]} < a;
+                    });
+                size_t found = edges.size();
+                for (; next != edges.end() && next->key[0] == k[2] && next->key[1] == k[3]; ++next)
+                    if (!next->inner) {
+                        if (found != edges.size()) return false; // two ways on: not simple
+                        found = size_t(next - edges.begin());
+                    }
+                if (found == edges.size()) return false;
+                if (found == i) break;
+                at = found;
+                if (ring.size() > edges.size()) return false;
+            }
+            // Drop the corners on a straight line they were only cut from: the edges before
+            // and after one lie on the same line.
+            ring_xy.clear();
+            std::vector<uint32_t> kept;
+            for (size_t k = 0; k < ring.size(); ++k) {
+                const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
+                if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
+                kept.push_back(ring[k]);
+                ring_xy.push_back(corners_[ring[k]].xy);
+            }
+            if (kept.size() < 3) return false;
+            double area2 = 0;
+            for (size_t k = 0; k < ring_xy.size(); ++k)
+                area2 += cross({0, 0}, ring_xy[k], ring_xy[(k + 1) % ring_xy.size()]);
+            if (!(area2 > 0)) return false; // a hole, or nothing
+            triangles.clear();
+            if (!ear_clip(ring_xy, triangles)) return false;
+            const uint32_t base = uint32_t(out.size());
+            out.insert(out.end(), kept.begin(), kept.end());
+            for (uint32_t t : triangles) triangles_out_.push_back(base + t);
+        }
+        const uint32_t base = uint32_t(target.attributes["POSITION"].count());
+        for (uint32_t c : out) add_corner(target, corners_[c], lift);
+        for (uint32_t t : triangles_out_) target.indices.push_back(base + t);
+        return true;
+    }
+
+    struct Piece {
+        size_t first, count; // in corners_ and lines_
+        // dz/dx, dz/dy and the height at x = y = 0, as bits (+0 for -0): equal on the triangles
+        // of a flat stretch, and a total order whatever the values.
+        std::array<uint64_t, 3> plane;
+    };
 
     const GroundIndex& index_;
     const DrapeOptions& options_;
@@ -572,6 +769,16 @@ class Draper {
     ClipBuffers clip_buffers_;
     std::vector<Corner> subject_;
     std::vector<Line> subject_lines_;
+    // The pieces clipped and not yet emitted: their corners and the lines each corner's edge to
+    // the next lies on.
+    std::vector<Piece> pieces_;
+    std::vector<Corner> corners_;
+    std::vector<Line> lines_;
+    // merge()'s and emit()'s working memory.
+    std::vector<size_t> order_;
+    std::vector<uint32_t> ring_, triangles_, out_corners_, triangles_out_;
+    std::vector<P2> ring_xy_;
+    std::vector<Edge> edges_;
 };
 
 // Appends `from` to `to` (indices moved past `to`'s vertices) and frees `from`.
@@ -661,35 +868,35 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
 
 // One vertex per position (bit patterns equal) in the order of first use, and the triangles or
 // segments that welding leaves without area dropped: the pieces' shared corners, computed the
-// same in each, become shared vertices. A sort, not a hash: the same output on any thread count
-// and the least memory beside the layer.
+// same in each, become shared vertices. An open-addressed table of the kept vertices (8 bytes a
+// vertex beside the layer); the result does not depend on the table, so neither on the threads.
 void weld(scene::Primitive& p) {
     std::vector<float>& pos = p.attributes["POSITION"].data;
     const size_t n = pos.size() / 3;
-    const auto key = [&](uint32_t i) {
-        return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(pos[3 * size_t(i)]),
-                                       std::bit_cast<uint32_t>(pos[3 * size_t(i) + 1]),
-                                       std::bit_cast<uint32_t>(pos[3 * size_t(i) + 2])};
+    const auto key = [&](size_t i) {
+        return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(pos[3 * i]),
+                                       std::bit_cast<uint32_t>(pos[3 * i + 1]),
+                                       std::bit_cast<uint32_t>(pos[3 * i + 2])};
     };
-    std::vector<uint32_t> order(n);
-    for (uint32_t i = 0; i < n; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-        const auto kx = key(x), ky = key(y);
-        return kx != ky ? kx < ky : x < y;
-    });
-    // to[i]: first the vertex's first copy, then its new index.
+    const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * n));
+    std::vector<uint32_t> slots(size, kNoVertex); // kept vertices' new indices
     std::vector<uint32_t> to(n);
-    for (size_t k = 0; k < n; ++k)
-        to[order[k]] = k > 0 && key(order[k]) == key(order[k - 1]) ? to[order[k - 1]] : order[k];
-    order.clear(), order.shrink_to_fit();
     uint32_t kept = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (to[i] == i) {
-            for (size_t c = 0; c < 3; ++c) pos[3 * size_t(kept) + c] = pos[3 * size_t(i) + c];
-            to[i] = kept++;
-        } else {
-            to[i] = to[to[i]]; // its first copy, earlier, has its new index already
+    for (size_t i = 0; i < n; ++i) {
+        const auto k = key(i);
+        uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
+                     (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
+                     (uint64_t(k[2]) * 0x165667B19E3779F9ull);
+        h ^= h >> 29;
+        size_t at = size_t(h) & (size - 1);
+        while (slots[at] != kNoVertex && key(slots[at]) != k) at = (at + 1) & (size - 1);
+        if (slots[at] == kNoVertex) { // the first copy: kept, moved down to its new index
+            for (size_t c = 0; c < 3; ++c) pos[3 * size_t(kept) + c] = pos[3 * i + c];
+            slots[at] = kept++;
         }
+        to[i] = slots[at];
+    }
+    slots.clear(), slots.shrink_to_fit();
     pos.resize(3 * size_t(kept));
     const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
     size_t out = 0;
