@@ -95,6 +95,13 @@ double cross(P2 o, P2 p, P2 q) {
     return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
 }
 
+// A ground triangle's plane: dz/dx, dz/dy and the height at x = y = 0, as bits (+0 for -0): equal
+// on the triangles of a flat stretch, and a total order whatever the values.
+std::array<uint64_t, 3> plane_key(const Ground& g) {
+    const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
+    return {bits(g.dzdx), bits(g.dzdy), bits(g.za - g.dzdx * g.a.x - g.dzdy * g.a.y)};
+}
+
 // Uniform grid of terrain triangles over their XY bounds.
 class GroundIndex {
   public:
@@ -421,6 +428,116 @@ std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
     return outline;
 }
 
+// The ribbons the outlines are drawn with: each outlined edge's band `width` wide, as four
+// corners counter-clockwise (right at its start, right at its end, left at its end, left at its
+// start, along the edge as its areal runs), by areal and edge. A band is the edge's rectangle,
+// but where exactly two outlined edges meet (of one areal, or of two areals whose outlines go on
+// into each other) at a turn of at most 120 degrees, and the join takes less than half of either
+// edge, both end on the mitre: the corners where their sides' lines cross, computed once, so the
+// two ribbons share them (two vertices a join instead of four; no gap outside the turn, no
+// overlap inside it).
+struct Ribbons {
+    std::vector<size_t> first; // per areal, and one past the last: where its edges start in quads
+    std::vector<std::array<P2, 4>> quads;
+    std::vector<bool> drawn; // outlined, and of some length
+};
+
+Ribbons outline_ribbons(const arealmap::ArealMap& map,
+                        const std::vector<std::vector<bool>>& outlined, double width) {
+    const double half = width / 2;
+    Ribbons r;
+    struct EdgeDir {
+        P2 normal; // left, unit
+        double length;
+    };
+    std::vector<EdgeDir> dirs;
+    // Each drawn edge's two ends, by position (bit patterns, as edges_to_outline compares them).
+    struct End {
+        std::array<uint32_t, 2> at;
+        uint32_t edge;
+        bool start;
+        P2 point;
+    };
+    std::vector<End> ends;
+    auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    r.first.push_back(0);
+    for (size_t a = 0; a < map.areals.size(); ++a) {
+        const auto& v = map.areals[a].vertices;
+        for (size_t k = 0; k < v.size(); ++k) {
+            const P2 p{v[k].x, v[k].y}, q{v[(k + 1) % v.size()].x, v[(k + 1) % v.size()].y};
+            const double len = std::hypot(q.x - p.x, q.y - p.y);
+            const bool drawn = outlined[a][k] && len > 0;
+            const P2 n = drawn ? P2{-(q.y - p.y) / len, (q.x - p.x) / len} : P2{0, 0};
+            const P2 side{n.x * half, n.y * half};
+            const uint32_t e = uint32_t(r.quads.size());
+            r.quads.push_back({P2{p.x - side.x, p.y - side.y}, P2{q.x - side.x, q.y - side.y},
+                               P2{q.x + side.x, q.y + side.y}, P2{p.x + side.x, p.y + side.y}});
+            r.drawn.push_back(drawn);
+            dirs.push_back({n, len});
+            if (!drawn) continue;
+            const auto& w = v[(k + 1) % v.size()];
+            ends.push_back({{bits(v[k].x), bits(v[k].y)}, e, true, p});
+            ends.push_back({{bits(w.x), bits(w.y)}, e, false, q});
+        }
+        r.first.push_back(r.quads.size());
+    }
+    std::sort(ends.begin(), ends.end(), [](const End& x, const End& y) {
+        return std::tie(x.at, x.edge, x.start) < std::tie(y.at, y.edge, y.start);
+    });
+    // The turn's cosine at the ends x and y taken as a path through their vertex (x arriving, y
+    // leaving, each turned round where it runs the other way), if they can be mitred.
+    const auto turn = [&](const End& x, const End& y) -> std::optional<double> {
+        const P2 nx = dirs[x.edge].normal, ny = dirs[y.edge].normal;
+        const double c = (x.start == y.start ? -1.0 : 1.0) * (nx.x * ny.x + nx.y * ny.y);
+        if (!(c >= -0.5)) return std::nullopt;
+        // Along each edge the mitre reaches half * tan(turn / 2) from the vertex.
+        const double reach = half * std::sqrt((1 - c) / (1 + c));
+        if (!(2 * reach < dirs[x.edge].length) || !(2 * reach < dirs[y.edge].length))
+            return std::nullopt;
+        return c;
+    };
+    const auto mitre = [&](const End& x, const End& y, double cos_turn) {
+        const bool x_turned = x.start, y_turned = !y.start;
+        const P2 nx = dirs[x.edge].normal, ny = dirs[y.edge].normal;
+        const P2 a{x_turned ? -nx.x : nx.x, x_turned ? -nx.y : nx.y};
+        const P2 b{y_turned ? -ny.x : ny.x, y_turned ? -ny.y : ny.y};
+        const double f = half / (1 + cos_turn);
+        const P2 m{(a.x + b.x) * f, (a.y + b.y) * f};
+        const P2 left{x.point.x + m.x, x.point.y + m.y}, right{x.point.x - m.x, x.point.y - m.y};
+        for (const auto& [end, turned] : {std::pair{&x, x_turned}, std::pair{&y, y_turned}}) {
+            std::array<P2, 4>& quad = r.quads[end->edge];
+            (end->start ? quad[0] : quad[1]) = turned ? left : right;
+            (end->start ? quad[3] : quad[2]) = turned ? right : left;
+        }
+    };
+    // Where more than two outlined edges meet, the straightest pairs are mitred (each end once)
+    // and the others keep their rectangles' ends, which reach into the mitred bands.
+    struct Pair {
+        double cos_turn;
+        size_t x, y;
+    };
+    std::vector<Pair> pairs;
+    std::vector<bool> used;
+    for (size_t i = 0, j; i < ends.size(); i = j) {
+        for (j = i + 1; j < ends.size() && ends[j].at == ends[i].at; ++j) {
+        }
+        pairs.clear();
+        for (size_t x = i; x < j; ++x)
+            for (size_t y = x + 1; y < j; ++y)
+                if (const auto c = turn(ends[x], ends[y])) pairs.push_back({*c, x - i, y - i});
+        std::sort(pairs.begin(), pairs.end(), [](const Pair& p, const Pair& q) {
+            return std::tie(q.cos_turn, p.x, p.y) < std::tie(p.cos_turn, q.x, q.y);
+        });
+        used.assign(j - i, false);
+        for (const Pair& p : pairs) {
+            if (used[p.x] || used[p.y]) continue;
+            used[p.x] = used[p.y] = true;
+            mitre(ends[i + p.x], ends[i + p.y], p.cos_turn);
+        }
+    }
+    return r;
+}
+
 bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
     return std::max({g.a.x, g.b.x, g.c.x}) >= lo.x && std::min({g.a.x, g.b.x, g.c.x}) <= hi.x &&
            std::max({g.a.y, g.b.y, g.c.y}) >= lo.y && std::min({g.a.y, g.b.y, g.c.y}) <= hi.y;
@@ -516,10 +633,8 @@ struct DrapedLayer {
 // Drapes areals into a layer; one per thread (the ground marks and clip buffers are its own).
 class Draper {
   public:
-    Draper(const GroundIndex& index, const DrapeOptions& options,
-           const std::vector<std::vector<bool>>& outlined_edges)
-        : index_(index), options_(options), outlined_edges_(outlined_edges), marks_(index.marks()) {
-    }
+    Draper(const GroundIndex& index, const DrapeOptions& options, const Ribbons& ribbons)
+        : index_(index), options_(options), ribbons_(ribbons), marks_(index.marks()) {}
 
     void areal(const arealmap::ArealMap& map, size_t a, int material, DrapedLayer& out) {
         const arealmap::Areal& areal = map.areals[a];
@@ -540,33 +655,47 @@ class Draper {
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
-            const double len = std::hypot(q.x - p.x, q.y - p.y);
-            if (!(len > 0) || !outlined_edges_[a][k]) continue;
+            const size_t e = ribbons_.first[a] + k;
+            if (!ribbons_.drawn[e]) continue;
+            // The edge's segments, one per ground triangle, in order along it; consecutive ones
+            // on one plane (a flat stretch) joined, since the line does not bend there.
             const Line edge = polygon_edge(p, q);
+            segments_.clear();
             index_.visit({std::min(p.x, q.x), std::min(p.y, q.y)},
                          {std::max(p.x, q.x), std::max(p.y, q.y)}, marks_, [&](const Ground& g) {
                              const auto s = clip_segment(p, q, g);
                              if (!s) return;
                              const std::array<Line, 3> sides = ground_edges(g);
+                             Segment& segment = segments_.emplace_back();
+                             segment.t = s->t0;
+                             segment.plane = plane_key(g);
+                             size_t end = 0;
                              for (const auto& [t, side] :
                                   {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
-                                 const Corner c = side < 0 ? Corner{v, std::nan("")}
-                                                           : crossing(edge, sides[size_t(side)], v);
-                                 push(line_pos.data, c.xy.x, c.xy.y,
-                                      (std::isnan(c.z) ? g.height(c.xy.x, c.xy.y) : c.z) +
-                                          options_.outline_lift);
-                                 out.lines.indices.push_back(uint32_t(out.lines.indices.size()));
+                                 Corner c = side < 0 ? Corner{v, std::nan("")}
+                                                     : crossing(edge, sides[size_t(side)], v);
+                                 if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
+                                 segment.ends[end++] = c;
                              }
                          });
-            // The ribbon: the edge's rectangle, draped like the fills (a quad per segment with
-            // the heights of the segment's ground triangle left the terrain where its sides
-            // reached over a fold or past the map's edge).
-            const P2 side{-(q.y - p.y) / len * options_.outline_width / 2,
-                          (q.x - p.x) / len * options_.outline_width / 2};
-            const std::array<P2, 4> ribbon = {
-                P2{p.x - side.x, p.y - side.y}, P2{q.x - side.x, q.y - side.y},
-                P2{q.x + side.x, q.y + side.y}, P2{p.x + side.x, p.y + side.y}};
+            std::sort(segments_.begin(), segments_.end(),
+                      [](const Segment& x, const Segment& y) { return x.t < y.t; });
+            for (size_t i = 0, j; i < segments_.size(); i = j) {
+                for (j = i + 1; j < segments_.size() && segments_[j].plane == segments_[i].plane &&
+                                segments_[j].ends[0].xy == segments_[j - 1].ends[1].xy &&
+                                segments_[j].ends[0].z == segments_[j - 1].ends[1].z;
+                     ++j) {
+                }
+                for (const Corner& c : {segments_[i].ends[0], segments_[j - 1].ends[1]}) {
+                    push(line_pos.data, c.xy.x, c.xy.y, c.z + options_.outline_lift);
+                    out.lines.indices.push_back(uint32_t(out.lines.indices.size()));
+                }
+            }
+            // The ribbon (outline_ribbons), draped like the fills (a quad per segment with the
+            // heights of the segment's ground triangle left the terrain where its sides reached
+            // over a fold or past the map's edge).
+            const std::array<P2, 4>& ribbon = ribbons_.quads[e];
             subject_.clear(), subject_lines_.clear();
             for (size_t c = 0; c < 4; ++c) {
                 subject_.push_back({ribbon[c], std::nan("")});
@@ -600,10 +729,7 @@ class Draper {
                                 : piece == clip_buffers_.rings[0].data()
                                     ? clip_buffers_.lines[0].data()
                                     : clip_buffers_.lines[1].data();
-            const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
-            Piece p{corners_.size(),
-                    0,
-                    {bits(g.dzdx), bits(g.dzdy), bits(g.za - g.dzdx * g.a.x - g.dzdy * g.a.y)}};
+            Piece p{corners_.size(), 0, plane_key(g)};
             for (size_t k = 0; k < corners; ++k) {
                 Corner c = piece[k];
                 if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
@@ -756,15 +882,13 @@ class Draper {
     }
 
     struct Piece {
-        size_t first, count; // in corners_ and lines_
-        // dz/dx, dz/dy and the height at x = y = 0, as bits (+0 for -0): equal on the triangles
-        // of a flat stretch, and a total order whatever the values.
-        std::array<uint64_t, 3> plane;
+        size_t first, count;           // in corners_ and lines_
+        std::array<uint64_t, 3> plane; // its ground triangle's plane_key
     };
 
     const GroundIndex& index_;
     const DrapeOptions& options_;
-    const std::vector<std::vector<bool>>& outlined_edges_;
+    const Ribbons& ribbons_;
     GroundIndex::Marks marks_;
     ClipBuffers clip_buffers_;
     std::vector<Corner> subject_;
@@ -779,6 +903,13 @@ class Draper {
     std::vector<uint32_t> ring_, triangles_, out_corners_, triangles_out_;
     std::vector<P2> ring_xy_;
     std::vector<Edge> edges_;
+    // An outline edge's segments, by where they start along it.
+    struct Segment {
+        double t;
+        std::array<uint64_t, 3> plane;
+        std::array<Corner, 2> ends;
+    };
+    std::vector<Segment> segments_;
 };
 
 // Appends `from` to `to` (indices moved past `to`'s vertices) and frees `from`.
@@ -832,7 +963,7 @@ DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
 // thread count.
 DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map,
                          const std::vector<int>& material_of, const DrapeOptions& options) {
-    const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
+    const Ribbons ribbons = outline_ribbons(map, edges_to_outline(map), options.outline_width);
     const size_t areals = map.areals.size();
     const size_t threads = std::max<size_t>(1, std::min<size_t>(options.threads, areals));
     // Several runs per thread: areals differ in cost by orders of magnitude.
@@ -843,7 +974,7 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     std::mutex failure_mutex;
     auto work = [&] {
         try {
-            Draper draper(index, options, outlined_edges);
+            Draper draper(index, options, ribbons);
             for (size_t r; (r = next_run++) < runs;)
                 for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
                     if (material_of[a] >= 0) draper.areal(map, a, material_of[a], layers[r]);
