@@ -13,17 +13,18 @@
 // flat stretch: a plateau, the river) are merged where they share edges, a corner then left on a
 // straight line it was only cut from is dropped, and each merged ring is ear-clipped (a group
 // that does not merge into simple rings is laid piece by piece, each a fan).
-// Outlines: each edge is clipped into segments for a LINES primitive (consecutive ones on one
-// plane joined), and its band `outline_width` wide is draped like the fills into ribbons of
-// triangles (Blender does not render LINES; a ribbon's pieces on one plane merge the same way),
-// both lifted a little more than the fills; an edge two areals share is outlined once. A band is
-// the edge's rectangle, mitred where two outlined edges meet (of one areal or of two; the
-// straightest pairs where more meet), so that neighbouring ribbons share their corners. Each primitive is then welded: one vertex per
-// position (bit patterns equal), in order of first use, so neighbouring pieces share their
-// vertices and the layer is a fraction of the terrain's GLB (docs/benchmarks.md). One material
-// per areal class, `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in the
-// class's colour (kArealClassColours; the same for both), alpha-blended so the ground shows
-// (draped fills alpha 0.2; the raw fills, which float or sink between their corners, 0.1).
+// Outlines: each edge is clipped into segments for a LINES primitive (consecutive ones joined where
+// the ground bends them less than 0.05 units, hidden by the ribbons they run along), and its band
+// `outline_width` wide is draped like the fills into ribbons of triangles (Blender does not render
+// LINES; a ribbon's pieces on one plane merge the same way), both lifted a little more than the
+// fills; an edge two areals share is outlined once. A band is the edge's rectangle, mitred where
+// two outlined edges meet (of one areal or of two; the straightest pairs where more meet), so that
+// neighbouring ribbons share their corners. Each primitive is then welded: one vertex per position
+// (bit patterns equal), in order of first use, so neighbouring pieces share their vertices and the
+// layer is a fraction of the terrain's GLB (docs/benchmarks.md). One material per areal class,
+// `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in the class's colour
+// (kArealClassColours; the same for both), alpha-blended so the ground shows (draped fills alpha
+// 0.2; the raw fills, which float or sink between their corners, 0.1).
 #pragma once
 
 #include "formats/arealmap.hpp"
