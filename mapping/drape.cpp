@@ -778,21 +778,22 @@ class Draper {
     // does not merge into simple counter-clockwise rings is laid piece by piece, each a fan over
     // its corners.
     void emit(scene::Primitive& target, float lift) {
+        std::vector<float>& pos = target.attributes["POSITION"].data;
         std::vector<size_t>& order = order_;
         order.resize(pieces_.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](size_t x, size_t y) { return pieces_[x].plane < pieces_[y].plane; });
+        std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            return std::tie(pieces_[x].plane, x) < std::tie(pieces_[y].plane, y);
+        });
         for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
             for (g1 = g0 + 1;
                  g1 < order.size() && pieces_[order[g1]].plane == pieces_[order[g0]].plane; ++g1) {
             }
-            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, lift)) continue;
+            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, pos, lift)) continue;
             for (size_t k = g0; k < g1; ++k) {
                 const Piece& p = pieces_[order[k]];
-                const uint32_t base = add_corner(target, corners_[p.first], lift);
-                for (size_t c = 1; c < p.count; ++c)
-                    add_corner(target, corners_[p.first + c], lift);
+                const uint32_t base = add_corner(pos, corners_[p.first], lift);
+                for (size_t c = 1; c < p.count; ++c) add_corner(pos, corners_[p.first + c], lift);
                 for (uint32_t c = 1; c + 1 < p.count; ++c)
                     for (uint32_t corner : {0u, c, c + 1}) target.indices.push_back(base + corner);
             }
@@ -800,10 +801,9 @@ class Draper {
         pieces_.clear(), corners_.clear(), lines_.clear();
     }
 
-    static uint32_t add_corner(scene::Primitive& target, const Corner& c, float lift) {
-        auto& pos = target.attributes["POSITION"];
-        const uint32_t at = uint32_t(pos.count());
-        push(pos.data, c.xy.x, c.xy.y, c.z + lift);
+    static uint32_t add_corner(std::vector<float>& pos, const Corner& c, float lift) {
+        const uint32_t at = uint32_t(pos.size() / 3);
+        push(pos, c.xy.x, c.xy.y, c.z + lift);
         return at;
     }
 
@@ -818,7 +818,8 @@ class Draper {
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
-    bool merge(const size_t* group, size_t n, scene::Primitive& target, float lift) {
+    bool merge(const size_t* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
+               float lift) {
         const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
         std::vector<Edge>& edges = edges_;
         edges.clear();
@@ -877,7 +878,8 @@ class Draper {
             // Drop the corners on a straight line they were only cut from: the edges before
             // and after one lie on the same line.
             ring_xy.clear();
-            std::vector<uint32_t> kept;
+            std::vector<uint32_t>& kept = kept_;
+            kept.clear();
             for (size_t k = 0; k < ring.size(); ++k) {
                 const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
                 if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
@@ -895,8 +897,8 @@ class Draper {
             out.insert(out.end(), kept.begin(), kept.end());
             for (uint32_t t : triangles) triangles_out_.push_back(base + t);
         }
-        const uint32_t base = uint32_t(target.attributes["POSITION"].count());
-        for (uint32_t c : out) add_corner(target, corners_[c], lift);
+        const uint32_t base = uint32_t(pos.size() / 3);
+        for (uint32_t c : out) add_corner(pos, corners_[c], lift);
         for (uint32_t t : triangles_out_) target.indices.push_back(base + t);
         return true;
     }
@@ -920,7 +922,7 @@ class Draper {
     std::vector<Line> lines_;
     // merge()'s and emit()'s working memory.
     std::vector<size_t> order_;
-    std::vector<uint32_t> ring_, triangles_, out_corners_, triangles_out_;
+    std::vector<uint32_t> ring_, kept_, triangles_, out_corners_, triangles_out_;
     std::vector<P2> ring_xy_;
     std::vector<Edge> edges_;
     // An outline edge's segments, by where they start along it.
