@@ -1062,6 +1062,49 @@ void weld(scene::Primitive& p) {
     p.indices.resize(out);
 }
 
+// Adds the welded primitive `p` (if it has anything) to the mesh, in parts of at most 65,535
+// vertices, each with 16-bit indices (the GLB writer's choice where every index is below 65,535):
+// its triangles or segments in order, a part taking the vertices they use in order of first use
+// (a vertex two parts use is stored in both, at the same position). Halves the indices' bytes of
+// a map whose class has more vertices (the stress map's fills and ribbons).
+void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
+    constexpr size_t kPartVertices = 0xFFFF;
+    const std::vector<float>& pos = p.attributes["POSITION"].data;
+    if (p.indices.empty()) return;
+    if (pos.size() / 3 <= kPartVertices) {
+        mesh.primitives.push_back(std::move(p));
+        return;
+    }
+    const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
+    std::vector<uint32_t> local(pos.size() / 3, kNoVertex), part_of(pos.size() / 3, kNoVertex);
+    std::vector<scene::Primitive> parts;
+    for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
+        const uint32_t part = uint32_t(parts.size() - (parts.empty() ? 0 : 1));
+        size_t added = 0;
+        for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != part;
+        if (parts.empty() ||
+            parts.back().attributes["POSITION"].data.size() / 3 + added > kPartVertices) {
+            scene::Primitive& next = parts.emplace_back();
+            next.material = p.material;
+            next.mode = p.mode;
+        }
+        scene::Primitive& to = parts.back();
+        std::vector<float>& to_pos = to.attributes["POSITION"].data;
+        const uint32_t at = uint32_t(parts.size() - 1);
+        for (size_t c = 0; c < corners; ++c) {
+            const uint32_t v = p.indices[k + c];
+            if (part_of[v] != at) {
+                part_of[v] = at, local[v] = uint32_t(to_pos.size() / 3);
+                to_pos.insert(to_pos.end(), pos.begin() + std::ptrdiff_t(3 * v),
+                              pos.begin() + std::ptrdiff_t(3 * v + 3));
+            }
+            to.indices.push_back(local[v]);
+        }
+    }
+    p = scene::Primitive();
+    for (scene::Primitive& part : parts) mesh.primitives.push_back(std::move(part));
+}
+
 } // namespace
 
 void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
@@ -1089,7 +1132,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     mesh.name = kArealDrapedNode;
     for (auto& [material, p] : fills) {
         weld(p);
-        if (!p.indices.empty()) mesh.primitives.push_back(std::move(p));
+        add_in_short_parts(mesh, p);
     }
     scene::Material outline;
     outline.name = "areal_outline";
@@ -1098,8 +1141,8 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
     lines.material = ribbons.material = int(sc.materials.size() - 1);
     weld(lines);
     weld(ribbons);
-    if (!lines.indices.empty()) mesh.primitives.push_back(std::move(lines));
-    if (!ribbons.indices.empty()) mesh.primitives.push_back(std::move(ribbons));
+    add_in_short_parts(mesh, lines);
+    add_in_short_parts(mesh, ribbons);
     if (mesh.primitives.empty()) return;
     if (options.tight_arrays)
         for (scene::Primitive& p : mesh.primitives) {
