@@ -1076,29 +1076,28 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
         return;
     }
     const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
-    std::vector<uint32_t> local(pos.size() / 3, kNoVertex), part_of(pos.size() / 3, kNoVertex);
+    std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
     std::vector<scene::Primitive> parts;
+    std::vector<float>* to_pos = nullptr;
+    uint32_t at = kNoVertex; // the part being filled
     for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
-        const uint32_t part = uint32_t(parts.size() - (parts.empty() ? 0 : 1));
         size_t added = 0;
-        for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != part;
-        if (parts.empty() ||
-            parts.back().attributes["POSITION"].data.size() / 3 + added > kPartVertices) {
+        for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != at;
+        if (!to_pos || to_pos->size() / 3 + added > kPartVertices) {
             scene::Primitive& next = parts.emplace_back();
             next.material = p.material;
             next.mode = p.mode;
+            to_pos = &next.attributes["POSITION"].data;
+            at = uint32_t(parts.size() - 1);
         }
-        scene::Primitive& to = parts.back();
-        std::vector<float>& to_pos = to.attributes["POSITION"].data;
-        const uint32_t at = uint32_t(parts.size() - 1);
         for (size_t c = 0; c < corners; ++c) {
             const uint32_t v = p.indices[k + c];
             if (part_of[v] != at) {
-                part_of[v] = at, local[v] = uint32_t(to_pos.size() / 3);
-                to_pos.insert(to_pos.end(), pos.begin() + std::ptrdiff_t(3 * v),
-                              pos.begin() + std::ptrdiff_t(3 * v + 3));
+                part_of[v] = at, local[v] = uint32_t(to_pos->size() / 3);
+                to_pos->insert(to_pos->end(), pos.begin() + std::ptrdiff_t(3 * v),
+                               pos.begin() + std::ptrdiff_t(3 * v + 3));
             }
-            to.indices.push_back(local[v]);
+            parts.back().indices.push_back(local[v]);
         }
     }
     p = scene::Primitive();
