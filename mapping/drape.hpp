@@ -21,7 +21,8 @@
 // two outlined edges meet (of one areal or of two; the straightest pairs where more meet), so that
 // neighbouring ribbons share their corners. Each primitive is then welded: one vertex per position
 // (bit patterns equal), in order of first use, so neighbouring pieces share their vertices and the
-// layer is a fraction of the terrain's GLB (docs/benchmarks.md). One material per areal class,
+// layer is a fraction of the terrain's GLB (docs/benchmarks.md; a primitive of more than 65,535
+// vertices in parts that fit 16-bit indices). One material per areal class,
 // `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in the class's colour
 // (kArealClassColours; the same for both), alpha-blended so the ground shows (draped fills alpha
 // 0.2; the raw fills, which float or sink between their corners, 0.1).
