@@ -9,6 +9,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -37,33 +38,92 @@ struct P2 {
     double x, y;
 };
 
-// A terrain triangle in XY, counter-clockwise, with its plane for heights.
+// A terrain triangle in XY, counter-clockwise, with its plane for heights, its corners' heights
+// and their vertex ids (the first vertex of their position: one id per point of the ground).
 struct Ground {
     P2 a, b, c;
     double za, dzdx, dzdy; // plane: z = za + dzdx (x - a.x) + dzdy (y - a.y)
+    double zb = 0, zc = 0;
+    std::array<uint32_t, 3> id{};
     double height(double x, double y) const { return za + dzdx * (x - a.x) + dzdy * (y - a.y); }
+};
+
+constexpr uint32_t kNoVertex = UINT32_MAX;
+
+// A line a corner of a clipped piece was cut from: a terrain edge (u, v: vertex ids, p and q
+// their points, zp and zq their heights) or an edge of the clipped polygon (u == kNoVertex).
+// p and q in one order whichever piece or way the edge is met (terrain edges by id, polygon edges
+// by coordinates), so that a crossing computed from two lines is the same point, bit for bit, in
+// every piece that has it: what lets neighbouring pieces share their vertices.
+struct Line {
+    P2 p, q;
+    double zp = 0, zq = 0;
+    uint32_t u = kNoVertex, v = kNoVertex;
+    bool terrain() const { return u != kNoVertex; }
+};
+
+bool operator==(P2 p, P2 q) {
+    return p.x == q.x && p.y == q.y;
+}
+
+bool same_line(const Line& l, const Line& m) {
+    return l.p == m.p && l.q == m.q && l.u == m.u && l.v == m.v;
+}
+
+bool before(P2 p, P2 q) {
+    return p.x < q.x || (p.x == q.x && p.y < q.y);
+}
+
+Line polygon_edge(P2 p, P2 q) {
+    if (before(q, p)) std::swap(p, q);
+    return {p, q};
+}
+
+Line ground_edge(P2 p, double zp, uint32_t u, P2 q, double zq, uint32_t v) {
+    if (v < u) std::swap(p, q), std::swap(zp, zq), std::swap(u, v);
+    return {p, q, zp, zq, u, v};
+}
+
+// A corner of a clipped piece: its point and height (NaN: the ground triangle's plane there, for
+// the polygon's own corners).
+struct Corner {
+    P2 xy;
+    double z;
 };
 
 double cross(P2 o, P2 p, P2 q) {
     return (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
 }
 
+// A ground triangle's plane: dz/dx, dz/dy and the height at x = y = 0, as bits (+0 for -0): equal
+// on the triangles of a flat stretch, and a total order whatever the values.
+std::array<uint64_t, 3> plane_key(const Ground& g) {
+    const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
+    return {bits(g.dzdx), bits(g.dzdy), bits(g.za - g.dzdx * g.a.x - g.dzdy * g.a.y)};
+}
+
 // Uniform grid of terrain triangles over their XY bounds.
 class GroundIndex {
   public:
     explicit GroundIndex(const terrain::Terrain& t) {
+        const std::vector<uint32_t> id = first_of_each_position(t.positions);
         for (size_t f = 0; f < t.faces.size(); ++f) {
             if (!terrain::face_usable(t, f)) continue;
             const auto& v = t.faces[f].v;
             const terrain::Vec3 &a = t.positions[v[0]], &b = t.positions[v[1]],
                                 &c = t.positions[v[2]];
-            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y}, a.z, 0, 0};
+            Ground g{{a.x, a.y}, {b.x, b.y}, {c.x, c.y},
+                     a.z,        0,          0,
+                     b.z,        c.z,        {id[v[0]], id[v[1]], id[v[2]]}};
             const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
             const double vx = c.x - a.x, vy = c.y - a.y, vz = c.z - a.z;
             const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
             if (std::abs(nz) < 1e-9) continue; // vertical in XY: nothing lies on it
             g.dzdx = -nx / nz, g.dzdy = -ny / nz;
-            if (nz < 0) std::swap(g.b, g.c); // counter-clockwise seen from above
+            if (nz < 0) { // counter-clockwise seen from above
+                std::swap(g.b, g.c), std::swap(g.zb, g.zc);
+                std::swap(g.id[1], g.id[2]);
+            }
             ground_.push_back(g);
         }
         if (ground_.empty()) return;
@@ -112,6 +172,28 @@ class GroundIndex {
     }
 
   private:
+    // Each vertex's id: the first vertex of its position (bit patterns equal), so that faces
+    // that do not share their vertices still share their edges' crossings.
+    static std::vector<uint32_t> first_of_each_position(const std::vector<terrain::Vec3>& pos) {
+        const auto key = [&](uint32_t i) {
+            return std::tuple{std::bit_cast<uint32_t>(pos[i].x), std::bit_cast<uint32_t>(pos[i].y),
+                              std::bit_cast<uint32_t>(pos[i].z), i};
+        };
+        std::vector<uint32_t> order(pos.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](uint32_t x, uint32_t y) { return key(x) < key(y); });
+        std::vector<uint32_t> id(pos.size());
+        for (size_t k = 0; k < order.size(); ++k) {
+            const bool same = k > 0 &&
+                              std::get<0>(key(order[k])) == std::get<0>(key(order[k - 1])) &&
+                              std::get<1>(key(order[k])) == std::get<1>(key(order[k - 1])) &&
+                              std::get<2>(key(order[k])) == std::get<2>(key(order[k - 1]));
+            id[order[k]] = same ? id[order[k - 1]] : order[k];
+        }
+        return id;
+    }
+
     std::pair<size_t, size_t> cell(double x, double y) const {
         auto axis = [&](double v, double lo, double hi) {
             const double span = hi - lo;
@@ -129,6 +211,11 @@ class GroundIndex {
     P2 lo_{0, 0}, hi_{0, 0};
 };
 
+// The draped outline segments (LINES) are straight where the ground under them bends less than
+// this (world units): drawn 0.8 above the ground, in the ribbons' colour, the difference does not
+// show, and on the corpus's maps they have a third fewer vertices.
+constexpr double kLineSag = 0.05;
+
 // Areals of more corners are draped triangle by triangle (convex_parts): a convex part has at
 // most this many corners.
 constexpr size_t kMergedCornersAtMost = 256;
@@ -139,41 +226,80 @@ constexpr size_t kMaxClipCorners = kMergedCornersAtMost + 3;
 // A clip's working memory, the caller's and reused: the drape clips hundreds of thousands of
 // pieces on a map (fixed arrays: no size bookkeeping per corner).
 struct ClipBuffers {
-    std::array<std::array<P2, kMaxClipCorners>, 2> rings;
+    std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
+    std::array<std::array<Line, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
     std::array<double, kMaxClipCorners> sides;
 };
 
+double clamp01(double f) {
+    return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+// Where the piece's edge along `l` crosses the ground triangle's edge `e`, from the two lines
+// alone (`fallback`, the clip's own point, when they do not cross): two terrain edges meet at
+// their common vertex; a polygon edge crosses a terrain edge at a height interpolated along it.
+Corner crossing(const Line& l, const Line& e, P2 fallback) {
+    if (l.terrain()) {
+        if (l.u == e.u || l.u == e.v) return {l.p, l.zp};
+        if (l.v == e.u || l.v == e.v) return {l.q, l.zq};
+        return {fallback, std::nan("")};
+    }
+    const double dp = cross(e.p, e.q, l.p), dq = cross(e.p, e.q, l.q);
+    const double ep = cross(l.p, l.q, e.p), eq = cross(l.p, l.q, e.q);
+    if (!(dp != dq) || !(ep != eq)) return {fallback, std::nan("")};
+    const double s = clamp01(dp / (dp - dq)), r = clamp01(ep / (ep - eq));
+    return {{l.p.x + s * (l.q.x - l.p.x), l.p.y + s * (l.q.y - l.p.y)}, e.zp + r * (e.zq - e.zp)};
+}
+
+// The ground triangle's edges, counter-clockwise.
+std::array<Line, 3> ground_edges(const Ground& g) {
+    return {ground_edge(g.a, g.za, g.id[0], g.b, g.zb, g.id[1]),
+            ground_edge(g.b, g.zb, g.id[1], g.c, g.zc, g.id[2]),
+            ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0])};
+}
+
 // Sutherland-Hodgman: the part of the convex polygon `subject` (`n` corners, counter-clockwise:
-// a convex part of an areal) inside the counter-clockwise ground triangle, as a pointer to its
-// corners and their count (0 when they do not overlap). Each of the three edges adds at most one
-// corner.
-std::pair<const P2*, size_t> clip(const P2* subject, size_t n, const Ground& g, ClipBuffers& b) {
-    const P2* poly = subject;
-    P2* out = b.rings[0].data();
+// a convex part of an areal or a ribbon; `lines[k]` the edge from corner k to k + 1) inside the
+// counter-clockwise ground triangle, as a pointer to its corners and their count (0 when they do
+// not overlap). Each of the three edges adds at most one corner; a corner cut by an edge is
+// computed from the two lines it lies on (crossing), the same in the pieces on either side.
+std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject_lines, size_t n,
+                                      const Ground& g, ClipBuffers& b) {
+    const Corner* poly = subject;
+    const Line* lines = subject_lines;
+    int next = 0;
     double* d = b.sides.data();
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
-    for (const auto& e : edges) {
+    const std::array<Line, 3> edge_lines = ground_edges(g);
+    for (int k = 0; k < 3; ++k) {
+        const auto& e = edges[k];
         bool all_in = true, all_out = true;
         for (size_t i = 0; i < n; ++i) {
-            d[i] = cross(e[0], e[1], poly[i]);
+            d[i] = cross(e[0], e[1], poly[i].xy);
             all_in &= d[i] >= 0;
             all_out &= d[i] < 0;
         }
         if (all_out) return {nullptr, 0};
         if (all_in) continue; // this edge cuts nothing off
+        Corner* out = b.rings[size_t(next)].data();
+        Line* out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
-            const bool in = d[i] >= 0;
-            if (in != (d[prev] >= 0)) {
+            const bool in = d[i] >= 0, prev_in = d[prev] >= 0;
+            if (in != prev_in) {
                 const double f = d[prev] / (d[prev] - d[i]);
-                const P2 p = poly[prev], q = poly[i];
-                out[m++] = {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
+                const P2 p = poly[prev].xy, q = poly[i].xy;
+                out[m] = crossing(lines[prev], edge_lines[size_t(k)],
+                                  {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)});
+                // Leaving: on along the ground edge; entering: on along the piece's edge.
+                out_lines[m++] = prev_in ? edge_lines[size_t(k)] : lines[prev];
             }
-            if (in) out[m++] = poly[i];
+            if (in) out[m] = poly[i], out_lines[m++] = lines[i];
         }
         poly = out;
+        lines = out_lines;
         n = m;
-        out = out == b.rings[0].data() ? b.rings[1].data() : b.rings[0].data();
+        next ^= 1;
         if (n < 3) return {nullptr, 0};
     }
     return {poly, n};
@@ -181,11 +307,11 @@ std::pair<const P2*, size_t> clip(const P2* subject, size_t n, const Ground& g, 
 
 // Whether the ground triangle lies wholly outside one edge of the counter-clockwise `subject`:
 // then they do not overlap.
-bool separated(const Ground& g, const std::vector<P2>& subject) {
-    for (size_t i = 0, prev = subject.size() - 1; i < subject.size(); prev = i++)
-        if (cross(subject[prev], subject[i], g.a) < 0 &&
-            cross(subject[prev], subject[i], g.b) < 0 && cross(subject[prev], subject[i], g.c) < 0)
-            return true;
+bool separated(const Ground& g, const std::vector<Corner>& subject) {
+    for (size_t i = 0, prev = subject.size() - 1; i < subject.size(); prev = i++) {
+        const P2 p = subject[prev].xy, q = subject[i].xy;
+        if (cross(p, q, g.a) < 0 && cross(p, q, g.b) < 0 && cross(p, q, g.c) < 0) return true;
+    }
     return false;
 }
 
@@ -307,23 +433,139 @@ std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
     return outline;
 }
 
+// The ribbons the outlines are drawn with: each outlined edge's band `width` wide, as four
+// corners counter-clockwise (right at its start, right at its end, left at its end, left at its
+// start, along the edge as its areal runs), by areal and edge. A band is the edge's rectangle,
+// but where exactly two outlined edges meet (of one areal, or of two areals whose outlines go on
+// into each other) at a turn of at most 120 degrees, and the join takes less than half of either
+// edge, both end on the mitre: the corners where their sides' lines cross, computed once, so the
+// two ribbons share them (two vertices a join instead of four; no gap outside the turn, no
+// overlap inside it).
+struct Ribbons {
+    std::vector<size_t> first; // per areal, and one past the last: where its edges start in quads
+    std::vector<std::array<P2, 4>> quads;
+    std::vector<bool> drawn; // outlined, and of some length
+};
+
+Ribbons outline_ribbons(const arealmap::ArealMap& map,
+                        const std::vector<std::vector<bool>>& outlined, double width) {
+    const double half = width / 2;
+    Ribbons r;
+    struct EdgeDir {
+        P2 normal; // left, unit
+        double length;
+    };
+    std::vector<EdgeDir> dirs;
+    // Each drawn edge's two ends, by position (bit patterns, as edges_to_outline compares them).
+    struct End {
+        std::array<uint32_t, 2> at;
+        uint32_t edge;
+        bool start;
+        P2 point;
+    };
+    std::vector<End> ends;
+    auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    r.first.push_back(0);
+    for (size_t a = 0; a < map.areals.size(); ++a) {
+        const auto& v = map.areals[a].vertices;
+        for (size_t k = 0; k < v.size(); ++k) {
+            const P2 p{v[k].x, v[k].y}, q{v[(k + 1) % v.size()].x, v[(k + 1) % v.size()].y};
+            const double len = std::hypot(q.x - p.x, q.y - p.y);
+            const bool drawn = outlined[a][k] && len > 0;
+            const P2 n = drawn ? P2{-(q.y - p.y) / len, (q.x - p.x) / len} : P2{0, 0};
+            const P2 side{n.x * half, n.y * half};
+            const uint32_t e = uint32_t(r.quads.size());
+            r.quads.push_back({P2{p.x - side.x, p.y - side.y}, P2{q.x - side.x, q.y - side.y},
+                               P2{q.x + side.x, q.y + side.y}, P2{p.x + side.x, p.y + side.y}});
+            r.drawn.push_back(drawn);
+            dirs.push_back({n, len});
+            if (!drawn) continue;
+            const auto& w = v[(k + 1) % v.size()];
+            ends.push_back({{bits(v[k].x), bits(v[k].y)}, e, true, p});
+            ends.push_back({{bits(w.x), bits(w.y)}, e, false, q});
+        }
+        r.first.push_back(r.quads.size());
+    }
+    std::sort(ends.begin(), ends.end(), [](const End& x, const End& y) {
+        return std::tie(x.at, x.edge, x.start) < std::tie(y.at, y.edge, y.start);
+    });
+    // The turn's cosine at the ends x and y taken as a path through their vertex (x arriving, y
+    // leaving, each turned round where it runs the other way), if they can be mitred.
+    const auto turn = [&](const End& x, const End& y) -> std::optional<double> {
+        const P2 nx = dirs[x.edge].normal, ny = dirs[y.edge].normal;
+        const double c = (x.start == y.start ? -1.0 : 1.0) * (nx.x * ny.x + nx.y * ny.y);
+        if (!(c >= -0.5)) return std::nullopt;
+        // Along each edge the mitre reaches half * tan(turn / 2) from the vertex.
+        const double reach = half * std::sqrt((1 - c) / (1 + c));
+        if (!(2 * reach < dirs[x.edge].length) || !(2 * reach < dirs[y.edge].length))
+            return std::nullopt;
+        return c;
+    };
+    const auto mitre = [&](const End& x, const End& y, double cos_turn) {
+        const bool x_turned = x.start, y_turned = !y.start;
+        const P2 nx = dirs[x.edge].normal, ny = dirs[y.edge].normal;
+        const P2 a{x_turned ? -nx.x : nx.x, x_turned ? -nx.y : nx.y};
+        const P2 b{y_turned ? -ny.x : ny.x, y_turned ? -ny.y : ny.y};
+        const double f = half / (1 + cos_turn);
+        const P2 m{(a.x + b.x) * f, (a.y + b.y) * f};
+        const P2 left{x.point.x + m.x, x.point.y + m.y}, right{x.point.x - m.x, x.point.y - m.y};
+        for (const auto& [end, turned] : {std::pair{&x, x_turned}, std::pair{&y, y_turned}}) {
+            std::array<P2, 4>& quad = r.quads[end->edge];
+            (end->start ? quad[0] : quad[1]) = turned ? left : right;
+            (end->start ? quad[3] : quad[2]) = turned ? right : left;
+        }
+    };
+    // Where more than two outlined edges meet, the straightest pairs are mitred (each end once)
+    // and the others keep their rectangles' ends, which reach into the mitred bands.
+    struct Pair {
+        double cos_turn;
+        size_t x, y;
+    };
+    std::vector<Pair> pairs;
+    std::vector<bool> used;
+    for (size_t i = 0, j; i < ends.size(); i = j) {
+        for (j = i + 1; j < ends.size() && ends[j].at == ends[i].at; ++j) {
+        }
+        pairs.clear();
+        for (size_t x = i; x < j; ++x)
+            for (size_t y = x + 1; y < j; ++y)
+                if (const auto c = turn(ends[x], ends[y])) pairs.push_back({*c, x - i, y - i});
+        std::sort(pairs.begin(), pairs.end(), [](const Pair& p, const Pair& q) {
+            return std::tie(q.cos_turn, p.x, p.y) < std::tie(p.cos_turn, q.x, q.y);
+        });
+        used.assign(j - i, false);
+        for (const Pair& p : pairs) {
+            if (used[p.x] || used[p.y]) continue;
+            used[p.x] = used[p.y] = true;
+            mitre(ends[i + p.x], ends[i + p.y], p.cos_turn);
+        }
+    }
+    return r;
+}
+
 bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
     return std::max({g.a.x, g.b.x, g.c.x}) >= lo.x && std::min({g.a.x, g.b.x, g.c.x}) <= hi.x &&
            std::max({g.a.y, g.b.y, g.c.y}) >= lo.y && std::min({g.a.y, g.b.y, g.c.y}) <= hi.y;
 }
 
-// Cyrus-Beck: the parameter range of segment p->q inside the triangle, if any.
-std::optional<std::pair<double, double>> clip_segment(P2 p, P2 q, const Ground& g) {
+// Cyrus-Beck: the part of segment p->q inside the triangle, if any: its parameter range and
+// the triangle edge (0..2) that cut each end, -1 where the segment's own end is.
+struct SegmentClip {
     double t0 = 0, t1 = 1;
+    int edge0 = -1, edge1 = -1;
+};
+std::optional<SegmentClip> clip_segment(P2 p, P2 q, const Ground& g) {
+    SegmentClip s;
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
-    for (const auto& e : edges) {
+    for (int k = 0; k < 3; ++k) {
+        const auto& e = edges[k];
         const double dp = cross(e[0], e[1], p), dq = cross(e[0], e[1], q);
         if (dp < 0 && dq < 0) return std::nullopt;
-        if (dp < 0) t0 = std::max(t0, dp / (dp - dq));
-        if (dq < 0) t1 = std::min(t1, dp / (dp - dq));
-        if (t0 >= t1) return std::nullopt;
+        if (dp < 0 && dp / (dp - dq) > s.t0) s.t0 = dp / (dp - dq), s.edge0 = k;
+        if (dq < 0 && dp / (dp - dq) < s.t1) s.t1 = dp / (dp - dq), s.edge1 = k;
+        if (s.t0 >= s.t1) return std::nullopt;
     }
-    return std::pair{t0, t1};
+    return s;
 }
 
 void push(std::vector<float>& out, double x, double y, double z) {
@@ -352,6 +594,40 @@ void colour(scene::Material& m, uint32_t class_id, float alpha) {
     m.alpha_mode = scene::AlphaMode::Blend;
 }
 
+// Ear clipping of a simple counter-clockwise ring in XY (a merged piece: small, flat): its
+// triangles as ring indices, or false when no ear is left (a ring that is not simple).
+bool ear_clip(const std::vector<P2>& ring, std::vector<uint32_t>& triangles) {
+    std::vector<uint32_t> left(ring.size());
+    for (uint32_t i = 0; i < left.size(); ++i) left[i] = i;
+    size_t at = 0;
+    while (left.size() > 3) {
+        bool found = false;
+        for (size_t tried = 0; tried < left.size() && !found; ++tried, ++at) {
+            const size_t m = left.size(), i = at % m;
+            const uint32_t a = left[(i + m - 1) % m], b = left[i], c = left[(i + 1) % m];
+            const P2 pa = ring[a], pb = ring[b], pc = ring[c];
+            if (!(cross(pa, pb, pc) > 0)) continue;
+            bool inside = false;
+            for (uint32_t k : left) {
+                const P2 p = ring[k];
+                if (k == a || k == b || k == c || p == pa || p == pb || p == pc) continue;
+                if (cross(pa, pb, p) >= 0 && cross(pb, pc, p) >= 0 && cross(pc, pa, p) >= 0) {
+                    inside = true;
+                    break;
+                }
+            }
+            if (inside) continue;
+            triangles.insert(triangles.end(), {a, b, c});
+            left.erase(left.begin() + std::ptrdiff_t(i));
+            at = i == 0 ? 0 : i - 1;
+            found = true;
+        }
+        if (!found) return false;
+    }
+    triangles.insert(triangles.end(), {left[0], left[1], left[2]});
+    return true;
+}
+
 // What a run of areals drapes: fills by material, outline segments, ribbons.
 struct DrapedLayer {
     DrapedLayer() { lines.mode = scene::Primitive::Mode::Lines; }
@@ -362,10 +638,8 @@ struct DrapedLayer {
 // Drapes areals into a layer; one per thread (the ground marks and clip buffers are its own).
 class Draper {
   public:
-    Draper(const GroundIndex& index, const DrapeOptions& options,
-           const std::vector<std::vector<bool>>& outlined_edges)
-        : index_(index), options_(options), outlined_edges_(outlined_edges), marks_(index.marks()) {
-    }
+    Draper(const GroundIndex& index, const DrapeOptions& options, const Ribbons& ribbons)
+        : index_(index), options_(options), ribbons_(ribbons), marks_(index.marks()) {}
 
     void areal(const arealmap::ArealMap& map, size_t a, int material, DrapedLayer& out) {
         const arealmap::Areal& areal = map.areals[a];
@@ -373,70 +647,290 @@ class Draper {
         scene::Primitive& fill = out.fills[material];
         fill.material = material;
         if (n >= 3)
-            for (const std::vector<P2>& part : convex_parts(areal.vertices))
-                drape_convex(part, fill, options_.lift, false);
+            for (const std::vector<P2>& part : convex_parts(areal.vertices)) {
+                subject_.clear(), subject_lines_.clear();
+                for (size_t k = 0; k < part.size(); ++k) {
+                    subject_.push_back({part[k], std::nan("")});
+                    subject_lines_.push_back(polygon_edge(part[k], part[(k + 1) % part.size()]));
+                }
+                drape_convex(false);
+            }
+        emit(fill, options_.lift);
         auto& line_pos = out.lines.attributes["POSITION"];
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
-            const double len = std::hypot(q.x - p.x, q.y - p.y);
-            if (!(len > 0) || !outlined_edges_[a][k]) continue;
+            const size_t e = ribbons_.first[a] + k;
+            if (!ribbons_.drawn[e]) continue;
+            // The edge's segments, one per ground triangle, in order along it; a run of them
+            // that meet end to end drawn as fewer, straight where the ground under them bends
+            // less than kLineSag.
+            const Line edge = polygon_edge(p, q);
+            segments_.clear();
             index_.visit({std::min(p.x, q.x), std::min(p.y, q.y)},
                          {std::max(p.x, q.x), std::max(p.y, q.y)}, marks_, [&](const Ground& g) {
-                             const auto range = clip_segment(p, q, g);
-                             if (!range) return;
-                             for (const double t : {range->first, range->second}) {
+                             const auto s = clip_segment(p, q, g);
+                             if (!s) return;
+                             const std::array<Line, 3> sides = ground_edges(g);
+                             Segment& segment = segments_.emplace_back();
+                             size_t end = 0;
+                             for (const auto& [t, side] :
+                                  {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
-                                 push(line_pos.data, v.x, v.y,
-                                      g.height(v.x, v.y) + options_.outline_lift);
-                                 out.lines.indices.push_back(uint32_t(out.lines.indices.size()));
+                                 Corner c = side < 0 ? Corner{v, std::nan("")}
+                                                     : crossing(edge, sides[size_t(side)], v);
+                                 if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
+                                 segment.t[end] = t, segment.ends[end++] = c;
                              }
                          });
-            // The ribbon: the edge's rectangle, draped like the fills (a quad per segment with
-            // the heights of the segment's ground triangle left the terrain where its sides
-            // reached over a fold or past the map's edge).
-            const P2 side{-(q.y - p.y) / len * options_.outline_width / 2,
-                          (q.x - p.x) / len * options_.outline_width / 2};
-            ribbon_[0] = {p.x - side.x, p.y - side.y}, ribbon_[1] = {q.x - side.x, q.y - side.y};
-            ribbon_[2] = {q.x + side.x, q.y + side.y}, ribbon_[3] = {p.x + side.x, p.y + side.y};
-            drape_convex(ribbon_, out.ribbons, options_.outline_lift, true);
+            std::sort(segments_.begin(), segments_.end(),
+                      [](const Segment& x, const Segment& y) { return x.t[0] < y.t[0]; });
+            for (size_t i = 0, j; i < segments_.size(); i = j) {
+                for (j = i + 1; j < segments_.size() &&
+                                segments_[j].ends[0].xy == segments_[j - 1].ends[1].xy &&
+                                segments_[j].ends[0].z == segments_[j - 1].ends[1].z;
+                     ++j) {
+                }
+                // Segments i..j-1 meet end to end: from each start, on to the farthest end
+                // whose chord passes every corner between within kLineSag.
+                for (size_t from = i, to; from < j; from = to + 1) {
+                    for (to = from; to + 1 < j; ++to) {
+                        const Segment &first = segments_[from], &last = segments_[to + 1];
+                        const double span = last.t[1] - first.t[0];
+                        bool near = span > 0;
+                        for (size_t m = from; m <= to && near; ++m) {
+                            const double f = (segments_[m].t[1] - first.t[0]) / span;
+                            const double z =
+                                first.ends[0].z + f * (last.ends[1].z - first.ends[0].z);
+                            near = std::abs(segments_[m].ends[1].z - z) <= kLineSag;
+                        }
+                        if (!near) break;
+                    }
+                    for (const Corner& c : {segments_[from].ends[0], segments_[to].ends[1]}) {
+                        push(line_pos.data, c.xy.x, c.xy.y, c.z + options_.outline_lift);
+                        out.lines.indices.push_back(uint32_t(out.lines.indices.size()));
+                    }
+                }
+            }
+            // The ribbon (outline_ribbons), draped like the fills (a quad per segment with the
+            // heights of the segment's ground triangle left the terrain where its sides reached
+            // over a fold or past the map's edge).
+            const std::array<P2, 4>& ribbon = ribbons_.quads[e];
+            subject_.clear(), subject_lines_.clear();
+            for (size_t c = 0; c < 4; ++c) {
+                subject_.push_back({ribbon[c], std::nan("")});
+                subject_lines_.push_back(polygon_edge(ribbon[c], ribbon[(c + 1) % 4]));
+            }
+            drape_convex(true);
+            emit(out.ribbons, options_.outline_lift);
         }
     }
 
   private:
-    // Clips `subject` (convex, counter-clockwise) against every ground triangle under it into
-    // `target`, `lift` above the ground: each piece's corners once, its triangles a fan over
-    // them. `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for
-    // fills the test only adds to the clip, measured).
-    void drape_convex(const std::vector<P2>& subject, scene::Primitive& target, float lift,
-                      bool separate_first) {
-        if (subject.size() > kMergedCornersAtMost) // convex_parts makes none: ClipBuffers' room
+    // Clips the subject (subject_, subject_lines_: convex, counter-clockwise) against every
+    // ground triangle under it into the pieces that emit() then lays into a primitive.
+    // `separate_first`: ribbons, whose boxes hold many triangles their sides pass by (for fills
+    // the test only adds to the clip, measured).
+    void drape_convex(bool separate_first) {
+        if (subject_.size() > kMergedCornersAtMost) // convex_parts makes none: ClipBuffers' room
             throw std::logic_error("drape: a convex part of more than 256 corners");
-        auto& pos = target.attributes["POSITION"];
-        P2 lo = subject[0], hi = subject[0];
-        for (P2 c : subject) {
-            lo.x = std::min(lo.x, c.x), lo.y = std::min(lo.y, c.y);
-            hi.x = std::max(hi.x, c.x), hi.y = std::max(hi.y, c.y);
+        P2 lo = subject_[0].xy, hi = subject_[0].xy;
+        for (const Corner& c : subject_) {
+            lo.x = std::min(lo.x, c.xy.x), lo.y = std::min(lo.y, c.xy.y);
+            hi.x = std::max(hi.x, c.xy.x), hi.y = std::max(hi.y, c.xy.y);
         }
         index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
-            if (separate_first && separated(g, subject)) return;
-            const auto [piece, corners] = clip(subject.data(), subject.size(), g, clip_buffers_);
+            if (separate_first && separated(g, subject_)) return;
+            const auto [piece, corners] =
+                clip(subject_.data(), subject_lines_.data(), subject_.size(), g, clip_buffers_);
             if (corners < 3) return;
-            const uint32_t base = uint32_t(pos.count());
-            for (size_t k = 0; k < corners; ++k)
-                push(pos.data, piece[k].x, piece[k].y, g.height(piece[k].x, piece[k].y) + lift);
-            for (uint32_t k = 1; k + 1 < corners; ++k)
-                for (uint32_t corner : {0u, k, k + 1}) target.indices.push_back(base + corner);
+            const Line* lines = piece == subject_.data() ? subject_lines_.data()
+                                : piece == clip_buffers_.rings[0].data()
+                                    ? clip_buffers_.lines[0].data()
+                                    : clip_buffers_.lines[1].data();
+            Piece p{corners_.size(), 0, plane_key(g)};
+            for (size_t k = 0; k < corners; ++k) {
+                Corner c = piece[k];
+                if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
+                // A corner on the one before (a corner the ground's edge passes through).
+                if (p.count > 0 && c.xy == corners_.back().xy) {
+                    lines_.back() = lines[k];
+                    continue;
+                }
+                corners_.push_back(c), lines_.push_back(lines[k]), ++p.count;
+            }
+            if (p.count > 1 && corners_.back().xy == corners_[p.first].xy)
+                corners_.pop_back(), lines_.pop_back(), --p.count;
+            if (p.count < 3) {
+                corners_.resize(p.first), lines_.resize(p.first);
+                return;
+            }
+            pieces_.push_back(p);
         });
     }
 
+    // Lays the pieces clipped so far into `target`, `lift` above the ground, and forgets them.
+    // The pieces on one plane (a terrain triangle's, or a flat stretch's: a plateau, the river)
+    // are merged where they share edges, and a corner then left on a straight line it was only
+    // cut from (a terrain edge crossing a diagonal of the areal's convex parts or crossing a
+    // ribbon between two coplanar triangles) is dropped; each ring is ear-clipped. A group that
+    // does not merge into simple counter-clockwise rings is laid piece by piece, each a fan over
+    // its corners.
+    void emit(scene::Primitive& target, float lift) {
+        std::vector<float>& pos = target.attributes["POSITION"].data;
+        std::vector<size_t>& order = order_;
+        order.resize(pieces_.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            return std::tie(pieces_[x].plane, x) < std::tie(pieces_[y].plane, y);
+        });
+        for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
+            for (g1 = g0 + 1;
+                 g1 < order.size() && pieces_[order[g1]].plane == pieces_[order[g0]].plane; ++g1) {
+            }
+            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, pos, lift)) continue;
+            for (size_t k = g0; k < g1; ++k) {
+                const Piece& p = pieces_[order[k]];
+                const uint32_t base = add_corner(pos, corners_[p.first], lift);
+                for (size_t c = 1; c < p.count; ++c) add_corner(pos, corners_[p.first + c], lift);
+                for (uint32_t c = 1; c + 1 < p.count; ++c)
+                    for (uint32_t corner : {0u, c, c + 1}) target.indices.push_back(base + corner);
+            }
+        }
+        pieces_.clear(), corners_.clear(), lines_.clear();
+    }
+
+    static uint32_t add_corner(std::vector<float>& pos, const Corner& c, float lift) {
+        const uint32_t at = uint32_t(pos.size() / 3);
+        push(pos, c.xy.x, c.xy.y, c.z + lift);
+        return at;
+    }
+
+    // A piece's edge, a to b.
+    struct Edge {
+        std::array<uint64_t, 4> key; // a.x, a.y, b.x, b.y as bits
+        uint32_t from;               // corners_ index of a, lines_ index of the edge
+        uint32_t to;                 // corners_ index of b
+        bool inner = false;          // another piece has it the other way
+        bool taken = false;
+    };
+
+    // The pieces `group` (one plane) merged along the edges they share, into target; false
+    // (nothing added) when their outline is not simple counter-clockwise rings.
+    bool merge(const size_t* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
+               float lift) {
+        const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
+        std::vector<Edge>& edges = edges_;
+        edges.clear();
+        for (size_t i = 0; i < n; ++i) {
+            const Piece& p = pieces_[group[i]];
+            for (size_t k = 0; k < p.count; ++k) {
+                const uint32_t a = uint32_t(p.first + k), b = uint32_t(p.first + (k + 1) % p.count);
+                const P2 pa = corners_[a].xy, pb = corners_[b].xy;
+                edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a, b});
+            }
+        }
+        std::sort(edges.begin(), edges.end(),
+                  [](const Edge& x, const Edge& y) { return x.key < y.key; });
+        const auto find = [&](const std::array<uint64_t, 4>& key) {
+            const auto it =
+                std::lower_bound(edges.begin(), edges.end(), key,
+                                 [](const Edge& e, const auto& k) { return e.key < k; });
+            return it != edges.end() && it->key == key ? it : edges.end();
+        };
+        for (size_t i = 0; i < edges.size(); ++i) {
+            if (i > 0 && edges[i].key == edges[i - 1].key) return false; // pieces overlap
+            const auto& k = edges[i].key;
+            edges[i].inner = find({k[2], k[3], k[0], k[1]}) != edges.end();
+        }
+        // The outline: from each corner at most one outer edge leaves.
+        std::vector<uint32_t>& ring = ring_;
+        std::vector<P2>& ring_xy = ring_xy_;
+        std::vector<uint32_t>& triangles = triangles_;
+        std::vector<uint32_t>& out = out_corners_;
+        out.clear(), triangles_out_.clear();
+        for (size_t i = 0; i < edges.size(); ++i) {
+            if (edges[i].inner || edges[i].taken) continue;
+            ring.clear();
+            for (size_t at = i;;) {
+                Edge& e = edges[at];
+                if (e.taken) return false; // an outline that does not close where it began
+                e.taken = true;
+                ring.push_back(e.from);
+                const auto& k = e.key;
+                auto next = std::lower_bound(
+                    edges.begin(), edges.end(), std::array<uint64_t, 2>{k[2], k[3]},
+                    [](const Edge& x, const std::array<uint64_t, 2>& a) {
+                        return std::array<uint64_t, 2>{x.key[0], x.key[1]} < a;
+                    });
+                size_t found = edges.size();
+                for (; next != edges.end() && next->key[0] == k[2] && next->key[1] == k[3]; ++next)
+                    if (!next->inner) {
+                        if (found != edges.size()) return false; // two ways on: not simple
+                        found = size_t(next - edges.begin());
+                    }
+                if (found == edges.size()) return false;
+                if (found == i) break;
+                at = found;
+                if (ring.size() > edges.size()) return false;
+            }
+            // Drop the corners on a straight line they were only cut from: the edges before
+            // and after one lie on the same line.
+            ring_xy.clear();
+            std::vector<uint32_t>& kept = kept_;
+            kept.clear();
+            for (size_t k = 0; k < ring.size(); ++k) {
+                const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
+                if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
+                kept.push_back(ring[k]);
+                ring_xy.push_back(corners_[ring[k]].xy);
+            }
+            if (kept.size() < 3) return false;
+            double area2 = 0;
+            for (size_t k = 0; k < ring_xy.size(); ++k)
+                area2 += cross({0, 0}, ring_xy[k], ring_xy[(k + 1) % ring_xy.size()]);
+            if (!(area2 > 0)) return false; // a hole, or nothing
+            triangles.clear();
+            if (!ear_clip(ring_xy, triangles)) return false;
+            const uint32_t base = uint32_t(out.size());
+            out.insert(out.end(), kept.begin(), kept.end());
+            for (uint32_t t : triangles) triangles_out_.push_back(base + t);
+        }
+        const uint32_t base = uint32_t(pos.size() / 3);
+        for (uint32_t c : out) add_corner(pos, corners_[c], lift);
+        for (uint32_t t : triangles_out_) target.indices.push_back(base + t);
+        return true;
+    }
+
+    struct Piece {
+        size_t first, count;           // in corners_ and lines_
+        std::array<uint64_t, 3> plane; // its ground triangle's plane_key
+    };
+
     const GroundIndex& index_;
     const DrapeOptions& options_;
-    const std::vector<std::vector<bool>>& outlined_edges_;
+    const Ribbons& ribbons_;
     GroundIndex::Marks marks_;
     ClipBuffers clip_buffers_;
-    std::vector<P2> ribbon_ = std::vector<P2>(4);
+    std::vector<Corner> subject_;
+    std::vector<Line> subject_lines_;
+    // The pieces clipped and not yet emitted: their corners and the lines each corner's edge to
+    // the next lies on.
+    std::vector<Piece> pieces_;
+    std::vector<Corner> corners_;
+    std::vector<Line> lines_;
+    // merge()'s and emit()'s working memory.
+    std::vector<size_t> order_;
+    std::vector<uint32_t> ring_, kept_, triangles_, out_corners_, triangles_out_;
+    std::vector<P2> ring_xy_;
+    std::vector<Edge> edges_;
+    // An outline edge's segments, by where they start along it.
+    struct Segment {
+        std::array<double, 2> t; // its ends' parameters along the edge
+        std::array<Corner, 2> ends;
+    };
+    std::vector<Segment> segments_;
 };
 
 // Appends `from` to `to` (indices moved past `to`'s vertices) and frees `from`.
@@ -490,7 +984,7 @@ DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
 // thread count.
 DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map,
                          const std::vector<int>& material_of, const DrapeOptions& options) {
-    const std::vector<std::vector<bool>> outlined_edges = edges_to_outline(map);
+    const Ribbons ribbons = outline_ribbons(map, edges_to_outline(map), options.outline_width);
     const size_t areals = map.areals.size();
     const size_t threads = std::max<size_t>(1, std::min<size_t>(options.threads, areals));
     // Several runs per thread: areals differ in cost by orders of magnitude.
@@ -501,7 +995,7 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     std::mutex failure_mutex;
     auto work = [&] {
         try {
-            Draper draper(index, options, outlined_edges);
+            Draper draper(index, options, ribbons);
             for (size_t r; (r = next_run++) < runs;)
                 for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
                     if (material_of[a] >= 0) draper.areal(map, a, material_of[a], layers[r]);
@@ -522,6 +1016,92 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     if (failure) std::rethrow_exception(failure);
     if (runs == 1) return std::move(layers[0]);
     return concatenate(layers);
+}
+
+// One vertex per position (bit patterns equal) in the order of first use, and the triangles or
+// segments that welding leaves without area dropped: the pieces' shared corners, computed the
+// same in each, become shared vertices. An open-addressed table of the kept vertices (8 bytes a
+// vertex beside the layer); the result does not depend on the table, so neither on the threads.
+void weld(scene::Primitive& p) {
+    std::vector<float>& pos = p.attributes["POSITION"].data;
+    const size_t n = pos.size() / 3;
+    const auto key = [&](size_t i) {
+        return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(pos[3 * i]),
+                                       std::bit_cast<uint32_t>(pos[3 * i + 1]),
+                                       std::bit_cast<uint32_t>(pos[3 * i + 2])};
+    };
+    const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * n));
+    std::vector<uint32_t> slots(size, kNoVertex); // kept vertices' new indices
+    std::vector<uint32_t> to(n);
+    uint32_t kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const auto k = key(i);
+        uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
+                     (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
+                     (uint64_t(k[2]) * 0x165667B19E3779F9ull);
+        h ^= h >> 29;
+        size_t at = size_t(h) & (size - 1);
+        while (slots[at] != kNoVertex && key(slots[at]) != k) at = (at + 1) & (size - 1);
+        if (slots[at] == kNoVertex) { // the first copy: kept, moved down to its new index
+            for (size_t c = 0; c < 3; ++c) pos[3 * size_t(kept) + c] = pos[3 * i + c];
+            slots[at] = kept++;
+        }
+        to[i] = slots[at];
+    }
+    slots.clear(), slots.shrink_to_fit();
+    pos.resize(3 * size_t(kept));
+    const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
+    size_t out = 0;
+    for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
+        const uint32_t a = to[p.indices[k]], b = to[p.indices[k + 1]],
+                       c = corners == 3 ? to[p.indices[k + 2]] : kNoVertex;
+        if (a == b || (corners == 3 && (b == c || a == c))) continue;
+        p.indices[out++] = a, p.indices[out++] = b;
+        if (corners == 3) p.indices[out++] = c;
+    }
+    p.indices.resize(out);
+}
+
+// Adds the welded primitive `p` (if it has anything) to the mesh, in parts of at most 65,535
+// vertices, each with 16-bit indices (the GLB writer's choice where every index is below 65,535):
+// its triangles or segments in order, a part taking the vertices they use in order of first use
+// (a vertex two parts use is stored in both, at the same position). Halves the indices' bytes of
+// a map whose class has more vertices (the stress map's fills and ribbons).
+void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
+    constexpr size_t kPartVertices = 0xFFFF;
+    const std::vector<float>& pos = p.attributes["POSITION"].data;
+    if (p.indices.empty()) return;
+    if (pos.size() / 3 <= kPartVertices) {
+        mesh.primitives.push_back(std::move(p));
+        return;
+    }
+    const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
+    std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
+    std::vector<scene::Primitive> parts;
+    std::vector<float>* to_pos = nullptr;
+    uint32_t at = kNoVertex; // the part being filled
+    for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
+        size_t added = 0;
+        for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != at;
+        if (!to_pos || to_pos->size() / 3 + added > kPartVertices) {
+            scene::Primitive& next = parts.emplace_back();
+            next.material = p.material;
+            next.mode = p.mode;
+            to_pos = &next.attributes["POSITION"].data;
+            at = uint32_t(parts.size() - 1);
+        }
+        for (size_t c = 0; c < corners; ++c) {
+            const uint32_t v = p.indices[k + c];
+            if (part_of[v] != at) {
+                part_of[v] = at, local[v] = uint32_t(to_pos->size() / 3);
+                to_pos->insert(to_pos->end(), pos.begin() + std::ptrdiff_t(3 * v),
+                               pos.begin() + std::ptrdiff_t(3 * v + 3));
+            }
+            parts.back().indices.push_back(local[v]);
+        }
+    }
+    p = scene::Primitive();
+    for (scene::Primitive& part : parts) mesh.primitives.push_back(std::move(part));
 }
 
 } // namespace
@@ -549,15 +1129,19 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
 
     scene::Mesh mesh;
     mesh.name = kArealDrapedNode;
-    for (auto& [material, p] : fills)
-        if (!p.indices.empty()) mesh.primitives.push_back(std::move(p));
+    for (auto& [material, p] : fills) {
+        weld(p);
+        add_in_short_parts(mesh, p);
+    }
     scene::Material outline;
     outline.name = "areal_outline";
     outline.base_color_factor = {0.02f, 0.02f, 0.02f, 1.0f};
     sc.materials.push_back(std::move(outline));
     lines.material = ribbons.material = int(sc.materials.size() - 1);
-    if (!lines.indices.empty()) mesh.primitives.push_back(std::move(lines));
-    if (!ribbons.indices.empty()) mesh.primitives.push_back(std::move(ribbons));
+    weld(lines);
+    weld(ribbons);
+    add_in_short_parts(mesh, lines);
+    add_in_short_parts(mesh, ribbons);
     if (mesh.primitives.empty()) return;
     if (options.tight_arrays)
         for (scene::Primitive& p : mesh.primitives) {

@@ -4,15 +4,28 @@
 //
 // Each areal polygon, in convex parts (its ear-clipped triangulation with every diagonal removed
 // that convexity does not need), is clipped against the terrain triangles under it (in XY,
-// Sutherland-Hodgman); every piece gets the height of the terrain triangle it lies on plus
-// `lift`, so the layer lies on the surface whatever the stored polygon heights are (a piece's
-// corners are stored once, its triangles a fan over them).
-// Outlines: each edge is clipped into segments for a LINES primitive, and its rectangle
+// Sutherland-Hodgman); a part wholly inside one terrain triangle stays one piece. A corner where
+// a piece's edge crosses a terrain edge is computed from those two lines alone, at the height
+// interpolated along the terrain edge, so every piece that has it (either side of the terrain
+// edge, of a diagonal, of an edge two areals share) has the same point bit for bit; terrain
+// vertices keep their own; the areal's corners get the height of the terrain triangle under
+// them; all `lift` above the ground. An areal's pieces on one plane (one terrain triangle, or a
+// flat stretch: a plateau, the river) are merged where they share edges, a corner then left on a
+// straight line it was only cut from is dropped, and each merged ring is ear-clipped (a group
+// that does not merge into simple rings is laid piece by piece, each a fan).
+// Outlines: each edge is clipped into segments for a LINES primitive (consecutive ones joined where
+// the ground bends them less than 0.05 units, hidden by the ribbons they run along), and its band
 // `outline_width` wide is draped like the fills into ribbons of triangles (Blender does not render
-// LINES), both lifted a little more than the fills; an edge two areals share is outlined once. One
-// material per areal class, `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in
-// the class's colour (kArealClassColours; the same for both), alpha-blended so the ground shows
-// (draped fills alpha 0.2; the raw fills, which float or sink between their corners, 0.1).
+// LINES; a ribbon's pieces on one plane merge the same way), both lifted a little more than the
+// fills; an edge two areals share is outlined once. A band is the edge's rectangle, mitred where
+// two outlined edges meet (of one areal or of two; the straightest pairs where more meet), so that
+// neighbouring ribbons share their corners. Each primitive is then welded: one vertex per position
+// (bit patterns equal), in order of first use, so neighbouring pieces share their vertices and the
+// layer is a fraction of the terrain's GLB (docs/benchmarks.md; a primitive of more than 65,535
+// vertices in parts that fit 16-bit indices). One material per areal class,
+// `areal_class_<id>_draped` (the raw areas keep `areal_class_<id>`), in the class's colour
+// (kArealClassColours; the same for both), alpha-blended so the ground shows (draped fills alpha
+// 0.2; the raw fills, which float or sink between their corners, 0.1).
 #pragma once
 
 #include "formats/arealmap.hpp"
