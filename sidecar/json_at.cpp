@@ -1,6 +1,7 @@
 #include "json_at.hpp"
 
 #include "formats/json_nesting.hpp"
+#include "formats/rapidjson.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +24,60 @@ std::string pointer_token(const std::string& key) {
     return out;
 }
 
+// `v` as a nlohmann value; false when it nests deeper than `depth_left`.
+bool convert(const rapidjson::Value& v, size_t depth_left, nlohmann::json& out) {
+    switch (v.GetType()) {
+    case rapidjson::kNullType:
+        out = nullptr;
+        return true;
+    case rapidjson::kFalseType:
+        out = false;
+        return true;
+    case rapidjson::kTrueType:
+        out = true;
+        return true;
+    case rapidjson::kNumberType:
+        if (v.IsUint64())
+            out = v.GetUint64();
+        else if (v.IsInt64())
+            out = v.GetInt64();
+        else
+            out = v.GetDouble();
+        return true;
+    case rapidjson::kStringType:
+        out = std::string(v.GetString(), v.GetStringLength());
+        return true;
+    case rapidjson::kArrayType: {
+        if (depth_left == 0) return false;
+        out = nlohmann::json::array();
+        auto& array = out.get_ref<nlohmann::json::array_t&>();
+        array.resize(v.Size());
+        for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
+            if (!convert(v[i], depth_left - 1, array[i])) return false;
+        return true;
+    }
+    case rapidjson::kObjectType: {
+        if (depth_left == 0) return false;
+        out = nlohmann::json::object();
+        for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) // a repeated key: the last wins
+            if (!convert(m->value, depth_left - 1,
+                         out[std::string(m->name.GetString(), m->name.GetStringLength())]))
+                return false;
+        return true;
+    }
+    }
+    return false;
+}
+
 } // namespace
+
+nlohmann::json parse_json_fast(ByteView text, const std::string& where) {
+    rapidjson::Document d;
+    d.Parse(reinterpret_cast<const char*>(text.data()), text.size());
+    nlohmann::json out;
+    if (d.HasParseError() || !convert(d, kMaxJsonNesting, out)) return parse_json(text, where);
+    return out;
+}
 
 nlohmann::json parse_json(ByteView text, const std::string& where) {
     check_json_nesting(text, where);

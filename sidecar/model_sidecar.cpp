@@ -622,19 +622,19 @@ ModelSidecar read_text(ByteView bytes, const std::string& where, bool descriptio
             if (key == k) return true;
         return false;
     };
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    // A binding sidecar is read whole (parse_model_sidecar decides by the top-level schema).
+    if (text.find(std::string("\"") + kBindingSchema + "\"") != std::string_view::npos)
+        return parse_model_sidecar(parse_json_fast(bytes, where), where);
     // No separate nesting pass: the scan refuses what check_json_nesting refuses, and the DOM
     // fallback below runs that check to say where.
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     std::vector<json_scan::Member> members;
     try {
         members = json_scan::object_members(text);
     } catch (const std::invalid_argument&) {
         return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
     }
-    for (const json_scan::Member& m : members)
-        if (m.key == "schema" &&
-            m.value == std::string_view(std::string("\"") + kBindingSchema + "\""))
-            return parse_model_sidecar(parse_json(bytes, where), where);
+
     json doc = json::object();
     std::optional<std::string_view> image;
     try {
