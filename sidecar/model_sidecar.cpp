@@ -437,6 +437,21 @@ std::string model_sidecar_text(const ModelSidecar& s) {
                           [&rows](size_t i, std::string& o) { o += rows[i].dump(); });
             };
         }
+        // Base64 is plain ASCII by construction: appended without the escaper's scan.
+        const auto plain = [&deferred](const json& text) {
+            deferred[&text] = [&text](std::string& out, int) {
+                out += '"';
+                out += text.get_ref<const std::string&>();
+                out += '"';
+            };
+        };
+        for (const json& block : doc.at("blocks")) plain(block.at("base64"));
+        for (const char* pointer :
+             {"/vertices/positions/base64", "/vertices/position_fingerprints/base64",
+              "/vertices/uv_records/base64", "/vertices/uv_fingerprints/base64",
+              "/triangles/records/base64"})
+            if (doc.contains(json::json_pointer(pointer)))
+                plain(doc.at(json::json_pointer(pointer)));
         return dump_readable(doc, kReadableWidth, deferred);
     }
     const ExportRecord& r = s.record;
