@@ -22,6 +22,19 @@ constexpr const char* kContentNames[] = {"nodes", "header_slots", "positions",  
                                          "block", "triangles"};
 constexpr size_t kTriangleRecord = 10; // Res7 without its normal: flags, 3 links, selectors
 
+// The resources a binding sidecar shows as tables or takes from the file (the first entry of each
+// type, when the reader interpreted it).
+constexpr std::pair<ResType, EntryContent> kInterpreted[] = {
+    {kNodes, EntryContent::Nodes},
+    {kHeaderSlots, EntryContent::HeaderSlots},
+    {kPositions, EntryContent::Positions},
+    {kUv0, EntryContent::Uvs},
+    {kKeys, EntryContent::Keys},
+    {kFrameMap, EntryContent::FrameMap},
+    {kNodeStrings, EntryContent::NodeStrings},
+    {kBatches, EntryContent::Batches},
+    {kTriangles, EntryContent::Triangles}};
+
 const char* content_name(EntryContent c) {
     return kContentNames[size_t(c)];
 }
@@ -102,23 +115,8 @@ json block_json(ByteView bytes) {
             {"base64", to_base64(bytes)}};
 }
 
-// A block's bytes, checked against its size and hash: an edit must record both.
 Bytes read_block(const JsonAt& at) {
-    Bytes bytes;
-    try {
-        bytes = from_base64(at["base64"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        at["base64"].fail(e.what());
-    }
-    if (at["size"].as<uint64_t>() != bytes.size())
-        at["size"].fail("the block holds " + std::to_string(bytes.size()) +
-                        " bytes, its size says " + std::to_string(at["size"].as<uint64_t>()));
-    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
-    if (!hash.matches)
-        at[hash.key].fail("the block does not match its recorded hash (an edited block needs its "
-                          "new size and " +
-                          std::string(kPayloadHashKey) + ")");
-    return bytes;
+    return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
 }
 
 template <class T> Bytes pod_of(const std::vector<T>& v) {
@@ -166,6 +164,22 @@ json checks_json(const std::vector<uint16_t>& checks) {
 }
 
 } // namespace
+
+Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy) {
+    Bytes bytes;
+    try {
+        bytes = from_base64(at["base64"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        at["base64"].fail(e.what());
+    }
+    if (at["size"].as<uint64_t>() != bytes.size())
+        at["size"].fail(what + " is " + std::to_string(bytes.size()) + " bytes, the sidecar says " +
+                        std::to_string(at["size"].as<uint64_t>()));
+    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
+    if (!hash.matches)
+        at[hash.key].fail(what + " does not match its recorded hash (" + remedy + ")");
+    return bytes;
+}
 
 uint32_t position_fingerprint(const Vec3& p) {
     uint8_t b[12];
@@ -240,37 +254,11 @@ ModelBinding bind_model(const Model& m, const std::vector<bool>& held, const Der
         b.directory.entries.push_back(std::move(d));
         EntryContent c = EntryContent::Block;
         const bool first = e.type < 32 && m.has(ResType(e.type)) && &e == m.entry(ResType(e.type));
-        if (first) switch (e.type) {
-            case kNodes:
-                c = EntryContent::Nodes;
-                break;
-            case kHeaderSlots:
-                c = EntryContent::HeaderSlots;
-                break;
-            case kPositions:
-                c = EntryContent::Positions;
-                break;
-            case kUv0:
-                c = uvs ? EntryContent::Uvs : EntryContent::Block;
-                break;
-            case kKeys:
-                c = EntryContent::Keys;
-                break;
-            case kFrameMap:
-                c = EntryContent::FrameMap;
-                break;
-            case kNodeStrings:
-                c = EntryContent::NodeStrings;
-                break;
-            case kBatches:
-                c = EntryContent::Batches;
-                break;
-            case kTriangles:
-                c = triangles ? EntryContent::Triangles : EntryContent::Block;
-                break;
-            default:
-                break;
-            }
+        if (first)
+            for (const auto& [type, content] : kInterpreted)
+                if (e.type == type) c = content;
+        if ((c == EntryContent::Uvs && !uvs) || (c == EntryContent::Triangles && !triangles))
+            c = EntryContent::Block;
         b.content.push_back(c);
         b.blocks.push_back(c == EntryContent::Block ? Bytes(e.data.begin(), e.data.end())
                                                     : Bytes());

@@ -92,6 +92,10 @@ struct ModelBinding {
     std::map<std::string, std::vector<uint16_t>> checks;
 };
 
+// {"base64", "size", "xxh3_64"} at `at`: the bytes, checked against both (`what` and `remedy`
+// name them in the error at the failing member's pointer).
+Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy);
+
 // What the fingerprints are (the import computes the same of each incoming copy).
 uint32_t position_fingerprint(const Vec3& p);
 uint8_t uv_fingerprint(const PackedUv& uv);

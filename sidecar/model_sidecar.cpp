@@ -141,20 +141,7 @@ std::vector<std::string> read_strings(const JsonAt& at) {
 
 // The WEAR's bytes (`wear.image`: base64, size and hash, checked like the model image).
 Bytes read_wear_image(const JsonAt& at) {
-    Bytes bytes;
-    try {
-        bytes = from_base64(at["base64"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        at["base64"].fail(e.what());
-    }
-    if (at["size"].as<uint64_t>() != bytes.size())
-        at["size"].fail("the WEAR image is " + std::to_string(bytes.size()) +
-                        " bytes, the sidecar says " + std::to_string(at["size"].as<uint64_t>()));
-    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
-    if (!hash.matches)
-        at[hash.key].fail("the WEAR image does not match its recorded hash (edited or damaged "
-                          "sidecar)");
-    return bytes;
+    return read_hashed_bytes(at, "the WEAR image", "edited or damaged sidecar");
 }
 
 ExportRecord read_record(const JsonAt& doc) {
