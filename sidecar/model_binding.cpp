@@ -6,6 +6,7 @@
 
 #include "formats/cp1251.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -394,7 +395,8 @@ void add_binding_json(const ModelBinding& b, json& doc) {
     doc["animation"] = {{"keys", {{"columns", columns(kKeyColumns)}, {"rows", std::move(keys)}}},
                         {"frame_map", std::move(words)}};
 
-    if (!b.triangle_records.empty() || !b.stored_normals.empty()) {
+    if (std::find(b.content.begin(), b.content.end(), EntryContent::Triangles) != b.content.end() ||
+        !b.triangle_records.empty() || !b.stored_normals.empty()) {
         json normals = json::array();
         for (const auto& [t, n] : b.stored_normals) normals.push_back({t, n});
         doc["triangles"] = {
@@ -708,6 +710,7 @@ ModelBinding read_binding(const JsonAt& doc) {
         if (b.content[i] == EntryContent::Block && !seen[i])
             blocks.fail("no block for entry " + std::to_string(i));
     const JsonAt checks = doc["checks"];
+    if (!checks.json().is_object()) checks.fail("expected an object of row checks");
     for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
         const JsonAt c = checks[it.key()];
         Bytes raw;
