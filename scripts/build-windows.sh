@@ -16,10 +16,17 @@ cmake --build build-windows -j"$(nproc)" --target mshconv
 cp "$prefix"/bin/libassimp*.dll build-windows/
 # build-windows/mshconv runs mshconv.exe under Wine, so that the command-line tests, which run
 # BUILD/mshconv, run the Windows build when handed build-windows (scripts/test-windows.sh).
+# Wine's server and services outlive the command that starts them and would hold its caller's
+# pipes open (a test reading the output would wait for them): they are started apart, on the
+# first command, and stay 5 minutes after the last (`wineserver -k` ends them at once).
 wine="$(command -v wine64 || echo /usr/lib/wine/wine64)"
+wineserver="$(command -v wineserver || echo /usr/lib/wine/wineserver)"
 cat > build-windows/mshconv << WRAPPER
 #!/bin/sh
 export WINEPREFIX="\${WINEPREFIX:-\$HOME/.cache/mshconv-windows/wine}" WINEDEBUG="\${WINEDEBUG:--all}"
+if $wineserver -p300 < /dev/null > /dev/null 2>&1; then
+  $wine wineboot < /dev/null > /dev/null 2>&1
+fi
 exec $wine "\$(dirname "\$0")/mshconv.exe" "\$@"
 WRAPPER
 chmod +x build-windows/mshconv
