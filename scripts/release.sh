@@ -18,7 +18,7 @@ strip -o "dist/stage/$linux/mshconv" build/mshconv
 cp README.md "dist/stage/$linux/"
 cp build-windows/mshconv.exe build-windows/libassimp-5.dll README.md docs/windows.md \
   "dist/stage/$windows/"
-touch -d 2026-01-01T00:00:00Z dist/stage/*/*
+touch -d 2026-01-01T00:00:00Z dist/stage/* dist/stage/*/*
 tar -C dist/stage --sort=name --owner=0 --group=0 --numeric-owner -cf - "$linux" |
   gzip -9n > "dist/$linux.tar.gz"
 (cd dist/stage && TZ=UTC zip -qX -9 -r "../$windows.zip" "$windows")
