@@ -37,8 +37,10 @@ execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libgomp.a
 enable_language(C)
 add_library(stb_windows STATIC ${CMAKE_CURRENT_LIST_DIR}/stb_implementation.c)
 target_compile_options(stb_windows PRIVATE -O2 -fwrapv)
-find_library(PNG_STATIC_LIBRARY NAMES libpng16.a libpng.a REQUIRED)
-set(MSH_IMAGE_LIBRARIES $<BUILD_INTERFACE:${PNG_STATIC_LIBRARY};/usr/x86_64-w64-mingw32/lib/libz.a;stb_windows>)
+set(PNG_STATIC_LIBRARY ${windows_prefix}/lib/libpng16.a)
+# glibc's math functions (cmake/glibc-math), ahead of the C runtime's: sin, pow, ... give the
+# Linux build's bits.
+set(MSH_IMAGE_LIBRARIES $<BUILD_INTERFACE:${PNG_STATIC_LIBRARY};/usr/x86_64-w64-mingw32/lib/libz.a;stb_windows;${windows_prefix}/lib/libglibc_math.a>)
 
 # Assimp's headers (formats/assimp_read loads libassimp.dll beside mshconv.exe when a file needs
 # it).

@@ -7,8 +7,9 @@
 #   libpng1.6   static, over Debian's zlib for MinGW (libz-mingw-w64-dev)
 #   libisal     static (igzip, nasm): the PNG fast path's deflate
 #   boost1.74   program_options compiled (the headers are libboost1.74-dev's)
+#   glibc       the math functions mshconv calls (cmake/glibc-math): the same bits as on Linux
 #   assimp      libassimp.dll (importers only; mshconv loads it when a file needs it), with
-#               minizip from Debian's zlib source
+#               minizip from Debian's zlib source, over the same math functions
 # Header-only from the Debian packages installed for the Linux build: Boost, spdlog + fmt, nlohmann-json,
 # RapidJSON, tinygltf, stb (compiled into mshconv), xxHash, utfcpp (Assimp).
 set -euo pipefail
@@ -16,7 +17,8 @@ script="$(readlink -f "$0")"
 cache="${MSHCONV_WINDOWS_CACHE:-$HOME/.cache/mshconv-windows}"
 triplet=x86_64-w64-mingw32
 cc=$triplet-gcc-posix cxx=$triplet-g++-posix
-sources=(libpng1.6 libisal boost1.74 assimp zlib)
+sources=(libpng1.6 libisal boost1.74 assimp zlib glibc)
+glibc_math="$(dirname "$script")/../cmake/glibc-math"
 jobs="$(nproc)"
 
 # The .dsc names carry the versions apt-get source would fetch (no download to learn them).
@@ -25,7 +27,7 @@ dscs="$(for s in "${sources[@]}"; do apt-get source --print-uris -qq "$s" | awk 
   echo "apt-get source cannot find ${sources[*]}: is a deb-src entry set (scripts/install-deps.sh --windows)?" >&2
   exit 1
 }
-key="$( (cat "$script"; $cxx --version | head -1; dpkg-query -W libz-mingw-w64-dev; echo "$dscs") |
+key="$( (cat "$script" "$glibc_math"/*; $cxx --version | head -1; dpkg-query -W libz-mingw-w64-dev; echo "$dscs") |
   sha256sum | cut -c1-16)"
 root="$cache/$key" prefix="$cache/$key/prefix"
 if [ -f "$root/done" ]; then
@@ -48,7 +50,7 @@ for s in "${sources[@]}"; do
   fi
 done
 src_png="$(fetched libpng1.6)" src_isal="$(fetched libisal)" src_boost="$(fetched boost1.74)"
-src_assimp="$(fetched assimp)" src_zlib="$(fetched zlib)"
+src_assimp="$(fetched assimp)" src_zlib="$(fetched zlib)" src_glibc="$(fetched glibc)"
 
 # Header-only libraries, as installed for the Linux build.
 for h in boost spdlog fmt nlohmann rapidjson stb tiny_gltf.h xxhash.h; do
@@ -104,6 +106,64 @@ Libs: -L$prefix/lib -lminizip /usr/$triplet/lib/libz.a
 Cflags: -I$prefix/include/minizip
 EOF
 
+log "glibc's math functions"
+# Each as glibc builds it for x86-64 (-O2 -frounding-math -fno-math-errno), its FMA variant from
+# glibc's multiarch wrapper with that wrapper's flags (sysdeps/x86_64/fpu/multiarch/Makefile).
+mkdir -p "$root/build/glibc-math"
+m=$src_glibc/sysdeps/x86_64/fpu/multiarch
+d=$src_glibc/sysdeps/ieee754/dbl-64 f=$src_glibc/sysdeps/ieee754/flt-32
+glibc_flags="-O2 -std=gnu11 -frounding-math -fno-math-errno -fmerge-all-constants -I$glibc_math"
+glibc_flags+=" -I$m -I$d -I$f -I$src_glibc/sysdeps/x86_64/fpu -I$src_glibc/sysdeps/x86/fpu"
+glibc_flags+=" -I$src_glibc/sysdeps/generic -I$src_glibc"
+fma="-mfma -mavx2"
+glibc_object() { # NAME SOURCE [FLAGS...]
+  echo "nice -n 19 $cc $glibc_flags ${*:3} -c $2 -o $root/build/glibc-math/$1.o"
+}
+{
+  glibc_object sin_sse2 "$d/s_sin.c" -D__sin=__sin_sse2 -D__cos=__cos_sse2
+  glibc_object sin_fma "$m/s_sin-fma.c" $fma
+  glibc_object sincos_sse2 "$d/s_sincos.c" -D__sincos=__sincos_sse2
+  glibc_object sincos_fma "$m/s_sincos-fma.c" $fma
+  glibc_object branred "$d/branred.c"
+  glibc_object sincostab "$d/sincostab.c"
+  glibc_object exp_sse2 "$d/e_exp.c" -D__exp=__ieee754_exp_sse2
+  glibc_object exp_fma "$m/e_exp-fma.c" $fma
+  glibc_object exp_data "$d/e_exp_data.c"
+  glibc_object pow_sse2 "$d/e_pow.c" -D__pow=__ieee754_pow_sse2
+  glibc_object pow_fma "$m/e_pow-fma.c" $fma
+  glibc_object pow_log_data "$d/e_pow_log_data.c"
+  glibc_object asin_sse2 "$d/e_asin.c" -D__ieee754_acos=__ieee754_acos_sse2 \
+    -D__ieee754_asin=__ieee754_asin_sse2
+  glibc_object asin_fma "$m/e_asin-fma.c" $fma
+  glibc_object log2_sse2 "$d/e_log2.c" -D__log2=__log2_sse2
+  glibc_object log2_fma "$m/e_log2-fma.c" $fma
+  glibc_object log2_data "$d/e_log2_data.c"
+  glibc_object hypot "$d/e_hypot.c"
+  glibc_object math_err "$d/math_err.c"
+  glibc_object sinf_sse2 "$m/s_sinf-sse2.c"
+  glibc_object sinf_fma "$m/s_sinf-fma.c" $fma
+  glibc_object cosf_sse2 "$m/s_cosf-sse2.c"
+  glibc_object cosf_fma "$m/s_cosf-fma.c" $fma
+  glibc_object sincosf_sse2 "$m/s_sincosf-sse2.c"
+  glibc_object sincosf_fma "$m/s_sincosf-fma.c" $fma
+  glibc_object sincosf_data "$f/s_sincosf_data.c"
+  glibc_object expf_sse2 "$f/e_expf.c" -D__expf=__expf_sse2
+  glibc_object expf_fma "$m/e_expf-fma.c" $fma
+  glibc_object exp2f_data "$f/e_exp2f_data.c"
+  glibc_object powf_sse2 "$f/e_powf.c" -D__powf=__powf_sse2
+  glibc_object powf_fma "$m/e_powf-fma.c" $fma
+  glibc_object powf_log2_data "$f/e_powf_log2_data.c"
+  glibc_object log2f_sse2 "$f/e_log2f.c" -D__log2f=__log2f_sse2
+  glibc_object log2f_fma "$m/e_log2f-fma.c" $fma
+  glibc_object log2f_data "$f/e_log2f_data.c"
+  glibc_object acosf "$f/e_acosf.c"
+  glibc_object hypotf "$f/e_hypotf.c"
+  glibc_object math_errf "$f/math_errf.c"
+  glibc_object dispatch "$glibc_math/dispatch.c"
+} | tr '\n' '\0' | xargs -0 -P"$jobs" -I{} sh -c "{} 2>> $root/build/glibc-math.log"
+[ "$(ls "$root/build/glibc-math" | wc -l)" -eq 39 ] || { echo "glibc math: objects missing" >&2; exit 1; }
+$triplet-ar rcs "$prefix/lib/libglibc_math.a" "$root/build/glibc-math/"*.o
+
 log "Assimp (the longest: about half of the importers' code is templates)"
 cp -a "$src_assimp" "$root/build/assimp-src"
 # Debian builds it against its libdraco, which has no Windows build; mshconv reads glTF itself, so
@@ -123,10 +183,14 @@ PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" PKG_CONFIG_PATH="" cmake -S "$root/bui
   -DCMAKE_CXX_FLAGS="-I$root/build/assimp-include -Wa,-mbig-obj" \
   -DCMAKE_C_FLAGS="-I$root/build/assimp-include" \
   -DCMAKE_SHARED_LINKER_FLAGS="-L$prefix/lib -static" \
+  -DCMAKE_CXX_STANDARD_LIBRARIES="$prefix/lib/libglibc_math.a" \
   > "$root/build/assimp.log"
 nice -n 19 cmake --build "$root/build/assimp" -j"$jobs" --target install >> "$root/build/assimp.log"
 $triplet-strip --strip-unneeded "$prefix"/bin/*.dll
 
+# Only the prefix and the logs are kept; a build for another key (an older script or package) goes.
+find "$root/build" -mindepth 1 -maxdepth 1 ! -name "*.log" -exec rm -rf {} +
+find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name src ! -name wine ! -name "$key" -exec rm -rf {} +
 touch "$root/done"
 log "built in $((SECONDS - start)) s: $prefix"
 echo "$prefix"
