@@ -3,7 +3,7 @@
 # scripts/build-windows.sh, then mshconv.exe through the command-line tests that run
 # BUILD/mshconv (build-windows/mshconv starts it under Wine), Windows names (drive letters,
 # backslashes, Cyrillic and CP1251 names), its outputs over the whole corpus against the Linux
-# build's, byte for byte, and the release add-on zip carrying both.
+# build's and the golden hashes, byte for byte, and the release add-on zip carrying both.
 #   test-windows.sh [LINUX_BUILD]   the Linux build to compare with (default: build/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,7 @@ for t in "tests/windows/windows_paths.py $linux_build build-windows" \
   "tests/malformed_inputs.py build-windows" "tests/output_sets.py build-windows" \
   "tests/check_portable_outputs.py build-windows" \
   "tests/foreign_models.py build-windows" \
+  "tests/golden/golden_outputs.py build-windows ." \
   "tests/windows/compare_builds.py $linux_build build-windows" \
   "tests/windows/addon_binaries.py $linux_build build-windows ."; do
   start=$SECONDS
