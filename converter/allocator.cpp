@@ -64,6 +64,8 @@ std::string allocator_description() {
     const int v = mi_version(); // 209 = 2.0.9
     return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." +
            std::to_string(v % 10) + " (large OS pages)";
+#elif defined(_WIN32)
+    return "msvcrt malloc";
 #else
     return "glibc malloc";
 #endif

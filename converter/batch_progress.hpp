@@ -3,21 +3,22 @@
 // OnItem callback the command hands to mshconv::batch.
 #pragma once
 
+#include "console.hpp"
+
 #include <mshconv/batch.hpp>
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdio>
-#include <unistd.h>
 
 namespace msh::cli {
 
 class ProgressLine {
   public:
     explicit ProgressLine(bool forced)
-        : show_(spdlog::get_level() <= spdlog::level::warn && (forced || ::isatty(2))),
-          overwrite_(::isatty(2) != 0), start_(Clock::now()) {}
+        : show_(spdlog::get_level() <= spdlog::level::warn && (forced || stderr_is_terminal())),
+          overwrite_(stderr_is_terminal()), start_(Clock::now()) {}
 
     // mshconv::batch makes one call at a time.
     void operator()(const mshconv::BatchItem& r) {

@@ -1,6 +1,7 @@
 // mshconv: converter between Parkan: Iron Strategy assets and glTF / OBJ / PNG.
 #include "allocator.hpp"
 #include "commands.hpp"
+#include "console.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -54,15 +55,15 @@ int main(int argc, char** argv) {
     spdlog::set_pattern("%^%l%$: %v");
     spdlog::set_level(spdlog::level::warn);
 
+    msh::cli::prepare_console();
     msh::cli::Args args;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
+    for (std::string& a : msh::cli::utf8_arguments(argc, argv)) {
         if (a == "--verbose" || a == "-v")
             spdlog::set_level(spdlog::level::debug);
         else if (a == "--quiet" || a == "-q")
             spdlog::set_level(spdlog::level::err);
         else
-            args.push_back(a);
+            args.push_back(std::move(a));
     }
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::fputs(kUsage, args.empty() ? stderr : stdout);

@@ -6,6 +6,7 @@
 // paletted textures both ways round for the one reading no count decides (texm-rgb).
 // The JSON is described field by field in docs/survey.md.
 #include "commands.hpp"
+#include "console.hpp"
 #include "options.hpp"
 #include "survey_stats.hpp"
 
@@ -24,7 +25,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
-#include <unistd.h>
 
 #ifndef MSHCONV_VERSION
 #define MSHCONV_VERSION "unknown"
@@ -419,7 +419,7 @@ SheetOutcome add_sheet(AtomicFileSet& files, const fs::path& dir,
 class ProgressLine {
   public:
     ProgressLine()
-        : show_(::isatty(2) && spdlog::get_level() <= spdlog::level::warn),
+        : show_(stderr_is_terminal() && spdlog::get_level() <= spdlog::level::warn),
           start_(std::chrono::steady_clock::now()) {}
     void update(size_t done, size_t total, const std::string& name) {
         if (!show_) return;

@@ -8,14 +8,20 @@
 
 #include <spdlog/spdlog.h>
 
+#ifdef _WIN32
+#include <windows.h>
+
+#include <shellapi.h>
+#else
 #include <fcntl.h>
 #include <spawn.h>
+
+extern char** environ;
+#endif
 
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-extern char** environ;
 
 namespace msh::cli {
 
@@ -34,6 +40,19 @@ opens at the preview's camera (--view, --size as for `preview`). Default PAGE: I
 in the current folder.
 )";
 
+#ifdef _WIN32
+// The shell's handler for .html; the browser outlives this command, which does not wait for it.
+void open_in_browser(const fs::path& page) {
+    const fs::path path = fs::absolute(page);
+    const auto result = reinterpret_cast<intptr_t>(
+        ShellExecuteW(nullptr, L"open", path.c_str(), nullptr, nullptr, SW_SHOWNORMAL));
+    if (result <= 32)
+        spdlog::warn("cannot open it in a browser (error {}): open {} by hand", result,
+                     path.string());
+    else
+        spdlog::info("opening {} in the default browser", path.string());
+}
+#else
 // xdg-open in the background: the browser outlives this command, which does not wait for it.
 void open_in_browser(const fs::path& page) {
     const std::string path = fs::absolute(page).string();
@@ -54,6 +73,7 @@ void open_in_browser(const fs::path& page) {
     else
         spdlog::info("opening {} in the default browser", path);
 }
+#endif
 
 } // namespace
 

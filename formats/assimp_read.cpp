@@ -10,10 +10,14 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -242,15 +246,42 @@ struct Api {
     decltype(&aiGetMaterialColor) material_color = nullptr;
 };
 
+#ifdef _WIN32
+// libassimp.dll from the executable's folder (not from the current one, or PATH).
+HMODULE load_assimp() {
+    wchar_t exe[MAX_PATH];
+    const DWORD n = GetModuleFileNameW(nullptr, exe, MAX_PATH);
+    if (n == 0 || n == MAX_PATH) return nullptr;
+    const std::filesystem::path folder = std::filesystem::path(exe).parent_path();
+    for (const wchar_t* name : {L"libassimp-5.dll", L"libassimp.dll"})
+        if (HMODULE lib =
+                LoadLibraryExW((folder / name).c_str(), nullptr, LOAD_WITH_ALTERED_SEARCH_PATH))
+            return lib;
+    return nullptr;
+}
+
+void* symbol(HMODULE lib, const char* name) {
+    return reinterpret_cast<void*>(GetProcAddress(lib, name));
+}
+#else
+void* load_assimp() {
+    void* lib = dlopen("libassimp.so.5", RTLD_NOW | RTLD_LOCAL);
+    return lib ? lib : dlopen("libassimp.so", RTLD_NOW | RTLD_LOCAL);
+}
+
+void* symbol(void* lib, const char* name) {
+    return dlsym(lib, name);
+}
+#endif
+
 // nullptr when the library is not installed.
 const Api* api() {
     static const Api* loaded = []() -> const Api* {
-        void* lib = dlopen("libassimp.so.5", RTLD_NOW | RTLD_LOCAL);
-        if (!lib) lib = dlopen("libassimp.so", RTLD_NOW | RTLD_LOCAL);
+        const auto lib = load_assimp();
         if (!lib) return nullptr;
         static Api a;
         auto bind = [&](auto& fn, const char* name) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(symbol(lib, name));
             return fn != nullptr;
         };
         const bool ok = bind(a.import_file, "aiImportFileExWithProperties") &&
@@ -379,6 +410,8 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
     // Assimp 5.2 aborts the process on some files (a double free in its FBX reader, even on FBX
     // it wrote itself): the file is read once in a child first, so that such a file is one clear
     // error, not a crash. Foreign formats are the rare path; the second read is the price.
+    // Windows has no fork(): there the file is read once.
+#ifndef _WIN32
     if (const pid_t child = fork(); child == 0) {
         if (const int null = open("/dev/null", O_WRONLY); null >= 0)
             dup2(null, 2); // its abort text
@@ -398,6 +431,7 @@ scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics
                                        : "exit " + std::to_string(WEXITSTATUS(status))) +
                                   "): the file is damaged or uses what Assimp 5.2 mishandles");
     }
+#endif
     // From the file, not from memory: formats with external parts (material files, textures)
     // find them beside it.
     const Imported imported(*a, where, flags);

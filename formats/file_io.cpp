@@ -5,17 +5,22 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
 #include <stdexcept>
+
+#ifdef _WIN32
+#include <windows.h> // formats/file_io_windows.cpp: the rest of this file's system calls
+#else
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#endif
 
 namespace msh {
 
@@ -25,12 +30,27 @@ namespace {
 
 std::atomic<int> writes_before_failure{-1}; // -1: no failure injected
 
-std::string errno_text(int e) {
+[[maybe_unused]] std::string errno_text(int e) { // unused on Windows
     return std::strerror(e);
+}
+
+} // namespace
+
+namespace detail {
+
+bool next_write_fails() {
+    const int left = writes_before_failure.load();
+    if (left < 0) return false;
+    writes_before_failure = left - 1;
+    return left == 0;
 }
 
 // An unpredictable name beside `path`, short enough for any name limit (".mshconv-" + 16).
 fs::path temporary_beside(const fs::path& path) {
+#ifdef _WIN32
+    static thread_local std::mt19937_64 rng{std::random_device{}() ^ uint64_t(GetCurrentProcessId())
+                                                                         << 32};
+#else
     // Seeded by getrandom(), not std::random_device, whose start probes the CPU with CPUID (a
     // trap to the hypervisor in a VM) on every command that writes a file.
     static thread_local std::mt19937_64 rng{[] {
@@ -39,11 +59,18 @@ fs::path temporary_beside(const fs::path& path) {
             seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
         return seed ^ (uint64_t(::getpid()) << 32);
     }()};
+#endif
     static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     std::string name = ".mshconv-";
     for (int i = 0; i < 16; ++i) name += digits[rng() % 36];
     return path.parent_path() / name;
 }
+
+} // namespace detail
+
+namespace {
+
+#ifndef _WIN32
 
 // The pieces one after another (a whole file is one piece), up to 1,024 per system call (IOV_MAX
 // on Linux): a GLB written from a scene's arrays is a few hundred pieces.
@@ -58,11 +85,8 @@ void write_pieces(int fd, std::span<const ByteView> pieces, const fs::path& path
             if (!p.empty()) iov.push_back({const_cast<uint8_t*>(p.data()), p.size()});
         }
         if (iov.empty()) return;
-        if (int left = writes_before_failure.load(); left >= 0) {
-            writes_before_failure = left - 1;
-            if (left == 0)
-                throw std::runtime_error(path.string() + ": write failed: " + errno_text(ENOSPC));
-        }
+        if (detail::next_write_fails())
+            throw std::runtime_error(path.string() + ": write failed: " + errno_text(ENOSPC));
         const ssize_t n = ::writev(fd, iov.data(), int(iov.size()));
         if (n < 0) {
             if (errno == EINTR) continue;
@@ -78,6 +102,7 @@ void write_pieces(int fd, std::span<const ByteView> pieces, const fs::path& path
         }
     }
 }
+#endif
 
 // Whether `base / rel` needs resolving to know where it leads: a `.` or `..` in `rel` or a
 // symlink among its existing names. Else it leads where it reads, inside `base` whatever `base`
@@ -89,9 +114,16 @@ bool may_leave_through_a_symlink(const fs::path& base, const fs::path& rel) {
         if (part.empty()) continue; // a trailing separator
         if (part == "." || part == "..") return true;
         at /= part;
+#ifdef _WIN32
+        std::error_code ec;
+        const fs::file_status st = fs::symlink_status(at, ec);
+        if (ec || !fs::exists(st)) return false;
+        if (fs::is_symlink(st)) return true;
+#else
         struct stat st;
         if (::lstat(at.c_str(), &st) != 0) return false; // missing from here on: nothing to follow
         if (S_ISLNK(st.st_mode)) return true;
+#endif
     }
     return false;
 }
@@ -134,6 +166,7 @@ void inject_write_failure(int after_writes) {
     writes_before_failure = after_writes;
 }
 
+#ifndef _WIN32
 namespace {
 
 struct Descriptor {
@@ -204,6 +237,7 @@ MappedFile::MappedFile(const fs::path& path, Reading reading) {
 MappedFile::~MappedFile() {
     if (mapped()) ::munmap(const_cast<uint8_t*>(data_), size_);
 }
+#endif
 
 namespace {
 
@@ -235,23 +269,32 @@ void release_mapped_pages(ByteView bytes) {
         if (!m || !m->mapped()) continue; // read into memory: its pages are not the file's
         const uintptr_t start = uintptr_t(m->bytes().data()), end = start + m->bytes().size();
         if (lo < start || hi > end) continue;
-        // Whole pages around the range: a read-only private mapping of a file reads a dropped
-        // page back from the page cache when it is touched again (by a neighbouring entry).
+            // Whole pages around the range: a read-only private mapping of a file reads a dropped
+            // page back from the page cache when it is touched again (by a neighbouring entry).
+#ifdef _WIN32
+        // Unlocking pages that are not locked takes them out of the working set.
+        VirtualUnlock(reinterpret_cast<void*>(lo), hi - lo);
+#else
         const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
         const uintptr_t from = lo & ~(page - 1); // the mapping starts on a page
         const uintptr_t to = std::min(end, (hi + page - 1) & ~(page - 1));
         ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+#endif
         return;
     }
 }
 
+#ifndef _WIN32
 AtomicFileSet::~AtomicFileSet() {
     for (const Pending& p : pending_) ::unlink(p.temporary.c_str());
 }
+#endif
 
 void AtomicFileSet::add(const fs::path& path, ByteView bytes) {
     add(path, std::span<const ByteView>(&bytes, 1));
 }
+
+#ifndef _WIN32
 
 void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) {
     const fs::path dir = path.parent_path();
@@ -259,7 +302,7 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
     int fd = -1;
     fs::path tmp;
     for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-        tmp = temporary_beside(path);
+        tmp = detail::temporary_beside(path);
         fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             throw std::runtime_error(path.string() + ": cannot create: " + errno_text(errno));
@@ -295,6 +338,7 @@ void AtomicFileSet::commit() {
     }
     pending_.clear();
 }
+#endif
 
 void write_file_atomic(const fs::path& path, std::span<const ByteView> pieces) {
     AtomicFileSet set;

@@ -108,4 +108,11 @@ bool on_disk(const mshconv::Io* io);
 // -1 turns it off.
 void inject_write_failure(int after_writes);
 
+// Shared by the system's own parts of the file layer (formats/file_io_windows.cpp on Windows).
+namespace detail {
+// Counts a write; true for the one inject_write_failure() makes fail.
+bool next_write_fails();
+std::filesystem::path temporary_beside(const std::filesystem::path& path);
+} // namespace detail
+
 } // namespace msh

@@ -23,6 +23,16 @@ std::string Address::display() const {
     return s;
 }
 
+std::string Address::recorded() const {
+    std::string s = recorded_path(file);
+    for (const std::string& e : entries) s += ":" + e;
+    return s;
+}
+
+std::string recorded_path(const fs::path& path) {
+    return path.generic_string();
+}
+
 std::string Address::portable() const {
     std::string s = file.filename().string();
     for (const std::string& e : entries) s += ":" + e;

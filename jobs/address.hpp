@@ -20,10 +20,16 @@ struct Address {
     std::filesystem::path file;
     std::vector<std::string> entries;
     std::string display() const;
+    // As display(), with `/` between folders on every system: what a report file records.
+    std::string recorded() const;
     // The file's name without its folders, then the entries: what outputs record
     // (sidecar/portable_address.hpp).
     std::string portable() const;
 };
+
+// A path as a report file records it: `/` between folders on every system (Windows takes both), so
+// that a report reads the same wherever it was written.
+std::string recorded_path(const std::filesystem::path& path);
 
 // Splits at ':' after the longest prefix that names an existing file (so paths with ':' work).
 Address parse_address(Io& io, const std::string& spec);

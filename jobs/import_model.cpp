@@ -231,9 +231,9 @@ void import_model(const Job& job, const Address& in, const std::string& out_spec
     pipeline::ModelImport r = import_scene_file(job, input, sidecar ? &*sidecar : nullptr,
                                                 sidecar_path, choices, sidecar ? nullptr : &scene);
     nlohmann::json report = pipeline::report_json(r);
-    report["input"] = input.string();
-    report["output"] = out.display();
-    if (has_sidecar) report["sidecar"] = sidecar_path.string();
+    report["input"] = recorded_path(input);
+    report["output"] = out.recorded();
+    if (has_sidecar) report["sidecar"] = recorded_path(sidecar_path);
 
     if (r.new_model) {
         print_new_model(job, input, out, r.new_model_summary);

@@ -141,10 +141,11 @@ void write_new_model(const Job& job, const fs::path& input, const Address& out, 
     write_files(job.io, files);
 
     nlohmann::json libs;
-    libs["wear"] = out.entries.empty()
-                       ? (out.file.parent_path() / wear_name).string()
-                       : Address{out.file, {out.entries.begin(), out.entries.end() - 1}}.display() +
-                             ":" + wear_name;
+    libs["wear"] =
+        out.entries.empty()
+            ? recorded_path(out.file.parent_path() / wear_name)
+            : Address{out.file, {out.entries.begin(), out.entries.end() - 1}}.recorded() + ":" +
+                  wear_name;
     libs["added"] = added.added;
     libs["replaced"] = added.replaced;
     libs["kept"] = added.kept;

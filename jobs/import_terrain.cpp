@@ -67,10 +67,10 @@ void import_terrain(const Job& job, const Address& in, const std::string& out_sp
     write_files(job.io, level);
     if (!o.report.empty()) {
         nlohmann::json report = mapping::to_json(r.report);
-        report["input"] = input.string();
-        report["output"] = msh_path.string();
-        report["output_map"] = sc.land_map ? map_path.string() : std::string();
-        report["sidecar"] = sidecar_path.string();
+        report["input"] = recorded_path(input);
+        report["output"] = recorded_path(msh_path);
+        report["output_map"] = sc.land_map ? recorded_path(map_path) : std::string();
+        report["sidecar"] = recorded_path(sidecar_path);
         report["pairing"] = r.pairing;
         const std::string text = report.dump(2) + "\n";
         write_files(job.io, {{o.report, ByteView(reinterpret_cast<const uint8_t*>(text.data()),

@@ -38,7 +38,8 @@ struct Job {
 };
 
 // printf into a string: the lines of a change report.
-std::string printed(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string printed(const char* format, ...)
+    __attribute__((format(gnu_printf, 1, 2))); // C99 (MinGW too)
 
 // A whole file through `io`, kept alive by its owner (a mapping on disk): no copy.
 Payload read_payload(Io& io, const std::filesystem::path& path);

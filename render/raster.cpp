@@ -1,6 +1,10 @@
 #include "raster.hpp"
 
+#ifdef _WIN32
+#include <malloc.h>
+#else
 #include <sys/mman.h>
+#endif
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -392,6 +396,18 @@ constexpr float kFar = -std::numeric_limits<float>::infinity();
 
 } // namespace
 
+#ifdef _WIN32
+// Windows has no aligned_alloc (its aligned blocks need their own free) and no huge-page hint.
+void* allocate_samples(size_t bytes) {
+    void* p = _aligned_malloc(std::max<size_t>(bytes, 1), 64);
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+void free_samples(void* p) {
+    _aligned_free(p);
+}
+#else
 void* allocate_samples(size_t bytes) {
     constexpr size_t kHugePage = size_t(2) << 20;
     void* p = nullptr;
@@ -409,6 +425,7 @@ void* allocate_samples(size_t bytes) {
 void free_samples(void* p) {
     std::free(p);
 }
+#endif
 
 Canvas::Canvas(const Camera& camera, int samples_per_side)
     : camera_(camera), s_(std::clamp(samples_per_side, 1, 4)), w_(camera.width * s_),

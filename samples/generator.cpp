@@ -22,7 +22,6 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace msh::samples {
 

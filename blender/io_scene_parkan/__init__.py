@@ -34,8 +34,8 @@ class ParkanPreferences(bpy.types.AddonPreferences):
     mshconv_path: bpy.props.StringProperty(
         name="mshconv",
         subtype="FILE_PATH",
-        description="The mshconv program (empty: `mshconv` on PATH, else the build it was "
-                    "packaged from)",
+        description="The mshconv program (empty: `mshconv` on PATH, else the one the add-on "
+                    "carries for this system)",
         default="",
     )
 

@@ -2,9 +2,11 @@
 of the .blend): where it came from, its sidecar and the scene-level glTF extras its export needs."""
 import json
 import os
+import platform as _platform
 import re
 import shutil
 import subprocess
+import sys
 
 import bpy
 
@@ -31,9 +33,22 @@ GLTF_EXPORT = dict(
 )
 
 
+def bundled(platform=sys.platform, machine=None):
+    """The mshconv the release zip carries for this system (bin/linux-x86_64/mshconv,
+    bin/windows-x86_64/mshconv.exe), or None."""
+    machine = (machine or _platform.machine()).lower()
+    if machine not in ("x86_64", "amd64"):
+        return None
+    if platform == "win32":
+        return os.path.join(os.path.dirname(__file__), "bin", "windows-x86_64", "mshconv.exe")
+    if platform.startswith("linux"):
+        return os.path.join(os.path.dirname(__file__), "bin", "linux-x86_64", "mshconv")
+    return None
+
+
 def executable(context):
-    """The mshconv to run: the preference, else `mshconv` on PATH, else the build the add-on zip
-    was made from (mshconv_path.txt inside the add-on)."""
+    """The mshconv to run: the preference, else `mshconv` on PATH, else the one the release zip
+    carries for this system, else the build the add-on zip was made from (mshconv_path.txt)."""
     prefs = context.preferences.addons[__package__].preferences
     if prefs.mshconv_path:
         path = bpy.path.abspath(prefs.mshconv_path)
@@ -43,6 +58,12 @@ def executable(context):
     on_path = shutil.which("mshconv")
     if on_path:
         return on_path
+    carried = bundled()
+    if carried and os.path.isfile(carried):
+        # Blender unpacks an add-on's zip without the files' modes.
+        if not os.access(carried, os.X_OK):
+            os.chmod(carried, 0o755)
+        return carried
     packaged = os.path.join(os.path.dirname(__file__), "mshconv_path.txt")
     if os.path.exists(packaged):
         path = open(packaged).read().strip()

@@ -1,0 +1,2 @@
+#pragma once
+#include "libm-alias-double.h"

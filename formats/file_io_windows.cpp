@@ -1,0 +1,190 @@
+// The file layer's system calls on Windows (formats/file_io.hpp; file_io.cpp holds the POSIX
+// ones and what both share): files opened with wide names, mapped with CreateFileMapping, written
+// to a temporary created exclusively (CREATE_NEW) and moved into place with MoveFileEx, which
+// replaces an existing file in one step.
+#ifdef _WIN32
+
+#include "file_io.hpp"
+
+#include <windows.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+namespace msh {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The text Linux prints for the usual errors, so that messages read the same on both; the
+// system's own for the rest.
+std::string error_text(DWORD error) {
+    switch (error) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_NAME:
+        return std::strerror(ENOENT);
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+        return std::strerror(EACCES);
+    case ERROR_DISK_FULL:
+    case ERROR_HANDLE_DISK_FULL:
+        return std::strerror(ENOSPC);
+    case ERROR_FILE_EXISTS:
+    case ERROR_ALREADY_EXISTS:
+        return std::strerror(EEXIST);
+    default:
+        return std::error_code(int(error), std::system_category()).message();
+    }
+}
+
+struct Handle {
+    HANDLE h = INVALID_HANDLE_VALUE;
+    ~Handle() {
+        if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    }
+};
+
+// Opens `path` for reading (others may still read, replace or delete it) and returns its size;
+// refuses what is not a regular file, as file_io.cpp's open_regular.
+size_t open_regular(const fs::path& path, Handle& file, BY_HANDLE_FILE_INFORMATION* info_out) {
+    const DWORD attributes = GetFileAttributesW(path.c_str());
+    if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY))
+        throw std::runtime_error(path.string() + ": is a folder, not a file");
+    file.h = CreateFileW(path.c_str(), GENERIC_READ,
+                         FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file.h == INVALID_HANDLE_VALUE)
+        throw std::runtime_error(path.string() + ": cannot open: " + error_text(GetLastError()));
+    if (GetFileType(file.h) != FILE_TYPE_DISK)
+        throw std::runtime_error(path.string() + ": not a regular file");
+    BY_HANDLE_FILE_INFORMATION info{};
+    if (!GetFileInformationByHandle(file.h, &info))
+        throw std::runtime_error(path.string() + ": cannot stat: " + error_text(GetLastError()));
+    if (info_out) *info_out = info;
+    return size_t(uint64_t(info.nFileSizeHigh) << 32 | info.nFileSizeLow);
+}
+
+void read_all(const fs::path& path, const Handle& file, uint8_t* data, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        const DWORD want = DWORD(std::min<size_t>(size - done, 1u << 30));
+        DWORD got = 0;
+        if (!ReadFile(file.h, data + done, want, &got, nullptr))
+            throw std::runtime_error(path.string() +
+                                     ": read failed: " + error_text(GetLastError()));
+        if (got == 0) throw std::runtime_error(path.string() + ": the file shrank while read");
+        done += got;
+    }
+}
+
+void write_pieces(const Handle& file, std::span<const ByteView> pieces, const fs::path& path) {
+    for (const ByteView piece : pieces) {
+        size_t done = 0;
+        while (done < piece.size()) {
+            if (detail::next_write_fails())
+                throw std::runtime_error(path.string() +
+                                         ": write failed: " + std::strerror(ENOSPC));
+            const DWORD want = DWORD(std::min<size_t>(piece.size() - done, 1u << 30));
+            DWORD wrote = 0;
+            if (!WriteFile(file.h, piece.data() + done, want, &wrote, nullptr))
+                throw std::runtime_error(path.string() +
+                                         ": write failed: " + error_text(GetLastError()));
+            done += wrote;
+        }
+    }
+}
+
+} // namespace
+
+Bytes read_file(const fs::path& path) {
+    Handle file;
+    Bytes data(open_regular(path, file, nullptr));
+    read_all(path, file, data.data(), data.size());
+    return data;
+}
+
+MappedFile::MappedFile(const fs::path& path, Reading) {
+    Handle file;
+    BY_HANDLE_FILE_INFORMATION info{};
+    size_ = open_regular(path, file, &info);
+    identity_ = {uint64_t(info.dwVolumeSerialNumber),
+                 uint64_t(info.nFileIndexHigh) << 32 | info.nFileIndexLow, uint64_t(size_),
+                 uint64_t(info.ftLastWriteTime.dwHighDateTime) << 32 |
+                     info.ftLastWriteTime.dwLowDateTime};
+    if (size_ == 0) return;
+    if (size_ < kReadBelow) {
+        read_ = std::make_unique_for_overwrite<uint8_t[]>(size_);
+        read_all(path, file, read_.get(), size_);
+        data_ = read_.get();
+        return;
+    }
+    // The view keeps the mapping and the file open; both handles can go.
+    Handle mapping;
+    mapping.h = CreateFileMappingW(file.h, nullptr, PAGE_READONLY, 0, 0, nullptr);
+    if (!mapping.h) {
+        mapping.h = INVALID_HANDLE_VALUE;
+        throw std::runtime_error(path.string() + ": cannot map: " + error_text(GetLastError()));
+    }
+    const void* view = MapViewOfFile(mapping.h, FILE_MAP_READ, 0, 0, size_);
+    if (!view)
+        throw std::runtime_error(path.string() + ": cannot map: " + error_text(GetLastError()));
+    data_ = static_cast<const uint8_t*>(view);
+}
+
+MappedFile::~MappedFile() {
+    if (mapped()) UnmapViewOfFile(data_);
+}
+
+AtomicFileSet::~AtomicFileSet() {
+    for (const Pending& p : pending_) DeleteFileW(p.temporary.c_str());
+}
+
+void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) {
+    const fs::path dir = path.parent_path();
+    if (!dir.empty()) fs::create_directories(dir);
+    Handle file;
+    fs::path tmp;
+    for (int attempt = 0; attempt < 100 && file.h == INVALID_HANDLE_VALUE; ++attempt) {
+        tmp = detail::temporary_beside(path);
+        file.h = CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                             FILE_ATTRIBUTE_NORMAL, nullptr);
+        if (file.h == INVALID_HANDLE_VALUE && GetLastError() != ERROR_FILE_EXISTS)
+            throw std::runtime_error(path.string() +
+                                     ": cannot create: " + error_text(GetLastError()));
+    }
+    if (file.h == INVALID_HANDLE_VALUE)
+        throw std::runtime_error(path.string() + ": cannot create a temporary file");
+    pending_.push_back({tmp, path});
+    write_pieces(file, pieces, path);
+    // Replacing an existing file: its old content must not be lost to a crash before the new one
+    // is on disk. A new file costs no flush.
+    if (GetFileAttributesW(path.c_str()) != INVALID_FILE_ATTRIBUTES && !FlushFileBuffers(file.h))
+        throw std::runtime_error(path.string() + ": write failed: " + error_text(GetLastError()));
+    const HANDLE h = file.h;
+    file.h = INVALID_HANDLE_VALUE;
+    if (!CloseHandle(h))
+        throw std::runtime_error(path.string() + ": write failed: " + error_text(GetLastError()));
+}
+
+void AtomicFileSet::commit() {
+    for (size_t i = 0; i < pending_.size(); ++i) {
+        if (!MoveFileExW(pending_[i].temporary.c_str(), pending_[i].final.c_str(),
+                         MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+            const DWORD error = GetLastError();
+            // The earlier ones are in place; the rest are removed by the destructor.
+            pending_.erase(pending_.begin(), pending_.begin() + long(i));
+            throw std::runtime_error(
+                pending_.front().final.string() +
+                ": cannot rename the finished file into place: " + error_text(error));
+        }
+    }
+    pending_.clear();
+}
+
+} // namespace msh
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Cross-builds mshconv.exe for 64-bit Windows into build-windows/ (MinGW-w64, Release), with
+# libassimp.dll beside it: the dependencies first (scripts/build-windows-deps.sh, cached outside
+# the checkout), then mshconv through the same CMakeLists.txt as the Linux build.
+#   build-windows.sh    needs what `scripts/install-deps.sh --windows` installs
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix="$(bash scripts/build-windows-deps.sh)"
+source scripts/ccache-env.sh
+[ ${#ccache_launcher[@]} -gt 0 ] && ccache_launcher+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Configured anew when the dependencies moved (a new cache key): CMake keeps where it found them.
+fresh=()
+grep -qsx "MSHCONV_WINDOWS_PREFIX:PATH=$prefix" build-windows/CMakeCache.txt || fresh=(--fresh)
+cmake "${fresh[@]}" -S . -B build-windows -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
+  -DMSHCONV_WINDOWS_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release -DMSHCONV_BUILD_TESTS=OFF \
+  -DMSHCONV_BUILD_BENCH=OFF -DMSHCONV_BUILD_EXAMPLES=OFF -DMSHCONV_WARNINGS_AS_ERRORS=ON \
+  "${ccache_launcher[@]}" > /dev/null
+cmake --build build-windows -j"$(nproc)" --target mshconv
+cp "$prefix"/bin/libassimp*.dll build-windows/
+# build-windows/mshconv runs mshconv.exe under Wine, so that the command-line tests, which run
+# BUILD/mshconv, run the Windows build when handed build-windows (scripts/test-windows.sh).
+# Wine's server and services outlive the command that starts them and would hold its caller's
+# pipes open (a test reading the output would wait for them): they are started apart, on the
+# first command, and stay 5 minutes after the last (`wineserver -k` ends them at once).
+wine="$(command -v wine64 || echo /usr/lib/wine/wine64)"
+wineserver="$(command -v wineserver || echo /usr/lib/wine/wineserver)"
+cat > build-windows/mshconv << WRAPPER
+#!/bin/sh
+export WINEPREFIX="\${WINEPREFIX:-\$HOME/.cache/mshconv-windows/wine}" WINEDEBUG="\${WINEDEBUG:--all}"
+if $wineserver -p300 < /dev/null > /dev/null 2>&1; then
+  $wine wineboot < /dev/null > /dev/null 2>&1
+fi
+exec $wine "\$(dirname "\$0")/mshconv.exe" "\$@"
+WRAPPER
+chmod +x build-windows/mshconv
