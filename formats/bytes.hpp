@@ -48,6 +48,13 @@ class ByteWriter {
     Bytes out_;
 };
 
+// The bytes of a vector of plain values, as they lie in memory (little-endian on every target).
+template <class T> inline Bytes pod_bytes(const std::vector<T>& v) {
+    Bytes out(v.size() * sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), v.data(), out.size());
+    return out;
+}
+
 inline uint64_t align8(uint64_t v) {
     return (v + 7) & ~uint64_t(7);
 }

@@ -749,12 +749,6 @@ Model read_model(ByteView bytes, ReadMode mode, const std::string& where,
 
 namespace {
 
-template <class T> Bytes pod_bytes(const std::vector<T>& v) {
-    Bytes out(v.size() * sizeof(T));
-    if (!out.empty()) std::memcpy(out.data(), v.data(), out.size());
-    return out;
-}
-
 Bytes encode(const Model& m, ResType t) {
     ByteWriter w;
     switch (t) {

@@ -260,6 +260,10 @@ std::array<int16_t, 3> face_normal(const Model& m, size_t batch, size_t t) {
 }
 
 DerivedRules derived_rules(const Model& orig) {
+    return derived_rules(orig, rule_face_normals(orig));
+}
+
+DerivedRules derived_rules(const Model& orig, const RuleFaceNormals& normals) {
     DerivedRules rules;
     rules.slots.resize(orig.slots.size());
     for (size_t i = 0; i < orig.slots.size(); ++i) {
@@ -304,7 +308,6 @@ DerivedRules derived_rules(const Model& orig) {
                     h.capsule && close(orig.header.capsule[size_t(c)], hb.capsule[size_t(c)]);
         }
     }
-    const auto normals = rule_face_normals(orig);
     rules.triangle_normals.assign(orig.triangles.size(), false);
     for (size_t t = 0; t < normals.size(); ++t) {
         if (!normals[t]) continue;
@@ -316,8 +319,8 @@ DerivedRules derived_rules(const Model& orig) {
     return rules;
 }
 
-std::vector<std::optional<std::array<int16_t, 3>>> rule_face_normals(const Model& m) {
-    std::vector<std::optional<std::array<int16_t, 3>>> out(m.triangles.size());
+RuleFaceNormals rule_face_normals(const Model& m) {
+    RuleFaceNormals out(m.triangles.size());
     for (const Slot& s : m.slots) {
         size_t t = s.tri_start;
         for (size_t b = s.batch_start;

@@ -14,10 +14,13 @@ namespace msh::mapping {
 
 // Which stored derived values of `original` its own rules reproduce (1e-4 relative; face normals
 // within 1): the values an edit recomputes.
-DerivedRules derived_rules(const Model& original);
 // The Res7 face normal the rule gives each record, by the slot that draws it (tri_start on,
 // batch by batch); none for a record no slot draws. Non-finite positions give (0, 0, 0).
-std::vector<std::optional<std::array<int16_t, 3>>> rule_face_normals(const Model& model);
+using RuleFaceNormals = std::vector<std::optional<std::array<int16_t, 3>>>;
+RuleFaceNormals rule_face_normals(const Model& model);
+// `normals`: rule_face_normals(original), for a caller that has them already.
+DerivedRules derived_rules(const Model& original, const RuleFaceNormals& normals);
+DerivedRules derived_rules(const Model& original);
 // Rules read from a binding sidecar, which records only the values that do not follow: marks
 // the slots that draw and whether the model is posed (the structure of `original` tells, not its
 // positions), and every other value as following.

@@ -22,17 +22,6 @@ PackedUv model_uv(const Seen& s) {
     return {encode_uv(s.uv[0]), encode_uv(s.uv[1])};
 }
 
-bool same_position(const Vec3& a, const Vec3& b) {
-    return std::memcmp(&a.x, &b.x, 4) == 0 && std::memcmp(&a.y, &b.y, 4) == 0 &&
-           std::memcmp(&a.z, &b.z, 4) == 0;
-}
-
-template <class T> Bytes pod_bytes(const std::vector<T>& v) {
-    Bytes b(v.size() * sizeof(T));
-    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-
 // The pointers of the rows whose check differs from the recorded one.
 void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
                     const std::map<std::string, std::vector<uint16_t>>& recorded,
@@ -73,7 +62,7 @@ std::vector<bool> held_vertices(const Model& m, const scene::Scene& exported, bo
         const auto copies = o.by_vid[v];
         bool exact = !copies.empty();
         for (const Seen& s : copies) {
-            exact = exact && same_position(model_position(s), m.positions[v]);
+            exact = exact && same_bits(model_position(s), m.positions[v]);
             if (uvs) exact = exact && s.has_uv && model_uv(s) == m.uvs[v];
         }
         held[v] = exact;
@@ -145,7 +134,7 @@ RebuiltOriginal rebuild_original(const sidecar::ModelBinding& b, const scene::Sc
     shape.positions = positions;
     shape.batches = b.batches;
     shape.slots = b.slots;
-    shape.triangles.resize(b.triangle_records.size() / 10);
+    shape.triangles.resize(b.triangle_records.size() / sidecar::kTriangleRecord);
     for (size_t i = 0; i < b.content.size(); ++i)
         if (b.directory.entries[i].type == kIndices) {
             const Bytes& res6 = b.blocks[i];

@@ -118,10 +118,6 @@ uint32_t bits(float f) {
     return u;
 }
 
-bool same_position(const Vec3& a, const Vec3& b) {
-    return bits(a.x) == bits(b.x) && bits(a.y) == bits(b.y) && bits(a.z) == bits(b.z);
-}
-
 PackedNormal encode_normal(const std::array<float, 3>& n, int8_t w) {
     return {encode_normal_component(n[0]), encode_normal_component(n[1]),
             encode_normal_component(n[2]), w};
@@ -482,7 +478,7 @@ void Retopology::lay_out_vertices() {
         else
             uvs.push_back(src >= 0 && has_uvs ? orig.uvs[size_t(src)] : PackedUv{0, 0});
         // A split copy that stayed where its source is (a seam) did not move anything.
-        moved_out.push_back(src < 0 || !same_position(fr.data.pos, orig.positions[size_t(src)]));
+        moved_out.push_back(src < 0 || !same_bits(fr.data.pos, orig.positions[size_t(src)]));
     };
     for (size_t v = 0; v < V; ++v) {
         if (used_now[v] || !L.vertex_used[v]) {
@@ -663,7 +659,7 @@ void Retopology::link_triangles() {
                     // Shared by position: DCCs and the game split vertices along edges.
                     auto has = [&](uint32_t v) {
                         for (uint32_t w : nv)
-                            if (w == v || same_position(positions[w], positions[v])) return true;
+                            if (w == v || same_bits(positions[w], positions[v])) return true;
                         return false;
                     };
                     if (n >= 0 && has(a) && has(b)) {

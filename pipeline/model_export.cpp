@@ -176,9 +176,10 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
     sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
-    out.sidecar = sidecar::make_binding_sidecar(p.model, in.model.size(), std::move(record),
-                                                model_hash, held, mapping::derived_rules(p.model),
-                                                mapping::rule_face_normals(p.model));
+    const mapping::RuleFaceNormals normals = mapping::rule_face_normals(p.model);
+    out.sidecar =
+        sidecar::make_binding_sidecar(p.model, in.model.size(), std::move(record), model_hash, held,
+                                      mapping::derived_rules(p.model, normals), normals);
     return std::move(out);
 }
 

@@ -21,7 +21,6 @@ namespace {
 constexpr const char* kContentNames[] = {"nodes", "header_slots", "positions",    "uvs",
                                          "keys",  "frame_map",    "node_strings", "batches",
                                          "block", "triangles"};
-constexpr size_t kTriangleRecord = 10; // Res7 without its normal: flags, 3 links, selectors
 
 // The resources a binding sidecar shows as tables or takes from the file (the first entry of each
 // type, when the reader interpreted it).
@@ -120,12 +119,6 @@ Bytes read_block(const JsonAt& at) {
     return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
 }
 
-template <class T> Bytes pod_of(const std::vector<T>& v) {
-    Bytes b(v.size() * sizeof(T));
-    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-
 template <class T> std::vector<T> pod_from(const Bytes& b, const JsonAt& at) {
     if (b.size() % sizeof(T) != 0)
         at.fail("expected a multiple of " + std::to_string(sizeof(T)) + " bytes");
@@ -218,7 +211,7 @@ std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& b)
     out["slots"] = rows(res2, kHeaderSize, kSlotStride);
     out["batches"] = rows(encode_resource(m, kBatches), 0, kBatchStride);
     out["keys"] = rows(encode_resource(m, kKeys), 0, 24);
-    out["frame_map"] = {row_check(pod_of(b.frame_map))};
+    out["frame_map"] = {row_check(pod_bytes(b.frame_map))};
     ByteWriter normals;
     for (const auto& [t, n] : b.stored_normals) {
         normals.put(t);
@@ -408,11 +401,11 @@ void add_binding_json(const ModelBinding& b, json& doc) {
     json vertices = {{"count", b.vertex_count},
                      {"uvs", b.has_uvs},
                      {"carried", std::move(carried)},
-                     {"positions", block_json(pod_of(b.carried_positions))},
-                     {"position_fingerprints", block_json(pod_of(b.position_fingerprints))}};
+                     {"positions", block_json(pod_bytes(b.carried_positions))},
+                     {"position_fingerprints", block_json(pod_bytes(b.position_fingerprints))}};
     if (b.has_uvs) {
-        vertices["uv_records"] = block_json(pod_of(b.carried_uvs));
-        vertices["uv_fingerprints"] = block_json(pod_of(b.uv_fingerprints));
+        vertices["uv_records"] = block_json(pod_bytes(b.carried_uvs));
+        vertices["uv_fingerprints"] = block_json(pod_bytes(b.uv_fingerprints));
     }
     doc["vertices"] = std::move(vertices);
 

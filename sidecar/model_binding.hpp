@@ -50,6 +50,9 @@ enum class EntryContent {
                  // positions (msh.md §11) but for the ones listed
 };
 
+// A Res7 record without its normal, as /triangles/records holds it: flags, 3 links, selectors.
+constexpr size_t kTriangleRecord = 10;
+
 // A run of vertices whose Res3 (and Res5) records the sidecar carries.
 struct VertexRange {
     uint32_t first = 0, count = 0;
