@@ -2,10 +2,13 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "json_readable.hpp"
 #include "json_scan.hpp"
+#include "model_binding.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
 #include "portable_address.hpp"
+#include "texture_binding.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -134,18 +137,16 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     sc.mips = std::move(mip_names);
     sc.header = t.header;
     sc.page = t.page;
-    sc.palette = t.palette;
     sc.channel_order = order;
-    sc.tail_bytes = t.tail.size();
-    sc.original.assign(payload.begin(), payload.end());
-    sc.written.xxh3_64 = hex64(payload_hash(out.png));
+    bind_texture(t, payload, mips, sc);
     return out;
 }
 
 namespace {
 
-// `with_base64` false: the original's base64 is an empty placeholder (texture_sidecar_text).
-json sidecar_json(const TextureSidecar& s, bool with_base64) {
+// The first layout. `with_base64` false: the original's base64 is an empty placeholder
+// (texture_sidecar_text).
+json first_layout_json(const TextureSidecar& s, bool with_base64) {
     const texm::Header& h = s.header;
     json doc = {
         {"schema", kSchema},
@@ -178,7 +179,7 @@ json sidecar_json(const TextureSidecar& s, bool with_base64) {
 } // namespace
 
 json to_json(const TextureSidecar& s) {
-    return sidecar_json(s, true);
+    return s.layout == 1 ? first_layout_json(s, true) : binding_texture_json(s);
 }
 
 namespace {
@@ -194,6 +195,8 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
     if (at["kind"].as<std::string>() != "texm")
         at["kind"].fail("bad texm sidecar: kind is not \"texm\" (a model sidecar?)");
     TextureSidecar s;
+    s.layout = 1;
+    s.where = where;
     const JsonAt o = at["original"];
     try {
         s.original = original_base64 ? from_base64(*original_base64)
@@ -256,24 +259,32 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
 } // namespace
 
 TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
+    if (doc.is_object() && doc.contains("schema") && doc["schema"] == kBindingSchema)
+        return read_binding_texture(doc, where);
     return parse_with_original(doc, where, nullptr);
 }
 
-// The original's base64 (most of the text) is spliced into the dump, as in the model sidecar.
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
-    const json doc = sidecar_json(sidecar, false);
+    if (sidecar.layout != 1) return dump_readable(binding_texture_json(sidecar), kReadableWidth);
+    // The original's base64 (most of the text) is spliced into the dump.
+    const json doc = first_layout_json(sidecar, false);
     return splice_base64(doc.dump(1), "\n  \"base64\": \"\"", sidecar.original) + "\n";
 }
 
-// As the model sidecar: a validating scan hands out the members, each is parsed on its own, and
-// the original's base64 (megabytes for a large texture) is decoded straight from the text.
+// A binding sidecar is parsed whole (RapidJSON). A first-layout one as the model sidecar: a
+// validating scan hands out the members, each is parsed on its own, and the original's base64
+// (megabytes for a large texture) is decoded straight from the text.
 TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     // The scan bounds the nesting (json_scan.hpp); the DOM fallback says where it is too deep.
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     json doc = json::object();
     std::optional<std::string_view> original;
+    bool binding = false;
     try {
-        for (const json_scan::Member& m : json_scan::object_members(text)) {
+        const std::vector<json_scan::Member> members = json_scan::object_members(text);
+        for (const json_scan::Member& m : members)
+            binding |= m.key == "schema" && json_scan::plain_string(m.value) == kBindingSchema;
+        for (const json_scan::Member& m : binding ? std::vector<json_scan::Member>() : members) {
             if (m.key != "original" || m.value.empty() || m.value.front() != '{') {
                 doc[m.key] = json::parse(m.value.begin(), m.value.end());
                 continue;
@@ -292,6 +303,7 @@ TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     } catch (const std::exception&) { // not JSON, or a number nlohmann refuses
         return parse_texture_sidecar(parse_json(bytes, where), where); // it says where and why
     }
+    if (binding) return read_binding_texture(parse_json_fast(bytes, where), where);
     return parse_with_original(doc, where, original ? &*original : nullptr);
 }
 
@@ -318,6 +330,8 @@ bool is_exported_png(const TextureImportInput& in) {
 
 TextureImport import_texture(const TextureImportInput& in) {
     TextureImport out;
+    if (in.sidecar && in.sidecar->layout != 1)
+        return rebuild_texture(in, decode_png(in.png, in.where, in.max_pixels));
     if (in.sidecar && !in.full_read && is_exported_png(in)) {
         out.texm = in.sidecar->original;
         out.identical = true;
