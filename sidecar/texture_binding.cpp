@@ -53,10 +53,6 @@ texm::Format read_format(const JsonAt& at) {
     return *f;
 }
 
-std::string channel_order_name(ChannelOrder order) {
-    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb");
-}
-
 std::string hex16(uint16_t v) {
     return hex64(v).substr(12);
 }
@@ -73,6 +69,40 @@ json hashed_json(ByteView bytes) {
 }
 
 } // namespace
+
+std::vector<std::string> read_mip_names(const JsonAt& mips) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < mips.size(); ++i) {
+        std::string name = mips[i].as<std::string>();
+        // Read beside the PNG: a plain file name, never a path that leaves its folder.
+        if (!is_plain_file_name(name))
+            mips[i].fail("bad texm sidecar: a mip must be a plain file name");
+        names.push_back(std::move(name));
+    }
+    return names;
+}
+
+ChannelOrder read_channel_order(const JsonAt& doc) {
+    if (!doc.has("readings") || !doc["readings"].has("texm-rgb")) return ChannelOrder::Bgr;
+    const JsonAt order = doc["readings"]["texm-rgb"];
+    try {
+        return readings_from_map({{"texm-rgb", order.as<std::string>()}}).texm_rgb;
+    } catch (const std::invalid_argument& e) {
+        order.fail(e.what());
+    }
+}
+
+std::string channel_order_name(ChannelOrder order) {
+    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb");
+}
+
+png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels) {
+    try {
+        return png::decode(bytes, max_pixels);
+    } catch (const FormatError& e) {
+        throw FormatError(where, e.location(), "not a readable PNG: " + e.message());
+    }
+}
 
 void bind_texture(const texm::Texture& t, ByteView payload, bool mip_pngs, TextureSidecar& s) {
     const texm::Format f = *t.format();
@@ -182,14 +212,7 @@ TextureSidecar read_binding_texture(const json& doc, const std::string& where) {
     s.source_size = source["size"].as<uint64_t>();
     s.source_xxh3_64 = read_hash(source[kPayloadHashKey]);
     s.png = at["png"].as<std::string>();
-    const JsonAt mips = at["mips"];
-    for (size_t i = 0; i < mips.size(); ++i) {
-        std::string name = mips[i].as<std::string>();
-        // Read beside the PNG: a plain file name, never a path that leaves its folder.
-        if (!is_plain_file_name(name))
-            mips[i].fail("bad texm sidecar: a mip must be a plain file name");
-        s.mips.push_back(std::move(name));
-    }
+    s.mips = read_mip_names(at["mips"]);
 
     const JsonAt h = at["header"];
     s.header.mip_count = h["mip_count"].as<uint32_t>();
@@ -210,14 +233,7 @@ TextureSidecar read_binding_texture(const json& doc, const std::string& where) {
                                r[3].as<uint16_t>()});
         }
     }
-    if (at.has("readings") && at["readings"].has("texm-rgb")) {
-        const JsonAt order = at["readings"]["texm-rgb"];
-        try {
-            s.channel_order = readings_from_map({{"texm-rgb", order.as<std::string>()}}).texm_rgb;
-        } catch (const std::invalid_argument& e) {
-            order.fail(e.what());
-        }
-    }
+    s.channel_order = read_channel_order(at);
 
     const JsonAt levels = at["levels"];
     s.encoded_format = uint32_t(read_format(levels["format"]));
@@ -288,14 +304,6 @@ TextureSidecar read_binding_texture(const json& doc, const std::string& where) {
 }
 
 namespace {
-
-png::Decoded decode_mip(ByteView bytes, const std::string& where, uint64_t max_pixels) {
-    try {
-        return png::decode(bytes, max_pixels);
-    } catch (const FormatError& e) {
-        throw FormatError(where, e.location(), "not a readable PNG: " + e.message());
-    }
-}
 
 // One level offered by a PNG or the sidecar.
 struct Offered {
@@ -409,7 +417,7 @@ TextureImport rebuild_texture(const TextureImportInput& in, png::Decoded base) {
         const TextureLevel* recorded = k < s.levels.size() ? &s.levels[k] : nullptr;
         if (recorded && recorded->from == LevelSource::MipPng) {
             if (k - 1 < in.mips.size() && in.mips[k - 1]) {
-                offer(k, decode_mip(*in.mips[k - 1], in.where + " (mip " + std::to_string(k) + ")",
+                offer(k, decode_png(*in.mips[k - 1], in.where + " (mip " + std::to_string(k) + ")",
                                     in.max_pixels));
                 continue;
             }

@@ -9,6 +9,15 @@
 
 namespace msh::sidecar {
 
+class JsonAt;
+
+// What both layouts read alike: the mip PNGs' names (plain file names), the texm-rgb reading
+// (absent: the default) and a PNG, each a FormatError naming its place.
+std::vector<std::string> read_mip_names(const JsonAt& mips);
+ChannelOrder read_channel_order(const JsonAt& doc);
+std::string channel_order_name(ChannelOrder order);
+png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels);
+
 // The binding fields of `t` (the interpreted `payload`) into `s`: levels 1.. in the sidecar
 // unless `mip_pngs`, a level whose PNG does not hold it exactly with its bytes.
 void bind_texture(const texm::Texture& t, ByteView payload, bool mip_pngs, TextureSidecar& s);

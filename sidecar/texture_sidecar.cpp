@@ -54,14 +54,6 @@ texm::Texture read_texture(ByteView payload, const std::string& where) {
     return t;
 }
 
-png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels) {
-    try {
-        return png::decode(bytes, max_pixels);
-    } catch (const FormatError& e) {
-        throw FormatError(where, e.location(), "not a readable PNG: " + e.message());
-    }
-}
-
 // The palette of an indexed PNG as Texm palette bytes (B, G, R, X = 0), padded to 256 entries.
 Bytes palette_from_png(const png::Decoded& d, ChannelOrder order) {
     const texm::ByteOrder bo = texm::byte_order(texm::Format::Indexed, order);
@@ -95,10 +87,6 @@ json palette_json(const Bytes& palette, ChannelOrder order) {
         entries.push_back(to_hex(ByteView(palette).subspan(k, 4)));
     return {{"byte_order", order == ChannelOrder::Bgr ? "B, G, R, X" : "R, G, B, X"},
             {"entries", entries}};
-}
-
-std::string channel_order_name(ChannelOrder order) {
-    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb");
 }
 
 Bytes hex_field(const JsonAt& at) {
@@ -212,14 +200,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
             "bad texm sidecar: original payload hash does not match (edited sidecar?)");
     s.source = at["source"].as<std::string>();
     s.png = at["png"].as<std::string>();
-    const JsonAt mips = at["mips"];
-    for (size_t i = 0; i < mips.size(); ++i) {
-        std::string name = mips[i].as<std::string>();
-        // Read beside the PNG: a plain file name, never a path that leaves its folder.
-        if (!is_plain_file_name(name))
-            mips[i].fail("bad texm sidecar: a mip must be a plain file name");
-        s.mips.push_back(std::move(name));
-    }
+    s.mips = read_mip_names(at["mips"]);
     const JsonAt h = at["header"];
     s.header.width = h["width"].as<uint32_t>();
     s.header.height = h["height"].as<uint32_t>();
@@ -244,14 +225,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
         }
     }
     s.tail_bytes = at["tail_bytes"].as<uint64_t>();
-    if (at.has("readings") && at["readings"].has("texm-rgb")) { // absent: the default
-        const JsonAt order = at["readings"]["texm-rgb"];
-        try {
-            s.channel_order = readings_from_map({{"texm-rgb", order.as<std::string>()}}).texm_rgb;
-        } catch (const std::invalid_argument& e) {
-            order.fail(e.what());
-        }
-    }
+    s.channel_order = read_channel_order(at);
     if (at.has("written")) s.written = read_written_file(at["written"]); // not in older sidecars
     return s;
 }
