@@ -21,7 +21,6 @@
 #include <filesystem>
 #include <functional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace msh;
@@ -238,9 +237,7 @@ BOOST_AUTO_TEST_CASE(a_malformed_texture_edit_is_one_error_at_its_pointer) {
 
 // Through the CLI: a malformed edit exits 1 and writes nothing; a good one writes the Texm.
 BOOST_AUTO_TEST_CASE(a_malformed_texture_edit_writes_nothing) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("mshconv-texture-binding-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
+    const fs::path dir = test::scratch("texture-binding");
     fs::create_directories(dir);
     const std::string lib = (test::corpus_dir() / "Textures.lib").string();
     BOOST_REQUIRE_EQUAL(
@@ -263,15 +260,12 @@ BOOST_AUTO_TEST_CASE(a_malformed_texture_edit_writes_nothing) {
     const Bytes written = read_file(dir / "a.texm");
     const Bytes original = texture("Textures.lib", "ANIM_01.0");
     BOOST_TEST((differences(written, original) == std::vector<size_t>{16}));
-    fs::remove_all(dir);
 }
 
 // Texture sidecars an older release wrote (the whole payload, `mshconv-sidecar/1`).
 BOOST_AUTO_TEST_CASE(first_layout_texture_sidecars_still_import_byte_for_byte) {
     const fs::path kept = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_v1";
-    const fs::path dir =
-        fs::temp_directory_path() / ("mshconv-texture-v1-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
+    const fs::path dir = test::scratch("texture-v1");
     fs::create_directories(dir);
     // 4444 with a Page chunk, format 0, 888, and 88 with its mip PNGs.
     for (const auto& [png, entry] :
@@ -286,7 +280,6 @@ BOOST_AUTO_TEST_CASE(first_layout_texture_sidecars_still_import_byte_for_byte) {
         BOOST_TEST_REQUIRE(r.code == 0, png << ": " << r.out);
         BOOST_TEST((read_file(out) == texture("Textures.lib", entry)), png);
     }
-    fs::remove_all(dir);
 }
 
 // The sidecars hold what the PNGs cannot: for the corpus textures exported without their mip
