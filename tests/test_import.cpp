@@ -11,6 +11,7 @@
 #include "mapping/scene_to_model.hpp"
 #include "mapping/skin.hpp"
 #include "sidecar/base64.hpp"
+#include "sidecar/json_at.hpp"
 #include "sidecar/json_readable.hpp"
 #include "sidecar/model_sidecar.hpp"
 
@@ -298,6 +299,39 @@ BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
     s.model.header.sphere[2] = -1e-30f;
     s.model.batches.clear();
     BOOST_TEST(sidecar::model_sidecar_text(s) == sidecar::to_json(s).dump(1) + "\n");
+}
+
+// The fast JSON parse of a sidecar (its own UTF-8 check, then RapidJSON in place) gives what the
+// strict parser gives: the same document, or the same error at the same place, for text that is
+// not UTF-8 (overlong, a surrogate, past U+10FFFF, cut short), holds a NUL, or starts with a BOM.
+BOOST_AUTO_TEST_CASE(fast_json_parse_reads_as_the_strict_parser) {
+    const auto outcome = [](const std::string& text, bool fast) {
+        const Bytes bytes(text.begin(), text.end());
+        try {
+            return (fast ? sidecar::parse_json_fast(bytes, "s") : sidecar::parse_json(bytes, "s"))
+                .dump();
+        } catch (const FormatError& e) {
+            return std::string("error ") + e.what();
+        }
+    };
+    std::string long_ascii(300, 'a'); // past the eight-byte steps
+    const std::vector<std::string> texts = {std::string(R"({"a":"x\u00e9","b":[1,2.5,-3e400]})"),
+                                            "{\"a\":\"\xc3\xa9\xe2\x82\xac\"}",
+                                            "{\"a\":\"" + long_ascii + "\xf0\x9f\x98\x80" +
+                                                long_ascii + "\"}",
+                                            std::string("{\"a\":\"\xc0\xaf\"}"),
+                                            std::string("{\"a\":\"\xed\xa0\x80\"}"),
+                                            std::string("{\"a\":\"\xf4\x90\x80\x80\"}"),
+                                            std::string("{\"a\":\"\xe2\x82\"}"),
+                                            std::string("{\"a\":\"\xe2\x82"),
+                                            std::string("{\"a\":\"\x80\"}"),
+                                            std::string("{\"a\":1}\0 ", 9),
+                                            std::string("{\"a\":\"\0\"}", 9),
+                                            "\xef\xbb\xbf{\"a\":1}",
+                                            std::string("{\"a\":1} x"),
+                                            std::string("[1,]")};
+    for (const std::string& text : texts)
+        BOOST_TEST(outcome(text, true) == outcome(text, false), text);
 }
 
 BOOST_AUTO_TEST_CASE(edited_sidecar_is_detected) {
