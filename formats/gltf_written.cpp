@@ -2,7 +2,7 @@
 // straight from its JSON chunk and BIN. Whatever is not in that shape declines (the caller reads
 // the file in full); every index and offset is checked before it is used.
 #include "gltf.hpp"
-#include "rapidjson.hpp"
+#include "json_in_place.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -106,9 +106,10 @@ std::optional<scene::Scene> read_written_vertices(ByteView b) {
     if (b.size() - bin_at < 8 || u32(b, bin_at + 4) != kChunkBin ||
         u32(b, bin_at) > b.size() - bin_at - 8)
         return std::nullopt;
+    std::string text;
     rapidjson::Document doc;
-    doc.Parse(reinterpret_cast<const char*>(b.data() + 20), json_size);
-    if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+    if (!parse_in_place(ByteView(b.data() + 20, json_size), text, doc) || !doc.IsObject())
+        return std::nullopt;
     // One buffer, the BIN chunk (no URI), which holds all of it.
     const Value* buffers = member(doc, "buffers");
     if (!buffers || !buffers->IsArray() || buffers->Size() != 1 || member((*buffers)[0], "uri"))

@@ -1,11 +1,11 @@
 #include "json_at.hpp"
 
+#include "formats/json_in_place.hpp"
 #include "formats/json_nesting.hpp"
 #include "formats/rapidjson.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace msh::sidecar {
 
@@ -70,66 +70,13 @@ bool convert(const rapidjson::Value& v, size_t depth_left, nlohmann::json& out) 
     return false;
 }
 
-// Whether `text` is UTF-8 (no overlong forms, surrogates or code points past U+10FFFF) without
-// a NUL byte. Checked here over the whole text, ASCII eight bytes at a time, so that RapidJSON
-// need not check strings a byte at a time (a sidecar's megabytes of base64), and the in-place
-// parse, whose text ends at a NUL, reads all of it.
-bool utf8_without_nul(ByteView text) {
-    const uint8_t* p = text.data();
-    const size_t n = text.size();
-    size_t i = 0;
-    while (i < n) {
-        if (n - i >= 8) {
-            uint64_t w;
-            std::memcpy(&w, p + i, 8);
-            if ((w & 0x8080808080808080ull) == 0) {
-                if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) return false; // a 0
-                i += 8;
-                continue;
-            }
-        }
-        const uint8_t c = p[i];
-        if (c < 0x80) {
-            if (c == 0) return false;
-            ++i;
-            continue;
-        }
-        size_t len = 0;
-        uint32_t cp = 0;
-        if ((c & 0xE0) == 0xC0)
-            len = 2, cp = c & 0x1Fu;
-        else if ((c & 0xF0) == 0xE0)
-            len = 3, cp = c & 0x0Fu;
-        else if ((c & 0xF8) == 0xF0)
-            len = 4, cp = c & 0x07u;
-        else
-            return false;
-        if (n - i < len) return false;
-        for (size_t k = 1; k < len; ++k) {
-            if ((p[i + k] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (p[i + k] & 0x3Fu);
-        }
-        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += len;
-    }
-    return true;
-}
-
 } // namespace
 
 nlohmann::json parse_json_fast(ByteView text, const std::string& where) {
+    std::string buffer;
+    rapidjson::Document d;
     nlohmann::json out;
-    if (utf8_without_nul(text)) {
-        // Parsed in place in a copy (strings are not copied a second time), the encoding already
-        // checked; otherwise RapidJSON's default flags (formats/rapidjson.hpp).
-        std::string copy(reinterpret_cast<const char*>(text.data()), text.size());
-        rapidjson::Document d;
-        d.ParseInsitu<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(
-            copy.data());
-        if (!d.HasParseError() && convert(d, kMaxJsonNesting, out)) return out;
-    }
+    if (parse_in_place(text, buffer, d) && convert(d, kMaxJsonNesting, out)) return out;
     return parse_json(text, where);
 }
 
