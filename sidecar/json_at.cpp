@@ -104,13 +104,15 @@ bool path_to(const nlohmann::json& at, const nlohmann::json* target, std::string
     const size_t length = path.size();
     if (at.is_object()) {
         for (auto it = at.begin(); it != at.end(); ++it) {
-            path += "/" + pointer_token(it.key());
+            path += '/';
+            path += pointer_token(it.key());
             if (path_to(it.value(), target, path)) return true;
             path.resize(length);
         }
     } else if (at.is_array()) {
         for (size_t i = 0; i < at.size(); ++i) {
-            path += "/" + std::to_string(i);
+            path += '/';
+            path += std::to_string(i);
             if (path_to(at[i], target, path)) return true;
             path.resize(length);
         }
