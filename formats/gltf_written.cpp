@@ -108,7 +108,9 @@ std::optional<scene::Scene> read_written_vertices(ByteView b) {
         return std::nullopt;
     std::string text;
     rapidjson::Document doc;
-    if (!parse_in_place(ByteView(b.data() + 20, json_size), text, doc) || !doc.IsObject())
+    // Only integers are read (indices, counts, offsets): decimals need not be exact.
+    if (!parse_in_place(ByteView(b.data() + 20, json_size), text, doc, Precision::Integers) ||
+        !doc.IsObject())
         return std::nullopt;
     // One buffer, the BIN chunk (no URI), which holds all of it.
     const Value* buffers = member(doc, "buffers");

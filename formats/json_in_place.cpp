@@ -54,13 +54,17 @@ bool utf8_without_nul(ByteView text) {
     return true;
 }
 
-bool parse_in_place(ByteView text, std::string& buffer, rapidjson::Document& doc) {
+bool parse_in_place(ByteView text, std::string& buffer, rapidjson::Document& doc,
+                    Precision precision) {
     if (!utf8_without_nul(text)) return false;
     // NUL-terminated, and padded so that an aligned 16-byte load around the end is in the buffer.
     buffer.assign(reinterpret_cast<const char*>(text.data()), text.size());
     buffer.append(16, '\0');
-    doc.ParseInsitu<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(
-        buffer.data());
+    if (precision == Precision::Full)
+        doc.ParseInsitu<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(
+            buffer.data());
+    else
+        doc.ParseInsitu<rapidjson::kParseIterativeFlag>(buffer.data());
     return !doc.HasParseError();
 }
 
