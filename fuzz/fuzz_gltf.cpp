@@ -1,6 +1,7 @@
 // glTF / GLB from memory -> the neutral scene -> a new MSH model (the import without a sidecar
 // reads every accessor it uses); and read again as the terrain import reads it (only the meshes
-// of its nodes decoded): every decoded index within its primitive's vertices.
+// of its nodes decoded): every decoded index within its primitive's vertices; and for the vertices
+// alone, as the import of an export's own GLB reads them.
 #include "harness.hpp"
 
 #include "formats/gltf.hpp"
@@ -16,6 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return glb ? gltf::read_glb(bytes, "fuzz.glb", sink, options)
                    : gltf::read_gltf_text(bytes, "fuzz.gltf", sink, options);
     };
+    // The vertices of an export's own GLB, read without the checks: declines, or stays in bounds.
+    if (const auto vertices = gltf::read_written_vertices(bytes))
+        for (const scene::Mesh& m : vertices->meshes)
+            for (const scene::Primitive& p : m.primitives)
+                if (!p.attributes.count("POSITION")) __builtin_trap();
     fuzz::expect_format_errors([&] {
         DiagnosticSink sink(ReadMode::Tolerant);
         gltf::ReadOptions options;

@@ -71,8 +71,20 @@ std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& f
     if (sidecar.binding) {
         // The image is rebuilt with the file's vertices; the scene is read for them only, and
         // nothing is compared: the file is the one the export wrote.
+        std::optional<scene::Scene> vertices;
+        if (scene_format_of(file.filename().string()) == SceneFormat::Glb) {
+            // Its vertices straight from the BIN (the rebuilt image's hash checks them below).
+            std::optional<MappedFile> mapped;
+            mshconv::FileBytes from_io;
+            if (on_disk(&io))
+                mapped.emplace(file, Reading::Whole);
+            else
+                from_io = io.read(file);
+            vertices = gltf::read_written_vertices(mapped ? mapped->bytes() : from_io.bytes);
+        }
         std::vector<std::string> warnings;
-        const scene::Scene scene = read_scene_file(file, warnings, false, false, {}, io);
+        const scene::Scene scene =
+            vertices ? std::move(*vertices) : read_scene_file(file, warnings, false, false, {}, io);
         mapping::RebuiltOriginal rebuilt =
             mapping::rebuild_original(*sidecar.binding, scene, settings.where);
         if (rebuilt.image.size() != sidecar.original_size ||

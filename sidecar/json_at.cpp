@@ -1,5 +1,6 @@
 #include "json_at.hpp"
 
+#include "formats/json_in_place.hpp"
 #include "formats/json_nesting.hpp"
 #include "formats/rapidjson.hpp"
 
@@ -72,11 +73,11 @@ bool convert(const rapidjson::Value& v, size_t depth_left, nlohmann::json& out) 
 } // namespace
 
 nlohmann::json parse_json_fast(ByteView text, const std::string& where) {
+    std::string buffer;
     rapidjson::Document d;
-    d.Parse(reinterpret_cast<const char*>(text.data()), text.size());
     nlohmann::json out;
-    if (d.HasParseError() || !convert(d, kMaxJsonNesting, out)) return parse_json(text, where);
-    return out;
+    if (parse_in_place(text, buffer, d) && convert(d, kMaxJsonNesting, out)) return out;
+    return parse_json(text, where);
 }
 
 nlohmann::json parse_json(ByteView text, const std::string& where) {
@@ -95,33 +96,68 @@ nlohmann::json parse_json(ByteView text, const std::string& where) {
     }
 }
 
+namespace {
+
+// Appends to `path` the JSON pointer of `target` below `at`; false when it is not there.
+bool path_to(const nlohmann::json& at, const nlohmann::json* target, std::string& path) {
+    if (&at == target) return true;
+    const size_t length = path.size();
+    if (at.is_object()) {
+        for (auto it = at.begin(); it != at.end(); ++it) {
+            path += '/';
+            path += pointer_token(it.key());
+            if (path_to(it.value(), target, path)) return true;
+            path.resize(length);
+        }
+    } else if (at.is_array()) {
+        for (size_t i = 0; i < at.size(); ++i) {
+            path += '/';
+            path += std::to_string(i);
+            if (path_to(at[i], target, path)) return true;
+            path.resize(length);
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::string JsonAt::pointer() const {
+    std::string path = prefix_;
+    path_to(*root_, value_, path);
+    return path;
+}
+
 JsonAt JsonAt::operator[](const std::string& key) const {
-    if (!value_.is_object()) fail("expected an object");
-    const auto it = value_.find(key);
-    const std::string pointer = pointer_ + "/" + pointer_token(key);
-    if (it == value_.end()) throw FormatError(where_, Location::at_pointer(pointer), "missing");
-    return JsonAt(*it, pointer, where_);
+    if (!value_->is_object()) fail("expected an object");
+    const auto it = value_->find(key);
+    if (it == value_->end())
+        throw FormatError(*where_, Location::at_pointer(pointer() + "/" + pointer_token(key)),
+                          "missing");
+    return JsonAt(*it, *this);
 }
 
 JsonAt JsonAt::operator[](size_t index) const {
-    if (!value_.is_array()) fail("expected an array");
-    const std::string pointer = pointer_ + "/" + std::to_string(index);
-    if (index >= value_.size()) throw FormatError(where_, Location::at_pointer(pointer), "missing");
-    return JsonAt(value_[index], pointer, where_);
+    if (!value_->is_array()) fail("expected an array");
+    if (index >= value_->size())
+        throw FormatError(*where_, Location::at_pointer(pointer() + "/" + std::to_string(index)),
+                          "missing");
+    return JsonAt((*value_)[index], *this);
 }
 
 size_t JsonAt::size() const {
-    if (!value_.is_array()) fail("expected an array");
-    return value_.size();
+    if (!value_->is_array()) fail("expected an array");
+    return value_->size();
 }
 
 float JsonAt::as_float_or_nan() const {
-    if (value_.is_null()) return std::nanf("");
+    if (value_->is_null()) return std::nanf("");
     return as<float>();
 }
 
 void JsonAt::fail(const std::string& what) const {
-    throw FormatError(where_, Location::at_pointer(pointer_.empty() ? "/" : pointer_), what);
+    const std::string at = pointer();
+    throw FormatError(*where_, Location::at_pointer(at.empty() ? "/" : at), what);
 }
 
 } // namespace msh::sidecar

@@ -24,44 +24,47 @@ nlohmann::json parse_json_fast(ByteView text, const std::string& where);
 
 class JsonAt {
   public:
+    // `value` is at `pointer` (of the document an error names).
     JsonAt(const nlohmann::json& value, std::string pointer, const std::string& where)
-        : value_(value), pointer_(std::move(pointer)), where_(where) {}
+        : value_(&value), root_(&value), prefix_(std::move(pointer)), where_(&where) {}
 
-    const nlohmann::json& json() const { return value_; }
-    const std::string& pointer() const { return pointer_; }
+    const nlohmann::json& json() const { return *value_; }
+    // Found from the value given to the constructor when asked (only an error needs it): building
+    // it for every member and element read cost more than reading them.
+    std::string pointer() const;
 
     // A member of this object, which must exist.
     JsonAt operator[](const std::string& key) const;
-    bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+    bool has(const std::string& key) const { return value_->is_object() && value_->contains(key); }
     // An element of this array, which must exist.
     JsonAt operator[](size_t index) const;
     // The length of this array (fails when it is not one).
     size_t size() const;
-    bool is_null() const { return value_.is_null(); }
+    bool is_null() const { return value_->is_null(); }
 
     template <class T> T as() const {
         if constexpr (std::is_same_v<T, bool>) {
-            if (!value_.is_boolean()) fail("expected true or false");
-            return value_.get<bool>();
+            if (!value_->is_boolean()) fail("expected true or false");
+            return value_->get<bool>();
         } else if constexpr (std::is_integral_v<T>) {
-            if (!value_.is_number_integer()) fail(integer_range<T>());
-            if (value_.is_number_unsigned()) {
-                const auto v = value_.get<uint64_t>();
+            if (!value_->is_number_integer()) fail(integer_range<T>());
+            if (value_->is_number_unsigned()) {
+                const auto v = value_->get<uint64_t>();
                 if (v > uint64_t(std::numeric_limits<T>::max())) fail(integer_range<T>());
                 return T(v);
             }
-            const auto v = value_.get<int64_t>();
+            const auto v = value_->get<int64_t>();
             if (v < int64_t(std::numeric_limits<T>::min()) ||
                 (v > 0 && uint64_t(v) > uint64_t(std::numeric_limits<T>::max())))
                 fail(integer_range<T>());
             return T(v);
         } else if constexpr (std::is_floating_point_v<T>) {
-            if (!value_.is_number()) fail("expected a number");
-            return value_.get<T>();
+            if (!value_->is_number()) fail("expected a number");
+            return value_->get<T>();
         } else {
             static_assert(std::is_same_v<T, std::string>, "bool, integers, floats or string");
-            if (!value_.is_string()) fail("expected a string");
-            return value_.get<std::string>();
+            if (!value_->is_string()) fail("expected a string");
+            return value_->get<std::string>();
         }
     }
     // A float written by a writer that prints NaN and infinities as null.
@@ -75,9 +78,13 @@ class JsonAt {
                std::to_string(+std::numeric_limits<T>::max());
     }
 
-    const nlohmann::json& value_;
-    std::string pointer_;
-    const std::string& where_;
+    JsonAt(const nlohmann::json& value, const JsonAt& parent)
+        : value_(&value), root_(parent.root_), prefix_(parent.prefix_), where_(parent.where_) {}
+
+    const nlohmann::json* value_;
+    const nlohmann::json* root_; // what the constructor was given, at `prefix_`
+    std::string prefix_;
+    const std::string* where_;
 };
 
 } // namespace msh::sidecar

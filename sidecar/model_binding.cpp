@@ -3,6 +3,7 @@
 #include "base64.hpp"
 #include "json_at.hpp"
 #include "payload_hash.hpp"
+#include "readable_writer.hpp"
 
 #include "formats/cp1251.hpp"
 
@@ -58,19 +59,58 @@ template <size_t N> json columns(const char* const (&names)[N]) {
     return j;
 }
 
-// A float in its shortest round-trip form; a NaN or infinity as "bits:XXXXXXXX" so that its
-// exact bits come back.
-json float_json(float f) {
-    if (!std::isfinite(f)) {
-        uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        char hex[9];
-        std::snprintf(hex, sizeof hex, "%08x", bits);
-        return std::string("bits:") + hex;
-    }
+// A NaN or infinity as "bits:XXXXXXXX", so that its exact bits come back.
+std::string float_bits(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08x", bits);
+    return std::string("bits:") + hex;
+}
+
+// The double whose shortest form is the float's shortest round-trip form (what JSON writes).
+double shortest_double(float f) {
     char buf[32];
     const auto r = std::to_chars(buf, buf + sizeof buf, f);
-    return std::strtod(std::string(buf, r.ptr).c_str(), nullptr);
+    double d = 0;
+    std::from_chars(buf, r.ptr, d);
+    return d;
+}
+
+// A float in its shortest round-trip form; a NaN or infinity as its bits.
+json float_json(float f) {
+    if (!std::isfinite(f)) return float_bits(f);
+    return shortest_double(f);
+}
+
+void put_float(ReadableJson& w, float f) {
+    if (!std::isfinite(f))
+        w.value(float_bits(f));
+    else
+        w.value(shortest_double(f));
+}
+
+template <size_t N> void put_floats(ReadableJson& w, const std::array<float, N>& a) {
+    w.begin_array();
+    for (float f : a) put_float(w, f);
+    w.end_array();
+}
+
+template <size_t N> void put_columns(ReadableJson& w, const char* const (&names)[N]) {
+    w.key("columns");
+    w.begin_array();
+    for (const char* n : names) w.value(n);
+    w.end_array();
+}
+
+// {"base64", "size", "xxh3_64"} of `bytes`, the base64 appended straight into the text.
+void put_block(ReadableJson& w, ByteView bytes) {
+    w.begin_object();
+    w.key("base64");
+    w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
+    w.member("size", uint64_t(bytes.size()));
+    w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+    w.end_object();
 }
 
 float read_float(const JsonAt& at) {
@@ -446,6 +486,309 @@ void add_binding_json(const ModelBinding& b, json& doc) {
     json checks = json::object();
     for (const auto& [table, rows] : b.checks) checks[table] = checks_json(rows);
     doc["checks"] = std::move(checks);
+}
+
+void write_binding_json(const ModelBinding& b, ReadableJson& w,
+                        const std::function<void(std::string_view before)>& other) {
+    // Members in key order, the other members of the document between them.
+    const auto key = [&](std::string_view name) {
+        other(name);
+        w.key(name);
+    };
+    const auto game_text = [&](const std::string& cp1251) {
+        const std::string utf8 = cp1251_to_utf8(cp1251);
+        if (utf8_to_cp1251(utf8) == cp1251) {
+            w.value(utf8);
+            return;
+        }
+        w.begin_object();
+        w.member("hex", to_hex(bytes_of(cp1251)));
+        w.end_object();
+    };
+
+    key("animation");
+    w.begin_object();
+    w.key("frame_map");
+    w.begin_rows();
+    for (size_t i = 0; i < b.frame_map.size(); i += kWordsPerRow) {
+        w.begin_array();
+        for (size_t k = i; k < std::min(b.frame_map.size(), i + kWordsPerRow); ++k)
+            w.value(b.frame_map[k]);
+        w.end_array();
+    }
+    w.end_rows();
+    w.key("keys");
+    w.begin_object();
+    put_columns(w, kKeyColumns);
+    w.key("rows");
+    w.begin_rows();
+    for (const anim::Key& k : b.keys) {
+        w.begin_array();
+        w.begin_array();
+        for (int c = 0; c < 3; ++c) put_float(w, k.pos[c]);
+        w.end_array();
+        put_float(w, k.time);
+        w.array(k.rot);
+        w.end_array();
+    }
+    w.end_rows();
+    w.end_object();
+    w.end_object();
+
+    key("batches");
+    w.begin_object();
+    put_columns(w, kBatchColumns);
+    w.key("rows");
+    w.begin_rows();
+    for (const Batch& x : b.batches) {
+        w.begin_array();
+        w.value(x.flags);
+        w.value(x.material);
+        w.value(x.opaque4);
+        w.value(x.opaque6);
+        w.value(x.index_count);
+        w.value(x.index_start);
+        w.value(x.opaque14);
+        w.value(x.base_vertex);
+        w.end_array();
+    }
+    w.end_rows();
+    w.end_object();
+
+    key("blocks");
+    w.begin_array();
+    for (size_t i = 0; i < b.blocks.size(); ++i)
+        if (b.content[i] == EntryContent::Block) {
+            const Bytes& bytes = b.blocks[i];
+            w.begin_object();
+            w.key("base64");
+            w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
+            w.member("entry", uint64_t(i));
+            w.member("size", uint64_t(bytes.size()));
+            w.member("type", b.directory.entries[i].type);
+            w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+            w.end_object();
+        }
+    w.end_array();
+
+    key("checks");
+    w.begin_object();
+    for (const auto& [table, rows] : b.checks)
+        w.member(table, to_base64(ByteView(reinterpret_cast<const uint8_t*>(rows.data()),
+                                           2 * rows.size())));
+    w.end_object();
+
+    key("container");
+    w.begin_object();
+    w.key("entries");
+    w.begin_object();
+    put_columns(w, kEntryColumns);
+    w.key("rows");
+    w.begin_rows();
+    for (size_t i = 0; i < b.directory.entries.size(); ++i) {
+        const nres::Entry& e = b.directory.entries[i];
+        // As add_binding_json writes the name field.
+        const std::string name = e.name();
+        bool plain = utf8_to_cp1251(cp1251_to_utf8(name)) == name;
+        for (size_t k = name.size(); k < nres::kNameSize; ++k) plain = plain && e.raw_name[k] == 0;
+        w.begin_array();
+        w.value(e.type);
+        if (plain) {
+            w.value(cp1251_to_utf8(name));
+        } else {
+            w.begin_object();
+            w.member("hex", to_hex(ByteView(e.raw_name.data(), e.raw_name.size())));
+            w.end_object();
+        }
+        w.value(e.attr1);
+        w.value(e.attr2);
+        w.value(e.attr3);
+        w.value(e.sort_index);
+        w.value(content_name(b.content[i]));
+        w.end_array();
+    }
+    w.end_rows();
+    w.end_object();
+    w.key("layout");
+    w.begin_array();
+    for (const nres::Segment& seg : b.directory.layout) {
+        switch (seg.kind) {
+        case nres::Segment::Kind::Payload:
+            w.begin_array();
+            w.value(seg.entry);
+            w.value(seg.original_offset);
+            w.end_array();
+            break;
+        case nres::Segment::Kind::Pad:
+            w.value("pad");
+            break;
+        case nres::Segment::Kind::Gap:
+            w.begin_object();
+            w.member("gap", to_hex(seg.gap));
+            w.end_object();
+            break;
+        }
+    }
+    w.end_array();
+    w.member("trailing", to_hex(b.directory.trailing));
+    w.end_object();
+
+    key("derived");
+    w.begin_object();
+    const HeaderRule& h = b.rules.header;
+    if (h.posed) {
+        w.key("header");
+        w.begin_object();
+        w.member("capsule", h.capsule);
+        w.key("hull");
+        if (h.hull_max) {
+            std::string pattern;
+            for (bool mx : *h.hull_max) pattern += mx ? 'M' : 'm';
+            w.value(pattern);
+        } else {
+            w.null();
+        }
+        w.member("sphere", h.sphere);
+        w.end_object();
+    }
+    w.key("slots");
+    w.begin_object();
+    w.key("columns");
+    w.begin_array();
+    for (const char* c : {"slot", "box", "sphere", "area", "volume"}) w.value(c);
+    w.end_array();
+    w.key("rows");
+    w.begin_rows();
+    for (size_t i = 0; i < b.rules.slots.size(); ++i) {
+        const SlotRule& r = b.rules.slots[i];
+        if (r.drawn && !(r.box && r.sphere && r.area && r.volume)) {
+            w.begin_array();
+            w.value(uint64_t(i));
+            w.value(r.box);
+            w.value(r.sphere);
+            w.value(r.area);
+            w.value(r.volume);
+            w.end_array();
+        }
+    }
+    w.end_rows();
+    w.end_object();
+    w.key("triangle_normals_kept");
+    w.begin_array();
+    for (size_t t = 0; t < b.rules.triangle_normals.size(); ++t)
+        if (!b.rules.triangle_normals[t]) w.value(uint64_t(t));
+    w.end_array();
+    w.end_object();
+
+    key("header");
+    w.begin_object();
+    w.key("capsule");
+    put_floats(w, b.header.capsule);
+    w.key("hull");
+    put_floats(w, b.header.hull);
+    w.key("sphere");
+    put_floats(w, b.header.sphere);
+    w.end_object();
+
+    key("node_strings");
+    w.begin_array();
+    for (const NodeString& str : b.node_strings)
+        if (str.present)
+            game_text(str.text);
+        else
+            w.null();
+    w.end_array();
+
+    key("nodes");
+    w.begin_object();
+    put_columns(w, kNodeColumns);
+    w.key("rows");
+    w.begin_rows();
+    for (size_t i = 0; i < b.nodes.size(); ++i) {
+        const Node& n = b.nodes[i];
+        w.begin_array();
+        w.value(i < b.node_names.size() ? std::string_view(b.node_names[i]) : std::string_view());
+        w.value(n.flags);
+        w.value(n.parent);
+        w.value(n.map_start);
+        w.value(n.fallback_key);
+        w.array(n.slots);
+        w.end_array();
+    }
+    w.end_rows();
+    w.end_object();
+
+    key("slots");
+    w.begin_object();
+    put_columns(w, kSlotColumns);
+    w.key("rows");
+    w.begin_rows();
+    for (const Slot& x : b.slots) {
+        w.begin_array();
+        w.value(x.tri_start);
+        w.value(x.tri_count);
+        w.value(x.batch_start);
+        w.value(x.batch_count);
+        put_floats(w, x.aabb_min);
+        put_floats(w, x.aabb_max);
+        put_floats(w, x.sphere);
+        w.array(x.tail);
+        w.end_array();
+    }
+    w.end_rows();
+    w.end_object();
+
+    if (std::find(b.content.begin(), b.content.end(), EntryContent::Triangles) != b.content.end() ||
+        !b.triangle_records.empty() || !b.stored_normals.empty()) {
+        key("triangles");
+        w.begin_object();
+        w.key("records");
+        put_block(w, b.triangle_records);
+        w.key("stored_normals");
+        w.begin_object();
+        w.key("columns");
+        w.begin_array();
+        w.value("record");
+        w.value("normal");
+        w.end_array();
+        w.key("rows");
+        w.begin_rows();
+        for (const auto& [t, n] : b.stored_normals) {
+            w.begin_array();
+            w.value(t);
+            w.array(n);
+            w.end_array();
+        }
+        w.end_rows();
+        w.end_object();
+        w.end_object();
+    }
+
+    key("vertices");
+    w.begin_object();
+    w.key("carried");
+    w.begin_rows();
+    for (const VertexRange& r : b.carried) {
+        w.begin_array();
+        w.value(r.first);
+        w.value(r.count);
+        w.end_array();
+    }
+    w.end_rows();
+    w.member("count", b.vertex_count);
+    w.key("position_fingerprints");
+    put_block(w, pod_bytes(b.position_fingerprints));
+    w.key("positions");
+    put_block(w, pod_bytes(b.carried_positions));
+    if (b.has_uvs) {
+        w.key("uv_fingerprints");
+        put_block(w, pod_bytes(b.uv_fingerprints));
+        w.key("uv_records");
+        put_block(w, pod_bytes(b.carried_uvs));
+    }
+    w.member("uvs", b.has_uvs);
+    w.end_object();
+    other({});
 }
 
 ModelBinding read_binding(const JsonAt& doc) {

@@ -24,9 +24,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msh::sidecar {
@@ -122,6 +124,12 @@ std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& bi
 
 // The JSON members of the binding, added to a sidecar document.
 void add_binding_json(const ModelBinding& binding, nlohmann::json& doc);
+class ReadableJson;
+// The same members written straight into a readable text, as dump_readable lays out the document
+// add_binding_json makes (model_sidecar_text): `other(key)` writes the document's other members
+// that sort before `key`, and the rest when `key` is empty.
+void write_binding_json(const ModelBinding& binding, ReadableJson& w,
+                        const std::function<void(std::string_view before)>& other);
 // Reads them; every problem is a FormatError at its JSON pointer.
 ModelBinding read_binding(const JsonAt& doc);
 

@@ -6,6 +6,7 @@
 #include "json_readable.hpp"
 #include "json_scan.hpp"
 #include "pairing.hpp"
+#include "readable_writer.hpp"
 
 #include "formats/cp1251.hpp"
 #include "formats/diagnostics.hpp"
@@ -405,42 +406,101 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     return parse_with_image(doc, where, nullptr);
 }
 
+// A binding sidecar written without a DOM: the text dump_readable makes of to_json() (every
+// table one row per line, the blocks' base64 appended straight into the text), a fifth of the
+// work.
+static std::string binding_text(const ModelSidecar& s) {
+    const ExportRecord& r = s.record;
+    std::string text;
+    text.reserve(8192 + base64_size(s.original_size));
+    ReadableJson w(text, kReadableWidth);
+    // The record's members, in key order between the binding's (write_binding_json).
+    const char* const record_keys[] = {"export", "kind", "schema", "source", "wear"};
+    size_t next = 0;
+    const auto record_member = [&](const char* key) {
+        w.key(key);
+        const std::string_view k(key);
+        if (k == "export") {
+            w.begin_object();
+            w.member("axes", "msh (x, y, z) -> glTF (x, z, -y)");
+            w.member("format", r.format);
+            w.member("fps", r.fps);
+            w.key("options");
+            w.begin_object();
+            for (const auto& [name, v] :
+                 {std::pair<const char*, int>{"group", r.options.group}, {"lod", r.options.lod}}) {
+                w.key(name);
+                if (v == kAllChoice)
+                    w.value("all");
+                else
+                    w.value(v);
+            }
+            w.member("msft_lod", r.options.msft_lod);
+            w.member("skin", r.options.skin);
+            w.end_object();
+            w.member("output", r.output);
+            w.member("pair", r.pair);
+            w.key("readings");
+            w.begin_object();
+            for (const auto& [name, variant] : reading_map(r.readings)) w.member(name, variant);
+            w.end_object();
+            w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
+            if (r.written.recorded()) {
+                w.key("written");
+                w.begin_object();
+                if (!r.written.buffer.empty()) {
+                    w.member("buffer", r.written.buffer);
+                    w.member("buffer_xxh3_64", r.written.buffer_xxh3_64);
+                }
+                w.member("xxh3_64", r.written.xxh3_64);
+                w.end_object();
+            }
+            w.end_object();
+        } else if (k == "kind") {
+            w.value("msh-model");
+        } else if (k == "schema") {
+            w.value(kBindingSchema);
+        } else if (k == "source") {
+            w.begin_object();
+            w.member("address", r.source);
+            w.member("size", uint64_t(s.original_size));
+            w.member(kPayloadHashKey, hex64(s.original_hash));
+            w.end_object();
+        } else { // wear
+            w.begin_object();
+            if (!r.wear_image.empty()) {
+                w.key("image");
+                w.begin_object();
+                w.member("base64", to_base64(r.wear_image)); // not verbatim: short, may fit a line
+                w.member("size", uint64_t(r.wear_image.size()));
+                w.member(kPayloadHashKey, hex64(payload_hash(r.wear_image)));
+                w.end_object();
+            }
+            w.member("lightmaps", r.wear_lightmaps);
+            w.member("rows", r.wear_rows);
+            w.key("source");
+            if (r.wear_source.empty())
+                w.null();
+            else
+                w.value(r.wear_source);
+            w.end_object();
+        }
+    };
+    w.begin_object();
+    write_binding_json(*s.binding, w, [&](std::string_view before) {
+        while (next < std::size(record_keys) &&
+               (before.empty() || std::string_view(record_keys[next]) < before))
+            record_member(record_keys[next++]);
+    });
+    w.end_object();
+    text += '\n';
+    return text;
+}
+
 // Written without a DOM (PrettyJson), the same text as dump(1) of to_json(): members in key
 // order, the image's base64 appended straight into the text.
 std::string model_sidecar_text(const ModelSidecar& s) {
-    if (s.binding) {
-        // Every table one row per line, whatever its length.
-        const json doc = to_json(s);
-        Deferred deferred;
-        for (const char* pointer :
-             {"/nodes/rows", "/slots/rows", "/batches/rows", "/animation/keys/rows",
-              "/animation/frame_map", "/container/entries/rows", "/derived/slots/rows",
-              "/triangles/stored_normals/rows", "/vertices/carried"}) {
-            const json::json_pointer at(pointer);
-            if (!doc.contains(at)) continue;
-            const json& rows = doc.at(at);
-            deferred[&rows] = [&rows](std::string& out, int depth) {
-                put_lines(rows.size(), out, depth,
-                          [&rows](size_t i, std::string& o) { o += rows[i].dump(); });
-            };
-        }
-        // Base64 is plain ASCII by construction: appended without the escaper's scan.
-        const auto plain = [&deferred](const json& text) {
-            deferred[&text] = [&text](std::string& out, int) {
-                out += '"';
-                out += text.get_ref<const std::string&>();
-                out += '"';
-            };
-        };
-        for (const json& block : doc.at("blocks")) plain(block.at("base64"));
-        for (const char* pointer :
-             {"/vertices/positions/base64", "/vertices/position_fingerprints/base64",
-              "/vertices/uv_records/base64", "/vertices/uv_fingerprints/base64",
-              "/triangles/records/base64"})
-            if (doc.contains(json::json_pointer(pointer)))
-                plain(doc.at(json::json_pointer(pointer)));
-        return dump_readable(doc, kReadableWidth, deferred);
-    }
+    if (s.binding) return binding_text(s);
     const ExportRecord& r = s.record;
     const ModelDescription& d = s.model;
     std::string text;

@@ -11,6 +11,8 @@
 #include "mapping/scene_to_model.hpp"
 #include "mapping/skin.hpp"
 #include "sidecar/base64.hpp"
+#include "sidecar/json_at.hpp"
+#include "sidecar/json_readable.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -30,6 +32,39 @@ namespace {
 // Exit code of the mshconv binary under test.
 int exit_code(const std::string& args) {
     return test::mshconv(args).code;
+}
+
+// A binding sidecar's text as dump_readable lays out its DOM (to_json): the reference that
+// model_sidecar_text, which writes without a DOM, must equal byte for byte. Every table one row
+// per line; the blocks' base64 written as they are.
+std::string readable_dom_text(const sidecar::ModelSidecar& s) {
+    const nlohmann::json doc = sidecar::to_json(s);
+    sidecar::Deferred deferred;
+    for (const char* pointer :
+         {"/nodes/rows", "/slots/rows", "/batches/rows", "/animation/keys/rows",
+          "/animation/frame_map", "/container/entries/rows", "/derived/slots/rows",
+          "/triangles/stored_normals/rows", "/vertices/carried"}) {
+        const nlohmann::json::json_pointer at(pointer);
+        if (!doc.contains(at)) continue;
+        const nlohmann::json& rows = doc.at(at);
+        deferred[&rows] = [&rows](std::string& out, int depth) {
+            sidecar::put_lines(rows.size(), out, depth,
+                               [&rows](size_t i, std::string& o) { o += rows[i].dump(); });
+        };
+    }
+    const auto plain = [&deferred](const nlohmann::json& text) {
+        deferred[&text] = [&text](std::string& out, int) {
+            out += '"' + text.get<std::string>() + '"';
+        };
+    };
+    for (const nlohmann::json& block : doc.at("blocks")) plain(block.at("base64"));
+    for (const char* pointer :
+         {"/vertices/positions/base64", "/vertices/position_fingerprints/base64",
+          "/vertices/uv_records/base64", "/vertices/uv_fingerprints/base64",
+          "/triangles/records/base64"})
+        if (doc.contains(nlohmann::json::json_pointer(pointer)))
+            plain(doc.at(nlohmann::json::json_pointer(pointer)));
+    return sidecar::dump_readable(doc, sidecar::kReadableWidth, deferred);
 }
 
 } // namespace
@@ -203,6 +238,8 @@ BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
                 const Exported x = export_model(m, e.data.to_bytes(), v);
                 BOOST_REQUIRE(x.sidecar.binding);
                 const std::string text = sidecar::model_sidecar_text(x.sidecar);
+                BOOST_TEST((text == readable_dom_text(x.sidecar)),
+                           f.relative_path << ":" << e.name() << " " << v.name);
                 const nlohmann::json doc = sidecar::to_json(x.sidecar);
                 BOOST_TEST((nlohmann::json::parse(text) == doc),
                            f.relative_path << ":" << e.name() << " " << v.name);
@@ -216,6 +253,37 @@ BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
     BOOST_TEST(compared > 100u);
     Picked p = pick(false);
     const sidecar::ModelSidecar bound = export_model(p.model, p.image, kVariants[0]).sidecar;
+    { // the values a DOM writes its own way, in a binding sidecar
+        sidecar::ModelSidecar b = bound;
+        b.record.options.lod = sidecar::kAllChoice;
+        b.record.wear_source = "a \"quoted\"\tname\x01 \xd0\x96";
+        b.record.wear_rows = {"r\\1", "", "plain \x7f", "\"", "\\"};
+        b.record.wear_image = Bytes(40, 7); // short: its object fits one line
+        b.record.fps = 12.5;
+        b.record.written = {"0123456789abcdef", "m.bin", "fedcba9876543210"};
+        sidecar::ModelBinding& mb = *b.binding;
+        mb.header.sphere[0] = std::numeric_limits<float>::quiet_NaN();
+        mb.header.sphere[1] = 0.1f;
+        mb.header.sphere[2] = -1e-30f;
+        mb.header.sphere[3] = -0.0f;
+        mb.header.hull[0] = 1e20f;
+        mb.header.hull[1] = 123456789.0f;
+        mb.header.hull[2] = std::numeric_limits<float>::infinity();
+        mb.node_strings = {{}, {true, "x"}, {true, std::string("\xff\x98", 2)}, {true, ""}};
+        mb.batches.clear();
+        mb.rules.header.posed = true;
+        mb.rules.header.hull_max.emplace();
+        mb.rules.triangle_normals.assign(200, false); // a list longer than a line
+        mb.checks["blocks"].clear();
+        BOOST_TEST(sidecar::model_sidecar_text(b) == readable_dom_text(b));
+        mb.rules.header.hull_max.reset();
+        mb.rules.triangle_normals.assign(3, false);
+        mb.rules.slots.assign(mb.slots.size(), {true, false, true, true, true});
+        mb.directory.layout.push_back({nres::Segment::Kind::Gap, 0, 0, Bytes(3, 1)});
+        mb.directory.layout.push_back({nres::Segment::Kind::Pad, 0, 0, {}});
+        b.record.wear_image = Bytes(400, 9); // too long for one line
+        BOOST_TEST(sidecar::model_sidecar_text(b) == readable_dom_text(b));
+    }
     sidecar::ModelSidecar s =
         sidecar::make_model_sidecar(p.model, p.image, bound.record, bound.original_hash);
     s.record.options.lod = sidecar::kAllChoice;
@@ -231,6 +299,39 @@ BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
     s.model.header.sphere[2] = -1e-30f;
     s.model.batches.clear();
     BOOST_TEST(sidecar::model_sidecar_text(s) == sidecar::to_json(s).dump(1) + "\n");
+}
+
+// The fast JSON parse of a sidecar (its own UTF-8 check, then RapidJSON in place) gives what the
+// strict parser gives: the same document, or the same error at the same place, for text that is
+// not UTF-8 (overlong, a surrogate, past U+10FFFF, cut short), holds a NUL, or starts with a BOM.
+BOOST_AUTO_TEST_CASE(fast_json_parse_reads_as_the_strict_parser) {
+    const auto outcome = [](const std::string& text, bool fast) {
+        const Bytes bytes(text.begin(), text.end());
+        try {
+            return (fast ? sidecar::parse_json_fast(bytes, "s") : sidecar::parse_json(bytes, "s"))
+                .dump();
+        } catch (const FormatError& e) {
+            return std::string("error ") + e.what();
+        }
+    };
+    std::string long_ascii(300, 'a'); // past the eight-byte steps
+    const std::vector<std::string> texts = {std::string(R"({"a":"x\u00e9","b":[1,2.5,-3e400]})"),
+                                            "{\"a\":\"\xc3\xa9\xe2\x82\xac\"}",
+                                            "{\"a\":\"" + long_ascii + "\xf0\x9f\x98\x80" +
+                                                long_ascii + "\"}",
+                                            std::string("{\"a\":\"\xc0\xaf\"}"),
+                                            std::string("{\"a\":\"\xed\xa0\x80\"}"),
+                                            std::string("{\"a\":\"\xf4\x90\x80\x80\"}"),
+                                            std::string("{\"a\":\"\xe2\x82\"}"),
+                                            std::string("{\"a\":\"\xe2\x82"),
+                                            std::string("{\"a\":\"\x80\"}"),
+                                            std::string("{\"a\":1}\0 ", 9),
+                                            std::string("{\"a\":\"\0\"}", 9),
+                                            "\xef\xbb\xbf{\"a\":1}",
+                                            std::string("{\"a\":1} x"),
+                                            std::string("[1,]")};
+    for (const std::string& text : texts)
+        BOOST_TEST(outcome(text, true) == outcome(text, false), text);
 }
 
 BOOST_AUTO_TEST_CASE(edited_sidecar_is_detected) {

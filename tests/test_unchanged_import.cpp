@@ -8,6 +8,7 @@
 #include "test_util.hpp"
 
 #include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
 #include "formats/nres.hpp"
 #include "pipeline/pipeline.hpp"
 #include "samples/terrain_gen.hpp"
@@ -116,6 +117,75 @@ BOOST_AUTO_TEST_CASE(every_sample_model_file_imports_as_reading_it_does) {
                     ++checked;
                 }
     BOOST_TEST(checked >= 240u);
+}
+
+// An export's GLB read for its vertices only (gltf::read_written_vertices, the shortcut's read):
+// the same nodes' meshes and the same POSITION, TEXCOORD_0 and TEXCOORD_1 as the full read, for
+// every sample model. A file in another shape declines, and a damaged copy (every byte of the JSON
+// chunk changed in turn, every length of the file) declines or reads within its bounds.
+BOOST_AUTO_TEST_CASE(an_exports_vertices_are_read_straight_from_its_glb) {
+    test::TempDir dir;
+    Bytes smallest;
+    size_t checked = 0;
+    for (const CorpusModel& m : corpus_models()) {
+        export_model_files(m, dir.path, "m.glb", false);
+        const Bytes glb = read_file(dir.path / "m.glb");
+        if (smallest.empty() || glb.size() < smallest.size()) smallest = glb;
+        const std::optional<scene::Scene> fast = gltf::read_written_vertices(glb);
+        BOOST_TEST_REQUIRE(fast.has_value(), m.name);
+        DiagnosticSink sink(ReadMode::Tolerant);
+        const scene::Scene full = gltf::read_glb(glb, "m.glb", sink);
+        BOOST_TEST_REQUIRE(fast->nodes.size() == full.nodes.size());
+        for (size_t n = 0; n < full.nodes.size(); ++n)
+            BOOST_TEST(fast->nodes[n].mesh == full.nodes[n].mesh);
+        BOOST_TEST_REQUIRE(fast->meshes.size() == full.meshes.size());
+        for (size_t k = 0; k < full.meshes.size(); ++k) {
+            const auto& want = full.meshes[k].primitives;
+            const auto& got = fast->meshes[k].primitives;
+            BOOST_TEST_REQUIRE(got.size() == want.size());
+            for (size_t p = 0; p < want.size(); ++p)
+                for (const char* name : {"POSITION", "TEXCOORD_0", "TEXCOORD_1"}) {
+                    BOOST_TEST(got[p].attributes.count(name) == want[p].attributes.count(name));
+                    if (want[p].attributes.count(name) && got[p].attributes.count(name))
+                        BOOST_TEST(
+                            (got[p].attributes.at(name).data == want[p].attributes.at(name).data),
+                            m.name << " mesh " << k << " " << name);
+                }
+        }
+        ++checked;
+    }
+    BOOST_TEST(checked > 50u);
+
+    // Every occurrence of `from` replaced.
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string text(smallest.begin(), smallest.end());
+        size_t at = text.find(from);
+        BOOST_TEST_REQUIRE(at != std::string::npos);
+        for (; at != std::string::npos; at = text.find(from, at))
+            text.replace(at, from.size(), to); // the same length: the chunk sizes still hold
+        return Bytes(text.begin(), text.end());
+    };
+    BOOST_TEST(
+        !gltf::read_written_vertices(with("\"componentType\":5126", "\"componentType\":5123")));
+    BOOST_TEST(!gltf::read_written_vertices(with("\"VEC3\"", "\"VEC4\"")));
+    BOOST_TEST(!gltf::read_written_vertices(with("\"mode\":4", "\"mode\":1")));
+    BOOST_TEST(!gltf::read_written_vertices(with("\"buffer\":0", "\"buffer\":1")));
+
+    uint32_t json_size = 0;
+    std::memcpy(&json_size, smallest.data() + 12, 4);
+    size_t read = 0;
+    for (size_t i = 20; i < 20 + json_size; ++i)
+        for (const uint8_t c : {uint8_t('9'), uint8_t('"'), uint8_t(0xC3)}) {
+            Bytes damaged = smallest;
+            damaged[i] = c;
+            read += gltf::read_written_vertices(damaged).has_value();
+        }
+    for (size_t n = 0; n < smallest.size(); ++n) {
+        Bytes cut(smallest.begin(), smallest.begin() + std::ptrdiff_t(n));
+        if (n >= 12) std::memcpy(cut.data() + 8, &n, 4); // the header's length agrees
+        BOOST_TEST(!gltf::read_written_vertices(cut));
+    }
+    BOOST_TEST(read > 0u); // some changes leave a readable file (a digit of a name, a float)
 }
 
 BOOST_AUTO_TEST_CASE(any_other_file_or_setting_reads_the_scene) {

@@ -1,0 +1,71 @@
+// RapidJSON's SSE2 scans, for this file's in-place parse only (no other file instantiates it): the
+// strings and whitespace of a text 16 bytes at a time, in aligned loads that stay inside the
+// buffer's padding (parse_in_place). Every x86-64 processor has SSE2.
+#if defined(__SSE2__) && !defined(RAPIDJSON_SSE2)
+#define RAPIDJSON_SSE2
+#endif
+
+#include "json_in_place.hpp"
+
+#include <cstring>
+
+namespace msh {
+
+bool utf8_without_nul(ByteView text) {
+    const uint8_t* p = text.data();
+    const size_t n = text.size();
+    size_t i = 0;
+    while (i < n) {
+        if (n - i >= 8) {
+            uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            if ((w & 0x8080808080808080ull) == 0) {
+                if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) return false; // a 0
+                i += 8;
+                continue;
+            }
+        }
+        const uint8_t c = p[i];
+        if (c < 0x80) {
+            if (c == 0) return false;
+            ++i;
+            continue;
+        }
+        size_t len = 0;
+        uint32_t cp = 0;
+        if ((c & 0xE0) == 0xC0)
+            len = 2, cp = c & 0x1Fu;
+        else if ((c & 0xF0) == 0xE0)
+            len = 3, cp = c & 0x0Fu;
+        else if ((c & 0xF8) == 0xF0)
+            len = 4, cp = c & 0x07u;
+        else
+            return false;
+        if (n - i < len) return false;
+        for (size_t k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (p[i + k] & 0x3Fu);
+        }
+        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+bool parse_in_place(ByteView text, std::string& buffer, rapidjson::Document& doc,
+                    Precision precision) {
+    if (!utf8_without_nul(text)) return false;
+    // NUL-terminated, and padded so that an aligned 16-byte load around the end is in the buffer.
+    buffer.assign(reinterpret_cast<const char*>(text.data()), text.size());
+    buffer.append(16, '\0');
+    if (precision == Precision::Full)
+        doc.ParseInsitu<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(
+            buffer.data());
+    else
+        doc.ParseInsitu<rapidjson::kParseIterativeFlag>(buffer.data());
+    return !doc.HasParseError();
+}
+
+} // namespace msh

@@ -1,0 +1,194 @@
+#include "readable_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace msh::sidecar {
+
+// What json::dump() itself uses for the strings it escapes: its serializer over an adapter
+// appending to our text.
+struct ReadableJson::Scalars {
+    explicit Scalars(std::string& out)
+        : serializer(nlohmann::detail::output_adapter<char, std::string>(out), ' ') {}
+    nlohmann::detail::serializer<nlohmann::json> serializer;
+};
+
+ReadableJson::ReadableJson(std::string& out, size_t width)
+    : out_(out), width_(width), scalars_(std::make_unique<Scalars>(out)) {}
+
+ReadableJson::~ReadableJson() = default;
+
+void ReadableJson::string(std::string_view s) {
+    // nlohmann escapes '"', '\\' and control characters and checks the UTF-8 of bytes from 0x80:
+    // those strings go through it, the rest are written as they are.
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+            scalars_->serializer.dump(nlohmann::json(s), false, false, 0);
+            return;
+        }
+    }
+    out_ += '"';
+    out_ += s;
+    out_ += '"';
+}
+
+void ReadableJson::to_lines(Level& l) {
+    const size_t end_of_text = out_.size();
+    std::string text;
+    text.reserve(end_of_text - l.start + l.members.size() * (l.depth + 4) + l.depth + 2);
+    text += l.object ? '{' : '[';
+    for (size_t i = 0; i < l.members.size(); ++i) {
+        const auto [first, value] = l.members[i];
+        const size_t end = i + 1 < l.members.size() ? l.members[i + 1].first - 1 : end_of_text;
+        text += i ? ",\n" : "\n";
+        text.append(l.depth + 1, ' ');
+        if (l.object) {
+            text.append(out_, first, value - first);
+            text += ' ';
+        }
+        text.append(out_, value, end - value);
+    }
+    out_.resize(l.start);
+    out_ += text;
+    l.lines = true;
+    l.members.clear();
+}
+
+void ReadableJson::separate() {
+    if (after_key_) {
+        after_key_ = false;
+        return;
+    }
+    if (used_ == 0) return; // the document itself
+    Level& l = levels_[used_ - 1];
+    if (l.object) throw std::logic_error("ReadableJson: a member needs its key first");
+    if (!l.lines && !l.compact && (l.forced || out_.size() - l.start > width_)) to_lines(l);
+    if (l.lines) {
+        out_ += l.count ? ",\n" : "\n";
+        out_.append(l.depth + 1, ' ');
+    } else {
+        if (l.count) out_ += ',';
+        if (!l.compact) l.members.emplace_back(out_.size(), out_.size());
+    }
+    ++l.count;
+}
+
+void ReadableJson::key(std::string_view name) {
+    if (used_ == 0 || !levels_[used_ - 1].object || after_key_)
+        throw std::logic_error("ReadableJson: a key outside an object");
+    Level& l = levels_[used_ - 1];
+    if (l.count && !(l.last_key < name))
+        throw std::logic_error("ReadableJson: key '" + std::string(name) + "' after '" +
+                               l.last_key + "' (members go in key order)");
+    l.last_key = name;
+    if (!l.lines && !l.compact && (l.forced || out_.size() - l.start > width_)) to_lines(l);
+    const size_t first = out_.size() + (l.count ? 1 : 0);
+    if (l.lines) {
+        out_ += l.count ? ",\n" : "\n";
+        out_.append(l.depth + 1, ' ');
+    } else if (l.count) {
+        out_ += ',';
+    }
+    string(name);
+    out_ += l.lines ? ": " : ":";
+    if (!l.lines && !l.compact) l.members.emplace_back(first, out_.size());
+    ++l.count;
+    after_key_ = true;
+}
+
+void ReadableJson::open(bool object, bool rows) {
+    separate();
+    const bool compact =
+        used_ > 0 && (levels_[used_ - 1].compact || levels_[used_ - 1].rows); // inside a row
+    if (used_ == levels_.size()) levels_.emplace_back();
+    Level& l = levels_[used_];
+    l.object = object;
+    l.rows = rows;
+    l.compact = compact;
+    l.lines = rows;
+    l.forced = false;
+    l.depth = used_;
+    l.start = out_.size();
+    l.count = 0;
+    l.members.clear();
+    l.last_key.clear();
+    ++used_;
+    out_ += object ? '{' : '[';
+}
+
+void ReadableJson::close(bool object) {
+    if (used_ == 0 || levels_[used_ - 1].object != object || after_key_)
+        throw std::logic_error("ReadableJson: unbalanced close");
+    Level& l = levels_[used_ - 1];
+    if (!l.lines && !l.compact && (l.forced || out_.size() + 1 - l.start > width_)) to_lines(l);
+    if (l.lines && l.count) {
+        out_ += '\n';
+        out_.append(l.depth, ' ');
+    }
+    out_ += object ? '}' : ']';
+    const bool lines = l.lines;
+    --used_;
+    // A container on several lines does not fit its parent's line either.
+    if (lines && used_ > 0) levels_[used_ - 1].forced = true;
+}
+
+void ReadableJson::begin_plain() {
+    separate();
+    if (used_ > 0) levels_[used_ - 1].forced = true;
+    out_ += '"';
+}
+
+void ReadableJson::plain_string(std::string_view v) {
+    begin_plain();
+    out_ += v;
+    out_ += '"';
+}
+
+void ReadableJson::value(uint64_t v) {
+    separate();
+    char buf[24];
+    out_.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+void ReadableJson::value(int64_t v) {
+    separate();
+    char buf[24];
+    out_.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+void ReadableJson::value(double v) {
+    separate();
+    if (!std::isfinite(v)) {
+        out_ += "null";
+        return;
+    }
+    std::array<char, 64> buf; // what nlohmann's serializer writes a double with
+    out_.append(buf.data(), nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v));
+}
+
+void ReadableJson::value(bool v) {
+    separate();
+    out_ += v ? "true" : "false";
+}
+
+void ReadableJson::value(std::string_view v) {
+    separate();
+    string(v);
+}
+
+void ReadableJson::null() {
+    separate();
+    out_ += "null";
+}
+
+void ReadableJson::array(const std::vector<std::string>& values) {
+    begin_array();
+    for (const std::string& v : values) value(std::string_view(v));
+    end_array();
+}
+
+} // namespace msh::sidecar
