@@ -6,6 +6,7 @@
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
+#include "terrain_binding.hpp"
 
 #include <stdexcept>
 
@@ -84,12 +85,23 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
         throw FormatError(where, Location::at_pointer("/kind"),
                           "not a terrain sidecar (\"kind\": \"terrain\" expected)");
     TerrainSidecar s;
-    if (!doc.contains("land_msh"))
+    s.where = where;
+    const bool binding = doc.contains("schema") && doc["schema"] == kBindingSchema;
+    if (binding) {
+        const JsonAt at(doc, "", where);
+        s.binding = std::make_shared<const TerrainBinding>(read_terrain_binding(at));
+        s.record.source =
+            at["source"].has("address") ? at["source"]["address"].as<std::string>() : std::string();
+        if (s.binding->land_map && at["map_source"].has("address"))
+            s.record.map_source = at["map_source"]["address"].as<std::string>();
+    } else if (!doc.contains("land_msh"))
         throw FormatError(where, Location::at_pointer("/land_msh"),
                           "sidecar field 'land_msh' is missing");
-    s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
-    if (doc.contains("land_map") && !doc["land_map"].is_null())
-        s.land_map = decode_payload(doc["land_map"], "land_map", where);
+    if (!binding) {
+        s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
+        if (doc.contains("land_map") && !doc["land_map"].is_null())
+            s.land_map = decode_payload(doc["land_map"], "land_map", where);
+    }
     TerrainExportRecord& r = s.record;
     r.areal_faces = true; // what an export without the option wrote
     if (doc.contains("export") && doc["export"].is_object()) {
