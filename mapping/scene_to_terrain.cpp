@@ -915,11 +915,11 @@ namespace {
 // first layout imports the files it carries. Edits of the sidecar's own rows are named; with
 // nothing edited on either side the rebuild must be the recorded source.
 TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
-                                 const std::vector<PositionCopy>& copies,
+                                 const std::vector<CornerCopy>& copies,
                                  const std::function<Incoming(const Original&)>& collect,
                                  const std::string& where) {
     const sidecar::TerrainBinding& b = *sc.binding;
-    RebuiltLevel rebuilt = rebuild_level(b, copies);
+    RebuiltLevel rebuilt = rebuild_level(b, copies, where);
     sidecar::TerrainSidecar view;
     view.record = sc.record;
     view.binding = sc.binding;
@@ -955,7 +955,7 @@ TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
                                          const std::string& where) {
     if (sidecar.binding)
         return import_bound(
-            sidecar, gltf_position_copies(incoming),
+            sidecar, gltf_corner_copies(incoming),
             [&](const Original& o) { return collect_gltf(incoming, o, where); }, where);
     Original o = load_original(sidecar, where);
     const Incoming in = collect_gltf(incoming, o, where);
@@ -967,7 +967,9 @@ TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                        const std::string& where) {
     if (sidecar.binding)
         return import_bound(
-            sidecar, obj_position_copies(obj_text, *sidecar.binding, where),
+            sidecar,
+            obj_corner_copies(obj_text, *sidecar.binding, where,
+                              sidecar.where.empty() ? where : sidecar.where),
             [&](const Original& o) { return collect_obj(obj_text, o, where); }, where);
     Original o = load_original(sidecar, where);
     const Incoming in = collect_obj(obj_text, o, where);

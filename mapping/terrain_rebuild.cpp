@@ -47,9 +47,10 @@ void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
 
 } // namespace
 
-std::vector<PositionCopy> gltf_position_copies(const scene::Scene& sc) {
-    std::vector<PositionCopy> copies;
+std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
+    std::vector<CornerCopy> copies;
     const std::vector<scene::Rigid> world = scene::world_transforms(sc);
+    auto whole = [](float x) { return x >= 0 && x < 16777216.0f && x == std::floor(x); };
     for (size_t i = 0; i < sc.nodes.size(); ++i) {
         const scene::Node& n = sc.nodes[i];
         if (n.name != kTerrainNode || n.mesh == scene::kNoIndex ||
@@ -60,65 +61,106 @@ std::vector<PositionCopy> gltf_position_copies(const scene::Scene& sc) {
         for (const scene::Primitive& p : sc.meshes[size_t(n.mesh)].primitives) {
             if (p.mode != scene::Primitive::Mode::Triangles) continue;
             const auto pos = p.attributes.find("POSITION");
+            const auto fid = p.attributes.find("TEXCOORD_2");
             const auto vid = p.attributes.find("TEXCOORD_3");
-            if (pos == p.attributes.end() || vid == p.attributes.end() ||
-                pos->second.components != 3 || vid->second.components != 2 ||
+            if (pos == p.attributes.end() || fid == p.attributes.end() ||
+                vid == p.attributes.end() || pos->second.components != 3 ||
+                fid->second.components != 2 || vid->second.components != 2 ||
+                fid->second.count() != pos->second.count() ||
                 vid->second.count() != pos->second.count())
                 continue;
             const std::vector<float>& xyz = pos->second.data;
+            const std::vector<float>& face = fid->second.data;
             const std::vector<float>& id = vid->second.data;
             for (size_t v = 0; v < pos->second.count(); ++v) {
-                const float x = id[2 * v];
-                if (!(x >= 0 && x < 16777216.0f) || x != std::floor(x)) continue;
+                if (!whole(face[2 * v]) || !whole(face[2 * v + 1]) || !whole(id[2 * v])) continue;
                 const std::array<float, 3> g{xyz[3 * v], xyz[3 * v + 1], xyz[3 * v + 2]};
-                copies.push_back({uint32_t(x), game_of(identity ? g : scene::apply(world[i], g))});
+                copies.push_back({uint32_t(face[2 * v]), uint32_t(face[2 * v + 1]),
+                                  uint32_t(id[2 * v]),
+                                  game_of(identity ? g : scene::apply(world[i], g))});
             }
         }
     }
     return copies;
 }
 
-std::vector<PositionCopy> obj_position_copies(const std::string& text,
-                                              const sidecar::TerrainBinding& b,
-                                              const std::string& where) {
+std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar::TerrainBinding& b,
+                                          const std::string& where,
+                                          const std::string& sidecar_where) {
+    if (b.indices_in_file)
+        throw FormatError(sidecar_where, Location::at_pointer("/faces/columns"),
+                          "written for a glTF export, whose file holds the faces' vertex "
+                          "indices; an OBJ's corners do not: import the OBJ with the sidecar of "
+                          "its own export");
     // The export's vertex order: the terrain's scene, built from the faces (positions unknown
     // still: they do not decide the order).
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const Bytes land =
-        sidecar::rebuild_land_msh(b, std::vector<Vec3>(b.vertex_count, {nan, nan, nan}));
+        sidecar::rebuild_land_msh(b, b.faces, std::vector<Vec3>(b.vertex_count, {nan, nan, nan}));
     DiagnosticSink sink(ReadMode::Tolerant);
     const terrain::Terrain t = terrain::read(land, sink, where + " (sidecar Land.msh)");
     sink.throw_if_errors();
     const scene::Scene expected = terrain_to_scene(t, nullptr, TerrainSceneOptions{});
-    std::vector<uint32_t> order;
+    std::vector<std::pair<uint32_t, uint32_t>> order; // (face, corner)
     for (const scene::Node& n : expected.nodes)
         if (n.name == kTerrainNode && n.mesh != scene::kNoIndex)
             for (const scene::Primitive& p : expected.meshes[size_t(n.mesh)].primitives) {
-                const std::vector<float>& id = p.attributes.at("TEXCOORD_3").data;
-                for (size_t v = 0; v < id.size() / 2; ++v) order.push_back(uint32_t(id[2 * v]));
+                const std::vector<float>& id = p.attributes.at("TEXCOORD_2").data;
+                for (size_t v = 0; v < id.size() / 2; ++v)
+                    order.emplace_back(uint32_t(id[2 * v]), uint32_t(id[2 * v + 1]));
             }
-    std::vector<PositionCopy> copies;
+    std::vector<CornerCopy> copies;
     bool in_terrain = false;
     size_t ordinal = 0;
     obj::scan(text, where, [&](const obj::Statement& st) {
         if (st.keyword == "o") {
             in_terrain = st.rest == kTerrainNode;
-        } else if (st.keyword == "v" && in_terrain && ordinal < order.size() &&
-                   st.args.size() >= 3) {
-            const std::array<float, 3> g{obj::number(st.args[0], where, st),
-                                         obj::number(st.args[1], where, st),
-                                         obj::number(st.args[2], where, st)};
-            copies.push_back({order[ordinal++], game_of(g)});
         } else if (st.keyword == "v" && in_terrain) {
+            if (ordinal < order.size() && st.args.size() >= 3) {
+                const auto [f, k] = order[ordinal];
+                const std::array<float, 3> g{obj::number(st.args[0], where, st),
+                                             obj::number(st.args[1], where, st),
+                                             obj::number(st.args[2], where, st)};
+                copies.push_back({f, k, b.faces[f].v[k], game_of(g)});
+            }
             ++ordinal;
         }
     });
     return copies;
 }
 
-RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b,
-                           const std::vector<PositionCopy>& copies) {
+RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<CornerCopy>& copies,
+                           const std::string& where) {
     RebuiltLevel out;
+    // The faces' indices: the rows', or the first copy of each corner the file holds.
+    std::vector<std::array<uint16_t, 3>> indices(b.faces.size(), {0, 0, 0});
+    if (b.indices_in_file) {
+        std::vector<uint8_t> seen(b.faces.size(), 0);
+        for (const CornerCopy& c : copies)
+            if (c.face < b.faces.size() && c.corner < 3 && c.vertex <= 0xFFFF &&
+                !(seen[c.face] & (1u << c.corner))) {
+                seen[c.face] |= uint8_t(1u << c.corner);
+                indices[c.face][c.corner] = uint16_t(c.vertex);
+            }
+        std::vector<size_t> missing;
+        for (size_t f = 0; f < b.faces.size(); ++f)
+            if (seen[f] != 7 && !b.carried_indices.count(uint32_t(f))) missing.push_back(f);
+        if (!missing.empty()) {
+            std::string list;
+            for (size_t i = 0; i < missing.size() && i < 10; ++i)
+                list += (i ? ", " : "") + std::to_string(missing[i]);
+            if (missing.size() > 10) list += ", ...";
+            throw FormatError(where, Location::whole(),
+                              std::to_string(missing.size()) + " terrain face" +
+                                  (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
+                                  kTerrainNode + "' (face " + list +
+                                  "): deleting terrain faces is refused, Land.msh topology cannot "
+                                  "be rebuilt (terrain.md §9); restore them or move their "
+                                  "vertices instead");
+        }
+    }
+    const std::vector<terrain::Face> faces = sidecar::faces_with_indices(b, indices);
+
     const size_t n = b.vertex_count;
     const float nan = std::numeric_limits<float>::quiet_NaN();
     std::vector<Vec3> positions(n, Vec3{nan, nan, nan});
@@ -138,7 +180,7 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b,
         }
         for (; next < n; ++next) print[next] = uint32_t(h++);
     }
-    for (const PositionCopy& c : copies) {
+    for (const CornerCopy& c : copies) {
         if (c.vertex >= n || known[c.vertex] || print[c.vertex] == kCarried) continue;
         if (sidecar::position_fingerprint(c.position) == b.position_fingerprints[print[c.vertex]]) {
             positions[c.vertex] = c.position;
@@ -146,7 +188,7 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b,
         }
     }
     for (size_t v = 0; v < n; ++v) out.positions_unknown += !known[v];
-    out.land_msh = sidecar::rebuild_land_msh(b, positions);
+    out.land_msh = sidecar::rebuild_land_msh(b, faces, positions);
     if (b.land_map) out.land_map = sidecar::rebuild_land_map(b);
     compare_checks(sidecar::terrain_checks(b), b.checks, out.edited_rows);
     return out;

@@ -1,8 +1,9 @@
 // The original level rebuilt from a binding terrain sidecar (sidecar/terrain_binding.hpp) and the
-// incoming file: every resource from its rows or block, type-3 positions from the vertices the
-// sidecar carries and, for the others, from the incoming copy whose value has the vertex's
-// fingerprint. A vertex no copy matches was edited (or its faces removed): its original position
-// is unknown and stands as NaN, so that every comparison the import makes with it finds a change.
+// incoming file: every resource from its rows or block, the faces' vertex indices from the rows
+// or the file's corners, type-3 positions from the vertices the sidecar carries and, for the
+// others, from the incoming copy whose value has the vertex's fingerprint. A vertex no copy matches
+// was edited (or its faces removed): its original position is unknown and stands as NaN, so that
+// every comparison the import makes with it finds a change.
 #pragma once
 
 #include "formats/bytes.hpp"
@@ -15,19 +16,22 @@
 
 namespace msh::mapping {
 
-// An incoming copy of a vertex's position, in game space (Z up).
-struct PositionCopy {
-    uint32_t vertex = 0;
+// An incoming corner: its face and corner, the vertex it names and its position in game space
+// (Z up).
+struct CornerCopy {
+    uint32_t face = 0, corner = 0, vertex = 0;
     Vec3 position;
 };
 
-// The copies a glTF scene holds: every vertex of the `Terrain` node's triangles with a whole
-// TEXCOORD_3.x (the import checks the identity itself).
-std::vector<PositionCopy> gltf_position_copies(const scene::Scene& incoming);
-// The copies an OBJ holds: the `Terrain` object's vertices in the order the export wrote them.
-std::vector<PositionCopy> obj_position_copies(const std::string& obj_text,
-                                              const sidecar::TerrainBinding& binding,
-                                              const std::string& where);
+// The corners a glTF scene holds: every vertex of the `Terrain` node's triangles with whole
+// TEXCOORD_2 and TEXCOORD_3.x (the import checks the identity itself).
+std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& incoming);
+// The corners an OBJ holds: the `Terrain` object's vertices in the order the export wrote them
+// (its sidecar holds every face's indices; one written for a glTF export is refused).
+std::vector<CornerCopy> obj_corner_copies(const std::string& obj_text,
+                                          const sidecar::TerrainBinding& binding,
+                                          const std::string& where,
+                                          const std::string& sidecar_where);
 
 struct RebuiltLevel {
     Bytes land_msh;
@@ -37,8 +41,9 @@ struct RebuiltLevel {
     std::vector<std::string> edited_rows;
 };
 
+// Throws FormatError naming `where` when a face whose indices the file holds lost a corner.
 RebuiltLevel rebuild_level(const sidecar::TerrainBinding& binding,
-                           const std::vector<PositionCopy>& copies);
+                           const std::vector<CornerCopy>& copies, const std::string& where);
 
 // Whether Land.msh / Land.map are the files the sidecar records (size and XXH3-64).
 bool is_recorded_msh(const sidecar::TerrainBinding& binding, ByteView land_msh);

@@ -229,7 +229,7 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     out.sidecar.map = areal_map;
     const mapping::TerrainRuleFacts facts = mapping::terrain_rule_facts(t);
     if (auto binding = sidecar::bind_terrain(
-            t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(),
+            t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), !obj_out,
             facts.slot_bounds, facts.header))
         out.sidecar.binding = std::make_shared<const sidecar::TerrainBinding>(std::move(*binding));
 
@@ -274,8 +274,14 @@ import_unchanged_terrain(const std::filesystem::path& file, const sidecar::Terra
     if (const auto& b = sidecar.binding) {
         // Rebuilt with the file's positions (the scene is read for them, compared with nothing).
         std::vector<std::string> warnings;
-        mapping::RebuiltLevel level = mapping::rebuild_level(
-            *b, mapping::gltf_position_copies(read_terrain_scene_file(file, warnings, io)));
+        mapping::RebuiltLevel level;
+        try {
+            level = mapping::rebuild_level(
+                *b, mapping::gltf_corner_copies(read_terrain_scene_file(file, warnings, io)),
+                file.string());
+        } catch (const FormatError&) {
+            return std::nullopt; // the full import says what is wrong
+        }
         if (!mapping::is_recorded_msh(*b, level.land_msh) ||
             (level.land_map && !mapping::is_recorded_map(*b, *level.land_map)))
             return std::nullopt; // the full import says what is wrong

@@ -35,6 +35,7 @@ constexpr const char* kFaceColumns[] = {"flags",
                                         "edge_class",
                                         "unk27"};
 constexpr size_t kFaceValues = std::size(kFaceColumns);
+constexpr size_t kIndexColumn = 4; // i0, i1, i2
 
 void encode_face(const terrain::Face& f, ByteWriter& w) {
     w.put(f.flags);
@@ -55,9 +56,10 @@ Bytes encode_faces(const std::vector<terrain::Face>& faces) {
     return w.take();
 }
 
-// One face row, compact: [flags,material,aux,unk06,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27], built
-// in a local buffer and appended once (an append per value costs several times the instructions).
-void put_face_row(const terrain::Face& f, std::string& out) {
+// One face row, compact: [flags,material,aux,unk06,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27] (without
+// the indices where the file holds them), built in a local buffer and appended once (an append
+// per value costs several times the instructions).
+void put_face_row(const terrain::Face& f, bool indices, std::string& out) {
     const int64_t values[kFaceValues] = {
         f.flags, f.material, f.aux,       f.unk06,     f.v[0],      f.v[1],       f.v[2], f.n[0],
         f.n[1],  f.n[2],     f.normal[0], f.normal[1], f.normal[2], f.edge_class, f.unk27};
@@ -65,7 +67,8 @@ void put_face_row(const terrain::Face& f, std::string& out) {
     char* p = row;
     *p++ = '[';
     for (size_t k = 0; k < kFaceValues; ++k) {
-        if (k) *p++ = ',';
+        if (!indices && k >= kIndexColumn && k < kIndexColumn + 3) continue;
+        if (p != row + 1) *p++ = ',';
         p = std::to_chars(p, row + sizeof row, values[k]).ptr;
     }
     *p++ = ']';
@@ -209,7 +212,8 @@ template <class T> T cell(const json& v, const JsonAt& row, size_t k) {
 
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
                                            const arealmap::ArealMap* map, ByteView land_map,
-                                           bool slot_bounds_rule, bool header_rule) {
+                                           bool indices_in_file, bool slot_bounds_rule,
+                                           bool header_rule) {
     if (t.container.verbatim_only || (map && map->container.verbatim_only)) return std::nullopt;
     TerrainBinding b;
     b.land_msh = bind_archive(t.container);
@@ -222,7 +226,16 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
         b.land_msh.content[i] = e == faces ? TerrainContent::Faces : TerrainContent::Positions;
         b.land_msh.blocks[i].clear();
     }
-    if (faces) b.faces = t.faces;
+    if (faces) {
+        b.faces = t.faces;
+        b.indices_in_file = indices_in_file;
+        if (indices_in_file)
+            for (size_t f = 0; f < t.faces.size(); ++f) {
+                // The export writes the corners of the usable faces only.
+                if (!terrain::face_usable(t, f)) b.carried_indices[uint32_t(f)] = t.faces[f].v;
+                b.faces[f].v = {0, 0, 0};
+            }
+    }
     if (positions) {
         // The file holds a vertex that a usable face uses (its corners carry it exactly: the axis
         // swap is exact for finite values), but for a zero component, whose sign a transform on
@@ -255,13 +268,29 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
     }
     b.checks = terrain_checks(b);
     // The export checks what the import relies on: the binding gives back the files.
-    if (!is_source(rebuild_land_msh(b, t.positions), b.msh_source)) return std::nullopt;
+    std::vector<std::array<uint16_t, 3>> from_file(t.faces.size());
+    for (size_t f = 0; f < t.faces.size(); ++f) from_file[f] = t.faces[f].v;
+    if (!is_source(rebuild_land_msh(b, faces_with_indices(b, from_file), t.positions),
+                   b.msh_source))
+        return std::nullopt;
     if (map && !is_source(rebuild_land_map(b), b.map_source)) return std::nullopt;
     return b;
 }
 
-Bytes rebuild_land_msh(const TerrainBinding& b, const std::vector<Vec3>& positions) {
-    return rebuild(b.land_msh, &b.faces, &positions);
+std::vector<terrain::Face> faces_with_indices(const TerrainBinding& b,
+                                              const std::vector<std::array<uint16_t, 3>>& file) {
+    std::vector<terrain::Face> faces = b.faces;
+    if (!b.indices_in_file) return faces;
+    for (size_t f = 0; f < faces.size(); ++f) {
+        const auto it = b.carried_indices.find(uint32_t(f));
+        faces[f].v = it != b.carried_indices.end() ? it->second : file.at(f);
+    }
+    return faces;
+}
+
+Bytes rebuild_land_msh(const TerrainBinding& b, const std::vector<terrain::Face>& faces,
+                       const std::vector<Vec3>& positions) {
+    return rebuild(b.land_msh, &faces, &positions);
 }
 
 Bytes rebuild_land_map(const TerrainBinding& b) {
@@ -295,8 +324,15 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
     doc["container"] =
         directory_json(b.land_msh.directory, content_indices(b.land_msh), kContentNames);
     json columns = json::array();
-    for (const char* c : kFaceColumns) columns.push_back(c);
+    for (size_t k = 0; k < kFaceValues; ++k)
+        if (!b.indices_in_file || k < kIndexColumn || k >= kIndexColumn + 3)
+            columns.push_back(kFaceColumns[k]);
     doc["faces"] = {{"columns", std::move(columns)}, {"rows", json::array()}}; // placeholder
+    if (b.indices_in_file) {
+        json rows = json::array();
+        for (const auto& [f, v] : b.carried_indices) rows.push_back({f, v[0], v[1], v[2]});
+        doc["face_indices"] = {{"columns", {"face", "i0", "i1", "i2"}}, {"rows", std::move(rows)}};
+    }
     json carried = json::array();
     for (const VertexRange& r : b.carried) carried.push_back({r.first, r.count});
     doc["vertices"] = {{"count", b.vertex_count},
@@ -320,8 +356,9 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
 
 void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& deferred) {
     deferred[&doc["faces"]["rows"]] = [&b](std::string& out, int depth) {
-        put_lines(b.faces.size(), out, depth,
-                  [&](size_t i, std::string& o) { put_face_row(b.faces[i], o); });
+        put_lines(b.faces.size(), out, depth, [&](size_t i, std::string& o) {
+            put_face_row(b.faces[i], !b.indices_in_file, o);
+        });
     };
     // The blocks' bytes stay where the binding holds them until the text is written.
     auto block = [&](const json& at, ByteView bytes) {
@@ -347,30 +384,50 @@ TerrainBinding read_terrain_binding(const JsonAt& doc) {
     b.land_msh = read_archive(doc["container"], doc["blocks"]);
     const JsonAt faces = doc["faces"];
     const JsonAt columns = faces["columns"];
-    if (columns.size() != kFaceValues) columns.fail("expected the 15 face columns");
-    for (size_t k = 0; k < kFaceValues; ++k)
-        if (columns[k].as<std::string>() != kFaceColumns[k])
-            columns[k].fail(std::string("expected \"") + kFaceColumns[k] + "\"");
+    // Without i0..i2 where the file holds the indices (a glTF export's sidecar).
+    b.indices_in_file = columns.size() == kFaceValues - 3;
+    if (columns.size() != kFaceValues && !b.indices_in_file)
+        columns.fail("expected the 15 face columns (12 without i0, i1, i2)");
+    for (size_t k = 0, c = 0; k < kFaceValues; ++k) {
+        if (b.indices_in_file && k >= kIndexColumn && k < kIndexColumn + 3) continue;
+        if (columns[c].as<std::string>() != kFaceColumns[k])
+            columns[c].fail(std::string("expected \"") + kFaceColumns[k] + "\"");
+        ++c;
+    }
+    const size_t width = columns.size();
+    const size_t shift = b.indices_in_file ? 3 : 0; // the columns after the indices
     const JsonAt rows = faces["rows"];
     const size_t n = rows.size();
     b.faces.resize(n);
     for (size_t i = 0; i < n; ++i) {
         const json& r = rows.json()[i];
-        if (!r.is_array() || r.size() != kFaceValues)
-            rows[i].fail("expected a row of " + std::to_string(kFaceValues) + " values");
+        if (!r.is_array() || r.size() != width)
+            rows[i].fail("expected a row of " + std::to_string(width) + " values");
         const JsonAt row = rows[i];
         terrain::Face& f = b.faces[i];
         f.flags = cell<uint32_t>(r[0], row, 0);
         f.material = cell<uint8_t>(r[1], row, 1);
         f.aux = cell<uint8_t>(r[2], row, 2);
         f.unk06 = cell<uint16_t>(r[3], row, 3);
+        f.v = {0, 0, 0};
         for (size_t k = 0; k < 3; ++k) {
-            f.v[k] = cell<uint16_t>(r[4 + k], row, 4 + k);
-            f.n[k] = cell<uint16_t>(r[7 + k], row, 7 + k);
-            f.normal[k] = cell<int16_t>(r[10 + k], row, 10 + k);
+            if (!b.indices_in_file) f.v[k] = cell<uint16_t>(r[4 + k], row, 4 + k);
+            f.n[k] = cell<uint16_t>(r[7 - shift + k], row, 7 - shift + k);
+            f.normal[k] = cell<int16_t>(r[10 - shift + k], row, 10 - shift + k);
         }
-        f.edge_class = cell<uint8_t>(r[13], row, 13);
-        f.unk27 = cell<uint8_t>(r[14], row, 14);
+        f.edge_class = cell<uint8_t>(r[13 - shift], row, 13 - shift);
+        f.unk27 = cell<uint8_t>(r[14 - shift], row, 14 - shift);
+    }
+    if (b.indices_in_file) {
+        const JsonAt carried = doc["face_indices"]["rows"];
+        for (size_t i = 0; i < carried.size(); ++i) {
+            const JsonAt r = carried[i];
+            if (!r.json().is_array() || r.size() != 4) r.fail("expected [face, i0, i1, i2]");
+            const uint32_t f = r[0].as<uint32_t>();
+            if (f >= n) r[0].fail("no face " + std::to_string(f));
+            if (b.carried_indices.count(f)) r[0].fail("face " + std::to_string(f) + " again");
+            b.carried_indices[f] = {r[1].as<uint16_t>(), r[2].as<uint16_t>(), r[3].as<uint16_t>()};
+        }
     }
     const JsonAt vertices = doc["vertices"];
     b.vertex_count = vertices["count"].as<uint32_t>();

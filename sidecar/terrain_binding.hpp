@@ -4,8 +4,10 @@
 // changes the level.
 //
 // - The NRes directories of Land.msh and Land.map, each entry naming where its payload comes from.
-// - The type-21 faces as readable rows (flags, material rows, unk06, indices, neighbours, packed
-//   normal, edge class, unk27).
+// - The type-21 faces as readable rows (flags, material rows, unk06, neighbours, packed normal,
+//   edge class, unk27). A glTF holds each usable face's vertex indices (TEXCOORD_2 and
+//   TEXCOORD_3.x of its corners): they come from the file, and the sidecar lists only the others'.
+//   An OBJ's corners carry no identity: its sidecar holds every face's indices in the rows.
 // - Type-3 positions come from the file, found by vertex identity (TEXCOORD_3.x, or the OBJ's
 //   order): the sidecar carries one fingerprint per vertex the file holds, so that the import
 //   knows which incoming copy is the original value, and the positions of the others (vertices
@@ -24,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,7 +53,10 @@ struct SourceRecord {
 
 struct TerrainBinding {
     BoundArchive land_msh;
-    std::vector<terrain::Face> faces;
+    std::vector<terrain::Face> faces; // with indices_in_file, the indices of the others only
+    // Whether the file holds the vertex indices of the faces not in `carried_indices`.
+    bool indices_in_file = false;
+    std::map<uint32_t, std::array<uint16_t, 3>> carried_indices;
 
     uint32_t vertex_count = 0;
     std::vector<VertexRange> carried; // in vertex order, not overlapping
@@ -68,15 +74,22 @@ struct TerrainBinding {
     std::map<std::string, std::vector<uint16_t>> checks;
 };
 
-// The binding of a level: `land_msh` / `land_map` are the files `t` and `map` were read from.
-// nullopt when the binding would not rebuild them byte for byte (a directory with overlapping
-// payloads): the sidecar then carries the files whole (the first layout).
+// The binding of a level: `land_msh` / `land_map` are the files `t` and `map` were read from;
+// `indices_in_file` for a glTF export. nullopt when the binding would not rebuild them byte for
+// byte (a directory with overlapping payloads): the sidecar then carries the files whole (the
+// first layout).
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
                                            const arealmap::ArealMap* map, ByteView land_map,
-                                           bool slot_bounds_rule, bool header_rule);
+                                           bool indices_in_file, bool slot_bounds_rule,
+                                           bool header_rule);
 
-// Land.msh from the binding with these positions (one per vertex).
-Bytes rebuild_land_msh(const TerrainBinding& binding, const std::vector<Vec3>& positions);
+// The faces with their indices: `from_file[f]` where the file holds them, else the binding's.
+std::vector<terrain::Face>
+faces_with_indices(const TerrainBinding& binding,
+                   const std::vector<std::array<uint16_t, 3>>& from_file);
+// Land.msh from the binding with these faces (faces_with_indices) and positions (one per vertex).
+Bytes rebuild_land_msh(const TerrainBinding& binding, const std::vector<terrain::Face>& faces,
+                       const std::vector<Vec3>& positions);
 // Land.map from the binding (it must have one).
 Bytes rebuild_land_map(const TerrainBinding& binding);
 

@@ -508,8 +508,11 @@ def generate(corpus, work):
                          pointer="/faces/rows/3/0")
     terrain_sidecar_case("face material row out of range",
                          lambda d: d["faces"]["rows"][3].__setitem__(1, 256), pointer="/faces/rows/3/1")
-    terrain_sidecar_case("face neighbour negative", lambda d: d["faces"]["rows"][0].__setitem__(7, -2),
-                         pointer="/faces/rows/0/7")
+    terrain_sidecar_case("face neighbour negative", lambda d: d["faces"]["rows"][0].__setitem__(4, -2),
+                         pointer="/faces/rows/0/4")
+    terrain_sidecar_case("face indices of a face twice",
+                         lambda d: d["face_indices"].update(rows=[[0, 0, 1, 2], [0, 0, 1, 2]]),
+                         pointer="/face_indices/rows/1/0")
     terrain_sidecar_case("face row cut short", lambda d: d["faces"]["rows"][5].pop(), pointer="/faces/rows/5")
     terrain_sidecar_case("faces not rows", lambda d: d["faces"].update(rows={}), pointer="/faces/rows")
     terrain_sidecar_case("block edited without its hash", lambda d: set_block_byte(d["blocks"][1]),

@@ -134,6 +134,15 @@ BOOST_AUTO_TEST_CASE(binding_edit_of_a_face_row_and_a_block_changes_exactly_that
             BOOST_TEST((read_file(back) == terrain::write(want)));
             BOOST_TEST(after.faces[3].flags == flags);
             BOOST_TEST((read_file(back.parent_path() / "Land.map") == map));
+            if (stem == "o") {
+                // A glTF export's sidecar leaves the indices to its file: not one for an OBJ.
+                r = test::mshconv("convert " + q(out) + " " + q(dir / "x" / "Land.msh") +
+                                  " --sidecar " + q(dir / "g.sidecar.json"));
+                BOOST_TEST(r.code == 1, r.out);
+                BOOST_TEST(r.out.find("g.sidecar.json: at /faces/columns: ") != std::string::npos,
+                           r.out);
+                BOOST_TEST(!fs::exists(dir / "x" / "Land.msh"));
+            }
             const json report = read_json(dir / "r.json");
             BOOST_TEST(report["sidecar_edits"] ==
                        json({"/blocks/" + std::to_string(k), "/faces/rows/3"}));
@@ -156,8 +165,11 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
     const std::vector<Case> cases = {
         {"wrong type", "/faces/rows/3/0", [](json& d) { d["faces"]["rows"][3][0] = "0x608"; }},
         {"out of range", "/faces/rows/3/2", [](json& d) { d["faces"]["rows"][3][2] = 256; }},
-        {"negative index", "/faces/rows/3/4", [](json& d) { d["faces"]["rows"][3][4] = -1; }},
-        {"row cut short", "/faces/rows/3", [](json& d) { d["faces"]["rows"][3].erase(14); }},
+        {"negative neighbour", "/faces/rows/3/4", [](json& d) { d["faces"]["rows"][3][4] = -1; }},
+        {"row cut short", "/faces/rows/3",
+         [](json& d) { d["faces"]["rows"][3].erase(d["faces"]["rows"][3].size() - 1); }},
+        {"faces with 14 columns", "/faces/columns",
+         [](json& d) { d["faces"]["columns"].erase(0); }},
         {"block edited without its hash", "/blocks/0/xxh3_64",
          [](json& d) {
              Bytes b = sidecar::from_base64(d["blocks"][0]["base64"].get<std::string>());
