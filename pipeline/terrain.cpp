@@ -325,23 +325,27 @@ mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
 std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
                                                             const std::string& where) {
     const std::string_view json_text(reinterpret_cast<const char*>(text.data()), text.size());
+    // One validating scan, then only the members the layout's reader takes: a binding sidecar
+    // whole (its face rows without a DOM), a first-layout one without its readable view.
+    std::vector<sidecar::json_scan::Member> members;
     nlohmann::json doc;
+    sidecar::IntegerRows face_rows;
     try {
-        // Its "kind" first, scanning no further: every glTF/OBJ import asks, and a model's
-        // sidecar (hundreds of KB) was parsed whole here before the model import parsed it again.
-        const auto kind = sidecar::json_scan::find_member(json_text, "kind");
-        if (!kind || nlohmann::json::parse(*kind) != "terrain") return std::nullopt;
-        // A binding sidecar is read whole (every field is read); the first layout without its
-        // readable view.
-        const auto schema = sidecar::json_scan::find_member(json_text, "schema");
-        doc = schema && nlohmann::json::parse(*schema) == sidecar::kBindingSchema
-                  ? sidecar::parse_json_fast(text, where)
-                  : sidecar::parse_for_import(json_text);
+        members = sidecar::json_scan::object_members(json_text);
+        auto member = [&](const char* key) -> const nlohmann::json {
+            for (const auto& m : members)
+                if (m.key == key) return nlohmann::json::parse(m.value);
+            return nullptr;
+        };
+        if (member("kind") != "terrain") return std::nullopt;
+        doc = member("schema") == sidecar::kBindingSchema
+                  ? sidecar::parse_binding_members(members, where, face_rows)
+                  : sidecar::parse_for_import(members);
     } catch (const std::exception&) {
         return std::nullopt; // not JSON: not a terrain sidecar (the model import says why)
     }
     if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
-    return sidecar::parse_terrain_sidecar(doc, where);
+    return sidecar::parse_terrain_sidecar(doc, where, face_rows.width ? &face_rows : nullptr);
 }
 
 } // namespace msh::pipeline

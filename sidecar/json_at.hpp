@@ -29,6 +29,7 @@ class JsonAt {
 
     const nlohmann::json& json() const { return value_; }
     const std::string& pointer() const { return pointer_; }
+    const std::string& where() const { return where_; }
 
     // A member of this object, which must exist.
     JsonAt operator[](const std::string& key) const;

@@ -5,6 +5,8 @@
 #include "nres_directory_json.hpp"
 #include "payload_hash.hpp"
 
+#include "formats/diagnostics.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -378,7 +380,7 @@ void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& d
     if (b.land_map) blocks(doc["map_blocks"], *b.land_map);
 }
 
-TerrainBinding read_terrain_binding(const JsonAt& doc) {
+TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_rows) {
     TerrainBinding b;
     b.msh_source = read_source(doc["source"]);
     b.land_msh = read_archive(doc["container"], doc["blocks"]);
@@ -397,9 +399,39 @@ TerrainBinding read_terrain_binding(const JsonAt& doc) {
     const size_t width = columns.size();
     const size_t shift = b.indices_in_file ? 3 : 0; // the columns after the indices
     const JsonAt rows = faces["rows"];
-    const size_t n = rows.size();
+    const bool scanned = face_rows && face_rows->width == width;
+    const size_t n = scanned ? face_rows->rows() : rows.size();
     b.faces.resize(n);
-    for (size_t i = 0; i < n; ++i) {
+    if (scanned) {
+        // The same checks as below, on the values the text scan read.
+        const int64_t* v = face_rows->values.data();
+        auto value = [&](size_t i, size_t k, int64_t lo, int64_t hi) {
+            const int64_t x = v[i * width + k];
+            if (x < lo || x > hi)
+                throw FormatError(doc.where(),
+                                  Location::at_pointer("/faces/rows/" + std::to_string(i) + "/" +
+                                                       std::to_string(k)),
+                                  "expected an integer " + std::to_string(lo) + ".." +
+                                      std::to_string(hi));
+            return x;
+        };
+        for (size_t i = 0; i < n; ++i) {
+            terrain::Face& f = b.faces[i];
+            f.flags = uint32_t(value(i, 0, 0, 0xFFFFFFFF));
+            f.material = uint8_t(value(i, 1, 0, 255));
+            f.aux = uint8_t(value(i, 2, 0, 255));
+            f.unk06 = uint16_t(value(i, 3, 0, 65535));
+            f.v = {0, 0, 0};
+            for (size_t k = 0; k < 3; ++k) {
+                if (!b.indices_in_file) f.v[k] = uint16_t(value(i, 4 + k, 0, 65535));
+                f.n[k] = uint16_t(value(i, 7 - shift + k, 0, 65535));
+                f.normal[k] = int16_t(value(i, 10 - shift + k, -32768, 32767));
+            }
+            f.edge_class = uint8_t(value(i, 13 - shift, 0, 255));
+            f.unk27 = uint8_t(value(i, 14 - shift, 0, 255));
+        }
+    }
+    for (size_t i = 0; i < n && !scanned; ++i) {
         const json& r = rows.json()[i];
         if (!r.is_array() || r.size() != width)
             rows[i].fail("expected a row of " + std::to_string(width) + " values");

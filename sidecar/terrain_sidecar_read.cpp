@@ -48,6 +48,45 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
 } // namespace
 
 json parse_for_import(std::string_view text) {
+    return parse_for_import(json_scan::object_members(text));
+}
+
+json parse_binding_members(const std::vector<json_scan::Member>& members, const std::string& where,
+                           IntegerRows& face_rows) {
+    json doc = json::object();
+    auto bytes = [](std::string_view v) {
+        return ByteView(reinterpret_cast<const uint8_t*>(v.data()), v.size());
+    };
+    for (const json_scan::Member& m : members) {
+        if (m.key != "faces") {
+            doc[m.key] = parse_json_fast(bytes(m.value), where);
+            continue;
+        }
+        json faces = json::object();
+        std::string_view rows;
+        if (!m.value.empty() && m.value.front() == '{')
+            for (const json_scan::Member& f : json_scan::object_members(m.value)) {
+                if (f.key == "rows")
+                    rows = f.value;
+                else
+                    faces[f.key] = parse_json_fast(bytes(f.value), where);
+            }
+        std::optional<IntegerRows> scanned;
+        if (!rows.empty() && faces.contains("columns") && faces["columns"].is_array())
+            scanned = scan_integer_rows(rows, faces["columns"].size());
+        if (scanned) {
+            face_rows = std::move(*scanned);
+            faces["rows"] = json::array(); // read from face_rows
+        } else if (!rows.empty()) {
+            faces["rows"] = parse_json_fast(bytes(rows), where);
+        }
+        doc[m.key] =
+            m.value.front() == '{' ? std::move(faces) : parse_json_fast(bytes(m.value), where);
+    }
+    return doc;
+}
+
+json parse_for_import(const std::vector<json_scan::Member>& members) {
     static const char* const kReadableOnly[] = {"terrain", "areal_map", "land_msh_directory",
                                                 "land_map_directory", "conventions"};
     auto readable_only = [](const std::string& key) {
@@ -58,7 +97,7 @@ json parse_for_import(std::string_view text) {
     // The scanner validates the whole text; nlohmann parses only the members kept, and the
     // base64 payloads (megabytes, no escapes) are taken as they are.
     json doc = json::object();
-    for (const json_scan::Member& m : json_scan::object_members(text)) {
+    for (const json_scan::Member& m : members) {
         if (readable_only(m.key)) continue;
         if ((m.key == "land_msh" || m.key == "land_map") && !m.value.empty() &&
             m.value.front() == '{') {
@@ -80,7 +119,8 @@ bool is_terrain_sidecar(const json& doc) {
     return doc.is_object() && doc.contains("kind") && doc["kind"] == "terrain";
 }
 
-TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) {
+TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where,
+                                     const IntegerRows* face_rows) {
     if (!is_terrain_sidecar(doc))
         throw FormatError(where, Location::at_pointer("/kind"),
                           "not a terrain sidecar (\"kind\": \"terrain\" expected)");
@@ -89,7 +129,7 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) 
     const bool binding = doc.contains("schema") && doc["schema"] == kBindingSchema;
     if (binding) {
         const JsonAt at(doc, "", where);
-        s.binding = std::make_shared<const TerrainBinding>(read_terrain_binding(at));
+        s.binding = std::make_shared<const TerrainBinding>(read_terrain_binding(at, face_rows));
         s.record.source =
             at["source"].has("address") ? at["source"]["address"].as<std::string>() : std::string();
         if (s.binding->land_map && at["map_source"].has("address"))

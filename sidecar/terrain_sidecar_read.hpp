@@ -5,6 +5,8 @@
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "integer_rows.hpp"
+#include "json_scan.hpp"
 #include "terrain_sidecar.hpp"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace msh::sidecar {
 
@@ -24,10 +27,19 @@ bool is_terrain_sidecar(const nlohmann::json& doc);
 // builds no DOM for its 65,535 face rows (sidecar/json_scan.hpp still checks the whole text).
 // Throws std::invalid_argument (or nlohmann::json::parse_error) on bad JSON.
 nlohmann::json parse_for_import(std::string_view text);
+// The same of the text's members (json_scan::object_members: the text is validated).
+nlohmann::json parse_for_import(const std::vector<json_scan::Member>& members);
+
+// A binding sidecar's members parsed as its reader needs them: every member but the face rows
+// (parse_json_fast), which are scanned as integer rows without a DOM into `face_rows` (left empty
+// when the rows are anything else: the DOM reader then names the value at fault).
+nlohmann::json parse_binding_members(const std::vector<json_scan::Member>& members,
+                                     const std::string& where, IntegerRows& face_rows);
 
 // The binding or the payloads, and the export record (a first layout's readable part is not read
 // back; the terrain and map pointers stay null). Throws FormatError naming `where` and the JSON
 // pointer on a missing or malformed field, bad base64 or a size/hash mismatch.
-TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where);
+TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where,
+                                     const IntegerRows* face_rows = nullptr);
 
 } // namespace msh::sidecar
