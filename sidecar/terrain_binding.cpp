@@ -39,23 +39,28 @@ constexpr const char* kFaceColumns[] = {"flags",
 constexpr size_t kFaceValues = std::size(kFaceColumns);
 constexpr size_t kIndexColumn = 4; // i0, i1, i2
 
-void encode_face(const terrain::Face& f, ByteWriter& w) {
-    w.put(f.flags);
-    w.put(f.material);
-    w.put(f.aux);
-    w.put(f.unk06);
-    for (uint16_t v : f.v) w.put(v);
-    for (uint16_t n : f.n) w.put(n);
-    for (int16_t c : f.normal) w.put(c);
-    w.put(f.edge_class);
-    w.put(f.unk27);
+// A face's 28-byte record (terrain.md §4), written in place: per face, without a growing buffer.
+void encode_face(const terrain::Face& f, uint8_t* out) {
+    auto put = [&out](const auto& v) {
+        std::memcpy(out, &v, sizeof v);
+        out += sizeof v;
+    };
+    put(f.flags);
+    put(f.material);
+    put(f.aux);
+    put(f.unk06);
+    for (uint16_t v : f.v) put(v);
+    for (uint16_t n : f.n) put(n);
+    for (int16_t c : f.normal) put(c);
+    put(f.edge_class);
+    put(f.unk27);
 }
 
 Bytes encode_faces(const std::vector<terrain::Face>& faces) {
-    ByteWriter w;
-    w.bytes().reserve(faces.size() * terrain::kFaceStride);
-    for (const terrain::Face& f : faces) encode_face(f, w);
-    return w.take();
+    Bytes out(faces.size() * terrain::kFaceStride);
+    for (size_t i = 0; i < faces.size(); ++i)
+        encode_face(faces[i], out.data() + i * terrain::kFaceStride);
+    return out;
 }
 
 // One face row, compact: [flags,material,aux,unk06,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27] (without
@@ -304,9 +309,9 @@ std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding
     std::vector<uint16_t>& faces = out["faces"];
     faces.reserve(b.faces.size());
     for (const terrain::Face& f : b.faces) {
-        ByteWriter w;
-        encode_face(f, w);
-        faces.push_back(row_check(w.bytes()));
+        uint8_t record[terrain::kFaceStride];
+        encode_face(f, record);
+        faces.push_back(row_check(ByteView(record, sizeof record)));
     }
     auto archive = [&](const BoundArchive& a, const std::string& container,
                        const std::string& blocks) {
