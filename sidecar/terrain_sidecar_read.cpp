@@ -45,6 +45,40 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
     return bytes;
 }
 
+// The faces object as the writer lays it out, `{"columns": [...], "rows": [...]}`, split without a
+// second validating scan (the text is validated): `columns` parsed into `faces`, `rows` its span.
+// False for any other shape (the caller scans its members).
+bool split_face_rows(std::string_view v, json& faces, std::string_view& rows) {
+    auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    auto skip = [&](size_t at) {
+        while (at < v.size() && blank(v[at])) ++at;
+        return at;
+    };
+    constexpr std::string_view kColumns = "\"columns\"", kRows = "\"rows\"";
+    if (v.size() < 2 || v.front() != '{' || v.back() != '}') return false;
+    size_t at = skip(1);
+    if (v.compare(at, kColumns.size(), kColumns) != 0) return false;
+    at = skip(at + kColumns.size());
+    if (at >= v.size() || v[at] != ':') return false;
+    const size_t first = skip(at + 1);
+    const size_t close = v.find(']', first); // a bracket in a name: the columns do not parse
+    if (close == std::string_view::npos) return false;
+    at = skip(close + 1);
+    if (at >= v.size() || v[at] != ',') return false;
+    at = skip(at + 1);
+    if (v.compare(at, kRows.size(), kRows) != 0) return false;
+    at = skip(at + kRows.size());
+    if (at >= v.size() || v[at] != ':') return false;
+    at = skip(at + 1);
+    size_t end = v.size() - 1; // the closing brace
+    while (end > at && blank(v[end - 1])) --end;
+    json columns = json::parse(v.substr(first, close + 1 - first), nullptr, false);
+    if (columns.is_discarded() || !columns.is_array()) return false;
+    faces["columns"] = std::move(columns);
+    rows = v.substr(at, end - at);
+    return true;
+}
+
 } // namespace
 
 json parse_for_import(std::string_view text) {
@@ -64,16 +98,22 @@ json parse_binding_members(const std::vector<json_scan::Member>& members, const 
         }
         json faces = json::object();
         std::string_view rows;
-        if (!m.value.empty() && m.value.front() == '{')
-            for (const json_scan::Member& f : json_scan::object_members(m.value)) {
-                if (f.key == "rows")
-                    rows = f.value;
-                else
-                    faces[f.key] = parse_json_fast(bytes(f.value), where);
-            }
         std::optional<IntegerRows> scanned;
-        if (!rows.empty() && faces.contains("columns") && faces["columns"].is_array())
+        if (split_face_rows(m.value, faces, rows))
             scanned = scan_integer_rows(rows, faces["columns"].size());
+        if (!scanned) { // any other shape: member by member, the rows as a DOM unless integers
+            faces = json::object();
+            rows = {};
+            if (!m.value.empty() && m.value.front() == '{')
+                for (const json_scan::Member& f : json_scan::object_members(m.value)) {
+                    if (f.key == "rows")
+                        rows = f.value;
+                    else
+                        faces[f.key] = parse_json_fast(bytes(f.value), where);
+                }
+            if (!rows.empty() && faces.contains("columns") && faces["columns"].is_array())
+                scanned = scan_integer_rows(rows, faces["columns"].size());
+        }
         if (scanned) {
             face_rows = std::move(*scanned);
             faces["rows"] = json::array(); // read from face_rows
