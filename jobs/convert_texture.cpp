@@ -130,6 +130,7 @@ void import_texture(const Job& job, const fs::path& png, const std::string& out_
     store(job.io, out, r.texm);
     for (const std::string& n : r.notes)
         job.report(png.string() + " -> " + out.display() + ": " + n);
+    for (const std::string& e : r.sidecar_edits) job.report("  sidecar field edited: " + e);
 }
 
 } // namespace msh::jobs

@@ -2,10 +2,13 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "json_readable.hpp"
 #include "json_scan.hpp"
+#include "model_binding.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
 #include "portable_address.hpp"
+#include "texture_binding.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -51,14 +54,6 @@ texm::Texture read_texture(ByteView payload, const std::string& where) {
     return t;
 }
 
-png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels) {
-    try {
-        return png::decode(bytes, max_pixels);
-    } catch (const FormatError& e) {
-        throw FormatError(where, e.location(), "not a readable PNG: " + e.message());
-    }
-}
-
 // The palette of an indexed PNG as Texm palette bytes (B, G, R, X = 0), padded to 256 entries.
 Bytes palette_from_png(const png::Decoded& d, ChannelOrder order) {
     const texm::ByteOrder bo = texm::byte_order(texm::Format::Indexed, order);
@@ -92,10 +87,6 @@ json palette_json(const Bytes& palette, ChannelOrder order) {
         entries.push_back(to_hex(ByteView(palette).subspan(k, 4)));
     return {{"byte_order", order == ChannelOrder::Bgr ? "B, G, R, X" : "R, G, B, X"},
             {"entries", entries}};
-}
-
-std::string channel_order_name(ChannelOrder order) {
-    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb");
 }
 
 Bytes hex_field(const JsonAt& at) {
@@ -134,18 +125,16 @@ TextureExport export_texture(ByteView payload, const std::string& where,
     sc.mips = std::move(mip_names);
     sc.header = t.header;
     sc.page = t.page;
-    sc.palette = t.palette;
     sc.channel_order = order;
-    sc.tail_bytes = t.tail.size();
-    sc.original.assign(payload.begin(), payload.end());
-    sc.written.xxh3_64 = hex64(payload_hash(out.png));
+    bind_texture(t, payload, mips, sc);
     return out;
 }
 
 namespace {
 
-// `with_base64` false: the original's base64 is an empty placeholder (texture_sidecar_text).
-json sidecar_json(const TextureSidecar& s, bool with_base64) {
+// The first layout. `with_base64` false: the original's base64 is an empty placeholder
+// (texture_sidecar_text).
+json first_layout_json(const TextureSidecar& s, bool with_base64) {
     const texm::Header& h = s.header;
     json doc = {
         {"schema", kSchema},
@@ -178,7 +167,7 @@ json sidecar_json(const TextureSidecar& s, bool with_base64) {
 } // namespace
 
 json to_json(const TextureSidecar& s) {
-    return sidecar_json(s, true);
+    return s.layout == 1 ? first_layout_json(s, true) : binding_texture_json(s);
 }
 
 namespace {
@@ -194,6 +183,8 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
     if (at["kind"].as<std::string>() != "texm")
         at["kind"].fail("bad texm sidecar: kind is not \"texm\" (a model sidecar?)");
     TextureSidecar s;
+    s.layout = 1;
+    s.where = where;
     const JsonAt o = at["original"];
     try {
         s.original = original_base64 ? from_base64(*original_base64)
@@ -209,14 +200,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
             "bad texm sidecar: original payload hash does not match (edited sidecar?)");
     s.source = at["source"].as<std::string>();
     s.png = at["png"].as<std::string>();
-    const JsonAt mips = at["mips"];
-    for (size_t i = 0; i < mips.size(); ++i) {
-        std::string name = mips[i].as<std::string>();
-        // Read beside the PNG: a plain file name, never a path that leaves its folder.
-        if (!is_plain_file_name(name))
-            mips[i].fail("bad texm sidecar: a mip must be a plain file name");
-        s.mips.push_back(std::move(name));
-    }
+    s.mips = read_mip_names(at["mips"]);
     const JsonAt h = at["header"];
     s.header.width = h["width"].as<uint32_t>();
     s.header.height = h["height"].as<uint32_t>();
@@ -241,14 +225,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
         }
     }
     s.tail_bytes = at["tail_bytes"].as<uint64_t>();
-    if (at.has("readings") && at["readings"].has("texm-rgb")) { // absent: the default
-        const JsonAt order = at["readings"]["texm-rgb"];
-        try {
-            s.channel_order = readings_from_map({{"texm-rgb", order.as<std::string>()}}).texm_rgb;
-        } catch (const std::invalid_argument& e) {
-            order.fail(e.what());
-        }
-    }
+    s.channel_order = read_channel_order(at);
     if (at.has("written")) s.written = read_written_file(at["written"]); // not in older sidecars
     return s;
 }
@@ -256,24 +233,32 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
 } // namespace
 
 TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
+    if (doc.is_object() && doc.contains("schema") && doc["schema"] == kBindingSchema)
+        return read_binding_texture(doc, where);
     return parse_with_original(doc, where, nullptr);
 }
 
-// The original's base64 (most of the text) is spliced into the dump, as in the model sidecar.
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
-    const json doc = sidecar_json(sidecar, false);
+    if (sidecar.layout != 1) return dump_readable(binding_texture_json(sidecar), kReadableWidth);
+    // The original's base64 (most of the text) is spliced into the dump.
+    const json doc = first_layout_json(sidecar, false);
     return splice_base64(doc.dump(1), "\n  \"base64\": \"\"", sidecar.original) + "\n";
 }
 
-// As the model sidecar: a validating scan hands out the members, each is parsed on its own, and
-// the original's base64 (megabytes for a large texture) is decoded straight from the text.
+// A binding sidecar is parsed whole (RapidJSON). A first-layout one as the model sidecar: a
+// validating scan hands out the members, each is parsed on its own, and the original's base64
+// (megabytes for a large texture) is decoded straight from the text.
 TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     // The scan bounds the nesting (json_scan.hpp); the DOM fallback says where it is too deep.
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     json doc = json::object();
     std::optional<std::string_view> original;
+    bool binding = false;
     try {
-        for (const json_scan::Member& m : json_scan::object_members(text)) {
+        const std::vector<json_scan::Member> members = json_scan::object_members(text);
+        for (const json_scan::Member& m : members)
+            binding |= m.key == "schema" && json_scan::plain_string(m.value) == kBindingSchema;
+        for (const json_scan::Member& m : binding ? std::vector<json_scan::Member>() : members) {
             if (m.key != "original" || m.value.empty() || m.value.front() != '{') {
                 doc[m.key] = json::parse(m.value.begin(), m.value.end());
                 continue;
@@ -292,6 +277,7 @@ TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     } catch (const std::exception&) { // not JSON, or a number nlohmann refuses
         return parse_texture_sidecar(parse_json(bytes, where), where); // it says where and why
     }
+    if (binding) return read_binding_texture(parse_json_fast(bytes, where), where);
     return parse_with_original(doc, where, original ? &*original : nullptr);
 }
 
@@ -318,6 +304,8 @@ bool is_exported_png(const TextureImportInput& in) {
 
 TextureImport import_texture(const TextureImportInput& in) {
     TextureImport out;
+    if (in.sidecar && in.sidecar->layout != 1)
+        return rebuild_texture(in, decode_png(in.png, in.where, in.max_pixels));
     if (in.sidecar && !in.full_read && is_exported_png(in)) {
         out.texm = in.sidecar->original;
         out.identical = true;

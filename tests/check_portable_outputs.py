@@ -115,9 +115,12 @@ def previous_layout(game, work):
         if read(f"{d}/map/{name}") != read(f"{folder}/{name}"):
             problems.append(f"a previous-layout terrain sidecar did not give {name} back")
 
-    texture = entries(os.path.join(game, "Textures.lib"), "Texm")[0]
+    # A texture sidecar of the first layout (kept in tests/fixtures/sidecar_v1).
+    texture = "BARREL_DK.0"
+    kept = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "sidecar_v1")
     run("nres", "extract", f"{game}/Textures.lib", "-o", f"{d}/textures")
-    run("convert", f"{game}/Textures.lib:{texture}", f"{d}/t.png")
+    shutil.copy(os.path.join(kept, "barrel_dk.png"), f"{d}/t.png")
+    shutil.copy(os.path.join(kept, "barrel_dk.sidecar.json"), f"{d}/t.sidecar.json")
     rewrite(f"{d}/t.sidecar.json", lambda doc: doc.update(source=f"{game}/Textures.lib:{texture}"))
     run("convert", f"{d}/t.png", f"{d}/t.texm")
     if read(f"{d}/t.texm") != read(f"{d}/textures/{texture}"):

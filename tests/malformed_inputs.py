@@ -458,6 +458,32 @@ def generate(corpus, work):
     texture_sidecar_case("nested 300 deep", lambda d: d.update(extra=json.loads("[" * 300 + "]" * 300)))
     texture_sidecar_case("a number past the double range", None,
                          raw=with_overflow(dict(tsc, extra=OVERFLOW_SENTINEL)))
+    texture_sidecar_case("source hash wrong", lambda d: d["source"].update(xxh3_64="0" * 16))
+    texture_sidecar_case("flags5 a string", lambda d: d["header"].update(flags5="0x04000000"))
+    texture_sidecar_case("mip count past 32 bits", lambda d: d["header"].update(mip_count=1 << 32))
+    texture_sidecar_case("mip count past the full chain", lambda d: d["header"].update(mip_count=40))
+    texture_sidecar_case("format 7", lambda d: d["header"].update(format=7))
+    texture_sidecar_case("page a string", lambda d: d.update(page="none"))
+    texture_sidecar_case("page row short", lambda d: d.update(page=[[1, 2, 3]]))
+    texture_sidecar_case("level rows empty", lambda d: d["levels"].update(rows=[]))
+    texture_sidecar_case("level 0 in the sidecar", lambda d: d["levels"]["rows"][0].update({"in": "sidecar"}))
+    texture_sidecar_case("level row numbered wrong", lambda d: d["levels"]["rows"][0].update(level=3))
+    texture_sidecar_case("palette_x short", lambda d: d.update(palette_x="00"))
+    texture_sidecar_case("tail edited without its hash", lambda d: d["tail"].update(base64="AAAA", size=3))
+    texture_sidecar_case("checks missing", lambda d: d.pop("checks"))
+    if len(tsc["levels"]["rows"]) > 1:
+        texture_sidecar_case("mip block edited without its hash",
+                             lambda d: d["levels"]["rows"][1].update(
+                                 base64=base64.b64encode(b"\x01" * d["levels"]["rows"][1]["size"]).decode()))
+
+    # ---- a texture sidecar of the first layout (the whole payload; older releases) ----
+    old_tsc = json.load(open(os.path.join(first, "barrel_dk.sidecar.json")))
+    old_texture_case = json_cases("sidecar", "texture sidecar (first layout)", old_tsc,
+                                  {"t.png": open(os.path.join(first, "barrel_dk.png"), "rb").read()},
+                                  "t.sidecar.json", ["convert", "{dir}/t.png", "{out}/t.texm"])
+    old_texture_case("original hash wrong", lambda d: d["original"].update(xxh3_64="0" * 16))
+    old_texture_case("original size wrong", lambda d: d["original"].update(size=1))
+    old_texture_case("header width a string", lambda d: d["header"].update(width="8"))
 
     # ---- Land.msh / Land.map: `convert Land.msh out.glb` (Land.map and WEARs beside it) ----
     level = os.path.join(corpus, "DATA", "MAPS", sorted(os.listdir(os.path.join(corpus, "DATA", "MAPS")))[0])

@@ -21,7 +21,6 @@
 #include <filesystem>
 #include <functional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace msh;
@@ -40,8 +39,7 @@ Bytes corpus_entry(const std::string& archive, const std::string& name) {
 }
 
 fs::path fresh(const std::string& name) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("mshconv-binding-" + std::to_string(::getpid())) / name;
+    const fs::path dir = test::scratch("binding/" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

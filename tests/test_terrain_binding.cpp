@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <functional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace msh;
@@ -31,8 +30,7 @@ using test::q;
 namespace {
 
 fs::path fresh(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() /
-                         ("mshconv-terrain-binding-" + std::to_string(::getpid())) / name;
+    const fs::path dir = test::scratch("terrain-binding/" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -2,6 +2,7 @@
 // (sidecar/texture_sidecar) and through the CLI itself: unchanged PNGs give the original bytes,
 // edited PNGs give a valid Texm in the same format with the new pixel and rebuilt mips.
 #include "corpus.hpp"
+#include "test_paths.hpp"
 #include "test_util.hpp"
 
 #include "formats/file_io.hpp"
@@ -156,14 +157,18 @@ BOOST_AUTO_TEST_CASE(png_holds_level_zero_pixels_and_sidecar_the_header) {
             for (size_t k = 0; k < x.mips.size(); ++k)
                 BOOST_TEST((png::decode(x.mips[k]).rgba == texm::decode_level(t, uint32_t(k + 1))));
             const nlohmann::json doc = sidecar::to_json(x.sidecar);
-            BOOST_TEST(doc["schema"] == "mshconv-sidecar/1");
+            BOOST_TEST(doc["schema"] == "mshconv-sidecar/2");
             BOOST_TEST(doc["kind"] == "texm");
             BOOST_TEST(doc["header"]["flags5"].get<uint32_t>() == t.header.flags5);
             BOOST_TEST(doc["header"]["unknown6"].get<uint32_t>() == t.header.unknown6);
-            BOOST_TEST(doc["format"].get<uint32_t>() == t.header.format);
+            BOOST_TEST(doc["header"]["format"].get<uint32_t>() == t.header.format);
             BOOST_TEST(doc["page"].is_null() == !t.page.has_value());
-            BOOST_TEST(doc["palette"].is_null() == t.palette.empty());
+            BOOST_TEST(doc.contains("palette_x") == !t.palette.empty());
             BOOST_TEST(doc["mips"].size() == x.mips.size());
+            // Every level but level 0 is a mip PNG (--mips): no level bytes in the sidecar.
+            BOOST_TEST(doc["levels"]["rows"].size() == t.levels.size());
+            for (const nlohmann::json& row : doc["levels"]["rows"])
+                BOOST_TEST(!row.contains("base64"));
             // The typed form reads back from its JSON unchanged.
             const sidecar::TextureSidecar back = sidecar::parse_texture_sidecar(doc, "a.json");
             BOOST_TEST(sidecar::to_json(back) == doc);
@@ -224,14 +229,14 @@ BOOST_AUTO_TEST_CASE(edited_png_reencodes_in_the_same_format_and_rebuilds_mips) 
     for (uint32_t f : {0u, 565u, 4444u, 888u, 8888u}) BOOST_TEST(done.count(f) == 1u, f);
 }
 
-// The sidecar text is read without a DOM for the original's base64: it reads the same as the DOM
-// route, also when a writer escaped the base64's slashes, and a damaged payload is named.
-BOOST_AUTO_TEST_CASE(sidecar_text_reads_as_its_json) {
-    const nres::Archive ar = library(samples::kTexturesLib);
-    for (size_t i = 0; i < std::min<size_t>(ar.entries.size(), 4); ++i) {
-        const nres::Entry& e = ar.entries[i];
-        const sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
-        const std::string text = sidecar::texture_sidecar_text(x.sidecar);
+// A first-layout sidecar's text is read without a DOM for the original's base64: it reads the
+// same as the DOM route, also when a writer escaped the base64's slashes, and a damaged payload
+// is named.
+BOOST_AUTO_TEST_CASE(first_layout_text_reads_as_its_json) {
+    const fs::path kept = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_v1";
+    for (const char* name : {"barrel_dk", "decal", "beak", "anim_01"}) {
+        const Bytes bytes = read_file(kept / (std::string(name) + ".sidecar.json"));
+        const std::string text(bytes.begin(), bytes.end());
         const nlohmann::json doc = nlohmann::json::parse(text);
         auto same = [&](const sidecar::TextureSidecar& a) {
             const sidecar::TextureSidecar b = sidecar::parse_texture_sidecar(doc, "b");
@@ -240,11 +245,14 @@ BOOST_AUTO_TEST_CASE(sidecar_text_reads_as_its_json) {
                    a.header.width == b.header.width && a.header.format == b.header.format &&
                    a.page.has_value() == b.page.has_value();
         };
-        BOOST_TEST_CONTEXT(e.name()) {
+        BOOST_TEST_CONTEXT(name) {
             const sidecar::TextureSidecar fast =
                 sidecar::read_texture_sidecar(Bytes(text.begin(), text.end()), "a");
-            BOOST_TEST(fast.original == e.data);
+            BOOST_TEST(fast.layout == 1);
+            BOOST_TEST(fast.original.size() == doc["original"]["size"].get<size_t>());
             BOOST_TEST(same(fast));
+            // A read first-layout sidecar writes back to the same document.
+            BOOST_TEST(nlohmann::json::parse(sidecar::texture_sidecar_text(fast)) == doc);
             // Every '/' of the base64 written as "\/" (valid JSON, not a plain string).
             std::string escaped;
             const size_t b64 = text.find("\"base64\"");
@@ -278,22 +286,27 @@ BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     in.sidecar = x.sidecar;
     in.where = "small.png";
     BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
-    // Damaged original payload in the sidecar.
-    nlohmann::json damaged = sidecar::to_json(x.sidecar);
+    // A damaged first-layout sidecar's payload; an older one (FNV-1a 64 under "fnv1a64"): read,
+    // and checked.
+    const Bytes kept = read_file(fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" /
+                                 "sidecar_v1" / "barrel_dk.sidecar.json");
+    const nlohmann::json first = nlohmann::json::parse(kept.begin(), kept.end());
+    const sidecar::TextureSidecar v1 = sidecar::parse_texture_sidecar(first, "a.sidecar.json");
+    nlohmann::json damaged = first;
     damaged["original"]["xxh3_64"] = "0000000000000000";
     BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
-    // An older sidecar (FNV-1a 64 under "fnv1a64"): read, and checked.
-    nlohmann::json older = sidecar::to_json(x.sidecar);
+    nlohmann::json older = first;
     older["original"].erase("xxh3_64");
-    older["original"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(x.sidecar.original));
-    BOOST_TEST((sidecar::parse_texture_sidecar(older, "older.sidecar.json").original ==
-                x.sidecar.original));
+    older["original"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(v1.original));
+    BOOST_TEST(
+        (sidecar::parse_texture_sidecar(older, "older.sidecar.json").original == v1.original));
     older["original"]["fnv1a64"] = "0000000000000000";
     BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(older, "older.sidecar.json"), FormatError);
-    // A mip name that would leave the PNG's folder.
-    damaged = sidecar::to_json(x.sidecar);
-    damaged["mips"] = {"../../etc/passwd"};
-    BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
+    // A mip name that would leave the PNG's folder, in either layout.
+    for (nlohmann::json doc : {first, sidecar::to_json(x.sidecar)}) {
+        doc["mips"] = {"../../etc/passwd"};
+        BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(doc, "a.sidecar.json"), FormatError);
+    }
     // Not a PNG.
     in.sidecar = x.sidecar;
     in.png = {1, 2, 3};
@@ -364,7 +377,7 @@ BOOST_AUTO_TEST_CASE(cli_round_trip_into_a_copy_of_textures_lib) {
         BOOST_TEST_CONTEXT(name) {
             const fs::path png = scratch("cli/" + name + ".png");
             Run r = test::mshconv("convert " + q(lib.string() + ":" + name) + " " + q(png) +
-                            (first ? " --mips" : ""));
+                                  (first ? " --mips" : ""));
             BOOST_TEST(r.code == 0, r.out);
             BOOST_TEST(fs::exists(png));
             BOOST_TEST(fs::exists(png.parent_path() / (name + ".sidecar.json")));
@@ -446,8 +459,8 @@ BOOST_AUTO_TEST_CASE(info_describes_texm_files_and_entries) {
         ++checked;
         BOOST_TEST_CONTEXT(e.name()) {
             // A Texm entry, as JSON: every header field as read.
-            Run r = test::mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib) + ":" +
-                            e.name());
+            Run r = test::mshconv("info --json " + q(test::corpus_dir() / samples::kTexturesLib) +
+                                  ":" + e.name());
             BOOST_TEST_REQUIRE(r.code == 0, r.out);
             const auto j = nlohmann::json::parse(r.out);
             BOOST_TEST(j["kind"] == "texture");
@@ -552,11 +565,11 @@ BOOST_AUTO_TEST_CASE(png_levels_keep_the_pixels) {
 BOOST_AUTO_TEST_CASE(png_level_switch) {
     const fs::path dir = test::scratch("png-level/x").parent_path();
     const std::string tex = q(test::corpus_dir() / "Textures.lib") + ":ASPHALT.0";
-    BOOST_TEST_REQUIRE(test::mshconv("convert " + tex + " " + q(dir / "fast.png") + " --quiet").code ==
-                       0);
     BOOST_TEST_REQUIRE(
-        test::mshconv("convert " + tex + " " + q(dir / "small.png") + " --png-level 9 --quiet").code ==
-        0);
+        test::mshconv("convert " + tex + " " + q(dir / "fast.png") + " --quiet").code == 0);
+    BOOST_TEST_REQUIRE(
+        test::mshconv("convert " + tex + " " + q(dir / "small.png") + " --png-level 9 --quiet")
+            .code == 0);
     BOOST_TEST(fs::file_size(dir / "small.png") < fs::file_size(dir / "fast.png"));
     BOOST_TEST((png::decode(read_file(dir / "small.png")).rgba.rgba ==
                 png::decode(read_file(dir / "fast.png")).rgba.rgba));

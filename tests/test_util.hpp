@@ -39,10 +39,14 @@ inline std::string q(const std::filesystem::path& p) {
     return "'" + p.string() + "'";
 }
 
-// A path in this process's scratch folder (created, not cleaned: the temp folder is).
+// This process's scratch folder (removed when the test module ends: tests/test_main.cpp).
+inline std::filesystem::path scratch_root() {
+    return std::filesystem::temp_directory_path() / ("mshconv-test-" + std::to_string(::getpid()));
+}
+
+// A path in this process's scratch folder (its parent created).
 inline std::filesystem::path scratch(const std::string& name) {
-    std::filesystem::path p = std::filesystem::temp_directory_path() /
-                              ("mshconv-test-" + std::to_string(::getpid())) / name;
+    std::filesystem::path p = scratch_root() / name;
     std::filesystem::create_directories(p.parent_path());
     return p;
 }

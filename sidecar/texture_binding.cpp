@@ -1,0 +1,489 @@
+#include "texture_binding.hpp"
+
+#include "base64.hpp"
+#include "json_at.hpp"
+#include "model_binding.hpp"
+#include "payload_hash.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/file_io.hpp"
+
+#include <array>
+
+namespace msh::sidecar {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxLevels = 32; // a 65,535-pixel side has 17
+
+const char* level_source_name(LevelSource s) {
+    switch (s) {
+    case LevelSource::Png:
+        return "png";
+    case LevelSource::MipPng:
+        return "mip png";
+    case LevelSource::Sidecar:
+        break;
+    }
+    return "sidecar";
+}
+
+// Whether a PNG of `level` decodes to pixels that encode back to exactly its bytes. Narrow
+// channels widen by bit replication and round back exactly (texm::encode_pixels), 88 is grey,
+// 8888 is 8-bit, a palette PNG keeps its indices; only 888's X byte has no place in a PNG.
+bool png_holds_exactly(texm::Format f, ByteView level) {
+    if (f != texm::Format::X8R8G8B8) return true;
+    for (size_t i = 3; i < level.size(); i += 4)
+        if (level[i] != 0) return false;
+    return true;
+}
+
+uint64_t read_hash(const JsonAt& at) {
+    const std::string hash = at.as<std::string>();
+    if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        at.fail("expected 16 lower-case hex digits");
+    return std::stoull(hash, nullptr, 16);
+}
+
+texm::Format read_format(const JsonAt& at) {
+    const std::optional<texm::Format> f = texm::to_format(at.as<uint32_t>());
+    if (!f) at.fail("not a Texm format: 0, 565, 556, 4444, 88, 888 or 8888");
+    return *f;
+}
+
+std::string hex16(uint16_t v) {
+    return hex64(v).substr(12);
+}
+
+// A level row's check: its size and hash, which an edit of its bytes must change.
+uint16_t level_check(const TextureLevel& level) {
+    return row_check(pod_bytes(std::vector<uint64_t>{level.size, level.xxh3_64}));
+}
+
+json hashed_json(ByteView bytes) {
+    return {{"size", bytes.size()},
+            {kPayloadHashKey, hex64(payload_hash(bytes))},
+            {"base64", to_base64(bytes)}};
+}
+
+} // namespace
+
+std::vector<std::string> read_mip_names(const JsonAt& mips) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < mips.size(); ++i) {
+        std::string name = mips[i].as<std::string>();
+        // Read beside the PNG: a plain file name, never a path that leaves its folder.
+        if (!is_plain_file_name(name))
+            mips[i].fail("bad texm sidecar: a mip must be a plain file name");
+        names.push_back(std::move(name));
+    }
+    return names;
+}
+
+ChannelOrder read_channel_order(const JsonAt& doc) {
+    if (!doc.has("readings") || !doc["readings"].has("texm-rgb")) return ChannelOrder::Bgr;
+    const JsonAt order = doc["readings"]["texm-rgb"];
+    try {
+        return readings_from_map({{"texm-rgb", order.as<std::string>()}}).texm_rgb;
+    } catch (const std::invalid_argument& e) {
+        order.fail(e.what());
+    }
+}
+
+std::string channel_order_name(ChannelOrder order) {
+    return reading_map(Readings{.texm_rgb = order}).at("texm-rgb");
+}
+
+png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels) {
+    try {
+        return png::decode(bytes, max_pixels);
+    } catch (const FormatError& e) {
+        throw FormatError(where, e.location(), "not a readable PNG: " + e.message());
+    }
+}
+
+void bind_texture(const texm::Texture& t, ByteView payload, bool mip_pngs, TextureSidecar& s) {
+    const texm::Format f = *t.format();
+    s.layout = 2;
+    s.source_size = payload.size();
+    s.source_xxh3_64 = payload_hash(payload);
+    s.encoded_format = t.header.format;
+    s.levels.clear();
+    for (size_t k = 0; k < t.levels.size(); ++k) {
+        const Bytes& bytes = t.levels[k];
+        TextureLevel level;
+        level.from = k == 0     ? LevelSource::Png
+                     : mip_pngs ? LevelSource::MipPng
+                                : LevelSource::Sidecar;
+        level.size = bytes.size();
+        level.xxh3_64 = payload_hash(bytes);
+        if (level.from == LevelSource::Sidecar || !png_holds_exactly(f, bytes)) level.bytes = bytes;
+        s.levels.push_back(std::move(level));
+    }
+    s.palette_x.clear();
+    if (f == texm::Format::Indexed) {
+        const uint8_t x = texm::byte_order(f, t.channel_order).a;
+        for (size_t k = 0; k < texm::kPaletteEntries; ++k)
+            s.palette_x.push_back(t.palette[4 * k + x]);
+    }
+    s.tail = t.tail;
+    s.checks = texture_checks(s);
+    s.level_checks.clear();
+    for (const TextureLevel& level : s.levels) s.level_checks.push_back(level_check(level));
+}
+
+std::map<std::string, uint16_t> texture_checks(const TextureSidecar& s) {
+    const texm::Header& h = s.header;
+    const std::vector<uint32_t> header = {h.mip_count, h.flags4, h.flags5, h.unknown6, h.format};
+    Bytes page{0xff}; // none differs from a chunk of no rectangles
+    if (s.page) {
+        page.clear();
+        for (const texm::PageRect& r : *s.page)
+            for (const uint16_t v : {r.x, r.w, r.y, r.h}) {
+                page.push_back(uint8_t(v));
+                page.push_back(uint8_t(v >> 8));
+            }
+    }
+    return {{"header", row_check(pod_bytes(header))},
+            {"page", row_check(page)},
+            {"palette_x", row_check(s.palette_x)},
+            {"readings", uint16_t(s.channel_order == ChannelOrder::Bgr ? 0 : 1)},
+            {"tail", row_check(s.tail)}};
+}
+
+json binding_texture_json(const TextureSidecar& s) {
+    const texm::Header& h = s.header;
+    json rows = json::array();
+    for (size_t k = 0; k < s.levels.size(); ++k) {
+        const TextureLevel& l = s.levels[k];
+        json row = {{"level", k},
+                    {"in", level_source_name(l.from)},
+                    {"size", l.size},
+                    {kPayloadHashKey, hex64(l.xxh3_64)}};
+        if (l.bytes) row["base64"] = to_base64(*l.bytes);
+        rows.push_back(std::move(row));
+    }
+    json page = nullptr;
+    if (s.page) {
+        page = json::array();
+        for (const texm::PageRect& r : *s.page) page.push_back({r.x, r.w, r.y, r.h});
+    }
+    json checks = json::object();
+    for (const auto& [member, check] : s.checks) checks[member] = hex16(check);
+    checks["levels"] = json::array();
+    for (const uint16_t check : s.level_checks) checks["levels"].push_back(hex16(check));
+    json doc = {
+        {"schema", kBindingSchema},
+        {"kind", "texm"},
+        {"source",
+         {{"address", s.source},
+          {"size", s.source_size},
+          {kPayloadHashKey, hex64(s.source_xxh3_64)}}},
+        {"png", s.png},
+        {"mips", s.mips},
+        {"header",
+         {{"mip_count", h.mip_count},
+          {"flags4", h.flags4},
+          {"flags5", h.flags5},
+          {"unknown6", h.unknown6},
+          {"format", h.format}}},
+        {"page", page},
+        {"readings", {{"texm-rgb", channel_order_name(s.channel_order)}}},
+        {"levels", {{"format", s.encoded_format}, {"rows", rows}}},
+        {"tail", hashed_json(s.tail)},
+        {"checks", checks},
+    };
+    if (!s.palette_x.empty()) doc["palette_x"] = to_hex(s.palette_x);
+    return doc;
+}
+
+TextureSidecar read_binding_texture(const json& doc, const std::string& where) {
+    const JsonAt at(doc, "", where);
+    if (!doc.is_object()) at.fail("bad texm sidecar: not a JSON object");
+    if (at["kind"].as<std::string>() != "texm")
+        at["kind"].fail("bad texm sidecar: kind is not \"texm\" (a model sidecar?)");
+    TextureSidecar s;
+    s.layout = 2;
+    s.where = where;
+    const JsonAt source = at["source"];
+    s.source = source["address"].as<std::string>();
+    s.source_size = source["size"].as<uint64_t>();
+    s.source_xxh3_64 = read_hash(source[kPayloadHashKey]);
+    s.png = at["png"].as<std::string>();
+    s.mips = read_mip_names(at["mips"]);
+
+    const JsonAt h = at["header"];
+    s.header.mip_count = h["mip_count"].as<uint32_t>();
+    if (s.header.mip_count == 0) h["mip_count"].fail("a texture has at least 1 level");
+    s.header.flags4 = h["flags4"].as<uint32_t>();
+    s.header.flags5 = h["flags5"].as<uint32_t>();
+    s.header.unknown6 = h["unknown6"].as<uint32_t>();
+    s.header.format = uint32_t(read_format(h["format"]));
+
+    if (!at["page"].is_null()) {
+        const JsonAt page = at["page"];
+        s.page.emplace();
+        for (size_t i = 0; i < page.size(); ++i) {
+            const JsonAt r = page[i];
+            if (!r.json().is_array() || r.size() != 4)
+                r.fail("expected a row of 4 values: x, w, y, h");
+            s.page->push_back({r[0].as<uint16_t>(), r[1].as<uint16_t>(), r[2].as<uint16_t>(),
+                               r[3].as<uint16_t>()});
+        }
+    }
+    s.channel_order = read_channel_order(at);
+
+    const JsonAt levels = at["levels"];
+    s.encoded_format = uint32_t(read_format(levels["format"]));
+    const JsonAt rows = levels["rows"];
+    if (rows.size() == 0 || rows.size() > kMaxLevels)
+        rows.fail("expected 1.." + std::to_string(kMaxLevels) + " levels");
+    for (size_t k = 0; k < rows.size(); ++k) {
+        const JsonAt row = rows[k];
+        if (row["level"].as<uint32_t>() != k)
+            row["level"].fail("expected " + std::to_string(k) + ": the rows are levels 0, 1, ...");
+        TextureLevel level;
+        const std::string in = row["in"].as<std::string>();
+        if (in == "png")
+            level.from = LevelSource::Png;
+        else if (in == "mip png")
+            level.from = LevelSource::MipPng;
+        else if (in != "sidecar")
+            row["in"].fail("expected \"png\", \"mip png\" or \"sidecar\"");
+        if ((k == 0) != (level.from == LevelSource::Png))
+            row["in"].fail(k == 0 ? "level 0 is in the PNG" : "only level 0 is in the PNG");
+        if (level.from == LevelSource::MipPng && k > s.mips.size())
+            row["in"].fail("a level in a mip PNG needs its name in /mips");
+        level.size = row["size"].as<uint64_t>();
+        level.xxh3_64 = read_hash(row[kPayloadHashKey]);
+        if (level.from == LevelSource::Sidecar || row.has("base64"))
+            level.bytes = read_hashed_bytes(row, "level " + std::to_string(k),
+                                            "an edited level needs its new size and xxh3_64");
+        s.levels.push_back(std::move(level));
+    }
+
+    if (at.has("palette_x")) {
+        const JsonAt x = at["palette_x"];
+        try {
+            s.palette_x = from_hex(x.as<std::string>());
+        } catch (const std::invalid_argument& e) {
+            x.fail(e.what());
+        }
+        if (s.palette_x.size() != texm::kPaletteEntries)
+            x.fail("expected 256 bytes (512 hex digits)");
+    }
+    s.tail =
+        read_hashed_bytes(at["tail"], "the tail", "an edited tail needs its new size and xxh3_64");
+    if (s.page && !s.tail.empty())
+        at["page"].fail(
+            "a texture ends in a Page chunk or in a tail, not both (/tail is not empty)");
+
+    const JsonAt checks = at["checks"];
+    const auto read_check = [](const JsonAt& c) {
+        const std::string text = c.as<std::string>();
+        if (text.size() != 4 || text.find_first_not_of("0123456789abcdef") != std::string::npos)
+            c.fail("expected 4 lower-case hex digits");
+        return uint16_t(std::stoul(text, nullptr, 16));
+    };
+    for (const auto& [member, check] : texture_checks(s)) {
+        s.checks[member] = read_check(checks[member]);
+        if (s.checks[member] != check) s.edits.push_back("/" + member);
+    }
+    const JsonAt level_checks = checks["levels"];
+    if (level_checks.size() != s.levels.size())
+        level_checks.fail("expected one check per level row (" + std::to_string(s.levels.size()) +
+                          ")");
+    for (size_t k = 0; k < s.levels.size(); ++k) {
+        s.level_checks.push_back(read_check(level_checks[k]));
+        if (s.level_checks[k] != level_check(s.levels[k]))
+            s.edits.push_back("/levels/rows/" + std::to_string(k));
+    }
+    return s;
+}
+
+namespace {
+
+// One level offered by a PNG or the sidecar.
+struct Offered {
+    Bytes bytes;
+    bool present = false; // else built from level 0
+    bool changed = false; // not the level the export recorded
+};
+
+} // namespace
+
+TextureImport rebuild_texture(const TextureImportInput& in, png::Decoded base) {
+    const TextureSidecar& s = *in.sidecar;
+    const ChannelOrder order = s.channel_order;
+    const texm::Format stored = *texm::to_format(s.encoded_format);
+    const texm::Format f = in.format ? *in.format : *texm::to_format(s.header.format);
+    const uint32_t width = base.rgba.width, height = base.rgba.height;
+    const uint32_t count = s.header.mip_count;
+    if (count > texm::full_mip_count(width, height))
+        throw FormatError(s.where, Location::at_pointer("/header/mip_count"),
+                          std::to_string(count) + " levels, but a " + std::to_string(width) + "x" +
+                              std::to_string(height) + " texture (the PNG's size) has at most " +
+                              std::to_string(texm::full_mip_count(width, height)));
+
+    texm::Texture t;
+    t.header.width = width;
+    t.header.height = height;
+    t.header.mip_count = count;
+    t.header.flags4 = s.header.flags4;
+    t.header.flags5 = s.header.flags5;
+    t.header.unknown6 = s.header.unknown6;
+    t.header.format = uint32_t(f);
+    t.page = s.page;
+    t.tail = s.tail;
+    t.channel_order = order;
+    if (f == texm::Format::Indexed) {
+        // The palette's colours are the PNG's, its X bytes the sidecar's.
+        if (!base.indices)
+            throw FormatError(in.where, Location::whole(),
+                              "the texture is paletted (format 0): its palette and indices come "
+                              "from an indexed PNG, and this PNG is not indexed (save it as an "
+                              "indexed PNG, or import with --format to re-encode)");
+        const texm::ByteOrder bo = texm::byte_order(f, order);
+        t.palette.assign(texm::kPaletteSize, 0);
+        for (size_t k = 0; k < texm::kPaletteEntries; ++k) {
+            uint8_t* entry = t.palette.data() + 4 * k;
+            if (k < base.palette.size()) {
+                entry[bo.r] = base.palette[k][0];
+                entry[bo.g] = base.palette[k][1];
+                entry[bo.b] = base.palette[k][2];
+            }
+            entry[bo.a] = s.palette_x.empty() ? 0 : s.palette_x[k];
+        }
+    }
+
+    TextureImport out;
+    out.sidecar_edits = s.edits;
+    const std::string edits_note = s.edits.empty() ? "" : " (sidecar fields edited: " + [&] {
+        std::string list;
+        for (const std::string& e : s.edits) list += (list.empty() ? "" : ", ") + e;
+        return list;
+    }() + ")";
+
+    if (f != stored) {
+        // Another format: every level is encoded anew from the PNG (the recorded levels are in
+        // the old one); the header words, Page and tail stay.
+        texm::Texture n = texm::make_texture(f, base.rgba, t.palette, count, order);
+        if (f == texm::Format::Indexed) n.levels[0] = *base.indices; // the PNG's indices
+        n.header.flags4 = t.header.flags4;
+        n.header.flags5 = t.header.flags5;
+        n.header.unknown6 = t.header.unknown6;
+        n.page = t.page;
+        n.tail = t.tail;
+        out.texm = texm::write(n);
+        out.notes.push_back("format " + std::to_string(uint32_t(stored)) + " -> " +
+                            std::to_string(uint32_t(f)) + ", mip chain rebuilt" + edits_note);
+        return out;
+    }
+
+    const auto encode = [&](const png::Decoded& d) {
+        if (f == texm::Format::Indexed && d.indices) return *d.indices;
+        return texm::encode_pixels(f, d.rgba, t.palette, texm::PaletteMatch::Exact, order);
+    };
+    std::vector<Offered> levels(count);
+    const auto offer = [&](uint32_t k, const png::Decoded& d) {
+        const uint32_t w = texm::level_width(width, k), h = texm::level_height(height, k);
+        if (d.rgba.width != w || d.rgba.height != h)
+            throw FormatError(in.where + " (mip " + std::to_string(k) + ")", Location::whole(),
+                              "image is " + std::to_string(d.rgba.width) + "x" +
+                                  std::to_string(d.rgba.height) + ", the level is " +
+                                  std::to_string(w) + "x" + std::to_string(h));
+        Offered o{encode(d), true, true};
+        if (k < s.levels.size()) {
+            const TextureLevel& recorded = s.levels[k];
+            if (recorded.bytes) {
+                // The PNG does not hold the bytes exactly: unchanged pixels keep them.
+                const bool same = recorded.bytes->size() == o.bytes.size() &&
+                                  texm::decode_pixels(f, w, h, *recorded.bytes, t.palette, order) ==
+                                      texm::decode_pixels(f, w, h, o.bytes, t.palette, order);
+                if (same) o.bytes = *recorded.bytes;
+                o.changed = !same;
+            } else {
+                o.changed =
+                    o.bytes.size() != recorded.size || payload_hash(o.bytes) != recorded.xxh3_64;
+            }
+        }
+        levels[k] = std::move(o);
+    };
+    offer(0, base);
+    std::vector<std::string> missing;
+    for (uint32_t k = 1; k < count; ++k) {
+        const TextureLevel* recorded = k < s.levels.size() ? &s.levels[k] : nullptr;
+        if (recorded && recorded->from == LevelSource::MipPng) {
+            if (k - 1 < in.mips.size() && in.mips[k - 1]) {
+                offer(k, decode_png(*in.mips[k - 1], in.where + " (mip " + std::to_string(k) + ")",
+                                    in.max_pixels));
+                continue;
+            }
+            if (!recorded->bytes) missing.push_back(s.mips[k - 1]);
+        }
+        if (recorded && recorded->bytes) levels[k] = {*recorded->bytes, true, false};
+    }
+
+    // §8: a changed level 0 with no lower level changed rebuilds the chain from it.
+    bool lower_changed = false;
+    for (uint32_t k = 1; k < count; ++k) lower_changed |= levels[k].present && levels[k].changed;
+    const bool rebuild_lower = levels[0].changed && !lower_changed;
+    t.levels.resize(count);
+    t.levels[0] = std::move(levels[0].bytes);
+    std::vector<texm::Image> chain;
+    uint32_t built = 0;
+    for (uint32_t k = 1; k < count; ++k) {
+        if (levels[k].present && !rebuild_lower) {
+            const uint64_t expected = uint64_t(texm::level_width(width, k)) *
+                                      texm::level_height(height, k) * texm::bytes_per_pixel(f);
+            if (levels[k].bytes.size() != expected)
+                throw FormatError(
+                    s.where, Location::at_pointer("/levels/rows/" + std::to_string(k)),
+                    "level " + std::to_string(k) + " holds " +
+                        std::to_string(levels[k].bytes.size()) + " bytes; in a " +
+                        std::to_string(width) + "x" + std::to_string(height) +
+                        " texture (the PNG's size) it holds " + std::to_string(expected));
+            t.levels[k] = std::move(levels[k].bytes);
+            continue;
+        }
+        if (chain.empty())
+            chain = texm::build_mip_chain(
+                texm::decode_pixels(f, width, height, t.levels[0], t.palette, order), count);
+        t.levels[k] = texm::encode_pixels(f, chain[k], t.palette,
+                                          f == texm::Format::Indexed ? texm::PaletteMatch::Nearest
+                                                                     : texm::PaletteMatch::Exact,
+                                          order);
+        ++built;
+    }
+    try {
+        out.texm = texm::write(t);
+    } catch (const FormatError& e) {
+        throw FormatError(s.where, e.location(), "the texture cannot be rebuilt: " + e.message());
+    }
+    out.identical = out.texm.size() == s.source_size && payload_hash(out.texm) == s.source_xxh3_64;
+    bool changed = count != s.levels.size() || !missing.empty() || built > 0;
+    for (uint32_t k = 0; k < count; ++k) changed |= levels[k].present && levels[k].changed;
+    // Nothing edited on either side: the rebuild must be the source the sidecar records.
+    if (!out.identical && !changed && s.edits.empty())
+        throw FormatError(s.where, Location::at_pointer("/source/xxh3_64"),
+                          "the texture rebuilt from the PNG and its sidecar is not the source the "
+                          "sidecar records (size and hash): a damaged sidecar, or one of another "
+                          "export");
+    if (out.identical) {
+        out.notes.push_back("unchanged, original bytes kept");
+        return out;
+    }
+    uint32_t reencoded = 0;
+    for (uint32_t k = 0; k < count; ++k)
+        reencoded += k >= s.levels.size() || t.levels[k].size() != s.levels[k].size ||
+                     payload_hash(t.levels[k]) != s.levels[k].xxh3_64;
+    for (const std::string& name : missing)
+        out.notes.push_back(name + " is missing: its level is rebuilt from level 0");
+    out.notes.push_back(std::to_string(reencoded) + " of " + std::to_string(count) +
+                        " levels re-encoded in format " + std::to_string(uint32_t(f)) + edits_note);
+    return out;
+}
+
+} // namespace msh::sidecar
