@@ -92,7 +92,10 @@ int run_terrain_bench(int argc, char** argv) {
     write_file_atomic(dir / "stress.glb", glb.document);
     sidecar::TerrainSidecar parsed;
     const double t_parse = median_ms(rounds, [&] {
-        parsed = sidecar::parse_terrain_sidecar(sidecar::parse_for_import(sidecar_text), "bench");
+        // As the import command reads it (either layout).
+        parsed = *pipeline::read_terrain_sidecar(
+            ByteView(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size()),
+            "bench");
     });
     scene::Scene incoming;
     const double t_read_glb = median_ms(rounds, [&] { // as the import command reads it

@@ -37,6 +37,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const sidecar::TextureSidecar s = sidecar::read_texture_sidecar(bytes, "fuzz");
         sidecar::texture_sidecar_text(s);
     });
-    fuzz::expect_format_errors([&] { pipeline::read_terrain_sidecar(bytes, "fuzz"); });
+    fuzz::expect_format_errors([&] {
+        const std::optional<sidecar::TerrainSidecar> s =
+            pipeline::read_terrain_sidecar(bytes, "fuzz");
+        if (!s) return;
+        const std::string text = sidecar::terrain_sidecar_text(*s);
+        fuzz::require(
+            pipeline::read_terrain_sidecar(
+                ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()), "again")
+                .has_value(),
+            "a terrain sidecar written back does not read again");
+    });
     return 0;
 }

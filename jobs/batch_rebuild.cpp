@@ -199,7 +199,7 @@ void rebuild_map(mshconv::Io& io, const fs::path& file, const fs::path& sidecar_
     const mapping::TerrainImportResult r =
         pipeline::import_terrain_file(file, *sc, settings, warnings, io);
     std::vector<PathBytes> level; // both files or neither
-    if (sc->land_map) {
+    if (sc->has_map()) {
         // The name it had beside its Land.msh (the sidecar records its address).
         const std::string map_name = sc->record.map_source.empty()
                                          ? std::string("Land.map")

@@ -62,14 +62,14 @@ void import_terrain(const Job& job, const Address& in, const std::string& out_sp
 
     // Everything is encoded; both files appear together or not at all (Land.map renamed first).
     std::vector<PathBytes> level;
-    if (sc.land_map) level.push_back({map_path, r.land_map});
+    if (sc.has_map()) level.push_back({map_path, r.land_map});
     level.push_back({msh_path, r.land_msh});
     write_files(job.io, level);
     if (!o.report.empty()) {
         nlohmann::json report = mapping::to_json(r.report);
         report["input"] = recorded_path(input);
         report["output"] = recorded_path(msh_path);
-        report["output_map"] = sc.land_map ? recorded_path(map_path) : std::string();
+        report["output_map"] = sc.has_map() ? recorded_path(map_path) : std::string();
         report["sidecar"] = recorded_path(sidecar_path);
         report["pairing"] = r.pairing;
         const std::string text = report.dump(2) + "\n";
@@ -78,9 +78,10 @@ void import_terrain(const Job& job, const Address& in, const std::string& out_sp
     }
     const mapping::TerrainImportReport& s = r.report;
     job.report(input.string() + " -> " + msh_path.string() +
-               (sc.land_map ? " + " + map_path.filename().string() : std::string()) + ": " +
+               (sc.has_map() ? " + " + map_path.filename().string() : std::string()) + ": " +
                (r.msh_identical && r.map_identical ? "unchanged, original bytes kept"
                                                    : "rebuilt where changed"));
+    for (const std::string& e : s.sidecar_edits) job.report("  sidecar field edited: " + e);
     if (!r.msh_identical || !r.map_identical)
         job.report(
             printed("  vertices moved %zu; vertex normals %zu, face normals %zu, slot bounds "

@@ -62,21 +62,23 @@ json to_json(const NewModelSummary& s) {
 }
 
 json to_json(const TerrainImportReport& r) {
-    return {{"summary",
-             {{"vertices_moved", r.vertices_moved},
-              {"vertex_normals_recomputed", r.vertex_normals_recomputed},
-              {"face_normals_recomputed", r.face_normals_recomputed},
-              {"slots_with_bounds_recomputed", r.slots_with_bounds_recomputed},
-              {"header_recomputed", r.header_recomputed},
-              {"areals_changed", r.changed_areals.size()},
-              {"areals_deleted", r.deleted_areals.size()},
-              {"grid_rebuilt", r.grid_rebuilt},
-              {"land_msh_identical", r.land_msh_identical},
-              {"land_map_identical", r.land_map_identical}}},
-            {"moved_vertices", r.moved_vertices},
-            {"changed_areals", r.changed_areals},
-            {"deleted_areals", r.deleted_areals},
-            {"warnings", r.warnings}};
+    json j = {{"summary",
+               {{"vertices_moved", r.vertices_moved},
+                {"vertex_normals_recomputed", r.vertex_normals_recomputed},
+                {"face_normals_recomputed", r.face_normals_recomputed},
+                {"slots_with_bounds_recomputed", r.slots_with_bounds_recomputed},
+                {"header_recomputed", r.header_recomputed},
+                {"areals_changed", r.changed_areals.size()},
+                {"areals_deleted", r.deleted_areals.size()},
+                {"grid_rebuilt", r.grid_rebuilt},
+                {"land_msh_identical", r.land_msh_identical},
+                {"land_map_identical", r.land_map_identical}}},
+              {"moved_vertices", r.moved_vertices},
+              {"changed_areals", r.changed_areals},
+              {"deleted_areals", r.deleted_areals},
+              {"warnings", r.warnings}};
+    if (!r.sidecar_edits.empty()) j["sidecar_edits"] = r.sidecar_edits;
+    return j;
 }
 
 } // namespace msh::mapping

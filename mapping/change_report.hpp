@@ -68,6 +68,8 @@ struct TerrainImportReport {
     std::vector<uint32_t> moved_vertices; // the first 1,000
     // Areal indices as exported (the sidecar's), before deleted areals are dropped.
     std::vector<uint32_t> changed_areals, deleted_areals;
+    // JSON pointers of the rows a binding sidecar's text changed (/faces/rows/3, /blocks/2, ...).
+    std::vector<std::string> sidecar_edits;
     std::vector<std::string> warnings;
 };
 

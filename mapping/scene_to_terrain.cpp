@@ -5,11 +5,13 @@
 #include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "scene/transform.hpp"
+#include "terrain_rebuild.hpp"
 #include "terrain_to_scene.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -693,7 +695,9 @@ struct TerrainRules {
     bool face_normals = true, slot_bounds = false, header = false;
 };
 
-TerrainRules check_rules(const terrain::Terrain& t, const std::vector<uint32_t>& moved) {
+// `recorded`: the facts a binding sidecar records (its original positions may be unknown here).
+TerrainRules check_rules(const terrain::Terrain& t, const std::vector<uint32_t>& moved,
+                         const sidecar::TerrainBinding* recorded) {
     const size_t nf = t.faces.size();
     TerrainRules rules;
     std::vector<char> is_moved(t.positions.size(), 0);
@@ -710,6 +714,11 @@ TerrainRules check_rules(const terrain::Terrain& t, const std::vector<uint32_t>&
             for (int16_t c : t.faces[f].normal) len += double(c) * c;
             rules.face_normals = std::abs(std::sqrt(len) / 32767.0 - 1.0) <= 1e-2;
         }
+    if (recorded) {
+        rules.slot_bounds = !moved.empty() && recorded->slot_bounds_rule;
+        rules.header = rules.slot_bounds && t.has(terrain::kHeaderSlots) && recorded->header_rule;
+        return rules;
+    }
     rules.slot_bounds = !moved.empty();
     for (size_t s = 0; s < t.slots.size() && rules.slot_bounds; ++s)
         rules.slot_bounds = slot_matches(t.slots[s], slot_bounds(t, t.slots[s]));
@@ -851,7 +860,7 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
     }
     std::sort(moved.begin(), moved.end());
 
-    const TerrainRules rules = check_rules(t, moved);
+    const TerrainRules rules = check_rules(t, moved, sc.binding.get());
     for (uint32_t v : moved) {
         const auto& pe = cand.at(v);
         t.positions[v] = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
@@ -890,9 +899,64 @@ const std::vector<std::string>& terrain_import_nodes() {
     return nodes;
 }
 
+TerrainRuleFacts terrain_rule_facts(const terrain::Terrain& t) {
+    TerrainRuleFacts f;
+    f.slot_bounds = true;
+    for (size_t s = 0; s < t.slots.size() && f.slot_bounds; ++s)
+        f.slot_bounds = slot_matches(t.slots[s], slot_bounds(t, t.slots[s]));
+    f.header =
+        f.slot_bounds && t.has(terrain::kHeaderSlots) && header_equal(header_rule(t), t.header);
+    return f;
+}
+
+namespace {
+
+// A binding sidecar: the level rebuilt from it and the file's positions, then imported as the
+// first layout imports the files it carries. Edits of the sidecar's own rows are named; with
+// nothing edited on either side the rebuild must be the recorded source.
+TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
+                                 const std::vector<CornerCopy>& copies,
+                                 const std::function<Incoming(const Original&)>& collect,
+                                 const std::string& where) {
+    const sidecar::TerrainBinding& b = *sc.binding;
+    RebuiltLevel rebuilt = rebuild_level(b, copies, where);
+    sidecar::TerrainSidecar view;
+    view.record = sc.record;
+    view.binding = sc.binding;
+    view.land_msh = std::move(rebuilt.land_msh);
+    view.land_map = std::move(rebuilt.land_map);
+    Original o = load_original(view, where);
+    const Incoming in = collect(o);
+    TerrainImportResult r = import_common(in, o, view, where);
+    TerrainImportReport& rep = r.report;
+    r.msh_identical = rep.land_msh_identical = is_recorded_msh(b, r.land_msh);
+    r.map_identical = rep.land_map_identical = !view.land_map || is_recorded_map(b, r.land_map);
+    rep.sidecar_edits = std::move(rebuilt.edited_rows);
+    const bool edited = rep.vertices_moved || !rep.changed_areals.empty() ||
+                        !rep.deleted_areals.empty() || !rep.sidecar_edits.empty() ||
+                        rebuilt.positions_unknown;
+    const std::string& sidecar_where = sc.where.empty() ? where : sc.where;
+    if (!edited && !r.msh_identical)
+        throw FormatError(sidecar_where, Location::at_pointer("/source/xxh3_64"),
+                          "the Land.msh rebuilt from the file and its sidecar is not the source "
+                          "the sidecar records (size and hash): a damaged sidecar, or one of "
+                          "another export");
+    if (!edited && !r.map_identical)
+        throw FormatError(sidecar_where, Location::at_pointer("/map_source/xxh3_64"),
+                          "the Land.map rebuilt from the sidecar is not the one it records (size "
+                          "and hash): a damaged sidecar");
+    return r;
+}
+
+} // namespace
+
 TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
                                          const sidecar::TerrainSidecar& sidecar,
                                          const std::string& where) {
+    if (sidecar.binding)
+        return import_bound(
+            sidecar, gltf_corner_copies(incoming),
+            [&](const Original& o) { return collect_gltf(incoming, o, where); }, where);
     Original o = load_original(sidecar, where);
     const Incoming in = collect_gltf(incoming, o, where);
     return import_common(in, o, sidecar, where);
@@ -901,6 +965,12 @@ TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
 TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                        const sidecar::TerrainSidecar& sidecar,
                                        const std::string& where) {
+    if (sidecar.binding)
+        return import_bound(
+            sidecar,
+            obj_corner_copies(obj_text, *sidecar.binding, where,
+                              sidecar.where.empty() ? where : sidecar.where),
+            [&](const Original& o) { return collect_obj(obj_text, o, where); }, where);
     Original o = load_original(sidecar, where);
     const Incoming in = collect_obj(obj_text, o, where);
     return import_common(in, o, sidecar, where);

@@ -1,11 +1,14 @@
 // Terrain import: an incoming scene (glTF/GLB through gltf::read, or the OBJ text) overlaid onto
-// the original Land.msh / Land.map the terrain sidecar carries. The original level is exported
-// again and every incoming value compared with what the exporter produced from it: equal -> the
-// stored value stays; no change at all -> the original bytes of both files. The rules (identity,
-// the overlay rule, what is rebuilt, what is refused) are specified in docs/import.md, "Terrain".
+// the original Land.msh / Land.map: rebuilt from a binding sidecar and the file
+// (mapping/terrain_rebuild.hpp), or carried whole by a first-layout one. The original level is
+// exported again and every incoming value compared with what the exporter produced from it: equal
+// -> the stored value stays; no change at all -> the original bytes of both files. The rules
+// (identity, the overlay rule, what is rebuilt, what is refused) are specified in docs/import.md,
+// "Terrain".
 #pragma once
 
 #include "formats/bytes.hpp"
+#include "formats/terrain.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
@@ -28,6 +31,14 @@ struct TerrainImportResult {
 // The nodes whose meshes import_terrain_scene reads (Terrain, ArealMap_areas, ArealMap_outlines);
 // the others (the second layer, the draped overlay) are pictures of the same data.
 const std::vector<std::string>& terrain_import_nodes();
+
+// Whether a level's stored slot bounds and Res2 header follow the import's recompute rules
+// (docs/import.md, "Terrain"). A binding sidecar records them: the check needs the original
+// positions, which an edit in the file replaces.
+struct TerrainRuleFacts {
+    bool slot_bounds = false, header = false;
+};
+TerrainRuleFacts terrain_rule_facts(const terrain::Terrain& t);
 
 // glTF / GLB scene (gltf::read).
 TerrainImportResult import_terrain_scene(const scene::Scene& incoming,

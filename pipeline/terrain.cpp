@@ -12,9 +12,11 @@
 #include "formats/wear.hpp"
 #include "mapping/drape.hpp"
 #include "mapping/materials.hpp"
+#include "mapping/terrain_rebuild.hpp"
 #include "mapping/terrain_to_scene.hpp"
 #include "model_import.hpp"
 #include "scene/transform.hpp"
+#include "sidecar/json_at.hpp"
 #include "sidecar/json_scan.hpp"
 #include "sidecar/pairing.hpp"
 #include "sidecar/portable_address.hpp"
@@ -225,6 +227,11 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     if (in.land_map) out.sidecar.land_map = in.land_map->bytes;
     out.sidecar.terrain = decoded;
     out.sidecar.map = areal_map;
+    const mapping::TerrainRuleFacts facts = mapping::terrain_rule_facts(t);
+    if (auto binding = sidecar::bind_terrain(
+            t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), !obj_out,
+            facts.slot_bounds, facts.header))
+        out.sidecar.binding = std::make_shared<const sidecar::TerrainBinding>(std::move(*binding));
 
     if (obj_out) {
         const std::string mtl_name = file_stem(settings.output_name) + ".mtl";
@@ -264,8 +271,26 @@ import_unchanged_terrain(const std::filesystem::path& file, const sidecar::Terra
     if (sidecar.record.pair.empty() || !is_written_file(file, sidecar.record.written, io))
         return std::nullopt;
     mapping::TerrainImportResult r; // identical, nothing moved or recomputed
-    r.land_msh = sidecar.land_msh;
-    if (sidecar.land_map) r.land_map = *sidecar.land_map;
+    if (const auto& b = sidecar.binding) {
+        // Rebuilt with the file's positions (the scene is read for them, compared with nothing).
+        std::vector<std::string> warnings;
+        mapping::RebuiltLevel level;
+        try {
+            level = mapping::rebuild_level(
+                *b, mapping::gltf_corner_copies(read_terrain_scene_file(file, warnings, io)),
+                file.string());
+        } catch (const FormatError&) {
+            return std::nullopt; // the full import says what is wrong
+        }
+        if (!mapping::is_recorded_msh(*b, level.land_msh) ||
+            (level.land_map && !mapping::is_recorded_map(*b, *level.land_map)))
+            return std::nullopt; // the full import says what is wrong
+        r.land_msh = std::move(level.land_msh);
+        if (level.land_map) r.land_map = std::move(*level.land_map);
+    } else {
+        r.land_msh = sidecar.land_msh;
+        if (sidecar.land_map) r.land_map = *sidecar.land_map;
+    }
     r.pairing = sidecar::to_string(sidecar::Pairing::Verified);
     return r;
 }
@@ -300,18 +325,27 @@ mapping::TerrainImportResult import_terrain_obj(const std::string& obj_text,
 std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
                                                             const std::string& where) {
     const std::string_view json_text(reinterpret_cast<const char*>(text.data()), text.size());
+    // One validating scan, then only the members the layout's reader takes: a binding sidecar
+    // whole (its face rows without a DOM), a first-layout one without its readable view.
+    std::vector<sidecar::json_scan::Member> members;
     nlohmann::json doc;
+    sidecar::IntegerRows face_rows;
     try {
-        // Its "kind" first, scanning no further: every glTF/OBJ import asks, and a model's
-        // sidecar (hundreds of KB) was parsed whole here before the model import parsed it again.
-        const auto kind = sidecar::json_scan::find_member(json_text, "kind");
-        if (!kind || nlohmann::json::parse(*kind) != "terrain") return std::nullopt;
-        doc = sidecar::parse_for_import(json_text);
+        members = sidecar::json_scan::object_members(json_text);
+        auto member = [&](const char* key) -> const nlohmann::json {
+            for (const auto& m : members)
+                if (m.key == key) return nlohmann::json::parse(m.value);
+            return nullptr;
+        };
+        if (member("kind") != "terrain") return std::nullopt;
+        doc = member("schema") == sidecar::kBindingSchema
+                  ? sidecar::parse_binding_members(members, where, face_rows)
+                  : sidecar::parse_for_import(members);
     } catch (const std::exception&) {
         return std::nullopt; // not JSON: not a terrain sidecar (the model import says why)
     }
     if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
-    return sidecar::parse_terrain_sidecar(doc, where);
+    return sidecar::parse_terrain_sidecar(doc, where, face_rows.width ? &face_rows : nullptr);
 }
 
 } // namespace msh::pipeline

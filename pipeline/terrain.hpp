@@ -70,7 +70,7 @@ struct TerrainExportSummary {
 struct TerrainExport {
     OutputFiles files; // in write order; the sidecar is not among them
     // The sidecar (kind "terrain"); its file's text: sidecar::terrain_sidecar_text (a streaming
-    // writer: it carries both originals and a row per face), read back by read_terrain_sidecar.
+    // writer: a row per face and the blocks), read back by read_terrain_sidecar.
     sidecar::TerrainSidecar sidecar;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;
@@ -112,8 +112,9 @@ mapping::TerrainImportResult import_terrain(const scene::Scene& scene,
                                             const TerrainImportSettings& settings);
 // The import of the very glTF / GLB file the export wrote (every byte as the sidecar's
 // `export.written` records): what import_terrain gives for it — the original Land.msh and
-// Land.map, the pairing verified, nothing changed — without reading the scene. nullopt when
-// `file` is not that file: then read it (read_terrain_scene_file) and call import_terrain.
+// Land.map, the pairing verified, nothing changed — without comparing the scene (a binding
+// sidecar reads it for the positions only). nullopt when `file` is not that file, or its rebuild
+// is not the recorded source: then read it (read_terrain_scene_file) and call import_terrain.
 std::optional<mapping::TerrainImportResult>
 import_unchanged_terrain(const std::filesystem::path& file, const sidecar::TerrainSidecar& sidecar,
                          mshconv::Io& io = mshconv::disk());

@@ -32,6 +32,7 @@ class JsonAt {
     // Found from the value given to the constructor when asked (only an error needs it): building
     // it for every member and element read cost more than reading them.
     std::string pointer() const;
+    const std::string& where() const { return *where_; }
 
     // A member of this object, which must exist.
     JsonAt operator[](const std::string& key) const;

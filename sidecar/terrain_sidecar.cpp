@@ -167,6 +167,31 @@ std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
 
 namespace {
 
+json export_json(const TerrainExportRecord& r, bool with_source) {
+    json e = {{"output", r.output},
+              {"format", r.format},
+              {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}},
+              {"readings", reading_map(r.readings)},
+              {"pair", r.pair}};
+    if (with_source) e["source"] = r.source;
+    if (r.written.recorded()) e["written"] = to_json(r.written);
+    return e;
+}
+
+json conventions_json() {
+    return {{"axes", "(x, y, z) -> (x, z, -y), no scaling"},
+            {"terrain_identity", "unshared vertices; TEXCOORD_2 = (face index, corner 0..2), "
+                                 "TEXCOORD_3 = (Land.msh vertex index, type-14 layer-1 weight)"},
+            {"terrain_uv", "TEXCOORD_0 = type 5, TEXCOORD_1 = type 18, i16 / 1024"},
+            {"areal_identity", "TEXCOORD_0 = (areal index, polygon vertex index)"},
+            {"areal_lift", "ArealMap node translated along world +Z by options.lift"}};
+}
+
+json wear_json(const TerrainExportRecord& r) {
+    return {{"land1", {{"address", r.wear1_source}, {"rows", r.wear1_rows}}},
+            {"land2", {{"address", r.wear2_source}, {"rows", r.wear2_rows}}}};
+}
+
 // Everything but the big parts, which are placeholders filled by terrain_sidecar_text.
 json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::ArealMap* map,
               ByteView land_map, const TerrainExportRecord& r) {
@@ -174,20 +199,8 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
         {"schema", kSchema},
         {"kind", "terrain"},
         {"generator", "mshconv"},
-        {"export",
-         {{"source", r.source},
-          {"output", r.output},
-          {"format", r.format},
-          {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}},
-          {"readings", reading_map(r.readings)},
-          {"pair", r.pair}}},
-        {"conventions",
-         {{"axes", "(x, y, z) -> (x, z, -y), no scaling"},
-          {"terrain_identity", "unshared vertices; TEXCOORD_2 = (face index, corner 0..2), "
-                               "TEXCOORD_3 = (Land.msh vertex index, type-14 layer-1 weight)"},
-          {"terrain_uv", "TEXCOORD_0 = type 5, TEXCOORD_1 = type 18, i16 / 1024"},
-          {"areal_identity", "TEXCOORD_0 = (areal index, polygon vertex index)"},
-          {"areal_lift", "ArealMap node translated along world +Z by options.lift"}}},
+        {"export", export_json(r, true)},
+        {"conventions", conventions_json()},
         {"land_msh", payload(r.source, land_msh)},
         {"land_msh_directory", directory(t.container)},
         {"terrain",
@@ -197,11 +210,8 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
           {"slots", t.slots.size()},
           {"cell_pairs", t.cell_pairs.size()},
           {"faces", faces_json()}}},
-        {"wear",
-         {{"land1", {{"address", r.wear1_source}, {"rows", r.wear1_rows}}},
-          {"land2", {{"address", r.wear2_source}, {"rows", r.wear2_rows}}}}},
+        {"wear", wear_json(r)},
     };
-    if (r.written.recorded()) doc["export"]["written"] = to_json(r.written);
     if (map) {
         doc["land_map"] = payload(r.map_source, land_map);
         doc["land_map_directory"] = directory(map->container);
@@ -215,9 +225,35 @@ json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::Area
     return doc;
 }
 
+// The binding layout (sidecar/terrain_binding.hpp): the record, then the binding's members.
+std::string binding_text(const TerrainSidecar& sidecar, size_t width) {
+    const TerrainBinding& b = *sidecar.binding;
+    const TerrainExportRecord& r = sidecar.record;
+    json doc = {{"schema", kBindingSchema},
+                {"kind", "terrain"},
+                {"generator", "mshconv"},
+                {"export", export_json(r, false)},
+                {"conventions", conventions_json()},
+                {"wear", wear_json(r)},
+                {"source", {{"address", r.source}}}};
+    if (b.land_map) doc["map_source"] = {{"address", r.map_source}};
+    add_terrain_binding_json(b, doc);
+    Deferred deferred;
+    defer_terrain_binding(b, doc, deferred);
+    size_t blocks = 0;
+    for (const Bytes& x : b.land_msh.blocks) blocks += x.size();
+    if (b.land_map)
+        for (const Bytes& x : b.land_map->blocks) blocks += x.size();
+    // Generous (untouched capacity costs no memory): a face row is at most 100 characters.
+    const size_t reserve = 65536 + 104 * b.faces.size() + (blocks + 6) / 3 * 4 +
+                           8 * b.position_fingerprints.size() + 24 * b.carried_positions.size();
+    return dump_readable(doc, width, deferred, reserve);
+}
+
 } // namespace
 
 std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width) {
+    if (sidecar.binding) return binding_text(sidecar, width);
     // A sidecar read back has no decoded level: decode the payloads it carries.
     std::shared_ptr<const terrain::Terrain> decoded_terrain = sidecar.terrain;
     if (!decoded_terrain)

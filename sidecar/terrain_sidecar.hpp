@@ -1,18 +1,17 @@
-// The sidecar of an exported terrain level (design.md §3; `"kind": "terrain"`): the original
-// Land.msh and Land.map payloads (base64, size, FNV-1a 64 as 16 hex digits) so an import can
-// restore every unchanged record exactly, plus the readable fields glTF/OBJ cannot carry:
-//   terrain.faces: {columns: [...], rows: [[...] per face]} keyed by face index = the
-//     TEXCOORD_2.x of the export (mapping/terrain_to_scene.hpp); flags also as hex strings;
-//   areal_map.areals: one object per areal (anchor, area, normal, class id, logic flag, links,
-//     reserved fields, vertex count) keyed by areal index = TEXCOORD_0.x of the overlay;
-//   the WEAR rows used for material names; the NRes directories.
-// No per-vertex JSON: vertex streams travel only inside the base64 Land.msh.
+// The sidecar of an exported terrain level (design.md §3; `"kind": "terrain"`). Its binding layout
+// (`mshconv-sidecar/2`, sidecar/terrain_binding.hpp) carries what glTF/OBJ cannot hold: the face
+// rows, the NRes directories, fingerprints of the positions the file holds and raw blocks for the
+// other resources; the import rebuilds Land.msh and Land.map from it and the file. The first
+// layout (`mshconv-sidecar/1`, still read) carries both files in base64 beside a readable view
+// (face rows, areals) that the import does not read. Face rows are keyed by face index = the
+// TEXCOORD_2.x of the export (mapping/terrain_to_scene.hpp).
 #pragma once
 
 #include "formats/readings.hpp"
 
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
+#include "terrain_binding.hpp"
 #include "written_file.hpp"
 
 #include <memory>
@@ -44,21 +43,26 @@ struct TerrainExportRecord {
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& record);
 
-// The terrain sidecar, typed: the export record, the original payloads and, on the export side,
-// the decoded level its readable part is written from (a sidecar read back leaves them null: the
-// import uses only the payloads and the record; the text writer then decodes the payloads).
+// The terrain sidecar, typed: the export record and either the binding (an export, or a binding
+// sidecar read back) or the original payloads (a first-layout sidecar read back). On the export
+// side also the decoded level and the original payloads; the text writer writes the binding when
+// there is one.
 struct TerrainSidecar {
     TerrainExportRecord record;
-    Bytes land_msh;                // the original Land.msh
+    Bytes land_msh;                // the original Land.msh (first layout; the export)
     std::optional<Bytes> land_map; // the original Land.map; none when the export had none
+    std::shared_ptr<const TerrainBinding> binding;
     std::shared_ptr<const terrain::Terrain> terrain;
     std::shared_ptr<const arealmap::ArealMap> map;
+    std::string where; // the sidecar's name, for errors found by the import (binding sidecars)
+
+    bool has_map() const { return land_map || (binding && binding->land_map); }
 };
 
-// The sidecar text. Layout: one line per value whose compact form fits in `width` characters (a
-// face row, an areal), nested indentation above that; newline-terminated. The face rows and the
-// base64 payloads are written straight into the text (no JSON DOM for them: a stress map has
-// 65,535 faces).
+// The sidecar text: the binding layout when `sidecar.binding` is set, else the first. One line per
+// value whose compact form fits in `width` characters (a face row, an areal), nested indentation
+// above that; newline-terminated. The face rows and the base64 are written straight into the text
+// (no JSON DOM for them: a stress map has 65,535 faces).
 std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width = 240);
 
 } // namespace msh::sidecar

@@ -6,6 +6,7 @@
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
+#include "terrain_binding.hpp"
 
 #include <stdexcept>
 
@@ -44,9 +45,88 @@ Bytes decode_payload(const json& p, const std::string& field, const std::string&
     return bytes;
 }
 
+// The faces object as the writer lays it out, `{"columns": [...], "rows": [...]}`, split without a
+// second validating scan (the text is validated): `columns` parsed into `faces`, `rows` its span.
+// False for any other shape (the caller scans its members).
+bool split_face_rows(std::string_view v, json& faces, std::string_view& rows) {
+    auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+    auto skip = [&](size_t at) {
+        while (at < v.size() && blank(v[at])) ++at;
+        return at;
+    };
+    constexpr std::string_view kColumns = "\"columns\"", kRows = "\"rows\"";
+    if (v.size() < 2 || v.front() != '{' || v.back() != '}') return false;
+    size_t at = skip(1);
+    if (v.compare(at, kColumns.size(), kColumns) != 0) return false;
+    at = skip(at + kColumns.size());
+    if (at >= v.size() || v[at] != ':') return false;
+    const size_t first = skip(at + 1);
+    const size_t close = v.find(']', first); // a bracket in a name: the columns do not parse
+    if (close == std::string_view::npos) return false;
+    at = skip(close + 1);
+    if (at >= v.size() || v[at] != ',') return false;
+    at = skip(at + 1);
+    if (v.compare(at, kRows.size(), kRows) != 0) return false;
+    at = skip(at + kRows.size());
+    if (at >= v.size() || v[at] != ':') return false;
+    at = skip(at + 1);
+    size_t end = v.size() - 1; // the closing brace
+    while (end > at && blank(v[end - 1])) --end;
+    json columns = json::parse(v.substr(first, close + 1 - first), nullptr, false);
+    if (columns.is_discarded() || !columns.is_array()) return false;
+    faces["columns"] = std::move(columns);
+    rows = v.substr(at, end - at);
+    return true;
+}
+
 } // namespace
 
 json parse_for_import(std::string_view text) {
+    return parse_for_import(json_scan::object_members(text));
+}
+
+json parse_binding_members(const std::vector<json_scan::Member>& members, const std::string& where,
+                           IntegerRows& face_rows) {
+    json doc = json::object();
+    auto bytes = [](std::string_view v) {
+        return ByteView(reinterpret_cast<const uint8_t*>(v.data()), v.size());
+    };
+    for (const json_scan::Member& m : members) {
+        if (m.key != "faces") {
+            doc[m.key] = parse_json_fast(bytes(m.value), where);
+            continue;
+        }
+        json faces = json::object();
+        std::string_view rows;
+        std::optional<IntegerRows> scanned;
+        if (split_face_rows(m.value, faces, rows))
+            scanned = scan_integer_rows(rows, faces["columns"].size());
+        if (!scanned) { // any other shape: member by member, the rows as a DOM unless integers
+            faces = json::object();
+            rows = {};
+            if (!m.value.empty() && m.value.front() == '{')
+                for (const json_scan::Member& f : json_scan::object_members(m.value)) {
+                    if (f.key == "rows")
+                        rows = f.value;
+                    else
+                        faces[f.key] = parse_json_fast(bytes(f.value), where);
+                }
+            if (!rows.empty() && faces.contains("columns") && faces["columns"].is_array())
+                scanned = scan_integer_rows(rows, faces["columns"].size());
+        }
+        if (scanned) {
+            face_rows = std::move(*scanned);
+            faces["rows"] = json::array(); // read from face_rows
+        } else if (!rows.empty()) {
+            faces["rows"] = parse_json_fast(bytes(rows), where);
+        }
+        doc[m.key] =
+            m.value.front() == '{' ? std::move(faces) : parse_json_fast(bytes(m.value), where);
+    }
+    return doc;
+}
+
+json parse_for_import(const std::vector<json_scan::Member>& members) {
     static const char* const kReadableOnly[] = {"terrain", "areal_map", "land_msh_directory",
                                                 "land_map_directory", "conventions"};
     auto readable_only = [](const std::string& key) {
@@ -57,7 +137,7 @@ json parse_for_import(std::string_view text) {
     // The scanner validates the whole text; nlohmann parses only the members kept, and the
     // base64 payloads (megabytes, no escapes) are taken as they are.
     json doc = json::object();
-    for (const json_scan::Member& m : json_scan::object_members(text)) {
+    for (const json_scan::Member& m : members) {
         if (readable_only(m.key)) continue;
         if ((m.key == "land_msh" || m.key == "land_map") && !m.value.empty() &&
             m.value.front() == '{') {
@@ -79,17 +159,29 @@ bool is_terrain_sidecar(const json& doc) {
     return doc.is_object() && doc.contains("kind") && doc["kind"] == "terrain";
 }
 
-TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where) {
+TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where,
+                                     const IntegerRows* face_rows) {
     if (!is_terrain_sidecar(doc))
         throw FormatError(where, Location::at_pointer("/kind"),
                           "not a terrain sidecar (\"kind\": \"terrain\" expected)");
     TerrainSidecar s;
-    if (!doc.contains("land_msh"))
+    s.where = where;
+    const bool binding = doc.contains("schema") && doc["schema"] == kBindingSchema;
+    if (binding) {
+        const JsonAt at(doc, "", where);
+        s.binding = std::make_shared<const TerrainBinding>(read_terrain_binding(at, face_rows));
+        s.record.source =
+            at["source"].has("address") ? at["source"]["address"].as<std::string>() : std::string();
+        if (s.binding->land_map && at["map_source"].has("address"))
+            s.record.map_source = at["map_source"]["address"].as<std::string>();
+    } else if (!doc.contains("land_msh"))
         throw FormatError(where, Location::at_pointer("/land_msh"),
                           "sidecar field 'land_msh' is missing");
-    s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
-    if (doc.contains("land_map") && !doc["land_map"].is_null())
-        s.land_map = decode_payload(doc["land_map"], "land_map", where);
+    if (!binding) {
+        s.land_msh = decode_payload(doc["land_msh"], "land_msh", where);
+        if (doc.contains("land_map") && !doc["land_map"].is_null())
+            s.land_map = decode_payload(doc["land_map"], "land_map", where);
+    }
     TerrainExportRecord& r = s.record;
     r.areal_faces = true; // what an export without the option wrote
     if (doc.contains("export") && doc["export"].is_object()) {

@@ -105,8 +105,8 @@ def previous_layout(game, work):
     run("convert", f"{folder}/Land.msh", f"{d}/Land.glb")
 
     def old_map(doc):
-        doc["export"]["source"] = doc["land_msh"]["address"] = f"{folder}/Land.msh"
-        doc["land_map"]["address"] = f"{folder}/Land.map"
+        doc["source"]["address"] = f"{folder}/Land.msh"
+        doc["map_source"]["address"] = f"{folder}/Land.map"
         for layer in ("land1", "land2"):
             doc["wear"][layer]["address"] = f"{folder}/{doc['wear'][layer]['address']}"
     rewrite(f"{d}/Land.sidecar.json", old_map)

@@ -27,6 +27,7 @@ from cli_checks import sample_corpus  # noqa: E402
 
 MIN_CASES = 200
 build_dir = os.path.abspath(sys.argv[1])
+source_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 mshconv = os.path.join(build_dir, "mshconv")
 LOCATION = re.compile(r"offset \d+|line \d+|at /|column \d+")
 
@@ -84,10 +85,11 @@ def poke(data, offset, fmt, value):
 # ---- the cases ----
 
 class Case:
-    def __init__(self, reader, name, files, args, whole=False, single=True):
+    def __init__(self, reader, name, files, args, whole=False, single=True, pointer=None):
         self.reader, self.name, self.files, self.args = reader, name, files, args
         self.whole = whole      # the error may name the whole file (no finer location)
         self.single = single    # exactly one error line (converting commands)
+        self.pointer = pointer  # the JSON pointer the error must name, when given
 
 
 cases = []
@@ -116,12 +118,12 @@ def stride_cases(reader, label, container, strides, command, emptied=(1, 3)):
 def json_cases(reader, label, base, companions, json_name, args):
     """A maker of cases that damage the JSON document `base` (or replace its text) beside
     `companions`, read by `args`."""
-    def case(name, edit, raw=None):
+    def case(name, edit, raw=None, pointer=None):
         doc = json.loads(json.dumps(base))
         if edit:
             edit(doc)
         text = raw if raw is not None else json.dumps(doc).encode()
-        add(reader, f"{label}: {name}", dict(companions, **{json_name: text}), args)
+        add(reader, f"{label}: {name}", dict(companions, **{json_name: text}), args, pointer=pointer)
     return case
 
 
@@ -522,9 +524,47 @@ def generate(corpus, work):
     terrain_sidecar = json.load(open(os.path.join(work, "seedmap.sidecar.json")))
     terrain_sidecar_case = json_cases("sidecar", "terrain sidecar", terrain_sidecar, {"l.glb": map_glb},
                                       "l.sidecar.json", ["convert", "{dir}/l.glb", "{out}/Land.msh"])
-    terrain_sidecar_case("Land.msh hash missing", lambda d: d["land_msh"].pop("xxh3_64"))
-    terrain_sidecar_case("Land.map hash wrong", lambda d: d["land_map"].update(xxh3_64="0" * 16))
-    terrain_sidecar_case("Land.msh not base64", lambda d: d["land_msh"].update(base64="@@"))
+
+    def set_block_byte(block):
+        data = bytearray(base64.b64decode(block["base64"]))
+        data[0] ^= 1
+        block["base64"] = base64.b64encode(bytes(data)).decode()
+
+    terrain_sidecar_case("face flags a string", lambda d: d["faces"]["rows"][3].__setitem__(0, "0x608"),
+                         pointer="/faces/rows/3/0")
+    terrain_sidecar_case("face material row out of range",
+                         lambda d: d["faces"]["rows"][3].__setitem__(1, 256), pointer="/faces/rows/3/1")
+    terrain_sidecar_case("face neighbour negative", lambda d: d["faces"]["rows"][0].__setitem__(4, -2),
+                         pointer="/faces/rows/0/4")
+    terrain_sidecar_case("face indices of a face twice",
+                         lambda d: d["face_indices"].update(rows=[[0, 0, 1, 2], [0, 0, 1, 2]]),
+                         pointer="/face_indices/rows/1/0")
+    terrain_sidecar_case("face row cut short", lambda d: d["faces"]["rows"][5].pop(), pointer="/faces/rows/5")
+    terrain_sidecar_case("faces not rows", lambda d: d["faces"].update(rows={}), pointer="/faces/rows")
+    terrain_sidecar_case("block edited without its hash", lambda d: set_block_byte(d["blocks"][1]),
+                         pointer="/blocks/1/xxh3_64")
+    terrain_sidecar_case("block size wrong", lambda d: d["blocks"][0].update(size=3), pointer="/blocks/0/size")
+    terrain_sidecar_case("block not base64", lambda d: d["blocks"][0].update(base64="@@"),
+                         pointer="/blocks/0/base64")
+    terrain_sidecar_case("Land.map block hash wrong", lambda d: d["map_blocks"][0].update(xxh3_64="0" * 16),
+                         pointer="/map_blocks/0/xxh3_64")
+    terrain_sidecar_case("directory entry of another type", lambda d: d["blocks"][0].update(type=99),
+                         pointer="/blocks/0/type")
+    terrain_sidecar_case("carried range past the vertices",
+                         lambda d: d["vertices"].update(carried=[[0, 10 ** 6]]), pointer="/vertices/carried/0")
+    terrain_sidecar_case("another source, nothing edited",
+                         lambda d: d["source"].update(xxh3_64="0123456789abcdef"), pointer="/source/xxh3_64")
+
+    # ---- a first-layout terrain sidecar (an older release's; tests/fixtures/sidecar_v1) ----
+    kept = os.path.join(source_dir, "tests", "fixtures", "sidecar_v1")
+    v1_glb = open(os.path.join(kept, "tiny.glb"), "rb").read()
+    v1_sidecar = json.load(open(os.path.join(kept, "tiny.sidecar.json")))
+    v1_case = json_cases("sidecar", "first-layout terrain sidecar", v1_sidecar, {"l.glb": v1_glb},
+                         "l.sidecar.json", ["convert", "{dir}/l.glb", "{out}/Land.msh"])
+    v1_case("Land.msh hash missing", lambda d: d["land_msh"].pop("xxh3_64"), pointer="/land_msh/xxh3_64")
+    v1_case("Land.map hash wrong", lambda d: d["land_map"].update(xxh3_64="0" * 16),
+            pointer="/land_map/xxh3_64")
+    v1_case("Land.msh not base64", lambda d: d["land_msh"].update(base64="@@"), pointer="/land_msh/base64")
 
     # ---- WEAR and MAT0: `validate --strict` (read by every model export; no output of its own) ----
     wears = {
@@ -632,6 +672,8 @@ def check(case, root, index):
         problems.append("the error does not name the input file")
     if errors and not case.whole and not any(LOCATION.search(e) for e in errors):
         problems.append("the error has no location (offset, line or JSON pointer)")
+    if errors and case.pointer and f"at {case.pointer}: " not in errors[0]:
+        problems.append(f"the error does not name {case.pointer}")
     if os.listdir(out):
         problems.append(f"output written: {os.listdir(out)}")
     if sorted(os.listdir(folder)) != before:

@@ -423,7 +423,7 @@ BOOST_AUTO_TEST_CASE(edited_height_rebuilds_normals) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
-    const terrain::Terrain orig = terrain::read(sc.land_msh, ReadMode::Strict, "orig");
+    const terrain::Terrain orig = terrain::read(read_file(e.land(m)), ReadMode::Strict, "orig");
     // The highest vertex: a hill top.
     uint16_t hill = 0;
     for (size_t v = 0; v < orig.positions.size(); ++v)
@@ -498,8 +498,9 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
-    BOOST_TEST_REQUIRE(sc.land_map.has_value());
-    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    BOOST_TEST_REQUIRE(sc.has_map());
+    const arealmap::ArealMap orig =
+        arealmap::read(read_file(e.dir(m) / "Land.map"), ReadMode::Strict, "orig");
     const uint32_t target = 0;
     const auto& poly = orig.areals[target].vertices;
     BOOST_TEST_REQUIRE(poly.size() >= 3u);
@@ -531,7 +532,7 @@ BOOST_AUTO_TEST_CASE(edited_areal_rebuilds_polygon_fields_and_grid) {
     const mapping::TerrainImportResult r = mapping::import_terrain_scene(s, sc, "edited");
     BOOST_TEST(r.msh_identical);
     BOOST_TEST(!r.map_identical);
-    BOOST_TEST((r.land_msh == sc.land_msh));
+    BOOST_TEST((r.land_msh == read_file(e.land(m))));
     DiagnosticSink sink(ReadMode::Strict);
     const arealmap::ArealMap map = arealmap::read(r.land_map, sink, "imported");
     for (const Diagnostic& d : sink.diagnostics()) BOOST_TEST_MESSAGE(d.to_string());
@@ -571,8 +572,9 @@ BOOST_AUTO_TEST_CASE(obj_height_and_outline_edits_rebuild_both_files) {
     // The shared sidecar was written by the .obj export (the last one).
     const sidecar::TerrainSidecar sc = load_sidecar(e.sidecar(m));
     BOOST_TEST_REQUIRE(sc.record.format == "obj");
-    const terrain::Terrain orig = terrain::read(sc.land_msh, ReadMode::Strict, "orig");
-    const arealmap::ArealMap orig_map = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const terrain::Terrain orig = terrain::read(read_file(e.land(m)), ReadMode::Strict, "orig");
+    const arealmap::ArealMap orig_map =
+        arealmap::read(read_file(e.dir(m) / "Land.map"), ReadMode::Strict, "orig");
     ObjText obj(e.out(m, ".obj"));
 
     // Raise the hill top by 5 units: every `v` line of object Terrain at its position.
@@ -692,7 +694,8 @@ BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
-    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const arealmap::ArealMap orig =
+        arealmap::read(read_file(e.dir(m) / "Land.map"), ReadMode::Strict, "orig");
     const auto shared = shared_interior_point(orig);
     BOOST_TEST_REQUIRE(shared.size() >= 3u);
     const arealmap::Vec3 p = orig.areals[shared[0].first].vertices[shared[0].second];
@@ -733,7 +736,7 @@ BOOST_AUTO_TEST_CASE(gltf_outline_only_edit_is_imported) {
                            &out) == 0,
                        out);
     BOOST_TEST((read_file(dir / "back" / "Land.map") == r.land_map));
-    BOOST_TEST((read_file(dir / "back" / "Land.msh") == sc.land_msh));
+    BOOST_TEST((read_file(dir / "back" / "Land.msh") == read_file(e.land(m))));
     check_validates(dir / "back" / "Land.msh");
 }
 
@@ -742,7 +745,8 @@ BOOST_AUTO_TEST_CASE(gltf_conflicting_overlay_edits_are_refused) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
-    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const arealmap::ArealMap orig =
+        arealmap::read(read_file(e.dir(m) / "Land.map"), ReadMode::Strict, "orig");
     const std::vector<std::pair<uint32_t, uint32_t>> one = {{3, 0}};
     DiagnosticSink warnings(ReadMode::Tolerant);
     scene::Scene s = gltf::read(e.out(m, ".glb"), warnings, whole_read_options());
@@ -803,7 +807,8 @@ BOOST_AUTO_TEST_CASE(deleted_areal_is_removed_with_references_fixed) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string m = e.maps.front();
     const sidecar::TerrainSidecar sc = sidecar_for(m, ".glb");
-    const arealmap::ArealMap orig = arealmap::read(*sc.land_map, ReadMode::Strict, "orig");
+    const arealmap::ArealMap orig =
+        arealmap::read(read_file(e.dir(m) / "Land.map"), ReadMode::Strict, "orig");
     // An areal with neighbours on several edges.
     uint32_t gone = 0;
     for (size_t a = orig.areals.size() / 2; a < orig.areals.size(); ++a) {

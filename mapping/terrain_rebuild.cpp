@@ -1,0 +1,207 @@
+#include "terrain_rebuild.hpp"
+
+#include "terrain_to_scene.hpp"
+
+#include "formats/diagnostics.hpp"
+#include "formats/obj.hpp"
+#include "formats/terrain.hpp"
+#include "scene/transform.hpp"
+#include "sidecar/payload_hash.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace msh::mapping {
+
+namespace {
+
+bool is_identity(const scene::Rigid& r) {
+    return r.q[0] == 0 && r.q[1] == 0 && r.q[2] == 0 && r.t[0] == 0 && r.t[1] == 0 && r.t[2] == 0;
+}
+
+// glTF (x, y, z) = game (x, z, -y): exact both ways.
+Vec3 game_of(const std::array<float, 3>& g) {
+    return {g[0], -g[2], g[1]};
+}
+
+void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
+                    const std::map<std::string, std::vector<uint16_t>>& recorded,
+                    std::vector<std::string>& edited) {
+    for (const auto& [table, rows] : now) {
+        const auto it = recorded.find(table);
+        if (it == recorded.end()) continue; // a sidecar without checks for it: nothing to name
+        const std::string base = table == "faces" ? "/faces/rows" : "/" + table;
+        if (rows.size() != it->second.size()) {
+            edited.push_back(base + " (" + std::to_string(it->second.size()) + " -> " +
+                             std::to_string(rows.size()) + " rows)");
+            continue;
+        }
+        if (table == "container" || table == "map_container") {
+            if (rows != it->second) edited.push_back(base);
+            continue;
+        }
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i] != it->second[i]) edited.push_back(base + "/" + std::to_string(i));
+    }
+}
+
+} // namespace
+
+std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
+    std::vector<CornerCopy> copies;
+    const std::vector<scene::Rigid> world = scene::world_transforms(sc);
+    auto whole = [](float x) { return x >= 0 && x < 16777216.0f && x == std::floor(x); };
+    for (size_t i = 0; i < sc.nodes.size(); ++i) {
+        const scene::Node& n = sc.nodes[i];
+        if (n.name != kTerrainNode || n.mesh == scene::kNoIndex ||
+            size_t(n.mesh) >= sc.meshes.size())
+            continue;
+        // Without a transform the stored values as they are (adding a zero loses a -0.0).
+        const bool identity = is_identity(world[i]);
+        for (const scene::Primitive& p : sc.meshes[size_t(n.mesh)].primitives) {
+            if (p.mode != scene::Primitive::Mode::Triangles) continue;
+            const auto pos = p.attributes.find("POSITION");
+            const auto fid = p.attributes.find("TEXCOORD_2");
+            const auto vid = p.attributes.find("TEXCOORD_3");
+            if (pos == p.attributes.end() || fid == p.attributes.end() ||
+                vid == p.attributes.end() || pos->second.components != 3 ||
+                fid->second.components != 2 || vid->second.components != 2 ||
+                fid->second.count() != pos->second.count() ||
+                vid->second.count() != pos->second.count())
+                continue;
+            const std::vector<float>& xyz = pos->second.data;
+            const std::vector<float>& face = fid->second.data;
+            const std::vector<float>& id = vid->second.data;
+            for (size_t v = 0; v < pos->second.count(); ++v) {
+                if (!whole(face[2 * v]) || !whole(face[2 * v + 1]) || !whole(id[2 * v])) continue;
+                const std::array<float, 3> g{xyz[3 * v], xyz[3 * v + 1], xyz[3 * v + 2]};
+                copies.push_back({uint32_t(face[2 * v]), uint32_t(face[2 * v + 1]),
+                                  uint32_t(id[2 * v]),
+                                  game_of(identity ? g : scene::apply(world[i], g))});
+            }
+        }
+    }
+    return copies;
+}
+
+std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar::TerrainBinding& b,
+                                          const std::string& where,
+                                          const std::string& sidecar_where) {
+    if (b.indices_in_file)
+        throw FormatError(sidecar_where, Location::at_pointer("/faces/columns"),
+                          "written for a glTF export, whose file holds the faces' vertex "
+                          "indices; an OBJ's corners do not: import the OBJ with the sidecar of "
+                          "its own export");
+    // The export's vertex order: the terrain's scene, built from the faces (positions unknown
+    // still: they do not decide the order).
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const Bytes land =
+        sidecar::rebuild_land_msh(b, b.faces, std::vector<Vec3>(b.vertex_count, {nan, nan, nan}));
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const terrain::Terrain t = terrain::read(land, sink, where + " (sidecar Land.msh)");
+    sink.throw_if_errors();
+    const scene::Scene expected = terrain_to_scene(t, nullptr, TerrainSceneOptions{});
+    std::vector<std::pair<uint32_t, uint32_t>> order; // (face, corner)
+    for (const scene::Node& n : expected.nodes)
+        if (n.name == kTerrainNode && n.mesh != scene::kNoIndex)
+            for (const scene::Primitive& p : expected.meshes[size_t(n.mesh)].primitives) {
+                const std::vector<float>& id = p.attributes.at("TEXCOORD_2").data;
+                for (size_t v = 0; v < id.size() / 2; ++v)
+                    order.emplace_back(uint32_t(id[2 * v]), uint32_t(id[2 * v + 1]));
+            }
+    std::vector<CornerCopy> copies;
+    bool in_terrain = false;
+    size_t ordinal = 0;
+    obj::scan(text, where, [&](const obj::Statement& st) {
+        if (st.keyword == "o") {
+            in_terrain = st.rest == kTerrainNode;
+        } else if (st.keyword == "v" && in_terrain) {
+            if (ordinal < order.size() && st.args.size() >= 3) {
+                const auto [f, k] = order[ordinal];
+                const std::array<float, 3> g{obj::number(st.args[0], where, st),
+                                             obj::number(st.args[1], where, st),
+                                             obj::number(st.args[2], where, st)};
+                copies.push_back({f, k, b.faces[f].v[k], game_of(g)});
+            }
+            ++ordinal;
+        }
+    });
+    return copies;
+}
+
+RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<CornerCopy>& copies,
+                           const std::string& where) {
+    RebuiltLevel out;
+    // The faces' indices: the rows', or the first copy of each corner the file holds.
+    std::vector<std::array<uint16_t, 3>> indices(b.faces.size(), {0, 0, 0});
+    if (b.indices_in_file) {
+        std::vector<uint8_t> seen(b.faces.size(), 0);
+        for (const CornerCopy& c : copies)
+            if (c.face < b.faces.size() && c.corner < 3 && c.vertex <= 0xFFFF &&
+                !(seen[c.face] & (1u << c.corner))) {
+                seen[c.face] |= uint8_t(1u << c.corner);
+                indices[c.face][c.corner] = uint16_t(c.vertex);
+            }
+        std::vector<size_t> missing;
+        for (size_t f = 0; f < b.faces.size(); ++f)
+            if (seen[f] != 7 && !b.carried_indices.count(uint32_t(f))) missing.push_back(f);
+        if (!missing.empty()) {
+            std::string list;
+            for (size_t i = 0; i < missing.size() && i < 10; ++i)
+                list += (i ? ", " : "") + std::to_string(missing[i]);
+            if (missing.size() > 10) list += ", ...";
+            throw FormatError(where, Location::whole(),
+                              std::to_string(missing.size()) + " terrain face" +
+                                  (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
+                                  kTerrainNode + "' (face " + list +
+                                  "): deleting terrain faces is refused, Land.msh topology cannot "
+                                  "be rebuilt (terrain.md §9); restore them or move their "
+                                  "vertices instead");
+        }
+    }
+    const std::vector<terrain::Face> faces = sidecar::faces_with_indices(b, indices);
+
+    const size_t n = b.vertex_count;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<Vec3> positions(n, Vec3{nan, nan, nan});
+    // Per vertex, its fingerprint's index (held) or none (carried).
+    constexpr uint32_t kCarried = UINT32_MAX;
+    std::vector<uint32_t> print(n, kCarried);
+    std::vector<bool> known(n, false);
+    {
+        size_t k = 0, next = 0, h = 0;
+        for (const sidecar::VertexRange& r : b.carried) {
+            for (; next < r.first; ++next) print[next] = uint32_t(h++);
+            for (uint32_t v = r.first; v < r.first + r.count; ++v, ++k) {
+                positions[v] = b.carried_positions[k];
+                known[v] = true;
+            }
+            next = r.first + r.count;
+        }
+        for (; next < n; ++next) print[next] = uint32_t(h++);
+    }
+    for (const CornerCopy& c : copies) {
+        if (c.vertex >= n || known[c.vertex] || print[c.vertex] == kCarried) continue;
+        if (sidecar::position_fingerprint(c.position) == b.position_fingerprints[print[c.vertex]]) {
+            positions[c.vertex] = c.position;
+            known[c.vertex] = true;
+        }
+    }
+    for (size_t v = 0; v < n; ++v) out.positions_unknown += !known[v];
+    out.land_msh = sidecar::rebuild_land_msh(b, faces, positions);
+    if (b.land_map) out.land_map = sidecar::rebuild_land_map(b);
+    compare_checks(sidecar::terrain_checks(b), b.checks, out.edited_rows);
+    return out;
+}
+
+bool is_recorded_msh(const sidecar::TerrainBinding& b, ByteView land_msh) {
+    return land_msh.size() == b.msh_source.size &&
+           sidecar::payload_hash(land_msh) == b.msh_source.xxh3_64;
+}
+
+bool is_recorded_map(const sidecar::TerrainBinding& b, ByteView land_map) {
+    return land_map.size() == b.map_source.size &&
+           sidecar::payload_hash(land_map) == b.map_source.xxh3_64;
+}
+
+} // namespace msh::mapping

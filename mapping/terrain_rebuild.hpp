@@ -1,0 +1,52 @@
+// The original level rebuilt from a binding terrain sidecar (sidecar/terrain_binding.hpp) and the
+// incoming file: every resource from its rows or block, the faces' vertex indices from the rows
+// or the file's corners, type-3 positions from the vertices the sidecar carries and, for the
+// others, from the incoming copy whose value has the vertex's fingerprint. A vertex no copy matches
+// was edited (or its faces removed): its original position is unknown and stands as NaN, so that
+// every comparison the import makes with it finds a change.
+#pragma once
+
+#include "formats/bytes.hpp"
+#include "scene/scene.hpp"
+#include "sidecar/terrain_binding.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::mapping {
+
+// An incoming corner: its face and corner, the vertex it names and its position in game space
+// (Z up).
+struct CornerCopy {
+    uint32_t face = 0, corner = 0, vertex = 0;
+    Vec3 position;
+};
+
+// The corners a glTF scene holds: every vertex of the `Terrain` node's triangles with whole
+// TEXCOORD_2 and TEXCOORD_3.x (the import checks the identity itself).
+std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& incoming);
+// The corners an OBJ holds: the `Terrain` object's vertices in the order the export wrote them
+// (its sidecar holds every face's indices; one written for a glTF export is refused).
+std::vector<CornerCopy> obj_corner_copies(const std::string& obj_text,
+                                          const sidecar::TerrainBinding& binding,
+                                          const std::string& where,
+                                          const std::string& sidecar_where);
+
+struct RebuiltLevel {
+    Bytes land_msh;
+    std::optional<Bytes> land_map;
+    size_t positions_unknown = 0;
+    // JSON pointers of the rows the sidecar's text changed (/faces/rows/3, /blocks/2, ...).
+    std::vector<std::string> edited_rows;
+};
+
+// Throws FormatError naming `where` when a face whose indices the file holds lost a corner.
+RebuiltLevel rebuild_level(const sidecar::TerrainBinding& binding,
+                           const std::vector<CornerCopy>& copies, const std::string& where);
+
+// Whether Land.msh / Land.map are the files the sidecar records (size and XXH3-64).
+bool is_recorded_msh(const sidecar::TerrainBinding& binding, ByteView land_msh);
+bool is_recorded_map(const sidecar::TerrainBinding& binding, ByteView land_map);
+
+} // namespace msh::mapping

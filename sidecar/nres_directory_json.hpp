@@ -1,0 +1,29 @@
+// The NRes directory of a file a binding sidecar rebuilds (docs/sidecar.md): entries without
+// payloads (type, name, attributes, sort index, and where each payload comes from), the physical
+// layout (payloads by their offset as read, canonical pads, gaps verbatim) and trailing bytes, so
+// that the rebuilt file is laid out as the original was.
+#pragma once
+
+#include "formats/nres.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace msh::sidecar {
+
+class JsonAt;
+
+// {"entries": {"columns", "rows"}, "layout", "trailing"}; `content[i]` names where entry i's
+// payload comes from (one of `content_names`). A name is text when it converts back to the same
+// 36 bytes, else {"hex": 36 bytes}.
+nlohmann::json directory_json(const nres::Archive& directory, const std::vector<size_t>& content,
+                              const std::vector<std::string>& content_names);
+
+// The directory `at` holds, entries without payloads; `content` gets each entry's index into
+// `content_names`. Every problem is a FormatError at its JSON pointer.
+nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& content_names,
+                             std::vector<size_t>& content);
+
+} // namespace msh::sidecar

@@ -1,0 +1,521 @@
+#include "terrain_binding.hpp"
+
+#include "base64.hpp"
+#include "json_at.hpp"
+#include "nres_directory_json.hpp"
+#include "payload_hash.hpp"
+
+#include "formats/diagnostics.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <limits>
+
+namespace msh::sidecar {
+
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kContentNames = {"faces", "positions", "block"};
+
+constexpr const char* kFaceColumns[] = {"flags",
+                                        "material_land1_row",
+                                        "aux_land2_row",
+                                        "unk06",
+                                        "i0",
+                                        "i1",
+                                        "i2",
+                                        "n0",
+                                        "n1",
+                                        "n2",
+                                        "nx",
+                                        "ny",
+                                        "nz",
+                                        "edge_class",
+                                        "unk27"};
+constexpr size_t kFaceValues = std::size(kFaceColumns);
+constexpr size_t kIndexColumn = 4; // i0, i1, i2
+
+// A face's 28-byte record (terrain.md §4), written in place: per face, without a growing buffer.
+void encode_face(const terrain::Face& f, uint8_t* out) {
+    auto put = [&out](const auto& v) {
+        std::memcpy(out, &v, sizeof v);
+        out += sizeof v;
+    };
+    put(f.flags);
+    put(f.material);
+    put(f.aux);
+    put(f.unk06);
+    for (uint16_t v : f.v) put(v);
+    for (uint16_t n : f.n) put(n);
+    for (int16_t c : f.normal) put(c);
+    put(f.edge_class);
+    put(f.unk27);
+}
+
+Bytes encode_faces(const std::vector<terrain::Face>& faces) {
+    Bytes out(faces.size() * terrain::kFaceStride);
+    for (size_t i = 0; i < faces.size(); ++i)
+        encode_face(faces[i], out.data() + i * terrain::kFaceStride);
+    return out;
+}
+
+// One face row, compact: [flags,material,aux,unk06,i0,i1,i2,n0,n1,n2,nx,ny,nz,edge,unk27] (without
+// the indices where the file holds them), built in a local buffer and appended once (an append
+// per value costs several times the instructions).
+void put_face_row(const terrain::Face& f, bool indices, std::string& out) {
+    const int64_t values[kFaceValues] = {
+        f.flags, f.material, f.aux,       f.unk06,     f.v[0],      f.v[1],       f.v[2], f.n[0],
+        f.n[1],  f.n[2],     f.normal[0], f.normal[1], f.normal[2], f.edge_class, f.unk27};
+    char row[2 + kFaceValues * 12];
+    char* p = row;
+    *p++ = '[';
+    for (size_t k = 0; k < kFaceValues; ++k) {
+        if (!indices && k >= kIndexColumn && k < kIndexColumn + 3) continue;
+        if (p != row + 1) *p++ = ',';
+        p = std::to_chars(p, row + sizeof row, values[k]).ptr;
+    }
+    *p++ = ']';
+    out.append(row, p);
+}
+
+json checks_json(const std::vector<uint16_t>& checks) {
+    return to_base64(ByteView(reinterpret_cast<const uint8_t*>(checks.data()), 2 * checks.size()));
+}
+
+// {"size", "xxh3_64", "base64"}: the base64 a placeholder that defer_terrain_binding fills.
+json block_json(ByteView bytes) {
+    return {{"size", bytes.size()}, {kPayloadHashKey, hex64(payload_hash(bytes))}, {"base64", ""}};
+}
+
+Bytes read_block(const JsonAt& at) {
+    return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
+}
+
+template <class T> std::vector<T> pod_from(const Bytes& b, const JsonAt& at) {
+    if (b.size() % sizeof(T) != 0)
+        at.fail("expected a multiple of " + std::to_string(sizeof(T)) + " bytes");
+    std::vector<T> v(b.size() / sizeof(T));
+    if (!b.empty()) std::memcpy(v.data(), b.data(), b.size());
+    return v;
+}
+
+std::vector<size_t> content_indices(const BoundArchive& a) {
+    std::vector<size_t> c;
+    for (TerrainContent x : a.content) c.push_back(size_t(x));
+    return c;
+}
+
+json blocks_json(const BoundArchive& a) {
+    json blocks = json::array();
+    for (size_t i = 0; i < a.content.size(); ++i)
+        if (a.content[i] == TerrainContent::Block) {
+            json block = block_json(a.blocks[i]);
+            block["entry"] = i;
+            block["type"] = a.directory.entries[i].type;
+            blocks.push_back(std::move(block));
+        }
+    return blocks;
+}
+
+BoundArchive read_archive(const JsonAt& container, const JsonAt& blocks) {
+    BoundArchive a;
+    std::vector<size_t> content;
+    a.directory = read_directory(container, kContentNames, content);
+    for (size_t c : content) a.content.push_back(TerrainContent(c));
+    a.blocks.resize(a.content.size());
+    std::vector<bool> seen(a.content.size(), false);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const JsonAt jb = blocks[i];
+        const size_t entry = jb["entry"].as<uint32_t>();
+        if (entry >= a.content.size() || a.content[entry] != TerrainContent::Block)
+            jb["entry"].fail("entry " + std::to_string(entry) + " is not a block entry");
+        if (jb["type"].as<uint32_t>() != a.directory.entries[entry].type)
+            jb["type"].fail("entry " + std::to_string(entry) + " has another type");
+        if (seen[entry]) jb["entry"].fail("a second block for entry " + std::to_string(entry));
+        seen[entry] = true;
+        a.blocks[entry] = read_block(jb);
+    }
+    for (size_t i = 0; i < a.content.size(); ++i)
+        if (a.content[i] == TerrainContent::Block && !seen[i])
+            blocks.fail("no block for entry " + std::to_string(i));
+    return a;
+}
+
+Bytes rebuild(const BoundArchive& a, const std::vector<terrain::Face>* faces,
+              const std::vector<Vec3>* positions) {
+    nres::Archive archive = a.directory;
+    for (size_t i = 0; i < archive.entries.size(); ++i) {
+        switch (a.content[i]) {
+        case TerrainContent::Faces:
+            archive.entries[i].data = encode_faces(*faces);
+            break;
+        case TerrainContent::Positions:
+            archive.entries[i].data = pod_bytes(*positions);
+            break;
+        case TerrainContent::Block:
+            archive.entries[i].data = a.blocks[i];
+            break;
+        }
+    }
+    return nres::write(archive);
+}
+
+BoundArchive bind_archive(const nres::Archive& container) {
+    BoundArchive a;
+    a.directory.layout = container.layout;
+    a.directory.trailing = container.trailing;
+    for (const nres::Entry& e : container.entries) {
+        nres::Entry d = e;
+        d.data = Payload();
+        a.directory.entries.push_back(std::move(d));
+        a.content.push_back(TerrainContent::Block);
+        a.blocks.push_back(Bytes(e.data.begin(), e.data.end()));
+    }
+    return a;
+}
+
+SourceRecord source_of(ByteView bytes) {
+    return {bytes.size(), payload_hash(bytes)};
+}
+
+bool is_source(ByteView bytes, const SourceRecord& s) {
+    return bytes.size() == s.size && payload_hash(bytes) == s.xxh3_64;
+}
+
+json source_json(const SourceRecord& s) {
+    return {{"size", s.size}, {kPayloadHashKey, hex64(s.xxh3_64)}};
+}
+
+SourceRecord read_source(const JsonAt& at) {
+    SourceRecord s;
+    s.size = at["size"].as<uint64_t>();
+    const std::string hex = at[kPayloadHashKey].as<std::string>();
+    if (hex.size() != 16 ||
+        std::from_chars(hex.data(), hex.data() + 16, s.xxh3_64, 16).ptr != hex.data() + 16)
+        at[kPayloadHashKey].fail("expected 16 hex digits");
+    return s;
+}
+
+// A row value of an integer type: the common case checked on the value itself, an error through
+// JsonAt for its pointer (building a pointer per value would cost more than the read).
+template <class T> T cell(const json& v, const JsonAt& row, size_t k) {
+    if (v.is_number_unsigned()) {
+        const uint64_t x = v.get<uint64_t>();
+        if (x <= uint64_t(std::numeric_limits<T>::max())) return T(x);
+    } else if (v.is_number_integer()) {
+        const int64_t x = v.get<int64_t>();
+        if (x >= int64_t(std::numeric_limits<T>::min()) &&
+            x <= int64_t(std::numeric_limits<T>::max()))
+            return T(x);
+    }
+    return row[k].as<T>(); // throws at /faces/rows/<i>/<k>
+}
+
+} // namespace
+
+std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
+                                           const arealmap::ArealMap* map, ByteView land_map,
+                                           bool indices_in_file, bool slot_bounds_rule,
+                                           bool header_rule) {
+    if (t.container.verbatim_only || (map && map->container.verbatim_only)) return std::nullopt;
+    TerrainBinding b;
+    b.land_msh = bind_archive(t.container);
+    const nres::Entry* faces = t.has(terrain::kFaces) ? t.entry(terrain::kFaces) : nullptr;
+    const nres::Entry* positions =
+        t.has(terrain::kPositions) ? t.entry(terrain::kPositions) : nullptr;
+    for (size_t i = 0; i < t.container.entries.size(); ++i) {
+        const nres::Entry* e = &t.container.entries[i];
+        if (e != faces && e != positions) continue;
+        b.land_msh.content[i] = e == faces ? TerrainContent::Faces : TerrainContent::Positions;
+        b.land_msh.blocks[i].clear();
+    }
+    if (faces) {
+        b.faces = t.faces;
+        b.indices_in_file = indices_in_file;
+        if (indices_in_file)
+            for (size_t f = 0; f < t.faces.size(); ++f) {
+                // The export writes the corners of the usable faces only.
+                if (!terrain::face_usable(t, f)) b.carried_indices[uint32_t(f)] = t.faces[f].v;
+                b.faces[f].v = {0, 0, 0};
+            }
+    }
+    if (positions) {
+        // The file holds a vertex that a usable face uses (its corners carry it exactly: the axis
+        // swap is exact for finite values), but for a zero component, whose sign a transform on
+        // the way (OBJ's world positions) may lose.
+        std::vector<bool> held(t.positions.size(), false);
+        if (faces)
+            for (size_t f = 0; f < t.faces.size(); ++f)
+                if (terrain::face_usable(t, f))
+                    for (uint16_t v : t.faces[f].v) held[v] = true;
+        b.vertex_count = uint32_t(t.positions.size());
+        for (uint32_t v = 0; v < b.vertex_count; ++v) {
+            const Vec3& p = t.positions[v];
+            if (held[v] && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) &&
+                p.x != 0 && p.y != 0 && p.z != 0) {
+                b.position_fingerprints.push_back(position_fingerprint(p));
+                continue;
+            }
+            if (b.carried.empty() || b.carried.back().first + b.carried.back().count != v)
+                b.carried.push_back({v, 0});
+            ++b.carried.back().count;
+            b.carried_positions.push_back(p);
+        }
+    }
+    b.slot_bounds_rule = slot_bounds_rule;
+    b.header_rule = header_rule;
+    b.msh_source = source_of(land_msh);
+    if (map) {
+        b.land_map = bind_archive(map->container);
+        b.map_source = source_of(land_map);
+    }
+    b.checks = terrain_checks(b);
+    // The export checks what the import relies on: the binding gives back the files.
+    std::vector<std::array<uint16_t, 3>> from_file(t.faces.size());
+    for (size_t f = 0; f < t.faces.size(); ++f) from_file[f] = t.faces[f].v;
+    if (!is_source(rebuild_land_msh(b, faces_with_indices(b, from_file), t.positions),
+                   b.msh_source))
+        return std::nullopt;
+    if (map && !is_source(rebuild_land_map(b), b.map_source)) return std::nullopt;
+    return b;
+}
+
+std::vector<terrain::Face> faces_with_indices(const TerrainBinding& b,
+                                              const std::vector<std::array<uint16_t, 3>>& file) {
+    std::vector<terrain::Face> faces = b.faces;
+    if (!b.indices_in_file) return faces;
+    for (size_t f = 0; f < faces.size(); ++f) {
+        const auto it = b.carried_indices.find(uint32_t(f));
+        faces[f].v = it != b.carried_indices.end() ? it->second : file.at(f);
+    }
+    return faces;
+}
+
+Bytes rebuild_land_msh(const TerrainBinding& b, const std::vector<terrain::Face>& faces,
+                       const std::vector<Vec3>& positions) {
+    return rebuild(b.land_msh, &faces, &positions);
+}
+
+Bytes rebuild_land_map(const TerrainBinding& b) {
+    return rebuild(*b.land_map, nullptr, nullptr);
+}
+
+std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding& b) {
+    std::map<std::string, std::vector<uint16_t>> out;
+    std::vector<uint16_t>& faces = out["faces"];
+    faces.reserve(b.faces.size());
+    for (const terrain::Face& f : b.faces) {
+        uint8_t record[terrain::kFaceStride];
+        encode_face(f, record);
+        faces.push_back(row_check(ByteView(record, sizeof record)));
+    }
+    auto archive = [&](const BoundArchive& a, const std::string& container,
+                       const std::string& blocks) {
+        out[container] = {row_check(nres::write(a.directory))};
+        out[blocks];
+        for (size_t i = 0; i < a.blocks.size() && i < a.content.size(); ++i)
+            if (a.content[i] == TerrainContent::Block)
+                out[blocks].push_back(row_check(a.blocks[i]));
+    };
+    archive(b.land_msh, "container", "blocks");
+    if (b.land_map) archive(*b.land_map, "map_container", "map_blocks");
+    return out;
+}
+
+void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
+    doc["source"].update(source_json(b.msh_source));
+    doc["container"] =
+        directory_json(b.land_msh.directory, content_indices(b.land_msh), kContentNames);
+    json columns = json::array();
+    for (size_t k = 0; k < kFaceValues; ++k)
+        if (!b.indices_in_file || k < kIndexColumn || k >= kIndexColumn + 3)
+            columns.push_back(kFaceColumns[k]);
+    doc["faces"] = {{"columns", std::move(columns)}, {"rows", json::array()}}; // placeholder
+    if (b.indices_in_file) {
+        json rows = json::array();
+        for (const auto& [f, v] : b.carried_indices) rows.push_back({f, v[0], v[1], v[2]});
+        doc["face_indices"] = {{"columns", {"face", "i0", "i1", "i2"}}, {"rows", std::move(rows)}};
+    }
+    json carried = json::array();
+    for (const VertexRange& r : b.carried) carried.push_back({r.first, r.count});
+    doc["vertices"] = {{"count", b.vertex_count},
+                       {"carried", std::move(carried)},
+                       {"positions", block_json(pod_bytes(b.carried_positions))},
+                       {"position_fingerprints", block_json(pod_bytes(b.position_fingerprints))}};
+    doc["derived"] = {{"slot_bounds_rule", b.slot_bounds_rule}, {"header_rule", b.header_rule}};
+    doc["blocks"] = blocks_json(b.land_msh);
+    if (b.land_map) {
+        doc["map_source"].update(source_json(b.map_source));
+        doc["map_container"] =
+            directory_json(b.land_map->directory, content_indices(*b.land_map), kContentNames);
+        doc["map_blocks"] = blocks_json(*b.land_map);
+    } else {
+        doc["map_source"] = nullptr;
+    }
+    json checks = json::object();
+    for (const auto& [table, rows] : b.checks) checks[table] = checks_json(rows);
+    doc["checks"] = std::move(checks);
+}
+
+void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& deferred) {
+    deferred[&doc["faces"]["rows"]] = [&b](std::string& out, int depth) {
+        put_lines(b.faces.size(), out, depth, [&](size_t i, std::string& o) {
+            put_face_row(b.faces[i], !b.indices_in_file, o);
+        });
+    };
+    // The blocks' bytes stay where the binding holds them until the text is written.
+    auto block = [&](const json& at, ByteView bytes) {
+        deferred[&at["base64"]] = [bytes](std::string& out, int) { put_base64(bytes, out); };
+    };
+    const json& vertices = doc["vertices"];
+    block(vertices["positions"],
+          ByteView(reinterpret_cast<const uint8_t*>(b.carried_positions.data()),
+                   b.carried_positions.size() * sizeof(Vec3)));
+    block(vertices["position_fingerprints"],
+          ByteView(reinterpret_cast<const uint8_t*>(b.position_fingerprints.data()),
+                   b.position_fingerprints.size() * sizeof(uint32_t)));
+    auto blocks = [&](const json& list, const BoundArchive& a) {
+        for (const json& jb : list) block(jb, a.blocks[jb["entry"].get<size_t>()]);
+    };
+    blocks(doc["blocks"], b.land_msh);
+    if (b.land_map) blocks(doc["map_blocks"], *b.land_map);
+}
+
+TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_rows) {
+    TerrainBinding b;
+    b.msh_source = read_source(doc["source"]);
+    b.land_msh = read_archive(doc["container"], doc["blocks"]);
+    const JsonAt faces = doc["faces"];
+    const JsonAt columns = faces["columns"];
+    // Without i0..i2 where the file holds the indices (a glTF export's sidecar).
+    b.indices_in_file = columns.size() == kFaceValues - 3;
+    if (columns.size() != kFaceValues && !b.indices_in_file)
+        columns.fail("expected the 15 face columns (12 without i0, i1, i2)");
+    for (size_t k = 0, c = 0; k < kFaceValues; ++k) {
+        if (b.indices_in_file && k >= kIndexColumn && k < kIndexColumn + 3) continue;
+        if (columns[c].as<std::string>() != kFaceColumns[k])
+            columns[c].fail(std::string("expected \"") + kFaceColumns[k] + "\"");
+        ++c;
+    }
+    const size_t width = columns.size();
+    const size_t shift = b.indices_in_file ? 3 : 0; // the columns after the indices
+    const JsonAt rows = faces["rows"];
+    const bool scanned = face_rows && face_rows->width == width;
+    const size_t n = scanned ? face_rows->rows() : rows.size();
+    b.faces.resize(n);
+    if (scanned) {
+        // The same checks as below, on the values the text scan read.
+        const int64_t* v = face_rows->values.data();
+        auto value = [&](size_t i, size_t k, int64_t lo, int64_t hi) {
+            const int64_t x = v[i * width + k];
+            if (x < lo || x > hi)
+                throw FormatError(doc.where(),
+                                  Location::at_pointer("/faces/rows/" + std::to_string(i) + "/" +
+                                                       std::to_string(k)),
+                                  "expected an integer " + std::to_string(lo) + ".." +
+                                      std::to_string(hi));
+            return x;
+        };
+        for (size_t i = 0; i < n; ++i) {
+            terrain::Face& f = b.faces[i];
+            f.flags = uint32_t(value(i, 0, 0, 0xFFFFFFFF));
+            f.material = uint8_t(value(i, 1, 0, 255));
+            f.aux = uint8_t(value(i, 2, 0, 255));
+            f.unk06 = uint16_t(value(i, 3, 0, 65535));
+            f.v = {0, 0, 0};
+            for (size_t k = 0; k < 3; ++k) {
+                if (!b.indices_in_file) f.v[k] = uint16_t(value(i, 4 + k, 0, 65535));
+                f.n[k] = uint16_t(value(i, 7 - shift + k, 0, 65535));
+                f.normal[k] = int16_t(value(i, 10 - shift + k, -32768, 32767));
+            }
+            f.edge_class = uint8_t(value(i, 13 - shift, 0, 255));
+            f.unk27 = uint8_t(value(i, 14 - shift, 0, 255));
+        }
+    }
+    for (size_t i = 0; i < n && !scanned; ++i) {
+        const json& r = rows.json()[i];
+        if (!r.is_array() || r.size() != width)
+            rows[i].fail("expected a row of " + std::to_string(width) + " values");
+        const JsonAt row = rows[i];
+        terrain::Face& f = b.faces[i];
+        f.flags = cell<uint32_t>(r[0], row, 0);
+        f.material = cell<uint8_t>(r[1], row, 1);
+        f.aux = cell<uint8_t>(r[2], row, 2);
+        f.unk06 = cell<uint16_t>(r[3], row, 3);
+        f.v = {0, 0, 0};
+        for (size_t k = 0; k < 3; ++k) {
+            if (!b.indices_in_file) f.v[k] = cell<uint16_t>(r[4 + k], row, 4 + k);
+            f.n[k] = cell<uint16_t>(r[7 - shift + k], row, 7 - shift + k);
+            f.normal[k] = cell<int16_t>(r[10 - shift + k], row, 10 - shift + k);
+        }
+        f.edge_class = cell<uint8_t>(r[13 - shift], row, 13 - shift);
+        f.unk27 = cell<uint8_t>(r[14 - shift], row, 14 - shift);
+    }
+    if (b.indices_in_file) {
+        const JsonAt carried = doc["face_indices"]["rows"];
+        for (size_t i = 0; i < carried.size(); ++i) {
+            const JsonAt r = carried[i];
+            if (!r.json().is_array() || r.size() != 4) r.fail("expected [face, i0, i1, i2]");
+            const uint32_t f = r[0].as<uint32_t>();
+            if (f >= n) r[0].fail("no face " + std::to_string(f));
+            if (b.carried_indices.count(f)) r[0].fail("face " + std::to_string(f) + " again");
+            b.carried_indices[f] = {r[1].as<uint16_t>(), r[2].as<uint16_t>(), r[3].as<uint16_t>()};
+        }
+    }
+    const JsonAt vertices = doc["vertices"];
+    b.vertex_count = vertices["count"].as<uint32_t>();
+    const JsonAt carried = vertices["carried"];
+    uint64_t next = 0, total = 0;
+    for (size_t i = 0; i < carried.size(); ++i) {
+        const JsonAt r = carried[i];
+        if (!r.json().is_array() || r.size() != 2) r.fail("expected [first, count]");
+        const VertexRange range{r[0].as<uint32_t>(), r[1].as<uint32_t>()};
+        if (range.first < next || uint64_t(range.first) + range.count > b.vertex_count)
+            r.fail("vertex ranges must be in order, apart, and below the vertex count");
+        next = uint64_t(range.first) + range.count;
+        total += range.count;
+        b.carried.push_back(range);
+    }
+    b.carried_positions = pod_from<Vec3>(read_block(vertices["positions"]), vertices["positions"]);
+    if (b.carried_positions.size() != total)
+        vertices["positions"].fail("expected the positions of " + std::to_string(total) +
+                                   " carried vertices");
+    b.position_fingerprints = pod_from<uint32_t>(read_block(vertices["position_fingerprints"]),
+                                                 vertices["position_fingerprints"]);
+    if (b.position_fingerprints.size() != b.vertex_count - total)
+        vertices["position_fingerprints"].fail("expected one per vertex the file holds (" +
+                                               std::to_string(b.vertex_count - total) + ")");
+    const JsonAt derived = doc["derived"];
+    b.slot_bounds_rule = derived["slot_bounds_rule"].as<bool>();
+    b.header_rule = derived["header_rule"].as<bool>();
+    for (size_t i = 0; i < b.land_msh.content.size(); ++i)
+        if (b.land_msh.content[i] == TerrainContent::Faces && !b.faces.empty() &&
+            b.land_msh.directory.entries[i].type != terrain::kFaces)
+            doc["container"]["entries"]["rows"][i][0].fail("faces are type 21");
+    if (!doc["map_source"].is_null()) {
+        b.map_source = read_source(doc["map_source"]);
+        b.land_map = read_archive(doc["map_container"], doc["map_blocks"]);
+        for (size_t i = 0; i < b.land_map->content.size(); ++i)
+            if (b.land_map->content[i] != TerrainContent::Block)
+                doc["map_container"]["entries"]["rows"][i][6].fail("Land.map entries are blocks");
+    }
+    const JsonAt checks = doc["checks"];
+    if (!checks.json().is_object()) checks.fail("expected an object of row checks");
+    for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
+        const JsonAt c = checks[it.key()];
+        Bytes raw;
+        try {
+            raw = from_base64(c.as<std::string>());
+        } catch (const std::invalid_argument& x) {
+            c.fail(x.what());
+        }
+        b.checks[it.key()] = pod_from<uint16_t>(raw, c);
+    }
+    return b;
+}
+
+} // namespace msh::sidecar

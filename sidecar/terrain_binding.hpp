@@ -1,0 +1,112 @@
+// The binding part of a terrain sidecar (`mshconv-sidecar/2`, `"kind": "terrain"`,
+// docs/sidecar.md): what glTF and OBJ cannot hold, and nothing they hold. Land.msh and Land.map
+// are rebuilt from it and the incoming file; the import reads every field, so an edit of one
+// changes the level.
+//
+// - The NRes directories of Land.msh and Land.map, each entry naming where its payload comes from.
+// - The type-21 faces as readable rows (flags, material rows, unk06, neighbours, packed normal,
+//   edge class, unk27). A glTF holds each usable face's vertex indices (TEXCOORD_2 and
+//   TEXCOORD_3.x of its corners): they come from the file, and the sidecar lists only the others'.
+//   An OBJ's corners carry no identity: its sidecar holds every face's indices in the rows.
+// - Type-3 positions come from the file, found by vertex identity (TEXCOORD_3.x, or the OBJ's
+//   order): the sidecar carries one fingerprint per vertex the file holds, so that the import
+//   knows which incoming copy is the original value, and the positions of the others (vertices
+//   no usable face uses, non-finite values, zero components whose sign OBJ loses).
+// - Whether the original's slot bounds and header follow their recompute rule: the check needs
+//   the original positions, which an edit in the file replaces.
+// - Raw blocks (size and XXH3-64) for the other resources: nodes, header and slots, normals, UVs,
+//   weights, cell pairs, the areal map, unknown types and anything the reader left raw.
+// - A check per face row and block, so that the change report names the rows a person edited.
+#pragma once
+
+#include "formats/arealmap.hpp"
+#include "formats/terrain.hpp"
+#include "integer_rows.hpp"
+#include "json_readable.hpp"
+#include "model_binding.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msh::sidecar {
+
+class JsonAt;
+
+// Where a directory entry's payload comes from.
+enum class TerrainContent { Faces, Positions, Block };
+
+// One rebuilt file: its directory, each entry's content and the blocks (Block entries only).
+struct BoundArchive {
+    nres::Archive directory; // entries without payloads
+    std::vector<TerrainContent> content;
+    std::vector<Bytes> blocks;
+};
+
+// Size and XXH3-64 of a file as the export read it: what an unedited rebuild must give.
+struct SourceRecord {
+    uint64_t size = 0, xxh3_64 = 0;
+};
+
+struct TerrainBinding {
+    BoundArchive land_msh;
+    std::vector<terrain::Face> faces; // with indices_in_file, the indices of the others only
+    // Whether the file holds the vertex indices of the faces not in `carried_indices`.
+    bool indices_in_file = false;
+    std::map<uint32_t, std::array<uint16_t, 3>> carried_indices;
+
+    uint32_t vertex_count = 0;
+    std::vector<VertexRange> carried; // in vertex order, not overlapping
+    std::vector<Vec3> carried_positions;
+    std::vector<uint32_t> position_fingerprints; // per vertex the file holds, in vertex order
+
+    // Whether the original's slot bounds and Res2 header follow the import's recompute rules.
+    bool slot_bounds_rule = false, header_rule = false;
+
+    std::optional<BoundArchive> land_map; // none: the level had no Land.map
+    SourceRecord msh_source, map_source;
+
+    // Per table, the check of each row as exported: "faces", "blocks", "map_blocks"; "container"
+    // and "map_container" have one row.
+    std::map<std::string, std::vector<uint16_t>> checks;
+};
+
+// The binding of a level: `land_msh` / `land_map` are the files `t` and `map` were read from;
+// `indices_in_file` for a glTF export. nullopt when the binding would not rebuild them byte for
+// byte (a directory with overlapping payloads): the sidecar then carries the files whole (the
+// first layout).
+std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
+                                           const arealmap::ArealMap* map, ByteView land_map,
+                                           bool indices_in_file, bool slot_bounds_rule,
+                                           bool header_rule);
+
+// The faces with their indices: `from_file[f]` where the file holds them, else the binding's.
+std::vector<terrain::Face>
+faces_with_indices(const TerrainBinding& binding,
+                   const std::vector<std::array<uint16_t, 3>>& from_file);
+// Land.msh from the binding with these faces (faces_with_indices) and positions (one per vertex).
+Bytes rebuild_land_msh(const TerrainBinding& binding, const std::vector<terrain::Face>& faces,
+                       const std::vector<Vec3>& positions);
+// Land.map from the binding (it must have one).
+Bytes rebuild_land_map(const TerrainBinding& binding);
+
+// The row checks of the tables as they are now (compared with `checks` by the import).
+std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding& binding);
+
+// The JSON members of the binding, added to a sidecar document; the face rows and blocks' base64
+// are placeholders that `deferred` fills (a stress map has 65,535 faces: no DOM for them).
+void add_terrain_binding_json(const TerrainBinding& binding, nlohmann::json& doc);
+// Fills the placeholders add_terrain_binding_json left in `doc` (after the document is complete:
+// the writers are keyed by the values' addresses).
+void defer_terrain_binding(const TerrainBinding& binding, const nlohmann::json& doc,
+                           Deferred& deferred);
+
+// Reads them; every problem is a FormatError at its JSON pointer. `face_rows`: the face rows read
+// from the text without a DOM (scan_integer_rows), when /faces/rows holds only a placeholder.
+TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_rows = nullptr);
+
+} // namespace msh::sidecar
