@@ -1,5 +1,7 @@
 #include "model_binding.hpp"
 
+#include "nres_directory_json.hpp"
+
 #include "base64.hpp"
 #include "json_at.hpp"
 #include "payload_hash.hpp"
@@ -357,38 +359,11 @@ Bytes triangle_payload(const ModelBinding& b, const RuleNormals& rule_normals) {
 }
 
 void add_binding_json(const ModelBinding& b, json& doc) {
-    json entries = json::array();
-    for (size_t i = 0; i < b.directory.entries.size(); ++i) {
-        const nres::Entry& e = b.directory.entries[i];
-        // The name field: its text when the bytes after the NUL are zero and the text converts
-        // back to the same bytes, else all 36 bytes as {"hex": ...}.
-        const std::string name = e.name();
-        bool plain = utf8_to_cp1251(cp1251_to_utf8(name)) == name;
-        for (size_t k = name.size(); k < nres::kNameSize; ++k) plain = plain && e.raw_name[k] == 0;
-        const json name_json =
-            plain ? json(cp1251_to_utf8(name))
-                  : json{{"hex", to_hex(ByteView(e.raw_name.data(), e.raw_name.size()))}};
-        entries.push_back({e.type, name_json, e.attr1, e.attr2, e.attr3, e.sort_index,
-                           content_name(b.content[i])});
-    }
-    // Physical order: [entry, offset as read] for a payload, "pad", or {"gap": hex}.
-    json layout = json::array();
-    for (const nres::Segment& s : b.directory.layout) {
-        switch (s.kind) {
-        case nres::Segment::Kind::Payload:
-            layout.push_back({s.entry, s.original_offset});
-            break;
-        case nres::Segment::Kind::Pad:
-            layout.push_back("pad");
-            break;
-        case nres::Segment::Kind::Gap:
-            layout.push_back({{"gap", to_hex(s.gap)}});
-            break;
-        }
-    }
-    doc["container"] = {{"entries", {{"columns", columns(kEntryColumns)}, {"rows", entries}}},
-                        {"layout", std::move(layout)},
-                        {"trailing", to_hex(b.directory.trailing)}};
+    std::vector<size_t> content;
+    for (const EntryContent c : b.content) content.push_back(size_t(c));
+    doc["container"] = directory_json(
+        b.directory, content,
+        std::vector<std::string>(std::begin(kContentNames), std::end(kContentNames)));
 
     json nodes = json::array();
     for (size_t i = 0; i < b.nodes.size(); ++i) {
@@ -793,71 +768,12 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
 
 ModelBinding read_binding(const JsonAt& doc) {
     ModelBinding b;
-    const JsonAt container = doc["container"];
-    const JsonAt entries = container["entries"]["rows"];
-    for (size_t i = 0; i < entries.size(); ++i) {
-        const JsonAt r = entries[i];
-        expect_row(r, std::size(kEntryColumns));
-        nres::Entry e;
-        e.type = r[0].as<uint32_t>();
-        const JsonAt name = r[1];
-        if (name.json().is_object()) {
-            Bytes raw;
-            try {
-                raw = from_hex(name["hex"].as<std::string>());
-            } catch (const std::invalid_argument& x) {
-                name["hex"].fail(x.what());
-            }
-            if (raw.size() != nres::kNameSize) name["hex"].fail("expected 36 bytes in hex");
-            std::copy(raw.begin(), raw.end(), e.raw_name.begin());
-        } else {
-            const std::optional<std::string> text = utf8_to_cp1251(name.as<std::string>());
-            if (!text || text->size() >= nres::kNameSize)
-                name.fail("expected at most 35 CP1251 bytes (or {\"hex\": 36 bytes})");
-            std::memcpy(e.raw_name.data(), text->data(), text->size());
-        }
-        e.attr1 = r[2].as<uint32_t>();
-        e.attr2 = r[3].as<uint32_t>();
-        e.attr3 = r[4].as<uint32_t>();
-        e.sort_index = r[5].as<uint32_t>();
-        const std::string content = r[6].as<std::string>();
-        size_t c = 0;
-        while (c < std::size(kContentNames) && content != kContentNames[c]) ++c;
-        if (c == std::size(kContentNames)) r[6].fail("unknown content '" + content + "'");
-        b.content.push_back(EntryContent(c));
-        b.directory.entries.push_back(std::move(e));
-    }
+    std::vector<size_t> content;
+    b.directory = read_directory(
+        doc["container"],
+        std::vector<std::string>(std::begin(kContentNames), std::end(kContentNames)), content);
+    for (const size_t c : content) b.content.push_back(EntryContent(c));
     b.blocks.resize(b.content.size());
-    const JsonAt layout = container["layout"];
-    for (size_t i = 0; i < layout.size(); ++i) {
-        const JsonAt js = layout[i];
-        nres::Segment s;
-        if (js.json().is_array()) {
-            expect_row(js, 2);
-            s.kind = nres::Segment::Kind::Payload;
-            s.entry = js[0].as<uint32_t>();
-            if (s.entry >= b.directory.entries.size())
-                js[0].fail("no entry " + std::to_string(s.entry));
-            s.original_offset = js[1].as<uint32_t>();
-        } else if (js.json().is_string()) {
-            if (js.as<std::string>() != "pad")
-                js.fail("expected [entry, offset], \"pad\" or {\"gap\"}");
-            s.kind = nres::Segment::Kind::Pad;
-        } else {
-            s.kind = nres::Segment::Kind::Gap;
-            try {
-                s.gap = from_hex(js["gap"].as<std::string>());
-            } catch (const std::invalid_argument& x) {
-                js["gap"].fail(x.what());
-            }
-        }
-        b.directory.layout.push_back(std::move(s));
-    }
-    try {
-        b.directory.trailing = from_hex(container["trailing"].as<std::string>());
-    } catch (const std::invalid_argument& x) {
-        container["trailing"].fail(x.what());
-    }
 
     const JsonAt nodes = doc["nodes"]["rows"];
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -988,7 +904,8 @@ ModelBinding read_binding(const JsonAt& doc) {
     }
     for (size_t i = 0; i < b.content.size(); ++i)
         if (b.content[i] == EntryContent::Triangles && !doc.has("triangles"))
-            entries[i].fail("its content is in /triangles, which is missing");
+            doc["container"]["entries"]["rows"][i].fail(
+                "its content is in /triangles, which is missing");
 
     // The rules: every value follows unless listed.
     const JsonAt derived = doc["derived"];
