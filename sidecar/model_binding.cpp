@@ -1,5 +1,6 @@
 #include "model_binding.hpp"
 
+#include "binding_fields.hpp"
 #include "nres_directory_json.hpp"
 
 #include "base64.hpp"
@@ -157,18 +158,6 @@ json block_json(ByteView bytes) {
             {"base64", to_base64(bytes)}};
 }
 
-Bytes read_block(const JsonAt& at) {
-    return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
-}
-
-template <class T> std::vector<T> pod_from(const Bytes& b, const JsonAt& at) {
-    if (b.size() % sizeof(T) != 0)
-        at.fail("expected a multiple of " + std::to_string(sizeof(T)) + " bytes");
-    std::vector<T> v(b.size() / sizeof(T));
-    if (!b.empty()) std::memcpy(v.data(), b.data(), b.size());
-    return v;
-}
-
 // Names as the game stores them: UTF-8 text when it converts back to the same bytes, else hex.
 json game_text_json(const std::string& cp1251) {
     const std::string utf8 = cp1251_to_utf8(cp1251);
@@ -195,27 +184,7 @@ ByteView bytes_of(const std::string& s) {
     return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 
-json checks_json(const std::vector<uint16_t>& checks) {
-    return to_base64(ByteView(reinterpret_cast<const uint8_t*>(checks.data()), 2 * checks.size()));
-}
-
 } // namespace
-
-Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy) {
-    Bytes bytes;
-    try {
-        bytes = from_base64(at["base64"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-        at["base64"].fail(e.what());
-    }
-    if (at["size"].as<uint64_t>() != bytes.size())
-        at["size"].fail(what + " is " + std::to_string(bytes.size()) + " bytes, the sidecar says " +
-                        std::to_string(at["size"].as<uint64_t>()));
-    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
-    if (!hash.matches)
-        at[hash.key].fail(what + " does not match its recorded hash (" + remedy + ")");
-    return bytes;
-}
 
 uint32_t position_fingerprint(const Vec3& p) {
     uint8_t b[12];
@@ -229,10 +198,6 @@ uint8_t uv_fingerprint(const PackedUv& uv) {
     uint8_t b[4];
     std::memcpy(b, uv.data(), 4);
     return uint8_t(payload_hash(ByteView(b, 4)));
-}
-
-uint16_t row_check(ByteView bytes) {
-    return uint16_t(payload_hash(bytes));
 }
 
 std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& b) {
@@ -962,18 +927,7 @@ ModelBinding read_binding(const JsonAt& doc) {
     for (size_t i = 0; i < b.content.size(); ++i)
         if (b.content[i] == EntryContent::Block && !seen[i])
             blocks.fail("no block for entry " + std::to_string(i));
-    const JsonAt checks = doc["checks"];
-    if (!checks.json().is_object()) checks.fail("expected an object of row checks");
-    for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
-        const JsonAt c = checks[it.key()];
-        Bytes raw;
-        try {
-            raw = from_base64(c.as<std::string>());
-        } catch (const std::invalid_argument& x) {
-            c.fail(x.what());
-        }
-        b.checks[it.key()] = pod_from<uint16_t>(raw, c);
-    }
+    b.checks = read_checks(doc["checks"]);
     return b;
 }
 

@@ -17,6 +17,8 @@
 // - A check per table row, so that the change report names the rows a person edited.
 #pragma once
 
+#include "binding_fields.hpp"
+
 #include "formats/anim.hpp"
 #include "formats/derived_rules.hpp"
 #include "formats/msh.hpp"
@@ -34,8 +36,6 @@
 namespace msh::sidecar {
 
 class JsonAt;
-
-constexpr const char* kBindingSchema = "mshconv-sidecar/2";
 
 // Where a directory entry's payload comes from.
 enum class EntryContent {
@@ -97,14 +97,9 @@ struct ModelBinding {
     std::map<std::string, std::vector<uint16_t>> checks;
 };
 
-// {"base64", "size", "xxh3_64"} at `at`: the bytes, checked against both (`what` and `remedy`
-// name them in the error at the failing member's pointer).
-Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy);
-
 // What the fingerprints are (the import computes the same of each incoming copy).
 uint32_t position_fingerprint(const Vec3& p);
 uint8_t uv_fingerprint(const PackedUv& uv);
-uint16_t row_check(ByteView bytes);
 
 // Res7 face normals by the rule (msh.md §11) per record, none for a record no slot draws
 // (mapping::rule_face_normals).

@@ -82,25 +82,9 @@ void put_face_row(const terrain::Face& f, bool indices, std::string& out) {
     out.append(row, p);
 }
 
-json checks_json(const std::vector<uint16_t>& checks) {
-    return to_base64(ByteView(reinterpret_cast<const uint8_t*>(checks.data()), 2 * checks.size()));
-}
-
 // {"size", "xxh3_64", "base64"}: the base64 a placeholder that defer_terrain_binding fills.
 json block_json(ByteView bytes) {
     return {{"size", bytes.size()}, {kPayloadHashKey, hex64(payload_hash(bytes))}, {"base64", ""}};
-}
-
-Bytes read_block(const JsonAt& at) {
-    return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
-}
-
-template <class T> std::vector<T> pod_from(const Bytes& b, const JsonAt& at) {
-    if (b.size() % sizeof(T) != 0)
-        at.fail("expected a multiple of " + std::to_string(sizeof(T)) + " bytes");
-    std::vector<T> v(b.size() / sizeof(T));
-    if (!b.empty()) std::memcpy(v.data(), b.data(), b.size());
-    return v;
 }
 
 std::vector<size_t> content_indices(const BoundArchive& a) {
@@ -503,18 +487,7 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
             if (b.land_map->content[i] != TerrainContent::Block)
                 doc["map_container"]["entries"]["rows"][i][6].fail("Land.map entries are blocks");
     }
-    const JsonAt checks = doc["checks"];
-    if (!checks.json().is_object()) checks.fail("expected an object of row checks");
-    for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
-        const JsonAt c = checks[it.key()];
-        Bytes raw;
-        try {
-            raw = from_base64(c.as<std::string>());
-        } catch (const std::invalid_argument& x) {
-            c.fail(x.what());
-        }
-        b.checks[it.key()] = pod_from<uint16_t>(raw, c);
-    }
+    b.checks = read_checks(doc["checks"]);
     return b;
 }
 

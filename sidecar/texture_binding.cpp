@@ -1,8 +1,8 @@
 #include "texture_binding.hpp"
 
 #include "base64.hpp"
+#include "binding_fields.hpp"
 #include "json_at.hpp"
-#include "model_binding.hpp"
 #include "payload_hash.hpp"
 
 #include "formats/diagnostics.hpp"

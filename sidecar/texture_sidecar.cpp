@@ -1,10 +1,10 @@
 #include "texture_sidecar.hpp"
 
 #include "base64.hpp"
+#include "binding_fields.hpp"
 #include "json_at.hpp"
 #include "json_readable.hpp"
 #include "json_scan.hpp"
-#include "model_binding.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
 #include "portable_address.hpp"

@@ -1,0 +1,54 @@
+#include "binding_fields.hpp"
+
+#include "base64.hpp"
+#include "payload_hash.hpp"
+
+#include <stdexcept>
+
+namespace msh::sidecar {
+
+Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy) {
+    Bytes bytes;
+    try {
+        bytes = from_base64(at["base64"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+        at["base64"].fail(e.what());
+    }
+    if (at["size"].as<uint64_t>() != bytes.size())
+        at["size"].fail(what + " is " + std::to_string(bytes.size()) + " bytes, the sidecar says " +
+                        std::to_string(at["size"].as<uint64_t>()));
+    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
+    if (!hash.matches)
+        at[hash.key].fail(what + " does not match its recorded hash (" + remedy + ")");
+    return bytes;
+}
+
+Bytes read_block(const JsonAt& at) {
+    return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
+}
+
+uint16_t row_check(ByteView bytes) {
+    return uint16_t(payload_hash(bytes));
+}
+
+nlohmann::json checks_json(const std::vector<uint16_t>& checks) {
+    return to_base64(ByteView(reinterpret_cast<const uint8_t*>(checks.data()), 2 * checks.size()));
+}
+
+std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks) {
+    if (!checks.json().is_object()) checks.fail("expected an object of row checks");
+    std::map<std::string, std::vector<uint16_t>> out;
+    for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
+        const JsonAt c = checks[it.key()];
+        Bytes raw;
+        try {
+            raw = from_base64(c.as<std::string>());
+        } catch (const std::invalid_argument& x) {
+            c.fail(x.what());
+        }
+        out[it.key()] = pod_from<uint16_t>(raw, c);
+    }
+    return out;
+}
+
+} // namespace msh::sidecar

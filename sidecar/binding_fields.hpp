@@ -1,0 +1,42 @@
+// The pieces every binding sidecar (model, terrain, texture; docs/sidecar.md) writes and reads
+// alike: hashed blocks of raw bytes, per-row checks and byte blocks read as arrays of values.
+#pragma once
+
+#include "json_at.hpp"
+
+#include "formats/bytes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace msh::sidecar {
+
+constexpr const char* kBindingSchema = "mshconv-sidecar/2";
+
+// {"base64", "size", "xxh3_64"} at `at`: the bytes, checked against both (`what` and `remedy`
+// name them in the error at the failing member's pointer).
+Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy);
+// A block of an entry or a table a person may edit (its error says how).
+Bytes read_block(const JsonAt& at);
+
+// The check of a row's bytes: the low 16 bits of its XXH3-64.
+uint16_t row_check(ByteView bytes);
+// A table's row checks as the sidecar holds them (base64 of the 16-bit words), and back: the
+// "checks" object, a FormatError at its pointer for anything else.
+nlohmann::json checks_json(const std::vector<uint16_t>& checks);
+std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks);
+
+// `bytes` as values of T (a FormatError at `at` when they are not a whole number of them).
+template <class T> std::vector<T> pod_from(const Bytes& bytes, const JsonAt& at) {
+    if (bytes.size() % sizeof(T) != 0)
+        at.fail("expected a multiple of " + std::to_string(sizeof(T)) + " bytes");
+    std::vector<T> v(bytes.size() / sizeof(T));
+    if (!bytes.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+}
+
+} // namespace msh::sidecar
