@@ -911,22 +911,9 @@ ModelBinding read_binding(const JsonAt& doc) {
         b.rules.triangle_normals[t] = false;
     }
 
-    const JsonAt blocks = doc["blocks"];
-    std::vector<bool> seen(b.content.size(), false);
-    for (size_t i = 0; i < blocks.size(); ++i) {
-        const JsonAt jb = blocks[i];
-        const size_t entry = jb["entry"].as<uint32_t>();
-        if (entry >= b.content.size() || b.content[entry] != EntryContent::Block)
-            jb["entry"].fail("entry " + std::to_string(entry) + " is not a block entry");
-        if (jb["type"].as<uint32_t>() != b.directory.entries[entry].type)
-            jb["type"].fail("entry " + std::to_string(entry) + " has another type");
-        if (seen[entry]) jb["entry"].fail("a second block for entry " + std::to_string(entry));
-        seen[entry] = true;
-        b.blocks[entry] = read_block(jb);
-    }
-    for (size_t i = 0; i < b.content.size(); ++i)
-        if (b.content[i] == EntryContent::Block && !seen[i])
-            blocks.fail("no block for entry " + std::to_string(i));
+    std::vector<bool> is_block;
+    for (const EntryContent c : b.content) is_block.push_back(c == EntryContent::Block);
+    b.blocks = read_entry_blocks(doc["blocks"], b.directory, is_block);
     b.checks = read_checks(doc["checks"]);
     return b;
 }

@@ -1,5 +1,7 @@
 #include "nres_directory_json.hpp"
 
+#include "binding_fields.hpp"
+
 #include "base64.hpp"
 #include "json_at.hpp"
 
@@ -117,6 +119,26 @@ nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& c
     }
     d.trailing = hex_at(at["trailing"]);
     return d;
+}
+
+std::vector<Bytes> read_entry_blocks(const JsonAt& blocks, const nres::Archive& directory,
+                                     const std::vector<bool>& is_block) {
+    std::vector<Bytes> out(is_block.size());
+    std::vector<bool> seen(is_block.size(), false);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const JsonAt jb = blocks[i];
+        const size_t entry = jb["entry"].as<uint32_t>();
+        if (entry >= is_block.size() || !is_block[entry])
+            jb["entry"].fail("entry " + std::to_string(entry) + " is not a block entry");
+        if (jb["type"].as<uint32_t>() != directory.entries[entry].type)
+            jb["type"].fail("entry " + std::to_string(entry) + " has another type");
+        if (seen[entry]) jb["entry"].fail("a second block for entry " + std::to_string(entry));
+        seen[entry] = true;
+        out[entry] = read_block(jb);
+    }
+    for (size_t i = 0; i < is_block.size(); ++i)
+        if (is_block[i] && !seen[i]) blocks.fail("no block for entry " + std::to_string(i));
+    return out;
 }
 
 } // namespace msh::sidecar

@@ -26,4 +26,10 @@ nlohmann::json directory_json(const nres::Archive& directory, const std::vector<
 nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& content_names,
                              std::vector<size_t>& content);
 
+// The blocks of the entries `is_block` marks: /blocks as [{"entry", "type", "size", "xxh3_64",
+// "base64"}], one for each such entry and none for another; `result[i]` is entry i's bytes (empty
+// for an entry that is not a block).
+std::vector<Bytes> read_entry_blocks(const JsonAt& blocks, const nres::Archive& directory,
+                                     const std::vector<bool>& is_block);
+
 } // namespace msh::sidecar

@@ -4,6 +4,7 @@
 #include "json_at.hpp"
 #include "nres_directory_json.hpp"
 #include "payload_hash.hpp"
+#include "terrain_sidecar.hpp"
 
 #include "formats/diagnostics.hpp"
 
@@ -21,21 +22,6 @@ namespace {
 
 const std::vector<std::string> kContentNames = {"faces", "positions", "block"};
 
-constexpr const char* kFaceColumns[] = {"flags",
-                                        "material_land1_row",
-                                        "aux_land2_row",
-                                        "unk06",
-                                        "i0",
-                                        "i1",
-                                        "i2",
-                                        "n0",
-                                        "n1",
-                                        "n2",
-                                        "nx",
-                                        "ny",
-                                        "nz",
-                                        "edge_class",
-                                        "unk27"};
 constexpr size_t kFaceValues = std::size(kFaceColumns);
 constexpr size_t kIndexColumn = 4; // i0, i1, i2
 
@@ -110,22 +96,9 @@ BoundArchive read_archive(const JsonAt& container, const JsonAt& blocks) {
     std::vector<size_t> content;
     a.directory = read_directory(container, kContentNames, content);
     for (size_t c : content) a.content.push_back(TerrainContent(c));
-    a.blocks.resize(a.content.size());
-    std::vector<bool> seen(a.content.size(), false);
-    for (size_t i = 0; i < blocks.size(); ++i) {
-        const JsonAt jb = blocks[i];
-        const size_t entry = jb["entry"].as<uint32_t>();
-        if (entry >= a.content.size() || a.content[entry] != TerrainContent::Block)
-            jb["entry"].fail("entry " + std::to_string(entry) + " is not a block entry");
-        if (jb["type"].as<uint32_t>() != a.directory.entries[entry].type)
-            jb["type"].fail("entry " + std::to_string(entry) + " has another type");
-        if (seen[entry]) jb["entry"].fail("a second block for entry " + std::to_string(entry));
-        seen[entry] = true;
-        a.blocks[entry] = read_block(jb);
-    }
-    for (size_t i = 0; i < a.content.size(); ++i)
-        if (a.content[i] == TerrainContent::Block && !seen[i])
-            blocks.fail("no block for entry " + std::to_string(i));
+    std::vector<bool> is_block;
+    for (const TerrainContent c : a.content) is_block.push_back(c == TerrainContent::Block);
+    a.blocks = read_entry_blocks(blocks, a.directory, is_block);
     return a;
 }
 

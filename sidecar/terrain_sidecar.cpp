@@ -41,22 +41,6 @@ json payload(const std::string& address, ByteView bytes) {
             {"base64", ""}};
 }
 
-const char* const kFaceColumns[] = {"flags",
-                                    "material_land1_row",
-                                    "aux_land2_row",
-                                    "unk06",
-                                    "i0",
-                                    "i1",
-                                    "i2",
-                                    "n0",
-                                    "n1",
-                                    "n2",
-                                    "nx",
-                                    "ny",
-                                    "nz",
-                                    "edge_class",
-                                    "unk27"};
-
 template <class T> void put_int(std::string& out, T v) {
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);

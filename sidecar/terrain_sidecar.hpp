@@ -22,6 +22,23 @@
 
 namespace msh::sidecar {
 
+// The columns of a face row (terrain.md, Res2 face records), in both sidecar layouts.
+inline constexpr const char* kFaceColumns[] = {"flags",
+                                               "material_land1_row",
+                                               "aux_land2_row",
+                                               "unk06",
+                                               "i0",
+                                               "i1",
+                                               "i2",
+                                               "n0",
+                                               "n1",
+                                               "n2",
+                                               "nx",
+                                               "ny",
+                                               "nz",
+                                               "edge_class",
+                                               "unk27"};
+
 struct TerrainExportRecord {
     std::string source;       // address of Land.msh (portable_address: no folders)
     std::string output;       // file name of the export
