@@ -14,6 +14,7 @@ bash scripts/build-windows.sh
 echo "windows build: $((SECONDS - start)) s"
 [ -x "$linux_build/mshconv" ] || bash scripts/build.sh mshconv
 build-windows/mshconv --version > /dev/null 2>&1 || true # Wine's prefix made before the tests
+rm -f build-windows/wine-retries.log
 failed=()
 for t in "tests/windows/windows_paths.py $linux_build build-windows" \
   "tests/malformed_inputs.py build-windows" "tests/output_sets.py build-windows" \
@@ -31,4 +32,8 @@ for t in "tests/windows/windows_paths.py $linux_build build-windows" \
     failed+=("${t%% *}")
   fi
 done
+if [ -s build-windows/wine-retries.log ]; then
+  echo "Wine ended $(wc -l < build-windows/wine-retries.log) command(s) with exit 1 and no message; each ran again:"
+  cat build-windows/wine-retries.log
+fi
 [ ${#failed[@]} -eq 0 ] || { echo "windows tests failed: ${failed[*]}"; exit 1; }
