@@ -672,19 +672,7 @@ MovedCorners diff_corners(const Incoming& in, const Original& o, const std::stri
     for (size_t f = 0; f < nf; ++f)
         if (terrain::face_usable(t, f) && !(seen[f][0] && seen[f][1] && seen[f][2]))
             missing.push_back(f);
-    if (!missing.empty()) {
-        std::string list;
-        for (size_t i = 0; i < missing.size() && i < 10; ++i)
-            list += (i ? ", " : "") + std::to_string(missing[i]);
-        if (missing.size() > 10) list += ", ...";
-        throw FormatError(where, Location::whole(),
-                          std::to_string(missing.size()) + " terrain face" +
-                              (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
-                              kTerrainNode + "' (face " + list +
-                              "): deleting terrain faces is refused, Land.msh topology cannot be "
-                              "rebuilt (terrain.md §9: the node, slot and type-11 tables are not "
-                              "understood); restore them or move their vertices instead");
-    }
+    if (!missing.empty()) refuse_missing_faces(missing, where);
     return cand;
 }
 
@@ -893,6 +881,20 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
 }
 
 } // namespace
+
+void refuse_missing_faces(const std::vector<size_t>& missing, const std::string& where) {
+    std::string list;
+    for (size_t i = 0; i < missing.size() && i < 10; ++i)
+        list += (i ? ", " : "") + std::to_string(missing[i]);
+    if (missing.size() > 10) list += ", ...";
+    throw FormatError(where, Location::whole(),
+                      std::to_string(missing.size()) + " terrain face" +
+                          (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
+                          kTerrainNode + "' (face " + list +
+                          "): deleting terrain faces is refused, Land.msh topology cannot be "
+                          "rebuilt (terrain.md §9: the node, slot and type-11 tables are not "
+                          "understood); restore them or move their vertices instead");
+}
 
 const std::vector<std::string>& terrain_import_nodes() {
     static const std::vector<std::string> nodes{kTerrainNode, kArealAreasNode, kArealOutlinesNode};

@@ -32,6 +32,10 @@ struct TerrainImportResult {
 // the others (the second layer, the draped overlay) are pictures of the same data.
 const std::vector<std::string>& terrain_import_nodes();
 
+// The import's refusal of terrain faces the file lost (their indices), named in `where`.
+[[noreturn]] void refuse_missing_faces(const std::vector<size_t>& missing,
+                                       const std::string& where);
+
 // Whether a level's stored slot bounds and Res2 header follow the import's recompute rules
 // (docs/import.md, "Terrain"). A binding sidecar records them: the check needs the original
 // positions, which an edit in the file replaces.

@@ -1,5 +1,6 @@
 #include "terrain_rebuild.hpp"
 
+#include "scene_to_terrain.hpp"
 #include "terrain_to_scene.hpp"
 
 #include "formats/diagnostics.hpp"
@@ -145,19 +146,7 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<C
         std::vector<size_t> missing;
         for (size_t f = 0; f < b.faces.size(); ++f)
             if (seen[f] != 7 && !b.carried_indices.count(uint32_t(f))) missing.push_back(f);
-        if (!missing.empty()) {
-            std::string list;
-            for (size_t i = 0; i < missing.size() && i < 10; ++i)
-                list += (i ? ", " : "") + std::to_string(missing[i]);
-            if (missing.size() > 10) list += ", ...";
-            throw FormatError(where, Location::whole(),
-                              std::to_string(missing.size()) + " terrain face" +
-                                  (missing.size() == 1 ? " is" : "s are") + " missing from node '" +
-                                  kTerrainNode + "' (face " + list +
-                                  "): deleting terrain faces is refused, Land.msh topology cannot "
-                                  "be rebuilt (terrain.md §9); restore them or move their "
-                                  "vertices instead");
-        }
+        if (!missing.empty()) refuse_missing_faces(missing, where);
     }
     const std::vector<terrain::Face> faces = sidecar::faces_with_indices(b, indices);
 

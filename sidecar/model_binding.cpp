@@ -731,6 +731,22 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
     other({});
 }
 
+uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
+                            std::vector<VertexRange>& ranges) {
+    uint64_t next = 0, total = 0;
+    for (size_t i = 0; i < carried.size(); ++i) {
+        const JsonAt r = carried[i];
+        if (!r.json().is_array() || r.size() != 2) r.fail("expected [first, count]");
+        const VertexRange range{r[0].as<uint32_t>(), r[1].as<uint32_t>()};
+        if (range.first < next || uint64_t(range.first) + range.count > vertex_count)
+            r.fail("vertex ranges must be in order, apart, and below the vertex count");
+        next = uint64_t(range.first) + range.count;
+        total += range.count;
+        ranges.push_back(range);
+    }
+    return total;
+}
+
 ModelBinding read_binding(const JsonAt& doc) {
     ModelBinding b;
     std::vector<size_t> content;
@@ -815,18 +831,7 @@ ModelBinding read_binding(const JsonAt& doc) {
     const JsonAt vertices = doc["vertices"];
     b.vertex_count = vertices["count"].as<uint32_t>();
     b.has_uvs = vertices["uvs"].as<bool>();
-    const JsonAt carried = vertices["carried"];
-    uint64_t next = 0, total = 0;
-    for (size_t i = 0; i < carried.size(); ++i) {
-        const JsonAt r = carried[i];
-        expect_row(r, 2);
-        const VertexRange range{r[0].as<uint32_t>(), r[1].as<uint32_t>()};
-        if (range.first < next || uint64_t(range.first) + range.count > b.vertex_count)
-            r.fail("vertex ranges must be in order, apart, and below the vertex count");
-        next = uint64_t(range.first) + range.count;
-        total += range.count;
-        b.carried.push_back(range);
-    }
+    const uint64_t total = read_vertex_ranges(vertices["carried"], b.vertex_count, b.carried);
     b.carried_positions = pod_from<Vec3>(read_block(vertices["positions"]), vertices["positions"]);
     if (b.carried_positions.size() != total)
         vertices["positions"].fail("expected the records of " + std::to_string(total) +

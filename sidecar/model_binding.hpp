@@ -60,6 +60,11 @@ struct VertexRange {
     uint32_t first = 0, count = 0;
 };
 
+// /vertices/carried: [first, count] rows in vertex order, apart and below `vertex_count`, appended
+// to `ranges`; their vertices' total. Every problem is a FormatError at its pointer.
+uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
+                            std::vector<VertexRange>& ranges);
+
 struct ModelBinding {
     nres::Archive directory;           // entries without payloads, layout, trailing bytes
     std::vector<EntryContent> content; // per directory entry

@@ -425,18 +425,7 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
     }
     const JsonAt vertices = doc["vertices"];
     b.vertex_count = vertices["count"].as<uint32_t>();
-    const JsonAt carried = vertices["carried"];
-    uint64_t next = 0, total = 0;
-    for (size_t i = 0; i < carried.size(); ++i) {
-        const JsonAt r = carried[i];
-        if (!r.json().is_array() || r.size() != 2) r.fail("expected [first, count]");
-        const VertexRange range{r[0].as<uint32_t>(), r[1].as<uint32_t>()};
-        if (range.first < next || uint64_t(range.first) + range.count > b.vertex_count)
-            r.fail("vertex ranges must be in order, apart, and below the vertex count");
-        next = uint64_t(range.first) + range.count;
-        total += range.count;
-        b.carried.push_back(range);
-    }
+    const uint64_t total = read_vertex_ranges(vertices["carried"], b.vertex_count, b.carried);
     b.carried_positions = pod_from<Vec3>(read_block(vertices["positions"]), vertices["positions"]);
     if (b.carried_positions.size() != total)
         vertices["positions"].fail("expected the positions of " + std::to_string(total) +

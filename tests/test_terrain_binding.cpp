@@ -4,6 +4,7 @@
 // pointer and nothing written; and sidecars of the first layout (older releases,
 // tests/fixtures/sidecar_v1) still import byte for byte.
 
+#include "sidecar_edits.hpp"
 #include "test_paths.hpp"
 #include "test_util.hpp"
 
@@ -26,6 +27,10 @@ using namespace msh;
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test::q;
+
+using test::edit_block;
+using test::read_json;
+using test::write_json;
 
 namespace {
 
@@ -52,26 +57,6 @@ fs::path small_level(const fs::path& dir) {
         write_file_atomic(p, f.bytes);
     }
     return dir / "DATA" / "MAPS" / "Small" / "Land.msh";
-}
-
-json read_json(const fs::path& p) {
-    const Bytes b = read_file(p);
-    return json::parse(b.begin(), b.end());
-}
-
-void write_json(const fs::path& p, const json& doc) {
-    const std::string text = doc.dump(1);
-    write_file_atomic(p, Bytes(text.begin(), text.end()));
-}
-
-// A block of the sidecar with one byte changed, its size and hash written as an editor must.
-void edit_block(json& block, size_t at, uint8_t value) {
-    Bytes bytes = sidecar::from_base64(block["base64"].get<std::string>());
-    BOOST_REQUIRE(at < bytes.size());
-    bytes[at] = value;
-    block["base64"] = sidecar::to_base64(bytes);
-    block["size"] = bytes.size();
-    block["xxh3_64"] = sidecar::hex64(sidecar::payload_hash(bytes));
 }
 
 // The index in /blocks of the block of type `type`.
