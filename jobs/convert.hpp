@@ -36,6 +36,10 @@ std::filesystem::path export_sidecar_path(const Job& job, const std::filesystem:
 // else IN_STEM.sidecar.json.
 std::filesystem::path import_sidecar_path(const Job& job, const std::filesystem::path& in);
 
+// The threads of one convert (a map's draped overlay, a model export's second thread): -j, else
+// all cores (the output is the same). convert.cpp
+unsigned convert_threads(const ConvertOptions& options);
+
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
 void export_model(const Job& job, const Loaded& in, const std::filesystem::path& out,
                   const ModelExportContext* context = nullptr);

@@ -22,20 +22,34 @@ struct SlotValues {
     bool empty = true;
 };
 
-// The vertices and triangles a slot draws.
+// The vertices and triangles a slot draws. Two passes over its batches' indices (the box, then
+// the sphere around the box's centre) instead of a list of them: min and max do not depend on
+// order or repeats, and the area sums triangles in the same order.
 SlotValues slot_values(const Model& m, const Slot& s) {
     SlotValues v;
-    std::vector<uint32_t> verts;
+    const size_t batch_end = std::min(size_t(s.batch_start) + s.batch_count, m.batches.size());
+    auto each_corner = [&](auto&& visit) {
+        for (size_t b = s.batch_start; b < batch_end; ++b) {
+            const Batch& bt = m.batches[b];
+            for (size_t k = 0; k + 2 < bt.index_count; k += 3)
+                for (size_t c = 0; c < 3; ++c)
+                    visit(m.positions[bt.base_vertex + m.indices[bt.index_start + k + c]]);
+        }
+    };
     double area = 0;
-    for (size_t b = s.batch_start;
-         b < size_t(s.batch_start) + s.batch_count && b < m.batches.size(); ++b) {
+    v.mn = {INFINITY, INFINITY, INFINITY};
+    v.mx = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t b = s.batch_start; b < batch_end; ++b) {
         const Batch& bt = m.batches[b];
         for (size_t k = 0; k + 2 < bt.index_count; k += 3) {
+            v.empty = false;
             D3 p[3];
-            for (int c = 0; c < 3; ++c) {
-                const uint32_t vi = bt.base_vertex + m.indices[bt.index_start + k + size_t(c)];
-                verts.push_back(vi);
-                p[c] = {m.positions[vi].x, m.positions[vi].y, m.positions[vi].z};
+            for (size_t c = 0; c < 3; ++c) {
+                const Vec3& q = m.positions[bt.base_vertex + m.indices[bt.index_start + k + c]];
+                p[c] = {q.x, q.y, q.z};
+                const float f[3] = {q.x, q.y, q.z};
+                for (size_t a = 0; a < 3; ++a)
+                    v.mn[a] = std::min(v.mn[a], f[a]), v.mx[a] = std::max(v.mx[a], f[a]);
             }
             const D3 a{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
             const D3 b2{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
@@ -44,24 +58,14 @@ SlotValues slot_values(const Model& m, const Slot& s) {
             area += 0.5 * std::sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
         }
     }
-    if (verts.empty()) return v;
-    v.empty = false;
-    v.mn = {INFINITY, INFINITY, INFINITY};
-    v.mx = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i : verts) {
-        const float p[3] = {m.positions[i].x, m.positions[i].y, m.positions[i].z};
-        for (int c = 0; c < 3; ++c)
-            v.mn[size_t(c)] = std::min(v.mn[size_t(c)], p[c]),
-            v.mx[size_t(c)] = std::max(v.mx[size_t(c)], p[c]);
-    }
+    if (v.empty) return SlotValues{};
     D3 centre{};
     for (int c = 0; c < 3; ++c) centre[size_t(c)] = (double(v.mn[size_t(c)]) + v.mx[size_t(c)]) / 2;
     double r = 0;
-    for (uint32_t i : verts) {
-        const double d[3] = {m.positions[i].x - centre[0], m.positions[i].y - centre[1],
-                             m.positions[i].z - centre[2]};
+    each_corner([&](const Vec3& q) {
+        const double d[3] = {q.x - centre[0], q.y - centre[1], q.z - centre[2]};
         r = std::max(r, std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
-    }
+    });
     v.sphere = {float(centre[0]), float(centre[1]), float(centre[2]), float(r)};
     v.area = float(area);
     v.volume = float((double(v.mx[0]) - v.mn[0]) * (double(v.mx[1]) - v.mn[1]) *
@@ -141,6 +145,7 @@ Box posed_box(const Model& m) {
     std::vector<anim::Track> tracks = anim::decompose(m.animation, fields);
     std::vector<std::array<double, 4>> rq(m.nodes.size());
     std::vector<D3> rt(m.nodes.size());
+    std::vector<uint32_t> seen_by_node(m.positions.size(), 0); // node index + 1
     auto rotate = [](const std::array<double, 4>& q, const D3& v) {
         const D3 u{q[0], q[1], q[2]};
         const D3 uv{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
@@ -178,7 +183,12 @@ Box posed_box(const Model& m) {
             for (size_t b = s.batch_start; b < size_t(s.batch_start) + s.batch_count; ++b) {
                 const Batch& bt = m.batches[b];
                 for (size_t k2 = 0; k2 < bt.index_count; ++k2) {
-                    const Vec3& v = m.positions[bt.base_vertex + m.indices[bt.index_start + k2]];
+                    // Each vertex once per node: the box and the sphere's radius (a maximum) do
+                    // not change with repeats.
+                    const uint32_t vi = bt.base_vertex + m.indices[bt.index_start + k2];
+                    if (seen_by_node[vi] == i + 1) continue;
+                    seen_by_node[vi] = uint32_t(i + 1);
+                    const Vec3& v = m.positions[vi];
                     const D3 r = rotate(rq[i], {v.x, v.y, v.z});
                     const D3 w2{r[0] + rt[i][0], r[1] + rt[i][1], r[2] + rt[i][2]};
                     box.points.push_back(w2);

@@ -57,7 +57,7 @@ std::vector<bool> held_vertices(const Model& m, const scene::Scene& exported, bo
     std::vector<bool> held(n, false);
     if (world_space || n == 0) return held;
     const bool uvs = m.uvs.size() == n;
-    const Observed o = observe(exported, n);
+    const Observed o = observe(exported, n, Observe::copies);
     for (size_t v = 0; v < n; ++v) {
         const auto copies = o.by_vid[v];
         bool exact = !copies.empty();
@@ -87,7 +87,7 @@ RebuiltOriginal rebuild_original(const sidecar::ModelBinding& b, const scene::Sc
         }
     out.uv_unknown.assign(n, false);
     if (n > 0) {
-        const Observed got = observe(incoming, n);
+        const Observed got = observe(incoming, n, Observe::copies);
         size_t h = 0; // index among the vertices the file holds
         for (size_t v = 0; v < n; ++v) {
             if (carried[v]) continue;

@@ -42,7 +42,7 @@ SeenByVertex::SeenByVertex(const std::vector<uint32_t>& vids, const std::vector<
     for (size_t i = 0; i < seen.size(); ++i) copies_[next[vids[i]]++] = seen[i]; // stable
 }
 
-Observed observe(const scene::Scene& s, size_t vertex_count) {
+Observed observe(const scene::Scene& s, size_t vertex_count, Observe what) {
     Observed o;
     std::vector<uint32_t> vids;
     std::vector<Seen> seen_copies;
@@ -72,6 +72,7 @@ Observed observe(const scene::Scene& s, size_t vertex_count) {
                 vids.push_back(ident[v]->first);
                 seen_copies.push_back(seen);
             }
+            if (what == Observe::copies) continue;
             for (size_t t = 0; t + 2 < p.indices.size(); t += 3) {
                 const auto &a = ident[p.indices[t]], &b = ident[p.indices[t + 1]],
                            &c = ident[p.indices[t + 2]];

@@ -76,8 +76,11 @@ std::optional<std::pair<uint32_t, uint32_t>> identity_of(const scene::Attribute*
                                                          size_t vertex_count);
 const scene::Attribute* find_attribute(const scene::Primitive& p, const char* name);
 
-// Every copy of every identified vertex and the identified triangles of each batch.
-Observed observe(const scene::Scene& s, size_t vertex_count);
+// Every copy of every identified vertex and, unless only the copies are asked for, the identified
+// triangles of each batch.
+enum class Observe { copies_and_triangles, copies };
+Observed observe(const scene::Scene& s, size_t vertex_count,
+                 Observe what = Observe::copies_and_triangles);
 
 // OBJ carries no TEXCOORD_1. Each incoming group takes the identities of the reference
 // primitive of the same object and group, vertex by vertex in order, when the vertex counts agree;

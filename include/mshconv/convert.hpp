@@ -52,7 +52,9 @@ struct ConvertOptions {
     Path map, wear1, wear2;
     bool areal_faces = false;
     std::optional<std::string> overlay; // "raw", "draped" or "both"
-    std::optional<unsigned> threads;    // the draped overlay's threads (default: all cores)
+    // Threads of one convert: a map's draped overlay, a model export's second thread (default:
+    // all cores; the output is the same).
+    std::optional<unsigned> threads;
 };
 
 struct ConvertRequest {
