@@ -80,6 +80,8 @@ struct ImportChoices {
     std::string animation = "all"; // --animation all|NAME|INDEX
     bool full_read = false;        // --full-read: no shortcut for the file the export wrote
     Readings readings;             // --reading: a new model's (a sidecar's own apply otherwise)
+    // The input GLB read ahead while the sidecar was parsed (not owned; may be null).
+    pipeline::WrittenGlb* written_ahead = nullptr;
 };
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
 pipeline::ModelImport import_model_files(const Job& job, const std::filesystem::path& input,

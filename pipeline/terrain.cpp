@@ -327,6 +327,10 @@ std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
     const std::string_view json_text(reinterpret_cast<const char*>(text.data()), text.size());
     // One validating scan, then only the members the layout's reader takes: a binding sidecar
     // whole (its face rows without a DOM), a first-layout one without its readable view.
+    // A model sidecar says so in its "kind": not scanned here (its own reader validates it).
+    if (const auto kind = sidecar::json_scan::peek_plain_member(json_text, "kind");
+        kind && *kind != "terrain")
+        return std::nullopt;
     std::vector<sidecar::json_scan::Member> members;
     nlohmann::json doc;
     sidecar::IntegerRows face_rows;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 
 #if defined(__SSE2__)
@@ -291,6 +292,84 @@ std::optional<std::string_view> find_member(std::string_view text, std::string_v
     if (sc.stopped) return members.back().value;
     sc.end();
     return std::nullopt;
+}
+
+namespace {
+
+bool is_space(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// The offset just past the string whose opening quote is at `open`, or npos: the next quote not
+// escaped (an odd run of backslashes before it escapes it).
+size_t past_string(std::string_view s, size_t open) {
+    size_t i = open + 1;
+    while (true) {
+        const void* q = std::memchr(s.data() + i, '"', s.size() - i);
+        if (!q) return std::string_view::npos;
+        const size_t at = size_t(static_cast<const char*>(q) - s.data());
+        size_t backslashes = 0;
+        while (at - backslashes > open + 1 && s[at - backslashes - 1] == '\\') ++backslashes;
+        if (backslashes % 2 == 0) return at + 1;
+        i = at + 1;
+    }
+}
+
+// The offset just past the value starting at `i` (a string, an array, an object or a scalar).
+size_t past_value(std::string_view s, size_t i) {
+    if (i >= s.size()) return std::string_view::npos;
+    if (s[i] == '"') return past_string(s, i);
+    size_t depth = 0;
+    while (i < s.size()) {
+        const char c = s[i];
+        if (c == '"') {
+            i = past_string(s, i);
+            if (i == std::string_view::npos) return i;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0) return i; // the scalar ends at its container's end
+            if (--depth == 0) return i + 1;
+        } else if (depth == 0 && (c == ',' || is_space(c))) {
+            return i;
+        }
+        ++i;
+    }
+    return depth == 0 ? i : std::string_view::npos;
+}
+
+} // namespace
+
+std::optional<std::string_view> peek_plain_member(std::string_view s, std::string_view key) {
+    size_t i = 0;
+    auto skip_space = [&] {
+        while (i < s.size() && is_space(s[i])) ++i;
+    };
+    skip_space();
+    if (i >= s.size() || s[i] != '{') return std::nullopt;
+    ++i;
+    while (true) {
+        skip_space();
+        if (i >= s.size() || s[i] != '"') return std::nullopt;
+        const size_t key_end = past_string(s, i);
+        if (key_end == std::string_view::npos) return std::nullopt;
+        const std::string_view name = s.substr(i + 1, key_end - i - 2);
+        i = key_end;
+        skip_space();
+        if (i >= s.size() || s[i] != ':') return std::nullopt;
+        ++i;
+        skip_space();
+        const size_t value_end = past_value(s, i);
+        if (value_end == std::string_view::npos) return std::nullopt;
+        if (name.find('\\') != std::string_view::npos) return std::nullopt; // an escaped key
+        if (name == key) return plain_string(s.substr(i, value_end - i));
+        i = value_end;
+        skip_space();
+        if (i >= s.size() || s[i] != ',') return std::nullopt;
+        ++i;
+    }
 }
 
 std::optional<std::string_view> plain_string(std::string_view value) {

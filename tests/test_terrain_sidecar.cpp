@@ -228,6 +228,33 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
     BOOST_CHECK_THROW(sidecar::json_scan::object_members("[1]"), std::invalid_argument);
 }
 
+// The quick look for a sidecar's "kind": where it answers, it answers what the validating scan
+// reads (the first member of that name, as read_terrain_sidecar takes it).
+BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_scan) {
+    using sidecar::json_scan::peek_plain_member;
+    const std::vector<std::string> answered = {
+        R"({"kind":"terrain"})", R"( { "a" : [1, "]}\"", {"kind": "inner"}], "kind" : "model" } )",
+        R"({"s":"x\\","t":"\"kind\": \"no\"","kind":"model","kind":"second"})",
+        R"({"n": -1.5e3, "b": true, "z": null, "o": {"k": [[], {}]}, "kind": "texture"})",
+        R"({"blocks":[{"base64":"QUJD","size":3}],"kind":"terrain","schema":"mshconv-sidecar/2"})"};
+    for (const std::string& t : answered) {
+        const auto kind = peek_plain_member(t, "kind");
+        BOOST_TEST_REQUIRE(kind.has_value(), t);
+        std::string first;
+        for (const auto& m : sidecar::json_scan::object_members(t))
+            if (m.key == "kind" && first.empty()) first = json::parse(m.value).get<std::string>();
+        BOOST_TEST(std::string(*kind) == first, t);
+    }
+    // No answer (the validating reader decides): no such member, an escaped value or key, text
+    // that is not an object, or text the look does not expect.
+    for (const std::string& t :
+         {std::string(R"({"a": {"kind": "inner"}})"), std::string(R"({"kind": "te\u0072rain"})"),
+          std::string(R"({"ki\u006ed": "model"})"), std::string(R"(["kind", "model"])"),
+          std::string(R"({"kind": 3})"), std::string(R"({"a" 1, "kind": "model"})"),
+          std::string(R"({"a": "unterminated)"), std::string(""), std::string("{")})
+        BOOST_TEST(!peek_plain_member(t, "kind").has_value(), t);
+}
+
 // find_member reads up to the member it is asked for: text after it is not scanned, text before
 // it must be valid, and a member only nested deeper is not the outer object's.
 BOOST_AUTO_TEST_CASE(json_scanner_finds_a_member_without_reading_past_it) {
