@@ -224,10 +224,12 @@ constexpr size_t kMergedCornersAtMost = 256;
 constexpr size_t kMaxClipCorners = kMergedCornersAtMost + 3;
 
 // A clip's working memory, the caller's and reused: the drape clips hundreds of thousands of
-// pieces on a map (fixed arrays: no size bookkeeping per corner).
+// pieces on a map (fixed arrays: no size bookkeeping per corner). A corner's line is a pointer
+// (to the subject's lines or the ground triangle's edges) until the piece is kept.
 struct ClipBuffers {
     std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
-    std::array<std::array<Line, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
+    std::array<std::array<const Line*, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
+    std::array<const Line*, kMaxClipCorners> subject_lines;
     std::array<double, kMaxClipCorners> sides;
 };
 
@@ -236,17 +238,18 @@ double clamp01(double f) {
 }
 
 // Where the piece's edge along `l` crosses the ground triangle's edge `e`, from the two lines
-// alone (`fallback`, the clip's own point, when they do not cross): two terrain edges meet at
-// their common vertex; a polygon edge crosses a terrain edge at a height interpolated along it.
-Corner crossing(const Line& l, const Line& e, P2 fallback) {
+// alone (`fallback()`, the clip's own point, when they do not cross: rare, so made only then):
+// two terrain edges meet at their common vertex; a polygon edge crosses a terrain edge at a
+// height interpolated along it.
+template <class Fallback> Corner crossing(const Line& l, const Line& e, Fallback&& fallback) {
     if (l.terrain()) {
         if (l.u == e.u || l.u == e.v) return {l.p, l.zp};
         if (l.v == e.u || l.v == e.v) return {l.q, l.zq};
-        return {fallback, std::nan("")};
+        return {fallback(), std::nan("")};
     }
     const double dp = cross(e.p, e.q, l.p), dq = cross(e.p, e.q, l.q);
     const double ep = cross(l.p, l.q, e.p), eq = cross(l.p, l.q, e.q);
-    if (!(dp != dq) || !(ep != eq)) return {fallback, std::nan("")};
+    if (!(dp != dq) || !(ep != eq)) return {fallback(), std::nan("")};
     const double s = clamp01(dp / (dp - dq)), r = clamp01(ep / (ep - eq));
     return {{l.p.x + s * (l.q.x - l.p.x), l.p.y + s * (l.q.y - l.p.y)}, e.zp + r * (e.zq - e.zp)};
 }
@@ -258,19 +261,25 @@ std::array<Line, 3> ground_edges(const Ground& g) {
             ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0])};
 }
 
+// A clipped piece: its corners and, for each, the line its edge to the next lies on.
+struct Clipped {
+    const Corner* corners;
+    const Line* const* lines;
+    size_t count; // 0 when they do not overlap
+};
+
 // Sutherland-Hodgman: the part of the convex polygon `subject` (`n` corners, counter-clockwise:
-// a convex part of an areal or a ribbon; `lines[k]` the edge from corner k to k + 1) inside the
-// counter-clockwise ground triangle, as a pointer to its corners and their count (0 when they do
-// not overlap). Each of the three edges adds at most one corner; a corner cut by an edge is
-// computed from the two lines it lies on (crossing), the same in the pieces on either side.
-std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject_lines, size_t n,
-                                      const Ground& g, ClipBuffers& b) {
+// a convex part of an areal or a ribbon; `subject_lines[k]` the edge from corner k to k + 1)
+// inside the counter-clockwise ground triangle (`edge_lines`: its ground_edges). Each of the
+// three edges adds at most one corner; a corner cut by an edge is computed from the two lines it
+// lies on (crossing), the same in the pieces on either side.
+Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, const Ground& g,
+             const std::array<Line, 3>& edge_lines, ClipBuffers& b) {
     const Corner* poly = subject;
-    const Line* lines = subject_lines;
+    const Line* const* lines = subject_lines;
     int next = 0;
     double* d = b.sides.data();
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
-    const std::array<Line, 3> edge_lines = ground_edges(g);
     for (int k = 0; k < 3; ++k) {
         const auto& e = edges[k];
         bool all_in = true, all_out = true;
@@ -279,20 +288,22 @@ std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject
             all_in &= d[i] >= 0;
             all_out &= d[i] < 0;
         }
-        if (all_out) return {nullptr, 0};
+        if (all_out) return {nullptr, nullptr, 0};
         if (all_in) continue; // this edge cuts nothing off
+        const Line* edge_line = &edge_lines[size_t(k)];
         Corner* out = b.rings[size_t(next)].data();
-        Line* out_lines = b.lines[size_t(next)].data();
+        const Line** out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
             const bool in = d[i] >= 0, prev_in = d[prev] >= 0;
             if (in != prev_in) {
-                const double f = d[prev] / (d[prev] - d[i]);
-                const P2 p = poly[prev].xy, q = poly[i].xy;
-                out[m] = crossing(lines[prev], edge_lines[size_t(k)],
-                                  {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)});
+                out[m] = crossing(*lines[prev], *edge_line, [&] {
+                    const double f = d[prev] / (d[prev] - d[i]);
+                    const P2 p = poly[prev].xy, q = poly[i].xy;
+                    return P2{p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
+                });
                 // Leaving: on along the ground edge; entering: on along the piece's edge.
-                out_lines[m++] = prev_in ? edge_lines[size_t(k)] : lines[prev];
+                out_lines[m++] = prev_in ? edge_line : lines[prev];
             }
             if (in) out[m] = poly[i], out_lines[m++] = lines[i];
         }
@@ -300,9 +311,9 @@ std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject
         lines = out_lines;
         n = m;
         next ^= 1;
-        if (n < 3) return {nullptr, 0};
+        if (n < 3) return {nullptr, nullptr, 0};
     }
-    return {poly, n};
+    return {poly, lines, n};
 }
 
 // Whether the ground triangle lies wholly outside one edge of the counter-clockwise `subject`:
@@ -678,7 +689,8 @@ class Draper {
                                   {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
                                  Corner c = side < 0 ? Corner{v, std::nan("")}
-                                                     : crossing(edge, sides[size_t(side)], v);
+                                                     : crossing(edge, sides[size_t(side)],
+                                                                [v] { return v; });
                                  if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
                                  segment.t[end] = t, segment.ends[end++] = c;
                              }
@@ -739,26 +751,26 @@ class Draper {
             lo.x = std::min(lo.x, c.xy.x), lo.y = std::min(lo.y, c.xy.y);
             hi.x = std::max(hi.x, c.xy.x), hi.y = std::max(hi.y, c.xy.y);
         }
+        for (size_t k = 0; k < subject_.size(); ++k)
+            clip_buffers_.subject_lines[k] = &subject_lines_[k];
         index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
             if (separate_first && separated(g, subject_)) return;
-            const auto [piece, corners] =
-                clip(subject_.data(), subject_lines_.data(), subject_.size(), g, clip_buffers_);
+            const std::array<Line, 3> edge_lines = ground_edges(g);
+            const auto [piece, lines, corners] =
+                clip(subject_.data(), clip_buffers_.subject_lines.data(), subject_.size(), g,
+                     edge_lines, clip_buffers_);
             if (corners < 3) return;
-            const Line* lines = piece == subject_.data() ? subject_lines_.data()
-                                : piece == clip_buffers_.rings[0].data()
-                                    ? clip_buffers_.lines[0].data()
-                                    : clip_buffers_.lines[1].data();
             Piece p{corners_.size(), 0, plane_key(g)};
             for (size_t k = 0; k < corners; ++k) {
                 Corner c = piece[k];
                 if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
                 // A corner on the one before (a corner the ground's edge passes through).
                 if (p.count > 0 && c.xy == corners_.back().xy) {
-                    lines_.back() = lines[k];
+                    lines_.back() = *lines[k];
                     continue;
                 }
-                corners_.push_back(c), lines_.push_back(lines[k]), ++p.count;
+                corners_.push_back(c), lines_.push_back(*lines[k]), ++p.count;
             }
             if (p.count > 1 && corners_.back().xy == corners_[p.first].xy)
                 corners_.pop_back(), lines_.pop_back(), --p.count;
