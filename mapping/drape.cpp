@@ -782,6 +782,15 @@ class Draper {
         });
     }
 
+    struct Piece {
+        size_t first, count;           // in corners_ and lines_
+        std::array<uint64_t, 3> plane; // its ground triangle's plane_key
+    };
+    struct PieceOrder { // a piece by its plane: what emit sorts
+        std::array<uint64_t, 3> plane;
+        uint32_t piece;
+    };
+
     // Lays the pieces clipped so far into `target`, `lift` above the ground, and forgets them.
     // The pieces on one plane (a terrain triangle's, or a flat stretch's: a plateau, the river)
     // are merged where they share edges, and a corner then left on a straight line it was only
@@ -791,32 +800,56 @@ class Draper {
     // its corners.
     void emit(scene::Primitive& target, float lift) {
         std::vector<float>& pos = target.attributes["POSITION"].data;
-        std::vector<size_t>& order = order_;
+        // By plane, then in the order clipped (the plane beside its piece: no indirection).
+        std::vector<PieceOrder>& order = order_;
         order.resize(pieces_.size());
-        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-            return std::tie(pieces_[x].plane, x) < std::tie(pieces_[y].plane, y);
+        for (size_t i = 0; i < order.size(); ++i) order[i] = {pieces_[i].plane, uint32_t(i)};
+        std::sort(order.begin(), order.end(), [](const PieceOrder& x, const PieceOrder& y) {
+            if (x.plane[0] != y.plane[0]) return x.plane[0] < y.plane[0];
+            if (x.plane[1] != y.plane[1]) return x.plane[1] < y.plane[1];
+            if (x.plane[2] != y.plane[2]) return x.plane[2] < y.plane[2];
+            return x.piece < y.piece;
         });
         for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
-            for (g1 = g0 + 1;
-                 g1 < order.size() && pieces_[order[g1]].plane == pieces_[order[g0]].plane; ++g1) {
+            for (g1 = g0 + 1; g1 < order.size() && order[g1].plane == order[g0].plane; ++g1) {
             }
             if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, pos, lift)) continue;
             for (size_t k = g0; k < g1; ++k) {
-                const Piece& p = pieces_[order[k]];
-                const uint32_t base = add_corner(pos, corners_[p.first], lift);
-                for (size_t c = 1; c < p.count; ++c) add_corner(pos, corners_[p.first + c], lift);
-                for (uint32_t c = 1; c + 1 < p.count; ++c)
-                    for (uint32_t corner : {0u, c, c + 1}) target.indices.push_back(base + corner);
+                const Piece& p = pieces_[order[k].piece];
+                const uint32_t base = uint32_t(pos.size() / 3);
+                float* to = grow(pos, 3 * p.count);
+                for (size_t c = 0; c < p.count; ++c, to += 3) put(to, corners_[p.first + c], lift);
+                uint32_t* fan = grow(target.indices, 3 * (p.count - 2));
+                for (uint32_t c = 1; c + 1 < p.count; ++c, fan += 3)
+                    fan[0] = base, fan[1] = base + c, fan[2] = base + c + 1;
             }
         }
         pieces_.clear(), corners_.clear(), lines_.clear();
     }
 
-    static uint32_t add_corner(std::vector<float>& pos, const Corner& c, float lift) {
-        const uint32_t at = uint32_t(pos.size() / 3);
-        push(pos, c.xy.x, c.xy.y, c.z + lift);
-        return at;
+    // `v` lengthened by `count` elements, to be written through the pointer returned.
+    template <class T> static T* grow(std::vector<T>& v, size_t count) {
+        const size_t at = v.size();
+        v.resize(at + count);
+        return v.data() + at;
+    }
+
+    // A corner's position, `lift` above it, at `to` (MSH -> glTF axes, as push).
+    static void put(float* to, const Corner& c, float lift) {
+        const double z = c.z + lift;
+        to[0] = float(c.xy.x), to[1] = float(z), to[2] = float(-c.xy.y);
+    }
+
+    // std::array's == calls memcmp here.
+    static bool same_key(const std::array<uint64_t, 4>& x, const std::array<uint64_t, 4>& y) {
+        return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
+    }
+
+    static bool key_less(const std::array<uint64_t, 4>& x, const std::array<uint64_t, 4>& y) {
+        if (x[0] != y[0]) return x[0] < y[0];
+        if (x[1] != y[1]) return x[1] < y[1];
+        if (x[2] != y[2]) return x[2] < y[2];
+        return x[3] < y[3];
     }
 
     // A piece's edge, a to b.
@@ -830,29 +863,31 @@ class Draper {
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
-    bool merge(const size_t* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
+    bool merge(const PieceOrder* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
                float lift) {
         const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
         std::vector<Edge>& edges = edges_;
         edges.clear();
         for (size_t i = 0; i < n; ++i) {
-            const Piece& p = pieces_[group[i]];
+            const Piece& p = pieces_[group[i].piece];
             for (size_t k = 0; k < p.count; ++k) {
                 const uint32_t a = uint32_t(p.first + k), b = uint32_t(p.first + (k + 1) % p.count);
                 const P2 pa = corners_[a].xy, pb = corners_[b].xy;
                 edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a, b});
             }
         }
+        // Keys compared field by field (std::array's operator< goes through a three-way
+        // comparison).
         std::sort(edges.begin(), edges.end(),
-                  [](const Edge& x, const Edge& y) { return x.key < y.key; });
+                  [](const Edge& x, const Edge& y) { return key_less(x.key, y.key); });
         const auto find = [&](const std::array<uint64_t, 4>& key) {
-            const auto it =
-                std::lower_bound(edges.begin(), edges.end(), key,
-                                 [](const Edge& e, const auto& k) { return e.key < k; });
-            return it != edges.end() && it->key == key ? it : edges.end();
+            const auto it = std::lower_bound(
+                edges.begin(), edges.end(), key,
+                [](const Edge& e, const std::array<uint64_t, 4>& k) { return key_less(e.key, k); });
+            return it != edges.end() && same_key(it->key, key) ? it : edges.end();
         };
         for (size_t i = 0; i < edges.size(); ++i) {
-            if (i > 0 && edges[i].key == edges[i - 1].key) return false; // pieces overlap
+            if (i > 0 && same_key(edges[i].key, edges[i - 1].key)) return false; // pieces overlap
             const auto& k = edges[i].key;
             edges[i].inner = find({k[2], k[3], k[0], k[1]}) != edges.end();
         }
@@ -874,7 +909,7 @@ class Draper {
                 auto next = std::lower_bound(
                     edges.begin(), edges.end(), std::array<uint64_t, 2>{k[2], k[3]},
                     [](const Edge& x, const std::array<uint64_t, 2>& a) {
-                        return std::array<uint64_t, 2>{x.key[0], x.key[1]} < a;
+                        return x.key[0] != a[0] ? x.key[0] < a[0] : x.key[1] < a[1];
                     });
                 size_t found = edges.size();
                 for (; next != edges.end() && next->key[0] == k[2] && next->key[1] == k[3]; ++next)
@@ -910,15 +945,12 @@ class Draper {
             for (uint32_t t : triangles) triangles_out_.push_back(base + t);
         }
         const uint32_t base = uint32_t(pos.size() / 3);
-        for (uint32_t c : out) add_corner(pos, corners_[c], lift);
-        for (uint32_t t : triangles_out_) target.indices.push_back(base + t);
+        float* to = grow(pos, 3 * out.size());
+        for (uint32_t c : out) put(to, corners_[c], lift), to += 3;
+        uint32_t* index = grow(target.indices, triangles_out_.size());
+        for (uint32_t t : triangles_out_) *index++ = base + t;
         return true;
     }
-
-    struct Piece {
-        size_t first, count;           // in corners_ and lines_
-        std::array<uint64_t, 3> plane; // its ground triangle's plane_key
-    };
 
     const GroundIndex& index_;
     const DrapeOptions& options_;
@@ -933,7 +965,7 @@ class Draper {
     std::vector<Corner> corners_;
     std::vector<Line> lines_;
     // merge()'s and emit()'s working memory.
-    std::vector<size_t> order_;
+    std::vector<PieceOrder> order_;
     std::vector<uint32_t> ring_, kept_, triangles_, out_corners_, triangles_out_;
     std::vector<P2> ring_xy_;
     std::vector<Edge> edges_;
