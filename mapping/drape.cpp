@@ -134,15 +134,27 @@ class GroundIndex {
                 hi_.x = std::max(hi_.x, p.x), hi_.y = std::max(hi_.y, p.y);
             }
         n_ = std::max<size_t>(1, size_t(std::sqrt(double(ground_.size()) / 2)));
-        cells_.resize(n_ * n_);
+        // Each cell's triangles in index order, the cells one after another (counted, then
+        // placed: one array rather than a vector per cell).
+        std::vector<std::array<size_t, 4>> ranges(ground_.size()); // x0, y0, x1, y1
+        cell_start_.assign(n_ * n_ + 1, 0);
         for (size_t i = 0; i < ground_.size(); ++i) {
             const Ground& g = ground_[i];
             const auto [x0, y0] =
                 cell(std::min({g.a.x, g.b.x, g.c.x}), std::min({g.a.y, g.b.y, g.c.y}));
             const auto [x1, y1] =
                 cell(std::max({g.a.x, g.b.x, g.c.x}), std::max({g.a.y, g.b.y, g.c.y}));
+            ranges[i] = {x0, y0, x1, y1};
             for (size_t x = x0; x <= x1; ++x)
-                for (size_t y = y0; y <= y1; ++y) cells_[x * n_ + y].push_back(uint32_t(i));
+                for (size_t y = y0; y <= y1; ++y) ++cell_start_[x * n_ + y + 1];
+        }
+        for (size_t c = 0; c < n_ * n_; ++c) cell_start_[c + 1] += cell_start_[c];
+        cell_ground_.resize(cell_start_.back());
+        std::vector<size_t> filled(cell_start_.begin(), cell_start_.end() - 1);
+        for (size_t i = 0; i < ground_.size(); ++i) {
+            const auto [x0, y0, x1, y1] = ranges[i];
+            for (size_t x = x0; x <= x1; ++x)
+                for (size_t y = y0; y <= y1; ++y) cell_ground_[filled[x * n_ + y]++] = uint32_t(i);
         }
     }
 
@@ -164,8 +176,8 @@ class GroundIndex {
         const auto [x1, y1] = cell(hi.x, hi.y);
         for (size_t x = x0; x <= x1; ++x)
             for (size_t y = y0; y <= y1; ++y)
-                for (uint32_t i : cells_[x * n_ + y])
-                    if (marks.stamp[i] != marks.round) {
+                for (size_t at = cell_start_[x * n_ + y]; at < cell_start_[x * n_ + y + 1]; ++at)
+                    if (const uint32_t i = cell_ground_[at]; marks.stamp[i] != marks.round) {
                         marks.stamp[i] = marks.round;
                         visit_ground(ground_[i]);
                     }
@@ -173,23 +185,27 @@ class GroundIndex {
 
   private:
     // Each vertex's id: the first vertex of its position (bit patterns equal), so that faces
-    // that do not share their vertices still share their edges' crossings.
+    // that do not share their vertices still share their edges' crossings. An open-addressed
+    // table of the first vertices, met in vertex order.
     static std::vector<uint32_t> first_of_each_position(const std::vector<terrain::Vec3>& pos) {
-        const auto key = [&](uint32_t i) {
-            return std::tuple{std::bit_cast<uint32_t>(pos[i].x), std::bit_cast<uint32_t>(pos[i].y),
-                              std::bit_cast<uint32_t>(pos[i].z), i};
+        const auto key = [&](size_t i) {
+            return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(pos[i].x),
+                                           std::bit_cast<uint32_t>(pos[i].y),
+                                           std::bit_cast<uint32_t>(pos[i].z)};
         };
-        std::vector<uint32_t> order(pos.size());
-        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&](uint32_t x, uint32_t y) { return key(x) < key(y); });
+        const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * pos.size()));
+        std::vector<uint32_t> slots(size, kNoVertex);
         std::vector<uint32_t> id(pos.size());
-        for (size_t k = 0; k < order.size(); ++k) {
-            const bool same = k > 0 &&
-                              std::get<0>(key(order[k])) == std::get<0>(key(order[k - 1])) &&
-                              std::get<1>(key(order[k])) == std::get<1>(key(order[k - 1])) &&
-                              std::get<2>(key(order[k])) == std::get<2>(key(order[k - 1]));
-            id[order[k]] = same ? id[order[k - 1]] : order[k];
+        for (size_t i = 0; i < pos.size(); ++i) {
+            const auto k = key(i);
+            uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
+                         (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
+                         (uint64_t(k[2]) * 0x165667B19E3779F9ull);
+            h ^= h >> 29;
+            size_t at = size_t(h) & (size - 1);
+            while (slots[at] != kNoVertex && key(slots[at]) != k) at = (at + 1) & (size - 1);
+            if (slots[at] == kNoVertex) slots[at] = uint32_t(i);
+            id[i] = slots[at];
         }
         return id;
     }
@@ -206,7 +222,9 @@ class GroundIndex {
     }
 
     std::vector<Ground> ground_;
-    std::vector<std::vector<uint32_t>> cells_;
+    // Cell c's triangles: cell_ground_[cell_start_[c]] up to cell_ground_[cell_start_[c + 1]].
+    std::vector<size_t> cell_start_;
+    std::vector<uint32_t> cell_ground_;
     size_t n_ = 1;
     P2 lo_{0, 0}, hi_{0, 0};
 };
