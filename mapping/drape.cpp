@@ -1141,25 +1141,29 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
     std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
     std::vector<scene::Primitive> parts;
     std::vector<float>* to_pos = nullptr;
-    uint32_t at = kNoVertex; // the part being filled
+    std::vector<uint32_t>* to_indices = nullptr;
+    uint32_t at = kNoVertex;    // the part being filled
+    uint32_t part_vertices = 0; // its vertices so far
     for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
         size_t added = 0;
         for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != at;
-        if (!to_pos || to_pos->size() / 3 + added > kPartVertices) {
+        if (!to_pos || part_vertices + added > kPartVertices) {
             scene::Primitive& next = parts.emplace_back();
             next.material = p.material;
             next.mode = p.mode;
             to_pos = &next.attributes["POSITION"].data;
+            to_indices = &next.indices;
             at = uint32_t(parts.size() - 1);
+            part_vertices = 0;
         }
         for (size_t c = 0; c < corners; ++c) {
             const uint32_t v = p.indices[k + c];
             if (part_of[v] != at) {
-                part_of[v] = at, local[v] = uint32_t(to_pos->size() / 3);
-                to_pos->insert(to_pos->end(), pos.begin() + std::ptrdiff_t(3 * v),
-                               pos.begin() + std::ptrdiff_t(3 * v + 3));
+                part_of[v] = at, local[v] = part_vertices++;
+                const float* from = pos.data() + 3 * size_t(v);
+                to_pos->push_back(from[0]), to_pos->push_back(from[1]), to_pos->push_back(from[2]);
             }
-            parts.back().indices.push_back(local[v]);
+            to_indices->push_back(local[v]);
         }
     }
     p = scene::Primitive();
