@@ -45,6 +45,7 @@ struct Ground {
     double za, dzdx, dzdy; // plane: z = za + dzdx (x - a.x) + dzdy (y - a.y)
     double zb = 0, zc = 0;
     std::array<uint32_t, 3> id{};
+    P2 lo{0, 0}, hi{0, 0}; // bounds in XY
     double height(double x, double y) const { return za + dzdx * (x - a.x) + dzdy * (y - a.y); }
 };
 
@@ -124,6 +125,8 @@ class GroundIndex {
                 std::swap(g.b, g.c), std::swap(g.zb, g.zc);
                 std::swap(g.id[1], g.id[2]);
             }
+            g.lo = {std::min({g.a.x, g.b.x, g.c.x}), std::min({g.a.y, g.b.y, g.c.y})};
+            g.hi = {std::max({g.a.x, g.b.x, g.c.x}), std::max({g.a.y, g.b.y, g.c.y})};
             ground_.push_back(g);
         }
         if (ground_.empty()) return;
@@ -140,10 +143,8 @@ class GroundIndex {
         cell_start_.assign(n_ * n_ + 1, 0);
         for (size_t i = 0; i < ground_.size(); ++i) {
             const Ground& g = ground_[i];
-            const auto [x0, y0] =
-                cell(std::min({g.a.x, g.b.x, g.c.x}), std::min({g.a.y, g.b.y, g.c.y}));
-            const auto [x1, y1] =
-                cell(std::max({g.a.x, g.b.x, g.c.x}), std::max({g.a.y, g.b.y, g.c.y}));
+            const auto [x0, y0] = cell(g.lo.x, g.lo.y);
+            const auto [x1, y1] = cell(g.hi.x, g.hi.y);
             ranges[i] = {x0, y0, x1, y1};
             for (size_t x = x0; x <= x1; ++x)
                 for (size_t y = y0; y <= y1; ++y) ++cell_start_[x * n_ + y + 1];
@@ -248,6 +249,7 @@ struct ClipBuffers {
     std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
     std::array<std::array<const Line*, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
     std::array<const Line*, kMaxClipCorners> subject_lines;
+    std::array<Line, 3> ground_edges; // those a clip cut along (made only then)
     std::array<double, kMaxClipCorners> sides;
 };
 
@@ -272,11 +274,21 @@ template <class Fallback> Corner crossing(const Line& l, const Line& e, Fallback
     return {{l.p.x + s * (l.q.x - l.p.x), l.p.y + s * (l.q.y - l.p.y)}, e.zp + r * (e.zq - e.zp)};
 }
 
+// The ground triangle's edge k (a-b, b-c, c-a: counter-clockwise).
+Line ground_edge(const Ground& g, int k) {
+    switch (k) {
+    case 0:
+        return ground_edge(g.a, g.za, g.id[0], g.b, g.zb, g.id[1]);
+    case 1:
+        return ground_edge(g.b, g.zb, g.id[1], g.c, g.zc, g.id[2]);
+    default:
+        return ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0]);
+    }
+}
+
 // The ground triangle's edges, counter-clockwise.
 std::array<Line, 3> ground_edges(const Ground& g) {
-    return {ground_edge(g.a, g.za, g.id[0], g.b, g.zb, g.id[1]),
-            ground_edge(g.b, g.zb, g.id[1], g.c, g.zc, g.id[2]),
-            ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0])};
+    return {ground_edge(g, 0), ground_edge(g, 1), ground_edge(g, 2)};
 }
 
 // A clipped piece: its corners and, for each, the line its edge to the next lies on.
@@ -288,11 +300,11 @@ struct Clipped {
 
 // Sutherland-Hodgman: the part of the convex polygon `subject` (`n` corners, counter-clockwise:
 // a convex part of an areal or a ribbon; `subject_lines[k]` the edge from corner k to k + 1)
-// inside the counter-clockwise ground triangle (`edge_lines`: its ground_edges). Each of the
+// inside the counter-clockwise ground triangle. Each of the
 // three edges adds at most one corner; a corner cut by an edge is computed from the two lines it
 // lies on (crossing), the same in the pieces on either side.
 Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, const Ground& g,
-             const std::array<Line, 3>& edge_lines, ClipBuffers& b) {
+             ClipBuffers& b) {
     const Corner* poly = subject;
     const Line* const* lines = subject_lines;
     int next = 0;
@@ -308,7 +320,7 @@ Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, 
         }
         if (all_out) return {nullptr, nullptr, 0};
         if (all_in) continue; // this edge cuts nothing off
-        const Line* edge_line = &edge_lines[size_t(k)];
+        const Line* edge_line = &(b.ground_edges[size_t(k)] = ground_edge(g, k));
         Corner* out = b.rings[size_t(next)].data();
         const Line** out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
@@ -433,16 +445,17 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
 
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it
 // is outlined once, by the first areal that has it (a second copy would draw the same lines and
-// ribbon on top of the first). Per areal, per edge in order; found by sorting the edges by
-// their ends (the same whichever way an edge runs). The ends are compared as bit patterns: a
-// total order whatever the values (std::sort needs one; a map built in memory is not checked).
+// ribbon on top of the first). Per areal, per edge in order; found through a table of the edges
+// met so far, by their ends (the same whichever way an edge runs) compared as bit patterns.
 std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
-    struct Edge {
-        std::array<uint32_t, 4> ends; // lower end first
-        uint32_t areal, k;
-    };
+    using Ends = std::array<uint32_t, 4>; // lower end first
     auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
-    std::vector<Edge> edges;
+    size_t count = 0;
+    for (const arealmap::Areal& areal : map.areals) count += areal.vertices.size();
+    const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * count));
+    std::vector<Ends> seen;
+    seen.reserve(count);
+    std::vector<uint32_t> slots(size, kNoVertex); // indices into seen
     std::vector<std::vector<bool>> outline(map.areals.size());
     for (uint32_t a = 0; a < map.areals.size(); ++a) {
         const auto& v = map.areals[a].vertices;
@@ -450,15 +463,21 @@ std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
         for (uint32_t k = 0; k < v.size(); ++k) {
             const auto& next = v[(k + 1) % v.size()];
             std::array<uint32_t, 2> p{bits(v[k].x), bits(v[k].y)}, q{bits(next.x), bits(next.y)};
-            if (q < p) std::swap(p, q);
-            edges.push_back({{p[0], p[1], q[0], q[1]}, a, k});
+            if (q[0] < p[0] || (q[0] == p[0] && q[1] < p[1])) std::swap(p, q);
+            const Ends ends{p[0], p[1], q[0], q[1]};
+            uint64_t h = ((uint64_t(ends[0]) << 32 | ends[1]) * 0x9E3779B97F4A7C15ull) ^
+                         ((uint64_t(ends[2]) << 32 | ends[3]) * 0xC2B2AE3D27D4EB4Full);
+            h ^= h >> 29;
+            size_t at = size_t(h) & (size - 1);
+            while (slots[at] != kNoVertex && seen[slots[at]] != ends) at = (at + 1) & (size - 1);
+            if (slots[at] != kNoVertex) {
+                outline[a][k] = false; // an earlier areal's edge, or this one's again
+                continue;
+            }
+            slots[at] = uint32_t(seen.size());
+            seen.push_back(ends);
         }
     }
-    std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
-        return std::tie(x.ends, x.areal, x.k) < std::tie(y.ends, y.areal, y.k);
-    });
-    for (size_t i = 1; i < edges.size(); ++i)
-        if (edges[i].ends == edges[i - 1].ends) outline[edges[i].areal][edges[i].k] = false;
     return outline;
 }
 
@@ -516,7 +535,9 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
         r.first.push_back(r.quads.size());
     }
     std::sort(ends.begin(), ends.end(), [](const End& x, const End& y) {
-        return std::tie(x.at, x.edge, x.start) < std::tie(y.at, y.edge, y.start);
+        if (x.at[0] != y.at[0]) return x.at[0] < y.at[0];
+        if (x.at[1] != y.at[1]) return x.at[1] < y.at[1];
+        return x.edge != y.edge ? x.edge < y.edge : x.start < y.start;
     });
     // The turn's cosine at the ends x and y taken as a path through their vertex (x arriving, y
     // leaving, each turned round where it runs the other way), if they can be mitred.
@@ -573,8 +594,7 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
 }
 
 bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
-    return std::max({g.a.x, g.b.x, g.c.x}) >= lo.x && std::min({g.a.x, g.b.x, g.c.x}) <= hi.x &&
-           std::max({g.a.y, g.b.y, g.c.y}) >= lo.y && std::min({g.a.y, g.b.y, g.c.y}) <= hi.y;
+    return g.hi.x >= lo.x && g.lo.x <= hi.x && g.hi.y >= lo.y && g.lo.y <= hi.y;
 }
 
 // Cyrus-Beck: the part of segment p->q inside the triangle, if any: its parameter range and
@@ -774,10 +794,9 @@ class Draper {
         index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
             if (separate_first && separated(g, subject_)) return;
-            const std::array<Line, 3> edge_lines = ground_edges(g);
             const auto [piece, lines, corners] =
                 clip(subject_.data(), clip_buffers_.subject_lines.data(), subject_.size(), g,
-                     edge_lines, clip_buffers_);
+                     clip_buffers_);
             if (corners < 3) return;
             Piece p{corners_.size(), 0, plane_key(g)};
             for (size_t k = 0; k < corners; ++k) {
