@@ -481,6 +481,38 @@ std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
     return outline;
 }
 
+// The ends grouped by position (`at`), each group in the ends' order (by edge: an edge of some
+// length has its two ends at two positions), the groups in order of their first end: a table of
+// positions and a counting sort, not a sort by position.
+// The mitres at one position do not depend on another's.
+template <class End> std::vector<End> group_by_position(std::vector<End> ends) {
+    const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * ends.size()));
+    std::vector<uint32_t> slots(size, kNoVertex); // a position's group
+    std::vector<uint64_t> group_at;
+    std::vector<uint32_t> group_of(ends.size());
+    std::vector<size_t> start;
+    for (size_t i = 0; i < ends.size(); ++i) {
+        const uint64_t at = uint64_t(ends[i].at[0]) << 32 | ends[i].at[1];
+        uint64_t h = at * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+        size_t slot = size_t(h) & (size - 1);
+        while (slots[slot] != kNoVertex && group_at[slots[slot]] != at)
+            slot = (slot + 1) & (size - 1);
+        if (slots[slot] == kNoVertex) {
+            slots[slot] = uint32_t(group_at.size());
+            group_at.push_back(at);
+            start.push_back(0);
+        }
+        group_of[i] = slots[slot];
+        ++start[slots[slot]];
+    }
+    size_t next = 0;
+    for (size_t& s : start) next += std::exchange(s, next);
+    std::vector<End> grouped(ends.size());
+    for (size_t i = 0; i < ends.size(); ++i) grouped[start[group_of[i]]++] = ends[i];
+    return grouped;
+}
+
 // The ribbons the outlines are drawn with: each outlined edge's band `width` wide, as four
 // corners counter-clockwise (right at its start, right at its end, left at its end, left at its
 // start, along the edge as its areal runs), by areal and edge. A band is the edge's rectangle,
@@ -534,11 +566,7 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
         }
         r.first.push_back(r.quads.size());
     }
-    std::sort(ends.begin(), ends.end(), [](const End& x, const End& y) {
-        if (x.at[0] != y.at[0]) return x.at[0] < y.at[0];
-        if (x.at[1] != y.at[1]) return x.at[1] < y.at[1];
-        return x.edge != y.edge ? x.edge < y.edge : x.start < y.start;
-    });
+    ends = group_by_position(std::move(ends));
     // The turn's cosine at the ends x and y taken as a path through their vertex (x arriving, y
     // leaving, each turned round where it runs the other way), if they can be mitred.
     const auto turn = [&](const End& x, const End& y) -> std::optional<double> {
