@@ -45,6 +45,7 @@ struct Ground {
     double za, dzdx, dzdy; // plane: z = za + dzdx (x - a.x) + dzdy (y - a.y)
     double zb = 0, zc = 0;
     std::array<uint32_t, 3> id{};
+    P2 lo{0, 0}, hi{0, 0}; // bounds in XY
     double height(double x, double y) const { return za + dzdx * (x - a.x) + dzdy * (y - a.y); }
 };
 
@@ -124,6 +125,8 @@ class GroundIndex {
                 std::swap(g.b, g.c), std::swap(g.zb, g.zc);
                 std::swap(g.id[1], g.id[2]);
             }
+            g.lo = {std::min({g.a.x, g.b.x, g.c.x}), std::min({g.a.y, g.b.y, g.c.y})};
+            g.hi = {std::max({g.a.x, g.b.x, g.c.x}), std::max({g.a.y, g.b.y, g.c.y})};
             ground_.push_back(g);
         }
         if (ground_.empty()) return;
@@ -134,15 +137,25 @@ class GroundIndex {
                 hi_.x = std::max(hi_.x, p.x), hi_.y = std::max(hi_.y, p.y);
             }
         n_ = std::max<size_t>(1, size_t(std::sqrt(double(ground_.size()) / 2)));
-        cells_.resize(n_ * n_);
+        // Each cell's triangles in index order, the cells one after another (counted, then
+        // placed: one array rather than a vector per cell).
+        std::vector<std::array<size_t, 4>> ranges(ground_.size()); // x0, y0, x1, y1
+        cell_start_.assign(n_ * n_ + 1, 0);
         for (size_t i = 0; i < ground_.size(); ++i) {
             const Ground& g = ground_[i];
-            const auto [x0, y0] =
-                cell(std::min({g.a.x, g.b.x, g.c.x}), std::min({g.a.y, g.b.y, g.c.y}));
-            const auto [x1, y1] =
-                cell(std::max({g.a.x, g.b.x, g.c.x}), std::max({g.a.y, g.b.y, g.c.y}));
+            const auto [x0, y0] = cell(g.lo.x, g.lo.y);
+            const auto [x1, y1] = cell(g.hi.x, g.hi.y);
+            ranges[i] = {x0, y0, x1, y1};
             for (size_t x = x0; x <= x1; ++x)
-                for (size_t y = y0; y <= y1; ++y) cells_[x * n_ + y].push_back(uint32_t(i));
+                for (size_t y = y0; y <= y1; ++y) ++cell_start_[x * n_ + y + 1];
+        }
+        for (size_t c = 0; c < n_ * n_; ++c) cell_start_[c + 1] += cell_start_[c];
+        cell_ground_.resize(cell_start_.back());
+        std::vector<size_t> filled(cell_start_.begin(), cell_start_.end() - 1);
+        for (size_t i = 0; i < ground_.size(); ++i) {
+            const auto [x0, y0, x1, y1] = ranges[i];
+            for (size_t x = x0; x <= x1; ++x)
+                for (size_t y = y0; y <= y1; ++y) cell_ground_[filled[x * n_ + y]++] = uint32_t(i);
         }
     }
 
@@ -164,8 +177,8 @@ class GroundIndex {
         const auto [x1, y1] = cell(hi.x, hi.y);
         for (size_t x = x0; x <= x1; ++x)
             for (size_t y = y0; y <= y1; ++y)
-                for (uint32_t i : cells_[x * n_ + y])
-                    if (marks.stamp[i] != marks.round) {
+                for (size_t at = cell_start_[x * n_ + y]; at < cell_start_[x * n_ + y + 1]; ++at)
+                    if (const uint32_t i = cell_ground_[at]; marks.stamp[i] != marks.round) {
                         marks.stamp[i] = marks.round;
                         visit_ground(ground_[i]);
                     }
@@ -173,23 +186,27 @@ class GroundIndex {
 
   private:
     // Each vertex's id: the first vertex of its position (bit patterns equal), so that faces
-    // that do not share their vertices still share their edges' crossings.
+    // that do not share their vertices still share their edges' crossings. An open-addressed
+    // table of the first vertices, met in vertex order.
     static std::vector<uint32_t> first_of_each_position(const std::vector<terrain::Vec3>& pos) {
-        const auto key = [&](uint32_t i) {
-            return std::tuple{std::bit_cast<uint32_t>(pos[i].x), std::bit_cast<uint32_t>(pos[i].y),
-                              std::bit_cast<uint32_t>(pos[i].z), i};
+        const auto key = [&](size_t i) {
+            return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(pos[i].x),
+                                           std::bit_cast<uint32_t>(pos[i].y),
+                                           std::bit_cast<uint32_t>(pos[i].z)};
         };
-        std::vector<uint32_t> order(pos.size());
-        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [&](uint32_t x, uint32_t y) { return key(x) < key(y); });
+        const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * pos.size()));
+        std::vector<uint32_t> slots(size, kNoVertex);
         std::vector<uint32_t> id(pos.size());
-        for (size_t k = 0; k < order.size(); ++k) {
-            const bool same = k > 0 &&
-                              std::get<0>(key(order[k])) == std::get<0>(key(order[k - 1])) &&
-                              std::get<1>(key(order[k])) == std::get<1>(key(order[k - 1])) &&
-                              std::get<2>(key(order[k])) == std::get<2>(key(order[k - 1]));
-            id[order[k]] = same ? id[order[k - 1]] : order[k];
+        for (size_t i = 0; i < pos.size(); ++i) {
+            const auto k = key(i);
+            uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
+                         (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
+                         (uint64_t(k[2]) * 0x165667B19E3779F9ull);
+            h ^= h >> 29;
+            size_t at = size_t(h) & (size - 1);
+            while (slots[at] != kNoVertex && key(slots[at]) != k) at = (at + 1) & (size - 1);
+            if (slots[at] == kNoVertex) slots[at] = uint32_t(i);
+            id[i] = slots[at];
         }
         return id;
     }
@@ -206,7 +223,9 @@ class GroundIndex {
     }
 
     std::vector<Ground> ground_;
-    std::vector<std::vector<uint32_t>> cells_;
+    // Cell c's triangles: cell_ground_[cell_start_[c]] up to cell_ground_[cell_start_[c + 1]].
+    std::vector<size_t> cell_start_;
+    std::vector<uint32_t> cell_ground_;
     size_t n_ = 1;
     P2 lo_{0, 0}, hi_{0, 0};
 };
@@ -224,10 +243,13 @@ constexpr size_t kMergedCornersAtMost = 256;
 constexpr size_t kMaxClipCorners = kMergedCornersAtMost + 3;
 
 // A clip's working memory, the caller's and reused: the drape clips hundreds of thousands of
-// pieces on a map (fixed arrays: no size bookkeeping per corner).
+// pieces on a map (fixed arrays: no size bookkeeping per corner). A corner's line is a pointer
+// (to the subject's lines or the ground triangle's edges) until the piece is kept.
 struct ClipBuffers {
     std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
-    std::array<std::array<Line, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
+    std::array<std::array<const Line*, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
+    std::array<const Line*, kMaxClipCorners> subject_lines;
+    std::array<Line, 3> ground_edges; // those a clip cut along (made only then)
     std::array<double, kMaxClipCorners> sides;
 };
 
@@ -236,41 +258,58 @@ double clamp01(double f) {
 }
 
 // Where the piece's edge along `l` crosses the ground triangle's edge `e`, from the two lines
-// alone (`fallback`, the clip's own point, when they do not cross): two terrain edges meet at
-// their common vertex; a polygon edge crosses a terrain edge at a height interpolated along it.
-Corner crossing(const Line& l, const Line& e, P2 fallback) {
+// alone (`fallback()`, the clip's own point, when they do not cross: rare, so made only then):
+// two terrain edges meet at their common vertex; a polygon edge crosses a terrain edge at a
+// height interpolated along it.
+template <class Fallback> Corner crossing(const Line& l, const Line& e, Fallback&& fallback) {
     if (l.terrain()) {
         if (l.u == e.u || l.u == e.v) return {l.p, l.zp};
         if (l.v == e.u || l.v == e.v) return {l.q, l.zq};
-        return {fallback, std::nan("")};
+        return {fallback(), std::nan("")};
     }
     const double dp = cross(e.p, e.q, l.p), dq = cross(e.p, e.q, l.q);
     const double ep = cross(l.p, l.q, e.p), eq = cross(l.p, l.q, e.q);
-    if (!(dp != dq) || !(ep != eq)) return {fallback, std::nan("")};
+    if (!(dp != dq) || !(ep != eq)) return {fallback(), std::nan("")};
     const double s = clamp01(dp / (dp - dq)), r = clamp01(ep / (ep - eq));
     return {{l.p.x + s * (l.q.x - l.p.x), l.p.y + s * (l.q.y - l.p.y)}, e.zp + r * (e.zq - e.zp)};
 }
 
-// The ground triangle's edges, counter-clockwise.
-std::array<Line, 3> ground_edges(const Ground& g) {
-    return {ground_edge(g.a, g.za, g.id[0], g.b, g.zb, g.id[1]),
-            ground_edge(g.b, g.zb, g.id[1], g.c, g.zc, g.id[2]),
-            ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0])};
+// The ground triangle's edge k (a-b, b-c, c-a: counter-clockwise).
+Line ground_edge(const Ground& g, int k) {
+    switch (k) {
+    case 0:
+        return ground_edge(g.a, g.za, g.id[0], g.b, g.zb, g.id[1]);
+    case 1:
+        return ground_edge(g.b, g.zb, g.id[1], g.c, g.zc, g.id[2]);
+    default:
+        return ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0]);
+    }
 }
 
+// The ground triangle's edges, counter-clockwise.
+std::array<Line, 3> ground_edges(const Ground& g) {
+    return {ground_edge(g, 0), ground_edge(g, 1), ground_edge(g, 2)};
+}
+
+// A clipped piece: its corners and, for each, the line its edge to the next lies on.
+struct Clipped {
+    const Corner* corners;
+    const Line* const* lines;
+    size_t count; // 0 when they do not overlap
+};
+
 // Sutherland-Hodgman: the part of the convex polygon `subject` (`n` corners, counter-clockwise:
-// a convex part of an areal or a ribbon; `lines[k]` the edge from corner k to k + 1) inside the
-// counter-clockwise ground triangle, as a pointer to its corners and their count (0 when they do
-// not overlap). Each of the three edges adds at most one corner; a corner cut by an edge is
-// computed from the two lines it lies on (crossing), the same in the pieces on either side.
-std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject_lines, size_t n,
-                                      const Ground& g, ClipBuffers& b) {
+// a convex part of an areal or a ribbon; `subject_lines[k]` the edge from corner k to k + 1)
+// inside the counter-clockwise ground triangle. Each of the
+// three edges adds at most one corner; a corner cut by an edge is computed from the two lines it
+// lies on (crossing), the same in the pieces on either side.
+Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, const Ground& g,
+             ClipBuffers& b) {
     const Corner* poly = subject;
-    const Line* lines = subject_lines;
+    const Line* const* lines = subject_lines;
     int next = 0;
     double* d = b.sides.data();
     const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
-    const std::array<Line, 3> edge_lines = ground_edges(g);
     for (int k = 0; k < 3; ++k) {
         const auto& e = edges[k];
         bool all_in = true, all_out = true;
@@ -279,20 +318,22 @@ std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject
             all_in &= d[i] >= 0;
             all_out &= d[i] < 0;
         }
-        if (all_out) return {nullptr, 0};
+        if (all_out) return {nullptr, nullptr, 0};
         if (all_in) continue; // this edge cuts nothing off
+        const Line* edge_line = &(b.ground_edges[size_t(k)] = ground_edge(g, k));
         Corner* out = b.rings[size_t(next)].data();
-        Line* out_lines = b.lines[size_t(next)].data();
+        const Line** out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
             const bool in = d[i] >= 0, prev_in = d[prev] >= 0;
             if (in != prev_in) {
-                const double f = d[prev] / (d[prev] - d[i]);
-                const P2 p = poly[prev].xy, q = poly[i].xy;
-                out[m] = crossing(lines[prev], edge_lines[size_t(k)],
-                                  {p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)});
+                out[m] = crossing(*lines[prev], *edge_line, [&] {
+                    const double f = d[prev] / (d[prev] - d[i]);
+                    const P2 p = poly[prev].xy, q = poly[i].xy;
+                    return P2{p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
+                });
                 // Leaving: on along the ground edge; entering: on along the piece's edge.
-                out_lines[m++] = prev_in ? edge_lines[size_t(k)] : lines[prev];
+                out_lines[m++] = prev_in ? edge_line : lines[prev];
             }
             if (in) out[m] = poly[i], out_lines[m++] = lines[i];
         }
@@ -300,9 +341,9 @@ std::pair<const Corner*, size_t> clip(const Corner* subject, const Line* subject
         lines = out_lines;
         n = m;
         next ^= 1;
-        if (n < 3) return {nullptr, 0};
+        if (n < 3) return {nullptr, nullptr, 0};
     }
-    return {poly, n};
+    return {poly, lines, n};
 }
 
 // Whether the ground triangle lies wholly outside one edge of the counter-clockwise `subject`:
@@ -404,16 +445,17 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
 
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it
 // is outlined once, by the first areal that has it (a second copy would draw the same lines and
-// ribbon on top of the first). Per areal, per edge in order; found by sorting the edges by
-// their ends (the same whichever way an edge runs). The ends are compared as bit patterns: a
-// total order whatever the values (std::sort needs one; a map built in memory is not checked).
+// ribbon on top of the first). Per areal, per edge in order; found through a table of the edges
+// met so far, by their ends (the same whichever way an edge runs) compared as bit patterns.
 std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
-    struct Edge {
-        std::array<uint32_t, 4> ends; // lower end first
-        uint32_t areal, k;
-    };
+    using Ends = std::array<uint32_t, 4>; // lower end first
     auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
-    std::vector<Edge> edges;
+    size_t count = 0;
+    for (const arealmap::Areal& areal : map.areals) count += areal.vertices.size();
+    const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * count));
+    std::vector<Ends> seen;
+    seen.reserve(count);
+    std::vector<uint32_t> slots(size, kNoVertex); // indices into seen
     std::vector<std::vector<bool>> outline(map.areals.size());
     for (uint32_t a = 0; a < map.areals.size(); ++a) {
         const auto& v = map.areals[a].vertices;
@@ -421,16 +463,54 @@ std::vector<std::vector<bool>> edges_to_outline(const arealmap::ArealMap& map) {
         for (uint32_t k = 0; k < v.size(); ++k) {
             const auto& next = v[(k + 1) % v.size()];
             std::array<uint32_t, 2> p{bits(v[k].x), bits(v[k].y)}, q{bits(next.x), bits(next.y)};
-            if (q < p) std::swap(p, q);
-            edges.push_back({{p[0], p[1], q[0], q[1]}, a, k});
+            if (q[0] < p[0] || (q[0] == p[0] && q[1] < p[1])) std::swap(p, q);
+            const Ends ends{p[0], p[1], q[0], q[1]};
+            uint64_t h = ((uint64_t(ends[0]) << 32 | ends[1]) * 0x9E3779B97F4A7C15ull) ^
+                         ((uint64_t(ends[2]) << 32 | ends[3]) * 0xC2B2AE3D27D4EB4Full);
+            h ^= h >> 29;
+            size_t at = size_t(h) & (size - 1);
+            while (slots[at] != kNoVertex && seen[slots[at]] != ends) at = (at + 1) & (size - 1);
+            if (slots[at] != kNoVertex) {
+                outline[a][k] = false; // an earlier areal's edge, or this one's again
+                continue;
+            }
+            slots[at] = uint32_t(seen.size());
+            seen.push_back(ends);
         }
     }
-    std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
-        return std::tie(x.ends, x.areal, x.k) < std::tie(y.ends, y.areal, y.k);
-    });
-    for (size_t i = 1; i < edges.size(); ++i)
-        if (edges[i].ends == edges[i - 1].ends) outline[edges[i].areal][edges[i].k] = false;
     return outline;
+}
+
+// The ends grouped by position (`at`), each group in the ends' order (by edge: an edge of some
+// length has its two ends at two positions), the groups in order of their first end: a table of
+// positions and a counting sort, not a sort by position.
+// The mitres at one position do not depend on another's.
+template <class End> std::vector<End> group_by_position(std::vector<End> ends) {
+    const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * ends.size()));
+    std::vector<uint32_t> slots(size, kNoVertex); // a position's group
+    std::vector<uint64_t> group_at;
+    std::vector<uint32_t> group_of(ends.size());
+    std::vector<size_t> start;
+    for (size_t i = 0; i < ends.size(); ++i) {
+        const uint64_t at = uint64_t(ends[i].at[0]) << 32 | ends[i].at[1];
+        uint64_t h = at * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+        size_t slot = size_t(h) & (size - 1);
+        while (slots[slot] != kNoVertex && group_at[slots[slot]] != at)
+            slot = (slot + 1) & (size - 1);
+        if (slots[slot] == kNoVertex) {
+            slots[slot] = uint32_t(group_at.size());
+            group_at.push_back(at);
+            start.push_back(0);
+        }
+        group_of[i] = slots[slot];
+        ++start[slots[slot]];
+    }
+    size_t next = 0;
+    for (size_t& s : start) next += std::exchange(s, next);
+    std::vector<End> grouped(ends.size());
+    for (size_t i = 0; i < ends.size(); ++i) grouped[start[group_of[i]]++] = ends[i];
+    return grouped;
 }
 
 // The ribbons the outlines are drawn with: each outlined edge's band `width` wide, as four
@@ -486,9 +566,7 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
         }
         r.first.push_back(r.quads.size());
     }
-    std::sort(ends.begin(), ends.end(), [](const End& x, const End& y) {
-        return std::tie(x.at, x.edge, x.start) < std::tie(y.at, y.edge, y.start);
-    });
+    ends = group_by_position(std::move(ends));
     // The turn's cosine at the ends x and y taken as a path through their vertex (x arriving, y
     // leaving, each turned round where it runs the other way), if they can be mitred.
     const auto turn = [&](const End& x, const End& y) -> std::optional<double> {
@@ -544,8 +622,7 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
 }
 
 bool boxes_meet(const Ground& g, P2 lo, P2 hi) {
-    return std::max({g.a.x, g.b.x, g.c.x}) >= lo.x && std::min({g.a.x, g.b.x, g.c.x}) <= hi.x &&
-           std::max({g.a.y, g.b.y, g.c.y}) >= lo.y && std::min({g.a.y, g.b.y, g.c.y}) <= hi.y;
+    return g.hi.x >= lo.x && g.lo.x <= hi.x && g.hi.y >= lo.y && g.lo.y <= hi.y;
 }
 
 // Cyrus-Beck: the part of segment p->q inside the triangle, if any: its parameter range and
@@ -678,7 +755,8 @@ class Draper {
                                   {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
                                  Corner c = side < 0 ? Corner{v, std::nan("")}
-                                                     : crossing(edge, sides[size_t(side)], v);
+                                                     : crossing(edge, sides[size_t(side)],
+                                                                [v] { return v; });
                                  if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
                                  segment.t[end] = t, segment.ends[end++] = c;
                              }
@@ -739,26 +817,25 @@ class Draper {
             lo.x = std::min(lo.x, c.xy.x), lo.y = std::min(lo.y, c.xy.y);
             hi.x = std::max(hi.x, c.xy.x), hi.y = std::max(hi.y, c.xy.y);
         }
+        for (size_t k = 0; k < subject_.size(); ++k)
+            clip_buffers_.subject_lines[k] = &subject_lines_[k];
         index_.visit(lo, hi, marks_, [&](const Ground& g) {
             if (!boxes_meet(g, lo, hi)) return;
             if (separate_first && separated(g, subject_)) return;
-            const auto [piece, corners] =
-                clip(subject_.data(), subject_lines_.data(), subject_.size(), g, clip_buffers_);
+            const auto [piece, lines, corners] =
+                clip(subject_.data(), clip_buffers_.subject_lines.data(), subject_.size(), g,
+                     clip_buffers_);
             if (corners < 3) return;
-            const Line* lines = piece == subject_.data() ? subject_lines_.data()
-                                : piece == clip_buffers_.rings[0].data()
-                                    ? clip_buffers_.lines[0].data()
-                                    : clip_buffers_.lines[1].data();
             Piece p{corners_.size(), 0, plane_key(g)};
             for (size_t k = 0; k < corners; ++k) {
                 Corner c = piece[k];
                 if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
                 // A corner on the one before (a corner the ground's edge passes through).
                 if (p.count > 0 && c.xy == corners_.back().xy) {
-                    lines_.back() = lines[k];
+                    lines_.back() = *lines[k];
                     continue;
                 }
-                corners_.push_back(c), lines_.push_back(lines[k]), ++p.count;
+                corners_.push_back(c), lines_.push_back(*lines[k]), ++p.count;
             }
             if (p.count > 1 && corners_.back().xy == corners_[p.first].xy)
                 corners_.pop_back(), lines_.pop_back(), --p.count;
@@ -770,6 +847,15 @@ class Draper {
         });
     }
 
+    struct Piece {
+        size_t first, count;           // in corners_ and lines_
+        std::array<uint64_t, 3> plane; // its ground triangle's plane_key
+    };
+    struct PieceOrder { // a piece by its plane: what emit sorts
+        std::array<uint64_t, 3> plane;
+        uint32_t piece;
+    };
+
     // Lays the pieces clipped so far into `target`, `lift` above the ground, and forgets them.
     // The pieces on one plane (a terrain triangle's, or a flat stretch's: a plateau, the river)
     // are merged where they share edges, and a corner then left on a straight line it was only
@@ -779,32 +865,56 @@ class Draper {
     // its corners.
     void emit(scene::Primitive& target, float lift) {
         std::vector<float>& pos = target.attributes["POSITION"].data;
-        std::vector<size_t>& order = order_;
+        // By plane, then in the order clipped (the plane beside its piece: no indirection).
+        std::vector<PieceOrder>& order = order_;
         order.resize(pieces_.size());
-        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-            return std::tie(pieces_[x].plane, x) < std::tie(pieces_[y].plane, y);
+        for (size_t i = 0; i < order.size(); ++i) order[i] = {pieces_[i].plane, uint32_t(i)};
+        std::sort(order.begin(), order.end(), [](const PieceOrder& x, const PieceOrder& y) {
+            if (x.plane[0] != y.plane[0]) return x.plane[0] < y.plane[0];
+            if (x.plane[1] != y.plane[1]) return x.plane[1] < y.plane[1];
+            if (x.plane[2] != y.plane[2]) return x.plane[2] < y.plane[2];
+            return x.piece < y.piece;
         });
         for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
-            for (g1 = g0 + 1;
-                 g1 < order.size() && pieces_[order[g1]].plane == pieces_[order[g0]].plane; ++g1) {
+            for (g1 = g0 + 1; g1 < order.size() && order[g1].plane == order[g0].plane; ++g1) {
             }
             if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, pos, lift)) continue;
             for (size_t k = g0; k < g1; ++k) {
-                const Piece& p = pieces_[order[k]];
-                const uint32_t base = add_corner(pos, corners_[p.first], lift);
-                for (size_t c = 1; c < p.count; ++c) add_corner(pos, corners_[p.first + c], lift);
-                for (uint32_t c = 1; c + 1 < p.count; ++c)
-                    for (uint32_t corner : {0u, c, c + 1}) target.indices.push_back(base + corner);
+                const Piece& p = pieces_[order[k].piece];
+                const uint32_t base = uint32_t(pos.size() / 3);
+                float* to = grow(pos, 3 * p.count);
+                for (size_t c = 0; c < p.count; ++c, to += 3) put(to, corners_[p.first + c], lift);
+                uint32_t* fan = grow(target.indices, 3 * (p.count - 2));
+                for (uint32_t c = 1; c + 1 < p.count; ++c, fan += 3)
+                    fan[0] = base, fan[1] = base + c, fan[2] = base + c + 1;
             }
         }
         pieces_.clear(), corners_.clear(), lines_.clear();
     }
 
-    static uint32_t add_corner(std::vector<float>& pos, const Corner& c, float lift) {
-        const uint32_t at = uint32_t(pos.size() / 3);
-        push(pos, c.xy.x, c.xy.y, c.z + lift);
-        return at;
+    // `v` lengthened by `count` elements, to be written through the pointer returned.
+    template <class T> static T* grow(std::vector<T>& v, size_t count) {
+        const size_t at = v.size();
+        v.resize(at + count);
+        return v.data() + at;
+    }
+
+    // A corner's position, `lift` above it, at `to` (MSH -> glTF axes, as push).
+    static void put(float* to, const Corner& c, float lift) {
+        const double z = c.z + lift;
+        to[0] = float(c.xy.x), to[1] = float(z), to[2] = float(-c.xy.y);
+    }
+
+    // std::array's == calls memcmp here.
+    static bool same_key(const std::array<uint64_t, 4>& x, const std::array<uint64_t, 4>& y) {
+        return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
+    }
+
+    static bool key_less(const std::array<uint64_t, 4>& x, const std::array<uint64_t, 4>& y) {
+        if (x[0] != y[0]) return x[0] < y[0];
+        if (x[1] != y[1]) return x[1] < y[1];
+        if (x[2] != y[2]) return x[2] < y[2];
+        return x[3] < y[3];
     }
 
     // A piece's edge, a to b.
@@ -818,29 +928,31 @@ class Draper {
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
-    bool merge(const size_t* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
+    bool merge(const PieceOrder* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
                float lift) {
         const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
         std::vector<Edge>& edges = edges_;
         edges.clear();
         for (size_t i = 0; i < n; ++i) {
-            const Piece& p = pieces_[group[i]];
+            const Piece& p = pieces_[group[i].piece];
             for (size_t k = 0; k < p.count; ++k) {
                 const uint32_t a = uint32_t(p.first + k), b = uint32_t(p.first + (k + 1) % p.count);
                 const P2 pa = corners_[a].xy, pb = corners_[b].xy;
                 edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a, b});
             }
         }
+        // Keys compared field by field (std::array's operator< goes through a three-way
+        // comparison).
         std::sort(edges.begin(), edges.end(),
-                  [](const Edge& x, const Edge& y) { return x.key < y.key; });
+                  [](const Edge& x, const Edge& y) { return key_less(x.key, y.key); });
         const auto find = [&](const std::array<uint64_t, 4>& key) {
-            const auto it =
-                std::lower_bound(edges.begin(), edges.end(), key,
-                                 [](const Edge& e, const auto& k) { return e.key < k; });
-            return it != edges.end() && it->key == key ? it : edges.end();
+            const auto it = std::lower_bound(
+                edges.begin(), edges.end(), key,
+                [](const Edge& e, const std::array<uint64_t, 4>& k) { return key_less(e.key, k); });
+            return it != edges.end() && same_key(it->key, key) ? it : edges.end();
         };
         for (size_t i = 0; i < edges.size(); ++i) {
-            if (i > 0 && edges[i].key == edges[i - 1].key) return false; // pieces overlap
+            if (i > 0 && same_key(edges[i].key, edges[i - 1].key)) return false; // pieces overlap
             const auto& k = edges[i].key;
             edges[i].inner = find({k[2], k[3], k[0], k[1]}) != edges.end();
         }
@@ -862,7 +974,7 @@ class Draper {
                 auto next = std::lower_bound(
                     edges.begin(), edges.end(), std::array<uint64_t, 2>{k[2], k[3]},
                     [](const Edge& x, const std::array<uint64_t, 2>& a) {
-                        return std::array<uint64_t, 2>{x.key[0], x.key[1]} < a;
+                        return x.key[0] != a[0] ? x.key[0] < a[0] : x.key[1] < a[1];
                     });
                 size_t found = edges.size();
                 for (; next != edges.end() && next->key[0] == k[2] && next->key[1] == k[3]; ++next)
@@ -898,15 +1010,12 @@ class Draper {
             for (uint32_t t : triangles) triangles_out_.push_back(base + t);
         }
         const uint32_t base = uint32_t(pos.size() / 3);
-        for (uint32_t c : out) add_corner(pos, corners_[c], lift);
-        for (uint32_t t : triangles_out_) target.indices.push_back(base + t);
+        float* to = grow(pos, 3 * out.size());
+        for (uint32_t c : out) put(to, corners_[c], lift), to += 3;
+        uint32_t* index = grow(target.indices, triangles_out_.size());
+        for (uint32_t t : triangles_out_) *index++ = base + t;
         return true;
     }
-
-    struct Piece {
-        size_t first, count;           // in corners_ and lines_
-        std::array<uint64_t, 3> plane; // its ground triangle's plane_key
-    };
 
     const GroundIndex& index_;
     const DrapeOptions& options_;
@@ -921,7 +1030,7 @@ class Draper {
     std::vector<Corner> corners_;
     std::vector<Line> lines_;
     // merge()'s and emit()'s working memory.
-    std::vector<size_t> order_;
+    std::vector<PieceOrder> order_;
     std::vector<uint32_t> ring_, kept_, triangles_, out_corners_, triangles_out_;
     std::vector<P2> ring_xy_;
     std::vector<Edge> edges_;
@@ -1079,25 +1188,29 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
     std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
     std::vector<scene::Primitive> parts;
     std::vector<float>* to_pos = nullptr;
-    uint32_t at = kNoVertex; // the part being filled
+    std::vector<uint32_t>* to_indices = nullptr;
+    uint32_t at = kNoVertex;    // the part being filled
+    uint32_t part_vertices = 0; // its vertices so far
     for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
         size_t added = 0;
         for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != at;
-        if (!to_pos || to_pos->size() / 3 + added > kPartVertices) {
+        if (!to_pos || part_vertices + added > kPartVertices) {
             scene::Primitive& next = parts.emplace_back();
             next.material = p.material;
             next.mode = p.mode;
             to_pos = &next.attributes["POSITION"].data;
+            to_indices = &next.indices;
             at = uint32_t(parts.size() - 1);
+            part_vertices = 0;
         }
         for (size_t c = 0; c < corners; ++c) {
             const uint32_t v = p.indices[k + c];
             if (part_of[v] != at) {
-                part_of[v] = at, local[v] = uint32_t(to_pos->size() / 3);
-                to_pos->insert(to_pos->end(), pos.begin() + std::ptrdiff_t(3 * v),
-                               pos.begin() + std::ptrdiff_t(3 * v + 3));
+                part_of[v] = at, local[v] = part_vertices++;
+                const float* from = pos.data() + 3 * size_t(v);
+                to_pos->push_back(from[0]), to_pos->push_back(from[1]), to_pos->push_back(from[2]);
             }
-            parts.back().indices.push_back(local[v]);
+            to_indices->push_back(local[v]);
         }
     }
     p = scene::Primitive();

@@ -25,8 +25,9 @@ bool normalise(V3& v) {
     return true;
 }
 
+// One push_back a value: inlined, where a range insert is a call per vertex attribute.
 void push(std::vector<float>& out, std::initializer_list<float> values) {
-    out.insert(out.end(), values.begin(), values.end());
+    for (float v : values) out.push_back(v);
 }
 
 class NameSet {
