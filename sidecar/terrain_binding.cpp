@@ -8,6 +8,7 @@
 
 #include "formats/diagnostics.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -281,7 +282,11 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
             const terrain::Type type = terrain::Type(kVertexStreams[s].type);
             if (!t.has(type)) continue;
             const std::vector<uint32_t> records = records_of(t, c);
-            if (records.empty() && b.vertex_count) continue;
+            const nres::Entry* e = t.entry(type);
+            // A payload the records do not give back whole (a record cut short) stays a block.
+            if ((records.empty() && b.vertex_count) ||
+                !std::ranges::equal(pod_bytes(records), e->data))
+                continue;
             BoundStream& bs = b.streams[s];
             bs.bound = true;
             for (uint32_t v = 0; v < b.vertex_count; ++v) {
@@ -292,7 +297,6 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
                 add_to_ranges(bs.carried, v);
                 bs.carried_records.push_back(records[v]);
             }
-            const nres::Entry* e = t.entry(type);
             for (size_t i = 0; i < t.container.entries.size(); ++i)
                 if (&t.container.entries[i] == e) {
                     b.land_msh.content[i] = c;

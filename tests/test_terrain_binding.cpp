@@ -198,6 +198,23 @@ BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_re
     BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.msh") == msh));
     BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.map") == map));
 
+    // Through Blender's V flip (1 - v on import and again on export, in f32) of every UV set:
+    // the weights it moves (below 0.5) are the ones the sidecar carries.
+    scene::Scene flipped = exported;
+    for (const scene::Node& n : flipped.nodes)
+        if (n.name == mapping::kTerrainNode)
+            for (scene::Primitive& p : flipped.meshes.at(size_t(n.mesh)).primitives)
+                for (const char* set : {"TEXCOORD_0", "TEXCOORD_1", "TEXCOORD_2", "TEXCOORD_3"}) {
+                    std::vector<float>& uv = p.attributes.at(set).data;
+                    for (size_t c = 1; c < uv.size(); c += 2) {
+                        const volatile float once = 1.0f - uv[c]; // stored as a float in between
+                        uv[c] = 1.0f - once;
+                    }
+                }
+    r = import(flipped, "flipped");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "flipped" / "back" / "Land.msh") == msh));
+
     // One vertex's layer-1 U, another's layer-2 V, a third's weight, a fourth's normal.
     const std::vector<uint16_t> v = held_vertices(before, 4);
     BOOST_TEST_REQUIRE(v.size() == 4u);
