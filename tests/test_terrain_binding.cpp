@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_re
     const json doc = read_json(dir / "g.sidecar.json");
     for (const char* stream : {"layer1_uvs", "layer2_uvs", "weights"})
         BOOST_TEST(doc["vertices"].contains(stream), stream);
-    for (const json& b : doc["blocks"]) // left to the file: not blocks any more
+    for (const json& b : doc["blocks"]) // left to the file, not carried as blocks
         for (uint32_t type : {terrain::kUv1, terrain::kUv2, terrain::kWeights})
             BOOST_TEST(b["type"] != type);
 
