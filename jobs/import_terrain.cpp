@@ -89,6 +89,12 @@ void import_terrain(const Job& job, const Address& in, const std::string& out_sp
                     s.vertices_moved, s.vertex_normals_recomputed, s.face_normals_recomputed,
                     s.slots_with_bounds_recomputed, s.changed_areals.size(),
                     s.deleted_areals.size(), s.grid_rebuilt ? "rebuilt" : "kept"));
+    if (!s.layer1_uv_vertices.empty() || !s.layer2_uv_vertices.empty() ||
+        !s.weight_vertices.empty() || !s.normal_vertices.empty())
+        job.report(printed("  edited in the file: layer-1 UVs %zu, layer-2 UVs %zu, weights %zu, "
+                           "vertex normals %zu",
+                           s.layer1_uv_vertices.size(), s.layer2_uv_vertices.size(),
+                           s.weight_vertices.size(), s.normal_vertices.size()));
 }
 
 } // namespace msh::jobs

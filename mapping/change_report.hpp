@@ -66,6 +66,8 @@ struct TerrainImportReport {
     bool grid_rebuilt = false;
     bool land_msh_identical = true, land_map_identical = true;
     std::vector<uint32_t> moved_vertices; // the first 1,000
+    // The vertices whose type-5 / type-18 UVs, type-14 weight or type-4 normal the file changed.
+    std::vector<uint32_t> layer1_uv_vertices, layer2_uv_vertices, weight_vertices, normal_vertices;
     // Areal indices as exported (the sidecar's), before deleted areals are dropped.
     std::vector<uint32_t> changed_areals, deleted_areals;
     // JSON pointers of the rows a binding sidecar's text changed (/faces/rows/3, /blocks/2, ...).

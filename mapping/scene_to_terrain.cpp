@@ -5,6 +5,8 @@
 #include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "scene/transform.hpp"
+#include "scene_identity.hpp"
+#include "scene_to_model.hpp"
 #include "terrain_rebuild.hpp"
 #include "terrain_to_scene.hpp"
 
@@ -27,11 +29,17 @@ using scene::world_transforms;
 
 namespace {
 
-using F3 = std::array<float, 3>;
+constexpr size_t kStreams = sidecar::kStreamCount;
 
+// An incoming terrain corner: identity, world position, the stream values the file gives it
+// (sidecar::kVertexStreams order; bit s of `holds`) and its world normal (`has_normal`).
 struct Corner {
     uint32_t face = 0, corner = 0, vertex = 0;
     F3 world{};
+    std::array<std::array<float, 2>, kStreams> streams{};
+    uint8_t holds = 0;
+    bool has_normal = false;
+    F3 normal{};
 };
 
 enum class Overlay : uint8_t { Areas, Outlines }; // the filled polygons / the LINES outlines
@@ -50,7 +58,6 @@ struct Incoming {
     std::vector<Point> points; // overlay vertices referenced by a face or line
     // glTF outlines whose TEXCOORD_0 identity a tool dropped: positions only (world).
     std::vector<F3> anonymous_outline;
-    size_t uv_changed = 0, weight_changed = 0; // glTF only
 };
 
 using Key = std::pair<uint32_t, uint32_t>;
@@ -61,7 +68,7 @@ struct Original {
     std::optional<arealmap::ArealMap> map;
     Rigid terrain_world, overlay_world;
     std::vector<std::array<F3, 3>> corner_world;                 // [face][corner]
-    std::vector<std::array<std::array<float, 5>, 3>> corner_uv;  // uv0, uv1, weight
+    std::vector<std::array<F3, 3>> corner_normal;                // world, [face][corner]
     std::vector<std::vector<F3>> areal_world;                    // [areal][k]
     std::vector<Key> terrain_order, areas_order, outlines_order; // OBJ identity by order
 };
@@ -111,12 +118,12 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
     TerrainSceneOptions opt;
     opt.areal_lift = sc.record.lift;
     opt.areal_faces = sc.record.areal_faces;
-    // What the exporter wrote; only the per-element world positions, UVs and the OBJ order are
-    // kept from it.
+    // What the exporter wrote; only the per-element world positions, normals and the OBJ order
+    // are kept from it.
     const scene::Scene expected = terrain_to_scene(o.t, o.map ? &*o.map : nullptr, opt);
     const std::vector<Rigid> world = world_transforms(expected);
     o.corner_world.resize(o.t.faces.size());
-    o.corner_uv.resize(o.t.faces.size());
+    o.corner_normal.resize(o.t.faces.size());
     if (o.map && o.map->decoded) {
         o.areal_world.resize(o.map->areals.size());
         for (size_t a = 0; a < o.map->areals.size(); ++a)
@@ -135,16 +142,15 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
             const auto& pos = p.attributes.at("POSITION").data;
             const auto& uv0 = p.attributes.at("TEXCOORD_0").data; // the areal identity
             const auto* fid = is_terrain ? &p.attributes.at("TEXCOORD_2").data : nullptr;
-            const auto* uv1 = is_terrain ? &p.attributes.at("TEXCOORD_1").data : nullptr;
-            const auto* vid = is_terrain ? &p.attributes.at("TEXCOORD_3").data : nullptr;
+            const auto* nrm = is_terrain ? &p.attributes.at("NORMAL").data : nullptr;
             order.reserve(order.size() + pos.size() / 3);
             for (size_t v = 0; v < pos.size() / 3; ++v) {
                 const F3 w = scene::apply(world[i], {pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]});
                 if (is_terrain) {
                     const Key key{uint32_t((*fid)[2 * v]), uint32_t((*fid)[2 * v + 1])};
                     o.corner_world[key.first][key.second] = w;
-                    o.corner_uv[key.first][key.second] = {uv0[2 * v], uv0[2 * v + 1], (*uv1)[2 * v],
-                                                          (*uv1)[2 * v + 1], (*vid)[2 * v + 1]};
+                    o.corner_normal[key.first][key.second] = scene::apply_rotation(
+                        world[i], {(*nrm)[3 * v], (*nrm)[3 * v + 1], (*nrm)[3 * v + 2]});
                     order.push_back(key);
                 } else {
                     const Key key{uint32_t(uv0[2 * v]), uint32_t(uv0[2 * v + 1])};
@@ -159,7 +165,7 @@ Original load_original(const sidecar::TerrainSidecar& sc, const std::string& whe
 
 // ---- Incoming: glTF scene ----
 
-Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::string& where) {
+Incoming collect_gltf(const scene::Scene& sc, const std::string& where) {
     Incoming in;
     const std::vector<Rigid> world = world_transforms(sc);
     size_t corners = 0;
@@ -205,8 +211,14 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                 throw FormatError(where, Location::whole(),
                                   "node '" + n.name + "': attribute counts differ");
             (is_terrain ? in.has_terrain : is_areas ? in.has_areas : in.has_outlines) = true;
-            const scene::Attribute* u0 = is_terrain ? attribute(p, "TEXCOORD_0") : nullptr;
-            const scene::Attribute* u1 = is_terrain ? attribute(p, "TEXCOORD_1") : nullptr;
+            // The values besides the position a terrain corner may carry edits of.
+            auto per_vertex = [&](const char* name, int components) -> const scene::Attribute* {
+                const scene::Attribute* a = is_terrain ? attribute(p, name) : nullptr;
+                return a && a->components == components && a->count() == pos->count() ? a : nullptr;
+            };
+            const scene::Attribute* uvs[2] = {per_vertex("TEXCOORD_0", 2),
+                                              per_vertex("TEXCOORD_1", 2)};
+            const scene::Attribute* normals = per_vertex("NORMAL", 3);
             std::vector<size_t> slot(pos->count(), SIZE_MAX);
             auto get = [&](uint32_t v) -> size_t {
                 if (v >= pos->count())
@@ -220,16 +232,23 @@ Incoming collect_gltf(const scene::Scene& sc, const Original& o, const std::stri
                 if (is_terrain) {
                     const uint32_t x = whole(vid->data[2 * v], where, "TEXCOORD_3 vertex index");
                     slot[v] = in.corners.size();
-                    in.corners.push_back({a, b, x, w});
-                    // UV / weight edits are not imported: count them for the report.
-                    if (a < o.corner_uv.size() && b < 3) {
-                        const auto& e = o.corner_uv[a][b];
-                        if ((u0 && u0->count() == pos->count() &&
-                             (u0->data[2 * v] != e[0] || u0->data[2 * v + 1] != e[1])) ||
-                            (u1 && u1->count() == pos->count() &&
-                             (u1->data[2 * v] != e[2] || u1->data[2 * v + 1] != e[3])))
-                            ++in.uv_changed;
-                        if (vid->data[2 * v + 1] != e[4]) ++in.weight_changed;
+                    Corner& c = in.corners.emplace_back();
+                    c.face = a;
+                    c.corner = b;
+                    c.vertex = x;
+                    c.world = w;
+                    for (size_t s = 0; s < 2; ++s)
+                        if (uvs[s]) {
+                            c.streams[s] = {uvs[s]->data[2 * v], uvs[s]->data[2 * v + 1]};
+                            c.holds |= uint8_t(1u << s);
+                        }
+                    c.streams[2] = {vid->data[2 * v + 1], 0};
+                    c.holds |= 4u;
+                    if (normals) {
+                        c.has_normal = true;
+                        c.normal = scene::apply_rotation(world[i], {normals->data[3 * v],
+                                                                    normals->data[3 * v + 1],
+                                                                    normals->data[3 * v + 2]});
                     }
                 } else {
                     slot[v] = in.points.size();
@@ -262,6 +281,8 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
         size_t ordinal;
     };
     std::vector<V> vs;
+    std::vector<std::array<float, 2>> vts;
+    std::vector<F3> vns;
     std::vector<std::string> objects;
     std::vector<size_t> per_object;
     int current = -1;
@@ -286,18 +307,29 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
             size_t ordinal = 0;
             if (current >= 0) ordinal = per_object[size_t(current)]++;
             vs.push_back({p, current, ordinal});
+        } else if (st.keyword == "vt") {
+            if (st.args.size() < 2) obj::fail(where, st, "expected 2 numbers after 'vt'");
+            vts.push_back({obj::number(st.args[0], where, st), obj::number(st.args[1], where, st)});
+        } else if (st.keyword == "vn") {
+            if (st.args.size() < 3) obj::fail(where, st, "expected 3 numbers after 'vn'");
+            vns.push_back({obj::number(st.args[0], where, st), obj::number(st.args[1], where, st),
+                           obj::number(st.args[2], where, st)});
         } else if (st.keyword == "f" || st.keyword == "l") {
             const int kind = object_kind(current);
             std::vector<size_t> refs;
-            for (std::string_view ref : st.args)
+            std::vector<std::array<long, 2>> extra; // vt, vn (1-based; 0 = none)
+            for (std::string_view ref : st.args) {
                 refs.push_back(size_t(obj::reference(ref, 0, vs.size(), where, st) - 1));
+                extra.push_back({obj::reference(ref, 1, vts.size(), where, st),
+                                 obj::reference(ref, 2, vns.size(), where, st)});
+            }
             if (kind < 0) return;
             const std::vector<Key>& order = kind == 0   ? o.terrain_order
                                             : kind == 1 ? o.areas_order
                                                         : o.outlines_order;
             std::vector<size_t> made;
-            for (size_t r : refs) {
-                const V& v = vs[r];
+            for (size_t i = 0; i < refs.size(); ++i) {
+                const V& v = vs[refs[i]];
                 if (v.object != current || v.ordinal >= order.size())
                     obj::fail(where, st,
                               "refers to a vertex the exporter did not write for " +
@@ -305,7 +337,19 @@ Incoming collect_obj(const std::string& text, const Original& o, const std::stri
                 const Key k = order[v.ordinal];
                 if (kind == 0) {
                     made.push_back(in.corners.size());
-                    in.corners.push_back({k.first, k.second, o.t.faces[k.first].v[k.second], v.p});
+                    Corner& c = in.corners.emplace_back();
+                    c.face = k.first;
+                    c.corner = k.second;
+                    c.vertex = o.t.faces[k.first].v[k.second];
+                    c.world = v.p;
+                    if (const long t = extra[i][0]) { // the layer-1 UV, its v flipped back
+                        c.streams[0] = {vts[size_t(t - 1)][0], 1.0f - vts[size_t(t - 1)][1]};
+                        c.holds = 1u;
+                    }
+                    if (const long n = extra[i][1]) {
+                        c.has_normal = true;
+                        c.normal = vns[size_t(n - 1)];
+                    }
                 } else {
                     in.points.push_back(
                         {k.first, k.second, v.p, kind == 1 ? Overlay::Areas : Overlay::Outlines});
@@ -798,6 +842,138 @@ TerrainRecomputed recompute_terrain(terrain::Terrain& t, const TerrainRules& rul
     return done;
 }
 
+// ---- UVs, weights and vertex normals ----
+
+// The name of a stream in messages, and the attribute it travels in.
+constexpr const char* kStreamNames[kStreams] = {"layer-1 UV (type 5, TEXCOORD_0)",
+                                                "layer-2 UV (type 18, TEXCOORD_1)",
+                                                "weight (type 14, TEXCOORD_3.y)"};
+
+// A weight that came back within this of the exported one is the exported one: Blender's V flip
+// (1 - (1 - w) in f32) moves a weight below 0.5 by up to 2^-25, and the sidecar carries those
+// weights exactly.
+bool same_weight(float incoming, float exported) {
+    return std::abs(double(incoming) - exported) <=
+           std::ldexp(1.0, -23) * std::max(1.0, std::abs(double(exported)));
+}
+
+// A stream's records in the terrain (one per vertex), or null when it has no such view.
+std::vector<uint32_t> stream_records(const terrain::Terrain& t, size_t s) {
+    std::vector<uint32_t> out;
+    const size_t n = t.positions.size();
+    if (s == 2) {
+        if (t.has(terrain::kWeights) && t.weights.size() == n) out = t.weights;
+        return out;
+    }
+    const std::vector<terrain::PackedUv>& uvs = s == 0 ? t.uv1 : t.uv2;
+    if (!t.has(s == 0 ? terrain::kUv1 : terrain::kUv2) || uvs.size() != n) return out;
+    out.reserve(n);
+    for (const terrain::PackedUv& uv : uvs) out.push_back(sidecar::uv_record(uv));
+    return out;
+}
+
+void set_stream_records(terrain::Terrain& t, size_t s, const std::vector<uint32_t>& records) {
+    if (s == 2) {
+        t.weights = records;
+        return;
+    }
+    std::vector<terrain::PackedUv>& uvs = s == 0 ? t.uv1 : t.uv2;
+    for (size_t v = 0; v < records.size(); ++v) uvs[v] = sidecar::uv_of_record(records[v]);
+}
+
+struct ValueEdits {
+    std::array<std::vector<uint32_t>, kStreams> streams; // edited vertices per stream
+    std::vector<uint32_t> normals;
+};
+
+// The UV and weight edits of the file: a corner whose value encodes to another record than the
+// vertex's (terrain.md §3: UVs clamp(round(f·1024)), weights their f32 bits) changes it; the
+// changed corners of one vertex must agree. `unknown` (a binding sidecar's rebuild): per vertex,
+// the streams whose original no corner had, which every corner then gives.
+void apply_stream_edits(const Incoming& in, terrain::Terrain& t,
+                        const std::vector<uint8_t>* unknown, const std::string& where,
+                        ValueEdits& edits) {
+    const size_t nv = t.positions.size();
+    for (size_t s = 0; s < kStreams; ++s) {
+        std::vector<uint32_t> records = stream_records(t, s);
+        if (records.empty()) continue;
+        std::vector<char> changed(nv, 0);
+        std::vector<uint32_t> value(nv, 0);
+        for (const Corner& c : in.corners) {
+            if (!(c.holds >> s & 1u) || c.vertex >= nv) continue;
+            const uint32_t record = stream_record(s, c.streams[s]);
+            const bool is_unknown = unknown && ((*unknown)[c.vertex] >> s & 1u);
+            if (!is_unknown) {
+                if (record == records[c.vertex]) continue;
+                if (s == 2) {
+                    float exported = terrain::weight_value(records[c.vertex]);
+                    if (!std::isfinite(exported)) exported = 0; // as the export wrote it
+                    if (same_weight(c.streams[s][0], exported)) continue;
+                }
+            }
+            if (changed[c.vertex] && value[c.vertex] != record)
+                throw FormatError(where, Location::whole(),
+                                  "vertex " + std::to_string(c.vertex) + ": its " +
+                                      kStreamNames[s] +
+                                      " was changed to two different values in its corners "
+                                      "(edit them together)");
+            changed[c.vertex] = 1;
+            value[c.vertex] = record;
+        }
+        for (uint32_t v = 0; v < nv; ++v) {
+            if (unknown && ((*unknown)[v] >> s & 1u) && !changed[v])
+                throw FormatError(where, Location::whole(),
+                                  "vertex " + std::to_string(v) + ": its " + kStreamNames[s] +
+                                      " is in neither the file nor its sidecar (was the "
+                                      "attribute removed?)");
+            if (!changed[v]) continue;
+            records[v] = value[v];
+            edits.streams[s].push_back(v);
+        }
+        if (!edits.streams[s].empty()) set_stream_records(t, s, records);
+    }
+}
+
+// Vertex-normal edits: a corner normal further than the model import's tolerance from the
+// exported one changes its vertex's type-4 record to the mean of its changed corners (i8 =
+// clamp(round(c·127)), byte 3 kept). `rule_vertices`: the vertices whose normals the moved
+// vertices' rule recomputes; the rule wins there.
+void apply_normal_edits(const Incoming& in, const Original& o, terrain::Terrain& t,
+                        const std::vector<char>& rule_vertices, ValueEdits& edits) {
+    const size_t nv = t.positions.size();
+    if (t.normals.size() != nv) return;
+    std::vector<std::array<double, 3>> sum(nv, {0, 0, 0});
+    std::vector<char> changed(nv, 0);
+    for (const Corner& c : in.corners) {
+        if (!c.has_normal || c.vertex >= nv || c.face >= o.corner_normal.size() || c.corner >= 3)
+            continue;
+        const F3& exported = o.corner_normal[c.face][c.corner];
+        const double len =
+            std::sqrt(double(c.normal[0]) * c.normal[0] + double(c.normal[1]) * c.normal[1] +
+                      double(c.normal[2]) * c.normal[2]);
+        if (!(len > 1e-12) || angle_deg(c.normal, exported) <= kNormalToleranceDegrees) continue;
+        for (size_t k = 0; k < 3; ++k) sum[c.vertex][k] += c.normal[k] / len;
+        changed[c.vertex] = 1;
+    }
+    const Rigid to_local = inverse(o.terrain_world);
+    for (uint32_t v = 0; v < nv; ++v) {
+        if (!changed[v] || (v < rule_vertices.size() && rule_vertices[v])) continue;
+        const F3 g =
+            scene::apply_rotation(to_local, {float(sum[v][0]), float(sum[v][1]), float(sum[v][2])});
+        // glTF (x, y, z) = game (x, z, -y)
+        const double x = g[0], y = -double(g[2]), z = g[1];
+        const double len = std::sqrt(x * x + y * y + z * z);
+        if (!(len > 1e-12)) continue;
+        terrain::PackedNormal packed = t.normals[v];
+        packed[0] = msh::encode_normal_component(float(x / len));
+        packed[1] = msh::encode_normal_component(float(y / len));
+        packed[2] = msh::encode_normal_component(float(z / len));
+        if (packed == t.normals[v]) continue;
+        t.normals[v] = packed;
+        edits.normals.push_back(v);
+    }
+}
+
 // The areal overlay: edits applied to the decoded Land.map, or the original kept.
 OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::TerrainSidecar& sc,
                              const std::string& where, DiagnosticSink& diagnostics,
@@ -824,21 +1000,14 @@ OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::Ter
 }
 
 // Identify (collect_gltf / collect_obj) has run; diff, apply, recompute, encode.
+// `streams_unknown`: rebuild_level's, for a binding sidecar.
 TerrainImportResult import_common(const Incoming& in, Original& o,
-                                  const sidecar::TerrainSidecar& sc, const std::string& where) {
+                                  const sidecar::TerrainSidecar& sc, const std::string& where,
+                                  const std::vector<uint8_t>* streams_unknown = nullptr) {
     TerrainImportResult r;
     DiagnosticSink diagnostics(ReadMode::Tolerant);
     terrain::Terrain& t = o.t;
     const MovedCorners cand = diff_corners(in, o, where);
-    if (in.uv_changed)
-        diagnostics.warn({}, Location::whole(),
-                         std::to_string(in.uv_changed) +
-                             " corners have changed UVs: UV edits are not imported yet (kept)");
-    if (in.weight_changed)
-        diagnostics.warn({}, Location::whole(),
-                         std::to_string(in.weight_changed) +
-                             " corners have a changed TEXCOORD_3 weight: weight edits are not "
-                             "imported yet (kept)");
     std::vector<uint32_t> moved;
     for (const auto& [v, pe] : cand) {
         const terrain::Vec3 p = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
@@ -854,8 +1023,20 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
         t.positions[v] = to_game(pe.first, pe.second, o.terrain_world, t.positions[v]);
     }
     TerrainRecomputed done;
+    std::vector<char> rule_vertices(t.positions.size(), 0);
     if (!moved.empty()) {
         done = recompute_terrain(t, rules, diagnostics);
+        for (size_t f = 0; f < t.faces.size(); ++f)
+            if (rules.touched_face[f])
+                for (uint16_t v : t.faces[f].v) rule_vertices[v] = 1;
+    }
+    ValueEdits edits;
+    apply_stream_edits(in, t, streams_unknown, where, edits);
+    apply_normal_edits(in, o, t, rule_vertices, edits);
+    const bool values_edited =
+        !edits.normals.empty() || std::any_of(edits.streams.begin(), edits.streams.end(),
+                                              [](const auto& e) { return !e.empty(); });
+    if (!moved.empty() || values_edited) {
         r.land_msh = terrain::write(t);
     } else {
         r.land_msh = sc.land_msh;
@@ -868,6 +1049,10 @@ TerrainImportResult import_common(const Incoming& in, Original& o,
     rep.moved_vertices.assign(moved.begin(),
                               moved.begin() + long(std::min<size_t>(moved.size(), 1000)));
     rep.vertex_normals_recomputed = done.vertex_normals;
+    rep.layer1_uv_vertices = std::move(edits.streams[0]);
+    rep.layer2_uv_vertices = std::move(edits.streams[1]);
+    rep.weight_vertices = std::move(edits.streams[2]);
+    rep.normal_vertices = std::move(edits.normals);
     rep.face_normals_recomputed = done.face_normals;
     rep.slots_with_bounds_recomputed = done.slots;
     rep.header_recomputed = done.header;
@@ -929,14 +1114,16 @@ TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
     view.land_map = std::move(rebuilt.land_map);
     Original o = load_original(view, where);
     const Incoming in = collect(o);
-    TerrainImportResult r = import_common(in, o, view, where);
+    TerrainImportResult r = import_common(in, o, view, where, &rebuilt.streams_unknown);
     TerrainImportReport& rep = r.report;
     r.msh_identical = rep.land_msh_identical = is_recorded_msh(b, r.land_msh);
     r.map_identical = rep.land_map_identical = !view.land_map || is_recorded_map(b, r.land_map);
     rep.sidecar_edits = std::move(rebuilt.edited_rows);
     const bool edited = rep.vertices_moved || !rep.changed_areals.empty() ||
                         !rep.deleted_areals.empty() || !rep.sidecar_edits.empty() ||
-                        rebuilt.positions_unknown;
+                        !rep.layer1_uv_vertices.empty() || !rep.layer2_uv_vertices.empty() ||
+                        !rep.weight_vertices.empty() || !rep.normal_vertices.empty() ||
+                        rebuilt.positions_unknown || rebuilt.stream_values_unknown;
     const std::string& sidecar_where = sc.where.empty() ? where : sc.where;
     if (!edited && !r.msh_identical)
         throw FormatError(sidecar_where, Location::at_pointer("/source/xxh3_64"),
@@ -958,9 +1145,9 @@ TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
     if (sidecar.binding)
         return import_bound(
             sidecar, gltf_corner_copies(incoming),
-            [&](const Original& o) { return collect_gltf(incoming, o, where); }, where);
+            [&](const Original&) { return collect_gltf(incoming, where); }, where);
     Original o = load_original(sidecar, where);
-    const Incoming in = collect_gltf(incoming, o, where);
+    const Incoming in = collect_gltf(incoming, where);
     return import_common(in, o, sidecar, where);
 }
 

@@ -25,6 +25,20 @@ Vec3 game_of(const std::array<float, 3>& g) {
     return {g[0], -g[2], g[1]};
 }
 
+// Per vertex, its fingerprint's index (held) or kCarried.
+constexpr uint32_t kCarried = UINT32_MAX;
+std::vector<uint32_t> fingerprint_index(const std::vector<sidecar::VertexRange>& carried,
+                                        size_t n) {
+    std::vector<uint32_t> index(n, kCarried);
+    size_t next = 0, h = 0;
+    for (const sidecar::VertexRange& r : carried) {
+        for (; next < r.first; ++next) index[next] = uint32_t(h++);
+        next = r.first + r.count;
+    }
+    for (; next < n; ++next) index[next] = uint32_t(h++);
+    return index;
+}
+
 void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
                     const std::map<std::string, std::vector<uint16_t>>& recorded,
                     std::vector<std::string>& edited) {
@@ -48,6 +62,12 @@ void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
 
 } // namespace
 
+uint32_t stream_record(size_t stream, const std::array<float, 2>& value) {
+    if (sidecar::kVertexStreams[stream].content == sidecar::TerrainContent::Weights)
+        return terrain::weight_raw(value[0]);
+    return sidecar::uv_record({msh::encode_uv(value[0]), msh::encode_uv(value[1])});
+}
+
 std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
     std::vector<CornerCopy> copies;
     const std::vector<scene::Rigid> world = scene::world_transforms(sc);
@@ -64,6 +84,15 @@ std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
             const auto pos = p.attributes.find("POSITION");
             const auto fid = p.attributes.find("TEXCOORD_2");
             const auto vid = p.attributes.find("TEXCOORD_3");
+            const size_t count = pos == p.attributes.end() ? 0 : pos->second.count();
+            auto uvs = [&](const char* name) -> const std::vector<float>* {
+                const auto a = p.attributes.find(name);
+                return a != p.attributes.end() && a->second.components == 2 &&
+                               a->second.count() == count
+                           ? &a->second.data
+                           : nullptr;
+            };
+            const std::vector<float>* uv[2] = {uvs("TEXCOORD_0"), uvs("TEXCOORD_1")};
             if (pos == p.attributes.end() || fid == p.attributes.end() ||
                 vid == p.attributes.end() || pos->second.components != 3 ||
                 fid->second.components != 2 || vid->second.components != 2 ||
@@ -76,9 +105,18 @@ std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
             for (size_t v = 0; v < pos->second.count(); ++v) {
                 if (!whole(face[2 * v]) || !whole(face[2 * v + 1]) || !whole(id[2 * v])) continue;
                 const std::array<float, 3> g{xyz[3 * v], xyz[3 * v + 1], xyz[3 * v + 2]};
-                copies.push_back({uint32_t(face[2 * v]), uint32_t(face[2 * v + 1]),
-                                  uint32_t(id[2 * v]),
-                                  game_of(identity ? g : scene::apply(world[i], g))});
+                CornerCopy& c = copies.emplace_back();
+                c.face = uint32_t(face[2 * v]);
+                c.corner = uint32_t(face[2 * v + 1]);
+                c.vertex = uint32_t(id[2 * v]);
+                c.position = game_of(identity ? g : scene::apply(world[i], g));
+                for (size_t s = 0; s < 2; ++s)
+                    if (uv[s]) {
+                        c.streams[s] = {(*uv[s])[2 * v], (*uv[s])[2 * v + 1]};
+                        c.holds |= uint8_t(1u << s);
+                    }
+                c.streams[2] = {id[2 * v + 1], 0};
+                c.holds |= 4u;
             }
         }
     }
@@ -96,8 +134,11 @@ std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar
     // The export's vertex order: the terrain's scene, built from the faces (positions unknown
     // still: they do not decide the order).
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    const Bytes land =
-        sidecar::rebuild_land_msh(b, b.faces, std::vector<Vec3>(b.vertex_count, {nan, nan, nan}));
+    sidecar::StreamRecords streams;
+    for (size_t s = 0; s < sidecar::kStreamCount; ++s)
+        if (b.streams[s].bound) streams[s].assign(b.vertex_count, 0);
+    const Bytes land = sidecar::rebuild_land_msh(
+        b, b.faces, std::vector<Vec3>(b.vertex_count, {nan, nan, nan}), streams);
     DiagnosticSink sink(ReadMode::Tolerant);
     const terrain::Terrain t = terrain::read(land, sink, where + " (sidecar Land.msh)");
     sink.throw_if_errors();
@@ -112,7 +153,7 @@ std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar
             }
     std::vector<CornerCopy> copies;
     bool in_terrain = false;
-    size_t ordinal = 0;
+    size_t ordinal = 0, uv_ordinal = 0;
     obj::scan(text, where, [&](const obj::Statement& st) {
         if (st.keyword == "o") {
             in_terrain = st.rest == kTerrainNode;
@@ -122,9 +163,23 @@ std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar
                 const std::array<float, 3> g{obj::number(st.args[0], where, st),
                                              obj::number(st.args[1], where, st),
                                              obj::number(st.args[2], where, st)};
-                copies.push_back({f, k, b.faces[f].v[k], game_of(g)});
+                CornerCopy& c = copies.emplace_back();
+                c.face = f;
+                c.corner = k;
+                c.vertex = b.faces[f].v[k];
+                c.position = game_of(g);
             }
             ++ordinal;
+        } else if (st.keyword == "vt" && in_terrain) {
+            // The export writes one vt per v, in the same order: the k-th is the k-th corner's
+            // layer-1 UV, its v flipped.
+            if (uv_ordinal < copies.size() && st.args.size() >= 2) {
+                CornerCopy& c = copies[uv_ordinal];
+                c.streams[0] = {obj::number(st.args[0], where, st),
+                                1.0f - obj::number(st.args[1], where, st)};
+                c.holds |= 1u;
+            }
+            ++uv_ordinal;
         }
     });
     return copies;
@@ -153,21 +208,15 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<C
     const size_t n = b.vertex_count;
     const float nan = std::numeric_limits<float>::quiet_NaN();
     std::vector<Vec3> positions(n, Vec3{nan, nan, nan});
-    // Per vertex, its fingerprint's index (held) or none (carried).
-    constexpr uint32_t kCarried = UINT32_MAX;
-    std::vector<uint32_t> print(n, kCarried);
+    const std::vector<uint32_t> print = fingerprint_index(b.carried, n);
     std::vector<bool> known(n, false);
     {
-        size_t k = 0, next = 0, h = 0;
-        for (const sidecar::VertexRange& r : b.carried) {
-            for (; next < r.first; ++next) print[next] = uint32_t(h++);
+        size_t k = 0;
+        for (const sidecar::VertexRange& r : b.carried)
             for (uint32_t v = r.first; v < r.first + r.count; ++v, ++k) {
                 positions[v] = b.carried_positions[k];
                 known[v] = true;
             }
-            next = r.first + r.count;
-        }
-        for (; next < n; ++next) print[next] = uint32_t(h++);
     }
     for (const CornerCopy& c : copies) {
         if (c.vertex >= n || known[c.vertex] || print[c.vertex] == kCarried) continue;
@@ -177,7 +226,38 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<C
         }
     }
     for (size_t v = 0; v < n; ++v) out.positions_unknown += !known[v];
-    out.land_msh = sidecar::rebuild_land_msh(b, faces, positions);
+
+    // The streams the file holds, each vertex's record from the copy with its fingerprint.
+    sidecar::StreamRecords streams;
+    out.streams_unknown.assign(n, 0);
+    for (size_t s = 0; s < sidecar::kStreamCount; ++s) {
+        const sidecar::BoundStream& bs = b.streams[s];
+        if (!bs.bound) continue;
+        std::vector<uint32_t>& records = streams[s];
+        records.assign(n, 0);
+        const std::vector<uint32_t> index = fingerprint_index(bs.carried, n);
+        std::vector<char> found(n, 0);
+        size_t k = 0;
+        for (const sidecar::VertexRange& r : bs.carried)
+            for (uint32_t v = r.first; v < r.first + r.count; ++v, ++k) {
+                records[v] = bs.carried_records[k];
+                found[v] = 1;
+            }
+        for (const CornerCopy& c : copies) {
+            if (c.vertex >= n || found[c.vertex] || !(c.holds >> s & 1u)) continue;
+            const uint32_t record = stream_record(s, c.streams[s]);
+            if (sidecar::stream_fingerprint(record) == bs.fingerprints[index[c.vertex]]) {
+                records[c.vertex] = record;
+                found[c.vertex] = 1;
+            }
+        }
+        for (size_t v = 0; v < n; ++v)
+            if (!found[v]) {
+                out.streams_unknown[v] |= uint8_t(1u << s);
+                ++out.stream_values_unknown;
+            }
+    }
+    out.land_msh = sidecar::rebuild_land_msh(b, faces, positions, streams);
     if (b.land_map) out.land_map = sidecar::rebuild_land_map(b);
     compare_checks(sidecar::terrain_checks(b), b.checks, out.edited_rows);
     return out;

@@ -3,7 +3,8 @@
 // or the file's corners, type-3 positions from the vertices the sidecar carries and, for the
 // others, from the incoming copy whose value has the vertex's fingerprint. A vertex no copy matches
 // was edited (or its faces removed): its original position is unknown and stands as NaN, so that
-// every comparison the import makes with it finds a change.
+// every comparison the import makes with it finds a change. The UVs and weights the file holds
+// (sidecar::kVertexStreams) are found the same way, each by its own fingerprint.
 #pragma once
 
 #include "formats/bytes.hpp"
@@ -16,12 +17,19 @@
 
 namespace msh::mapping {
 
-// An incoming corner: its face and corner, the vertex it names and its position in game space
-// (Z up).
+// An incoming corner: its face and corner, the vertex it names, its position in game space (Z up)
+// and the stream values the file gives it (kVertexStreams order: layer-1 UV, layer-2 UV, weight
+// in [0]), each where `holds` has its bit.
 struct CornerCopy {
     uint32_t face = 0, corner = 0, vertex = 0;
     Vec3 position;
+    std::array<std::array<float, 2>, sidecar::kStreamCount> streams{};
+    uint8_t holds = 0;
 };
+
+// The stored record of an incoming stream value: a UV encoded as the export decoded it
+// (terrain.md §3: clamp(round(f·1024))), a weight's f32 bits.
+uint32_t stream_record(size_t stream, const std::array<float, 2>& value);
 
 // The corners a glTF scene holds: every vertex of the `Terrain` node's triangles with whole
 // TEXCOORD_2 and TEXCOORD_3.x (the import checks the identity itself).
@@ -37,6 +45,10 @@ struct RebuiltLevel {
     Bytes land_msh;
     std::optional<Bytes> land_map;
     size_t positions_unknown = 0;
+    // Per vertex, bit s: no incoming copy has stream s's fingerprint (an edit in the file); the
+    // rebuilt record is a placeholder the import replaces.
+    std::vector<uint8_t> streams_unknown;
+    size_t stream_values_unknown = 0;
     // JSON pointers of the rows the sidecar's text changed (/faces/rows/3, /blocks/2, ...).
     std::vector<std::string> edited_rows;
 };

@@ -17,7 +17,7 @@
 //     TEXCOORD_2 = (face index, corner k in 0..2), exact whole floats   <- per-face identity
 //     TEXCOORD_3 = (Res3 vertex index as a whole float, type-14 layer-1 weight as f32)
 //                  (weight 1.0 when type 14 is absent, 0.0 when the stored bits are not finite;
-//                  the raw type-14 payload travels in the sidecar either way)
+//                  the sidecar carries the raw bits the file cannot hold, terrain_binding.hpp)
 //   Face fields (flags, materialId, auxByte/Land2 row, unk06, neighbours, packed face normal,
 //   edgeClass, unk27) live in the sidecar keyed by face index (sidecar/terrain_sidecar.hpp).
 //   Faces the tolerant reader flags as unusable (indices out of range) are left out of the mesh

@@ -8,6 +8,7 @@
 
 #include "formats/diagnostics.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -20,7 +21,49 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kContentNames = {"faces", "positions", "block"};
+// As TerrainContent: an older sidecar names only the first three.
+const std::vector<std::string> kContentNames = {"faces",      "positions",  "block",
+                                                "layer1_uvs", "layer2_uvs", "weights"};
+
+// The stream (index into kVertexStreams) a content names, or kStreamCount.
+size_t stream_of(TerrainContent c) {
+    for (size_t s = 0; s < kStreamCount; ++s)
+        if (kVertexStreams[s].content == c) return s;
+    return kStreamCount;
+}
+
+// Whether a float comes back bit for bit through the V flip of OBJ's vt and of Blender's glTF
+// import and export (1 - v, twice, in f32).
+bool survives_flip(float v) {
+    const float back = 1.0f - (1.0f - v);
+    return std::memcmp(&back, &v, sizeof v) == 0;
+}
+
+// Whether the file holds this record exactly (the value the export writes is the stored one).
+bool holds_record(TerrainContent c, uint32_t record) {
+    if (c == TerrainContent::Weights) {
+        const float w = terrain::weight_value(record);
+        return std::isfinite(w) && survives_flip(w);
+    }
+    const PackedUv uv = uv_of_record(record);
+    return survives_flip(msh::decode_uv(uv[0])) && survives_flip(msh::decode_uv(uv[1]));
+}
+
+// A stream's records as the terrain holds them; empty when its view is not one per vertex.
+std::vector<uint32_t> records_of(const terrain::Terrain& t, TerrainContent c) {
+    std::vector<uint32_t> out;
+    const size_t n = t.positions.size();
+    if (c == TerrainContent::Weights) {
+        if (t.has(terrain::kWeights) && t.weights.size() == n) out = t.weights;
+        return out;
+    }
+    const bool first = c == TerrainContent::Uv1;
+    const std::vector<PackedUv>& uvs = first ? t.uv1 : t.uv2;
+    if (!t.has(first ? terrain::kUv1 : terrain::kUv2) || uvs.size() != n) return out;
+    out.reserve(n);
+    for (const PackedUv& uv : uvs) out.push_back(uv_record(uv));
+    return out;
+}
 
 constexpr size_t kFaceValues = std::size(kFaceColumns);
 constexpr size_t kIndexColumn = 4; // i0, i1, i2
@@ -103,10 +146,15 @@ BoundArchive read_archive(const JsonAt& container, const JsonAt& blocks) {
 }
 
 Bytes rebuild(const BoundArchive& a, const std::vector<terrain::Face>* faces,
-              const std::vector<Vec3>* positions) {
+              const std::vector<Vec3>* positions, const StreamRecords* streams) {
     nres::Archive archive = a.directory;
     for (size_t i = 0; i < archive.entries.size(); ++i) {
         switch (a.content[i]) {
+        case TerrainContent::Uv1:
+        case TerrainContent::Uv2:
+        case TerrainContent::Weights:
+            archive.entries[i].data = pod_bytes((*streams)[stream_of(a.content[i])]);
+            break;
         case TerrainContent::Faces:
             archive.entries[i].data = encode_faces(*faces);
             break;
@@ -133,6 +181,12 @@ BoundArchive bind_archive(const nres::Archive& container) {
         a.blocks.push_back(Bytes(e.data.begin(), e.data.end()));
     }
     return a;
+}
+
+// Appends vertex v (in order) to the carried ranges.
+void add_to_ranges(std::vector<VertexRange>& ranges, uint32_t v) {
+    if (ranges.empty() || ranges.back().first + ranges.back().count != v) ranges.push_back({v, 0});
+    ++ranges.back().count;
 }
 
 SourceRecord source_of(ByteView bytes) {
@@ -176,8 +230,8 @@ template <class T> T cell(const json& v, const JsonAt& row, size_t k) {
 
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
                                            const arealmap::ArealMap* map, ByteView land_map,
-                                           bool indices_in_file, bool slot_bounds_rule,
-                                           bool header_rule) {
+                                           bool gltf, bool slot_bounds_rule, bool header_rule) {
+    const bool indices_in_file = gltf;
     if (t.container.verbatim_only || (map && map->container.verbatim_only)) return std::nullopt;
     TerrainBinding b;
     b.land_msh = bind_archive(t.container);
@@ -217,10 +271,37 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
                 b.position_fingerprints.push_back(position_fingerprint(p));
                 continue;
             }
-            if (b.carried.empty() || b.carried.back().first + b.carried.back().count != v)
-                b.carried.push_back({v, 0});
-            ++b.carried.back().count;
+            add_to_ranges(b.carried, v);
             b.carried_positions.push_back(p);
+        }
+        // The streams the file holds: the first UV set always (TEXCOORD_0, vt), the second and
+        // the weights in a glTF only (an OBJ has no place for them).
+        for (size_t s = 0; s < kStreamCount; ++s) {
+            const TerrainContent c = kVertexStreams[s].content;
+            if (c != TerrainContent::Uv1 && !gltf) continue;
+            const terrain::Type type = terrain::Type(kVertexStreams[s].type);
+            if (!t.has(type)) continue;
+            const std::vector<uint32_t> records = records_of(t, c);
+            const nres::Entry* e = t.entry(type);
+            // A payload the records do not give back whole (a record cut short) stays a block.
+            if ((records.empty() && b.vertex_count) ||
+                !std::ranges::equal(pod_bytes(records), e->data))
+                continue;
+            BoundStream& bs = b.streams[s];
+            bs.bound = true;
+            for (uint32_t v = 0; v < b.vertex_count; ++v) {
+                if (held[v] && holds_record(c, records[v])) {
+                    bs.fingerprints.push_back(stream_fingerprint(records[v]));
+                    continue;
+                }
+                add_to_ranges(bs.carried, v);
+                bs.carried_records.push_back(records[v]);
+            }
+            for (size_t i = 0; i < t.container.entries.size(); ++i)
+                if (&t.container.entries[i] == e) {
+                    b.land_msh.content[i] = c;
+                    b.land_msh.blocks[i].clear();
+                }
         }
     }
     b.slot_bounds_rule = slot_bounds_rule;
@@ -234,7 +315,10 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
     // The export checks what the import relies on: the binding gives back the files.
     std::vector<std::array<uint16_t, 3>> from_file(t.faces.size());
     for (size_t f = 0; f < t.faces.size(); ++f) from_file[f] = t.faces[f].v;
-    if (!is_source(rebuild_land_msh(b, faces_with_indices(b, from_file), t.positions),
+    StreamRecords streams;
+    for (size_t s = 0; s < kStreamCount; ++s)
+        if (b.streams[s].bound) streams[s] = records_of(t, kVertexStreams[s].content);
+    if (!is_source(rebuild_land_msh(b, faces_with_indices(b, from_file), t.positions, streams),
                    b.msh_source))
         return std::nullopt;
     if (map && !is_source(rebuild_land_map(b), b.map_source)) return std::nullopt;
@@ -253,12 +337,28 @@ std::vector<terrain::Face> faces_with_indices(const TerrainBinding& b,
 }
 
 Bytes rebuild_land_msh(const TerrainBinding& b, const std::vector<terrain::Face>& faces,
-                       const std::vector<Vec3>& positions) {
-    return rebuild(b.land_msh, &faces, &positions);
+                       const std::vector<Vec3>& positions, const StreamRecords& streams) {
+    return rebuild(b.land_msh, &faces, &positions, &streams);
 }
 
 Bytes rebuild_land_map(const TerrainBinding& b) {
-    return rebuild(*b.land_map, nullptr, nullptr);
+    return rebuild(*b.land_map, nullptr, nullptr, nullptr);
+}
+
+uint8_t stream_fingerprint(uint32_t record) {
+    return uv_fingerprint(uv_of_record(record));
+}
+
+uint32_t uv_record(const PackedUv& uv) {
+    uint32_t r;
+    std::memcpy(&r, uv.data(), sizeof r);
+    return r;
+}
+
+PackedUv uv_of_record(uint32_t record) {
+    PackedUv uv;
+    std::memcpy(uv.data(), &record, sizeof record);
+    return uv;
 }
 
 std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding& b) {
@@ -303,6 +403,16 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
                        {"carried", std::move(carried)},
                        {"positions", block_json(pod_bytes(b.carried_positions))},
                        {"position_fingerprints", block_json(pod_bytes(b.position_fingerprints))}};
+    for (size_t s = 0; s < kStreamCount; ++s) {
+        const BoundStream& bs = b.streams[s];
+        if (!bs.bound) continue;
+        json ranges = json::array();
+        for (const VertexRange& r : bs.carried) ranges.push_back({r.first, r.count});
+        doc["vertices"][kVertexStreams[s].member] = {
+            {"carried", std::move(ranges)},
+            {"records", block_json(pod_bytes(bs.carried_records))},
+            {"fingerprints", block_json(pod_bytes(bs.fingerprints))}};
+    }
     doc["derived"] = {{"slot_bounds_rule", b.slot_bounds_rule}, {"header_rule", b.header_rule}};
     doc["blocks"] = blocks_json(b.land_msh);
     if (b.land_map) {
@@ -335,6 +445,14 @@ void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& d
     block(vertices["position_fingerprints"],
           ByteView(reinterpret_cast<const uint8_t*>(b.position_fingerprints.data()),
                    b.position_fingerprints.size() * sizeof(uint32_t)));
+    for (size_t s = 0; s < kStreamCount; ++s) {
+        const BoundStream& bs = b.streams[s];
+        if (!bs.bound) continue;
+        const json& at = vertices[kVertexStreams[s].member];
+        block(at["records"], ByteView(reinterpret_cast<const uint8_t*>(bs.carried_records.data()),
+                                      bs.carried_records.size() * sizeof(uint32_t)));
+        block(at["fingerprints"], ByteView(bs.fingerprints.data(), bs.fingerprints.size()));
+    }
     auto blocks = [&](const json& list, const BoundArchive& a) {
         for (const json& jb : list) block(jb, a.blocks[jb["entry"].get<size_t>()]);
     };
@@ -435,6 +553,32 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
     if (b.position_fingerprints.size() != b.vertex_count - total)
         vertices["position_fingerprints"].fail("expected one per vertex the file holds (" +
                                                std::to_string(b.vertex_count - total) + ")");
+    for (size_t s = 0; s < kStreamCount; ++s) {
+        const TerrainContent c = kVertexStreams[s].content;
+        bool bound = false;
+        for (size_t i = 0; i < b.land_msh.content.size(); ++i) {
+            if (b.land_msh.content[i] != c) continue;
+            const JsonAt content = doc["container"]["entries"]["rows"][i][6];
+            if (bound) content.fail("another entry already comes from this stream");
+            if (b.land_msh.directory.entries[i].type != kVertexStreams[s].type)
+                content.fail(std::string(kContentNames[size_t(c)]) + " are type " +
+                             std::to_string(kVertexStreams[s].type));
+            bound = true;
+        }
+        if (!bound) continue;
+        const JsonAt at = vertices[kVertexStreams[s].member];
+        BoundStream& bs = b.streams[s];
+        bs.bound = true;
+        const uint64_t carried = read_vertex_ranges(at["carried"], b.vertex_count, bs.carried);
+        bs.carried_records = pod_from<uint32_t>(read_block(at["records"]), at["records"]);
+        if (bs.carried_records.size() != carried)
+            at["records"].fail("expected the records of " + std::to_string(carried) +
+                               " carried vertices");
+        bs.fingerprints = pod_from<uint8_t>(read_block(at["fingerprints"]), at["fingerprints"]);
+        if (bs.fingerprints.size() != b.vertex_count - carried)
+            at["fingerprints"].fail("expected one per vertex the file holds (" +
+                                    std::to_string(b.vertex_count - carried) + ")");
+    }
     const JsonAt derived = doc["derived"];
     b.slot_bounds_rule = derived["slot_bounds_rule"].as<bool>();
     b.header_rule = derived["header_rule"].as<bool>();

@@ -12,10 +12,16 @@
 //   order): the sidecar carries one fingerprint per vertex the file holds, so that the import
 //   knows which incoming copy is the original value, and the positions of the others (vertices
 //   no usable face uses, non-finite values, zero components whose sign OBJ loses).
+// - Type-5 UVs (a glTF's TEXCOORD_0, an OBJ's vt), and from a glTF also the type-18 UVs
+//   (TEXCOORD_1) and type-14 weights (TEXCOORD_3.y) come from the file the same way: a one-byte
+//   fingerprint per vertex the file holds exactly, the raw records of the others (no usable face
+//   uses them, or the value does not survive the V flip that OBJ and Blender apply: a non-finite
+//   weight, one below 0.5 whose 1 - (1 - w) rounds). An OBJ's sidecar keeps 18 and 14 as blocks.
 // - Whether the original's slot bounds and header follow their recompute rule: the check needs
 //   the original positions, which an edit in the file replaces.
-// - Raw blocks (size and XXH3-64) for the other resources: nodes, header and slots, normals, UVs,
-//   weights, cell pairs, the areal map, unknown types and anything the reader left raw.
+// - Raw blocks (size and XXH3-64) for the other resources: nodes, header and slots, normals (the
+//   file holds directions, not the packed bytes; the import applies its normal edits to the
+//   block), cell pairs, the areal map, unknown types and anything the reader left raw.
 // - A check per face row and block, so that the change report names the rows a person edited.
 #pragma once
 
@@ -38,7 +44,38 @@ namespace msh::sidecar {
 class JsonAt;
 
 // Where a directory entry's payload comes from.
-enum class TerrainContent { Faces, Positions, Block };
+enum class TerrainContent { Faces, Positions, Block, Uv1, Uv2, Weights };
+
+// A per-vertex stream of 4-byte records that the file holds (types 5, 18, 14).
+struct VertexStream {
+    TerrainContent content;
+    uint32_t type;
+    const char* member; // under /vertices
+};
+inline constexpr VertexStream kVertexStreams[] = {
+    {TerrainContent::Uv1, 5, "layer1_uvs"},
+    {TerrainContent::Uv2, 18, "layer2_uvs"},
+    {TerrainContent::Weights, 14, "weights"},
+};
+inline constexpr size_t kStreamCount = std::size(kVertexStreams);
+
+// One stream's binding: the records of the vertices the file does not hold exactly, a fingerprint
+// (stream_fingerprint) of every other vertex's record, in vertex order.
+struct BoundStream {
+    bool bound = false; // the file holds it (else a block, or no such entry)
+    std::vector<VertexRange> carried;
+    std::vector<uint32_t> carried_records; // the 4 bytes as stored
+    std::vector<uint8_t> fingerprints;
+};
+
+// Per stream of kVertexStreams, one 4-byte record per vertex (empty for a stream not bound).
+using StreamRecords = std::array<std::vector<uint32_t>, kStreamCount>;
+
+// What a stream's fingerprint is (model_binding's UV fingerprint of the 4 stored bytes).
+uint8_t stream_fingerprint(uint32_t record);
+// A UV record as stored, and back.
+uint32_t uv_record(const PackedUv& uv);
+PackedUv uv_of_record(uint32_t record);
 
 // One rebuilt file: its directory, each entry's content and the blocks (Block entries only).
 struct BoundArchive {
@@ -62,7 +99,8 @@ struct TerrainBinding {
     uint32_t vertex_count = 0;
     std::vector<VertexRange> carried; // in vertex order, not overlapping
     std::vector<Vec3> carried_positions;
-    std::vector<uint32_t> position_fingerprints; // per vertex the file holds, in vertex order
+    std::vector<uint32_t> position_fingerprints;   // per vertex the file holds, in vertex order
+    std::array<BoundStream, kStreamCount> streams; // as kVertexStreams
 
     // Whether the original's slot bounds and Res2 header follow the import's recompute rules.
     bool slot_bounds_rule = false, header_rule = false;
@@ -76,21 +114,22 @@ struct TerrainBinding {
 };
 
 // The binding of a level: `land_msh` / `land_map` are the files `t` and `map` were read from;
-// `indices_in_file` for a glTF export. nullopt when the binding would not rebuild them byte for
-// byte (a directory with overlapping payloads): the sidecar then carries the files whole (the
-// first layout).
+// `gltf` for a glTF export (its file holds the faces' vertex indices, both UV sets and the
+// weights), else an OBJ's (positions and layer-1 UVs). nullopt when the binding would not
+// rebuild them byte for byte (a directory with overlapping payloads): the sidecar then carries
+// the files whole (the first layout).
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
                                            const arealmap::ArealMap* map, ByteView land_map,
-                                           bool indices_in_file, bool slot_bounds_rule,
-                                           bool header_rule);
+                                           bool gltf, bool slot_bounds_rule, bool header_rule);
 
 // The faces with their indices: `from_file[f]` where the file holds them, else the binding's.
 std::vector<terrain::Face>
 faces_with_indices(const TerrainBinding& binding,
                    const std::vector<std::array<uint16_t, 3>>& from_file);
-// Land.msh from the binding with these faces (faces_with_indices) and positions (one per vertex).
+// Land.msh from the binding with these faces (faces_with_indices), positions and records of the
+// bound streams (one per vertex each).
 Bytes rebuild_land_msh(const TerrainBinding& binding, const std::vector<terrain::Face>& faces,
-                       const std::vector<Vec3>& positions);
+                       const std::vector<Vec3>& positions, const StreamRecords& streams);
 // Land.map from the binding (it must have one).
 Bytes rebuild_land_map(const TerrainBinding& binding);
 

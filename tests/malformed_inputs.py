@@ -552,6 +552,17 @@ def generate(corpus, work):
                          pointer="/blocks/0/type")
     terrain_sidecar_case("carried range past the vertices",
                          lambda d: d["vertices"].update(carried=[[0, 10 ** 6]]), pointer="/vertices/carried/0")
+    terrain_sidecar_case("UV records of a vertex range missing",
+                         lambda d: d["vertices"]["layer1_uvs"].update(carried=[[0, 1]]),
+                         pointer="/vertices/layer1_uvs/records")
+    terrain_sidecar_case("weight records hash wrong",
+                         lambda d: d["vertices"]["weights"]["records"].update(xxh3_64="0" * 16),
+                         pointer="/vertices/weights/records/xxh3_64")
+    terrain_sidecar_case("layer-2 UV range past the vertices",
+                         lambda d: d["vertices"]["layer2_uvs"].update(carried=[[0, 10 ** 6]]),
+                         pointer="/vertices/layer2_uvs/carried/0")
+    terrain_sidecar_case("weights member missing", lambda d: d["vertices"].pop("weights"),
+                         pointer="/vertices/weights")
     terrain_sidecar_case("another source, nothing edited",
                          lambda d: d["source"].update(xxh3_64="0123456789abcdef"), pointer="/source/xxh3_64")
 

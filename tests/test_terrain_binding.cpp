@@ -1,7 +1,8 @@
 // The binding terrain sidecar (sidecar/terrain_binding.hpp, docs/sidecar.md; part of the
 // terrain_import suite): its fields are read, so an edit of a face row or a block changes exactly
-// that in Land.msh and the change report names it; a malformed edit is one error at its JSON
-// pointer and nothing written; and sidecars of the first layout (older releases,
+// that in Land.msh and the change report names it; the UVs, weights and vertex normals come from
+// the file, so an edit there changes exactly that vertex's record; a malformed edit is one error
+// at its JSON pointer and nothing written; and sidecars of the first layout (older releases,
 // tests/fixtures/sidecar_v1) still import byte for byte.
 
 #include "sidecar_edits.hpp"
@@ -10,7 +11,9 @@
 
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
 #include "formats/terrain.hpp"
+#include "mapping/terrain_to_scene.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
@@ -18,8 +21,10 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -65,6 +70,31 @@ size_t block_of(const json& doc, uint32_t type) {
         if (doc["blocks"][i]["type"] == type) return i;
     BOOST_FAIL("no block of type " << type);
     return 0;
+}
+
+// Calls `edit(primitive, corner)` for every exported corner of terrain vertex `v`; their count.
+size_t edit_corners(scene::Scene& s, uint32_t v,
+                    const std::function<void(scene::Primitive&, size_t)>& edit) {
+    size_t n = 0;
+    for (const scene::Node& node : s.nodes) {
+        if (node.name != mapping::kTerrainNode) continue;
+        for (scene::Primitive& p : s.meshes.at(size_t(node.mesh)).primitives) {
+            const std::vector<float>& id = p.attributes.at("TEXCOORD_3").data;
+            for (size_t c = 0; c < id.size() / 2; ++c)
+                if (id[2 * c] == float(v)) edit(p, c), ++n;
+        }
+    }
+    return n;
+}
+
+// Vertices of distinct usable faces: ones the file holds.
+std::vector<uint16_t> held_vertices(const terrain::Terrain& t, size_t n) {
+    std::vector<uint16_t> out;
+    for (size_t f = 0; f < t.faces.size() && out.size() < n; ++f)
+        if (terrain::face_usable(t, f) &&
+            std::find(out.begin(), out.end(), t.faces[f].v[0]) == out.end())
+            out.push_back(t.faces[f].v[0]);
+    return out;
 }
 
 size_t errors_in(const std::string& out) {
@@ -134,6 +164,163 @@ BOOST_AUTO_TEST_CASE(binding_edit_of_a_face_row_and_a_block_changes_exactly_that
     }
 }
 
+BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_records) {
+    const fs::path dir = fresh("file-values");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    const terrain::Terrain before = terrain::read(msh, ReadMode::Strict, "before");
+    BOOST_TEST_REQUIRE(before.weights.size() == before.positions.size());
+    test::Run r = test::mshconv("convert " + q(land) + " " + q(dir / "g.glb"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const json doc = read_json(dir / "g.sidecar.json");
+    for (const char* stream : {"layer1_uvs", "layer2_uvs", "weights"})
+        BOOST_TEST(doc["vertices"].contains(stream), stream);
+    for (const json& b : doc["blocks"]) // left to the file, not carried as blocks
+        for (uint32_t type : {terrain::kUv1, terrain::kUv2, terrain::kWeights})
+            BOOST_TEST(b["type"] != type);
+
+    gltf::ReadOptions options;
+    options.lines = true;
+    DiagnosticSink warnings(ReadMode::Tolerant);
+    const scene::Scene exported = gltf::read(dir / "g.glb", warnings, options);
+    auto import = [&](const scene::Scene& s, const std::string& name) {
+        fs::create_directories(dir / name);
+        gltf::write(s, dir / name / "e.glb");
+        fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
+        return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
+                             q(dir / name / "back" / "Land.msh") + " --report " +
+                             q(dir / name / "r.json"));
+    };
+
+    // Unedited, written again by another writer: the full comparison gives the original bytes.
+    r = import(exported, "unedited");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.msh") == msh));
+    BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.map") == map));
+
+    // Through Blender's V flip (1 - v on import and again on export, in f32) of every UV set:
+    // the weights it moves (below 0.5) are the ones the sidecar carries.
+    scene::Scene flipped = exported;
+    for (const scene::Node& n : flipped.nodes)
+        if (n.name == mapping::kTerrainNode)
+            for (scene::Primitive& p : flipped.meshes.at(size_t(n.mesh)).primitives)
+                for (const char* set : {"TEXCOORD_0", "TEXCOORD_1", "TEXCOORD_2", "TEXCOORD_3"}) {
+                    std::vector<float>& uv = p.attributes.at(set).data;
+                    for (size_t c = 1; c < uv.size(); c += 2) {
+                        const volatile float once = 1.0f - uv[c]; // stored as a float in between
+                        uv[c] = 1.0f - once;
+                    }
+                }
+    r = import(flipped, "flipped");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "flipped" / "back" / "Land.msh") == msh));
+
+    // One vertex's layer-1 U, another's layer-2 V, a third's weight, a fourth's normal.
+    const std::vector<uint16_t> v = held_vertices(before, 4);
+    BOOST_TEST_REQUIRE(v.size() == 4u);
+    scene::Scene s = exported;
+    BOOST_TEST(edit_corners(s, v[0], [](scene::Primitive& p, size_t c) {
+                   p.attributes.at("TEXCOORD_0").data[2 * c] += 0.25f;
+               }) > 0u);
+    BOOST_TEST(edit_corners(s, v[1], [](scene::Primitive& p, size_t c) {
+                   p.attributes.at("TEXCOORD_1").data[2 * c + 1] -= 0.5f;
+               }) > 0u);
+    BOOST_TEST(edit_corners(s, v[2], [](scene::Primitive& p, size_t c) {
+                   p.attributes.at("TEXCOORD_3").data[2 * c + 1] = 0.375f;
+               }) > 0u);
+    BOOST_TEST(edit_corners(s, v[3], [](scene::Primitive& p, size_t c) {
+                   float* n = &p.attributes.at("NORMAL").data[3 * c];
+                   n[0] = 0.6f, n[1] = 0.8f, n[2] = 0; // glTF (x, y, z) = game (x, z, -y)
+               }) > 0u);
+    r = import(s, "edited");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    terrain::Terrain want = before;
+    want.uv1[v[0]][0] = int16_t(want.uv1[v[0]][0] + 256);
+    want.uv2[v[1]][1] = int16_t(want.uv2[v[1]][1] - 512);
+    want.weights[v[2]] = terrain::weight_raw(0.375f);
+    want.normals[v[3]] = {msh::encode_normal_component(0.6f), 0, msh::encode_normal_component(0.8f),
+                          before.normals[v[3]][3]};
+    BOOST_TEST((read_file(dir / "edited" / "back" / "Land.msh") == terrain::write(want)));
+    BOOST_TEST((read_file(dir / "edited" / "back" / "Land.map") == map));
+    const json report = read_json(dir / "edited" / "r.json");
+    BOOST_TEST(report["layer1_uv_vertices"] == json({v[0]}));
+    BOOST_TEST(report["layer2_uv_vertices"] == json({v[1]}));
+    BOOST_TEST(report["weight_vertices"] == json({v[2]}));
+    BOOST_TEST(report["normal_vertices"] == json({v[3]}));
+    BOOST_TEST(report["moved_vertices"] == json::array());
+    BOOST_TEST(r.out.find("layer-1 UVs 1, layer-2 UVs 1, weights 1, vertex normals 1") !=
+                   std::string::npos,
+               r.out);
+
+    // Two corners of one vertex given two different UVs: which one is meant is unknown.
+    size_t corner = 0;
+    scene::Scene conflict = exported;
+    const size_t corners = edit_corners(conflict, v[0], [&](scene::Primitive& p, size_t c) {
+        p.attributes.at("TEXCOORD_0").data[2 * c] += float(++corner);
+    });
+    if (corners > 1) {
+        r = import(conflict, "conflict");
+        BOOST_TEST(r.code == 1, r.out);
+        BOOST_TEST(r.out.find("vertex " + std::to_string(v[0]) + ": its layer-1 UV") !=
+                       std::string::npos,
+                   r.out);
+        BOOST_TEST(!fs::exists(dir / "conflict" / "back" / "Land.msh"));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(uv_edit_in_an_obj_changes_exactly_that_record) {
+    const fs::path dir = fresh("obj-uv");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    const terrain::Terrain before = terrain::read(msh, ReadMode::Strict, "before");
+    test::Run r = test::mshconv("convert " + q(land) + " " + q(dir / "o.obj"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const json doc = read_json(dir / "o.sidecar.json");
+    BOOST_TEST(doc["vertices"].contains("layer1_uvs"));
+    BOOST_TEST(!doc["vertices"].contains("weights")); // an OBJ has no place for them: a block
+
+    // The export's corner order (terrain_to_scene.hpp): usable faces by material, file order.
+    const uint16_t target = held_vertices(before, 1).at(0);
+    std::vector<uint16_t> corner_vertex;
+    for (size_t m = 0; m < 256; ++m)
+        for (size_t f = 0; f < before.faces.size(); ++f)
+            if (before.faces[f].material == m && terrain::face_usable(before, f))
+                for (uint16_t x : before.faces[f].v) corner_vertex.push_back(x);
+    // Each `vt` line of object Terrain (the k-th is the k-th corner's) of the target: u + 0.25.
+    const Bytes text = read_file(dir / "o.obj");
+    std::istringstream in(std::string(text.begin(), text.end()));
+    std::string line, out, object;
+    size_t k = 0, edited = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("o ", 0) == 0) object = line.substr(2);
+        if (object == mapping::kTerrainNode && line.rfind("vt ", 0) == 0) {
+            if (corner_vertex.at(k++) == target) {
+                std::istringstream ls(line.substr(3));
+                std::string u, w;
+                ls >> u >> w;
+                float x = 0;
+                std::from_chars(u.data(), u.data() + u.size(), x);
+                char buf[32];
+                line =
+                    "vt " + std::string(buf, std::to_chars(buf, buf + 32, x + 0.25f).ptr) + " " + w;
+                ++edited;
+            }
+        }
+        out += line + "\n";
+    }
+    BOOST_TEST_REQUIRE(k == corner_vertex.size());
+    BOOST_TEST_REQUIRE(edited > 0u);
+    write_file_atomic(dir / "o.obj", Bytes(out.begin(), out.end()));
+    r = test::mshconv("convert " + q(dir / "o.obj") + " " + q(dir / "back" / "Land.msh") +
+                      " --report " + q(dir / "r.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    terrain::Terrain want = before;
+    want.uv1[target][0] = int16_t(want.uv1[target][0] + 256);
+    BOOST_TEST((read_file(dir / "back" / "Land.msh") == terrain::write(want)));
+    BOOST_TEST((read_file(dir / "back" / "Land.map") == map));
+    BOOST_TEST(read_json(dir / "r.json")["layer1_uv_vertices"] == json({target}));
+}
+
 BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
     const fs::path dir = fresh("malformed");
     const fs::path land = small_level(dir / "in");
@@ -172,6 +359,27 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
              f["base64"] = sidecar::to_base64(b);
              f["size"] = b.size();
              f["xxh3_64"] = sidecar::hex64(sidecar::payload_hash(b));
+         }},
+        {"UV fingerprints cut", "/vertices/layer1_uvs/fingerprints",
+         [](json& d) {
+             json& f = d["vertices"]["layer1_uvs"]["fingerprints"];
+             Bytes b = sidecar::from_base64(f["base64"].get<std::string>());
+             b.pop_back();
+             f["base64"] = sidecar::to_base64(b);
+             f["size"] = b.size();
+             f["xxh3_64"] = sidecar::hex64(sidecar::payload_hash(b));
+         }},
+        {"weight records hash", "/vertices/weights/records/xxh3_64",
+         [](json& d) { d["vertices"]["weights"]["records"]["xxh3_64"] = "0000000000000000"; }},
+        {"layer-2 UV range past the vertices", "/vertices/layer2_uvs/carried/0",
+         [](json& d) {
+             d["vertices"]["layer2_uvs"]["carried"] = {{0, 1000000}};
+         }},
+        {"stream member missing", "/vertices/weights",
+         [](json& d) { d["vertices"].erase("weights"); }},
+        {"stream content of another type", "/container/entries/rows/4/6",
+         [](json& d) { // entry 4 is type 5
+             d["container"]["entries"]["rows"][4][6] = "weights";
          }},
         {"derived rule", "/derived/header_rule", [](json& d) { d["derived"]["header_rule"] = 1; }},
         {"nothing edited, another source", "/source/xxh3_64",
