@@ -58,6 +58,22 @@ void ReadableJson::to_lines(Level& l) {
     l.members.clear();
 }
 
+void ReadableJson::lay_out_open_levels() {
+    // Outermost first; a compact level (inside a row) stays one line, and so do those inside it.
+    for (size_t k = 0; k < used_ && !levels_[k].compact; ++k) {
+        Level& l = levels_[k];
+        if (l.lines) continue;
+        const size_t before = out_.size();
+        to_lines(l);
+        // The levels inside lie in this one's last member, after every break it inserted.
+        const size_t shift = out_.size() - before;
+        for (size_t inner = k + 1; inner < used_; ++inner) {
+            levels_[inner].start += shift;
+            for (auto& [first, value] : levels_[inner].members) first += shift, value += shift;
+        }
+    }
+}
+
 void ReadableJson::separate() {
     if (after_key_) {
         after_key_ = false;
@@ -118,6 +134,7 @@ void ReadableJson::open(bool object, bool rows) {
     l.last_key.clear();
     ++used_;
     out_ += object ? '{' : '[';
+    if (rows && !compact) lay_out_open_levels(); // a table puts every level around it on lines
 }
 
 void ReadableJson::close(bool object) {
@@ -139,6 +156,9 @@ void ReadableJson::close(bool object) {
 void ReadableJson::begin_plain() {
     separate();
     if (used_ > 0) levels_[used_ - 1].forced = true;
+    // Every open level ends on several lines: laid out now, before megabytes of text go in,
+    // instead of copying them when each level finds out.
+    lay_out_open_levels();
     out_ += '"';
 }
 

@@ -97,6 +97,9 @@ class ReadableJson {
     void begin_plain();
     // Rewrites the level's compact text from `start` one member per line.
     void to_lines(Level& l);
+    // Lays out every open level that will end on several lines anyway (a table or a verbatim
+    // string is being written), so that its text so far is copied while it is short.
+    void lay_out_open_levels();
     void string(std::string_view s);
 
     struct Scalars;

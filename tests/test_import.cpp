@@ -14,12 +14,14 @@
 #include "sidecar/json_at.hpp"
 #include "sidecar/json_readable.hpp"
 #include "sidecar/model_sidecar.hpp"
+#include "sidecar/readable_writer.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +228,88 @@ BOOST_AUTO_TEST_CASE(animation_edit_rebuilds_keys_and_frame_map) {
 // the first layout's writer (sidecars of older releases, which tests still make) writes without a
 // DOM what dump(1) of its DOM gives, also for the values a DOM writes its own way (all, null,
 // NaN, escapes, empty arrays).
+// The writer without a DOM against dump_readable of the same document, on random documents:
+// nested objects and arrays of every size around the line width, tables and verbatim strings
+// (which put every level around them on several lines) at any depth and position.
+BOOST_AUTO_TEST_CASE(readable_writer_lays_out_random_documents_as_dump_readable) {
+    std::mt19937 rng(46);
+    auto below = [&rng](size_t n) { return size_t(rng() % n); };
+    for (int round = 0; round < 400; ++round) {
+        nlohmann::json doc;
+        sidecar::Deferred deferred;
+        std::string text;
+        sidecar::ReadableJson w(text, sidecar::kReadableWidth);
+        // Writes a random value to both, its DOM into `into`.
+        std::function<void(nlohmann::json&, int, bool)> value = [&](nlohmann::json& into, int depth,
+                                                                    bool in_row) {
+            const size_t kind = depth > 4 ? below(3) : below(in_row ? 5 : 8);
+            if (kind == 0) {
+                const int64_t v = int64_t(rng() % 2000000) - 1000000;
+                into = v, w.value(v);
+            } else if (kind == 1) {
+                const std::string v(below(40), char('a' + below(26)));
+                into = v, w.value(v);
+            } else if (kind == 2) {
+                into = nullptr, w.null();
+            } else if (kind == 3 || kind == 4) { // an array or an object of 0..30 members
+                const bool object = kind == 4;
+                const size_t n = below(31);
+                into = object ? nlohmann::json::object() : nlohmann::json::array();
+                if (!object) // sized first: elements that deferred names must not move
+                    into.get_ref<nlohmann::json::array_t&>().resize(n);
+                object ? w.begin_object() : w.begin_array();
+                for (size_t i = 0; i < n; ++i) {
+                    if (object) {
+                        char key[8];
+                        std::snprintf(key, sizeof key, "k%03zu", i);
+                        w.key(key);
+                        value(into[key], depth + 1, in_row);
+                    } else {
+                        value(into[i], depth + 1, in_row);
+                    }
+                }
+                object ? w.end_object() : w.end_array();
+            } else if (kind == 5 || kind == 6) { // a table: one compact row per line
+                const size_t n = 1 + below(6);
+                into = nlohmann::json::array();
+                into.get_ref<nlohmann::json::array_t&>().resize(n);
+                w.begin_rows();
+                for (size_t i = 0; i < n; ++i) value(into[i], depth + 1, true);
+                w.end_rows();
+                const nlohmann::json* rows = &into;
+                deferred[rows] = [rows](std::string& out, int d) {
+                    sidecar::put_lines(rows->size(), out, d, [rows](size_t i, std::string& o) {
+                        o += (*rows)[i].dump();
+                    });
+                };
+            } else { // a verbatim string (base64), short or long
+                const std::string v(below(2) ? 3 + below(20) : 300 + below(3000), 'Q');
+                into = v;
+                w.plain_string(v);
+                const nlohmann::json* at = &into;
+                deferred[at] = [at](std::string& out, int) {
+                    out += '"' + at->get<std::string>() + '"';
+                };
+            }
+        };
+        // The top level is an object; the DOM's addresses must not move once deferred names them,
+        // so members are built in place (nlohmann's object is a std::map).
+        doc = nlohmann::json::object();
+        w.begin_object();
+        const size_t n = 1 + below(8);
+        for (size_t i = 0; i < n; ++i) {
+            char key[8];
+            std::snprintf(key, sizeof key, "m%03zu", i);
+            w.key(key);
+            value(doc[key], 1, false);
+        }
+        w.end_object();
+        BOOST_TEST_REQUIRE(text + "\n" ==
+                               sidecar::dump_readable(doc, sidecar::kReadableWidth, deferred),
+                           "round " << round);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(sidecar_text_is_the_dump_of_its_json) {
     size_t compared = 0;
     for (const auto& f : test::corpus()) {
