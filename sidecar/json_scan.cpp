@@ -315,12 +315,42 @@ size_t past_string(std::string_view s, size_t open) {
     }
 }
 
+bool is_bracket_or_quote(char c) {
+    return c == '"' || c == '{' || c == '}' || c == '[' || c == ']';
+}
+
+// The offset of the next quote or bracket at or after `i` (s.size() when none): rows of numbers
+// skipped 16 bytes at a time.
+size_t next_bracket_or_quote(std::string_view s, size_t i) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), open_brace = _mm_set1_epi8('{'),
+                  close_brace = _mm_set1_epi8('}'), open_bracket = _mm_set1_epi8('['),
+                  close_bracket = _mm_set1_epi8(']');
+    for (; i + 16 <= s.size(); i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+        const __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, open_brace)),
+                         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, close_brace),
+                                                   _mm_cmpeq_epi8(v, open_bracket)),
+                                      _mm_cmpeq_epi8(v, close_bracket)));
+        if (const unsigned mask = unsigned(_mm_movemask_epi8(hit)))
+            return i + size_t(__builtin_ctz(mask));
+    }
+#endif
+    while (i < s.size() && !is_bracket_or_quote(s[i])) ++i;
+    return i;
+}
+
 // The offset just past the value starting at `i` (a string, an array, an object or a scalar).
 size_t past_value(std::string_view s, size_t i) {
     if (i >= s.size()) return std::string_view::npos;
     if (s[i] == '"') return past_string(s, i);
+    if (s[i] != '{' && s[i] != '[') { // a scalar ends at a comma, a space or its container's end
+        while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && !is_space(s[i])) ++i;
+        return i;
+    }
     size_t depth = 0;
-    while (i < s.size()) {
+    for (i = next_bracket_or_quote(s, i); i < s.size(); i = next_bracket_or_quote(s, i)) {
         const char c = s[i];
         if (c == '"') {
             i = past_string(s, i);
@@ -329,15 +359,12 @@ size_t past_value(std::string_view s, size_t i) {
         }
         if (c == '{' || c == '[') {
             ++depth;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0) return i; // the scalar ends at its container's end
-            if (--depth == 0) return i + 1;
-        } else if (depth == 0 && (c == ',' || is_space(c))) {
-            return i;
+        } else if (--depth == 0) {
+            return i + 1;
         }
         ++i;
     }
-    return depth == 0 ? i : std::string_view::npos;
+    return std::string_view::npos;
 }
 
 } // namespace

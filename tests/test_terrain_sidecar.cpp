@@ -232,11 +232,18 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
 // reads (the first member of that name, as read_terrain_sidecar takes it).
 BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_scan) {
     using sidecar::json_scan::peek_plain_member;
-    const std::vector<std::string> answered = {
+    std::vector<std::string> answered = {
         R"({"kind":"terrain"})", R"( { "a" : [1, "]}\"", {"kind": "inner"}], "kind" : "model" } )",
         R"({"s":"x\\","t":"\"kind\": \"no\"","kind":"model","kind":"second"})",
         R"({"n": -1.5e3, "b": true, "z": null, "o": {"k": [[], {}]}, "kind": "texture"})",
         R"({"blocks":[{"base64":"QUJD","size":3}],"kind":"terrain","schema":"mshconv-sidecar/2"})"};
+    // Rows of numbers (skipped 16 bytes at a time) with brackets and quotes at every offset.
+    std::string rows = R"({"faces": [)";
+    for (int r = 0; r < 40; ++r)
+        rows += (r ? "," : "") + std::string("[") + std::to_string(r * 37) + ",12345,-6,[7]," +
+                std::string(size_t(r % 17), ' ') + "{\"x\":\"]}\\\\\"}]";
+    rows += R"(], "kind": "terrain"})";
+    answered.push_back(rows);
     for (const std::string& t : answered) {
         const auto kind = peek_plain_member(t, "kind");
         BOOST_TEST_REQUIRE(kind.has_value(), t);
