@@ -367,31 +367,45 @@ bool convex_corner(P2 a, P2 b, P2 c) {
 // triangulation with every diagonal removed whose two sides together stay convex (Hertel-
 // Mehlhorn; a convex areal becomes one part). Every inner edge left cuts the ground triangles
 // under it into more pieces: on the stress map the areals' triangles gave 616,000 pieces, their
-// convex parts give 200,000.
-std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& vertices) {
-    const auto xy = [&](uint32_t i) { return P2{vertices[i].x, vertices[i].y}; };
-    std::vector<std::vector<uint32_t>> parts; // rings of vertex indices, counter-clockwise
-    for (auto tri : triangulate_xy(vertices)) {
-        if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
-        parts.push_back({tri[0], tri[1], tri[2]});
-    }
-    const auto as_points = [&] {
-        std::vector<std::vector<P2>> out;
-        for (const auto& ring : parts) {
-            if (ring.empty()) continue;
-            std::vector<P2>& part = out.emplace_back();
-            for (uint32_t i : ring) part.push_back(xy(i));
-        }
-        return out;
-    };
-    // A merge copies the rings it joins: quadratic in the corners. Past 256 corners (where
-    // triangulate_xy fans too; no shipped areal has that many) the triangles are the parts.
-    if (vertices.size() > kMergedCornersAtMost) return as_points();
-    // Inner edges: an edge two triangles share, one each way.
+// convex parts give 200,000. `triangles`: the areal's triangulate_xy. The parts and the working
+// memory are the caller's, reused from areal to areal.
+struct ConvexParts {
+    std::vector<P2> points;     // the parts' corners, one part after another
+    std::vector<uint32_t> ends; // where each part's corners end in points
+
     struct Side {
         uint32_t lo, hi, part;
     };
+    std::vector<std::vector<uint32_t>> rings; // of vertex indices, counter-clockwise
     std::vector<Side> sides;
+    std::vector<uint32_t> owner, merged;
+};
+
+void convex_parts(const std::vector<arealmap::Vec3>& vertices,
+                  const std::vector<std::array<uint32_t, 3>>& triangles, ConvexParts& out) {
+    const auto xy = [&](uint32_t i) { return P2{vertices[i].x, vertices[i].y}; };
+    out.points.clear(), out.ends.clear();
+    // A merge copies the rings it joins: quadratic in the corners. Past 256 corners (where
+    // triangulate_xy fans too; no shipped areal has that many) the triangles are the parts.
+    if (vertices.size() > kMergedCornersAtMost) {
+        for (auto tri : triangles) {
+            if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
+            for (uint32_t i : tri) out.points.push_back(xy(i));
+            out.ends.push_back(uint32_t(out.points.size()));
+        }
+        return;
+    }
+    std::vector<std::vector<uint32_t>>& parts = out.rings;
+    parts.resize(triangles.size());
+    for (size_t t = 0; t < triangles.size(); ++t) {
+        auto tri = triangles[t];
+        if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
+        parts[t].assign(tri.begin(), tri.end());
+    }
+    // Inner edges: an edge two triangles share, one each way.
+    using Side = ConvexParts::Side;
+    std::vector<Side>& sides = out.sides;
+    sides.clear();
     for (uint32_t t = 0; t < parts.size(); ++t)
         for (size_t k = 0; k < 3; ++k) {
             const uint32_t u = parts[t][k], v = parts[t][(k + 1) % 3];
@@ -400,47 +414,48 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
     std::sort(sides.begin(), sides.end(), [](const Side& x, const Side& y) {
         return std::tie(x.lo, x.hi, x.part) < std::tie(y.lo, y.hi, y.part);
     });
-    std::vector<uint32_t> owner(parts.size()); // the part each triangle has gone into
+    std::vector<uint32_t>& owner = out.owner; // the part each triangle has gone into
+    owner.resize(parts.size());
     for (uint32_t t = 0; t < owner.size(); ++t) owner[t] = t;
     const auto root = [&](uint32_t t) {
         while (owner[t] != t) t = owner[t];
         return t;
     };
+    // Where the ring runs from `from` to `to`: the index of `from`, or the ring's size.
+    const auto edge_at = [](const std::vector<uint32_t>& ring, uint32_t from, uint32_t to) {
+        for (size_t k = 0; k < ring.size(); ++k)
+            if (ring[k] == from && ring[(k + 1) % ring.size()] == to) return k;
+        return ring.size();
+    };
+    std::vector<uint32_t>& merged = out.merged;
     for (size_t i = 0; i + 1 < sides.size(); ++i) {
         if (sides[i].lo != sides[i + 1].lo || sides[i].hi != sides[i + 1].hi) continue;
         const uint32_t pa = root(sides[i].part), pb = root(sides[i + 1].part);
         if (pa == pb) continue;
         std::vector<uint32_t>&a = parts[pa], &b = parts[pb];
-        // Rotate so that a runs v..u and b runs u..v around the shared edge u-v.
-        auto rotate_to_edge = [](std::vector<uint32_t>& ring, uint32_t from, uint32_t to) {
-            for (size_t k = 0; k < ring.size(); ++k)
-                if (ring[k] == from && ring[(k + 1) % ring.size()] == to) {
-                    std::rotate(ring.begin(), ring.begin() + std::ptrdiff_t(k + 1), ring.end());
-                    return true; // ring now starts at `to` and ends at `from`
-                }
-            return false;
-        };
+        // The shared edge u-v: a runs it one way, b the other.
         const uint32_t u = sides[i].lo, v = sides[i].hi;
-        std::vector<uint32_t> ra = a, rb = b;
-        bool shared = rotate_to_edge(ra, u, v) && rotate_to_edge(rb, v, u);
-        if (!shared) { // the edge runs the other way in a
-            ra = a, rb = b;
-            shared = rotate_to_edge(ra, v, u) && rotate_to_edge(rb, u, v);
-        }
-        if (!shared) continue;
-        // ra = [x .. y], rb = [y .. x]: the union is ra followed by rb's inner corners.
-        std::vector<uint32_t> merged = ra;
-        merged.insert(merged.end(), rb.begin() + 1, rb.end() - 1);
+        size_t ka = edge_at(a, u, v), kb = edge_at(b, v, u);
+        if (ka == a.size() || kb == b.size()) ka = edge_at(a, v, u), kb = edge_at(b, u, v);
+        if (ka == a.size() || kb == b.size()) continue;
+        // The union: a from the edge's far end round to its near end, then b's corners between.
+        merged.clear();
+        for (size_t k = 1; k <= a.size(); ++k) merged.push_back(a[(ka + k) % a.size()]);
+        for (size_t k = 2; k < b.size(); ++k) merged.push_back(b[(kb + k) % b.size()]);
         bool convex = true;
         for (size_t k = 0; k < merged.size() && convex; ++k)
             convex = convex_corner(xy(merged[k]), xy(merged[(k + 1) % merged.size()]),
                                    xy(merged[(k + 2) % merged.size()]));
         if (!convex) continue;
-        a = std::move(merged);
+        std::swap(a, merged);
         b.clear();
         owner[pb] = pa;
     }
-    return as_points();
+    for (const auto& ring : parts) {
+        if (ring.empty()) continue;
+        for (uint32_t i : ring) out.points.push_back(xy(i));
+        out.ends.push_back(uint32_t(out.points.size()));
+    }
 }
 
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it
@@ -715,23 +730,35 @@ struct DrapedLayer {
 // Drapes areals into a layer; one per thread (the ground marks and clip buffers are its own).
 class Draper {
   public:
-    Draper(const GroundIndex& index, const DrapeOptions& options, const Ribbons& ribbons)
-        : index_(index), options_(options), ribbons_(ribbons), marks_(index.marks()) {}
+    // `areal_triangles`: each areal's triangulate_xy, or null to triangulate here.
+    Draper(const GroundIndex& index, const DrapeOptions& options, const Ribbons& ribbons,
+           const ArealTriangles* areal_triangles)
+        : index_(index), options_(options), ribbons_(ribbons), areal_triangles_(areal_triangles),
+          marks_(index.marks()) {}
 
     void areal(const arealmap::ArealMap& map, size_t a, int material, DrapedLayer& out) {
         const arealmap::Areal& areal = map.areals[a];
         const size_t n = areal.vertices.size();
         scene::Primitive& fill = out.fills[material];
         fill.material = material;
-        if (n >= 3)
-            for (const std::vector<P2>& part : convex_parts(areal.vertices)) {
+        if (n >= 3) {
+            if (areal_triangles_) {
+                convex_parts(areal.vertices, (*areal_triangles_)[a], parts_);
+            } else {
+                triangulation_ = triangulate_xy(areal.vertices);
+                convex_parts(areal.vertices, triangulation_, parts_);
+            }
+            for (size_t part = 0, from = 0; part < parts_.ends.size(); from = parts_.ends[part++]) {
+                const P2* corners = parts_.points.data() + from;
+                const size_t count = parts_.ends[part] - from;
                 subject_.clear(), subject_lines_.clear();
-                for (size_t k = 0; k < part.size(); ++k) {
-                    subject_.push_back({part[k], std::nan("")});
-                    subject_lines_.push_back(polygon_edge(part[k], part[(k + 1) % part.size()]));
+                for (size_t k = 0; k < count; ++k) {
+                    subject_.push_back({corners[k], std::nan("")});
+                    subject_lines_.push_back(polygon_edge(corners[k], corners[(k + 1) % count]));
                 }
                 drape_convex(false);
             }
+        }
         emit(fill, options_.lift);
         auto& line_pos = out.lines.attributes["POSITION"];
         for (size_t k = 0; k < n; ++k) {
@@ -1020,7 +1047,10 @@ class Draper {
     const GroundIndex& index_;
     const DrapeOptions& options_;
     const Ribbons& ribbons_;
+    const ArealTriangles* areal_triangles_;
     GroundIndex::Marks marks_;
+    std::vector<std::array<uint32_t, 3>> triangulation_; // without areal_triangles_
+    ConvexParts parts_;
     ClipBuffers clip_buffers_;
     std::vector<Corner> subject_;
     std::vector<Line> subject_lines_;
@@ -1092,7 +1122,8 @@ DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
 // each thread finishes one), and joins the runs in areal order: the same layer whatever the
 // thread count.
 DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map,
-                         const std::vector<int>& material_of, const DrapeOptions& options) {
+                         const std::vector<int>& material_of, const DrapeOptions& options,
+                         const ArealTriangles* areal_triangles) {
     const Ribbons ribbons = outline_ribbons(map, edges_to_outline(map), options.outline_width);
     const size_t areals = map.areals.size();
     const size_t threads = std::max<size_t>(1, std::min<size_t>(options.threads, areals));
@@ -1104,7 +1135,7 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     std::mutex failure_mutex;
     auto work = [&] {
         try {
-            Draper draper(index, options, ribbons);
+            Draper draper(index, options, ribbons, areal_triangles);
             for (size_t r; (r = next_run++) < runs;)
                 for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
                     if (material_of[a] >= 0) draper.areal(map, a, material_of[a], layers[r]);
@@ -1220,8 +1251,10 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
 } // namespace
 
 void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
-                        const arealmap::ArealMap& map, const DrapeOptions& options) {
+                        const arealmap::ArealMap& map, const DrapeOptions& options,
+                        const ArealTriangles* areal_triangles) {
     if (!map.decoded) return;
+    if (areal_triangles && areal_triangles->size() != map.areals.size()) areal_triangles = nullptr;
     const GroundIndex index(terrain);
     // The raw fills' materials (shared by nothing else): faint, since they float or sink.
     for (scene::Material& m : sc.materials)
@@ -1236,7 +1269,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         material_of[a] = class_material(sc, draped_materials, areal.class_id, areal.logic_flag);
         colour(sc.materials[size_t(material_of[a])], areal.class_id, 0.2f);
     }
-    DrapedLayer layer = drape_areals(index, map, material_of, options);
+    DrapedLayer layer = drape_areals(index, map, material_of, options, areal_triangles);
     auto& fills = layer.fills;
     scene::Primitive &lines = layer.lines, &ribbons = layer.ribbons;
 
