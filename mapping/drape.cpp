@@ -948,10 +948,14 @@ class Draper {
     struct Edge {
         std::array<uint64_t, 4> key; // a.x, a.y, b.x, b.y as bits
         uint32_t from;               // corners_ index of a, lines_ index of the edge
-        uint32_t to;                 // corners_ index of b
         bool inner = false;          // another piece has it the other way
         bool taken = false;
+        uint32_t next = 0; // the outer edge on from b (trace_paired)
     };
+
+    // Groups of up to this many edges pair them directly (quadratic, no sort): most merges
+    // join a few pieces of a terrain triangle; a flat stretch can give thousands.
+    static constexpr size_t kPairedEdgesAtMost = 32;
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
@@ -965,9 +969,25 @@ class Draper {
             for (size_t k = 0; k < p.count; ++k) {
                 const uint32_t a = uint32_t(p.first + k), b = uint32_t(p.first + (k + 1) % p.count);
                 const P2 pa = corners_[a].xy, pb = corners_[b].xy;
-                edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a, b});
+                edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a});
             }
         }
+        out_corners_.clear(), triangles_out_.clear();
+        if (!(edges.size() <= kPairedEdgesAtMost ? trace_paired() : trace_sorted())) return false;
+        const uint32_t base = uint32_t(pos.size() / 3);
+        float* to = grow(pos, 3 * out_corners_.size());
+        for (uint32_t c : out_corners_) put(to, corners_[c], lift), to += 3;
+        uint32_t* index = grow(target.indices, triangles_out_.size());
+        for (uint32_t t : triangles_out_) *index++ = base + t;
+        return true;
+    }
+
+    // The outline of edges_: its outer edges (those no other edge runs back along) walked into
+    // rings, each laid by lay_ring(); false when two edges are the same (pieces overlap), or
+    // from a corner not exactly one outer edge leaves, or the walk does not close where it
+    // began. The rings in the order of their least edge key, each from that edge.
+    bool trace_sorted() {
+        std::vector<Edge>& edges = edges_;
         // Keys compared field by field (std::array's operator< goes through a three-way
         // comparison).
         std::sort(edges.begin(), edges.end(),
@@ -983,12 +1003,7 @@ class Draper {
             const auto& k = edges[i].key;
             edges[i].inner = find({k[2], k[3], k[0], k[1]}) != edges.end();
         }
-        // The outline: from each corner at most one outer edge leaves.
         std::vector<uint32_t>& ring = ring_;
-        std::vector<P2>& ring_xy = ring_xy_;
-        std::vector<uint32_t>& triangles = triangles_;
-        std::vector<uint32_t>& out = out_corners_;
-        out.clear(), triangles_out_.clear();
         for (size_t i = 0; i < edges.size(); ++i) {
             if (edges[i].inner || edges[i].taken) continue;
             ring.clear();
@@ -1014,33 +1029,85 @@ class Draper {
                 at = found;
                 if (ring.size() > edges.size()) return false;
             }
-            // Drop the corners on a straight line they were only cut from: the edges before
-            // and after one lie on the same line.
-            ring_xy.clear();
-            std::vector<uint32_t>& kept = kept_;
-            kept.clear();
-            for (size_t k = 0; k < ring.size(); ++k) {
-                const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
-                if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
-                kept.push_back(ring[k]);
-                ring_xy.push_back(corners_[ring[k]].xy);
-            }
-            if (kept.size() < 3) return false;
-            double area2 = 0;
-            for (size_t k = 0; k < ring_xy.size(); ++k)
-                area2 += cross({0, 0}, ring_xy[k], ring_xy[(k + 1) % ring_xy.size()]);
-            if (!(area2 > 0)) return false; // a hole, or nothing
-            triangles.clear();
-            if (!ear_clip(ring_xy, triangles)) return false;
-            const uint32_t base = uint32_t(out.size());
-            out.insert(out.end(), kept.begin(), kept.end());
-            for (uint32_t t : triangles) triangles_out_.push_back(base + t);
+            if (!lay_ring()) return false;
         }
-        const uint32_t base = uint32_t(pos.size() / 3);
-        float* to = grow(pos, 3 * out.size());
-        for (uint32_t c : out) put(to, corners_[c], lift), to += 3;
-        uint32_t* index = grow(target.indices, triangles_out_.size());
-        for (uint32_t t : triangles_out_) *index++ = base + t;
+        return true;
+    }
+
+    // trace_sorted's outline and rings, found by comparing every pair of edges.
+    bool trace_paired() {
+        std::vector<Edge>& edges = edges_;
+        const size_t m = edges.size();
+        for (size_t i = 0; i < m; ++i) {
+            const auto& x = edges[i].key;
+            if (x[0] == x[2] && x[1] == x[3]) edges[i].inner = true; // its own way back
+            for (size_t j = i + 1; j < m; ++j) {
+                const auto& y = edges[j].key;
+                if (same_key(x, y)) return false; // pieces overlap
+                if (x[0] == y[2] && x[1] == y[3] && x[2] == y[0] && x[3] == y[1])
+                    edges[i].inner = edges[j].inner = true;
+            }
+        }
+        for (size_t i = 0; i < m; ++i) {
+            if (edges[i].inner) continue;
+            const auto& x = edges[i].key;
+            size_t found = m;
+            for (size_t j = 0; j < m; ++j)
+                if (!edges[j].inner && edges[j].key[0] == x[2] && edges[j].key[1] == x[3]) {
+                    if (found != m) return false; // two ways on: not simple
+                    found = j;
+                }
+            if (found == m) return false;
+            edges[i].next = uint32_t(found);
+        }
+        std::vector<uint32_t>& ring = ring_;
+        for (;;) {
+            size_t start = m; // the least outer edge not yet walked
+            for (size_t i = 0; i < m; ++i)
+                if (!edges[i].inner && !edges[i].taken &&
+                    (start == m || key_less(edges[i].key, edges[start].key)))
+                    start = i;
+            if (start == m) return true;
+            ring.clear();
+            for (size_t at = start;;) {
+                Edge& e = edges[at];
+                if (e.taken) return false; // an outline that does not close where it began
+                e.taken = true;
+                ring.push_back(e.from);
+                at = e.next;
+                if (at == start) break;
+            }
+            if (!lay_ring()) return false;
+        }
+    }
+
+    // The ring ring_ (corners_ indices, counter-clockwise) laid into out_corners_ and
+    // triangles_out_: the corners on a straight line they were only cut from dropped (the edges
+    // before and after one lie on the same line), the rest ear-clipped. False when it is not a
+    // simple counter-clockwise ring.
+    bool lay_ring() {
+        const std::vector<uint32_t>& ring = ring_;
+        std::vector<P2>& ring_xy = ring_xy_;
+        std::vector<uint32_t>& kept = kept_;
+        ring_xy.clear();
+        kept.clear();
+        for (size_t k = 0; k < ring.size(); ++k) {
+            const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
+            if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
+            kept.push_back(ring[k]);
+            ring_xy.push_back(corners_[ring[k]].xy);
+        }
+        if (kept.size() < 3) return false;
+        double area2 = 0;
+        for (size_t k = 0; k < ring_xy.size(); ++k)
+            area2 += cross({0, 0}, ring_xy[k], ring_xy[(k + 1) % ring_xy.size()]);
+        if (!(area2 > 0)) return false; // a hole, or nothing
+        std::vector<uint32_t>& triangles = triangles_;
+        triangles.clear();
+        if (!ear_clip(ring_xy, triangles)) return false;
+        const uint32_t base = uint32_t(out_corners_.size());
+        out_corners_.insert(out_corners_.end(), kept.begin(), kept.end());
+        for (uint32_t t : triangles) triangles_out_.push_back(base + t);
         return true;
     }
 
