@@ -1283,33 +1283,51 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
         return;
     }
     const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
+    // The parts laid out first (each corner's index in its part, each part's vertices in order,
+    // where each part ends in both), then each part's arrays made at their size and filled.
     std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
-    std::vector<scene::Primitive> parts;
-    std::vector<float>* to_pos = nullptr;
-    std::vector<uint32_t>* to_indices = nullptr;
-    uint32_t at = kNoVertex;    // the part being filled
-    uint32_t part_vertices = 0; // its vertices so far
-    for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
+    std::vector<uint32_t> part_indices(p.indices.size()), part_vertices;
+    part_vertices.reserve(pos.size() / 3);
+    std::vector<size_t> indices_end, vertices_end; // per part
+    uint32_t at = kNoVertex;                       // the part being filled
+    uint32_t part_vertex_count = 0;                // its vertices so far
+    size_t k = 0;
+    for (; k + corners <= p.indices.size(); k += corners) {
         size_t added = 0;
         for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != at;
-        if (!to_pos || part_vertices + added > kPartVertices) {
-            scene::Primitive& next = parts.emplace_back();
-            next.material = p.material;
-            next.mode = p.mode;
-            to_pos = &next.attributes["POSITION"].data;
-            to_indices = &next.indices;
-            at = uint32_t(parts.size() - 1);
-            part_vertices = 0;
+        if (at == kNoVertex) {
+            at = 0;
+        } else if (part_vertex_count + added > kPartVertices) {
+            indices_end.push_back(k), vertices_end.push_back(part_vertices.size());
+            ++at;
+            part_vertex_count = 0;
         }
         for (size_t c = 0; c < corners; ++c) {
             const uint32_t v = p.indices[k + c];
             if (part_of[v] != at) {
-                part_of[v] = at, local[v] = part_vertices++;
-                const float* from = pos.data() + 3 * size_t(v);
-                to_pos->push_back(from[0]), to_pos->push_back(from[1]), to_pos->push_back(from[2]);
+                part_of[v] = at, local[v] = part_vertex_count++;
+                part_vertices.push_back(v);
             }
-            to_indices->push_back(local[v]);
+            part_indices[k + c] = local[v];
         }
+    }
+    if (at != kNoVertex) indices_end.push_back(k), vertices_end.push_back(part_vertices.size());
+    std::vector<scene::Primitive> parts(indices_end.size());
+    for (size_t part = 0; part < parts.size(); ++part) {
+        scene::Primitive& next = parts[part];
+        next.material = p.material;
+        next.mode = p.mode;
+        const size_t first_vertex = part == 0 ? 0 : vertices_end[part - 1];
+        std::vector<float>& to_pos = next.attributes["POSITION"].data;
+        to_pos.resize(3 * (vertices_end[part] - first_vertex));
+        float* to = to_pos.data();
+        for (size_t i = first_vertex; i < vertices_end[part]; ++i, to += 3) {
+            const float* from = pos.data() + 3 * size_t(part_vertices[i]);
+            to[0] = from[0], to[1] = from[1], to[2] = from[2];
+        }
+        const size_t first_index = part == 0 ? 0 : indices_end[part - 1];
+        next.indices.assign(part_indices.begin() + std::ptrdiff_t(first_index),
+                            part_indices.begin() + std::ptrdiff_t(indices_end[part]));
     }
     p = scene::Primitive();
     for (scene::Primitive& part : parts) mesh.primitives.push_back(std::move(part));
