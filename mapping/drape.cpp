@@ -367,31 +367,45 @@ bool convex_corner(P2 a, P2 b, P2 c) {
 // triangulation with every diagonal removed whose two sides together stay convex (Hertel-
 // Mehlhorn; a convex areal becomes one part). Every inner edge left cuts the ground triangles
 // under it into more pieces: on the stress map the areals' triangles gave 616,000 pieces, their
-// convex parts give 200,000.
-std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& vertices) {
-    const auto xy = [&](uint32_t i) { return P2{vertices[i].x, vertices[i].y}; };
-    std::vector<std::vector<uint32_t>> parts; // rings of vertex indices, counter-clockwise
-    for (auto tri : triangulate_xy(vertices)) {
-        if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
-        parts.push_back({tri[0], tri[1], tri[2]});
-    }
-    const auto as_points = [&] {
-        std::vector<std::vector<P2>> out;
-        for (const auto& ring : parts) {
-            if (ring.empty()) continue;
-            std::vector<P2>& part = out.emplace_back();
-            for (uint32_t i : ring) part.push_back(xy(i));
-        }
-        return out;
-    };
-    // A merge copies the rings it joins: quadratic in the corners. Past 256 corners (where
-    // triangulate_xy fans too; no shipped areal has that many) the triangles are the parts.
-    if (vertices.size() > kMergedCornersAtMost) return as_points();
-    // Inner edges: an edge two triangles share, one each way.
+// convex parts give 200,000. `triangles`: the areal's triangulate_xy. The parts and the working
+// memory are the caller's, reused from areal to areal.
+struct ConvexParts {
+    std::vector<P2> points;     // the parts' corners, one part after another
+    std::vector<uint32_t> ends; // where each part's corners end in points
+
     struct Side {
         uint32_t lo, hi, part;
     };
+    std::vector<std::vector<uint32_t>> rings; // of vertex indices, counter-clockwise
     std::vector<Side> sides;
+    std::vector<uint32_t> owner, merged;
+};
+
+void convex_parts(const std::vector<arealmap::Vec3>& vertices,
+                  const std::vector<std::array<uint32_t, 3>>& triangles, ConvexParts& out) {
+    const auto xy = [&](uint32_t i) { return P2{vertices[i].x, vertices[i].y}; };
+    out.points.clear(), out.ends.clear();
+    // A merge copies the rings it joins: quadratic in the corners. Past 256 corners (where
+    // triangulate_xy fans too; no shipped areal has that many) the triangles are the parts.
+    if (vertices.size() > kMergedCornersAtMost) {
+        for (auto tri : triangles) {
+            if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
+            for (uint32_t i : tri) out.points.push_back(xy(i));
+            out.ends.push_back(uint32_t(out.points.size()));
+        }
+        return;
+    }
+    std::vector<std::vector<uint32_t>>& parts = out.rings;
+    parts.resize(triangles.size());
+    for (size_t t = 0; t < triangles.size(); ++t) {
+        auto tri = triangles[t];
+        if (cross(xy(tri[0]), xy(tri[1]), xy(tri[2])) < 0) std::swap(tri[1], tri[2]);
+        parts[t].assign(tri.begin(), tri.end());
+    }
+    // Inner edges: an edge two triangles share, one each way.
+    using Side = ConvexParts::Side;
+    std::vector<Side>& sides = out.sides;
+    sides.clear();
     for (uint32_t t = 0; t < parts.size(); ++t)
         for (size_t k = 0; k < 3; ++k) {
             const uint32_t u = parts[t][k], v = parts[t][(k + 1) % 3];
@@ -400,47 +414,48 @@ std::vector<std::vector<P2>> convex_parts(const std::vector<arealmap::Vec3>& ver
     std::sort(sides.begin(), sides.end(), [](const Side& x, const Side& y) {
         return std::tie(x.lo, x.hi, x.part) < std::tie(y.lo, y.hi, y.part);
     });
-    std::vector<uint32_t> owner(parts.size()); // the part each triangle has gone into
+    std::vector<uint32_t>& owner = out.owner; // the part each triangle has gone into
+    owner.resize(parts.size());
     for (uint32_t t = 0; t < owner.size(); ++t) owner[t] = t;
     const auto root = [&](uint32_t t) {
         while (owner[t] != t) t = owner[t];
         return t;
     };
+    // Where the ring runs from `from` to `to`: the index of `from`, or the ring's size.
+    const auto edge_at = [](const std::vector<uint32_t>& ring, uint32_t from, uint32_t to) {
+        for (size_t k = 0; k < ring.size(); ++k)
+            if (ring[k] == from && ring[(k + 1) % ring.size()] == to) return k;
+        return ring.size();
+    };
+    std::vector<uint32_t>& merged = out.merged;
     for (size_t i = 0; i + 1 < sides.size(); ++i) {
         if (sides[i].lo != sides[i + 1].lo || sides[i].hi != sides[i + 1].hi) continue;
         const uint32_t pa = root(sides[i].part), pb = root(sides[i + 1].part);
         if (pa == pb) continue;
         std::vector<uint32_t>&a = parts[pa], &b = parts[pb];
-        // Rotate so that a runs v..u and b runs u..v around the shared edge u-v.
-        auto rotate_to_edge = [](std::vector<uint32_t>& ring, uint32_t from, uint32_t to) {
-            for (size_t k = 0; k < ring.size(); ++k)
-                if (ring[k] == from && ring[(k + 1) % ring.size()] == to) {
-                    std::rotate(ring.begin(), ring.begin() + std::ptrdiff_t(k + 1), ring.end());
-                    return true; // ring now starts at `to` and ends at `from`
-                }
-            return false;
-        };
+        // The shared edge u-v: a runs it one way, b the other.
         const uint32_t u = sides[i].lo, v = sides[i].hi;
-        std::vector<uint32_t> ra = a, rb = b;
-        bool shared = rotate_to_edge(ra, u, v) && rotate_to_edge(rb, v, u);
-        if (!shared) { // the edge runs the other way in a
-            ra = a, rb = b;
-            shared = rotate_to_edge(ra, v, u) && rotate_to_edge(rb, u, v);
-        }
-        if (!shared) continue;
-        // ra = [x .. y], rb = [y .. x]: the union is ra followed by rb's inner corners.
-        std::vector<uint32_t> merged = ra;
-        merged.insert(merged.end(), rb.begin() + 1, rb.end() - 1);
+        size_t ka = edge_at(a, u, v), kb = edge_at(b, v, u);
+        if (ka == a.size() || kb == b.size()) ka = edge_at(a, v, u), kb = edge_at(b, u, v);
+        if (ka == a.size() || kb == b.size()) continue;
+        // The union: a from the edge's far end round to its near end, then b's corners between.
+        merged.clear();
+        for (size_t k = 1; k <= a.size(); ++k) merged.push_back(a[(ka + k) % a.size()]);
+        for (size_t k = 2; k < b.size(); ++k) merged.push_back(b[(kb + k) % b.size()]);
         bool convex = true;
         for (size_t k = 0; k < merged.size() && convex; ++k)
             convex = convex_corner(xy(merged[k]), xy(merged[(k + 1) % merged.size()]),
                                    xy(merged[(k + 2) % merged.size()]));
         if (!convex) continue;
-        a = std::move(merged);
+        std::swap(a, merged);
         b.clear();
         owner[pb] = pa;
     }
-    return as_points();
+    for (const auto& ring : parts) {
+        if (ring.empty()) continue;
+        for (uint32_t i : ring) out.points.push_back(xy(i));
+        out.ends.push_back(uint32_t(out.points.size()));
+    }
 }
 
 // Which areal edges to outline: neighbouring areals store their common edge once each, and it
@@ -715,23 +730,35 @@ struct DrapedLayer {
 // Drapes areals into a layer; one per thread (the ground marks and clip buffers are its own).
 class Draper {
   public:
-    Draper(const GroundIndex& index, const DrapeOptions& options, const Ribbons& ribbons)
-        : index_(index), options_(options), ribbons_(ribbons), marks_(index.marks()) {}
+    // `areal_triangles`: each areal's triangulate_xy, or null to triangulate here.
+    Draper(const GroundIndex& index, const DrapeOptions& options, const Ribbons& ribbons,
+           const ArealTriangles* areal_triangles)
+        : index_(index), options_(options), ribbons_(ribbons), areal_triangles_(areal_triangles),
+          marks_(index.marks()) {}
 
     void areal(const arealmap::ArealMap& map, size_t a, int material, DrapedLayer& out) {
         const arealmap::Areal& areal = map.areals[a];
         const size_t n = areal.vertices.size();
         scene::Primitive& fill = out.fills[material];
         fill.material = material;
-        if (n >= 3)
-            for (const std::vector<P2>& part : convex_parts(areal.vertices)) {
+        if (n >= 3) {
+            if (areal_triangles_) {
+                convex_parts(areal.vertices, (*areal_triangles_)[a], parts_);
+            } else {
+                triangulation_ = triangulate_xy(areal.vertices);
+                convex_parts(areal.vertices, triangulation_, parts_);
+            }
+            for (size_t part = 0, from = 0; part < parts_.ends.size(); from = parts_.ends[part++]) {
+                const P2* corners = parts_.points.data() + from;
+                const size_t count = parts_.ends[part] - from;
                 subject_.clear(), subject_lines_.clear();
-                for (size_t k = 0; k < part.size(); ++k) {
-                    subject_.push_back({part[k], std::nan("")});
-                    subject_lines_.push_back(polygon_edge(part[k], part[(k + 1) % part.size()]));
+                for (size_t k = 0; k < count; ++k) {
+                    subject_.push_back({corners[k], std::nan("")});
+                    subject_lines_.push_back(polygon_edge(corners[k], corners[(k + 1) % count]));
                 }
                 drape_convex(false);
             }
+        }
         emit(fill, options_.lift);
         auto& line_pos = out.lines.attributes["POSITION"];
         for (size_t k = 0; k < n; ++k) {
@@ -921,10 +948,14 @@ class Draper {
     struct Edge {
         std::array<uint64_t, 4> key; // a.x, a.y, b.x, b.y as bits
         uint32_t from;               // corners_ index of a, lines_ index of the edge
-        uint32_t to;                 // corners_ index of b
         bool inner = false;          // another piece has it the other way
         bool taken = false;
+        uint32_t next = 0; // the outer edge on from b (trace_paired)
     };
+
+    // Groups of up to this many edges pair them directly (quadratic, no sort): most merges
+    // join a few pieces of a terrain triangle; a flat stretch can give thousands.
+    static constexpr size_t kPairedEdgesAtMost = 32;
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
@@ -938,9 +969,25 @@ class Draper {
             for (size_t k = 0; k < p.count; ++k) {
                 const uint32_t a = uint32_t(p.first + k), b = uint32_t(p.first + (k + 1) % p.count);
                 const P2 pa = corners_[a].xy, pb = corners_[b].xy;
-                edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a, b});
+                edges.push_back({{bits(pa.x), bits(pa.y), bits(pb.x), bits(pb.y)}, a});
             }
         }
+        out_corners_.clear(), triangles_out_.clear();
+        if (!(edges.size() <= kPairedEdgesAtMost ? trace_paired() : trace_sorted())) return false;
+        const uint32_t base = uint32_t(pos.size() / 3);
+        float* to = grow(pos, 3 * out_corners_.size());
+        for (uint32_t c : out_corners_) put(to, corners_[c], lift), to += 3;
+        uint32_t* index = grow(target.indices, triangles_out_.size());
+        for (uint32_t t : triangles_out_) *index++ = base + t;
+        return true;
+    }
+
+    // The outline of edges_: its outer edges (those no other edge runs back along) walked into
+    // rings, each laid by lay_ring(); false when two edges are the same (pieces overlap), or
+    // from a corner not exactly one outer edge leaves, or the walk does not close where it
+    // began. The rings in the order of their least edge key, each from that edge.
+    bool trace_sorted() {
+        std::vector<Edge>& edges = edges_;
         // Keys compared field by field (std::array's operator< goes through a three-way
         // comparison).
         std::sort(edges.begin(), edges.end(),
@@ -956,12 +1003,7 @@ class Draper {
             const auto& k = edges[i].key;
             edges[i].inner = find({k[2], k[3], k[0], k[1]}) != edges.end();
         }
-        // The outline: from each corner at most one outer edge leaves.
         std::vector<uint32_t>& ring = ring_;
-        std::vector<P2>& ring_xy = ring_xy_;
-        std::vector<uint32_t>& triangles = triangles_;
-        std::vector<uint32_t>& out = out_corners_;
-        out.clear(), triangles_out_.clear();
         for (size_t i = 0; i < edges.size(); ++i) {
             if (edges[i].inner || edges[i].taken) continue;
             ring.clear();
@@ -987,40 +1029,95 @@ class Draper {
                 at = found;
                 if (ring.size() > edges.size()) return false;
             }
-            // Drop the corners on a straight line they were only cut from: the edges before
-            // and after one lie on the same line.
-            ring_xy.clear();
-            std::vector<uint32_t>& kept = kept_;
-            kept.clear();
-            for (size_t k = 0; k < ring.size(); ++k) {
-                const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
-                if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
-                kept.push_back(ring[k]);
-                ring_xy.push_back(corners_[ring[k]].xy);
-            }
-            if (kept.size() < 3) return false;
-            double area2 = 0;
-            for (size_t k = 0; k < ring_xy.size(); ++k)
-                area2 += cross({0, 0}, ring_xy[k], ring_xy[(k + 1) % ring_xy.size()]);
-            if (!(area2 > 0)) return false; // a hole, or nothing
-            triangles.clear();
-            if (!ear_clip(ring_xy, triangles)) return false;
-            const uint32_t base = uint32_t(out.size());
-            out.insert(out.end(), kept.begin(), kept.end());
-            for (uint32_t t : triangles) triangles_out_.push_back(base + t);
+            if (!lay_ring()) return false;
         }
-        const uint32_t base = uint32_t(pos.size() / 3);
-        float* to = grow(pos, 3 * out.size());
-        for (uint32_t c : out) put(to, corners_[c], lift), to += 3;
-        uint32_t* index = grow(target.indices, triangles_out_.size());
-        for (uint32_t t : triangles_out_) *index++ = base + t;
+        return true;
+    }
+
+    // trace_sorted's outline and rings, found by comparing every pair of edges.
+    bool trace_paired() {
+        std::vector<Edge>& edges = edges_;
+        const size_t m = edges.size();
+        for (size_t i = 0; i < m; ++i) {
+            const auto& x = edges[i].key;
+            if (x[0] == x[2] && x[1] == x[3]) edges[i].inner = true; // its own way back
+            for (size_t j = i + 1; j < m; ++j) {
+                const auto& y = edges[j].key;
+                if (same_key(x, y)) return false; // pieces overlap
+                if (x[0] == y[2] && x[1] == y[3] && x[2] == y[0] && x[3] == y[1])
+                    edges[i].inner = edges[j].inner = true;
+            }
+        }
+        for (size_t i = 0; i < m; ++i) {
+            if (edges[i].inner) continue;
+            const auto& x = edges[i].key;
+            size_t found = m;
+            for (size_t j = 0; j < m; ++j)
+                if (!edges[j].inner && edges[j].key[0] == x[2] && edges[j].key[1] == x[3]) {
+                    if (found != m) return false; // two ways on: not simple
+                    found = j;
+                }
+            if (found == m) return false;
+            edges[i].next = uint32_t(found);
+        }
+        std::vector<uint32_t>& ring = ring_;
+        for (;;) {
+            size_t start = m; // the least outer edge not yet walked
+            for (size_t i = 0; i < m; ++i)
+                if (!edges[i].inner && !edges[i].taken &&
+                    (start == m || key_less(edges[i].key, edges[start].key)))
+                    start = i;
+            if (start == m) return true;
+            ring.clear();
+            for (size_t at = start;;) {
+                Edge& e = edges[at];
+                if (e.taken) return false; // an outline that does not close where it began
+                e.taken = true;
+                ring.push_back(e.from);
+                at = e.next;
+                if (at == start) break;
+            }
+            if (!lay_ring()) return false;
+        }
+    }
+
+    // The ring ring_ (corners_ indices, counter-clockwise) laid into out_corners_ and
+    // triangles_out_: the corners on a straight line they were only cut from dropped (the edges
+    // before and after one lie on the same line), the rest ear-clipped. False when it is not a
+    // simple counter-clockwise ring.
+    bool lay_ring() {
+        const std::vector<uint32_t>& ring = ring_;
+        std::vector<P2>& ring_xy = ring_xy_;
+        std::vector<uint32_t>& kept = kept_;
+        ring_xy.clear();
+        kept.clear();
+        for (size_t k = 0; k < ring.size(); ++k) {
+            const uint32_t before_edge = ring[(k + ring.size() - 1) % ring.size()];
+            if (same_line(lines_[before_edge], lines_[ring[k]])) continue;
+            kept.push_back(ring[k]);
+            ring_xy.push_back(corners_[ring[k]].xy);
+        }
+        if (kept.size() < 3) return false;
+        double area2 = 0;
+        for (size_t k = 0; k < ring_xy.size(); ++k)
+            area2 += cross({0, 0}, ring_xy[k], ring_xy[(k + 1) % ring_xy.size()]);
+        if (!(area2 > 0)) return false; // a hole, or nothing
+        std::vector<uint32_t>& triangles = triangles_;
+        triangles.clear();
+        if (!ear_clip(ring_xy, triangles)) return false;
+        const uint32_t base = uint32_t(out_corners_.size());
+        out_corners_.insert(out_corners_.end(), kept.begin(), kept.end());
+        for (uint32_t t : triangles) triangles_out_.push_back(base + t);
         return true;
     }
 
     const GroundIndex& index_;
     const DrapeOptions& options_;
     const Ribbons& ribbons_;
+    const ArealTriangles* areal_triangles_;
     GroundIndex::Marks marks_;
+    std::vector<std::array<uint32_t, 3>> triangulation_; // without areal_triangles_
+    ConvexParts parts_;
     ClipBuffers clip_buffers_;
     std::vector<Corner> subject_;
     std::vector<Line> subject_lines_;
@@ -1092,7 +1189,8 @@ DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
 // each thread finishes one), and joins the runs in areal order: the same layer whatever the
 // thread count.
 DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map,
-                         const std::vector<int>& material_of, const DrapeOptions& options) {
+                         const std::vector<int>& material_of, const DrapeOptions& options,
+                         const ArealTriangles* areal_triangles) {
     const Ribbons ribbons = outline_ribbons(map, edges_to_outline(map), options.outline_width);
     const size_t areals = map.areals.size();
     const size_t threads = std::max<size_t>(1, std::min<size_t>(options.threads, areals));
@@ -1104,7 +1202,7 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     std::mutex failure_mutex;
     auto work = [&] {
         try {
-            Draper draper(index, options, ribbons);
+            Draper draper(index, options, ribbons, areal_triangles);
             for (size_t r; (r = next_run++) < runs;)
                 for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
                     if (material_of[a] >= 0) draper.areal(map, a, material_of[a], layers[r]);
@@ -1185,33 +1283,51 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
         return;
     }
     const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
+    // The parts laid out first (each corner's index in its part, each part's vertices in order,
+    // where each part ends in both), then each part's arrays made at their size and filled.
     std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
-    std::vector<scene::Primitive> parts;
-    std::vector<float>* to_pos = nullptr;
-    std::vector<uint32_t>* to_indices = nullptr;
-    uint32_t at = kNoVertex;    // the part being filled
-    uint32_t part_vertices = 0; // its vertices so far
-    for (size_t k = 0; k + corners <= p.indices.size(); k += corners) {
+    std::vector<uint32_t> part_indices(p.indices.size()), part_vertices;
+    part_vertices.reserve(pos.size() / 3);
+    std::vector<size_t> indices_end, vertices_end; // per part
+    uint32_t at = kNoVertex;                       // the part being filled
+    uint32_t part_vertex_count = 0;                // its vertices so far
+    size_t k = 0;
+    for (; k + corners <= p.indices.size(); k += corners) {
         size_t added = 0;
         for (size_t c = 0; c < corners; ++c) added += part_of[p.indices[k + c]] != at;
-        if (!to_pos || part_vertices + added > kPartVertices) {
-            scene::Primitive& next = parts.emplace_back();
-            next.material = p.material;
-            next.mode = p.mode;
-            to_pos = &next.attributes["POSITION"].data;
-            to_indices = &next.indices;
-            at = uint32_t(parts.size() - 1);
-            part_vertices = 0;
+        if (at == kNoVertex) {
+            at = 0;
+        } else if (part_vertex_count + added > kPartVertices) {
+            indices_end.push_back(k), vertices_end.push_back(part_vertices.size());
+            ++at;
+            part_vertex_count = 0;
         }
         for (size_t c = 0; c < corners; ++c) {
             const uint32_t v = p.indices[k + c];
             if (part_of[v] != at) {
-                part_of[v] = at, local[v] = part_vertices++;
-                const float* from = pos.data() + 3 * size_t(v);
-                to_pos->push_back(from[0]), to_pos->push_back(from[1]), to_pos->push_back(from[2]);
+                part_of[v] = at, local[v] = part_vertex_count++;
+                part_vertices.push_back(v);
             }
-            to_indices->push_back(local[v]);
+            part_indices[k + c] = local[v];
         }
+    }
+    if (at != kNoVertex) indices_end.push_back(k), vertices_end.push_back(part_vertices.size());
+    std::vector<scene::Primitive> parts(indices_end.size());
+    for (size_t part = 0; part < parts.size(); ++part) {
+        scene::Primitive& next = parts[part];
+        next.material = p.material;
+        next.mode = p.mode;
+        const size_t first_vertex = part == 0 ? 0 : vertices_end[part - 1];
+        std::vector<float>& to_pos = next.attributes["POSITION"].data;
+        to_pos.resize(3 * (vertices_end[part] - first_vertex));
+        float* to = to_pos.data();
+        for (size_t i = first_vertex; i < vertices_end[part]; ++i, to += 3) {
+            const float* from = pos.data() + 3 * size_t(part_vertices[i]);
+            to[0] = from[0], to[1] = from[1], to[2] = from[2];
+        }
+        const size_t first_index = part == 0 ? 0 : indices_end[part - 1];
+        next.indices.assign(part_indices.begin() + std::ptrdiff_t(first_index),
+                            part_indices.begin() + std::ptrdiff_t(indices_end[part]));
     }
     p = scene::Primitive();
     for (scene::Primitive& part : parts) mesh.primitives.push_back(std::move(part));
@@ -1220,8 +1336,10 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
 } // namespace
 
 void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
-                        const arealmap::ArealMap& map, const DrapeOptions& options) {
+                        const arealmap::ArealMap& map, const DrapeOptions& options,
+                        const ArealTriangles* areal_triangles) {
     if (!map.decoded) return;
+    if (areal_triangles && areal_triangles->size() != map.areals.size()) areal_triangles = nullptr;
     const GroundIndex index(terrain);
     // The raw fills' materials (shared by nothing else): faint, since they float or sink.
     for (scene::Material& m : sc.materials)
@@ -1236,7 +1354,7 @@ void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
         material_of[a] = class_material(sc, draped_materials, areal.class_id, areal.logic_flag);
         colour(sc.materials[size_t(material_of[a])], areal.class_id, 0.2f);
     }
-    DrapedLayer layer = drape_areals(index, map, material_of, options);
+    DrapedLayer layer = drape_areals(index, map, material_of, options, areal_triangles);
     auto& fills = layer.fills;
     scene::Primitive &lines = layer.lines, &ribbons = layer.ribbons;
 

@@ -31,6 +31,7 @@
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 #include "scene/scene.hpp"
+#include "terrain_to_scene.hpp"
 
 #include <array>
 
@@ -58,8 +59,10 @@ extern const std::array<std::array<float, 3>, 10> kArealClassColours;
 // Colours every `areal_class_*` material of `sc` (base colour factor, alpha blend) and adds the
 // node `ArealMap_draped` with one TRIANGLES primitive per class, one LINES primitive of draped
 // outline segments and one TRIANGLES primitive of outline ribbons (material `areal_outline`).
-// Positions in glTF axes, as terrain_to_scene writes them.
+// Positions in glTF axes, as terrain_to_scene writes them. `areal_triangles`: the areals'
+// triangulations terrain_to_scene handed out, if any (each areal is triangulated here otherwise).
 void add_draped_overlay(scene::Scene& sc, const terrain::Terrain& terrain,
-                        const arealmap::ArealMap& map, const DrapeOptions& options = {});
+                        const arealmap::ArealMap& map, const DrapeOptions& options = {},
+                        const ArealTriangles* areal_triangles = nullptr);
 
 } // namespace msh::mapping

@@ -237,8 +237,8 @@ void build_layer2(const terrain::Terrain& t, const TerrainSceneOptions& opt, sce
     sc.nodes.push_back(std::move(node));
 }
 
-void build_overlay(const arealmap::ArealMap& map, const TerrainSceneOptions& opt,
-                   scene::Scene& sc) {
+void build_overlay(const arealmap::ArealMap& map, const TerrainSceneOptions& opt, scene::Scene& sc,
+                   ArealTriangles* areal_triangles) {
     scene::Node root;
     root.name = kArealNode;
     root.translation = {0, opt.areal_lift, 0}; // world +Z = glTF +Y
@@ -284,9 +284,10 @@ void build_overlay(const arealmap::ArealMap& map, const TerrainSceneOptions& opt
     if (!opt.areal_faces) return;
     // Filled polygons: one primitive per (class_id, logic_flag).
     std::map<std::pair<uint32_t, uint32_t>, scene::Primitive> groups;
+    if (areal_triangles) areal_triangles->assign(map.areals.size(), {});
     for (size_t a = 0; a < map.areals.size(); ++a) {
         const arealmap::Areal& ar = map.areals[a];
-        const auto tris = triangulate_xy(ar.vertices);
+        std::vector<std::array<uint32_t, 3>> tris = triangulate_xy(ar.vertices);
         if (tris.empty()) continue;
         scene::Primitive& p = groups[{ar.class_id, ar.logic_flag}];
         auto& pos = p.attributes["POSITION"];
@@ -301,6 +302,7 @@ void build_overlay(const arealmap::ArealMap& map, const TerrainSceneOptions& opt
         }
         for (const auto& tri : tris)
             for (uint32_t i : tri) p.indices.push_back(base + i);
+        if (areal_triangles) (*areal_triangles)[a] = std::move(tris);
     }
     if (groups.empty()) return;
     scene::Mesh mesh;
@@ -372,12 +374,12 @@ std::vector<std::array<uint32_t, 3>> triangulate_xy(const std::vector<arealmap::
 }
 
 scene::Scene terrain_to_scene(const terrain::Terrain& terrain, const arealmap::ArealMap* areal_map,
-                              const TerrainSceneOptions& options) {
+                              const TerrainSceneOptions& options, ArealTriangles* areal_triangles) {
     scene::Scene sc;
     build_terrain(terrain, options, sc);
     if (options.layer2) build_layer2(terrain, options, sc);
     if (areal_map && areal_map->decoded && !areal_map->areals.empty())
-        build_overlay(*areal_map, options, sc);
+        build_overlay(*areal_map, options, sc, areal_triangles);
     return sc;
 }
 

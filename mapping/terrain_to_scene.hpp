@@ -73,9 +73,15 @@ inline constexpr const char* kArealNode = "ArealMap";
 inline constexpr const char* kArealOutlinesNode = "ArealMap_outlines";
 inline constexpr const char* kArealAreasNode = "ArealMap_areas";
 
+// Each areal's triangulate_xy, by areal.
+using ArealTriangles = std::vector<std::vector<std::array<uint32_t, 3>>>;
+
 // `areal_map` may be null (no Land.map) or undecoded (kept raw): no overlay then.
+// `areal_triangles`, if given, receives the triangulations ArealMap_areas is built from (for the
+// draped overlay, which needs the same; left empty without areal faces).
 scene::Scene terrain_to_scene(const terrain::Terrain& terrain, const arealmap::ArealMap* areal_map,
-                              const TerrainSceneOptions& options);
+                              const TerrainSceneOptions& options,
+                              ArealTriangles* areal_triangles = nullptr);
 
 // Ear clipping of a simple polygon in XY: V - 2 triangles (indices into `poly`), each
 // counter-clockwise in XY. Collinear or degenerate input still yields V - 2 (possibly zero-area)

@@ -153,7 +153,8 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
     opt.layer2_names = wear_rows(byte5_wear, out.warnings);
     opt.areal_faces = areal_faces;
     opt.layer2 = layer2;
-    out.scene = mapping::terrain_to_scene(*out.terrain, out.map.get(), opt);
+    mapping::ArealTriangles areal_triangles; // ArealMap_areas', for the drape
+    out.scene = mapping::terrain_to_scene(*out.terrain, out.map.get(), opt, &areal_triangles);
     if (in.libraries && !opt.layer1_names.empty()) {
         // Layer 1 textured through the game's chain (texm-materials.md §12; terrain.md §4).
         DiagnosticSink material_sink(ReadMode::Tolerant);
@@ -165,7 +166,9 @@ PreparedTerrain prepare_terrain(const TerrainExportInput& in, bool areal_faces, 
     }
     if (in.libraries && layer2 && !opt.layer2_names.empty())
         texture_layer2(out.scene, opt.layer2_names, *in.libraries, png, where, out.warnings);
-    if (out.map && drape) mapping::add_draped_overlay(out.scene, *out.terrain, *out.map, *drape);
+    if (out.map && drape)
+        mapping::add_draped_overlay(out.scene, *out.terrain, *out.map, *drape,
+                                    areal_faces ? &areal_triangles : nullptr);
     return p;
 }
 
