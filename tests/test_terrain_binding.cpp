@@ -421,4 +421,28 @@ BOOST_AUTO_TEST_CASE(first_layout_terrain_sidecars_still_import_byte_for_byte) {
     }
 }
 
+// Binding sidecars as the first release of that layout wrote them (UVs, weights and Land.map as
+// raw blocks; tests/fixtures/sidecar_v2_blocks) beside their exports of the same small level: a
+// GLB and an OBJ give the level of the first-layout fixture back, byte for byte.
+BOOST_AUTO_TEST_CASE(binding_terrain_sidecars_with_stream_blocks_still_import_byte_for_byte) {
+    const fs::path root = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures";
+    const json level = read_json(root / "sidecar_v1" / "tiny.sidecar.json");
+    const Bytes msh = sidecar::from_base64(level["land_msh"]["base64"].get<std::string>());
+    const Bytes map = sidecar::from_base64(level["land_map"]["base64"].get<std::string>());
+    const fs::path kept = root / "sidecar_v2_blocks";
+    const fs::path dir = fresh("stream-blocks");
+    for (const char* file : {"tiny_v2.glb", "tiny_v2_obj.obj"}) {
+        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
+        BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
+        BOOST_TEST(sc.contains("map_blocks"));
+        for (const char* read : {"", " --full-read"}) {
+            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
+            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
+            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
+            BOOST_TEST((read_file(out) == msh), file << read);
+            BOOST_TEST((read_file(out.parent_path() / "Land.map") == map), file << read);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
