@@ -1,9 +1,9 @@
 // The binding terrain sidecar (sidecar/terrain_binding.hpp, docs/sidecar.md; part of the
-// terrain_import suite): its fields are read, so an edit of a face row or a block changes exactly
-// that in Land.msh and the change report names it; the UVs, weights and vertex normals come from
-// the file, so an edit there changes exactly that vertex's record; a malformed edit is one error
-// at its JSON pointer and nothing written; and sidecars of the first layout (older releases,
-// tests/fixtures/sidecar_v1) still import byte for byte.
+// terrain_import suite): its fields are read, so an edit of a face row, an areal row or a block
+// changes exactly that in Land.msh or Land.map and the change report names it; the UVs, weights and
+// vertex normals come from the file, so an edit there changes exactly that vertex's record; a
+// malformed edit is one error at its JSON pointer and nothing written; and sidecars of the first
+// layout (older releases, tests/fixtures/sidecar_v1) still import byte for byte.
 
 #include "sidecar_edits.hpp"
 #include "test_paths.hpp"
@@ -261,9 +261,8 @@ BOOST_AUTO_TEST_CASE(a_map_the_rows_would_not_give_back_stays_a_block) {
     BOOST_TEST(bound->checks.count("map_areals") == 0u);
 }
 
-// Binding sidecars that carry Land.map's payload as one block (`map_blocks`, as an export writes
-// it for a payload the rows would not give back, and as releases before the rows wrote every
-// one) import byte for byte.
+// Binding sidecars whose Land.map payload is one block (`map_blocks`; tests/fixtures/
+// sidecar_map_block: a small level's GLB and OBJ) import byte for byte.
 BOOST_AUTO_TEST_CASE(binding_sidecars_with_the_map_as_a_block_still_import_byte_for_byte) {
     const fs::path kept = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_map_block";
     const fs::path dir = fresh("map-block");
