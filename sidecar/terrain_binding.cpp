@@ -146,14 +146,12 @@ void put_links_row(const arealmap::Areal& a, std::string& out) {
     out += ']';
 }
 
-// An areal float: a number within the f32 range, or the "bits:" form of the others.
+// An areal float: a number that is a finite f32 (NaN and infinities come as "bits:").
 float read_areal_float(const JsonAt& at) {
-    if (at.json().is_number() && !at.json().is_number_integer()) {
-        const double d = at.json().get<double>();
-        if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max()))
-            at.fail("expected a number within the f32 range");
-    }
-    return read_float(at);
+    const float f = read_float(at);
+    if (at.json().is_number() && !std::isfinite(f))
+        at.fail("expected a number within the f32 range");
+    return f;
 }
 
 ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {

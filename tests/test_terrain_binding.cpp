@@ -26,6 +26,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -188,13 +189,15 @@ BOOST_AUTO_TEST_CASE(areal_row_edits_change_exactly_those_bytes_of_land_map) {
             BOOST_TEST_REQUIRE(doc["map"]["areals"]["rows"].size() == before.areals.size());
             BOOST_TEST(doc["map_blocks"] == json::array()); // the payload is rows, not a block
             BOOST_TEST(doc["map"]["grid_rule"] == true);
-            // class_id of areal 2, logic_flag of areal 5, area of areal 1 as NaN bits, the
-            // anchor z of areal 3 as -0; areal 0 loses its neighbour on `edge`, mutually.
+            // class_id of areal 2, logic_flag of areal 5, area of areal 1 as NaN bits and of
+            // areal 4 as the largest f32, the anchor z of areal 3 as -0; areal 0 loses its
+            // neighbour on `edge`, mutually.
             json& rows = doc["map"]["areals"]["rows"];
             rows[2][10] = 7;
             rows[5][8] = 0;
             rows[1][4] = "bits:7fc00001";
             rows[3][2] = -0.0;
+            rows[4][4] = 3.4028235e38; // FLT_MAX as the export writes it
             json& links = doc["map"]["links"]["rows"];
             links[0][2 * edge] = links[0][2 * edge + 1] = -1;
             links[size_t(link.area_ref)][2 * size_t(link.edge_ref)] = -1;
@@ -212,6 +215,7 @@ BOOST_AUTO_TEST_CASE(areal_row_edits_change_exactly_those_bytes_of_land_map) {
             const uint32_t nan_bits = 0x7fc00001;
             std::memcpy(&want.areals[1].area, &nan_bits, 4);
             want.areals[3].anchor.z = -0.0f;
+            want.areals[4].area = std::numeric_limits<float>::max();
             want.areals[0].links[edge] = {};
             want.areals[size_t(link.area_ref)].links[size_t(link.edge_ref)] = {};
             const Bytes got = read_file(back.parent_path() / "Land.map");
@@ -221,12 +225,12 @@ BOOST_AUTO_TEST_CASE(areal_row_edits_change_exactly_those_bytes_of_land_map) {
             BOOST_TEST_REQUIRE(got.size() == map.size());
             size_t differing = 0;
             for (size_t i = 0; i < map.size(); ++i) differing += got[i] != map[i];
-            BOOST_TEST(differing <= 4u + 4u + 4u + 1u + 16u);
+            BOOST_TEST(differing <= 4u + 4u + 4u + 1u + 4u + 16u);
             BOOST_TEST((read_file(back) == msh));
             const json report = read_json(dir / "r.json");
             const std::string partner = "/map/links/rows/" + std::to_string(link.area_ref);
             json edits = {"/map/areals/rows/1", "/map/areals/rows/2", "/map/areals/rows/3",
-                          "/map/areals/rows/5", "/map/links/rows/0"};
+                          "/map/areals/rows/4", "/map/areals/rows/5", "/map/links/rows/0"};
             edits.push_back(partner);
             BOOST_TEST(report["sidecar_edits"] == edits, report["sidecar_edits"].dump());
             BOOST_TEST(report["summary"]["land_map_identical"] == false);
