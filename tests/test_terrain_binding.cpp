@@ -18,6 +18,8 @@
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "sidecar/terrain_binding.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -263,6 +265,47 @@ BOOST_AUTO_TEST_CASE(a_map_the_rows_would_not_give_back_stays_a_block) {
     BOOST_TEST((sidecar::rebuild_land_map(*bound) == odd));
     BOOST_TEST(bound->checks.count("map_blocks") == 1u);
     BOOST_TEST(bound->checks.count("map_areals") == 0u);
+}
+
+// Sub-blocks (B > 0, with their 3B extra links) and a grid off the §9 rule: the rows carry them as
+// blocks, and the text gives back the payload.
+BOOST_AUTO_TEST_CASE(sub_blocks_and_a_grid_off_the_rule_come_back_through_the_text) {
+    const fs::path dir = fresh("map-sub-blocks");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    arealmap::ArealMap m = arealmap::read(map, ReadMode::Strict, "m");
+    arealmap::Areal& a = m.areals[1];
+    a.sub_blocks.push_back({Bytes(24, 0x11)});
+    a.links.insert(a.links.end(), 3, arealmap::EdgeLink{});
+    for (std::vector<uint16_t>& cell : m.grid.cells)
+        if (!cell.empty()) {
+            cell.pop_back(); // an areal the rule lists there
+            break;
+        }
+    const Bytes odd = arealmap::write(m);
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const arealmap::ArealMap read_back = arealmap::read(odd, sink, "odd");
+    BOOST_TEST_REQUIRE(read_back.decoded);
+    const terrain::Terrain t = terrain::read(msh, ReadMode::Strict, "t");
+    auto bound = sidecar::bind_terrain(t, msh, &read_back, odd, true, false, false);
+    BOOST_TEST_REQUIRE(bound.has_value());
+    BOOST_TEST_REQUIRE(bound->areal_rows.has_value());
+    BOOST_TEST(!bound->areal_rows->grid_rule);
+    sidecar::TerrainSidecar sc;
+    sc.record.source = "Land.msh";
+    sc.record.map_source = "Land.map";
+    sc.record.output = "x.glb";
+    sc.record.format = "glb";
+    sc.binding = std::make_shared<const sidecar::TerrainBinding>(std::move(*bound));
+    const std::string text = sidecar::terrain_sidecar_text(sc);
+    const json doc = json::parse(text);
+    BOOST_TEST(doc["map"]["grid_rule"] == false);
+    BOOST_TEST(doc["map"]["sub_blocks"]["size"] == 28);
+    BOOST_TEST(doc["map"]["areals"]["rows"][1][13] == 1);
+    BOOST_TEST(doc["map"]["links"]["rows"][1].size() == 2 * (a.vertices.size() + 3));
+    const sidecar::TerrainSidecar back = sidecar::parse_terrain_sidecar(doc, "back");
+    BOOST_TEST_REQUIRE(back.binding != nullptr);
+    BOOST_TEST((sidecar::rebuild_land_map(*back.binding) == odd));
 }
 
 // Binding sidecars whose Land.map payload is one block (`map_blocks`; tests/fixtures/
@@ -530,6 +573,8 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
         {"derived rule", "/derived/header_rule", [](json& d) { d["derived"]["header_rule"] = 1; }},
         {"nothing edited, another source", "/source/xxh3_64",
          [](json& d) { d["source"]["xxh3_64"] = "0123456789abcdef"; }},
+        {"nothing edited, another map source", "/map_source/xxh3_64",
+         [](json& d) { d["map_source"]["xxh3_64"] = "0123456789abcdef"; }},
     };
     for (const Case& c : cases) {
         json doc = original;
