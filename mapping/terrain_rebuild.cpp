@@ -39,19 +39,36 @@ std::vector<uint32_t> fingerprint_index(const std::vector<sidecar::VertexRange>&
     return index;
 }
 
+// The JSON pointer of a checks table's rows, and whether the table is one value (a directory, a
+// block) rather than rows.
+std::pair<std::string, bool> checked_pointer(const std::string& table) {
+    static const std::map<std::string, std::pair<std::string, bool>> pointers = {
+        {"faces", {"/faces/rows", false}},
+        {"container", {"/container", true}},
+        {"map_container", {"/map_container", true}},
+        {"map_areals", {"/map/areals/rows", false}},
+        {"map_links", {"/map/links/rows", false}},
+        {"map_vertices", {"/map/vertices", true}},
+        {"map_sub_blocks", {"/map/sub_blocks", true}},
+        {"map_grid", {"/map/grid", true}},
+    };
+    const auto it = pointers.find(table);
+    return it != pointers.end() ? it->second : std::pair{"/" + table, false};
+}
+
 void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
                     const std::map<std::string, std::vector<uint16_t>>& recorded,
                     std::vector<std::string>& edited) {
     for (const auto& [table, rows] : now) {
         const auto it = recorded.find(table);
         if (it == recorded.end()) continue; // a sidecar without checks for it: nothing to name
-        const std::string base = table == "faces" ? "/faces/rows" : "/" + table;
+        const auto [base, single] = checked_pointer(table);
         if (rows.size() != it->second.size()) {
             edited.push_back(base + " (" + std::to_string(it->second.size()) + " -> " +
                              std::to_string(rows.size()) + " rows)");
             continue;
         }
-        if (table == "container" || table == "map_container") {
+        if (single) {
             if (rows != it->second) edited.push_back(base);
             continue;
         }

@@ -3,6 +3,9 @@
 #include "base64.hpp"
 #include "payload_hash.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace msh::sidecar {
@@ -25,6 +28,55 @@ Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::st
 
 Bytes read_block(const JsonAt& at) {
     return read_hashed_bytes(at, "the block", "an edited block needs its new size and xxh3_64");
+}
+
+std::string float_bits(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08x", bits);
+    return std::string("bits:") + hex;
+}
+
+double shortest_double(float f) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, f);
+    double d = 0;
+    std::from_chars(buf, r.ptr, d);
+    return d;
+}
+
+nlohmann::json float_json(float f) {
+    if (!std::isfinite(f)) return float_bits(f);
+    return shortest_double(f);
+}
+
+void append_float(std::string& out, float f) {
+    if (!std::isfinite(f)) {
+        out += '"' + float_bits(f) + '"';
+        return;
+    }
+    if (f == 0 && std::signbit(f)) {
+        out += "-0.0"; // "-0" would read back as the integer 0
+        return;
+    }
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, f);
+    out.append(buf, r.ptr);
+}
+
+float read_float(const JsonAt& at) {
+    if (at.json().is_string()) {
+        const std::string s = at.as<std::string>();
+        uint32_t bits = 0;
+        if (s.size() != 13 || s.compare(0, 5, "bits:") != 0 ||
+            std::from_chars(s.data() + 5, s.data() + 13, bits, 16).ptr != s.data() + 13)
+            at.fail("expected a number or \"bits:XXXXXXXX\" (8 hex digits)");
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    }
+    return at.as_float_or_nan();
 }
 
 uint16_t row_check(ByteView bytes) {

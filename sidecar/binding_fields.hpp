@@ -30,6 +30,17 @@ uint16_t row_check(ByteView bytes);
 nlohmann::json checks_json(const std::vector<uint16_t>& checks);
 std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks);
 
+// Floats as the binding sidecars write them: the shortest round-trip number, a NaN or infinity as
+// "bits:XXXXXXXX" (its exact bits).
+std::string float_bits(float f);
+// The double whose shortest form is the float's shortest round-trip form (what JSON writes).
+double shortest_double(float f);
+nlohmann::json float_json(float f);
+// Appends the float's JSON text (the shortest round-trip form, or its "bits:" string).
+void append_float(std::string& out, float f);
+// A number (null: NaN) or a "bits:" string; a FormatError at `at` for anything else.
+float read_float(const JsonAt& at);
+
 // `bytes` as values of T (a FormatError at `at` when they are not a whole number of them).
 template <class T> std::vector<T> pod_from(const Bytes& bytes, const JsonAt& at) {
     if (bytes.size() % sizeof(T) != 0)

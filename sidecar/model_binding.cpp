@@ -62,30 +62,6 @@ template <size_t N> json columns(const char* const (&names)[N]) {
     return j;
 }
 
-// A NaN or infinity as "bits:XXXXXXXX", so that its exact bits come back.
-std::string float_bits(float f) {
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    char hex[9];
-    std::snprintf(hex, sizeof hex, "%08x", bits);
-    return std::string("bits:") + hex;
-}
-
-// The double whose shortest form is the float's shortest round-trip form (what JSON writes).
-double shortest_double(float f) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, f);
-    double d = 0;
-    std::from_chars(buf, r.ptr, d);
-    return d;
-}
-
-// A float in its shortest round-trip form; a NaN or infinity as its bits.
-json float_json(float f) {
-    if (!std::isfinite(f)) return float_bits(f);
-    return shortest_double(f);
-}
-
 void put_float(ReadableJson& w, float f) {
     if (!std::isfinite(f))
         w.value(float_bits(f));
@@ -114,20 +90,6 @@ void put_block(ReadableJson& w, ByteView bytes) {
     w.member("size", uint64_t(bytes.size()));
     w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
     w.end_object();
-}
-
-float read_float(const JsonAt& at) {
-    if (at.json().is_string()) {
-        const std::string s = at.as<std::string>();
-        uint32_t bits = 0;
-        if (s.size() != 13 || s.compare(0, 5, "bits:") != 0 ||
-            std::from_chars(s.data() + 5, s.data() + 13, bits, 16).ptr != s.data() + 13)
-            at.fail("expected a number or \"bits:XXXXXXXX\" (8 hex digits)");
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    }
-    return at.as_float_or_nan();
 }
 
 template <size_t N> json floats_json(const std::array<float, N>& a) {

@@ -1,6 +1,7 @@
 #include "terrain_binding.hpp"
 
 #include "base64.hpp"
+#include "binding_fields.hpp"
 #include "json_at.hpp"
 #include "nres_directory_json.hpp"
 #include "payload_hash.hpp"
@@ -22,8 +23,228 @@ using nlohmann::json;
 namespace {
 
 // As TerrainContent: an older sidecar names only the first three.
-const std::vector<std::string> kContentNames = {"faces",      "positions",  "block",
-                                                "layer1_uvs", "layer2_uvs", "weights"};
+const std::vector<std::string> kContentNames = {
+    "faces", "positions", "block", "layer1_uvs", "layer2_uvs", "weights", "areal_rows"};
+
+// The 56-byte areal prefix (terrain.md §7), one column per field; V and B frame the record.
+constexpr const char* kArealColumns[] = {
+    "anchor_x", "anchor_y",   "anchor_z",   "reserved12", "area",       "normal_x", "normal_y",
+    "normal_z", "logic_flag", "reserved36", "class_id",   "reserved44", "V",        "B"};
+constexpr size_t kArealValues = std::size(kArealColumns);
+constexpr size_t kFloatColumns = 8; // anchor, reserved12, area, normal
+// Bounds of an edited grid size (the shipped grids are 128 x 128).
+constexpr uint32_t kMaxGridCells = 4096;
+
+// An areal's 56-byte prefix as stored.
+std::array<uint8_t, arealmap::kPrefixSize> areal_prefix(const arealmap::Areal& a) {
+    std::array<uint8_t, arealmap::kPrefixSize> out;
+    uint8_t* p = out.data();
+    auto put = [&p](const auto& v) {
+        std::memcpy(p, &v, sizeof v);
+        p += sizeof v;
+    };
+    put(a.anchor);
+    put(a.reserved12);
+    put(a.area);
+    put(a.normal);
+    put(a.logic_flag);
+    put(a.reserved36);
+    put(a.class_id);
+    put(a.reserved44);
+    put(uint32_t(a.vertices.size()));
+    put(uint32_t(a.sub_blocks.size()));
+    return out;
+}
+
+// Every areal's polygon vertices (f32 x, y, z), areals in order.
+Bytes areal_vertices(const std::vector<arealmap::Areal>& areals) {
+    Bytes out;
+    for (const arealmap::Areal& a : areals) {
+        const Bytes v = pod_bytes(a.vertices);
+        out.insert(out.end(), v.begin(), v.end());
+    }
+    return out;
+}
+
+// Every areal's sub-blocks as stored (u32 n, 12·n bytes), areals in order.
+Bytes areal_sub_blocks(const std::vector<arealmap::Areal>& areals) {
+    Bytes out;
+    for (const arealmap::Areal& a : areals)
+        for (const arealmap::SubBlock& b : a.sub_blocks) {
+            const uint32_t n = b.n();
+            const auto* p = reinterpret_cast<const uint8_t*>(&n);
+            out.insert(out.end(), p, p + 4);
+            out.insert(out.end(), b.data.begin(), b.data.end());
+        }
+    return out;
+}
+
+// What the grid's check covers: the rule and its size, or the stored grid.
+Bytes grid_checked(const ArealRows& r) {
+    if (!r.grid_rule) return r.grid;
+    const uint32_t words[3] = {1, r.cells_x, r.cells_y};
+    return Bytes(reinterpret_cast<const uint8_t*>(words),
+                 reinterpret_cast<const uint8_t*>(words) + sizeof words);
+}
+
+// The rows of a decoded Land.map whose payload they give back exactly; nullopt otherwise (a
+// payload the reader left raw, a directory of more than the one type-12 entry).
+std::optional<ArealRows> bind_areal_rows(const arealmap::ArealMap& map) {
+    if (!map.decoded || map.container.entries.size() != 1 ||
+        map.container.entries[0].type != arealmap::kChunkType)
+        return std::nullopt;
+    const Payload& payload = map.container.entries[0].data;
+    ArealRows r;
+    r.areals = map.areals;
+    size_t records = 0;
+    for (const arealmap::Areal& a : r.areals) records += a.byte_size();
+    if (records > payload.size()) return std::nullopt;
+    r.cells_x = map.grid.cells_x;
+    r.cells_y = map.grid.cells_y;
+    r.grid_rule = r.cells_x > 0 && r.cells_y > 0 && r.cells_x <= kMaxGridCells &&
+                  r.cells_y <= kMaxGridCells &&
+                  map.grid == arealmap::rebuild_grid(r.areals, r.cells_x, r.cells_y);
+    if (!r.grid_rule) {
+        r.cells_x = r.cells_y = 0;
+        r.grid.assign(payload.begin() + std::ptrdiff_t(records), payload.end());
+    }
+    if (!std::ranges::equal(areal_payload(r), payload)) return std::nullopt;
+    return r;
+}
+
+void put_areal_row(const arealmap::Areal& a, std::string& out) {
+    const float floats[kFloatColumns] = {a.anchor.x, a.anchor.y, a.anchor.z, a.reserved12,
+                                         a.area,     a.normal.x, a.normal.y, a.normal.z};
+    const uint32_t words[kArealValues - kFloatColumns] = {a.logic_flag,
+                                                          a.reserved36,
+                                                          a.class_id,
+                                                          a.reserved44,
+                                                          uint32_t(a.vertices.size()),
+                                                          uint32_t(a.sub_blocks.size())};
+    out += '[';
+    for (size_t k = 0; k < kFloatColumns; ++k) {
+        if (k) out += ',';
+        append_float(out, floats[k]);
+    }
+    char buf[16];
+    for (uint32_t w : words) {
+        out += ',';
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, w).ptr);
+    }
+    out += ']';
+}
+
+void put_links_row(const arealmap::Areal& a, std::string& out) {
+    out += '[';
+    char buf[16];
+    for (size_t k = 0; k < a.links.size(); ++k) {
+        if (k) out += ',';
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, a.links[k].area_ref).ptr);
+        out += ',';
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, a.links[k].edge_ref).ptr);
+    }
+    out += ']';
+}
+
+// An areal float: a number that is a finite f32 (NaN and infinities come as "bits:").
+float read_areal_float(const JsonAt& at) {
+    const float f = read_float(at);
+    if (at.json().is_number() && !std::isfinite(f))
+        at.fail("expected a number within the f32 range");
+    return f;
+}
+
+ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
+    ArealRows r;
+    const JsonAt columns = m["areals"]["columns"];
+    if (columns.size() != kArealValues)
+        columns.fail("expected the " + std::to_string(kArealValues) + " areal columns");
+    for (size_t k = 0; k < kArealValues; ++k)
+        if (columns[k].as<std::string>() != kArealColumns[k])
+            columns[k].fail(std::string("expected \"") + kArealColumns[k] + "\"");
+    const JsonAt rows = m["areals"]["rows"];
+    const JsonAt links = m["links"]["rows"];
+    const size_t n = rows.size();
+    if (n != areal_count)
+        rows.fail("expected one row per areal: " + std::to_string(areal_count) +
+                  " (the entry's attr1)");
+    if (links.size() != n) links.fail("expected one row per areal (" + std::to_string(n) + ")");
+    r.areals.resize(n);
+    std::vector<uint32_t> sub_block_counts(n);
+    uint64_t vertex_count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const JsonAt row = rows[i];
+        if (!row.json().is_array() || row.size() != kArealValues)
+            row.fail("expected a row of " + std::to_string(kArealValues) + " values");
+        arealmap::Areal& a = r.areals[i];
+        float f[kFloatColumns];
+        for (size_t k = 0; k < kFloatColumns; ++k) f[k] = read_areal_float(row[k]);
+        a.anchor = {f[0], f[1], f[2]};
+        a.reserved12 = f[3];
+        a.area = f[4];
+        a.normal = {f[5], f[6], f[7]};
+        a.logic_flag = row[8].as<uint32_t>();
+        a.reserved36 = row[9].as<uint32_t>();
+        a.class_id = row[10].as<uint32_t>();
+        a.reserved44 = row[11].as<uint32_t>();
+        const uint64_t V = row[12].as<uint32_t>();
+        const uint64_t B = row[13].as<uint32_t>();
+        const JsonAt l = links[i];
+        const uint64_t pairs = V + 3 * B;
+        if (!l.json().is_array() || l.size() != 2 * pairs)
+            l.fail("expected V + 3B = " + std::to_string(pairs) + " links (" +
+                   std::to_string(2 * pairs) + " values: area_ref, edge_ref each)");
+        a.links.resize(size_t(pairs));
+        for (size_t k = 0; k < a.links.size(); ++k)
+            a.links[k] = {l[2 * k].as<int32_t>(), l[2 * k + 1].as<int32_t>()};
+        a.vertices.resize(size_t(V));
+        sub_block_counts[i] = uint32_t(B);
+        vertex_count += V;
+    }
+    const Bytes vertices = read_block(m["vertices"]);
+    if (vertices.size() != 12 * vertex_count)
+        m["vertices"].fail("expected the " + std::to_string(vertex_count) +
+                           " polygon vertices the rows' V count (f32 x, y, z each)");
+    size_t at = 0;
+    for (arealmap::Areal& a : r.areals) {
+        if (!a.vertices.empty())
+            std::memcpy(a.vertices.data(), vertices.data() + at, 12 * a.vertices.size());
+        at += 12 * a.vertices.size();
+    }
+    const Bytes subs = read_block(m["sub_blocks"]);
+    at = 0;
+    for (size_t i = 0; i < n; ++i)
+        for (uint32_t k = 0; k < sub_block_counts[i]; ++k) {
+            uint32_t count = 0;
+            if (subs.size() - at >= 4) std::memcpy(&count, subs.data() + at, 4);
+            if (subs.size() - at < 4 || (subs.size() - at - 4) / 12 < count)
+                m["sub_blocks"].fail("expected the B sub-blocks the rows count (u32 n, then "
+                                     "12·n bytes each); areal " +
+                                     std::to_string(i) + "'s do not fit");
+            at += 4;
+            r.areals[i].sub_blocks.push_back(
+                {Bytes(subs.begin() + std::ptrdiff_t(at),
+                       subs.begin() + std::ptrdiff_t(at + 12 * size_t(count)))});
+            at += 12 * size_t(count);
+        }
+    if (at != subs.size())
+        m["sub_blocks"].fail(std::to_string(subs.size() - at) +
+                             " bytes after the sub-blocks the rows count");
+    r.grid_rule = m["grid_rule"].as<bool>();
+    if (r.grid_rule) {
+        const JsonAt cells = m["grid_cells"];
+        if (!cells.json().is_array() || cells.size() != 2) cells.fail("expected [cellsX, cellsY]");
+        for (size_t k = 0; k < 2; ++k) {
+            const uint32_t c = cells[k].as<uint32_t>();
+            if (c == 0 || c > kMaxGridCells)
+                cells[k].fail("expected an integer 1.." + std::to_string(kMaxGridCells));
+            (k ? r.cells_y : r.cells_x) = c;
+        }
+    } else {
+        r.grid = read_block(m["grid"]);
+    }
+    return r;
+}
 
 // The stream (index into kVertexStreams) a content names, or kStreamCount.
 size_t stream_of(TerrainContent c) {
@@ -146,7 +367,8 @@ BoundArchive read_archive(const JsonAt& container, const JsonAt& blocks) {
 }
 
 Bytes rebuild(const BoundArchive& a, const std::vector<terrain::Face>* faces,
-              const std::vector<Vec3>* positions, const StreamRecords* streams) {
+              const std::vector<Vec3>* positions, const StreamRecords* streams,
+              const ArealRows* areal_rows) {
     nres::Archive archive = a.directory;
     for (size_t i = 0; i < archive.entries.size(); ++i) {
         switch (a.content[i]) {
@@ -163,6 +385,9 @@ Bytes rebuild(const BoundArchive& a, const std::vector<terrain::Face>* faces,
             break;
         case TerrainContent::Block:
             archive.entries[i].data = a.blocks[i];
+            break;
+        case TerrainContent::ArealRows:
+            archive.entries[i].data = areal_payload(*areal_rows);
             break;
         }
     }
@@ -310,8 +535,11 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
     if (map) {
         b.land_map = bind_archive(map->container);
         b.map_source = source_of(land_map);
+        if ((b.areal_rows = bind_areal_rows(*map))) {
+            b.land_map->content[0] = TerrainContent::ArealRows;
+            b.land_map->blocks[0].clear();
+        }
     }
-    b.checks = terrain_checks(b);
     // The export checks what the import relies on: the binding gives back the files.
     std::vector<std::array<uint16_t, 3>> from_file(t.faces.size());
     for (size_t f = 0; f < t.faces.size(); ++f) from_file[f] = t.faces[f].v;
@@ -321,7 +549,12 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
     if (!is_source(rebuild_land_msh(b, faces_with_indices(b, from_file), t.positions, streams),
                    b.msh_source))
         return std::nullopt;
+    if (map && b.areal_rows && !is_source(rebuild_land_map(b), b.map_source)) {
+        b.areal_rows.reset(); // kept whole: the rows do not give it back
+        b.land_map = bind_archive(map->container);
+    }
     if (map && !is_source(rebuild_land_map(b), b.map_source)) return std::nullopt;
+    b.checks = terrain_checks(b);
     return b;
 }
 
@@ -338,11 +571,21 @@ std::vector<terrain::Face> faces_with_indices(const TerrainBinding& b,
 
 Bytes rebuild_land_msh(const TerrainBinding& b, const std::vector<terrain::Face>& faces,
                        const std::vector<Vec3>& positions, const StreamRecords& streams) {
-    return rebuild(b.land_msh, &faces, &positions, &streams);
+    return rebuild(b.land_msh, &faces, &positions, &streams, nullptr);
 }
 
 Bytes rebuild_land_map(const TerrainBinding& b) {
-    return rebuild(*b.land_map, nullptr, nullptr, nullptr);
+    return rebuild(*b.land_map, nullptr, nullptr, nullptr, b.areal_rows ? &*b.areal_rows : nullptr);
+}
+
+Bytes areal_payload(const ArealRows& r) {
+    if (r.grid_rule)
+        return arealmap::encode_payload(r.areals,
+                                        arealmap::rebuild_grid(r.areals, r.cells_x, r.cells_y));
+    Bytes out = arealmap::encode_payload(r.areals, arealmap::Grid{});
+    out.resize(out.size() - 8); // the empty grid's cellsX, cellsY
+    out.insert(out.end(), r.grid.begin(), r.grid.end());
+    return out;
 }
 
 uint8_t stream_fingerprint(uint32_t record) {
@@ -380,6 +623,18 @@ std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding
     };
     archive(b.land_msh, "container", "blocks");
     if (b.land_map) archive(*b.land_map, "map_container", "map_blocks");
+    if (const auto& r = b.areal_rows) {
+        std::vector<uint16_t>& areals = out["map_areals"];
+        std::vector<uint16_t>& links = out["map_links"];
+        for (const arealmap::Areal& a : r->areals) {
+            const auto prefix = areal_prefix(a);
+            areals.push_back(row_check(ByteView(prefix.data(), prefix.size())));
+            links.push_back(row_check(pod_bytes(a.links)));
+        }
+        out["map_vertices"] = {row_check(areal_vertices(r->areals))};
+        out["map_sub_blocks"] = {row_check(areal_sub_blocks(r->areals))};
+        out["map_grid"] = {row_check(grid_checked(*r))};
+    }
     return out;
 }
 
@@ -420,6 +675,20 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
         doc["map_container"] =
             directory_json(b.land_map->directory, content_indices(*b.land_map), kContentNames);
         doc["map_blocks"] = blocks_json(*b.land_map);
+        if (const auto& r = b.areal_rows) {
+            json areal_columns = json::array();
+            for (const char* c : kArealColumns) areal_columns.push_back(c);
+            json m = {{"areals", {{"columns", std::move(areal_columns)}, {"rows", json::array()}}},
+                      {"links", {{"columns", {"area_ref", "edge_ref"}}, {"rows", json::array()}}},
+                      {"vertices", block_json(areal_vertices(r->areals))},
+                      {"sub_blocks", block_json(areal_sub_blocks(r->areals))},
+                      {"grid_rule", r->grid_rule}};
+            if (r->grid_rule)
+                m["grid_cells"] = {r->cells_x, r->cells_y};
+            else
+                m["grid"] = block_json(r->grid);
+            doc["map"] = std::move(m);
+        }
     } else {
         doc["map_source"] = nullptr;
     }
@@ -458,12 +727,36 @@ void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& d
     };
     blocks(doc["blocks"], b.land_msh);
     if (b.land_map) blocks(doc["map_blocks"], *b.land_map);
+    if (b.areal_rows) {
+        const ArealRows* r = &*b.areal_rows;
+        const json& m = doc["map"];
+        deferred[&m["areals"]["rows"]] = [r](std::string& out, int depth) {
+            put_lines(r->areals.size(), out, depth,
+                      [&](size_t i, std::string& o) { put_areal_row(r->areals[i], o); });
+        };
+        deferred[&m["links"]["rows"]] = [r](std::string& out, int depth) {
+            put_lines(r->areals.size(), out, depth,
+                      [&](size_t i, std::string& o) { put_links_row(r->areals[i], o); });
+        };
+        // Joined here, owned by their writers until the text is written.
+        auto owned = [&](const json& at, Bytes bytes) {
+            deferred[&at["base64"]] = [bytes = std::move(bytes)](std::string& out, int) {
+                put_base64(bytes, out);
+            };
+        };
+        owned(m["vertices"], areal_vertices(r->areals));
+        owned(m["sub_blocks"], areal_sub_blocks(r->areals));
+        if (!r->grid_rule) block(m["grid"], r->grid);
+    }
 }
 
 TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_rows) {
     TerrainBinding b;
     b.msh_source = read_source(doc["source"]);
     b.land_msh = read_archive(doc["container"], doc["blocks"]);
+    for (size_t i = 0; i < b.land_msh.content.size(); ++i)
+        if (b.land_msh.content[i] == TerrainContent::ArealRows)
+            doc["container"]["entries"]["rows"][i][6].fail("areal_rows are Land.map's");
     const JsonAt faces = doc["faces"];
     const JsonAt columns = faces["columns"];
     // Without i0..i2 where the file holds the indices (a glTF export's sidecar).
@@ -589,9 +882,17 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
     if (!doc["map_source"].is_null()) {
         b.map_source = read_source(doc["map_source"]);
         b.land_map = read_archive(doc["map_container"], doc["map_blocks"]);
-        for (size_t i = 0; i < b.land_map->content.size(); ++i)
-            if (b.land_map->content[i] != TerrainContent::Block)
-                doc["map_container"]["entries"]["rows"][i][6].fail("Land.map entries are blocks");
+        for (size_t i = 0; i < b.land_map->content.size(); ++i) {
+            const TerrainContent c = b.land_map->content[i];
+            if (c == TerrainContent::Block) continue;
+            const JsonAt content = doc["map_container"]["entries"]["rows"][i][6];
+            if (c != TerrainContent::ArealRows)
+                content.fail("Land.map entries are blocks or areal_rows");
+            if (b.areal_rows) content.fail("another entry already comes from /map");
+            if (b.land_map->directory.entries[i].type != arealmap::kChunkType)
+                content.fail("areal_rows are type 12");
+            b.areal_rows = read_areal_rows(doc["map"], b.land_map->directory.entries[i].attr1);
+        }
     }
     b.checks = read_checks(doc["checks"]);
     return b;

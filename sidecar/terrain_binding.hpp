@@ -19,9 +19,13 @@
 //   weight, one below 0.5 whose 1 - (1 - w) rounds). An OBJ's sidecar keeps 18 and 14 as blocks.
 // - Whether the original's slot bounds and header follow their recompute rule: the check needs
 //   the original positions, which an edit in the file replaces.
+// - Land.map's areal records as readable rows (the 56-byte prefix fields, the edge links); their
+//   polygon vertices and sub-blocks as blocks, the grid by the terrain.md §9 rule when that rule
+//   gives it back exactly, else as a block. A Land.map the rows would not give back byte for byte
+//   (a payload the reader left raw) is one block.
 // - Raw blocks (size and XXH3-64) for the other resources: nodes, header and slots, normals (the
 //   file holds directions, not the packed bytes; the import applies its normal edits to the
-//   block), cell pairs, the areal map, unknown types and anything the reader left raw.
+//   block), cell pairs, unknown types and anything the reader left raw.
 // - A check per face row and block, so that the change report names the rows a person edited.
 #pragma once
 
@@ -44,7 +48,7 @@ namespace msh::sidecar {
 class JsonAt;
 
 // Where a directory entry's payload comes from.
-enum class TerrainContent { Faces, Positions, Block, Uv1, Uv2, Weights };
+enum class TerrainContent { Faces, Positions, Block, Uv1, Uv2, Weights, ArealRows };
 
 // A per-vertex stream of 4-byte records that the file holds (types 5, 18, 14).
 struct VertexStream {
@@ -89,6 +93,18 @@ struct SourceRecord {
     uint64_t size = 0, xxh3_64 = 0;
 };
 
+// Land.map's type-12 payload as rows: each areal's prefix fields, polygon vertices, links and
+// sub-blocks; the grid rebuilt by arealmap::rebuild_grid (`grid_rule`) or carried raw.
+struct ArealRows {
+    std::vector<arealmap::Areal> areals;
+    bool grid_rule = false;
+    uint32_t cells_x = 0, cells_y = 0; // with grid_rule
+    Bytes grid;                        // without it: the grid as stored (cellsX, cellsY, cells)
+};
+
+// The payload the rows give (terrain.md §7).
+Bytes areal_payload(const ArealRows& rows);
+
 struct TerrainBinding {
     BoundArchive land_msh;
     std::vector<terrain::Face> faces; // with indices_in_file, the indices of the others only
@@ -106,10 +122,12 @@ struct TerrainBinding {
     bool slot_bounds_rule = false, header_rule = false;
 
     std::optional<BoundArchive> land_map; // none: the level had no Land.map
+    std::optional<ArealRows> areal_rows;  // the payload of its ArealRows entry
     SourceRecord msh_source, map_source;
 
-    // Per table, the check of each row as exported: "faces", "blocks", "map_blocks"; "container"
-    // and "map_container" have one row.
+    // Per table, the check of each row as exported: "faces", "blocks", "map_blocks",
+    // "map_areals", "map_links"; "container", "map_container", "map_vertices", "map_sub_blocks"
+    // and "map_grid" have one row.
     std::map<std::string, std::vector<uint16_t>> checks;
 };
 

@@ -546,8 +546,23 @@ def generate(corpus, work):
     terrain_sidecar_case("block size wrong", lambda d: d["blocks"][0].update(size=3), pointer="/blocks/0/size")
     terrain_sidecar_case("block not base64", lambda d: d["blocks"][0].update(base64="@@"),
                          pointer="/blocks/0/base64")
-    terrain_sidecar_case("Land.map block hash wrong", lambda d: d["map_blocks"][0].update(xxh3_64="0" * 16),
-                         pointer="/map_blocks/0/xxh3_64")
+    terrain_sidecar_case("areal class_id a string", lambda d: d["map"]["areals"]["rows"][2].__setitem__(10, "1"),
+                         pointer="/map/areals/rows/2/10")
+    terrain_sidecar_case("areal logic_flag past u32",
+                         lambda d: d["map"]["areals"]["rows"][2].__setitem__(8, 1 << 32),
+                         pointer="/map/areals/rows/2/8")
+    terrain_sidecar_case("areal area past f32", lambda d: d["map"]["areals"]["rows"][1].__setitem__(4, 1e300),
+                         pointer="/map/areals/rows/1/4")
+    terrain_sidecar_case("areal row cut short", lambda d: d["map"]["areals"]["rows"][4].pop(),
+                         pointer="/map/areals/rows/4")
+    terrain_sidecar_case("areal links a pair short", lambda d: d["map"]["links"]["rows"][3].__delitem__(slice(-2, None)),
+                         pointer="/map/links/rows/3")
+    terrain_sidecar_case("areal link a fraction", lambda d: d["map"]["links"]["rows"][3].__setitem__(0, 0.5),
+                         pointer="/map/links/rows/3/0")
+    terrain_sidecar_case("areal polygon vertices hash wrong",
+                         lambda d: d["map"]["vertices"].update(xxh3_64="0" * 16), pointer="/map/vertices/xxh3_64")
+    terrain_sidecar_case("areal grid rule not a bool", lambda d: d["map"].update(grid_rule=1),
+                         pointer="/map/grid_rule")
     terrain_sidecar_case("directory entry of another type", lambda d: d["blocks"][0].update(type=99),
                          pointer="/blocks/0/type")
     terrain_sidecar_case("carried range past the vertices",

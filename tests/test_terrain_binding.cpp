@@ -1,9 +1,9 @@
 // The binding terrain sidecar (sidecar/terrain_binding.hpp, docs/sidecar.md; part of the
-// terrain_import suite): its fields are read, so an edit of a face row or a block changes exactly
-// that in Land.msh and the change report names it; the UVs, weights and vertex normals come from
-// the file, so an edit there changes exactly that vertex's record; a malformed edit is one error
-// at its JSON pointer and nothing written; and sidecars of the first layout (older releases,
-// tests/fixtures/sidecar_v1) still import byte for byte.
+// terrain_import suite): its fields are read, so an edit of a face row, an areal row or a block
+// changes exactly that in Land.msh or Land.map and the change report names it; the UVs, weights and
+// vertex normals come from the file, so an edit there changes exactly that vertex's record; a
+// malformed edit is one error at its JSON pointer and nothing written; and sidecars of the first
+// layout (older releases, tests/fixtures/sidecar_v1) still import byte for byte.
 
 #include "sidecar_edits.hpp"
 #include "test_paths.hpp"
@@ -17,13 +17,18 @@
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
+#include "sidecar/terrain_binding.hpp"
+#include "sidecar/terrain_sidecar.hpp"
+#include "sidecar/terrain_sidecar_read.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -160,6 +165,170 @@ BOOST_AUTO_TEST_CASE(binding_edit_of_a_face_row_and_a_block_changes_exactly_that
             BOOST_TEST(report["sidecar_edits"] ==
                        json({"/blocks/" + std::to_string(k), "/faces/rows/3"}));
             BOOST_TEST(report["summary"]["land_msh_identical"] == false);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(areal_row_edits_change_exactly_those_bytes_of_land_map) {
+    const fs::path dir = fresh("areal-edit");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    const arealmap::ArealMap before = arealmap::read(map, ReadMode::Strict, "before");
+    BOOST_TEST_REQUIRE(before.areals.size() > 5u);
+    // Areal 0's first edge with a neighbour, and that neighbour's link back.
+    size_t edge = 0;
+    while (edge < before.areals[0].vertices.size() && before.areals[0].links[edge].none()) ++edge;
+    BOOST_TEST_REQUIRE(edge < before.areals[0].vertices.size());
+    const arealmap::EdgeLink link = before.areals[0].links[edge];
+    for (const char* ext : {".glb", ".obj"}) {
+        BOOST_TEST_CONTEXT(ext) {
+            const std::string stem = ext[1] == 'g' ? "g" : "o";
+            const fs::path out = dir / (stem + ext);
+            test::Run r = test::mshconv("convert " + q(land) + " " + q(out));
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            const fs::path sc = dir / (stem + ".sidecar.json");
+            json doc = read_json(sc);
+            BOOST_TEST_REQUIRE(doc["map"]["areals"]["rows"].size() == before.areals.size());
+            BOOST_TEST(doc["map_blocks"] == json::array()); // the payload is rows, not a block
+            BOOST_TEST(doc["map"]["grid_rule"] == true);
+            // class_id of areal 2, logic_flag of areal 5, area of areal 1 as NaN bits and of
+            // areal 4 as the largest f32, the anchor z of areal 3 as -0; areal 0 loses its
+            // neighbour on `edge`, mutually.
+            json& rows = doc["map"]["areals"]["rows"];
+            rows[2][10] = 7;
+            rows[5][8] = 0;
+            rows[1][4] = "bits:7fc00001";
+            rows[3][2] = -0.0;
+            rows[4][4] = 3.4028235e38; // FLT_MAX as the export writes it
+            json& links = doc["map"]["links"]["rows"];
+            links[0][2 * edge] = links[0][2 * edge + 1] = -1;
+            links[size_t(link.area_ref)][2 * size_t(link.edge_ref)] = -1;
+            links[size_t(link.area_ref)][2 * size_t(link.edge_ref) + 1] = -1;
+            write_json(sc, doc);
+            const fs::path back = dir / (std::string("back") + ext) / "Land.msh";
+            r = test::mshconv("convert " + q(out) + " " + q(back) + " --report " +
+                              q(dir / "r.json"));
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            BOOST_TEST(r.out.find("sidecar field edited: /map/areals/rows/2") != std::string::npos,
+                       r.out);
+            arealmap::ArealMap want = before;
+            want.areals[2].class_id = 7;
+            want.areals[5].logic_flag = 0;
+            const uint32_t nan_bits = 0x7fc00001;
+            std::memcpy(&want.areals[1].area, &nan_bits, 4);
+            want.areals[3].anchor.z = -0.0f;
+            want.areals[4].area = std::numeric_limits<float>::max();
+            want.areals[0].links[edge] = {};
+            want.areals[size_t(link.area_ref)].links[size_t(link.edge_ref)] = {};
+            const Bytes got = read_file(back.parent_path() / "Land.map");
+            BOOST_TEST((got == arealmap::write(want)));
+            // Exactly those bytes: 4 of each edited field (the anchor's sign bit, one byte), 16
+            // of the two links; the rest is the original.
+            BOOST_TEST_REQUIRE(got.size() == map.size());
+            size_t differing = 0;
+            for (size_t i = 0; i < map.size(); ++i) differing += got[i] != map[i];
+            BOOST_TEST(differing <= 4u + 4u + 4u + 1u + 4u + 16u);
+            BOOST_TEST((read_file(back) == msh));
+            const json report = read_json(dir / "r.json");
+            const std::string partner = "/map/links/rows/" + std::to_string(link.area_ref);
+            json edits = {"/map/areals/rows/1", "/map/areals/rows/2", "/map/areals/rows/3",
+                          "/map/areals/rows/4", "/map/areals/rows/5", "/map/links/rows/0"};
+            edits.push_back(partner);
+            BOOST_TEST(report["sidecar_edits"] == edits, report["sidecar_edits"].dump());
+            BOOST_TEST(report["summary"]["land_map_identical"] == false);
+            BOOST_TEST(report["summary"]["land_msh_identical"] == true);
+        }
+    }
+}
+
+// A Land.map payload that the rows would not give back (here: one byte past the grid, which the
+// reader's view leaves out) stays one block.
+BOOST_AUTO_TEST_CASE(a_map_the_rows_would_not_give_back_stays_a_block) {
+    const fs::path dir = fresh("map-odd");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    const terrain::Terrain t = terrain::read(msh, ReadMode::Strict, "t");
+    arealmap::ArealMap m = arealmap::read(map, ReadMode::Strict, "m");
+    const auto plain = sidecar::bind_terrain(t, msh, &m, map, true, false, false);
+    BOOST_TEST_REQUIRE(plain.has_value());
+    BOOST_TEST(plain->areal_rows.has_value());
+    BOOST_TEST((sidecar::rebuild_land_map(*plain) == map));
+
+    Bytes payload(m.container.entries[0].data.begin(), m.container.entries[0].data.end());
+    payload.push_back(0);
+    m.container.entries[0].data = payload;
+    const Bytes odd = nres::write(m.container);
+    const auto bound = sidecar::bind_terrain(t, msh, &m, odd, true, false, false);
+    BOOST_TEST_REQUIRE(bound.has_value());
+    BOOST_TEST(!bound->areal_rows.has_value());
+    BOOST_TEST((bound->land_map->content[0] == sidecar::TerrainContent::Block));
+    BOOST_TEST((sidecar::rebuild_land_map(*bound) == odd));
+    BOOST_TEST(bound->checks.count("map_blocks") == 1u);
+    BOOST_TEST(bound->checks.count("map_areals") == 0u);
+}
+
+// Sub-blocks (B > 0, with their 3B extra links) and a grid off the §9 rule: the rows carry them as
+// blocks, and the text gives back the payload.
+BOOST_AUTO_TEST_CASE(sub_blocks_and_a_grid_off_the_rule_come_back_through_the_text) {
+    const fs::path dir = fresh("map-sub-blocks");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    arealmap::ArealMap m = arealmap::read(map, ReadMode::Strict, "m");
+    arealmap::Areal& a = m.areals[1];
+    a.sub_blocks.push_back({Bytes(24, 0x11)});
+    a.links.insert(a.links.end(), 3, arealmap::EdgeLink{});
+    for (std::vector<uint16_t>& cell : m.grid.cells)
+        if (!cell.empty()) {
+            cell.pop_back(); // an areal the rule lists there
+            break;
+        }
+    const Bytes odd = arealmap::write(m);
+    DiagnosticSink sink(ReadMode::Tolerant);
+    const arealmap::ArealMap read_back = arealmap::read(odd, sink, "odd");
+    BOOST_TEST_REQUIRE(read_back.decoded);
+    const terrain::Terrain t = terrain::read(msh, ReadMode::Strict, "t");
+    auto bound = sidecar::bind_terrain(t, msh, &read_back, odd, true, false, false);
+    BOOST_TEST_REQUIRE(bound.has_value());
+    BOOST_TEST_REQUIRE(bound->areal_rows.has_value());
+    BOOST_TEST(!bound->areal_rows->grid_rule);
+    sidecar::TerrainSidecar sc;
+    sc.record.source = "Land.msh";
+    sc.record.map_source = "Land.map";
+    sc.record.output = "x.glb";
+    sc.record.format = "glb";
+    sc.binding = std::make_shared<const sidecar::TerrainBinding>(std::move(*bound));
+    const std::string text = sidecar::terrain_sidecar_text(sc);
+    const json doc = json::parse(text);
+    BOOST_TEST(doc["map"]["grid_rule"] == false);
+    BOOST_TEST(doc["map"]["sub_blocks"]["size"] == 28);
+    BOOST_TEST(doc["map"]["areals"]["rows"][1][13] == 1);
+    BOOST_TEST(doc["map"]["links"]["rows"][1].size() == 2 * (a.vertices.size() + 3));
+    const sidecar::TerrainSidecar back = sidecar::parse_terrain_sidecar(doc, "back");
+    BOOST_TEST_REQUIRE(back.binding != nullptr);
+    BOOST_TEST((sidecar::rebuild_land_map(*back.binding) == odd));
+}
+
+// Binding sidecars whose Land.map payload is one block (`map_blocks`; tests/fixtures/
+// sidecar_map_block: a small level's GLB and OBJ) import byte for byte.
+BOOST_AUTO_TEST_CASE(binding_sidecars_with_the_map_as_a_block_still_import_byte_for_byte) {
+    const fs::path kept = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_map_block";
+    const fs::path dir = fresh("map-block");
+    for (const char* file : {"small.glb", "small_obj.obj"}) {
+        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
+        BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
+        BOOST_TEST(!sc.contains("map"));
+        BOOST_TEST(sc["map_blocks"].size() == 1u);
+        for (const char* read : {"", " --full-read"}) {
+            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
+            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
+            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
+            BOOST_TEST(r.out.find("unchanged, original bytes kept") != std::string::npos, r.out);
+            const Bytes got = read_file(out.parent_path() / "Land.map");
+            BOOST_TEST(got.size() == sc["map_source"]["size"].get<size_t>());
+            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(got)) ==
+                       sc["map_source"]["xxh3_64"].get<std::string>());
+            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(read_file(out))) ==
+                       sc["source"]["xxh3_64"].get<std::string>());
         }
     }
 }
@@ -347,8 +516,28 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
              d["blocks"][0]["base64"] = sidecar::to_base64(b);
          }},
         {"block size", "/blocks/0/size", [](json& d) { d["blocks"][0]["size"] = 1; }},
-        {"map block hash", "/map_blocks/0/xxh3_64",
-         [](json& d) { d["map_blocks"][0]["xxh3_64"] = "0000000000000000"; }},
+        {"areal class_id a string", "/map/areals/rows/2/10",
+         [](json& d) { d["map"]["areals"]["rows"][2][10] = "1"; }},
+        {"areal logic_flag negative", "/map/areals/rows/2/8",
+         [](json& d) { d["map"]["areals"]["rows"][2][8] = -1; }},
+        {"areal area past f32", "/map/areals/rows/1/4",
+         [](json& d) { d["map"]["areals"]["rows"][1][4] = 1e300; }},
+        {"areal float bits malformed", "/map/areals/rows/1/0",
+         [](json& d) { d["map"]["areals"]["rows"][1][0] = "bits:7fc0"; }},
+        {"areal row cut short", "/map/areals/rows/4",
+         [](json& d) { d["map"]["areals"]["rows"][4].erase(13); }},
+        {"areal V past its links", "/map/links/rows/0",
+         [](json& d) {
+             json& v = d["map"]["areals"]["rows"][0][12];
+             v = v.get<uint32_t>() + 1;
+         }},
+        {"areal rows one short", "/map/areals/rows",
+         [](json& d) { d["map"]["areals"]["rows"].erase(0); }},
+        {"link past i32", "/map/links/rows/3/1",
+         [](json& d) { d["map"]["links"]["rows"][3][1] = 4294967295u; }},
+        {"polygon vertices hash", "/map/vertices/xxh3_64",
+         [](json& d) { d["map"]["vertices"]["xxh3_64"] = "0000000000000000"; }},
+        {"grid cells zero", "/map/grid_cells/1", [](json& d) { d["map"]["grid_cells"][1] = 0; }},
         {"unknown content", "/container/entries/rows/0/6",
          [](json& d) { d["container"]["entries"]["rows"][0][6] = "nodes"; }},
         {"fingerprints cut", "/vertices/position_fingerprints",
@@ -384,6 +573,8 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
         {"derived rule", "/derived/header_rule", [](json& d) { d["derived"]["header_rule"] = 1; }},
         {"nothing edited, another source", "/source/xxh3_64",
          [](json& d) { d["source"]["xxh3_64"] = "0123456789abcdef"; }},
+        {"nothing edited, another map source", "/map_source/xxh3_64",
+         [](json& d) { d["map_source"]["xxh3_64"] = "0123456789abcdef"; }},
     };
     for (const Case& c : cases) {
         json doc = original;
