@@ -315,12 +315,36 @@ size_t past_string(std::string_view s, size_t open) {
     }
 }
 
+// The offset of the first '"', '{', '}', '[' or ']' from `i` (or the end): inside a container the
+// rest (numbers, commas, whitespace, literals) needs no attention, and tables are rows of numbers.
+size_t next_structural(std::string_view s, size_t i) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), open_brace = _mm_set1_epi8('{'),
+                  close_brace = _mm_set1_epi8('}'), open_bracket = _mm_set1_epi8('['),
+                  close_bracket = _mm_set1_epi8(']');
+    for (; i + 16 <= s.size(); i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+        const __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, open_brace)),
+                         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, close_brace),
+                                                   _mm_cmpeq_epi8(v, open_bracket)),
+                                      _mm_cmpeq_epi8(v, close_bracket)));
+        if (const unsigned mask = unsigned(_mm_movemask_epi8(hit)))
+            return i + size_t(__builtin_ctz(mask));
+    }
+#endif
+    while (i < s.size() && s[i] != '"' && s[i] != '{' && s[i] != '}' && s[i] != '[' && s[i] != ']')
+        ++i;
+    return i;
+}
+
 // The offset just past the value starting at `i` (a string, an array, an object or a scalar).
 size_t past_value(std::string_view s, size_t i) {
     if (i >= s.size()) return std::string_view::npos;
     if (s[i] == '"') return past_string(s, i);
     size_t depth = 0;
     while (i < s.size()) {
+        if (depth > 0 && (i = next_structural(s, i)) == s.size()) break;
         const char c = s[i];
         if (c == '"') {
             i = past_string(s, i);
