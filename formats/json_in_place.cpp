@@ -7,7 +7,12 @@
 
 #include "json_in_place.hpp"
 
+#include <bit>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace msh {
 
@@ -16,6 +21,18 @@ bool utf8_without_nul(ByteView text) {
     const size_t n = text.size();
     size_t i = 0;
     while (i < n) {
+#if defined(__SSE2__)
+        if (n - i >= 16) { // ASCII 16 bytes at a time, up to the first other byte
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) != 0) return false;
+            const unsigned high = unsigned(_mm_movemask_epi8(v));
+            if (high == 0) {
+                i += 16;
+                continue;
+            }
+            i += size_t(std::countr_zero(high)); // to the first byte of another kind
+        }
+#endif
         if (n - i >= 8) {
             uint64_t w;
             std::memcpy(&w, p + i, 8);

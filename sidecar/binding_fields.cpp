@@ -13,14 +13,14 @@ namespace msh::sidecar {
 Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy) {
     Bytes bytes;
     try {
-        bytes = from_base64(at["base64"].as<std::string>());
+        bytes = from_base64(at["base64"].as_string_view());
     } catch (const std::invalid_argument& e) {
         at["base64"].fail(e.what());
     }
     if (at["size"].as<uint64_t>() != bytes.size())
         at["size"].fail(what + " is " + std::to_string(bytes.size()) + " bytes, the sidecar says " +
                         std::to_string(at["size"].as<uint64_t>()));
-    const PayloadHashCheck hash = check_payload_hash(at.json(), bytes);
+    const PayloadHashCheck hash = check_payload_hash(at, bytes);
     if (!hash.matches)
         at[hash.key].fail(what + " does not match its recorded hash (" + remedy + ")");
     return bytes;
@@ -66,7 +66,7 @@ void append_float(std::string& out, float f) {
 }
 
 float read_float(const JsonAt& at) {
-    if (at.json().is_string()) {
+    if (at.is_string()) {
         const std::string s = at.as<std::string>();
         uint32_t bits = 0;
         if (s.size() != 13 || s.compare(0, 5, "bits:") != 0 ||
@@ -88,17 +88,17 @@ nlohmann::json checks_json(const std::vector<uint16_t>& checks) {
 }
 
 std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks) {
-    if (!checks.json().is_object()) checks.fail("expected an object of row checks");
+    if (!checks.is_object()) checks.fail("expected an object of row checks");
     std::map<std::string, std::vector<uint16_t>> out;
-    for (auto it = checks.json().begin(); it != checks.json().end(); ++it) {
-        const JsonAt c = checks[it.key()];
+    for (const std::string& key : checks.keys()) {
+        const JsonAt c = checks[key];
         Bytes raw;
         try {
-            raw = from_base64(c.as<std::string>());
+            raw = from_base64(c.as_string_view());
         } catch (const std::invalid_argument& x) {
             c.fail(x.what());
         }
-        out[it.key()] = pod_from<uint16_t>(raw, c);
+        out[key] = pod_from<uint16_t>(raw, c);
     }
     return out;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace msh::sidecar {
 
@@ -25,18 +26,18 @@ std::string pointer_token(const std::string& key) {
     return out;
 }
 
-// `v` as a nlohmann value; false when it nests deeper than `depth_left`.
-bool convert(const rapidjson::Value& v, size_t depth_left, nlohmann::json& out) {
+// `v` as a nlohmann value (its nesting already checked).
+void convert(const rapidjson::Value& v, nlohmann::json& out) {
     switch (v.GetType()) {
     case rapidjson::kNullType:
         out = nullptr;
-        return true;
+        return;
     case rapidjson::kFalseType:
         out = false;
-        return true;
+        return;
     case rapidjson::kTrueType:
         out = true;
-        return true;
+        return;
     case rapidjson::kNumberType:
         if (v.IsUint64())
             out = v.GetUint64();
@@ -44,39 +45,69 @@ bool convert(const rapidjson::Value& v, size_t depth_left, nlohmann::json& out) 
             out = v.GetInt64();
         else
             out = v.GetDouble();
-        return true;
+        return;
     case rapidjson::kStringType:
         out = std::string(v.GetString(), v.GetStringLength());
-        return true;
+        return;
     case rapidjson::kArrayType: {
-        if (depth_left == 0) return false;
         out = nlohmann::json::array();
         auto& array = out.get_ref<nlohmann::json::array_t&>();
         array.resize(v.Size());
-        for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
-            if (!convert(v[i], depth_left - 1, array[i])) return false;
-        return true;
+        for (rapidjson::SizeType i = 0; i < v.Size(); ++i) convert(v[i], array[i]);
+        return;
     }
     case rapidjson::kObjectType: {
-        if (depth_left == 0) return false;
         out = nlohmann::json::object();
-        for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) // a repeated key: the last wins
-            if (!convert(m->value, depth_left - 1,
-                         out[std::string(m->name.GetString(), m->name.GetStringLength())]))
-                return false;
-        return true;
+        auto& object = out.get_ref<nlohmann::json::object_t&>();
+        // Writers sort the keys, so the hint is where each goes; a repeated key: the last wins.
+        for (const auto& m : v.GetObject())
+            convert(m.value,
+                    object
+                        .emplace_hint(object.end(),
+                                      std::string(m.name.GetString(), m.name.GetStringLength()),
+                                      nullptr)
+                        ->second);
+        return;
     }
     }
-    return false;
+}
+
+// Whether no array or object in `v` nests deeper than `depth_left` (convert's limit).
+bool nesting_within(const rapidjson::Value& v, size_t depth_left) {
+    if (v.IsArray()) {
+        if (depth_left == 0) return false;
+        for (const rapidjson::Value& e : v.GetArray())
+            if (!nesting_within(e, depth_left - 1)) return false;
+    } else if (v.IsObject()) {
+        if (depth_left == 0) return false;
+        for (const auto& m : v.GetObject())
+            if (!nesting_within(m.value, depth_left - 1)) return false;
+    }
+    return true;
 }
 
 } // namespace
 
-nlohmann::json parse_json_fast(ByteView text, const std::string& where) {
-    std::string buffer;
-    rapidjson::Document d;
+ParsedJson::ParsedJson() : document_(std::make_unique<rapidjson::Document>()) {}
+ParsedJson::~ParsedJson() = default;
+
+bool ParsedJson::parse(ByteView text) {
+    return parse_in_place(text, buffer_, *document_) && nesting_within(*document_, kMaxJsonNesting);
+}
+
+const rapidjson::Value& ParsedJson::root() const {
+    return *document_;
+}
+
+nlohmann::json ParsedJson::to_json() const {
     nlohmann::json out;
-    if (parse_in_place(text, buffer, d) && convert(d, kMaxJsonNesting, out)) return out;
+    convert(*document_, out);
+    return out;
+}
+
+nlohmann::json parse_json_fast(ByteView text, const std::string& where) {
+    ParsedJson parsed;
+    if (parsed.parse(text)) return parsed.to_json();
     return parse_json(text, where);
 }
 
@@ -97,6 +128,16 @@ nlohmann::json parse_json(ByteView text, const std::string& where) {
 }
 
 namespace {
+
+// The member `key` of object `v` (of a repeated key the last, as nlohmann keeps it); null if none.
+const rapidjson::Value* find_member(const rapidjson::Value& v, std::string_view key) {
+    for (auto m = v.MemberEnd(); m != v.MemberBegin();) {
+        --m;
+        if (std::string_view(m->name.GetString(), m->name.GetStringLength()) == key)
+            return &m->value;
+    }
+    return nullptr;
+}
 
 // Appends to `path` the JSON pointer of `target` below `at`; false when it is not there.
 bool path_to(const nlohmann::json& at, const nlohmann::json* target, std::string& path) {
@@ -120,38 +161,137 @@ bool path_to(const nlohmann::json& at, const nlohmann::json* target, std::string
     return false;
 }
 
+bool path_to(const rapidjson::Value& at, const rapidjson::Value* target, std::string& path) {
+    if (&at == target) return true;
+    const size_t length = path.size();
+    if (at.IsObject()) {
+        for (const auto& m : at.GetObject()) {
+            path += '/';
+            path += pointer_token(std::string(m.name.GetString(), m.name.GetStringLength()));
+            if (path_to(m.value, target, path)) return true;
+            path.resize(length);
+        }
+    } else if (at.IsArray()) {
+        for (rapidjson::SizeType i = 0; i < at.Size(); ++i) {
+            path += '/';
+            path += std::to_string(i);
+            if (path_to(at[i], target, path)) return true;
+            path.resize(length);
+        }
+    }
+    return false;
+}
+
 } // namespace
+
+const nlohmann::json& JsonAt::json() const {
+    if (!json_) throw std::logic_error("JsonAt::json() of a RapidJSON document");
+    return *json_;
+}
 
 std::string JsonAt::pointer() const {
     std::string path = prefix_;
-    path_to(*root_, value_, path);
+    if (json_)
+        path_to(*json_root_, json_, path);
+    else
+        path_to(*rapid_root_, rapid_, path);
     return path;
 }
 
 JsonAt JsonAt::operator[](const std::string& key) const {
-    if (!value_->is_object()) fail("expected an object");
-    const auto it = value_->find(key);
-    if (it == value_->end())
-        throw FormatError(*where_, Location::at_pointer(pointer() + "/" + pointer_token(key)),
-                          "missing");
-    return JsonAt(*it, *this);
+    if (!is_object()) fail("expected an object");
+    if (json_) {
+        const auto it = json_->find(key);
+        if (it != json_->end()) return JsonAt(*this, &*it, nullptr);
+    } else if (const rapidjson::Value* member = find_member(*rapid_, key)) {
+        return JsonAt(*this, nullptr, member);
+    }
+    throw FormatError(*where_, Location::at_pointer(pointer() + "/" + pointer_token(key)),
+                      "missing");
+}
+
+bool JsonAt::has(const std::string& key) const {
+    if (json_) return json_->is_object() && json_->contains(key);
+    return rapid_->IsObject() && find_member(*rapid_, key);
+}
+
+std::vector<std::string> JsonAt::keys() const {
+    if (!is_object()) fail("expected an object");
+    std::vector<std::string> out;
+    if (json_) {
+        for (auto it = json_->begin(); it != json_->end(); ++it) out.push_back(it.key());
+        return out;
+    }
+    for (const auto& m : rapid_->GetObject())
+        out.emplace_back(m.name.GetString(), m.name.GetStringLength());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 JsonAt JsonAt::operator[](size_t index) const {
-    if (!value_->is_array()) fail("expected an array");
-    if (index >= value_->size())
+    if (!is_array()) fail("expected an array");
+    if (index >= size())
         throw FormatError(*where_, Location::at_pointer(pointer() + "/" + std::to_string(index)),
                           "missing");
-    return JsonAt((*value_)[index], *this);
+    if (json_) return JsonAt(*this, &(*json_)[index], nullptr);
+    return JsonAt(*this, nullptr, &(*rapid_)[rapidjson::SizeType(index)]);
 }
 
 size_t JsonAt::size() const {
-    if (!value_->is_array()) fail("expected an array");
-    return value_->size();
+    if (!is_array()) fail("expected an array");
+    return json_ ? json_->size() : rapid_->Size();
+}
+
+bool JsonAt::is_null() const {
+    return json_ ? json_->is_null() : rapid_->IsNull();
+}
+
+bool JsonAt::is_object() const {
+    return json_ ? json_->is_object() : rapid_->IsObject();
+}
+
+bool JsonAt::is_array() const {
+    return json_ ? json_->is_array() : rapid_->IsArray();
+}
+
+bool JsonAt::is_string() const {
+    return json_ ? json_->is_string() : rapid_->IsString();
+}
+
+JsonAt::Number JsonAt::number() const {
+    Number n;
+    if (json_) {
+        if (json_->is_number_unsigned())
+            n.kind = Number::Unsigned, n.u = json_->get<uint64_t>();
+        else if (json_->is_number_integer())
+            n.kind = Number::Signed, n.i = json_->get<int64_t>();
+        else if (json_->is_number_float())
+            n.kind = Number::Floating, n.d = json_->get<double>();
+    } else if (rapid_->IsNumber()) { // classified as convert() does
+        if (rapid_->IsUint64())
+            n.kind = Number::Unsigned, n.u = rapid_->GetUint64();
+        else if (rapid_->IsInt64())
+            n.kind = Number::Signed, n.i = rapid_->GetInt64();
+        else
+            n.kind = Number::Floating, n.d = rapid_->GetDouble();
+    }
+    return n;
+}
+
+bool JsonAt::as_bool() const {
+    if (json_ ? !json_->is_boolean() : !rapid_->IsBool()) fail("expected true or false");
+    return json_ ? json_->get<bool>() : rapid_->GetBool();
+}
+
+std::string_view JsonAt::as_string_view() const {
+    if (!is_string()) fail("expected a string");
+    if (json_) return json_->get_ref<const std::string&>();
+    return std::string_view(rapid_->GetString(), rapid_->GetStringLength());
 }
 
 float JsonAt::as_float_or_nan() const {
-    if (value_->is_null()) return std::nanf("");
+    if (is_null()) return std::nanf("");
     return as<float>();
 }
 

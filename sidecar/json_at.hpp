@@ -1,17 +1,22 @@
 // Typed reading of a parsed JSON document with the location in every error: a value and its JSON
 // pointer, so that `at["nodes"][3]["flags"].as<uint16_t>()` either returns the number or throws
 // FormatError("where", at /nodes/3/flags, "expected an integer 0..65535"). Used by the sidecar
-// readers to fill their typed structs.
+// readers to fill their typed structs. The document is a nlohmann one or, read without converting
+// it, a RapidJSON one (ParsedJson): the same values read the same and fail with the same errors.
 #pragma once
 
 #include "formats/bytes.hpp"
 #include "formats/diagnostics.hpp"
 
 #include <nlohmann/json.hpp>
+#include <rapidjson/fwd.h>
 
 #include <limits>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace msh::sidecar {
 
@@ -22,68 +27,117 @@ nlohmann::json parse_json(ByteView text, const std::string& where);
 // kMaxJsonNesting, goes to parse_json, which says where and why.
 nlohmann::json parse_json_fast(ByteView text, const std::string& where);
 
+// A document RapidJSON parsed in place, to read through JsonAt as it is: converting a sidecar's
+// tables into nlohmann values and reading them there cost more than parsing them.
+class ParsedJson {
+  public:
+    ParsedJson();
+    ~ParsedJson();
+    ParsedJson(const ParsedJson&) = delete;
+    ParsedJson& operator=(const ParsedJson&) = delete;
+
+    // False for what RapidJSON refuses and for a document nested deeper than kMaxJsonNesting:
+    // parse_json then says where and why (as parse_json_fast does).
+    bool parse(ByteView text);
+    const rapidjson::Value& root() const;
+    // The document as parse_json_fast gives it.
+    nlohmann::json to_json() const;
+
+  private:
+    std::string buffer_; // the text the document's strings point into
+    std::unique_ptr<rapidjson::Document> document_;
+};
+
 class JsonAt {
   public:
     // `value` is at `pointer` (of the document an error names).
     JsonAt(const nlohmann::json& value, std::string pointer, const std::string& where)
-        : value_(&value), root_(&value), prefix_(std::move(pointer)), where_(&where) {}
+        : json_(&value), json_root_(&value), prefix_(std::move(pointer)), where_(&where) {}
+    // (A template, so that a nlohmann value is never tried for a conversion to a RapidJSON one.)
+    template <class Value, std::enable_if_t<std::is_same_v<Value, rapidjson::Value>, int> = 0>
+    JsonAt(const Value& value, std::string pointer, const std::string& where)
+        : rapid_(&value), rapid_root_(&value), prefix_(std::move(pointer)), where_(&where) {}
 
-    const nlohmann::json& json() const { return *value_; }
+    // The value of a nlohmann document (std::logic_error for a RapidJSON one).
+    const nlohmann::json& json() const;
     // Found from the value given to the constructor when asked (only an error needs it): building
     // it for every member and element read cost more than reading them.
     std::string pointer() const;
     const std::string& where() const { return *where_; }
 
-    // A member of this object, which must exist.
+    // A member of this object, which must exist (of a repeated key, the last).
     JsonAt operator[](const std::string& key) const;
-    bool has(const std::string& key) const { return value_->is_object() && value_->contains(key); }
+    bool has(const std::string& key) const;
+    // The keys of this object (fails when it is not one), in byte order, each once.
+    std::vector<std::string> keys() const;
     // An element of this array, which must exist.
     JsonAt operator[](size_t index) const;
     // The length of this array (fails when it is not one).
     size_t size() const;
-    bool is_null() const { return value_->is_null(); }
+    bool is_null() const;
+    bool is_object() const;
+    bool is_array() const;
+    bool is_string() const;
 
     template <class T> T as() const {
         if constexpr (std::is_same_v<T, bool>) {
-            if (!value_->is_boolean()) fail("expected true or false");
-            return value_->get<bool>();
+            return as_bool();
         } else if constexpr (std::is_integral_v<T>) {
-            if (!value_->is_number_integer()) fail(integer_range<T>());
-            if (value_->is_number_unsigned()) {
-                const auto v = value_->get<uint64_t>();
-                if (v > uint64_t(std::numeric_limits<T>::max())) fail(integer_range<T>());
-                return T(v);
+            const Number n = number();
+            if (n.kind == Number::Unsigned) {
+                if (n.u > uint64_t(std::numeric_limits<T>::max())) fail(integer_range<T>());
+                return T(n.u);
             }
-            const auto v = value_->get<int64_t>();
-            if (v < int64_t(std::numeric_limits<T>::min()) ||
-                (v > 0 && uint64_t(v) > uint64_t(std::numeric_limits<T>::max())))
+            if (n.kind != Number::Signed || n.i < int64_t(std::numeric_limits<T>::min()) ||
+                (n.i > 0 && uint64_t(n.i) > uint64_t(std::numeric_limits<T>::max())))
                 fail(integer_range<T>());
-            return T(v);
+            return T(n.i);
         } else if constexpr (std::is_floating_point_v<T>) {
-            if (!value_->is_number()) fail("expected a number");
-            return value_->get<T>();
+            const Number n = number();
+            if (n.kind == Number::Unsigned) return T(n.u);
+            if (n.kind == Number::Signed) return T(n.i);
+            if (n.kind != Number::Floating) fail("expected a number");
+            return T(n.d);
         } else {
             static_assert(std::is_same_v<T, std::string>, "bool, integers, floats or string");
-            if (!value_->is_string()) fail("expected a string");
-            return value_->get<std::string>();
+            return std::string(as_string_view());
         }
     }
+    // The string without a copy (it lives as long as the document).
+    std::string_view as_string_view() const;
     // A float written by a writer that prints NaN and infinities as null.
     float as_float_or_nan() const;
 
     [[noreturn]] void fail(const std::string& what) const;
 
   private:
+    // A number as the document stores it (as an unsigned or a signed integer, or a double).
+    struct Number {
+        enum Kind { None, Unsigned, Signed, Floating } kind = None;
+        uint64_t u = 0;
+        int64_t i = 0;
+        double d = 0;
+    };
+    Number number() const;
+    bool as_bool() const;
+
     template <class T> static std::string integer_range() {
         return "expected an integer " + std::to_string(+std::numeric_limits<T>::min()) + ".." +
                std::to_string(+std::numeric_limits<T>::max());
     }
 
-    JsonAt(const nlohmann::json& value, const JsonAt& parent)
-        : value_(&value), root_(parent.root_), prefix_(parent.prefix_), where_(parent.where_) {}
+    // A member or element of `parent`'s value.
+    JsonAt(const JsonAt& parent, const nlohmann::json* json, const rapidjson::Value* rapid)
+        : json_(json), json_root_(parent.json_root_), rapid_(rapid),
+          rapid_root_(parent.rapid_root_), where_(parent.where_) {
+        if (!parent.prefix_.empty()) prefix_ = parent.prefix_; // copying "" is not free either
+    }
 
-    const nlohmann::json* value_;
-    const nlohmann::json* root_; // what the constructor was given, at `prefix_`
+    // One of the two is set, with the value given to the constructor (at `prefix_`).
+    const nlohmann::json* json_ = nullptr;
+    const nlohmann::json* json_root_ = nullptr;
+    const rapidjson::Value* rapid_ = nullptr;
+    const rapidjson::Value* rapid_root_ = nullptr;
     std::string prefix_;
     const std::string* where_;
 };

@@ -110,7 +110,7 @@ template <class T, size_t N> void read_ints(const JsonAt& at, std::array<T, N>& 
 
 // A row of a table: exactly `n` values.
 void expect_row(const JsonAt& row, size_t n) {
-    if (!row.json().is_array() || row.size() != n)
+    if (!row.is_array() || row.size() != n)
         row.fail("expected a row of " + std::to_string(n) + " values");
 }
 
@@ -129,7 +129,7 @@ json game_text_json(const std::string& cp1251) {
 }
 
 std::string read_game_text(const JsonAt& at) {
-    if (at.json().is_object()) {
+    if (at.is_object()) {
         try {
             const Bytes b = from_hex(at["hex"].as<std::string>());
             return std::string(b.begin(), b.end());
@@ -698,7 +698,7 @@ uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
     uint64_t next = 0, total = 0;
     for (size_t i = 0; i < carried.size(); ++i) {
         const JsonAt r = carried[i];
-        if (!r.json().is_array() || r.size() != 2) r.fail("expected [first, count]");
+        if (!r.is_array() || r.size() != 2) r.fail("expected [first, count]");
         const VertexRange range{r[0].as<uint32_t>(), r[1].as<uint32_t>()};
         if (range.first < next || uint64_t(range.first) + range.count > vertex_count)
             r.fail("vertex ranges must be in order, apart, and below the vertex count");

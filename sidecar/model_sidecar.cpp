@@ -123,7 +123,7 @@ template <class T, size_t N> void read_array(const JsonAt& at, std::array<T, N>&
 
 // "all" or 0..count-1 (LODs, groups).
 int read_choice(const JsonAt& at, int count) {
-    if (at.json().is_string()) {
+    if (at.is_string()) {
         if (at.as<std::string>() != "all") at.fail("expected \"all\" or a number");
         return kAllChoice;
     }
@@ -377,10 +377,14 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
     return s;
 }
 
+// Whether `at` is a string equal to `text` (a member of another type is a mismatch).
+bool is_text(const JsonAt& at, std::string_view text) {
+    return at.is_string() && at.as_string_view() == text;
+}
+
 // A binding sidecar: the record and the binding; the image is rebuilt by the import.
-ModelSidecar parse_binding(const json& doc, const std::string& where) {
-    const JsonAt at(doc, "", where);
-    if (!doc.contains("kind") || doc["kind"] != "msh-model")
+ModelSidecar parse_binding(const JsonAt& at) {
+    if (!at.has("kind") || !is_text(at["kind"], "msh-model"))
         at["kind"].fail("sidecar is not for an MSH model");
     ModelSidecar s;
     const JsonAt source = at["source"];
@@ -395,14 +399,15 @@ ModelSidecar parse_binding(const json& doc, const std::string& where) {
     return s;
 }
 
-bool is_binding(const json& doc) {
-    return doc.is_object() && doc.contains("schema") && doc["schema"] == kBindingSchema;
+bool is_binding(const JsonAt& at) {
+    return at.is_object() && at.has("schema") && is_text(at["schema"], kBindingSchema);
 }
 
 } // namespace
 
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
-    if (is_binding(doc)) return parse_binding(doc, where);
+    const JsonAt at(doc, "", where);
+    if (is_binding(at)) return parse_binding(at);
     return parse_with_image(doc, where, nullptr);
 }
 
@@ -685,9 +690,15 @@ ModelSidecar read_text(ByteView bytes, const std::string& where, bool descriptio
         return false;
     };
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    // A binding sidecar is read whole (parse_model_sidecar decides by the top-level schema).
-    if (text.find(std::string("\"") + kBindingSchema + "\"") != std::string_view::npos)
-        return parse_model_sidecar(parse_json_fast(bytes, where), where);
+    // A binding sidecar is read whole (decided by the top-level schema), from the RapidJSON
+    // document as parsed: converting its tables to nlohmann values cost more than reading them.
+    if (text.find(std::string("\"") + kBindingSchema + "\"") != std::string_view::npos) {
+        ParsedJson parsed;
+        if (!parsed.parse(bytes)) return parse_model_sidecar(parse_json(bytes, where), where);
+        const JsonAt at(parsed.root(), "", where);
+        if (is_binding(at)) return parse_binding(at);
+        return parse_with_image(parsed.to_json(), where, nullptr);
+    }
     // No separate nesting pass: the scan refuses what check_json_nesting refuses, and the DOM
     // fallback below runs that check to say where.
     std::vector<json_scan::Member> members;

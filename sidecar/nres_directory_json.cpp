@@ -71,12 +71,12 @@ nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& c
     const JsonAt rows = at["entries"]["rows"];
     for (size_t i = 0; i < rows.size(); ++i) {
         const JsonAt r = rows[i];
-        if (!r.json().is_array() || r.size() != std::size(kEntryColumns))
+        if (!r.is_array() || r.size() != std::size(kEntryColumns))
             r.fail("expected a row of " + std::to_string(std::size(kEntryColumns)) + " values");
         nres::Entry e;
         e.type = r[0].as<uint32_t>();
         const JsonAt name = r[1];
-        if (name.json().is_object()) {
+        if (name.is_object()) {
             const Bytes raw = hex_at(name["hex"]);
             if (raw.size() != nres::kNameSize) name["hex"].fail("expected 36 bytes in hex");
             std::copy(raw.begin(), raw.end(), e.raw_name.begin());
@@ -101,13 +101,13 @@ nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& c
     for (size_t i = 0; i < layout.size(); ++i) {
         const JsonAt js = layout[i];
         nres::Segment s;
-        if (js.json().is_array()) {
+        if (js.is_array()) {
             if (js.size() != 2) js.fail("expected [entry, offset]");
             s.kind = nres::Segment::Kind::Payload;
             s.entry = js[0].as<uint32_t>();
             if (s.entry >= d.entries.size()) js[0].fail("no entry " + std::to_string(s.entry));
             s.original_offset = js[1].as<uint32_t>();
-        } else if (js.json().is_string()) {
+        } else if (js.is_string()) {
             if (js.as<std::string>() != "pad")
                 js.fail("expected [entry, offset], \"pad\" or {\"gap\"}");
             s.kind = nres::Segment::Kind::Pad;

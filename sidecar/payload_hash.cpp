@@ -20,20 +20,25 @@ uint64_t fnv1a64(ByteView bytes, uint64_t state) {
     return h;
 }
 
-PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes) {
+PayloadHashCheck check_payload_hash(const JsonAt& object, ByteView bytes) {
     PayloadHashCheck check;
     check.xxh3 = payload_hash(bytes);
     if (!object.is_object()) return check;
     auto compare = [&](const char* key, uint64_t hash) {
-        const auto member = object.find(key);
-        if (member == object.end()) return false;
+        if (!object.has(key)) return false;
         check.key = key;
         check.recorded = true;
-        check.matches = member->is_string() && member->get_ref<const std::string&>() == hex64(hash);
+        const JsonAt member = object[key];
+        check.matches = member.is_string() && member.as_string_view() == hex64(hash);
         return true;
     };
     if (!compare(kPayloadHashKey, check.xxh3)) compare(kLegacyPayloadHashKey, fnv1a64(bytes));
     return check;
+}
+
+PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes) {
+    const std::string where; // no error is raised
+    return check_payload_hash(JsonAt(object, "", where), bytes);
 }
 
 } // namespace msh::sidecar

@@ -5,6 +5,8 @@
 // byte (about 0.8 GB/s here, 8 % of a game-sized batch); XXH3 runs at memory speed.
 #pragma once
 
+#include "json_at.hpp"
+
 #include "formats/bytes.hpp"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +37,7 @@ struct PayloadHashCheck {
 };
 // Checks `bytes` against the hash `object` records: "xxh3_64" when present, else the older
 // "fnv1a64". A member of the wrong type is a mismatch.
+PayloadHashCheck check_payload_hash(const JsonAt& object, ByteView bytes);
 PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes);
 
 } // namespace msh::sidecar
