@@ -84,8 +84,7 @@ int run_convert(const Args& args) {
         "terrain export to glTF: raw (the areal polygons as stored) or draped / both (default: "
         "also laid on the terrain as ArealMap_draped, coloured per class, outlines as ribbons)")(
         "jobs,j", po::value<int>(),
-        "threads: a terrain export's draped overlay, a model export's second stage (default: all "
-        "cores; same output)");
+        "terrain export: threads draping the areal overlay (default: all cores; same output)");
     po::positional_options_description pos;
     pos.add("input", 1).add("output", 1);
     po::variables_map vm;

@@ -81,15 +81,12 @@ void check_output_paths(const Job& job, const Address& in, const Address& out, b
     }
 }
 
-} // namespace
-
-unsigned convert_threads(const ConvertOptions& o) {
+// Threads for a map's draped overlay: the option, else all cores (the output is the same).
+unsigned drape_threads(const ConvertOptions& o) {
     if (!o.threads) return std::max(1u, std::thread::hardware_concurrency());
     if (*o.threads < 1) throw UsageError("-j must be at least 1");
     return *o.threads;
 }
-
-namespace {
 
 // What `convert` does with `in_spec`; the kind of input it was.
 std::string dispatch(const Job& job, const std::string& in_spec, const std::string& out_spec,
@@ -124,7 +121,7 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
     const ContentKind kind = sniff(loaded.bytes, {leaf, std::nullopt});
     switch (kind) {
     case ContentKind::Terrain:
-        export_terrain(job, loaded, fs::path(out_spec), nullptr, convert_threads(job.options));
+        export_terrain(job, loaded, fs::path(out_spec), nullptr, drape_threads(job.options));
         return "terrain";
     case ContentKind::Model:
         export_model(job, loaded, fs::path(out_spec));
@@ -138,7 +135,7 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
     case ContentKind::NResArchive:
         // A .msh whose container is too damaged to show its resources: the reader says why.
         if (lower_ascii(leaf) == "land.msh") {
-            export_terrain(job, loaded, fs::path(out_spec), nullptr, convert_threads(job.options));
+            export_terrain(job, loaded, fs::path(out_spec), nullptr, drape_threads(job.options));
             return "terrain";
         }
         if (lower_ascii(fs::path(leaf).extension().string()) == ".msh") {

@@ -36,10 +36,6 @@ std::filesystem::path export_sidecar_path(const Job& job, const std::filesystem:
 // else IN_STEM.sidecar.json.
 std::filesystem::path import_sidecar_path(const Job& job, const std::filesystem::path& in);
 
-// The threads of one convert (a map's draped overlay, a model export's second thread): -j, else
-// all cores (the output is the same). convert.cpp
-unsigned convert_threads(const ConvertOptions& options);
-
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
 void export_model(const Job& job, const Loaded& in, const std::filesystem::path& out,
                   const ModelExportContext* context = nullptr);
@@ -80,8 +76,6 @@ struct ImportChoices {
     std::string animation = "all"; // --animation all|NAME|INDEX
     bool full_read = false;        // --full-read: no shortcut for the file the export wrote
     Readings readings;             // --reading: a new model's (a sidecar's own apply otherwise)
-    // The input GLB read ahead while the sidecar was parsed (not owned; may be null).
-    pipeline::WrittenGlb* written_ahead = nullptr;
 };
 // The import itself, nothing written: `input` + its model sidecar -> the model image.
 pipeline::ModelImport import_model_files(const Job& job, const std::filesystem::path& input,

@@ -117,8 +117,6 @@ void export_model(const Job& job, const Loaded& in, const fs::path& out,
     pipeline::ExportSettings settings = model_export_settings(job.options, out);
     const fs::path sidecar_path = export_sidecar_path(job, out);
     settings.sidecar_name = sidecar_path.filename().string();
-    settings.threads =
-        context ? 1 : convert_threads(job.options); // a batch's workers fill the cores
 
     const pipeline::ModelExportInput input = model_export_input(job, in, context);
     const pipeline::ModelExport result = pipeline::export_model(input, settings);

@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <future>
 
 namespace msh::jobs {
 
@@ -169,8 +168,7 @@ pipeline::ModelImport import_scene_file(const Job& job, const fs::path& input,
         pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Obj;
     settings.where = input.string();
     if (sidecar && !choices.full_read)
-        if (auto unchanged = pipeline::import_unchanged_model(input, *sidecar, settings, job.io,
-                                                              choices.written_ahead)) {
+        if (auto unchanged = pipeline::import_unchanged_model(input, *sidecar, settings, job.io)) {
             job.debug(input.string() + ": the file its sidecar's export wrote, byte for byte: "
                                        "the original image, the scene not read");
             return std::move(*unchanged);
@@ -227,24 +225,9 @@ void import_model(const Job& job, const Address& in, const std::string& out_spec
     const bool has_sidecar = job.io.is_file(sidecar_path);
     scene::Scene scene;
     std::optional<sidecar::ModelSidecar> sidecar;
-    // With a second thread, a GLB that may be the one the export wrote is hashed and its vertices
-    // read while the sidecar is parsed (most of an unchanged import's time is those two).
-    std::future<pipeline::WrittenGlb> ahead;
-    if (has_sidecar && !o.full_read && convert_threads(o) >= 2 && on_disk(&job.io) &&
-        pipeline::scene_format_of(input.filename().string()) == pipeline::SceneFormat::Glb)
-        ahead = std::async(std::launch::async, pipeline::read_written_glb, input);
     if (has_sidecar)
         sidecar = sidecar::read_model_sidecar_for_import(read_payload(job.io, sidecar_path),
                                                          sidecar_path.string());
-    std::optional<pipeline::WrittenGlb> written_ahead;
-    if (ahead.valid()) {
-        try {
-            written_ahead = ahead.get();
-            choices.written_ahead = &*written_ahead;
-        } catch (const std::exception&) {
-            // unreadable here: the import reads the file and names the problem
-        }
-    }
     pipeline::ModelImport r = import_scene_file(job, input, sidecar ? &*sidecar : nullptr,
                                                 sidecar_path, choices, sidecar ? nullptr : &scene);
     nlohmann::json report = pipeline::report_json(r);

@@ -10,7 +10,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <future>
 #include <stdexcept>
 
 namespace msh::pipeline {
@@ -167,25 +166,9 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
     // The vertices the file holds exactly (OBJ and skinned exports are in world space): the
-    // binding sidecar carries the others. The sidecar's rules need the model only, its binding
-    // the held vertices too, and neither needs the encoded files: with a second thread they are
-    // computed beside the scene's encoding.
+    // binding sidecar carries the others.
     const bool world_space = settings.skin || settings.format == SceneFormat::Obj;
-    std::promise<std::vector<bool>> held_promise;
-    auto bind = [&p, &in, model_hash, held = held_promise.get_future()]() mutable {
-        const mapping::RuleFaceNormals normals = mapping::rule_face_normals(p.model);
-        const DerivedRules rules = mapping::derived_rules(p.model, normals);
-        return sidecar::make_binding_sidecar(p.model, in.model.size(), sidecar::ExportRecord(),
-                                             model_hash, held.get(), rules, normals);
-    };
-    std::future<sidecar::ModelSidecar> bound;
-    if (settings.threads >= 2) bound = std::async(std::launch::async, std::move(bind));
-    try {
-        held_promise.set_value(mapping::held_vertices(p.model, sc, world_space));
-    } catch (...) {
-        held_promise.set_exception(std::current_exception()); // the second thread ends too
-        throw;
-    }
+    const std::vector<bool> held = mapping::held_vertices(p.model, sc, world_space);
     out.files = encode_scene(sc, settings.format, settings.output_name);
     record.written = written_file(out.files, settings.format, settings.output_name);
     out.summary.nodes = sc.nodes.size();
@@ -193,8 +176,10 @@ ModelExport export_model(const ModelExportInput& in, const ExportSettings& setti
     out.summary.materials = sc.materials.size();
     out.summary.animated = !sc.animations.empty();
     sc = {}; // encoded: its memory serves the sidecar (a whole-command cost at game scale)
-    out.sidecar = bound.valid() ? bound.get() : bind();
-    out.sidecar.record = std::move(record);
+    const mapping::RuleFaceNormals normals = mapping::rule_face_normals(p.model);
+    out.sidecar =
+        sidecar::make_binding_sidecar(p.model, in.model.size(), std::move(record), model_hash, held,
+                                      mapping::derived_rules(p.model, normals), normals);
     return std::move(out);
 }
 

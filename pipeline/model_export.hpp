@@ -38,9 +38,6 @@ struct ExportSettings {
     bool msft_lod = false;  // glTF with lod = all: MSFT_lod on the nodes
     png::EncodeOptions png; // the textures' PNG encoding (--png-level)
     Readings readings;      // the contested readings (formats/readings.hpp), recorded in the export
-    // Threads one export may use: with 2 or more, the sidecar's rules and binding are computed on
-    // a second thread beside the scene's encoding (one convert; a batch's workers keep 1).
-    unsigned threads = 1;
 };
 
 // Checks a combination of settings; returns the problem, or empty when they are usable.

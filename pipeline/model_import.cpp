@@ -10,8 +10,6 @@
 #include "mapping/scene_to_new_model.hpp"
 #include "outputs.hpp"
 #include "scene/merge_animations.hpp"
-#include "sidecar/base64.hpp"
-#include "sidecar/payload_hash.hpp"
 
 namespace msh::pipeline {
 
@@ -60,41 +58,21 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
     return out;
 }
 
-WrittenGlb read_written_glb(const std::filesystem::path& file) {
-    WrittenGlb out;
-    const MappedFile bytes(file, Reading::Whole);
-    out.xxh3_64 = sidecar::hex64(sidecar::payload_hash(bytes.bytes()));
-    try {
-        out.vertices = gltf::read_written_vertices(bytes.bytes());
-    } catch (const std::exception&) {
-        // not an export's own shape: a full read says what is wrong, if anything
-    }
-    return out;
-}
-
 std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& file,
                                                   const sidecar::ModelSidecar& sidecar,
-                                                  const ImportSettings& settings, mshconv::Io& io,
-                                                  WrittenGlb* ahead) {
+                                                  const ImportSettings& settings, mshconv::Io& io) {
     const bool as_exported = !settings.from_obj && settings.animation == "all" &&
                              (!settings.fps || *settings.fps == sidecar.record.fps);
-    const sidecar::WrittenFile& written = sidecar.record.written;
-    // A GLB read ahead is the written file when the sidecar records a GLB with its hash.
-    const bool is_written =
-        ahead ? written.recorded() && written.buffer.empty() &&
-                    scene_format_of(file.filename().string()) == SceneFormat::Glb &&
-                    ahead->xxh3_64 == written.xxh3_64
-              : is_written_file(file, written, io);
     // The file of this export carries its token: import_model would find the pair verified.
-    if (!as_exported || sidecar.record.pair.empty() || !is_written) return std::nullopt;
+    if (!as_exported || sidecar.record.pair.empty() ||
+        !is_written_file(file, sidecar.record.written, io))
+        return std::nullopt;
     ModelImport out;
     if (sidecar.binding) {
         // The image is rebuilt with the file's vertices; the scene is read for them only, and
         // nothing is compared: the file is the one the export wrote.
         std::optional<scene::Scene> vertices;
-        if (ahead) {
-            vertices = std::move(ahead->vertices);
-        } else if (scene_format_of(file.filename().string()) == SceneFormat::Glb) {
+        if (scene_format_of(file.filename().string()) == SceneFormat::Glb) {
             // Its vertices straight from the BIN (the rebuilt image's hash checks them below).
             std::optional<MappedFile> mapped;
             mshconv::FileBytes from_io;

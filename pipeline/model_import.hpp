@@ -64,23 +64,10 @@ ModelImport import_model(const scene::Scene& scene, const sidecar::ModelSidecar*
 // pairing verified, nothing changed — without reading the scene. nullopt when `file` is not that
 // file, or when the settings ask for more than the recorded export (another fps, one animation
 // of several, an OBJ): then read the scene and call import_model.
-// `ahead`: the GLB read ahead (read_written_glb), used instead of reading `file` again.
-struct WrittenGlb;
 std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& file,
                                                   const sidecar::ModelSidecar& sidecar,
                                                   const ImportSettings& settings,
-                                                  mshconv::Io& io = mshconv::disk(),
-                                                  WrittenGlb* ahead = nullptr);
-
-// A .glb read before its sidecar is (a second thread reads it while the first parses the
-// sidecar): its XXH3-64 and, if it has the shape of an export's own GLB, its vertices
-// (gltf::read_written_vertices). What import_unchanged_model would read of it, ahead of knowing
-// whether the sidecar names this very file.
-struct WrittenGlb {
-    std::string xxh3_64; // 16 hex digits, as sidecar::WrittenFile records it
-    std::optional<scene::Scene> vertices;
-};
-WrittenGlb read_written_glb(const std::filesystem::path& file);
+                                                  mshconv::Io& io = mshconv::disk());
 
 // Reads a .gltf, .glb or .obj file (or one Assimp reads) into the neutral scene; warnings
 // collects what the reader dropped. `lines`: keep line primitives (the terrain's areal outlines).

@@ -119,54 +119,6 @@ BOOST_AUTO_TEST_CASE(every_sample_model_file_imports_as_reading_it_does) {
     BOOST_TEST(checked >= 240u);
 }
 
-// A second thread (one convert's -j 2) changes no byte: the export computes the sidecar's rules
-// and binding beside the encoding, and the import takes the GLB read ahead of its sidecar
-// (pipeline::read_written_glb) where it reads the file itself; a GLB that is not the written one
-// is declined the same way.
-BOOST_AUTO_TEST_CASE(a_second_thread_changes_no_byte) {
-    test::TempDir dir;
-    size_t checked = 0;
-    for (const CorpusModel& m : corpus_models())
-        for (const bool skin : {false, true}) BOOST_TEST_CONTEXT(m.name << " skin " << skin) {
-                std::vector<std::string> texts;
-                std::vector<std::vector<Bytes>> files;
-                for (const unsigned threads : {1u, 2u}) {
-                    pipeline::ExportSettings settings;
-                    settings.output_name = "m.glb";
-                    settings.skin = skin;
-                    settings.threads = threads;
-                    const pipeline::ModelExport x =
-                        pipeline::export_model({m.image, m.name}, settings);
-                    texts.push_back(sidecar::model_sidecar_text(x.sidecar));
-                    files.emplace_back();
-                    for (const pipeline::OutputFile& f : x.files) {
-                        Bytes whole;
-                        for (const ByteView piece : f.pieces())
-                            whole.insert(whole.end(), piece.begin(), piece.end());
-                        files.back().push_back(std::move(whole));
-                    }
-                    if (threads == 2) pipeline::write_outputs(dir.path, x.files);
-                }
-                BOOST_TEST(texts[0] == texts[1]);
-                BOOST_TEST((files[0] == files[1]));
-                const sidecar::ModelSidecar sc =
-                    sidecar::read_model_sidecar(to_bytes(texts[1]), m.name);
-                const fs::path file = dir.path / "m.glb";
-                const auto settings = import_settings(file);
-                pipeline::WrittenGlb ahead = pipeline::read_written_glb(file);
-                const auto fast =
-                    pipeline::import_unchanged_model(file, sc, settings, mshconv::disk(), &ahead);
-                BOOST_TEST_REQUIRE(fast.has_value());
-                BOOST_TEST((fast->msh == m.image));
-                flip_last_byte(file);
-                pipeline::WrittenGlb other = pipeline::read_written_glb(file);
-                BOOST_TEST(
-                    !pipeline::import_unchanged_model(file, sc, settings, mshconv::disk(), &other));
-                ++checked;
-            }
-    BOOST_TEST(checked >= 120u);
-}
-
 // An export's GLB read for its vertices only (gltf::read_written_vertices, the shortcut's read):
 // the same nodes' meshes and the same POSITION, TEXCOORD_0 and TEXCOORD_1 as the full read, for
 // every sample model. A file in another shape declines, and a damaged copy (every byte of the JSON

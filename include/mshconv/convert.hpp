@@ -52,9 +52,7 @@ struct ConvertOptions {
     Path map, wear1, wear2;
     bool areal_faces = false;
     std::optional<std::string> overlay; // "raw", "draped" or "both"
-    // Threads of one convert: a map's draped overlay, a model export's second thread (default:
-    // all cores; the output is the same).
-    std::optional<unsigned> threads;
+    std::optional<unsigned> threads;    // the draped overlay's threads (default: all cores)
 };
 
 struct ConvertRequest {
