@@ -51,6 +51,22 @@ struct Ground {
 
 constexpr uint32_t kNoVertex = UINT32_MAX;
 
+// The slot of position `k` (its coordinates' bit patterns) in an open-addressed table of vertex
+// indices whose size is a power of two: the slot holding a vertex of that position, or the empty
+// slot where it goes. `key_of` gives a held vertex's key.
+template <class KeyOf>
+size_t position_slot(const std::vector<uint32_t>& slots, const std::array<uint32_t, 3>& k,
+                     const KeyOf& key_of) {
+    uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
+                 (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
+                 (uint64_t(k[2]) * 0x165667B19E3779F9ull);
+    h ^= h >> 29;
+    const size_t mask = slots.size() - 1;
+    size_t at = size_t(h) & mask;
+    while (slots[at] != kNoVertex && key_of(slots[at]) != k) at = (at + 1) & mask;
+    return at;
+}
+
 // A line a corner of a clipped piece was cut from: a terrain edge (u, v: vertex ids, p and q
 // their points, zp and zq their heights) or an edge of the clipped polygon (u == kNoVertex).
 // p and q in one order whichever piece or way the edge is met (terrain edges by id, polygon edges
@@ -198,13 +214,7 @@ class GroundIndex {
         std::vector<uint32_t> slots(size, kNoVertex);
         std::vector<uint32_t> id(pos.size());
         for (size_t i = 0; i < pos.size(); ++i) {
-            const auto k = key(i);
-            uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
-                         (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
-                         (uint64_t(k[2]) * 0x165667B19E3779F9ull);
-            h ^= h >> 29;
-            size_t at = size_t(h) & (size - 1);
-            while (slots[at] != kNoVertex && key(slots[at]) != k) at = (at + 1) & (size - 1);
+            const size_t at = position_slot(slots, key(i), key);
             if (slots[at] == kNoVertex) slots[at] = uint32_t(i);
             id[i] = slots[at];
         }
@@ -1242,13 +1252,7 @@ void weld(scene::Primitive& p) {
     std::vector<uint32_t> to(n);
     uint32_t kept = 0;
     for (size_t i = 0; i < n; ++i) {
-        const auto k = key(i);
-        uint64_t h = (uint64_t(k[0]) * 0x9E3779B97F4A7C15ull) ^
-                     (uint64_t(k[1]) * 0xC2B2AE3D27D4EB4Full) ^
-                     (uint64_t(k[2]) * 0x165667B19E3779F9ull);
-        h ^= h >> 29;
-        size_t at = size_t(h) & (size - 1);
-        while (slots[at] != kNoVertex && key(slots[at]) != k) at = (at + 1) & (size - 1);
+        const size_t at = position_slot(slots, key(i), key);
         if (slots[at] == kNoVertex) { // the first copy: kept, moved down to its new index
             for (size_t c = 0; c < 3; ++c) pos[3 * size_t(kept) + c] = pos[3 * i + c];
             slots[at] = kept++;

@@ -35,14 +35,17 @@ constexpr size_t kFloatColumns = 8; // anchor, reserved12, area, normal
 // Bounds of an edited grid size (the shipped grids are 128 x 128).
 constexpr uint32_t kMaxGridCells = 4096;
 
+// Stores `v`'s bytes at `out` and moves past them.
+template <class T> void put_raw(uint8_t*& out, const T& v) {
+    std::memcpy(out, &v, sizeof v);
+    out += sizeof v;
+}
+
 // An areal's 56-byte prefix as stored.
 std::array<uint8_t, arealmap::kPrefixSize> areal_prefix(const arealmap::Areal& a) {
     std::array<uint8_t, arealmap::kPrefixSize> out;
     uint8_t* p = out.data();
-    auto put = [&p](const auto& v) {
-        std::memcpy(p, &v, sizeof v);
-        p += sizeof v;
-    };
+    auto put = [&p](const auto& v) { put_raw(p, v); };
     put(a.anchor);
     put(a.reserved12);
     put(a.area);
@@ -291,10 +294,7 @@ constexpr size_t kIndexColumn = 4; // i0, i1, i2
 
 // A face's 28-byte record (terrain.md §4), written in place: per face, without a growing buffer.
 void encode_face(const terrain::Face& f, uint8_t* out) {
-    auto put = [&out](const auto& v) {
-        std::memcpy(out, &v, sizeof v);
-        out += sizeof v;
-    };
+    auto put = [&out](const auto& v) { put_raw(out, v); };
     put(f.flags);
     put(f.material);
     put(f.aux);
