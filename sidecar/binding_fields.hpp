@@ -50,4 +50,10 @@ template <class T> std::vector<T> pod_from(const Bytes& bytes, const JsonAt& at)
     return v;
 }
 
+// Stores `v`'s bytes at `out` and moves past them.
+template <class T> void put_raw(uint8_t*& out, const T& v) {
+    std::memcpy(out, &v, sizeof v);
+    out += sizeof v;
+}
+
 } // namespace msh::sidecar

@@ -29,6 +29,7 @@
 // - A check per face row and block, so that the change report names the rows a person edited.
 #pragma once
 
+#include "areal_rows.hpp"
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 #include "integer_rows.hpp"
@@ -92,18 +93,6 @@ struct BoundArchive {
 struct SourceRecord {
     uint64_t size = 0, xxh3_64 = 0;
 };
-
-// Land.map's type-12 payload as rows: each areal's prefix fields, polygon vertices, links and
-// sub-blocks; the grid rebuilt by arealmap::rebuild_grid (`grid_rule`) or carried raw.
-struct ArealRows {
-    std::vector<arealmap::Areal> areals;
-    bool grid_rule = false;
-    uint32_t cells_x = 0, cells_y = 0; // with grid_rule
-    Bytes grid;                        // without it: the grid as stored (cellsX, cellsY, cells)
-};
-
-// The payload the rows give (terrain.md §7).
-Bytes areal_payload(const ArealRows& rows);
 
 struct TerrainBinding {
     BoundArchive land_msh;

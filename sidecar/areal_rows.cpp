@@ -1,0 +1,241 @@
+#include "areal_rows.hpp"
+
+#include "binding_fields.hpp"
+#include "json_at.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <iterator>
+
+namespace msh::sidecar {
+
+namespace {
+
+constexpr size_t kArealValues = std::size(kArealColumns);
+constexpr size_t kFloatColumns = 8; // anchor, reserved12, area, normal
+// Bounds of an edited grid size (the shipped grids are 128 x 128).
+constexpr uint32_t kMaxGridCells = 4096;
+
+// An areal float: a number that is a finite f32 (NaN and infinities come as "bits:").
+float read_areal_float(const JsonAt& at) {
+    const float f = read_float(at);
+    if (at.json().is_number() && !std::isfinite(f))
+        at.fail("expected a number within the f32 range");
+    return f;
+}
+
+} // namespace
+
+// An areal's 56-byte prefix as stored.
+std::array<uint8_t, arealmap::kPrefixSize> areal_prefix(const arealmap::Areal& a) {
+    std::array<uint8_t, arealmap::kPrefixSize> out;
+    uint8_t* p = out.data();
+    auto put = [&p](const auto& v) { put_raw(p, v); };
+    put(a.anchor);
+    put(a.reserved12);
+    put(a.area);
+    put(a.normal);
+    put(a.logic_flag);
+    put(a.reserved36);
+    put(a.class_id);
+    put(a.reserved44);
+    put(uint32_t(a.vertices.size()));
+    put(uint32_t(a.sub_blocks.size()));
+    return out;
+}
+
+// Every areal's polygon vertices (f32 x, y, z), areals in order.
+Bytes areal_vertices(const std::vector<arealmap::Areal>& areals) {
+    Bytes out;
+    for (const arealmap::Areal& a : areals) {
+        const Bytes v = pod_bytes(a.vertices);
+        out.insert(out.end(), v.begin(), v.end());
+    }
+    return out;
+}
+
+// Every areal's sub-blocks as stored (u32 n, 12·n bytes), areals in order.
+Bytes areal_sub_blocks(const std::vector<arealmap::Areal>& areals) {
+    Bytes out;
+    for (const arealmap::Areal& a : areals)
+        for (const arealmap::SubBlock& b : a.sub_blocks) {
+            const uint32_t n = b.n();
+            const auto* p = reinterpret_cast<const uint8_t*>(&n);
+            out.insert(out.end(), p, p + 4);
+            out.insert(out.end(), b.data.begin(), b.data.end());
+        }
+    return out;
+}
+
+// What the grid's check covers: the rule and its size, or the stored grid.
+Bytes grid_checked(const ArealRows& r) {
+    if (!r.grid_rule) return r.grid;
+    const uint32_t words[3] = {1, r.cells_x, r.cells_y};
+    return Bytes(reinterpret_cast<const uint8_t*>(words),
+                 reinterpret_cast<const uint8_t*>(words) + sizeof words);
+}
+
+// The rows of a decoded Land.map whose payload they give back exactly; nullopt otherwise (a
+// payload the reader left raw, a directory of more than the one type-12 entry).
+std::optional<ArealRows> bind_areal_rows(const arealmap::ArealMap& map) {
+    if (!map.decoded || map.container.entries.size() != 1 ||
+        map.container.entries[0].type != arealmap::kChunkType)
+        return std::nullopt;
+    const Payload& payload = map.container.entries[0].data;
+    ArealRows r;
+    r.areals = map.areals;
+    size_t records = 0;
+    for (const arealmap::Areal& a : r.areals) records += a.byte_size();
+    if (records > payload.size()) return std::nullopt;
+    r.cells_x = map.grid.cells_x;
+    r.cells_y = map.grid.cells_y;
+    r.grid_rule = r.cells_x > 0 && r.cells_y > 0 && r.cells_x <= kMaxGridCells &&
+                  r.cells_y <= kMaxGridCells &&
+                  map.grid == arealmap::rebuild_grid(r.areals, r.cells_x, r.cells_y);
+    if (!r.grid_rule) {
+        r.cells_x = r.cells_y = 0;
+        r.grid.assign(payload.begin() + std::ptrdiff_t(records), payload.end());
+    }
+    if (!std::ranges::equal(areal_payload(r), payload)) return std::nullopt;
+    return r;
+}
+
+void put_areal_row(const arealmap::Areal& a, std::string& out) {
+    const float floats[kFloatColumns] = {a.anchor.x, a.anchor.y, a.anchor.z, a.reserved12,
+                                         a.area,     a.normal.x, a.normal.y, a.normal.z};
+    const uint32_t words[kArealValues - kFloatColumns] = {a.logic_flag,
+                                                          a.reserved36,
+                                                          a.class_id,
+                                                          a.reserved44,
+                                                          uint32_t(a.vertices.size()),
+                                                          uint32_t(a.sub_blocks.size())};
+    out += '[';
+    for (size_t k = 0; k < kFloatColumns; ++k) {
+        if (k) out += ',';
+        append_float(out, floats[k]);
+    }
+    char buf[16];
+    for (uint32_t w : words) {
+        out += ',';
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, w).ptr);
+    }
+    out += ']';
+}
+
+void put_links_row(const arealmap::Areal& a, std::string& out) {
+    out += '[';
+    char buf[16];
+    for (size_t k = 0; k < a.links.size(); ++k) {
+        if (k) out += ',';
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, a.links[k].area_ref).ptr);
+        out += ',';
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, a.links[k].edge_ref).ptr);
+    }
+    out += ']';
+}
+
+ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
+    ArealRows r;
+    const JsonAt columns = m["areals"]["columns"];
+    if (columns.size() != kArealValues)
+        columns.fail("expected the " + std::to_string(kArealValues) + " areal columns");
+    for (size_t k = 0; k < kArealValues; ++k)
+        if (columns[k].as<std::string>() != kArealColumns[k])
+            columns[k].fail(std::string("expected \"") + kArealColumns[k] + "\"");
+    const JsonAt rows = m["areals"]["rows"];
+    const JsonAt links = m["links"]["rows"];
+    const size_t n = rows.size();
+    if (n != areal_count)
+        rows.fail("expected one row per areal: " + std::to_string(areal_count) +
+                  " (the entry's attr1)");
+    if (links.size() != n) links.fail("expected one row per areal (" + std::to_string(n) + ")");
+    r.areals.resize(n);
+    std::vector<uint32_t> sub_block_counts(n);
+    uint64_t vertex_count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const JsonAt row = rows[i];
+        if (!row.json().is_array() || row.size() != kArealValues)
+            row.fail("expected a row of " + std::to_string(kArealValues) + " values");
+        arealmap::Areal& a = r.areals[i];
+        float f[kFloatColumns];
+        for (size_t k = 0; k < kFloatColumns; ++k) f[k] = read_areal_float(row[k]);
+        a.anchor = {f[0], f[1], f[2]};
+        a.reserved12 = f[3];
+        a.area = f[4];
+        a.normal = {f[5], f[6], f[7]};
+        a.logic_flag = row[8].as<uint32_t>();
+        a.reserved36 = row[9].as<uint32_t>();
+        a.class_id = row[10].as<uint32_t>();
+        a.reserved44 = row[11].as<uint32_t>();
+        const uint64_t V = row[12].as<uint32_t>();
+        const uint64_t B = row[13].as<uint32_t>();
+        const JsonAt l = links[i];
+        const uint64_t pairs = V + 3 * B;
+        if (!l.json().is_array() || l.size() != 2 * pairs)
+            l.fail("expected V + 3B = " + std::to_string(pairs) + " links (" +
+                   std::to_string(2 * pairs) + " values: area_ref, edge_ref each)");
+        a.links.resize(size_t(pairs));
+        for (size_t k = 0; k < a.links.size(); ++k)
+            a.links[k] = {l[2 * k].as<int32_t>(), l[2 * k + 1].as<int32_t>()};
+        a.vertices.resize(size_t(V));
+        sub_block_counts[i] = uint32_t(B);
+        vertex_count += V;
+    }
+    const Bytes vertices = read_block(m["vertices"]);
+    if (vertices.size() != 12 * vertex_count)
+        m["vertices"].fail("expected the " + std::to_string(vertex_count) +
+                           " polygon vertices the rows' V count (f32 x, y, z each)");
+    size_t at = 0;
+    for (arealmap::Areal& a : r.areals) {
+        if (!a.vertices.empty())
+            std::memcpy(a.vertices.data(), vertices.data() + at, 12 * a.vertices.size());
+        at += 12 * a.vertices.size();
+    }
+    const Bytes subs = read_block(m["sub_blocks"]);
+    at = 0;
+    for (size_t i = 0; i < n; ++i)
+        for (uint32_t k = 0; k < sub_block_counts[i]; ++k) {
+            uint32_t count = 0;
+            if (subs.size() - at >= 4) std::memcpy(&count, subs.data() + at, 4);
+            if (subs.size() - at < 4 || (subs.size() - at - 4) / 12 < count)
+                m["sub_blocks"].fail("expected the B sub-blocks the rows count (u32 n, then "
+                                     "12·n bytes each); areal " +
+                                     std::to_string(i) + "'s do not fit");
+            at += 4;
+            r.areals[i].sub_blocks.push_back(
+                {Bytes(subs.begin() + std::ptrdiff_t(at),
+                       subs.begin() + std::ptrdiff_t(at + 12 * size_t(count)))});
+            at += 12 * size_t(count);
+        }
+    if (at != subs.size())
+        m["sub_blocks"].fail(std::to_string(subs.size() - at) +
+                             " bytes after the sub-blocks the rows count");
+    r.grid_rule = m["grid_rule"].as<bool>();
+    if (r.grid_rule) {
+        const JsonAt cells = m["grid_cells"];
+        if (!cells.json().is_array() || cells.size() != 2) cells.fail("expected [cellsX, cellsY]");
+        for (size_t k = 0; k < 2; ++k) {
+            const uint32_t c = cells[k].as<uint32_t>();
+            if (c == 0 || c > kMaxGridCells)
+                cells[k].fail("expected an integer 1.." + std::to_string(kMaxGridCells));
+            (k ? r.cells_y : r.cells_x) = c;
+        }
+    } else {
+        r.grid = read_block(m["grid"]);
+    }
+    return r;
+}
+
+Bytes areal_payload(const ArealRows& r) {
+    if (r.grid_rule)
+        return arealmap::encode_payload(r.areals,
+                                        arealmap::rebuild_grid(r.areals, r.cells_x, r.cells_y));
+    Bytes out = arealmap::encode_payload(r.areals, arealmap::Grid{});
+    out.resize(out.size() - 8); // the empty grid's cellsX, cellsY
+    out.insert(out.end(), r.grid.begin(), r.grid.end());
+    return out;
+}
+
+} // namespace msh::sidecar
