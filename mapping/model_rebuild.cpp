@@ -4,6 +4,7 @@
 #include "scene_identity.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "sidecar/binding_fields.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -22,32 +23,15 @@ PackedUv model_uv(const Seen& s) {
     return {encode_uv(s.uv[0]), encode_uv(s.uv[1])};
 }
 
-// The pointers of the rows whose check differs from the recorded one.
-void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
-                    const std::map<std::string, std::vector<uint16_t>>& recorded,
-                    std::vector<std::string>& edited) {
-    for (const auto& [table, rows] : now) {
-        const auto it = recorded.find(table);
-        if (it == recorded.end()) continue; // a sidecar without checks for it: nothing to name
-        const std::string base = table == "keys"           ? "/animation/keys/rows"
-                                 : table == "frame_map"    ? "/animation/frame_map"
-                                 : table == "header"       ? "/header"
-                                 : table == "node_strings" ? "/node_strings"
-                                 : table == "container"    ? "/container"
-                                 : table == "blocks"       ? "/blocks"
-                                                           : "/" + table + "/rows";
-        if (rows.size() != it->second.size()) {
-            edited.push_back(base + " (" + std::to_string(it->second.size()) + " -> " +
-                             std::to_string(rows.size()) + " rows)");
-            continue;
-        }
-        if (table == "header" || table == "frame_map" || table == "container") {
-            if (rows != it->second) edited.push_back(base);
-            continue;
-        }
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (rows[i] != it->second[i]) edited.push_back(base + "/" + std::to_string(i));
-    }
+// Where the model sidecar's checks tables are (sidecar::edited_rows).
+sidecar::CheckedTable model_checked_table(const std::string& table) {
+    if (table == "keys") return {"/animation/keys/rows", false};
+    if (table == "frame_map") return {"/animation/frame_map", true};
+    if (table == "header") return {"/header", true};
+    if (table == "node_strings") return {"/node_strings", false};
+    if (table == "container") return {"/container", true};
+    if (table == "blocks") return {"/blocks", false};
+    return {"/" + table + "/rows", false};
 }
 
 } // namespace
@@ -191,7 +175,7 @@ RebuiltOriginal rebuild_original(const sidecar::ModelBinding& b, const scene::Sc
         archive.entries[i].data = std::move(payload);
     }
     out.image = nres::write(archive);
-    compare_checks(sidecar::table_checks(b), b.checks, out.edited_rows);
+    out.edited_rows = sidecar::edited_rows(sidecar::table_checks(b), b.checks, model_checked_table);
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "scene/transform.hpp"
+#include "sidecar/binding_fields.hpp"
 #include "sidecar/payload_hash.hpp"
 
 #include <cmath>
@@ -39,10 +40,9 @@ std::vector<uint32_t> fingerprint_index(const std::vector<sidecar::VertexRange>&
     return index;
 }
 
-// The JSON pointer of a checks table's rows, and whether the table is one value (a directory, a
-// block) rather than rows.
-std::pair<std::string, bool> checked_pointer(const std::string& table) {
-    static const std::map<std::string, std::pair<std::string, bool>> pointers = {
+// Where the terrain sidecar's checks tables are (sidecar::edited_rows).
+sidecar::CheckedTable terrain_checked_table(const std::string& table) {
+    static const std::map<std::string, sidecar::CheckedTable> tables = {
         {"faces", {"/faces/rows", false}},
         {"container", {"/container", true}},
         {"map_container", {"/map_container", true}},
@@ -52,29 +52,8 @@ std::pair<std::string, bool> checked_pointer(const std::string& table) {
         {"map_sub_blocks", {"/map/sub_blocks", true}},
         {"map_grid", {"/map/grid", true}},
     };
-    const auto it = pointers.find(table);
-    return it != pointers.end() ? it->second : std::pair{"/" + table, false};
-}
-
-void compare_checks(const std::map<std::string, std::vector<uint16_t>>& now,
-                    const std::map<std::string, std::vector<uint16_t>>& recorded,
-                    std::vector<std::string>& edited) {
-    for (const auto& [table, rows] : now) {
-        const auto it = recorded.find(table);
-        if (it == recorded.end()) continue; // a sidecar without checks for it: nothing to name
-        const auto [base, single] = checked_pointer(table);
-        if (rows.size() != it->second.size()) {
-            edited.push_back(base + " (" + std::to_string(it->second.size()) + " -> " +
-                             std::to_string(rows.size()) + " rows)");
-            continue;
-        }
-        if (single) {
-            if (rows != it->second) edited.push_back(base);
-            continue;
-        }
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (rows[i] != it->second[i]) edited.push_back(base + "/" + std::to_string(i));
-    }
+    const auto it = tables.find(table);
+    return it != tables.end() ? it->second : sidecar::CheckedTable{"/" + table, false};
 }
 
 } // namespace
@@ -276,7 +255,8 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<C
     }
     out.land_msh = sidecar::rebuild_land_msh(b, faces, positions, streams);
     if (b.land_map) out.land_map = sidecar::rebuild_land_map(b);
-    compare_checks(sidecar::terrain_checks(b), b.checks, out.edited_rows);
+    out.edited_rows =
+        sidecar::edited_rows(sidecar::terrain_checks(b), b.checks, terrain_checked_table);
     return out;
 }
 

@@ -103,4 +103,27 @@ std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks) {
     return out;
 }
 
+std::vector<std::string> edited_rows(const std::map<std::string, std::vector<uint16_t>>& now,
+                                     const std::map<std::string, std::vector<uint16_t>>& recorded,
+                                     CheckedTable (*where)(const std::string& table)) {
+    std::vector<std::string> edited;
+    for (const auto& [table, rows] : now) {
+        const auto it = recorded.find(table);
+        if (it == recorded.end()) continue; // a sidecar without checks for it: nothing to name
+        const CheckedTable at = where(table);
+        if (rows.size() != it->second.size()) {
+            edited.push_back(at.pointer + " (" + std::to_string(it->second.size()) + " -> " +
+                             std::to_string(rows.size()) + " rows)");
+            continue;
+        }
+        if (at.whole) {
+            if (rows != it->second) edited.push_back(at.pointer);
+            continue;
+        }
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i] != it->second[i]) edited.push_back(at.pointer + "/" + std::to_string(i));
+    }
+    return edited;
+}
+
 } // namespace msh::sidecar

@@ -30,6 +30,19 @@ uint16_t row_check(ByteView bytes);
 nlohmann::json checks_json(const std::vector<uint16_t>& checks);
 std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks);
 
+// Where a checks table's rows are in the sidecar: its JSON pointer, and whether the table is one
+// value (a directory, a block) named as a whole rather than row by row.
+struct CheckedTable {
+    std::string pointer;
+    bool whole = false;
+};
+// The pointers of what was edited: each row whose check differs from the recorded one, or a whole
+// table (with its row counts) when its size or its one check changed. A table the recorded
+// checks lack (an older sidecar) names nothing.
+std::vector<std::string> edited_rows(const std::map<std::string, std::vector<uint16_t>>& now,
+                                     const std::map<std::string, std::vector<uint16_t>>& recorded,
+                                     CheckedTable (*where)(const std::string& table));
+
 // Floats as the binding sidecars write them: the shortest round-trip number, a NaN or infinity as
 // "bits:XXXXXXXX" (its exact bits).
 std::string float_bits(float f);
