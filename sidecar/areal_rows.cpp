@@ -98,7 +98,10 @@ std::optional<ArealRows> bind_areal_rows(const arealmap::ArealMap& map) {
         r.cells_x = r.cells_y = 0;
         r.grid.assign(payload.begin() + std::ptrdiff_t(records), payload.end());
     }
-    if (!std::ranges::equal(areal_payload(r), payload)) return std::nullopt;
+    // With the rule, the map's own grid is the rebuilt one: encoded as is, not rebuilt again.
+    const Bytes rows_give =
+        r.grid_rule ? arealmap::encode_payload(r.areals, map.grid) : areal_payload(r);
+    if (!std::ranges::equal(rows_give, payload)) return std::nullopt;
     return r;
 }
 

@@ -326,11 +326,12 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
     if (!is_source(rebuild_land_msh(b, faces_with_indices(b, from_file), t.positions, streams),
                    b.msh_source))
         return std::nullopt;
-    if (map && b.areal_rows && !is_source(rebuild_land_map(b), b.map_source)) {
+    if (map && !is_source(rebuild_land_map(b), b.map_source)) {
+        if (!b.areal_rows) return std::nullopt;
         b.areal_rows.reset(); // kept whole: the rows do not give it back
         b.land_map = bind_archive(map->container);
+        if (!is_source(rebuild_land_map(b), b.map_source)) return std::nullopt;
     }
-    if (map && !is_source(rebuild_land_map(b), b.map_source)) return std::nullopt;
     b.checks = terrain_checks(b);
     return b;
 }
