@@ -411,6 +411,78 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     return parse_with_image(doc, where, nullptr);
 }
 
+namespace {
+
+// The record's objects, the same in both layouts; `Writer` is ReadableJson or PrettyJson.
+template <class Writer> void write_export(Writer& w, const ExportRecord& r) {
+    w.begin_object();
+    w.member("axes", "msh (x, y, z) -> glTF (x, z, -y)");
+    w.member("format", r.format);
+    w.member("fps", r.fps);
+    w.key("options");
+    w.begin_object();
+    for (const auto& [name, v] :
+         {std::pair<const char*, int>{"group", r.options.group}, {"lod", r.options.lod}}) {
+        w.key(name);
+        if (v == kAllChoice)
+            w.value("all");
+        else
+            w.value(v);
+    }
+    w.member("msft_lod", r.options.msft_lod);
+    w.member("skin", r.options.skin);
+    w.end_object();
+    w.member("output", r.output);
+    w.member("pair", r.pair);
+    w.key("readings");
+    w.begin_object();
+    for (const auto& [name, variant] : reading_map(r.readings)) w.member(name, variant);
+    w.end_object();
+    w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
+    if (r.written.recorded()) {
+        w.key("written");
+        w.begin_object();
+        if (!r.written.buffer.empty()) {
+            w.member("buffer", r.written.buffer);
+            w.member("buffer_xxh3_64", r.written.buffer_xxh3_64);
+        }
+        w.member("xxh3_64", r.written.xxh3_64);
+        w.end_object();
+    }
+    w.end_object();
+}
+
+template <class Writer>
+void write_source(Writer& w, const ExportRecord& r, uint64_t size, uint64_t hash) {
+    w.begin_object();
+    w.member("address", r.source);
+    w.member("size", size);
+    w.member(kPayloadHashKey, hex64(hash));
+    w.end_object();
+}
+
+template <class Writer> void write_wear(Writer& w, const ExportRecord& r) {
+    w.begin_object();
+    if (!r.wear_image.empty()) {
+        w.key("image");
+        w.begin_object();
+        w.member("base64", to_base64(r.wear_image)); // not verbatim: short, may fit a line
+        w.member("size", uint64_t(r.wear_image.size()));
+        w.member(kPayloadHashKey, hex64(payload_hash(r.wear_image)));
+        w.end_object();
+    }
+    w.member("lightmaps", r.wear_lightmaps);
+    w.member("rows", r.wear_rows);
+    w.key("source");
+    if (r.wear_source.empty())
+        w.null();
+    else
+        w.value(r.wear_source);
+    w.end_object();
+}
+
+} // namespace
+
 // A binding sidecar written without a DOM: the text dump_readable makes of to_json() (every
 // table one row per line, the blocks' base64 appended straight into the text), a fifth of the
 // work.
@@ -426,69 +498,15 @@ static std::string binding_text(const ModelSidecar& s) {
         w.key(key);
         const std::string_view k(key);
         if (k == "export") {
-            w.begin_object();
-            w.member("axes", "msh (x, y, z) -> glTF (x, z, -y)");
-            w.member("format", r.format);
-            w.member("fps", r.fps);
-            w.key("options");
-            w.begin_object();
-            for (const auto& [name, v] :
-                 {std::pair<const char*, int>{"group", r.options.group}, {"lod", r.options.lod}}) {
-                w.key(name);
-                if (v == kAllChoice)
-                    w.value("all");
-                else
-                    w.value(v);
-            }
-            w.member("msft_lod", r.options.msft_lod);
-            w.member("skin", r.options.skin);
-            w.end_object();
-            w.member("output", r.output);
-            w.member("pair", r.pair);
-            w.key("readings");
-            w.begin_object();
-            for (const auto& [name, variant] : reading_map(r.readings)) w.member(name, variant);
-            w.end_object();
-            w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
-            if (r.written.recorded()) {
-                w.key("written");
-                w.begin_object();
-                if (!r.written.buffer.empty()) {
-                    w.member("buffer", r.written.buffer);
-                    w.member("buffer_xxh3_64", r.written.buffer_xxh3_64);
-                }
-                w.member("xxh3_64", r.written.xxh3_64);
-                w.end_object();
-            }
-            w.end_object();
+            write_export(w, r);
         } else if (k == "kind") {
             w.value("msh-model");
         } else if (k == "schema") {
             w.value(kBindingSchema);
         } else if (k == "source") {
-            w.begin_object();
-            w.member("address", r.source);
-            w.member("size", uint64_t(s.original_size));
-            w.member(kPayloadHashKey, hex64(s.original_hash));
-            w.end_object();
+            write_source(w, r, s.original_size, s.original_hash);
         } else { // wear
-            w.begin_object();
-            if (!r.wear_image.empty()) {
-                w.key("image");
-                w.begin_object();
-                w.member("base64", to_base64(r.wear_image)); // not verbatim: short, may fit a line
-                w.member("size", uint64_t(r.wear_image.size()));
-                w.member(kPayloadHashKey, hex64(payload_hash(r.wear_image)));
-                w.end_object();
-            }
-            w.member("lightmaps", r.wear_lightmaps);
-            w.member("rows", r.wear_rows);
-            w.key("source");
-            if (r.wear_source.empty())
-                w.null();
-            else
-                w.value(r.wear_source);
-            w.end_object();
+            write_wear(w, r);
         }
     };
     w.begin_object();
@@ -515,12 +533,6 @@ std::string model_sidecar_text(const ModelSidecar& s) {
                  300 * (d.entries.size() + d.node_strings.size()) +
                  base64_size(s.original_image.size()));
     PrettyJson w(text);
-    auto choice = [&](int v) {
-        if (v == kAllChoice)
-            w.value("all");
-        else
-            w.value(v);
-    };
     w.begin_object();
     w.key("animation");
     w.begin_object();
@@ -563,37 +575,7 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     w.end_array();
     w.end_object();
     w.key("export");
-    w.begin_object();
-    w.member("axes", "msh (x, y, z) -> glTF (x, z, -y)");
-    w.member("format", r.format);
-    w.member("fps", r.fps);
-    w.key("options");
-    w.begin_object();
-    w.key("group");
-    choice(r.options.group);
-    w.key("lod");
-    choice(r.options.lod);
-    w.member("msft_lod", r.options.msft_lod);
-    w.member("skin", r.options.skin);
-    w.end_object();
-    w.member("output", r.output);
-    w.member("pair", r.pair);
-    w.key("readings");
-    w.begin_object();
-    for (const auto& [name, variant] : reading_map(r.readings)) w.member(name, variant);
-    w.end_object();
-    w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
-    if (r.written.recorded()) {
-        w.key("written");
-        w.begin_object();
-        if (!r.written.buffer.empty()) {
-            w.member("buffer", r.written.buffer);
-            w.member("buffer_xxh3_64", r.written.buffer_xxh3_64);
-        }
-        w.member("xxh3_64", r.written.xxh3_64);
-        w.end_object();
-    }
-    w.end_object();
+    write_export(w, r);
     w.key("header");
     w.begin_object();
     w.member("capsule", d.header.capsule);
@@ -647,29 +629,9 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     }
     w.end_array();
     w.key("source");
-    w.begin_object();
-    w.member("address", r.source);
-    w.member("size", uint64_t(s.original_image.size()));
-    w.member(kPayloadHashKey, hex64(s.original_hash));
-    w.end_object();
+    write_source(w, r, s.original_image.size(), s.original_hash);
     w.key("wear");
-    w.begin_object();
-    if (!r.wear_image.empty()) {
-        w.key("image");
-        w.begin_object();
-        w.member("base64", to_base64(r.wear_image));
-        w.member("size", uint64_t(r.wear_image.size()));
-        w.member(kPayloadHashKey, hex64(payload_hash(r.wear_image)));
-        w.end_object();
-    }
-    w.member("lightmaps", r.wear_lightmaps);
-    w.member("rows", r.wear_rows);
-    w.key("source");
-    if (r.wear_source.empty())
-        w.null();
-    else
-        w.value(r.wear_source);
-    w.end_object();
+    write_wear(w, r);
     w.end_object();
     text += '\n';
     return text;
