@@ -76,6 +76,42 @@ def expected_gltf(doc):
     return len(listed) + (1 if roots > 1 else 0), faces
 
 
+def glb_parts(path):
+    data = open(path, "rb").read()
+    (chunk_len,) = struct.unpack_from("<I", data, 12)
+    doc = json.loads(data[20:20 + chunk_len])
+    at = 20 + chunk_len
+    (bin_len,) = struct.unpack_from("<I", data, at)
+    return doc, data[at + 8:at + 8 + bin_len]
+
+
+def accessor(doc, buffer, index):
+    a = doc["accessors"][index]
+    view = doc["bufferViews"][a["bufferView"]]
+    width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}[a["type"]]
+    fmt = {5121: "B", 5123: "H", 5125: "I", 5126: "f"}[a["componentType"]]
+    stride = view.get("byteStride", width * struct.calcsize(fmt))
+    base = view.get("byteOffset", 0) + a.get("byteOffset", 0)
+    rows = [struct.unpack_from("<" + fmt * width, buffer, base + k * stride) for k in range(a["count"])]
+    return [r[0] for r in rows] if width == 1 else rows
+
+
+def batch_triangles(path):
+    """Per (mesh, batch), the triangles in file order as the Res3 vertices their corners name
+    (TEXCOORD_1 = (Res3 index, batch)), each corner in its place."""
+    doc, buffer = glb_parts(path)
+    out = {}
+    for mesh in doc["meshes"]:
+        for p in mesh["primitives"]:
+            ids = accessor(doc, buffer, p["attributes"]["TEXCOORD_1"])
+            idx = accessor(doc, buffer, p["indices"])
+            for t in range(0, len(idx) - 2, 3):
+                corners = [ids[idx[t + c]] for c in range(3)]
+                out.setdefault((mesh.get("name"), int(corners[0][1])), []).append(
+                    tuple((int(c[0]), int(c[1])) for c in corners))
+    return out
+
+
 def expected_obj(path):
     objects = groups = faces = 0
     for line in open(path):
@@ -190,9 +226,16 @@ with tempfile.TemporaryDirectory() as work:
                 back = exported[:-4] + "_back.msh"
                 c = run([mshconv, "convert", through, back, "--sidecar", sidecar]) if r.returncode == 0 else r
                 same = c.returncode == 0 and open(back, "rb").read() == original
-                print(f"blender round trip {archive}:{name} {suffix}: {'byte-identical' if same else 'DIFFERENT'}")
+                # What the file holds of Res6 after Blender (docs/sidecar.md, "Res6 and Res4 are
+                # blocks"): each batch's triangles in their order, their corners in their rotation.
+                kept = r.returncode == 0 and batch_triangles(through) == batch_triangles(exported)
+                print(f"blender round trip {archive}:{name} {suffix}: {'byte-identical' if same else 'DIFFERENT'}, "
+                      f"triangle order and corner rotation {'kept' if kept else 'CHANGED'}")
                 if not same:
                     failures.append(f"blender round trip {archive}:{name} {suffix}: {c.stdout[-600:]}{c.stderr[-600:]}")
+                if not kept:
+                    failures.append(f"blender round trip {archive}:{name} {suffix}: the order or the "
+                                    "corner rotation of a batch's triangles changed")
             blender_job(roundtrip, [exported, through], then)
         mesh_node = next(n["name"] for n in model["nodes"] if n["slots"])
         exported = os.path.join(out, f"{stem}_default.glb")
