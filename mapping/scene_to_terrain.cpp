@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -71,6 +72,11 @@ struct Original {
     std::vector<std::array<F3, 3>> corner_normal;                // world, [face][corner]
     std::vector<std::vector<F3>> areal_world;                    // [areal][k]
     std::vector<Key> terrain_order, areas_order, outlines_order; // OBJ identity by order
+    // A binding sidecar's: the polygon vertices no incoming copy gave back (their areal_world is
+    // NaN, so that every copy is a move), and whether the original grid follows the terrain.md §9
+    // rule (recorded: the check needs the original vertices).
+    std::set<Key> areal_unknown;
+    std::optional<bool> grid_rule;
 };
 
 bool same(const F3& a, const F3& b) {
@@ -602,15 +608,27 @@ OverlayResult apply_overlay(const Incoming& in, Original& o, const std::string& 
                           "every areal was deleted from the overlay: Land.map needs at least one "
                           "(terrain.md §8)");
 
+    // A vertex the file did not give back is where the file has it: it must be there.
+    for (const Key& key : o.areal_unknown)
+        if (!deleted[key.first] && !moves.count(key))
+            throw FormatError(where, Location::whole(),
+                              "areal " + std::to_string(key.first) + " vertex " +
+                                  std::to_string(key.second) +
+                                  " is missing from the overlay, and the sidecar leaves it to "
+                                  "the file: restore " +
+                                  kArealOutlinesNode + " or " + kArealAreasNode);
     const bool grid_rule =
-        m.grid == arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
+        o.grid_rule ? *o.grid_rule
+                    : m.grid == arealmap::rebuild_grid(m.areals, m.grid.cells_x, m.grid.cells_y);
     std::set<uint32_t> touched;
     for (const auto& [key, mv] : moves) {
         if (deleted[key.first]) continue;
         arealmap::Vec3& v = m.areals[key.first].vertices[key.second];
         const terrain::Vec3 g =
             to_game(mv.incoming, mv.expected, o.overlay_world, terrain::Vec3{v.x, v.y, v.z});
-        if (same_bits(g.x, v.x) && same_bits(g.y, v.y) && same_bits(g.z, v.z)) continue;
+        if (same_bits(g.x, v.x) && same_bits(g.y, v.y) && same_bits(g.z, v.z) &&
+            !o.areal_unknown.count(key))
+            continue;
         v = {g.x, g.y, g.z};
         touched.insert(key.first);
     }
@@ -981,6 +999,17 @@ OverlayResult import_overlay(const Incoming& in, Original& o, const sidecar::Ter
     OverlayResult ov;
     if (!sc.land_map) return ov;
     r.land_map = *sc.land_map;
+    if (!o.areal_unknown.empty() &&
+        (!o.map || !o.map->decoded || (!in.has_areas && !in.has_outlines))) {
+        const Key& first = *o.areal_unknown.begin();
+        throw FormatError(where, Location::whole(),
+                          std::to_string(o.areal_unknown.size()) +
+                              " polygon vertices (the first: areal " + std::to_string(first.first) +
+                              " vertex " + std::to_string(first.second) +
+                              ") are not in the file's overlay, and the sidecar leaves them to it: "
+                              "import the file with its " +
+                              kArealOutlinesNode + " and " + kArealAreasNode);
+    }
     if (!o.map || !o.map->decoded) {
         if (!in.points.empty() || !in.anonymous_outline.empty())
             diagnostics.warn({}, Location::whole(),
@@ -1103,16 +1132,24 @@ namespace {
 // nothing edited on either side the rebuild must be the recorded source.
 TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
                                  const std::vector<CornerCopy>& copies,
+                                 const std::vector<ArealCopy>& areal_copies,
                                  const std::function<Incoming(const Original&)>& collect,
                                  const std::string& where) {
     const sidecar::TerrainBinding& b = *sc.binding;
-    RebuiltLevel rebuilt = rebuild_level(b, copies, where);
+    RebuiltLevel rebuilt = rebuild_level(b, copies, areal_copies, sc.record.lift, where);
     sidecar::TerrainSidecar view;
     view.record = sc.record;
     view.binding = sc.binding;
     view.land_msh = std::move(rebuilt.land_msh);
     view.land_map = std::move(rebuilt.land_map);
     Original o = load_original(view, where);
+    if (b.areal_rows) o.grid_rule = b.areal_rows->grid_rule;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const auto& [a, k] : rebuilt.areal_unknown) {
+        o.areal_unknown.insert({a, k});
+        if (a < o.areal_world.size() && k < o.areal_world[a].size())
+            o.areal_world[a][k] = {nan, nan, nan};
+    }
     const Incoming in = collect(o);
     TerrainImportResult r = import_common(in, o, view, where, &rebuilt.streams_unknown);
     TerrainImportReport& rep = r.report;
@@ -1123,7 +1160,8 @@ TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
                         !rep.deleted_areals.empty() || !rep.sidecar_edits.empty() ||
                         !rep.layer1_uv_vertices.empty() || !rep.layer2_uv_vertices.empty() ||
                         !rep.weight_vertices.empty() || !rep.normal_vertices.empty() ||
-                        rebuilt.positions_unknown || rebuilt.stream_values_unknown;
+                        rebuilt.positions_unknown || rebuilt.stream_values_unknown ||
+                        !rebuilt.areal_unknown.empty();
     const std::string& sidecar_where = sc.where.empty() ? where : sc.where;
     if (!edited && !r.msh_identical)
         throw FormatError(sidecar_where, Location::at_pointer("/source/xxh3_64"),
@@ -1144,7 +1182,7 @@ TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
                                          const std::string& where) {
     if (sidecar.binding)
         return import_bound(
-            sidecar, gltf_corner_copies(incoming),
+            sidecar, gltf_corner_copies(incoming), gltf_areal_copies(incoming),
             [&](const Original&) { return collect_gltf(incoming, where); }, where);
     Original o = load_original(sidecar, where);
     const Incoming in = collect_gltf(incoming, where);
@@ -1154,12 +1192,15 @@ TerrainImportResult import_terrain_scene(const scene::Scene& incoming,
 TerrainImportResult import_terrain_obj(const std::string& obj_text,
                                        const sidecar::TerrainSidecar& sidecar,
                                        const std::string& where) {
-    if (sidecar.binding)
+    if (sidecar.binding) {
+        std::vector<ArealCopy> areal;
+        std::vector<CornerCopy> corners =
+            obj_corner_copies(obj_text, *sidecar.binding, sidecar.record.areal_faces, areal, where,
+                              sidecar.where.empty() ? where : sidecar.where);
         return import_bound(
-            sidecar,
-            obj_corner_copies(obj_text, *sidecar.binding, where,
-                              sidecar.where.empty() ? where : sidecar.where),
+            sidecar, corners, areal,
             [&](const Original& o) { return collect_obj(obj_text, o, where); }, where);
+    }
     Original o = load_original(sidecar, where);
     const Incoming in = collect_obj(obj_text, o, where);
     return import_common(in, o, sidecar, where);

@@ -10,8 +10,10 @@
 #include "sidecar/binding_fields.hpp"
 #include "sidecar/payload_hash.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace msh::mapping {
 
@@ -54,6 +56,38 @@ sidecar::CheckedTable terrain_checked_table(const std::string& table) {
     };
     const auto it = tables.find(table);
     return it != tables.end() ? it->second : sidecar::CheckedTable{"/" + table, false};
+}
+
+// Land.map with each polygon vertex the file holds taken from the copy whose unlifted value has
+// its fingerprint; the vertices no copy gives back are listed in `unknown` and stay (0, 0, 0).
+Bytes rebuild_land_map_from(const sidecar::TerrainBinding& b, const std::vector<ArealCopy>& copies,
+                            float lift, std::vector<std::pair<uint32_t, uint32_t>>& unknown) {
+    sidecar::ArealRows rows = *b.areal_rows;
+    const sidecar::FileVertices& fv = *rows.file_vertices;
+    std::vector<uint32_t> first(rows.areals.size()); // each areal's first vertex, in `fv` order
+    uint32_t next = 0;
+    for (size_t a = 0; a < rows.areals.size(); ++a) {
+        first[a] = next;
+        next += uint32_t(rows.areals[a].vertices.size());
+    }
+    const std::vector<uint32_t> print = fingerprint_index(fv.carried, fv.count);
+    std::vector<char> known(fv.count, 0);
+    for (const sidecar::VertexRange& r : fv.carried)
+        std::fill_n(known.begin() + r.first, r.count, 1);
+    for (const ArealCopy& c : copies) {
+        if (c.areal >= rows.areals.size() || c.k >= rows.areals[c.areal].vertices.size()) continue;
+        const uint32_t v = first[c.areal] + c.k;
+        if (known[v]) continue;
+        const Vec3 p = sidecar::unlifted_vertex(c.world, lift);
+        if (sidecar::position_fingerprint(p) == fv.fingerprints[print[v]]) {
+            rows.areals[c.areal].vertices[c.k] = p;
+            known[v] = 1;
+        }
+    }
+    for (size_t a = 0; a < rows.areals.size(); ++a)
+        for (uint32_t k = 0; k < rows.areals[a].vertices.size(); ++k)
+            if (!known[first[a] + k]) unknown.emplace_back(uint32_t(a), k);
+    return sidecar::rebuild_land_map(b, rows);
 }
 
 } // namespace
@@ -119,7 +153,41 @@ std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
     return copies;
 }
 
+std::vector<ArealCopy> gltf_areal_copies(const scene::Scene& sc) {
+    std::vector<ArealCopy> copies;
+    const std::vector<scene::Rigid> world = scene::world_transforms(sc);
+    auto whole = [](float x) { return x >= 0 && x < 16777216.0f && x == std::floor(x); };
+    for (size_t i = 0; i < sc.nodes.size(); ++i) {
+        const scene::Node& n = sc.nodes[i];
+        const bool areas = n.name == kArealAreasNode, outlines = n.name == kArealOutlinesNode;
+        if ((!areas && !outlines) || n.mesh == scene::kNoIndex ||
+            size_t(n.mesh) >= sc.meshes.size())
+            continue;
+        const auto mode =
+            outlines ? scene::Primitive::Mode::Lines : scene::Primitive::Mode::Triangles;
+        for (const scene::Primitive& p : sc.meshes[size_t(n.mesh)].primitives) {
+            if (p.mode != mode) continue;
+            const auto pos = p.attributes.find("POSITION");
+            const auto id = p.attributes.find("TEXCOORD_0");
+            if (pos == p.attributes.end() || id == p.attributes.end() ||
+                pos->second.components != 3 || id->second.components != 2 ||
+                id->second.count() != pos->second.count())
+                continue;
+            const std::vector<float>& xyz = pos->second.data;
+            const std::vector<float>& ak = id->second.data;
+            for (size_t v = 0; v < pos->second.count(); ++v) {
+                if (!whole(ak[2 * v]) || !whole(ak[2 * v + 1])) continue;
+                copies.push_back(
+                    {uint32_t(ak[2 * v]), uint32_t(ak[2 * v + 1]),
+                     scene::apply(world[i], {xyz[3 * v], xyz[3 * v + 1], xyz[3 * v + 2]})});
+            }
+        }
+    }
+    return copies;
+}
+
 std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar::TerrainBinding& b,
+                                          bool areal_faces, std::vector<ArealCopy>& areal,
                                           const std::string& where,
                                           const std::string& sidecar_where) {
     if (b.indices_in_file)
@@ -138,21 +206,52 @@ std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar
     DiagnosticSink sink(ReadMode::Tolerant);
     const terrain::Terrain t = terrain::read(land, sink, where + " (sidecar Land.msh)");
     sink.throw_if_errors();
-    const scene::Scene expected = terrain_to_scene(t, nullptr, TerrainSceneOptions{});
-    std::vector<std::pair<uint32_t, uint32_t>> order; // (face, corner)
-    for (const scene::Node& n : expected.nodes)
-        if (n.name == kTerrainNode && n.mesh != scene::kNoIndex)
-            for (const scene::Primitive& p : expected.meshes[size_t(n.mesh)].primitives) {
-                const std::vector<float>& id = p.attributes.at("TEXCOORD_2").data;
-                for (size_t v = 0; v < id.size() / 2; ++v)
-                    order.emplace_back(uint32_t(id[2 * v]), uint32_t(id[2 * v + 1]));
-            }
+    // The overlay's order likewise: from the areal rows (V and the classes decide it; the
+    // polygon vertices are placeholders).
+    std::optional<arealmap::ArealMap> shape;
+    if (b.areal_rows && b.areal_rows->file_vertices) {
+        shape.emplace();
+        shape->areals = b.areal_rows->areals;
+        shape->decoded = true;
+    }
+    TerrainSceneOptions options;
+    options.areal_faces = areal_faces;
+    const scene::Scene expected = terrain_to_scene(t, shape ? &*shape : nullptr, options);
+    std::vector<std::pair<uint32_t, uint32_t>> order;                       // (face, corner)
+    std::vector<std::pair<uint32_t, uint32_t>> areas_order, outlines_order; // (areal, k)
+    for (const scene::Node& n : expected.nodes) {
+        if (n.mesh == scene::kNoIndex) continue;
+        const bool terrain = n.name == kTerrainNode, areas = n.name == kArealAreasNode;
+        if (!terrain && !areas && n.name != kArealOutlinesNode) continue;
+        auto& into = terrain ? order : areas ? areas_order : outlines_order;
+        for (const scene::Primitive& p : expected.meshes[size_t(n.mesh)].primitives) {
+            const std::vector<float>& id =
+                p.attributes.at(terrain ? "TEXCOORD_2" : "TEXCOORD_0").data;
+            for (size_t v = 0; v < id.size() / 2; ++v)
+                into.emplace_back(uint32_t(id[2 * v]), uint32_t(id[2 * v + 1]));
+        }
+    }
     std::vector<CornerCopy> copies;
     bool in_terrain = false;
-    size_t ordinal = 0, uv_ordinal = 0;
+    const std::vector<std::pair<uint32_t, uint32_t>>* in_overlay = nullptr;
+    size_t ordinal = 0, uv_ordinal = 0, overlay_ordinal = 0;
     obj::scan(text, where, [&](const obj::Statement& st) {
         if (st.keyword == "o") {
             in_terrain = st.rest == kTerrainNode;
+            in_overlay = st.rest == kArealAreasNode      ? &areas_order
+                         : st.rest == kArealOutlinesNode ? &outlines_order
+                                                         : nullptr;
+            overlay_ordinal = 0;
+        } else if (st.keyword == "v" && in_overlay) {
+            if (overlay_ordinal < in_overlay->size() && st.args.size() >= 3) {
+                const auto [a, k] = (*in_overlay)[overlay_ordinal];
+                areal.push_back(
+                    {a,
+                     k,
+                     {obj::number(st.args[0], where, st), obj::number(st.args[1], where, st),
+                      obj::number(st.args[2], where, st)}});
+            }
+            ++overlay_ordinal;
         } else if (st.keyword == "v" && in_terrain) {
             if (ordinal < order.size() && st.args.size() >= 3) {
                 const auto [f, k] = order[ordinal];
@@ -182,6 +281,7 @@ std::vector<CornerCopy> obj_corner_copies(const std::string& text, const sidecar
 }
 
 RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<CornerCopy>& copies,
+                           const std::vector<ArealCopy>& areal_copies, float areal_lift,
                            const std::string& where) {
     RebuiltLevel out;
     // The faces' indices: the rows', or the first copy of each corner the file holds.
@@ -254,7 +354,10 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<C
             }
     }
     out.land_msh = sidecar::rebuild_land_msh(b, faces, positions, streams);
-    if (b.land_map) out.land_map = sidecar::rebuild_land_map(b);
+    if (b.land_map && b.areal_rows && b.areal_rows->file_vertices)
+        out.land_map = rebuild_land_map_from(b, areal_copies, areal_lift, out.areal_unknown);
+    else if (b.land_map)
+        out.land_map = sidecar::rebuild_land_map(b);
     out.edited_rows =
         sidecar::edited_rows(sidecar::terrain_checks(b), b.checks, terrain_checked_table);
     return out;

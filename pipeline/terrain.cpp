@@ -232,8 +232,8 @@ TerrainExport export_terrain(const TerrainExportInput& in, const TerrainExportSe
     out.sidecar.map = areal_map;
     const mapping::TerrainRuleFacts facts = mapping::terrain_rule_facts(t);
     if (auto binding = sidecar::bind_terrain(
-            t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(), !obj_out,
-            facts.slot_bounds, facts.header))
+            t, in.land_msh, map, in.land_map ? ByteView(in.land_map->bytes) : ByteView(),
+            opt.areal_lift, !obj_out, facts.slot_bounds, facts.header))
         out.sidecar.binding = std::make_shared<const sidecar::TerrainBinding>(std::move(*binding));
 
     if (obj_out) {
@@ -275,13 +275,15 @@ import_unchanged_terrain(const std::filesystem::path& file, const sidecar::Terra
         return std::nullopt;
     mapping::TerrainImportResult r; // identical, nothing moved or recomputed
     if (const auto& b = sidecar.binding) {
-        // Rebuilt with the file's positions (the scene is read for them, compared with nothing).
+        // Rebuilt with the file's positions and polygon vertices (the scene is read for them,
+        // compared with nothing).
         std::vector<std::string> warnings;
         mapping::RebuiltLevel level;
         try {
-            level = mapping::rebuild_level(
-                *b, mapping::gltf_corner_copies(read_terrain_scene_file(file, warnings, io)),
-                file.string());
+            const scene::Scene scene = read_terrain_scene_file(file, warnings, io);
+            level = mapping::rebuild_level(*b, mapping::gltf_corner_copies(scene),
+                                           mapping::gltf_areal_copies(scene), sidecar.record.lift,
+                                           file.string());
         } catch (const FormatError&) {
             return std::nullopt; // the full import says what is wrong
         }

@@ -1,7 +1,11 @@
 #include "areal_rows.hpp"
 
+#include "base64.hpp"
 #include "binding_fields.hpp"
 #include "json_at.hpp"
+#include "payload_hash.hpp"
+
+#include "scene/transform.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -26,7 +30,109 @@ float read_areal_float(const JsonAt& at) {
     return f;
 }
 
+// The overlay node's transform: a translation of `lift` along glTF +Y (game +Z).
+scene::Rigid lift_transform(float lift) {
+    scene::Rigid r;
+    r.t = {0, double(lift), 0};
+    return r;
+}
+
+// The file vertices of `areals`: a vertex is in the file when its areal has an outline (V >= 2);
+// the import gives it back when unlifting its lifted position gives its bits.
+FileVertices bind_file_vertices(const std::vector<arealmap::Areal>& areals, float lift) {
+    FileVertices out;
+    uint32_t v = 0;
+    for (const arealmap::Areal& a : areals)
+        for (const Vec3& p : a.vertices) {
+            const bool finite = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+            if (a.vertices.size() >= 2 && finite &&
+                same_bits(unlifted_vertex(lifted_world(p, lift), lift), p)) {
+                out.fingerprints.push_back(position_fingerprint(p));
+            } else {
+                add_to_ranges(out.carried, v);
+                out.carried_vertices.push_back(p);
+            }
+            ++v;
+        }
+    out.count = v;
+    return out;
+}
+
+// `/map/vertices` of the file (its members named in the layout, docs/sidecar.md); the areals'
+// vertices the carried ones, the others (0, 0, 0).
+FileVertices read_file_vertices(const JsonAt& at, uint64_t vertex_count,
+                                std::vector<arealmap::Areal>& areals) {
+    FileVertices out;
+    const uint32_t count = at["count"].as<uint32_t>();
+    if (count != vertex_count)
+        at["count"].fail("expected the " + std::to_string(vertex_count) +
+                         " polygon vertices the rows' V count");
+    out.count = count;
+    const uint64_t carried = read_vertex_ranges(at["carried"], count, out.carried);
+    out.carried_vertices = pod_from<Vec3>(read_block(at["positions"]), at["positions"]);
+    if (out.carried_vertices.size() != carried)
+        at["positions"].fail("expected the positions of " + std::to_string(carried) +
+                             " carried vertices (f32 x, y, z each)");
+    out.fingerprints = pod_from<uint32_t>(read_block(at["fingerprints"]), at["fingerprints"]);
+    if (out.fingerprints.size() != count - carried)
+        at["fingerprints"].fail("expected one per vertex the file holds (" +
+                                std::to_string(count - carried) + ")");
+    std::vector<Vec3*> flat;
+    flat.reserve(count);
+    for (arealmap::Areal& a : areals)
+        for (Vec3& p : a.vertices) flat.push_back(&(p = Vec3{0, 0, 0}));
+    size_t k = 0;
+    for (const VertexRange& r : out.carried)
+        for (uint32_t i = r.first; i < r.first + r.count; ++i) *flat[i] = out.carried_vertices[k++];
+    return out;
+}
+
 } // namespace
+
+std::array<float, 3> lifted_world(const Vec3& v, float lift) {
+    return scene::apply(lift_transform(lift), {v.x, v.z, -v.y}); // glTF (x, y, z) = game (x, z, -y)
+}
+
+Vec3 unlifted_vertex(const std::array<float, 3>& world, float lift) {
+    const std::array<float, 3> g = scene::apply(scene::inverse(lift_transform(lift)), world);
+    return {g[0], -g[2], g[1]};
+}
+
+ByteView positions_bytes(const FileVertices& v) {
+    return ByteView(reinterpret_cast<const uint8_t*>(v.carried_vertices.data()),
+                    v.carried_vertices.size() * sizeof(Vec3));
+}
+
+ByteView fingerprint_bytes(const FileVertices& v) {
+    return ByteView(reinterpret_cast<const uint8_t*>(v.fingerprints.data()),
+                    v.fingerprints.size() * sizeof(uint32_t));
+}
+
+nlohmann::json file_vertices_json(const FileVertices& v) {
+    nlohmann::json carried = nlohmann::json::array();
+    for (const VertexRange& r : v.carried) carried.push_back({r.first, r.count});
+    auto block = [](ByteView bytes) {
+        return nlohmann::json{
+            {"size", bytes.size()}, {kPayloadHashKey, hex64(payload_hash(bytes))}, {"base64", ""}};
+    };
+    return {{"count", v.count},
+            {"carried", std::move(carried)},
+            {"positions", block(positions_bytes(v))},
+            {"fingerprints", block(fingerprint_bytes(v))}};
+}
+
+Bytes vertices_checked(const ArealRows& r) {
+    if (!r.file_vertices) return areal_vertices(r.areals);
+    const FileVertices& v = *r.file_vertices;
+    Bytes out = pod_bytes(std::vector<uint32_t>{v.count});
+    for (const VertexRange& range : v.carried) {
+        const Bytes b = pod_bytes(std::vector<uint32_t>{range.first, range.count});
+        out.insert(out.end(), b.begin(), b.end());
+    }
+    for (ByteView b : {positions_bytes(v), fingerprint_bytes(v)})
+        out.insert(out.end(), b.begin(), b.end());
+    return out;
+}
 
 // An areal's 56-byte prefix as stored.
 std::array<uint8_t, arealmap::kPrefixSize> areal_prefix(const arealmap::Areal& a) {
@@ -79,7 +185,7 @@ Bytes grid_checked(const ArealRows& r) {
 
 // The rows of a decoded Land.map whose payload they give back exactly; nullopt otherwise (a
 // payload the reader left raw, a directory of more than the one type-12 entry).
-std::optional<ArealRows> bind_areal_rows(const arealmap::ArealMap& map) {
+std::optional<ArealRows> bind_areal_rows(const arealmap::ArealMap& map, float lift) {
     if (!map.decoded || map.container.entries.size() != 1 ||
         map.container.entries[0].type != arealmap::kChunkType)
         return std::nullopt;
@@ -102,6 +208,7 @@ std::optional<ArealRows> bind_areal_rows(const arealmap::ArealMap& map) {
     const Bytes rows_give =
         r.grid_rule ? arealmap::encode_payload(r.areals, map.grid) : areal_payload(r);
     if (!std::ranges::equal(rows_give, payload)) return std::nullopt;
+    r.file_vertices = bind_file_vertices(r.areals, lift);
     return r;
 }
 
@@ -186,18 +293,23 @@ ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
         sub_block_counts[i] = uint32_t(B);
         vertex_count += V;
     }
-    const Bytes vertices = read_block(m["vertices"]);
-    if (vertices.size() != 12 * vertex_count)
-        m["vertices"].fail("expected the " + std::to_string(vertex_count) +
-                           " polygon vertices the rows' V count (f32 x, y, z each)");
-    size_t at = 0;
-    for (arealmap::Areal& a : r.areals) {
-        if (!a.vertices.empty())
-            std::memcpy(a.vertices.data(), vertices.data() + at, 12 * a.vertices.size());
-        at += 12 * a.vertices.size();
+    const JsonAt vertices = m["vertices"];
+    if (vertices.json().is_object() && vertices.json().contains("fingerprints")) {
+        r.file_vertices = read_file_vertices(vertices, vertex_count, r.areals);
+    } else {
+        const Bytes block = read_block(vertices);
+        if (block.size() != 12 * vertex_count)
+            vertices.fail("expected the " + std::to_string(vertex_count) +
+                          " polygon vertices the rows' V count (f32 x, y, z each)");
+        size_t at = 0;
+        for (arealmap::Areal& a : r.areals) {
+            if (!a.vertices.empty())
+                std::memcpy(a.vertices.data(), block.data() + at, 12 * a.vertices.size());
+            at += 12 * a.vertices.size();
+        }
     }
     const Bytes subs = read_block(m["sub_blocks"]);
-    at = 0;
+    size_t at = 0;
     for (size_t i = 0; i < n; ++i)
         for (uint32_t k = 0; k < sub_block_counts[i]; ++k) {
             uint32_t count = 0;

@@ -709,6 +709,11 @@ uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
     return total;
 }
 
+void add_to_ranges(std::vector<VertexRange>& ranges, uint32_t v) {
+    if (ranges.empty() || ranges.back().first + ranges.back().count != v) ranges.push_back({v, 0});
+    ++ranges.back().count;
+}
+
 ModelBinding read_binding(const JsonAt& doc) {
     ModelBinding b;
     std::vector<size_t> content;

@@ -64,6 +64,8 @@ struct VertexRange {
 // to `ranges`; their vertices' total. Every problem is a FormatError at its pointer.
 uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
                             std::vector<VertexRange>& ranges);
+// Appends vertex v (after every vertex the ranges hold) to the carried ranges.
+void add_to_ranges(std::vector<VertexRange>& ranges, uint32_t v);
 
 struct ModelBinding {
     nres::Archive directory;           // entries without payloads, layout, trailing bytes

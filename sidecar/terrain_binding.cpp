@@ -185,12 +185,6 @@ BoundArchive bind_archive(const nres::Archive& container) {
     return a;
 }
 
-// Appends vertex v (in order) to the carried ranges.
-void add_to_ranges(std::vector<VertexRange>& ranges, uint32_t v) {
-    if (ranges.empty() || ranges.back().first + ranges.back().count != v) ranges.push_back({v, 0});
-    ++ranges.back().count;
-}
-
 SourceRecord source_of(ByteView bytes) {
     return {bytes.size(), payload_hash(bytes)};
 }
@@ -232,7 +226,8 @@ template <class T> T cell(const json& v, const JsonAt& row, size_t k) {
 
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
                                            const arealmap::ArealMap* map, ByteView land_map,
-                                           bool gltf, bool slot_bounds_rule, bool header_rule) {
+                                           float areal_lift, bool gltf, bool slot_bounds_rule,
+                                           bool header_rule) {
     const bool indices_in_file = gltf;
     if (t.container.verbatim_only || (map && map->container.verbatim_only)) return std::nullopt;
     TerrainBinding b;
@@ -312,7 +307,7 @@ std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView l
     if (map) {
         b.land_map = bind_archive(map->container);
         b.map_source = source_of(land_map);
-        if ((b.areal_rows = bind_areal_rows(*map))) {
+        if ((b.areal_rows = bind_areal_rows(*map, areal_lift))) {
             b.land_map->content[0] = TerrainContent::ArealRows;
             b.land_map->blocks[0].clear();
         }
@@ -354,6 +349,10 @@ Bytes rebuild_land_msh(const TerrainBinding& b, const std::vector<terrain::Face>
 
 Bytes rebuild_land_map(const TerrainBinding& b) {
     return rebuild(*b.land_map, nullptr, nullptr, nullptr, b.areal_rows ? &*b.areal_rows : nullptr);
+}
+
+Bytes rebuild_land_map(const TerrainBinding& b, const ArealRows& rows) {
+    return rebuild(*b.land_map, nullptr, nullptr, nullptr, &rows);
 }
 
 uint8_t stream_fingerprint(uint32_t record) {
@@ -399,7 +398,7 @@ std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding
             areals.push_back(row_check(ByteView(prefix.data(), prefix.size())));
             links.push_back(row_check(pod_bytes(a.links)));
         }
-        out["map_vertices"] = {row_check(areal_vertices(r->areals))};
+        out["map_vertices"] = {row_check(vertices_checked(*r))};
         out["map_sub_blocks"] = {row_check(areal_sub_blocks(r->areals))};
         out["map_grid"] = {row_check(grid_checked(*r))};
     }
@@ -448,7 +447,8 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
             for (const char* c : kArealColumns) areal_columns.push_back(c);
             json m = {{"areals", {{"columns", std::move(areal_columns)}, {"rows", json::array()}}},
                       {"links", {{"columns", {"area_ref", "edge_ref"}}, {"rows", json::array()}}},
-                      {"vertices", block_json(areal_vertices(r->areals))},
+                      {"vertices", r->file_vertices ? file_vertices_json(*r->file_vertices)
+                                                    : block_json(areal_vertices(r->areals))},
                       {"sub_blocks", block_json(areal_sub_blocks(r->areals))},
                       {"grid_rule", r->grid_rule}};
             if (r->grid_rule)
@@ -512,7 +512,12 @@ void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& d
                 put_base64(bytes, out);
             };
         };
-        owned(m["vertices"], areal_vertices(r->areals));
+        if (const auto& v = r->file_vertices) {
+            block(m["vertices"]["positions"], positions_bytes(*v));
+            block(m["vertices"]["fingerprints"], fingerprint_bytes(*v));
+        } else {
+            owned(m["vertices"], areal_vertices(r->areals));
+        }
         owned(m["sub_blocks"], areal_sub_blocks(r->areals));
         if (!r->grid_rule) block(m["grid"], r->grid);
     }

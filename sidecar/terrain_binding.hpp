@@ -20,9 +20,11 @@
 // - Whether the original's slot bounds and header follow their recompute rule: the check needs
 //   the original positions, which an edit in the file replaces.
 // - Land.map's areal records as readable rows (the 56-byte prefix fields, the edge links); their
-//   polygon vertices and sub-blocks as blocks, the grid by the terrain.md §9 rule when that rule
-//   gives it back exactly, else as a block. A Land.map the rows would not give back byte for byte
-//   (a payload the reader left raw) is one block.
+//   polygon vertices from the file (the overlay's raw layer, unlifted) the way the positions are:
+//   a fingerprint per vertex it gives back bit for bit, the others carried; the sub-blocks as a
+//   block, the grid by the terrain.md §9 rule when that rule gives it back exactly, else as a
+//   block. A Land.map the rows would not give back byte for byte (a payload the reader left raw) is
+//   one block.
 // - Raw blocks (size and XXH3-64) for the other resources: nodes, header and slots, normals (the
 //   file holds directions, not the packed bytes; the import applies its normal edits to the
 //   block), cell pairs, unknown types and anything the reader left raw.
@@ -121,13 +123,14 @@ struct TerrainBinding {
 };
 
 // The binding of a level: `land_msh` / `land_map` are the files `t` and `map` were read from;
-// `gltf` for a glTF export (its file holds the faces' vertex indices, both UV sets and the
-// weights), else an OBJ's (positions and layer-1 UVs). nullopt when the binding would not
-// rebuild them byte for byte (a directory with overlapping payloads): the sidecar then carries
-// the files whole (the first layout).
+// `areal_lift` the overlay's lift (TerrainSceneOptions::areal_lift); `gltf` for a glTF export (its
+// file holds the faces' vertex indices, both UV sets and the weights), else an OBJ's (positions and
+// layer-1 UVs). nullopt when the binding would not rebuild them byte for byte (a directory with
+// overlapping payloads): the sidecar then carries the files whole (the first layout).
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
                                            const arealmap::ArealMap* map, ByteView land_map,
-                                           bool gltf, bool slot_bounds_rule, bool header_rule);
+                                           float areal_lift, bool gltf, bool slot_bounds_rule,
+                                           bool header_rule);
 
 // The faces with their indices: `from_file[f]` where the file holds them, else the binding's.
 std::vector<terrain::Face>
@@ -137,8 +140,10 @@ faces_with_indices(const TerrainBinding& binding,
 // bound streams (one per vertex each).
 Bytes rebuild_land_msh(const TerrainBinding& binding, const std::vector<terrain::Face>& faces,
                        const std::vector<Vec3>& positions, const StreamRecords& streams);
-// Land.map from the binding (it must have one).
+// Land.map from the binding (it must have one); with `rows`, its areal rows (the binding's with the
+// polygon vertices the file gives).
 Bytes rebuild_land_map(const TerrainBinding& binding);
+Bytes rebuild_land_map(const TerrainBinding& binding, const ArealRows& rows);
 
 // The row checks of the tables as they are now (compared with `checks` by the import).
 std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding& binding);
