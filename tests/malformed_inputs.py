@@ -559,8 +559,28 @@ def generate(corpus, work):
                          pointer="/map/links/rows/3")
     terrain_sidecar_case("areal link a fraction", lambda d: d["map"]["links"]["rows"][3].__setitem__(0, 0.5),
                          pointer="/map/links/rows/3/0")
-    terrain_sidecar_case("areal polygon vertices hash wrong",
-                         lambda d: d["map"]["vertices"].update(xxh3_64="0" * 16), pointer="/map/vertices/xxh3_64")
+    terrain_sidecar_case("areal polygon vertex fingerprints hash wrong",
+                         lambda d: d["map"]["vertices"]["fingerprints"].update(xxh3_64="0" * 16),
+                         pointer="/map/vertices/fingerprints/xxh3_64")
+    terrain_sidecar_case("areal polygon vertex fingerprints size wrong",
+                         lambda d: d["map"]["vertices"]["fingerprints"].update(size=3),
+                         pointer="/map/vertices/fingerprints/size")
+    terrain_sidecar_case("areal polygon vertex fingerprints not base64",
+                         lambda d: d["map"]["vertices"]["fingerprints"].update(base64="@@"),
+                         pointer="/map/vertices/fingerprints/base64")
+    terrain_sidecar_case("areal polygon vertex count a string",
+                         lambda d: d["map"]["vertices"].update(count="12"), pointer="/map/vertices/count")
+    terrain_sidecar_case("areal polygon vertex count past the rows' V",
+                         lambda d: d["map"]["vertices"].update(count=d["map"]["vertices"]["count"] + 1),
+                         pointer="/map/vertices/count")
+    terrain_sidecar_case("areal carried polygon vertices past the count",
+                         lambda d: d["map"]["vertices"].update(carried=[[0, 10 ** 6]]),
+                         pointer="/map/vertices/carried/0")
+    terrain_sidecar_case("areal carried polygon positions hash wrong",
+                         lambda d: d["map"]["vertices"]["positions"].update(xxh3_64="0" * 16),
+                         pointer="/map/vertices/positions/xxh3_64")
+    terrain_sidecar_case("areal polygon vertices a number", lambda d: d["map"].update(vertices=7),
+                         pointer="/map/vertices")
     terrain_sidecar_case("areal grid rule not a bool", lambda d: d["map"].update(grid_rule=1),
                          pointer="/map/grid_rule")
     terrain_sidecar_case("directory entry of another type", lambda d: d["blocks"][0].update(type=99),

@@ -24,6 +24,7 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -109,6 +110,49 @@ size_t errors_in(const std::string& out) {
     return n;
 }
 
+// Moves polygon vertex (a, k) to game (x, y) in both overlay objects of `s` (glTF x = game x,
+// glTF z = -game y; the lift is along glTF y); returns how many copies moved.
+size_t move_polygon_vertex(scene::Scene& s, uint32_t a, uint32_t k, float x, float y) {
+    size_t n = 0;
+    for (const scene::Node& node : s.nodes) {
+        if (node.name != mapping::kArealAreasNode && node.name != mapping::kArealOutlinesNode)
+            continue;
+        for (scene::Primitive& p : s.meshes.at(size_t(node.mesh)).primitives) {
+            std::vector<float>& pos = p.attributes.at("POSITION").data;
+            const std::vector<float>& id = p.attributes.at("TEXCOORD_0").data;
+            for (size_t v = 0; v < id.size() / 2; ++v)
+                if (id[2 * v] == float(a) && id[2 * v + 1] == float(k)) {
+                    pos[3 * v] = x;
+                    pos[3 * v + 2] = -y;
+                    ++n;
+                }
+        }
+    }
+    return n;
+}
+
+// Whether /map/vertices carries polygon vertex (a, k) of `map` (areals in order, V each).
+bool carries_polygon_vertex(const json& doc, const arealmap::ArealMap& map, uint32_t a,
+                            uint32_t k) {
+    uint32_t flat = k;
+    for (uint32_t i = 0; i < a; ++i) flat += uint32_t(map.areals[i].vertices.size());
+    for (const json& r : doc["map"]["vertices"]["carried"])
+        if (flat >= r[0].get<uint32_t>() && flat < r[0].get<uint32_t>() + r[1].get<uint32_t>())
+            return true;
+    return false;
+}
+
+// Land.map after polygon vertex (a, k) of `orig` moved to game (x, y): the import's rules for that
+// areal (area, normal, anchor) and the grid by the §9 rule.
+Bytes map_with_vertex_moved(const arealmap::ArealMap& orig, uint32_t a, uint32_t k, float x,
+                            float y) {
+    arealmap::ArealMap want = orig;
+    want.areals[a].vertices[k].x = x;
+    want.areals[a].vertices[k].y = y;
+    arealmap::apply_polygon_rules(want.areals[a]);
+    want.grid = arealmap::rebuild_grid(want.areals, orig.grid.cells_x, orig.grid.cells_y);
+    return arealmap::write(want);
+}
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(terrain_import)
@@ -493,6 +537,145 @@ BOOST_AUTO_TEST_CASE(uv_edit_in_an_obj_changes_exactly_that_record) {
     BOOST_TEST((read_file(dir / "back" / "Land.msh") == terrain::write(want)));
     BOOST_TEST((read_file(dir / "back" / "Land.map") == map));
     BOOST_TEST(read_json(dir / "r.json")["layer1_uv_vertices"] == json({target}));
+}
+
+// Land.map's polygon vertices come from the GLB's overlay: the sidecar holds their fingerprints;
+// an unedited file, written again, gives the original bytes; a vertex moved in the overlay changes
+// exactly that vertex (and the areal fields and grid its rules derive) and the report names its
+// areal.
+BOOST_AUTO_TEST_CASE(polygon_vertex_edit_in_a_glb_changes_exactly_that_vertex) {
+    const fs::path dir = fresh("polygon-vertices");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land), map = read_file(land.parent_path() / "Land.map");
+    const arealmap::ArealMap orig = arealmap::read(map, ReadMode::Strict, "orig");
+    test::Run r = test::mshconv("convert " + q(land) + " " + q(dir / "g.glb"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const json doc = read_json(dir / "g.sidecar.json");
+    const json& vertices = doc["map"]["vertices"];
+    BOOST_TEST(!vertices.contains("base64")); // not the vertices themselves
+    size_t total = 0;
+    for (const arealmap::Areal& a : orig.areals) total += a.vertices.size();
+    BOOST_TEST(vertices["count"] == total);
+    size_t carried = 0;
+    for (const json& range : vertices["carried"]) carried += range[1].get<size_t>();
+    BOOST_TEST(vertices["fingerprints"]["size"] == 4 * (total - carried));
+    BOOST_TEST(doc["map"]["grid_rule"] == true);
+
+    gltf::ReadOptions options;
+    options.lines = true;
+    DiagnosticSink warnings(ReadMode::Tolerant);
+    const scene::Scene exported = gltf::read(dir / "g.glb", warnings, options);
+    auto import = [&](const scene::Scene& s, const std::string& name) {
+        fs::create_directories(dir / name);
+        gltf::write(s, dir / name / "e.glb");
+        fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
+        return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
+                             q(dir / name / "back" / "Land.msh") + " --report " +
+                             q(dir / name / "r.json"));
+    };
+    r = import(exported, "unedited");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.msh") == msh));
+    BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.map") == map));
+    BOOST_TEST(read_json(dir / "unedited" / "r.json")["changed_areals"] == json::array());
+
+    // A vertex whose fingerprint the sidecar holds, moved a fifth of the way to its polygon's mean.
+    uint32_t a = 0;
+    while (orig.areals[a].vertices.size() < 3 || carries_polygon_vertex(doc, orig, a, 1)) ++a;
+    const auto& poly = orig.areals[a].vertices;
+    double cx = 0, cy = 0;
+    for (const auto& v : poly) cx += v.x, cy += v.y;
+    const float x = float(poly[1].x + 0.2 * (cx / double(poly.size()) - poly[1].x));
+    const float y = float(poly[1].y + 0.2 * (cy / double(poly.size()) - poly[1].y));
+    scene::Scene s = exported;
+    BOOST_TEST_REQUIRE(move_polygon_vertex(s, a, 1, x, y) == 2u); // filled polygon and outline
+    r = import(s, "edited");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "edited" / "back" / "Land.msh") == msh));
+    const Bytes got = read_file(dir / "edited" / "back" / "Land.map");
+    BOOST_TEST((got == map_with_vertex_moved(orig, a, 1, x, y)));
+    // Exactly that vertex moved: the other vertices' bytes are the original's.
+    const arealmap::ArealMap back = arealmap::read(got, ReadMode::Strict, "back");
+    BOOST_TEST_REQUIRE(back.areals.size() == orig.areals.size());
+    size_t others_moved = 0;
+    for (size_t i = 0; i < orig.areals.size(); ++i)
+        for (size_t k = 0; k < orig.areals[i].vertices.size(); ++k)
+            if ((i != a || k != 1) &&
+                !same_bits(back.areals[i].vertices[k], orig.areals[i].vertices[k]))
+                ++others_moved;
+    BOOST_TEST(others_moved == 0u);
+    BOOST_TEST(back.areals[a].vertices[1].z == poly[1].z); // the lift did not leak in
+    const json report = read_json(dir / "edited" / "r.json");
+    BOOST_TEST(report["changed_areals"] == json({a}));
+    BOOST_TEST(!report.contains("sidecar_edits"));
+}
+
+// A polygon vertex whose height the lift's float rounding does not give back (z + 0.5 rounds
+// away its last bit; a z of -0 comes back +0): the sidecar carries it, and it comes back exactly
+// through a GLB, written again or not, and an OBJ (lift baked), edited elsewhere or not.
+BOOST_AUTO_TEST_CASE(a_polygon_vertex_the_lift_rounds_comes_back_exactly) {
+    const fs::path dir = fresh("lift-rounding");
+    const fs::path land = small_level(dir / "in");
+    const Bytes msh = read_file(land);
+    arealmap::ArealMap m =
+        arealmap::read(read_file(land.parent_path() / "Land.map"), ReadMode::Strict, "m");
+    uint32_t a = 0;
+    while (m.areals[a].vertices.size() < 3) ++a;
+    const float odd = 0.75f + 0x1p-24f; // z + 0.5 = 1.25 + 2^-24: a tie, rounded to even
+    m.areals[a].vertices[0].z = odd;
+    m.areals[a].vertices[2].z = -0.0f;
+    for (uint32_t k : {0u, 2u}) {
+        const Vec3 v = m.areals[a].vertices[k];
+        BOOST_TEST_REQUIRE(
+            !same_bits(sidecar::unlifted_vertex(sidecar::lifted_world(v, 0.5f), 0.5f), v));
+    }
+    const Bytes map = arealmap::write(m);
+    write_file_atomic(land.parent_path() / "Land.map", map);
+
+    for (const char* out : {"g.glb", "o.obj"}) {
+        test::Run r = test::mshconv("convert " + q(land) + " " + q(dir / out));
+        BOOST_TEST_REQUIRE(r.code == 0, r.out);
+        const json doc = read_json(dir / (fs::path(out).stem().string() + ".sidecar.json"));
+        BOOST_TEST(carries_polygon_vertex(doc, m, a, 0), out);
+        BOOST_TEST(carries_polygon_vertex(doc, m, a, 2), out);
+        for (const char* read : {"", " --full-read"}) {
+            const fs::path back =
+                dir / ("back-" + std::string(out) + (*read ? "-full" : "")) / "Land.msh";
+            r = test::mshconv("convert " + q(dir / out) + " " + q(back) + read);
+            BOOST_TEST_REQUIRE(r.code == 0, r.out);
+            BOOST_TEST((read_file(back) == msh), out << read);
+            BOOST_TEST((read_file(back.parent_path() / "Land.map") == map), out << read);
+        }
+    }
+
+    // Written again by another writer, and with that vertex's x moved: y and z stay exactly.
+    gltf::ReadOptions options;
+    options.lines = true;
+    DiagnosticSink warnings(ReadMode::Tolerant);
+    scene::Scene s = gltf::read(dir / "g.glb", warnings, options);
+    auto import = [&](const scene::Scene& sc, const std::string& name) {
+        fs::create_directories(dir / name);
+        gltf::write(sc, dir / name / "e.glb");
+        fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
+        return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
+                             q(dir / name / "back" / "Land.msh") + " --report " +
+                             q(dir / name / "r.json"));
+    };
+    test::Run r = import(s, "rewritten");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    BOOST_TEST((read_file(dir / "rewritten" / "back" / "Land.map") == map));
+    const Vec3 v = m.areals[a].vertices[0];
+    const float x = v.x + 0.25f;
+    BOOST_TEST_REQUIRE(move_polygon_vertex(s, a, 0, x, v.y) == 2u);
+    r = import(s, "moved");
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const Bytes got = read_file(dir / "moved" / "back" / "Land.map");
+    BOOST_TEST((got == map_with_vertex_moved(m, a, 0, x, v.y)));
+    const arealmap::ArealMap back = arealmap::read(got, ReadMode::Strict, "back");
+    BOOST_TEST(std::bit_cast<uint32_t>(back.areals[a].vertices[0].z) ==
+               std::bit_cast<uint32_t>(odd));
+    BOOST_TEST(std::signbit(back.areals[a].vertices[2].z));
+    BOOST_TEST(read_json(dir / "moved" / "r.json")["changed_areals"] == json({a}));
 }
 
 BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
