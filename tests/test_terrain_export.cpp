@@ -624,9 +624,10 @@ BOOST_AUTO_TEST_CASE(sidecar_binds_the_face_fields_and_records_the_sources) {
             BOOST_TEST(bad == 0u);
             // Positions come from the file: a fingerprint per vertex it holds.
             BOOST_TEST(j["vertices"]["count"] == t.positions.size());
-            // The first layout took 2.4x the two files (both in base64, and the face rows and
-            // areals beside them).
-            BOOST_TEST(text.size() < (msh.size() + map_bytes.size()) * 9 / 5);
+            // The OBJ export's (the last here: it holds the face indices and keeps types 18 and
+            // 14 as blocks) take at most 1.37x the two files on these maps; the first layout
+            // took 2.4x (both in base64, and the face rows and areals beside them).
+            BOOST_TEST(text.size() < (msh.size() + map_bytes.size()) * 7 / 5);
         }
     }
 }
