@@ -37,7 +37,8 @@ scene::Rigid lift_transform(float lift) {
     return r;
 }
 
-// The file vertices of `areals`: a vertex is in the file when its areal has an outline (V >= 2);
+// The file vertices of `areals`: a vertex is in the file when its areal is a polygon (V >= 3: a
+// glTF's filled polygons hold it with an identity that Blender keeps, which an outline's loses);
 // the import gives it back when unlifting its lifted position gives its bits.
 FileVertices bind_file_vertices(const std::vector<arealmap::Areal>& areals, float lift) {
     FileVertices out;
@@ -45,7 +46,7 @@ FileVertices bind_file_vertices(const std::vector<arealmap::Areal>& areals, floa
     for (const arealmap::Areal& a : areals)
         for (const Vec3& p : a.vertices) {
             const bool finite = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-            if (a.vertices.size() >= 2 && finite &&
+            if (a.vertices.size() >= 3 && finite &&
                 same_bits(unlifted_vertex(lifted_world(p, lift), lift), p)) {
                 out.fingerprints.push_back(position_fingerprint(p));
             } else {

@@ -21,8 +21,9 @@ class JsonAt;
 // The polygon vertices (areals in order, V each) as the file gives them back: the overlay's raw
 // layer holds each one lifted (in the glTF node's transform, baked into an OBJ's positions), and
 // the import maps it back (unlifted_vertex). `fingerprints`: position_fingerprint of each vertex
-// that comes back bit for bit, in order; the others (not in the file: an areal with V < 2; a value
-// the lift's float rounding or a zero's sign does not give back) are carried exactly.
+// that comes back bit for bit, in order; the others (of an areal with V < 3, which no filled
+// polygon holds; a value the lift's float rounding or a zero's sign does not give back) are carried
+// exactly.
 struct FileVertices {
     uint32_t count = 0;
     std::vector<VertexRange> carried; // in order, not overlapping

@@ -382,6 +382,33 @@ BOOST_AUTO_TEST_CASE(binding_sidecars_with_the_map_as_a_block_still_import_byte_
     }
 }
 
+// Binding sidecars whose areal rows hold every polygon vertex in one `/map/vertices` block
+// (tests/fixtures/sidecar_map_vertices_block: a small level's GLB and OBJ) import byte for byte.
+BOOST_AUTO_TEST_CASE(
+    binding_sidecars_with_the_polygon_vertices_as_a_block_still_import_byte_for_byte) {
+    const fs::path kept =
+        fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_map_vertices_block";
+    const fs::path dir = fresh("map-vertices-block");
+    for (const char* file : {"small.glb", "small_obj.obj"}) {
+        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
+        BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
+        BOOST_TEST(sc["map"]["vertices"].contains("base64"));
+        BOOST_TEST(!sc["map"]["vertices"].contains("fingerprints"));
+        for (const char* read : {"", " --full-read"}) {
+            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
+            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
+            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
+            BOOST_TEST(r.out.find("unchanged, original bytes kept") != std::string::npos, r.out);
+            const Bytes got = read_file(out.parent_path() / "Land.map");
+            BOOST_TEST(got.size() == sc["map_source"]["size"].get<size_t>());
+            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(got)) ==
+                       sc["map_source"]["xxh3_64"].get<std::string>());
+            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(read_file(out))) ==
+                       sc["source"]["xxh3_64"].get<std::string>());
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_records) {
     const fs::path dir = fresh("file-values");
     const fs::path land = small_level(dir / "in");
