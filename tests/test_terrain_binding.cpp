@@ -635,6 +635,17 @@ BOOST_AUTO_TEST_CASE(polygon_vertex_edit_in_a_glb_changes_exactly_that_vertex) {
     const json report = read_json(dir / "edited" / "r.json");
     BOOST_TEST(report["changed_areals"] == json({a}));
     BOOST_TEST(!report.contains("sidecar_edits"));
+
+    // Without the overlay the polygon vertices the sidecar leaves to the file are nowhere: refused.
+    scene::Scene bare = exported;
+    for (scene::Node& node : bare.nodes)
+        if (node.name == mapping::kArealAreasNode || node.name == mapping::kArealOutlinesNode)
+            node.mesh = scene::kNoIndex;
+    r = import(bare, "bare");
+    BOOST_TEST(r.code == 1, r.out);
+    BOOST_TEST(r.out.find("are not in the file's overlay") != std::string::npos, r.out);
+    BOOST_TEST(errors_in(r.out) == 1u, r.out);
+    BOOST_TEST(!fs::exists(dir / "bare" / "back" / "Land.map"));
 }
 
 // A polygon vertex whose height the lift's float rounding does not give back (z + 0.5 rounds
