@@ -225,8 +225,9 @@ class GroundIndex {
         auto axis = [&](double v, double lo, double hi) {
             const double span = hi - lo;
             if (span <= 0) return size_t(0);
-            const double k = std::floor((v - lo) / span * double(n_));
-            if (!(k > 0)) return size_t(0); // NaN too (a damaged map's vertex)
+            // Truncated where positive: the floor, without a call to floor.
+            const double k = (v - lo) / span * double(n_);
+            if (!(k >= 1)) return size_t(0); // NaN too (a damaged map's vertex)
             return k >= double(n_ - 1) ? n_ - 1 : size_t(k);
         };
         return {axis(x, lo_.x, hi_.x), axis(y, lo_.y, hi_.y)};
@@ -294,11 +295,6 @@ Line ground_edge(const Ground& g, int k) {
     default:
         return ground_edge(g.c, g.zc, g.id[2], g.a, g.za, g.id[0]);
     }
-}
-
-// The ground triangle's edges, counter-clockwise.
-std::array<Line, 3> ground_edges(const Ground& g) {
-    return {ground_edge(g, 0), ground_edge(g, 1), ground_edge(g, 2)};
 }
 
 // A clipped piece: its corners and, for each, the line its edge to the next lies on.
@@ -697,9 +693,11 @@ void colour(scene::Material& m, uint32_t class_id, float alpha) {
 }
 
 // Ear clipping of a simple counter-clockwise ring in XY (a merged piece: small, flat): its
-// triangles as ring indices, or false when no ear is left (a ring that is not simple).
-bool ear_clip(const std::vector<P2>& ring, std::vector<uint32_t>& triangles) {
-    std::vector<uint32_t> left(ring.size());
+// triangles as ring indices, or false when no ear is left (a ring that is not simple). `left`:
+// working memory, the caller's.
+bool ear_clip(const std::vector<P2>& ring, std::vector<uint32_t>& triangles,
+              std::vector<uint32_t>& left) {
+    left.resize(ring.size());
     for (uint32_t i = 0; i < left.size(); ++i) left[i] = i;
     size_t at = 0;
     while (left.size() > 3) {
@@ -769,8 +767,9 @@ class Draper {
                 drape_convex(false);
             }
         }
-        emit(fill, options_.lift);
+        emit(arrays_of(fill), options_.lift);
         auto& line_pos = out.lines.attributes["POSITION"];
+        const Arrays ribbons = arrays_of(out.ribbons);
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
@@ -785,14 +784,13 @@ class Draper {
                          {std::max(p.x, q.x), std::max(p.y, q.y)}, marks_, [&](const Ground& g) {
                              const auto s = clip_segment(p, q, g);
                              if (!s) return;
-                             const std::array<Line, 3> sides = ground_edges(g);
                              Segment& segment = segments_.emplace_back();
                              size_t end = 0;
                              for (const auto& [t, side] :
                                   {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
                                  Corner c = side < 0 ? Corner{v, std::nan("")}
-                                                     : crossing(edge, sides[size_t(side)],
+                                                     : crossing(edge, ground_edge(g, side),
                                                                 [v] { return v; });
                                  if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
                                  segment.t[end] = t, segment.ends[end++] = c;
@@ -837,7 +835,7 @@ class Draper {
                 subject_lines_.push_back(polygon_edge(ribbon[c], ribbon[(c + 1) % 4]));
             }
             drape_convex(true);
-            emit(out.ribbons, options_.outline_lift);
+            emit(ribbons, options_.outline_lift);
         }
     }
 
@@ -893,6 +891,16 @@ class Draper {
         uint32_t piece;
     };
 
+    // The arrays of a primitive that emit() writes (its POSITION looked up by name once an
+    // areal, not once a ribbon).
+    struct Arrays {
+        std::vector<float>& positions;
+        std::vector<uint32_t>& indices;
+    };
+    static Arrays arrays_of(scene::Primitive& p) {
+        return {p.attributes["POSITION"].data, p.indices};
+    }
+
     // Lays the pieces clipped so far into `target`, `lift` above the ground, and forgets them.
     // The pieces on one plane (a terrain triangle's, or a flat stretch's: a plateau, the river)
     // are merged where they share edges, and a corner then left on a straight line it was only
@@ -900,8 +908,8 @@ class Draper {
     // ribbon between two coplanar triangles) is dropped; each ring is ear-clipped. A group that
     // does not merge into simple counter-clockwise rings is laid piece by piece, each a fan over
     // its corners.
-    void emit(scene::Primitive& target, float lift) {
-        std::vector<float>& pos = target.attributes["POSITION"].data;
+    void emit(const Arrays& target, float lift) {
+        std::vector<float>& pos = target.positions;
         // By plane, then in the order clipped (the plane beside its piece: no indirection).
         std::vector<PieceOrder>& order = order_;
         order.resize(pieces_.size());
@@ -915,7 +923,7 @@ class Draper {
         for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
             for (g1 = g0 + 1; g1 < order.size() && order[g1].plane == order[g0].plane; ++g1) {
             }
-            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, pos, lift)) continue;
+            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, lift)) continue;
             for (size_t k = g0; k < g1; ++k) {
                 const Piece& p = pieces_[order[k].piece];
                 const uint32_t base = uint32_t(pos.size() / 3);
@@ -969,8 +977,7 @@ class Draper {
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
-    bool merge(const PieceOrder* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
-               float lift) {
+    bool merge(const PieceOrder* group, size_t n, const Arrays& target, float lift) {
         const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
         std::vector<Edge>& edges = edges_;
         edges.clear();
@@ -984,6 +991,7 @@ class Draper {
         }
         out_corners_.clear(), triangles_out_.clear();
         if (!(edges.size() <= kPairedEdgesAtMost ? trace_paired() : trace_sorted())) return false;
+        std::vector<float>& pos = target.positions;
         const uint32_t base = uint32_t(pos.size() / 3);
         float* to = grow(pos, 3 * out_corners_.size());
         for (uint32_t c : out_corners_) put(to, corners_[c], lift), to += 3;
@@ -1114,7 +1122,7 @@ class Draper {
         if (!(area2 > 0)) return false; // a hole, or nothing
         std::vector<uint32_t>& triangles = triangles_;
         triangles.clear();
-        if (!ear_clip(ring_xy, triangles)) return false;
+        if (!ear_clip(ring_xy, triangles, ears_left_)) return false;
         const uint32_t base = uint32_t(out_corners_.size());
         out_corners_.insert(out_corners_.end(), kept.begin(), kept.end());
         for (uint32_t t : triangles) triangles_out_.push_back(base + t);
@@ -1138,7 +1146,7 @@ class Draper {
     std::vector<Line> lines_;
     // merge()'s and emit()'s working memory.
     std::vector<PieceOrder> order_;
-    std::vector<uint32_t> ring_, kept_, triangles_, out_corners_, triangles_out_;
+    std::vector<uint32_t> ring_, kept_, triangles_, ears_left_, out_corners_, triangles_out_;
     std::vector<P2> ring_xy_;
     std::vector<Edge> edges_;
     // An outline edge's segments, by where they start along it.
