@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -262,6 +263,7 @@ struct ClipBuffers {
     std::array<const Line*, kMaxClipCorners> subject_lines;
     std::array<Line, 3> ground_edges; // those a clip cut along (made only then)
     std::array<double, kMaxClipCorners> sides;
+    std::array<bool, kMaxClipCorners> inside; // sides[k] >= 0
 };
 
 double clamp01(double f) {
@@ -315,23 +317,23 @@ Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, 
     const Line* const* lines = subject_lines;
     int next = 0;
     double* d = b.sides.data();
-    const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
+    bool* inside = b.inside.data();
+    const P2* const edges[3][2] = {{&g.a, &g.b}, {&g.b, &g.c}, {&g.c, &g.a}}; // not copied
     for (int k = 0; k < 3; ++k) {
-        const auto& e = edges[k];
-        bool all_in = true, all_out = true;
+        const P2 e0 = *edges[k][0], e1 = *edges[k][1];
+        size_t count_in = 0;
         for (size_t i = 0; i < n; ++i) {
-            d[i] = cross(e[0], e[1], poly[i].xy);
-            all_in &= d[i] >= 0;
-            all_out &= d[i] < 0;
+            d[i] = cross(e0, e1, poly[i].xy);
+            count_in += inside[i] = d[i] >= 0;
         }
-        if (all_out) return {nullptr, nullptr, 0};
-        if (all_in) continue; // this edge cuts nothing off
+        if (count_in == 0) return {nullptr, nullptr, 0};
+        if (count_in == n) continue; // this edge cuts nothing off
         const Line* edge_line = &(b.ground_edges[size_t(k)] = ground_edge(g, k));
         Corner* out = b.rings[size_t(next)].data();
         const Line** out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
-            const bool in = d[i] >= 0, prev_in = d[prev] >= 0;
+            const bool in = inside[i], prev_in = inside[prev];
             if (in != prev_in) {
                 out[m] = crossing(*lines[prev], *edge_line, [&] {
                     const double f = d[prev] / (d[prev] - d[i]);
@@ -566,6 +568,11 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
     };
     std::vector<End> ends;
     auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    size_t edge_count = 0; // each array made at its size (no growth by doubling)
+    for (const arealmap::Areal& areal : map.areals) edge_count += areal.vertices.size();
+    r.first.reserve(map.areals.size() + 1);
+    r.quads.reserve(edge_count), r.drawn.reserve(edge_count), dirs.reserve(edge_count);
+    ends.reserve(2 * edge_count);
     r.first.push_back(0);
     for (size_t a = 0; a < map.areals.size(); ++a) {
         const auto& v = map.areals[a].vertices;
@@ -1257,7 +1264,8 @@ void weld(scene::Primitive& p) {
     };
     const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * n));
     std::vector<uint32_t> slots(size, kNoVertex); // kept vertices' new indices
-    std::vector<uint32_t> to(n);
+    // Each vertex's new index (every one written before it is read: not zeroed first).
+    const std::unique_ptr<uint32_t[]> to(new uint32_t[n]);
     uint32_t kept = 0;
     for (size_t i = 0; i < n; ++i) {
         const size_t at = position_slot(slots, key(i), key);
