@@ -1073,24 +1073,29 @@ class Draper {
                     edges[i].inner = edges[j].inner = true;
             }
         }
-        for (size_t i = 0; i < m; ++i) {
-            if (edges[i].inner) continue;
-            const auto& x = edges[i].key;
+        // The outer edges in order: the search for each one's successor and the walk need no
+        // others.
+        std::array<uint32_t, kPairedEdgesAtMost> outer;
+        size_t outer_count = 0;
+        for (uint32_t i = 0; i < m; ++i)
+            if (!edges[i].inner) outer[outer_count++] = i;
+        for (size_t a = 0; a < outer_count; ++a) {
+            const auto& x = edges[outer[a]].key;
             size_t found = m;
-            for (size_t j = 0; j < m; ++j)
-                if (!edges[j].inner && edges[j].key[0] == x[2] && edges[j].key[1] == x[3]) {
+            for (size_t b = 0; b < outer_count; ++b)
+                if (edges[outer[b]].key[0] == x[2] && edges[outer[b]].key[1] == x[3]) {
                     if (found != m) return false; // two ways on: not simple
-                    found = j;
+                    found = outer[b];
                 }
             if (found == m) return false;
-            edges[i].next = uint32_t(found);
+            edges[outer[a]].next = uint32_t(found);
         }
         std::vector<uint32_t>& ring = ring_;
         for (;;) {
             size_t start = m; // the least outer edge not yet walked
-            for (size_t i = 0; i < m; ++i)
-                if (!edges[i].inner && !edges[i].taken &&
-                    (start == m || key_less(edges[i].key, edges[start].key)))
+            for (size_t a = 0; a < outer_count; ++a)
+                if (const uint32_t i = outer[a];
+                    !edges[i].taken && (start == m || key_less(edges[i].key, edges[start].key)))
                     start = i;
             if (start == m) return true;
             ring.clear();
@@ -1305,8 +1310,11 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
     const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
     // The parts laid out first (each corner's index in its part, each part's vertices in order,
     // where each part ends in both), then each part's arrays made at their size and filled.
-    std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
-    std::vector<uint32_t> part_indices(p.indices.size()), part_vertices;
+    // local and part_indices: every element read is written first (local[v] once part_of[v]
+    // names the part), so not zeroed.
+    const std::unique_ptr<uint32_t[]> local(new uint32_t[pos.size() / 3]);
+    const std::unique_ptr<uint32_t[]> part_indices(new uint32_t[p.indices.size()]);
+    std::vector<uint32_t> part_of(pos.size() / 3, kNoVertex), part_vertices;
     part_vertices.reserve(pos.size() / 3);
     std::vector<size_t> indices_end, vertices_end; // per part
     uint32_t at = kNoVertex;                       // the part being filled
@@ -1346,8 +1354,8 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
             to[0] = from[0], to[1] = from[1], to[2] = from[2];
         }
         const size_t first_index = part == 0 ? 0 : indices_end[part - 1];
-        next.indices.assign(part_indices.begin() + std::ptrdiff_t(first_index),
-                            part_indices.begin() + std::ptrdiff_t(indices_end[part]));
+        next.indices.assign(part_indices.get() + first_index,
+                            part_indices.get() + indices_end[part]);
     }
     p = scene::Primitive();
     for (scene::Primitive& part : parts) mesh.primitives.push_back(std::move(part));
