@@ -261,9 +261,8 @@ struct ClipBuffers {
     std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
     std::array<std::array<const Line*, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
     std::array<const Line*, kMaxClipCorners> subject_lines;
-    std::array<Line, 3> ground_edges; // those a clip cut along (made only then)
-    std::array<double, kMaxClipCorners> sides;
-    std::array<bool, kMaxClipCorners> inside; // sides[k] >= 0
+    std::array<Line, 3> ground_edges;         // those a clip cut along (made only then)
+    std::array<bool, kMaxClipCorners> inside; // corner k on the inner side of the ground edge
 };
 
 double clamp01(double f) {
@@ -316,16 +315,12 @@ Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, 
     const Corner* poly = subject;
     const Line* const* lines = subject_lines;
     int next = 0;
-    double* d = b.sides.data();
     bool* inside = b.inside.data();
     const P2* const edges[3][2] = {{&g.a, &g.b}, {&g.b, &g.c}, {&g.c, &g.a}}; // not copied
     for (int k = 0; k < 3; ++k) {
         const P2 e0 = *edges[k][0], e1 = *edges[k][1];
         size_t count_in = 0;
-        for (size_t i = 0; i < n; ++i) {
-            d[i] = cross(e0, e1, poly[i].xy);
-            count_in += inside[i] = d[i] >= 0;
-        }
+        for (size_t i = 0; i < n; ++i) count_in += inside[i] = cross(e0, e1, poly[i].xy) >= 0;
         if (count_in == 0) return {nullptr, nullptr, 0};
         if (count_in == n) continue; // this edge cuts nothing off
         const Line* edge_line = &(b.ground_edges[size_t(k)] = ground_edge(g, k));
@@ -336,7 +331,9 @@ Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, 
             const bool in = inside[i], prev_in = inside[prev];
             if (in != prev_in) {
                 out[m] = crossing(*lines[prev], *edge_line, [&] {
-                    const double f = d[prev] / (d[prev] - d[i]);
+                    // The sides again (rare: not kept for every corner), the same values.
+                    const double dp = cross(e0, e1, poly[prev].xy), di = cross(e0, e1, poly[i].xy);
+                    const double f = dp / (dp - di);
                     const P2 p = poly[prev].xy, q = poly[i].xy;
                     return P2{p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
                 });
