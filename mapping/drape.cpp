@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -225,8 +226,9 @@ class GroundIndex {
         auto axis = [&](double v, double lo, double hi) {
             const double span = hi - lo;
             if (span <= 0) return size_t(0);
-            const double k = std::floor((v - lo) / span * double(n_));
-            if (!(k > 0)) return size_t(0); // NaN too (a damaged map's vertex)
+            // Truncated where positive: the floor, without a call to floor.
+            const double k = (v - lo) / span * double(n_);
+            if (!(k >= 1)) return size_t(0); // NaN too (a damaged map's vertex)
             return k >= double(n_ - 1) ? n_ - 1 : size_t(k);
         };
         return {axis(x, lo_.x, hi_.x), axis(y, lo_.y, hi_.y)};
@@ -259,8 +261,8 @@ struct ClipBuffers {
     std::array<std::array<Corner, kMaxClipCorners>, 2> rings;
     std::array<std::array<const Line*, kMaxClipCorners>, 2> lines; // lines[k]: corner k to k + 1
     std::array<const Line*, kMaxClipCorners> subject_lines;
-    std::array<Line, 3> ground_edges; // those a clip cut along (made only then)
-    std::array<double, kMaxClipCorners> sides;
+    std::array<Line, 3> ground_edges;         // those a clip cut along (made only then)
+    std::array<bool, kMaxClipCorners> inside; // corner k on the inner side of the ground edge
 };
 
 double clamp01(double f) {
@@ -296,11 +298,6 @@ Line ground_edge(const Ground& g, int k) {
     }
 }
 
-// The ground triangle's edges, counter-clockwise.
-std::array<Line, 3> ground_edges(const Ground& g) {
-    return {ground_edge(g, 0), ground_edge(g, 1), ground_edge(g, 2)};
-}
-
 // A clipped piece: its corners and, for each, the line its edge to the next lies on.
 struct Clipped {
     const Corner* corners;
@@ -318,27 +315,25 @@ Clipped clip(const Corner* subject, const Line* const* subject_lines, size_t n, 
     const Corner* poly = subject;
     const Line* const* lines = subject_lines;
     int next = 0;
-    double* d = b.sides.data();
-    const P2 edges[3][2] = {{g.a, g.b}, {g.b, g.c}, {g.c, g.a}};
+    bool* inside = b.inside.data();
+    const P2* const edges[3][2] = {{&g.a, &g.b}, {&g.b, &g.c}, {&g.c, &g.a}}; // not copied
     for (int k = 0; k < 3; ++k) {
-        const auto& e = edges[k];
-        bool all_in = true, all_out = true;
-        for (size_t i = 0; i < n; ++i) {
-            d[i] = cross(e[0], e[1], poly[i].xy);
-            all_in &= d[i] >= 0;
-            all_out &= d[i] < 0;
-        }
-        if (all_out) return {nullptr, nullptr, 0};
-        if (all_in) continue; // this edge cuts nothing off
+        const P2 e0 = *edges[k][0], e1 = *edges[k][1];
+        size_t count_in = 0;
+        for (size_t i = 0; i < n; ++i) count_in += inside[i] = cross(e0, e1, poly[i].xy) >= 0;
+        if (count_in == 0) return {nullptr, nullptr, 0};
+        if (count_in == n) continue; // this edge cuts nothing off
         const Line* edge_line = &(b.ground_edges[size_t(k)] = ground_edge(g, k));
         Corner* out = b.rings[size_t(next)].data();
         const Line** out_lines = b.lines[size_t(next)].data();
         size_t m = 0;
         for (size_t i = 0, prev = n - 1; i < n; prev = i++) {
-            const bool in = d[i] >= 0, prev_in = d[prev] >= 0;
+            const bool in = inside[i], prev_in = inside[prev];
             if (in != prev_in) {
                 out[m] = crossing(*lines[prev], *edge_line, [&] {
-                    const double f = d[prev] / (d[prev] - d[i]);
+                    // The sides again (rare: not kept for every corner), the same values.
+                    const double dp = cross(e0, e1, poly[prev].xy), di = cross(e0, e1, poly[i].xy);
+                    const double f = dp / (dp - di);
                     const P2 p = poly[prev].xy, q = poly[i].xy;
                     return P2{p.x + f * (q.x - p.x), p.y + f * (q.y - p.y)};
                 });
@@ -570,6 +565,11 @@ Ribbons outline_ribbons(const arealmap::ArealMap& map,
     };
     std::vector<End> ends;
     auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+    size_t edge_count = 0; // each array made at its size (no growth by doubling)
+    for (const arealmap::Areal& areal : map.areals) edge_count += areal.vertices.size();
+    r.first.reserve(map.areals.size() + 1);
+    r.quads.reserve(edge_count), r.drawn.reserve(edge_count), dirs.reserve(edge_count);
+    ends.reserve(2 * edge_count);
     r.first.push_back(0);
     for (size_t a = 0; a < map.areals.size(); ++a) {
         const auto& v = map.areals[a].vertices;
@@ -697,9 +697,11 @@ void colour(scene::Material& m, uint32_t class_id, float alpha) {
 }
 
 // Ear clipping of a simple counter-clockwise ring in XY (a merged piece: small, flat): its
-// triangles as ring indices, or false when no ear is left (a ring that is not simple).
-bool ear_clip(const std::vector<P2>& ring, std::vector<uint32_t>& triangles) {
-    std::vector<uint32_t> left(ring.size());
+// triangles as ring indices, or false when no ear is left (a ring that is not simple). `left`:
+// working memory, the caller's.
+bool ear_clip(const std::vector<P2>& ring, std::vector<uint32_t>& triangles,
+              std::vector<uint32_t>& left) {
+    left.resize(ring.size());
     for (uint32_t i = 0; i < left.size(); ++i) left[i] = i;
     size_t at = 0;
     while (left.size() > 3) {
@@ -769,8 +771,9 @@ class Draper {
                 drape_convex(false);
             }
         }
-        emit(fill, options_.lift);
+        emit(arrays_of(fill), options_.lift);
         auto& line_pos = out.lines.attributes["POSITION"];
+        const Arrays ribbons = arrays_of(out.ribbons);
         for (size_t k = 0; k < n; ++k) {
             const P2 p{areal.vertices[k].x, areal.vertices[k].y};
             const P2 q{areal.vertices[(k + 1) % n].x, areal.vertices[(k + 1) % n].y};
@@ -785,14 +788,13 @@ class Draper {
                          {std::max(p.x, q.x), std::max(p.y, q.y)}, marks_, [&](const Ground& g) {
                              const auto s = clip_segment(p, q, g);
                              if (!s) return;
-                             const std::array<Line, 3> sides = ground_edges(g);
                              Segment& segment = segments_.emplace_back();
                              size_t end = 0;
                              for (const auto& [t, side] :
                                   {std::pair{s->t0, s->edge0}, std::pair{s->t1, s->edge1}}) {
                                  const P2 v{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)};
                                  Corner c = side < 0 ? Corner{v, std::nan("")}
-                                                     : crossing(edge, sides[size_t(side)],
+                                                     : crossing(edge, ground_edge(g, side),
                                                                 [v] { return v; });
                                  if (std::isnan(c.z)) c.z = g.height(c.xy.x, c.xy.y);
                                  segment.t[end] = t, segment.ends[end++] = c;
@@ -837,7 +839,7 @@ class Draper {
                 subject_lines_.push_back(polygon_edge(ribbon[c], ribbon[(c + 1) % 4]));
             }
             drape_convex(true);
-            emit(out.ribbons, options_.outline_lift);
+            emit(ribbons, options_.outline_lift);
         }
     }
 
@@ -893,6 +895,16 @@ class Draper {
         uint32_t piece;
     };
 
+    // The arrays of a primitive that emit() writes (its POSITION looked up by name once an
+    // areal, not once a ribbon).
+    struct Arrays {
+        std::vector<float>& positions;
+        std::vector<uint32_t>& indices;
+    };
+    static Arrays arrays_of(scene::Primitive& p) {
+        return {p.attributes["POSITION"].data, p.indices};
+    }
+
     // Lays the pieces clipped so far into `target`, `lift` above the ground, and forgets them.
     // The pieces on one plane (a terrain triangle's, or a flat stretch's: a plateau, the river)
     // are merged where they share edges, and a corner then left on a straight line it was only
@@ -900,8 +912,8 @@ class Draper {
     // ribbon between two coplanar triangles) is dropped; each ring is ear-clipped. A group that
     // does not merge into simple counter-clockwise rings is laid piece by piece, each a fan over
     // its corners.
-    void emit(scene::Primitive& target, float lift) {
-        std::vector<float>& pos = target.attributes["POSITION"].data;
+    void emit(const Arrays& target, float lift) {
+        std::vector<float>& pos = target.positions;
         // By plane, then in the order clipped (the plane beside its piece: no indirection).
         std::vector<PieceOrder>& order = order_;
         order.resize(pieces_.size());
@@ -915,7 +927,7 @@ class Draper {
         for (size_t g0 = 0, g1; g0 < order.size(); g0 = g1) {
             for (g1 = g0 + 1; g1 < order.size() && order[g1].plane == order[g0].plane; ++g1) {
             }
-            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, pos, lift)) continue;
+            if (g1 - g0 > 1 && merge(order.data() + g0, g1 - g0, target, lift)) continue;
             for (size_t k = g0; k < g1; ++k) {
                 const Piece& p = pieces_[order[k].piece];
                 const uint32_t base = uint32_t(pos.size() / 3);
@@ -969,8 +981,7 @@ class Draper {
 
     // The pieces `group` (one plane) merged along the edges they share, into target; false
     // (nothing added) when their outline is not simple counter-clockwise rings.
-    bool merge(const PieceOrder* group, size_t n, scene::Primitive& target, std::vector<float>& pos,
-               float lift) {
+    bool merge(const PieceOrder* group, size_t n, const Arrays& target, float lift) {
         const auto bits = [](double v) { return std::bit_cast<uint64_t>(v + 0.0); };
         std::vector<Edge>& edges = edges_;
         edges.clear();
@@ -984,6 +995,7 @@ class Draper {
         }
         out_corners_.clear(), triangles_out_.clear();
         if (!(edges.size() <= kPairedEdgesAtMost ? trace_paired() : trace_sorted())) return false;
+        std::vector<float>& pos = target.positions;
         const uint32_t base = uint32_t(pos.size() / 3);
         float* to = grow(pos, 3 * out_corners_.size());
         for (uint32_t c : out_corners_) put(to, corners_[c], lift), to += 3;
@@ -1058,24 +1070,29 @@ class Draper {
                     edges[i].inner = edges[j].inner = true;
             }
         }
-        for (size_t i = 0; i < m; ++i) {
-            if (edges[i].inner) continue;
-            const auto& x = edges[i].key;
+        // The outer edges in order: the search for each one's successor and the walk need no
+        // others.
+        std::array<uint32_t, kPairedEdgesAtMost> outer;
+        size_t outer_count = 0;
+        for (uint32_t i = 0; i < m; ++i)
+            if (!edges[i].inner) outer[outer_count++] = i;
+        for (size_t a = 0; a < outer_count; ++a) {
+            const auto& x = edges[outer[a]].key;
             size_t found = m;
-            for (size_t j = 0; j < m; ++j)
-                if (!edges[j].inner && edges[j].key[0] == x[2] && edges[j].key[1] == x[3]) {
+            for (size_t b = 0; b < outer_count; ++b)
+                if (edges[outer[b]].key[0] == x[2] && edges[outer[b]].key[1] == x[3]) {
                     if (found != m) return false; // two ways on: not simple
-                    found = j;
+                    found = outer[b];
                 }
             if (found == m) return false;
-            edges[i].next = uint32_t(found);
+            edges[outer[a]].next = uint32_t(found);
         }
         std::vector<uint32_t>& ring = ring_;
         for (;;) {
             size_t start = m; // the least outer edge not yet walked
-            for (size_t i = 0; i < m; ++i)
-                if (!edges[i].inner && !edges[i].taken &&
-                    (start == m || key_less(edges[i].key, edges[start].key)))
+            for (size_t a = 0; a < outer_count; ++a)
+                if (const uint32_t i = outer[a];
+                    !edges[i].taken && (start == m || key_less(edges[i].key, edges[start].key)))
                     start = i;
             if (start == m) return true;
             ring.clear();
@@ -1114,7 +1131,7 @@ class Draper {
         if (!(area2 > 0)) return false; // a hole, or nothing
         std::vector<uint32_t>& triangles = triangles_;
         triangles.clear();
-        if (!ear_clip(ring_xy, triangles)) return false;
+        if (!ear_clip(ring_xy, triangles, ears_left_)) return false;
         const uint32_t base = uint32_t(out_corners_.size());
         out_corners_.insert(out_corners_.end(), kept.begin(), kept.end());
         for (uint32_t t : triangles) triangles_out_.push_back(base + t);
@@ -1138,7 +1155,7 @@ class Draper {
     std::vector<Line> lines_;
     // merge()'s and emit()'s working memory.
     std::vector<PieceOrder> order_;
-    std::vector<uint32_t> ring_, kept_, triangles_, out_corners_, triangles_out_;
+    std::vector<uint32_t> ring_, kept_, triangles_, ears_left_, out_corners_, triangles_out_;
     std::vector<P2> ring_xy_;
     std::vector<Edge> edges_;
     // An outline edge's segments, by where they start along it.
@@ -1249,7 +1266,8 @@ void weld(scene::Primitive& p) {
     };
     const size_t size = std::bit_ceil(std::max<size_t>(16, 2 * n));
     std::vector<uint32_t> slots(size, kNoVertex); // kept vertices' new indices
-    std::vector<uint32_t> to(n);
+    // Each vertex's new index (every one written before it is read: not zeroed first).
+    const std::unique_ptr<uint32_t[]> to(new uint32_t[n]);
     uint32_t kept = 0;
     for (size_t i = 0; i < n; ++i) {
         const size_t at = position_slot(slots, key(i), key);
@@ -1289,8 +1307,11 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
     const size_t corners = p.mode == scene::Primitive::Mode::Lines ? 2 : 3;
     // The parts laid out first (each corner's index in its part, each part's vertices in order,
     // where each part ends in both), then each part's arrays made at their size and filled.
-    std::vector<uint32_t> local(pos.size() / 3), part_of(pos.size() / 3, kNoVertex);
-    std::vector<uint32_t> part_indices(p.indices.size()), part_vertices;
+    // local and part_indices: every element read is written first (local[v] once part_of[v]
+    // names the part), so not zeroed.
+    const std::unique_ptr<uint32_t[]> local(new uint32_t[pos.size() / 3]);
+    const std::unique_ptr<uint32_t[]> part_indices(new uint32_t[p.indices.size()]);
+    std::vector<uint32_t> part_of(pos.size() / 3, kNoVertex), part_vertices;
     part_vertices.reserve(pos.size() / 3);
     std::vector<size_t> indices_end, vertices_end; // per part
     uint32_t at = kNoVertex;                       // the part being filled
@@ -1330,8 +1351,8 @@ void add_in_short_parts(scene::Mesh& mesh, scene::Primitive& p) {
             to[0] = from[0], to[1] = from[1], to[2] = from[2];
         }
         const size_t first_index = part == 0 ? 0 : indices_end[part - 1];
-        next.indices.assign(part_indices.begin() + std::ptrdiff_t(first_index),
-                            part_indices.begin() + std::ptrdiff_t(indices_end[part]));
+        next.indices.assign(part_indices.get() + first_index,
+                            part_indices.get() + indices_end[part]);
     }
     p = scene::Primitive();
     for (scene::Primitive& part : parts) mesh.primitives.push_back(std::move(part));
