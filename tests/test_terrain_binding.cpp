@@ -153,6 +153,55 @@ Bytes map_with_vertex_moved(const arealmap::ArealMap& orig, uint32_t a, uint32_t
     want.grid = arealmap::rebuild_grid(want.areals, orig.grid.cells_x, orig.grid.cells_y);
     return arealmap::write(want);
 }
+// The export's GLB `g.glb` in DIR read as a scene, outlines included.
+scene::Scene read_export(const fs::path& dir) {
+    gltf::ReadOptions options;
+    options.lines = true;
+    DiagnosticSink warnings(ReadMode::Tolerant);
+    return gltf::read(dir / "g.glb", warnings, options);
+}
+
+// `s` written by the glTF writer into DIR/NAME/e.glb beside a copy of the export's sidecar, and
+// imported into DIR/NAME/back with a report in DIR/NAME/r.json.
+test::Run import_rewritten(const fs::path& dir, const scene::Scene& s, const std::string& name) {
+    fs::create_directories(dir / name);
+    gltf::write(s, dir / name / "e.glb");
+    fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
+    return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
+                         q(dir / name / "back" / "Land.msh") + " --report " +
+                         q(dir / name / "r.json"));
+}
+// Each kept export in KEPT (FILE beside its STEM.sidecar.json) imported into DIR, with and
+// without --full-read, as unchanged; `check_sidecar(sidecar)` asserts the kept layout and
+// `check_back(sidecar, land_msh, label)` what came back (Land.map beside land_msh).
+template <class CheckSidecar, class CheckBack>
+void import_kept_exports(const fs::path& kept, const fs::path& dir,
+                         std::initializer_list<const char*> files, CheckSidecar check_sidecar,
+                         CheckBack check_back) {
+    for (const char* file : files) {
+        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
+        check_sidecar(sc);
+        for (const char* read : {"", " --full-read"}) {
+            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
+            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
+            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
+            BOOST_TEST(r.out.find("unchanged, original bytes kept") != std::string::npos, r.out);
+            check_back(sc, out, std::string(file) + read);
+        }
+    }
+}
+
+// Both files back as the sizes and hashes the binding sidecar records.
+void back_as_recorded(const json& sc, const fs::path& land_msh, const std::string& label) {
+    const Bytes map = read_file(land_msh.parent_path() / "Land.map");
+    BOOST_TEST(map.size() == sc["map_source"]["size"].get<size_t>(), label);
+    BOOST_TEST(sidecar::hex64(sidecar::payload_hash(map)) ==
+                   sc["map_source"]["xxh3_64"].get<std::string>(),
+               label);
+    BOOST_TEST(sidecar::hex64(sidecar::payload_hash(read_file(land_msh))) ==
+                   sc["source"]["xxh3_64"].get<std::string>(),
+               label);
+}
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(terrain_import)
@@ -361,25 +410,14 @@ BOOST_AUTO_TEST_CASE(sub_blocks_and_a_grid_off_the_rule_come_back_through_the_te
 // sidecar_map_block: a small level's GLB and OBJ) import byte for byte.
 BOOST_AUTO_TEST_CASE(binding_sidecars_with_the_map_as_a_block_still_import_byte_for_byte) {
     const fs::path kept = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_map_block";
-    const fs::path dir = fresh("map-block");
-    for (const char* file : {"small.glb", "small_obj.obj"}) {
-        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
-        BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
-        BOOST_TEST(!sc.contains("map"));
-        BOOST_TEST(sc["map_blocks"].size() == 1u);
-        for (const char* read : {"", " --full-read"}) {
-            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
-            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
-            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
-            BOOST_TEST(r.out.find("unchanged, original bytes kept") != std::string::npos, r.out);
-            const Bytes got = read_file(out.parent_path() / "Land.map");
-            BOOST_TEST(got.size() == sc["map_source"]["size"].get<size_t>());
-            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(got)) ==
-                       sc["map_source"]["xxh3_64"].get<std::string>());
-            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(read_file(out))) ==
-                       sc["source"]["xxh3_64"].get<std::string>());
-        }
-    }
+    import_kept_exports(
+        kept, fresh("map-block"), {"small.glb", "small_obj.obj"},
+        [](const json& sc) {
+            BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
+            BOOST_TEST(!sc.contains("map"));
+            BOOST_TEST(sc["map_blocks"].size() == 1u);
+        },
+        back_as_recorded);
 }
 
 // Binding sidecars whose areal rows hold every polygon vertex in one `/map/vertices` block
@@ -388,25 +426,14 @@ BOOST_AUTO_TEST_CASE(
     binding_sidecars_with_the_polygon_vertices_as_a_block_still_import_byte_for_byte) {
     const fs::path kept =
         fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_map_vertices_block";
-    const fs::path dir = fresh("map-vertices-block");
-    for (const char* file : {"small.glb", "small_obj.obj"}) {
-        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
-        BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
-        BOOST_TEST(sc["map"]["vertices"].contains("base64"));
-        BOOST_TEST(!sc["map"]["vertices"].contains("fingerprints"));
-        for (const char* read : {"", " --full-read"}) {
-            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
-            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
-            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
-            BOOST_TEST(r.out.find("unchanged, original bytes kept") != std::string::npos, r.out);
-            const Bytes got = read_file(out.parent_path() / "Land.map");
-            BOOST_TEST(got.size() == sc["map_source"]["size"].get<size_t>());
-            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(got)) ==
-                       sc["map_source"]["xxh3_64"].get<std::string>());
-            BOOST_TEST(sidecar::hex64(sidecar::payload_hash(read_file(out))) ==
-                       sc["source"]["xxh3_64"].get<std::string>());
-        }
-    }
+    import_kept_exports(
+        kept, fresh("map-vertices-block"), {"small.glb", "small_obj.obj"},
+        [](const json& sc) {
+            BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
+            BOOST_TEST(sc["map"]["vertices"].contains("base64"));
+            BOOST_TEST(!sc["map"]["vertices"].contains("fingerprints"));
+        },
+        back_as_recorded);
 }
 
 BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_records) {
@@ -424,21 +451,10 @@ BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_re
         for (uint32_t type : {terrain::kUv1, terrain::kUv2, terrain::kWeights})
             BOOST_TEST(b["type"] != type);
 
-    gltf::ReadOptions options;
-    options.lines = true;
-    DiagnosticSink warnings(ReadMode::Tolerant);
-    const scene::Scene exported = gltf::read(dir / "g.glb", warnings, options);
-    auto import = [&](const scene::Scene& s, const std::string& name) {
-        fs::create_directories(dir / name);
-        gltf::write(s, dir / name / "e.glb");
-        fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
-        return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
-                             q(dir / name / "back" / "Land.msh") + " --report " +
-                             q(dir / name / "r.json"));
-    };
+    const scene::Scene exported = read_export(dir);
 
     // Unedited, written again by another writer: the full comparison gives the original bytes.
-    r = import(exported, "unedited");
+    r = import_rewritten(dir, exported, "unedited");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.msh") == msh));
     BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.map") == map));
@@ -456,7 +472,7 @@ BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_re
                         uv[c] = 1.0f - once;
                     }
                 }
-    r = import(flipped, "flipped");
+    r = import_rewritten(dir, flipped, "flipped");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "flipped" / "back" / "Land.msh") == msh));
 
@@ -477,7 +493,7 @@ BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_re
                    float* n = &p.attributes.at("NORMAL").data[3 * c];
                    n[0] = 0.6f, n[1] = 0.8f, n[2] = 0; // glTF (x, y, z) = game (x, z, -y)
                }) > 0u);
-    r = import(s, "edited");
+    r = import_rewritten(dir, s, "edited");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     terrain::Terrain want = before;
     want.uv1[v[0]][0] = int16_t(want.uv1[v[0]][0] + 256);
@@ -504,7 +520,7 @@ BOOST_AUTO_TEST_CASE(uv_weight_and_normal_edits_in_a_glb_change_exactly_those_re
         p.attributes.at("TEXCOORD_0").data[2 * c] += float(++corner);
     });
     if (corners > 1) {
-        r = import(conflict, "conflict");
+        r = import_rewritten(dir, conflict, "conflict");
         BOOST_TEST(r.code == 1, r.out);
         BOOST_TEST(r.out.find("vertex " + std::to_string(v[0]) + ": its layer-1 UV") !=
                        std::string::npos,
@@ -588,19 +604,8 @@ BOOST_AUTO_TEST_CASE(polygon_vertex_edit_in_a_glb_changes_exactly_that_vertex) {
     BOOST_TEST(vertices["fingerprints"]["size"] == 4 * (total - carried));
     BOOST_TEST(doc["map"]["grid_rule"] == true);
 
-    gltf::ReadOptions options;
-    options.lines = true;
-    DiagnosticSink warnings(ReadMode::Tolerant);
-    const scene::Scene exported = gltf::read(dir / "g.glb", warnings, options);
-    auto import = [&](const scene::Scene& s, const std::string& name) {
-        fs::create_directories(dir / name);
-        gltf::write(s, dir / name / "e.glb");
-        fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
-        return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
-                             q(dir / name / "back" / "Land.msh") + " --report " +
-                             q(dir / name / "r.json"));
-    };
-    r = import(exported, "unedited");
+    const scene::Scene exported = read_export(dir);
+    r = import_rewritten(dir, exported, "unedited");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.msh") == msh));
     BOOST_TEST((read_file(dir / "unedited" / "back" / "Land.map") == map));
@@ -616,7 +621,7 @@ BOOST_AUTO_TEST_CASE(polygon_vertex_edit_in_a_glb_changes_exactly_that_vertex) {
     const float y = float(poly[1].y + 0.2 * (cy / double(poly.size()) - poly[1].y));
     scene::Scene s = exported;
     BOOST_TEST_REQUIRE(move_polygon_vertex(s, a, 1, x, y) == 2u); // filled polygon and outline
-    r = import(s, "edited");
+    r = import_rewritten(dir, s, "edited");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "edited" / "back" / "Land.msh") == msh));
     const Bytes got = read_file(dir / "edited" / "back" / "Land.map");
@@ -641,7 +646,7 @@ BOOST_AUTO_TEST_CASE(polygon_vertex_edit_in_a_glb_changes_exactly_that_vertex) {
     for (scene::Node& node : bare.nodes)
         if (node.name == mapping::kArealAreasNode || node.name == mapping::kArealOutlinesNode)
             node.mesh = scene::kNoIndex;
-    r = import(bare, "bare");
+    r = import_rewritten(dir, bare, "bare");
     BOOST_TEST(r.code == 1, r.out);
     BOOST_TEST(r.out.find("are not in the file's overlay") != std::string::npos, r.out);
     BOOST_TEST(errors_in(r.out) == 1u, r.out);
@@ -687,25 +692,14 @@ BOOST_AUTO_TEST_CASE(a_polygon_vertex_the_lift_rounds_comes_back_exactly) {
     }
 
     // Written again by another writer, and with that vertex's x moved: y and z stay exactly.
-    gltf::ReadOptions options;
-    options.lines = true;
-    DiagnosticSink warnings(ReadMode::Tolerant);
-    scene::Scene s = gltf::read(dir / "g.glb", warnings, options);
-    auto import = [&](const scene::Scene& sc, const std::string& name) {
-        fs::create_directories(dir / name);
-        gltf::write(sc, dir / name / "e.glb");
-        fs::copy_file(dir / "g.sidecar.json", dir / name / "e.sidecar.json");
-        return test::mshconv("convert " + q(dir / name / "e.glb") + " " +
-                             q(dir / name / "back" / "Land.msh") + " --report " +
-                             q(dir / name / "r.json"));
-    };
-    test::Run r = import(s, "rewritten");
+    scene::Scene s = read_export(dir);
+    test::Run r = import_rewritten(dir, s, "rewritten");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     BOOST_TEST((read_file(dir / "rewritten" / "back" / "Land.map") == map));
     const Vec3 v = m.areals[a].vertices[0];
     const float x = v.x + 0.25f;
     BOOST_TEST_REQUIRE(move_polygon_vertex(s, a, 0, x, v.y) == 2u);
-    r = import(s, "moved");
+    r = import_rewritten(dir, s, "moved");
     BOOST_TEST_REQUIRE(r.code == 0, r.out);
     const Bytes got = read_file(dir / "moved" / "back" / "Land.map");
     BOOST_TEST((got == map_with_vertex_moved(m, a, 0, x, v.y)));
@@ -853,21 +847,15 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
 // a small level's GLB and OBJ.
 BOOST_AUTO_TEST_CASE(first_layout_terrain_sidecars_still_import_byte_for_byte) {
     const fs::path kept = fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" / "sidecar_v1";
-    const fs::path dir = fresh("first-layout");
-    for (const char* file : {"tiny.glb", "tiny_obj.obj"}) {
-        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
-        BOOST_TEST(sc["schema"] == "mshconv-sidecar/1");
-        const Bytes msh = sidecar::from_base64(sc["land_msh"]["base64"].get<std::string>());
-        const Bytes map = sidecar::from_base64(sc["land_map"]["base64"].get<std::string>());
-        for (const char* read : {"", " --full-read"}) {
-            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
-            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
-            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
-            BOOST_TEST(r.out.find("unchanged, original bytes kept") != std::string::npos, r.out);
-            BOOST_TEST((read_file(out) == msh), file << read);
-            BOOST_TEST((read_file(out.parent_path() / "Land.map") == map), file << read);
-        }
-    }
+    import_kept_exports(
+        kept, fresh("first-layout"), {"tiny.glb", "tiny_obj.obj"},
+        [](const json& sc) { BOOST_TEST(sc["schema"] == "mshconv-sidecar/1"); },
+        [](const json& sc, const fs::path& out, const std::string& label) {
+            const Bytes msh = sidecar::from_base64(sc["land_msh"]["base64"].get<std::string>());
+            const Bytes map = sidecar::from_base64(sc["land_map"]["base64"].get<std::string>());
+            BOOST_TEST((read_file(out) == msh), label);
+            BOOST_TEST((read_file(out.parent_path() / "Land.map") == map), label);
+        });
 }
 
 // Binding sidecars as the first release of that layout wrote them (UVs, weights and Land.map as
@@ -879,19 +867,16 @@ BOOST_AUTO_TEST_CASE(binding_terrain_sidecars_with_stream_blocks_still_import_by
     const Bytes msh = sidecar::from_base64(level["land_msh"]["base64"].get<std::string>());
     const Bytes map = sidecar::from_base64(level["land_map"]["base64"].get<std::string>());
     const fs::path kept = root / "sidecar_v2_blocks";
-    const fs::path dir = fresh("stream-blocks");
-    for (const char* file : {"tiny_v2.glb", "tiny_v2_obj.obj"}) {
-        const json sc = read_json(kept / (fs::path(file).stem().string() + ".sidecar.json"));
-        BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
-        BOOST_TEST(sc.contains("map_blocks"));
-        for (const char* read : {"", " --full-read"}) {
-            const fs::path out = dir / (std::string(file) + (*read ? ".full" : "")) / "Land.msh";
-            const test::Run r = test::mshconv("convert " + q(kept / file) + " " + q(out) + read);
-            BOOST_TEST_REQUIRE(r.code == 0, file << ": " << r.out);
-            BOOST_TEST((read_file(out) == msh), file << read);
-            BOOST_TEST((read_file(out.parent_path() / "Land.map") == map), file << read);
-        }
-    }
+    import_kept_exports(
+        kept, fresh("stream-blocks"), {"tiny_v2.glb", "tiny_v2_obj.obj"},
+        [](const json& sc) {
+            BOOST_TEST(sc["schema"] == "mshconv-sidecar/2");
+            BOOST_TEST(sc.contains("map_blocks"));
+        },
+        [&](const json&, const fs::path& out, const std::string& label) {
+            BOOST_TEST((read_file(out) == msh), label);
+            BOOST_TEST((read_file(out.parent_path() / "Land.map") == map), label);
+        });
 }
 
 BOOST_AUTO_TEST_SUITE_END()
