@@ -19,6 +19,11 @@ namespace msh::mapping {
 
 namespace {
 
+// An index carried as a float (TEXCOORD_n): a whole number a float holds exactly.
+bool whole(float x) {
+    return x >= 0 && x < 16777216.0f && x == std::floor(x);
+}
+
 bool is_identity(const scene::Rigid& r) {
     return r.q[0] == 0 && r.q[1] == 0 && r.q[2] == 0 && r.t[0] == 0 && r.t[1] == 0 && r.t[2] == 0;
 }
@@ -101,7 +106,6 @@ uint32_t stream_record(size_t stream, const std::array<float, 2>& value) {
 std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
     std::vector<CornerCopy> copies;
     const std::vector<scene::Rigid> world = scene::world_transforms(sc);
-    auto whole = [](float x) { return x >= 0 && x < 16777216.0f && x == std::floor(x); };
     for (size_t i = 0; i < sc.nodes.size(); ++i) {
         const scene::Node& n = sc.nodes[i];
         if (n.name != kTerrainNode || n.mesh == scene::kNoIndex ||
@@ -156,7 +160,6 @@ std::vector<CornerCopy> gltf_corner_copies(const scene::Scene& sc) {
 std::vector<ArealCopy> gltf_areal_copies(const scene::Scene& sc) {
     std::vector<ArealCopy> copies;
     const std::vector<scene::Rigid> world = scene::world_transforms(sc);
-    auto whole = [](float x) { return x >= 0 && x < 16777216.0f && x == std::floor(x); };
     for (size_t i = 0; i < sc.nodes.size(); ++i) {
         const scene::Node& n = sc.nodes[i];
         const bool areas = n.name == kArealAreasNode, outlines = n.name == kArealOutlinesNode;
