@@ -66,6 +66,25 @@ fs::path temporary_beside(const fs::path& path) {
     return path.parent_path() / name;
 }
 
+fs::path write_target(const fs::path& path) {
+    fs::path at = path;
+    for (int hops = 0; hops < 40; ++hops) {
+        std::error_code ec;
+        if (!fs::is_symlink(fs::symlink_status(at, ec)) || ec) return at;
+        const fs::path to = fs::read_symlink(at, ec);
+        if (ec) return at;
+        at = to.is_absolute() ? to : at.parent_path() / to;
+    }
+    throw std::runtime_error(path.string() + ": too many levels of symbolic links");
+}
+
+void refuse_read_only(const fs::path& path, const fs::path& target) {
+    throw std::runtime_error(
+        path.string() + (target == path ? "" : " (a link to " + target.string() + ")") +
+        ": the file is read-only; mshconv does not replace it (make it writable, or write to "
+        "another file)");
+}
+
 } // namespace detail
 
 namespace {
@@ -160,6 +179,21 @@ fs::path confined_path(const fs::path& folder, const std::string& name) {
         if (b != real_base.end()) return refuse("leads out of its folder through a symlink");
     }
     return base / rel;
+}
+
+void refuse_read_only_output(const fs::path& path) {
+    const fs::path target = detail::write_target(path);
+#ifdef _WIN32
+    const DWORD attributes = GetFileAttributesW(target.c_str());
+    if (attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY) &&
+        (attributes & FILE_ATTRIBUTE_READONLY))
+        detail::refuse_read_only(path, target);
+#else
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ((st.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0))
+        detail::refuse_read_only(path, target);
+#endif
 }
 
 void inject_write_failure(int after_writes) {
@@ -297,25 +331,44 @@ void AtomicFileSet::add(const fs::path& path, ByteView bytes) {
 #ifndef _WIN32
 
 void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) {
-    const fs::path dir = path.parent_path();
+    const fs::path target = detail::write_target(path);
+    struct stat old {};
+    const bool replacing = ::stat(target.c_str(), &old) == 0;
+    if (replacing) {
+        if (S_ISDIR(old.st_mode))
+            throw std::runtime_error(path.string() + ": is a folder, not a file");
+        // rename() would replace a read-only file as long as its folder is writable (and root
+        // may write any file): its mode is the owner's word.
+        if ((old.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)
+            detail::refuse_read_only(path, target);
+    }
+    const fs::path dir = target.parent_path();
     if (!dir.empty()) fs::create_directories(dir);
     int fd = -1;
     fs::path tmp;
     for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-        tmp = detail::temporary_beside(path);
+        tmp = detail::temporary_beside(target);
         fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             throw std::runtime_error(path.string() + ": cannot create: " + errno_text(errno));
     }
     if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file");
-    pending_.push_back({tmp, path});
+    pending_.push_back({tmp, target, replacing && old.st_nlink > 1});
     try {
         write_pieces(fd, pieces, path);
-        // Replacing an existing file: its old content must not be lost to a crash before the new
-        // one is on disk. A new file costs no fsync (a crash loses only what was not there).
-        struct stat st;
-        if (::lstat(path.c_str(), &st) == 0 && ::fsync(fd) != 0)
-            throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+        if (replacing) {
+            // The replaced file's owner and group, where the user may set them (an owner only
+            // root; a group the user belongs to), then its mode (after: chown clears setuid).
+            if (::fchown(fd, old.st_uid, old.st_gid) != 0)
+                (void)!::fchown(fd, uid_t(-1), old.st_gid);
+            if (::fchmod(fd, old.st_mode & 07777) != 0)
+                throw std::runtime_error(path.string() +
+                                         ": cannot keep the file's mode: " + errno_text(errno));
+            // Its old content must not be lost to a crash before the new one is on disk. A new
+            // file costs no fsync (a crash loses only what was not there).
+            if (::fsync(fd) != 0)
+                throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+        }
     } catch (...) {
         ::close(fd);
         throw;
@@ -324,9 +377,51 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
         throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
 }
 
+namespace {
+
+// The finished temporary copied into `target` over its old content (the file's inode, and so
+// every hard link to it, stays), then removed.
+void copy_into_place(const fs::path& temporary, const fs::path& target) {
+    Descriptor from, to;
+    from.fd = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
+    to.fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (from.fd < 0 || to.fd < 0)
+        throw std::runtime_error(target.string() +
+                                 ": cannot rewrite in place: " + errno_text(errno));
+    std::vector<uint8_t> buffer(size_t(1) << 20);
+    for (;;) {
+        const ssize_t n = ::read(from.fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+            throw std::runtime_error(temporary.string() + ": read failed: " + errno_text(errno));
+        if (n == 0) break;
+        for (ssize_t done = 0; done < n;) {
+            const ssize_t w = ::write(to.fd, buffer.data() + done, size_t(n - done));
+            if (w < 0 && errno == EINTR) continue;
+            if (w < 0)
+                throw std::runtime_error(target.string() + ": write failed: " + errno_text(errno));
+            done += w;
+        }
+    }
+    if (::fsync(to.fd) != 0)
+        throw std::runtime_error(target.string() + ": write failed: " + errno_text(errno));
+    ::unlink(temporary.c_str());
+}
+
+} // namespace
+
 void AtomicFileSet::commit() {
     for (size_t i = 0; i < pending_.size(); ++i) {
         std::error_code ec;
+        if (pending_[i].in_place) {
+            try {
+                copy_into_place(pending_[i].temporary, pending_[i].final);
+            } catch (...) {
+                pending_.erase(pending_.begin(), pending_.begin() + long(i));
+                throw;
+            }
+            continue;
+        }
         fs::rename(pending_[i].temporary, pending_[i].final, ec);
         if (ec) {
             // The earlier ones are in place; the rest are removed by the destructor.

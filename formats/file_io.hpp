@@ -69,6 +69,11 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const ByteVi
 // Files that appear together or not at all. add() writes a temporary (throws on failure, after
 // which the set is abandoned); commit() renames every temporary into place in the order added;
 // a set destroyed without commit() removes its temporaries.
+// An existing file keeps what it is (docs/cli.md, "Writing into existing files"): a symlink stays
+// a link and the file it names receives the content (the temporary goes beside that file); the
+// mode, owner and group (Windows: the attributes) are kept as far as the user's rights allow; a
+// read-only file is refused before anything is written; a file with several hard links is
+// rewritten in place once its new content is written in full beside it, so every name sees it.
 class AtomicFileSet {
   public:
     AtomicFileSet() = default;
@@ -83,9 +88,15 @@ class AtomicFileSet {
   private:
     struct Pending {
         std::filesystem::path temporary, final;
+        bool in_place = false;   // several hard links: copied into the file, not renamed over it
+        uint32_t attributes = 0; // Windows: the replaced file's attributes
     };
     std::vector<Pending> pending_;
 };
+
+// Throws the refusal AtomicFileSet::add gives when `path` (or the file its links lead to) is an
+// existing read-only file: a command checks its OUT before it does any work.
+void refuse_read_only_output(const std::filesystem::path& path);
 
 // Whether `name` (read from a sidecar) names a file beside another one: not empty, not `.` or
 // `..`, no `/`, `\`, `:` or NUL. A sidecar's mip PNGs and a glTF's buffer are such names.
@@ -113,6 +124,12 @@ namespace detail {
 // Counts a write; true for the one inject_write_failure() makes fail.
 bool next_write_fails();
 std::filesystem::path temporary_beside(const std::filesystem::path& path);
+// Where a write to `path` lands: `path`, or the file its symlinks lead to (also one that does not
+// exist yet). Throws when the links loop.
+std::filesystem::path write_target(const std::filesystem::path& path);
+// The refusal of a read-only OUT.
+[[noreturn]] void refuse_read_only(const std::filesystem::path& path,
+                                   const std::filesystem::path& target);
 } // namespace detail
 
 } // namespace msh

@@ -139,17 +139,67 @@ MappedFile::~MappedFile() {
     if (mapped()) UnmapViewOfFile(data_);
 }
 
+namespace {
+
+DWORD link_count(const fs::path& path) {
+    Handle file;
+    file.h = CreateFileW(path.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    BY_HANDLE_FILE_INFORMATION info{};
+    if (file.h == INVALID_HANDLE_VALUE || !GetFileInformationByHandle(file.h, &info)) return 1;
+    return info.nNumberOfLinks;
+}
+
+// As file_io.cpp's: the finished temporary copied over the file's old content (the file, and so
+// every hard link to it, stays), then removed.
+void copy_into_place(const fs::path& temporary, const fs::path& target) {
+    Handle from, to;
+    from.h = CreateFileW(temporary.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                         FILE_ATTRIBUTE_NORMAL, nullptr);
+    to.h = CreateFileW(target.c_str(), GENERIC_WRITE, 0, nullptr, TRUNCATE_EXISTING,
+                       FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (from.h == INVALID_HANDLE_VALUE || to.h == INVALID_HANDLE_VALUE)
+        throw std::runtime_error(target.string() +
+                                 ": cannot rewrite in place: " + error_text(GetLastError()));
+    std::vector<uint8_t> buffer(size_t(1) << 20);
+    for (;;) {
+        DWORD got = 0;
+        if (!ReadFile(from.h, buffer.data(), DWORD(buffer.size()), &got, nullptr))
+            throw std::runtime_error(temporary.string() +
+                                     ": read failed: " + error_text(GetLastError()));
+        if (got == 0) break;
+        DWORD put = 0;
+        if (!WriteFile(to.h, buffer.data(), got, &put, nullptr) || put != got)
+            throw std::runtime_error(target.string() +
+                                     ": write failed: " + error_text(GetLastError()));
+    }
+    if (!FlushFileBuffers(to.h))
+        throw std::runtime_error(target.string() + ": write failed: " + error_text(GetLastError()));
+    CloseHandle(from.h);
+    from.h = INVALID_HANDLE_VALUE;
+    DeleteFileW(temporary.c_str());
+}
+
+} // namespace
+
 AtomicFileSet::~AtomicFileSet() {
     for (const Pending& p : pending_) DeleteFileW(p.temporary.c_str());
 }
 
 void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) {
-    const fs::path dir = path.parent_path();
+    const fs::path target = detail::write_target(path);
+    const DWORD old_attributes = GetFileAttributesW(target.c_str());
+    const bool replacing = old_attributes != INVALID_FILE_ATTRIBUTES;
+    if (replacing && (old_attributes & FILE_ATTRIBUTE_DIRECTORY))
+        throw std::runtime_error(path.string() + ": is a folder, not a file");
+    if (replacing && (old_attributes & FILE_ATTRIBUTE_READONLY))
+        detail::refuse_read_only(path, target);
+    const fs::path dir = target.parent_path();
     if (!dir.empty()) fs::create_directories(dir);
     Handle file;
     fs::path tmp;
     for (int attempt = 0; attempt < 100 && file.h == INVALID_HANDLE_VALUE; ++attempt) {
-        tmp = detail::temporary_beside(path);
+        tmp = detail::temporary_beside(target);
         file.h = CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
                              FILE_ATTRIBUTE_NORMAL, nullptr);
         if (file.h == INVALID_HANDLE_VALUE && GetLastError() != ERROR_FILE_EXISTS)
@@ -158,11 +208,12 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
     }
     if (file.h == INVALID_HANDLE_VALUE)
         throw std::runtime_error(path.string() + ": cannot create a temporary file");
-    pending_.push_back({tmp, path});
+    pending_.push_back(
+        {tmp, target, replacing && link_count(target) > 1, replacing ? old_attributes : 0});
     write_pieces(file, pieces, path);
     // Replacing an existing file: its old content must not be lost to a crash before the new one
     // is on disk. A new file costs no flush.
-    if (GetFileAttributesW(path.c_str()) != INVALID_FILE_ATTRIBUTES && !FlushFileBuffers(file.h))
+    if (replacing && !FlushFileBuffers(file.h))
         throw std::runtime_error(path.string() + ": write failed: " + error_text(GetLastError()));
     const HANDLE h = file.h;
     file.h = INVALID_HANDLE_VALUE;
@@ -172,6 +223,15 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
 
 void AtomicFileSet::commit() {
     for (size_t i = 0; i < pending_.size(); ++i) {
+        if (pending_[i].in_place) {
+            try {
+                copy_into_place(pending_[i].temporary, pending_[i].final);
+            } catch (...) {
+                pending_.erase(pending_.begin(), pending_.begin() + long(i));
+                throw;
+            }
+            continue;
+        }
         if (!MoveFileExW(pending_[i].temporary.c_str(), pending_[i].final.c_str(),
                          MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
             const DWORD error = GetLastError();
@@ -181,6 +241,11 @@ void AtomicFileSet::commit() {
                 pending_.front().final.string() +
                 ": cannot rename the finished file into place: " + error_text(error));
         }
+        // The replaced file's hidden, system and archive attributes come back.
+        constexpr DWORD kKept = FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM |
+                                FILE_ATTRIBUTE_ARCHIVE | FILE_ATTRIBUTE_NOT_CONTENT_INDEXED;
+        if (const DWORD kept = pending_[i].attributes & kKept)
+            SetFileAttributesW(pending_[i].final.c_str(), kept);
     }
     pending_.clear();
 }
