@@ -30,6 +30,21 @@ void print_model_text(const nlohmann::json& j, const std::string& indent) {
                     u["batches"].get<size_t>(), u["triangles"].get<size_t>());
 }
 
+// A name as a table cell: control bytes (a raw newline would break the table) as \xNN.
+std::string printable(const std::string& name) {
+    std::string out;
+    for (const char c : name) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02X", static_cast<unsigned char>(c));
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::string hex32(uint32_t v) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%08X", v);
@@ -86,9 +101,14 @@ int run_info(const Args& args) {
     const mshconv::Info described = mshconv::info(vm["input"].as<std::string>());
     const nlohmann::json j = nlohmann::json::parse(described.json);
     const std::string& where = described.file;
+    // A truncated archive: what could be read is shown, and the exit says it is not all.
+    const bool truncated = j.contains("truncated");
     if (vm.count("json")) {
         std::printf("%s\n", described.json.c_str());
-        return 0;
+        if (truncated)
+            std::fprintf(stderr, "error: %s\n",
+                         j["truncated"]["message"].get<std::string>().c_str());
+        return truncated ? 1 : 0;
     }
     if (j["kind"] == "model") {
         std::printf("%s: model, %zu bytes\n", where.c_str(), described.size);
@@ -113,18 +133,33 @@ int run_info(const Args& args) {
         print_texture_text(j["texture"], "  ", true);
         return 0;
     }
-    std::printf("%s: NRes archive, %zu entries, %zu bytes, sort index: %s fold\n", where.c_str(),
-                j["entry_count"].get<size_t>(), described.size,
-                j["sort_fold"].get<std::string>().c_str());
+    if (truncated)
+        std::printf("%s: NRes archive, TRUNCATED: %zu of %zu bytes, %zu of %zu entries readable\n",
+                    where.c_str(), described.size, j["truncated"]["need"].get<size_t>(),
+                    j["truncated"]["entries_read"].get<size_t>(), j["entry_count"].get<size_t>());
+    else
+        std::printf("%s: NRes archive, %zu entries, %zu bytes, sort index: %s fold\n",
+                    where.c_str(), j["entry_count"].get<size_t>(), described.size,
+                    j["sort_fold"].get<std::string>().c_str());
     for (const auto& e : j["entries"]) {
         std::printf("  %3zu  %-36s %-6s %9zu  attrs %u %u %u\n", e["index"].get<size_t>(),
-                    e["name"].get<std::string>().c_str(), e["type"].get<std::string>().c_str(),
-                    e["size"].get<size_t>(), e["attr1"].get<uint32_t>(), e["attr2"].get<uint32_t>(),
+                    printable(e["name"].get<std::string>()).c_str(),
+                    e["type"].get<std::string>().c_str(), e["size"].get<size_t>(),
+                    e["attr1"].get<uint32_t>(), e["attr2"].get<uint32_t>(),
                     e["attr3"].get<uint32_t>());
         if (e.contains("model")) print_model_text(e["model"], "       ");
         if (e.contains("texture")) print_texture_text(e["texture"], "       ", false);
         if (e.contains("error"))
             std::printf("       error: %s\n", e["error"].get<std::string>().c_str());
+    }
+    if (truncated) {
+        const auto& t = j["truncated"];
+        const size_t unread = t["entries_unread"].get<size_t>();
+        if (unread)
+            std::printf("  %3zu  (unread: %zu more entr%s cut off with the file's end)\n",
+                        t["entries_read"].get<size_t>(), unread, unread == 1 ? "y" : "ies");
+        std::fprintf(stderr, "error: %s\n", t["message"].get<std::string>().c_str());
+        return 1;
     }
     return 0;
 }

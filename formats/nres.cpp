@@ -224,6 +224,81 @@ bool looks_like_nres(ByteView bytes) {
 
 namespace {
 
+// Whether a directory of `count` rows ending at `end` reads as one: every payload inside the
+// data region before it and every name NUL-terminated (what a cut file's bytes never pass).
+bool directory_reads_at(ByteView bytes, uint64_t end, uint32_t count) {
+    const uint64_t dir_size = uint64_t(count) * kEntrySize;
+    if (dir_size > end || end - dir_size < kHeaderSize) return false;
+    const uint64_t dir_off = end - dir_size;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t* p = bytes.data() + dir_off + uint64_t(i) * kEntrySize;
+        const uint32_t size = load<uint32_t>(p + 12), offset = load<uint32_t>(p + 56);
+        if (offset < kHeaderSize || !in_range(offset, size, dir_off)) return false;
+        if (std::find(p + 20, p + 20 + kNameSize, 0) == p + 20 + kNameSize) return false;
+    }
+    return true;
+}
+
+std::string with_thousands(uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<Truncation> truncation(ByteView bytes) {
+    if (bytes.size() < kHeaderSize || !looks_like_nres(bytes)) return std::nullopt;
+    const int32_t count = load<int32_t>(bytes, 8);
+    const uint64_t total = load<uint32_t>(bytes, 12);
+    if (count < 0 || total <= bytes.size()) return std::nullopt;
+    if (directory_reads_at(bytes, bytes.size(), uint32_t(count))) return std::nullopt;
+    Truncation t;
+    t.have = bytes.size();
+    t.need = total;
+    t.count = uint32_t(count);
+    const uint64_t dir_size = uint64_t(t.count) * kEntrySize;
+    if (dir_size > total || total - dir_size < kHeaderSize) return t; // no directory to place
+    t.directory_offset = total - dir_size;
+    for (uint32_t i = 0; i < t.count; ++i) {
+        const uint64_t at = t.directory_offset + uint64_t(i) * kEntrySize;
+        if (!in_range(at, kEntrySize, t.have)) break;
+        const uint8_t* p = bytes.data() + at;
+        Entry e;
+        e.type = load<uint32_t>(p + 0);
+        e.attr1 = load<uint32_t>(p + 4);
+        e.attr2 = load<uint32_t>(p + 8);
+        const uint32_t size = load<uint32_t>(p + 12);
+        e.attr3 = load<uint32_t>(p + 16);
+        std::copy_n(p + 20, kNameSize, e.raw_name.begin());
+        e.data_offset = load<uint32_t>(p + 56);
+        e.sort_index = load<uint32_t>(p + 60);
+        if (e.data_offset >= kHeaderSize && in_range(e.data_offset, size, t.directory_offset))
+            e.data = Payload(Bytes(bytes.begin() + std::ptrdiff_t(e.data_offset),
+                                   bytes.begin() + std::ptrdiff_t(e.data_offset + size)));
+        t.readable.push_back(std::move(e));
+    }
+    return t;
+}
+
+std::string describe(const Truncation& t) {
+    std::string text = "truncated: the file has " + with_thousands(t.have) +
+                       " bytes, its header says the archive is " + with_thousands(t.need) +
+                       " bytes (" + with_thousands(t.need - t.have) + " missing)";
+    if (t.directory_offset == 0)
+        return text + "; its directory of " + std::to_string(t.count) + " entries cannot be placed";
+    if (t.readable.empty())
+        return text + "; the file ends before its directory of " + std::to_string(t.count) +
+               " entries (at byte " + with_thousands(t.directory_offset) + ")";
+    return text + "; " + std::to_string(t.count - t.readable.size()) + " of its " +
+           std::to_string(t.count) + " directory entries are cut off";
+}
+
+namespace {
+
 using KeepEntry = std::function<bool(const Entry&)>;
 using Keeper = std::shared_ptr<const void>;
 
@@ -247,6 +322,8 @@ Archive read_archive(ByteView bytes, DiagnosticSink& sink, const std::string& wh
     uint64_t total = load<uint32_t>(bytes, 12);
     if (count < 0) sink.fatal(where, 8, "negative entry count " + std::to_string(count));
 
+    if (const std::optional<Truncation> cut = truncation(bytes))
+        sink.fatal(where, bytes.size(), describe(*cut));
     uint64_t end = bytes.size();
     Archive ar;
     if (total != bytes.size()) {

@@ -108,6 +108,21 @@ std::optional<size_t> binary_find(const Archive& archive, std::string_view name,
 
 bool looks_like_nres(ByteView bytes);
 
+// An archive that ends before the end its header names (a cut download, a full disk), told apart
+// from one whose header merely misstates its size (the tolerant reader finds that directory at
+// the file's end): what survives of the directory. Every reader refuses such a file as truncated;
+// `info` shows the rows it still has.
+struct Truncation {
+    uint64_t have = 0;             // bytes in the file
+    uint64_t need = 0;             // bytes the header names (totalSize)
+    uint32_t count = 0;            // directory rows the header names
+    uint64_t directory_offset = 0; // where the directory starts (totalSize - 64 * count)
+    std::vector<Entry> readable;   // the rows that lie wholly inside the file, payloads included
+};
+std::optional<Truncation> truncation(ByteView bytes);
+// "truncated: the file has H bytes, its header says the archive is N bytes (M missing): ..."
+std::string describe(const Truncation& truncation);
+
 // `where` names the file (or nested entry) in diagnostics. With a `keeper` (what keeps `bytes`
 // alive: Payload::keeper()) the entries are views into `bytes`, else copies.
 Archive read(ByteView bytes, DiagnosticSink& sink, const std::string& where,

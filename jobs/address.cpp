@@ -85,8 +85,13 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 std::string missing_entry(const nres::Archive& ar, const std::string& name, const char* what) {
     const std::string wanted = lower_ascii(name);
     std::vector<std::pair<size_t, std::string>> near;
+    const bool without_extension = fs::path(wanted).extension().empty();
     for (const nres::Entry& e : ar.entries) {
-        const size_t d = edit_distance(wanted, lower_ascii(e.display_name()));
+        const std::string candidate = lower_ascii(e.display_name());
+        size_t d = edit_distance(wanted, candidate);
+        // `House_01` for `House_01.msh`: the name without its extension counts as close.
+        if (without_extension)
+            d = std::min(d, edit_distance(wanted, fs::path(candidate).stem().string()));
         if (d <= std::max<size_t>(2, wanted.size() / 3)) near.emplace_back(d, e.display_name());
     }
     std::stable_sort(near.begin(), near.end(),
@@ -127,7 +132,7 @@ Loaded load(Io& io, const Address& address) {
         std::optional<nres::Entry> e = entry_named(out.bytes, name, where);
         if (!e)
             throw FormatError(
-                where, 0,
+                where, Location::whole(),
                 missing_entry(nres::read(out.bytes, ReadMode::Tolerant, where), name, ""));
         out.bytes = std::move(e->data); // a view into the same mapping
         where += ":" + name;
@@ -147,7 +152,7 @@ template <class Edit> Bytes edited_archive(Io& io, const Address& address, Edit&
     chain.push_back(nres::read(current, ReadMode::Strict, where));
     for (const std::string& name : address.entries) {
         auto i = chain.back().find(name);
-        if (!i) throw FormatError(where, 0, missing_entry(chain.back(), name, ""));
+        if (!i) throw FormatError(where, Location::whole(), missing_entry(chain.back(), name, ""));
         index.push_back(*i);
         where += ":" + name;
         chain.push_back(nres::read(chain.back().entries[*i].data, ReadMode::Strict, where));
@@ -174,7 +179,8 @@ void store(Io& io, const Address& address, ByteView bytes) {
     const Bytes image =
         edited_archive(io, archive, [&](nres::Archive& ar, const std::string& where) {
             const auto i = ar.find(leaf);
-            if (!i) throw FormatError(where, 0, missing_entry(ar, leaf, " to replace"));
+            if (!i)
+                throw FormatError(where, Location::whole(), missing_entry(ar, leaf, " to replace"));
             ar.entries[*i].data.edit().assign(bytes.begin(), bytes.end());
         });
     write_files(io, {{address.file, image}});

@@ -125,6 +125,21 @@ mshconv::Info mshconv::info(const std::string& input, Io& io) {
         break;
     case ContentKind::NResArchive:
     case ContentKind::DamagedNRes:
+        if (std::optional<nres::Truncation> cut = nres::truncation(in.bytes)) {
+            // What survives, never the bytes a directory read at the wrong place would show.
+            const std::string message = where + ": " + nres::describe(*cut);
+            nres::Archive readable;
+            readable.entries = std::move(cut->readable);
+            j = summarize_archive(readable, where);
+            j["entry_count"] = cut->count;
+            j["sort_fold"] = "unread";
+            j["truncated"] = {{"have", cut->have},
+                              {"need", cut->need},
+                              {"entries_read", readable.entries.size()},
+                              {"entries_unread", cut->count - readable.entries.size()},
+                              {"message", message}};
+            break;
+        }
         j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where, in.bytes.keeper()),
                               where);
         break;

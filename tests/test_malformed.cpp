@@ -56,7 +56,7 @@ const std::vector<Case>& cases() {
         {"directory larger than the file",
          [] { return edit_image([](Bytes& b) { poke<int32_t>(b, 8, 1000000); }); }, "does not fit"},
         {"truncated file", [] { return edit_image([](Bytes& b) { b.pop_back(); }); },
-         "differs from the file size"},
+         "truncated: the file has"},
         {"payload before the data region",
          [] {
              return edit_image([](Bytes& b) { poke<uint32_t>(b, directory_offset(b, 3) + 56, 8); });
