@@ -21,8 +21,10 @@ The direction comes from IN's content (file or archive entry) and OUT's name:
   MSH model                    -> .gltf (+ .bin) | .glb | .obj (+ .mtl)   + OUT_STEM.sidecar.json
   Land.msh (+ Land.map, WEARs) -> .gltf | .glb | .obj                     + OUT_STEM.sidecar.json
   Texm texture                 -> .png (--mips: every level)              + OUT_STEM.sidecar.json
-  .gltf | .glb | .obj          -> .msh or ARCHIVE:ENTRY.msh  (model sidecar beside IN: the edits
-                                 merged into the original; none: a new model)
+  .gltf | .glb | .obj          -> .msh or ARCHIVE:ENTRY.msh  (model sidecar beside IN, or the one
+                                 its extras or pairing token name: the edits merged into the
+                                 original; none: a new model, refused where OUT exists unless
+                                 --new-model)
   .gltf | .glb | .obj          -> Land.msh (+ Land.map)      (terrain sidecar beside IN)
   .png                         -> .texm or Textures.lib:NAME.0 (sidecar beside IN: the original
                                  format, byte-identical when unchanged; none: a new texture)
@@ -60,6 +62,9 @@ int run_convert(const Args& args) {
         "texture import: Texm format 0, 565, 556, 4444, 88, 888 or 8888 (new textures; a "
         "different format re-encodes); new model: the format of every texture it adds (default "
         "565, 8888 with alpha)")(
+        "new-model",
+        "import without a sidecar as a new model, also where OUT already holds a model or entry "
+        "(replaced; without this an import that finds no sidecar never replaces one)")(
         "replace",
         "new model: overwrite materials of the same name in Material.lib (default: "
         "keep them)")("max-texture-size", po::value<uint32_t>()->default_value(256),

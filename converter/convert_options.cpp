@@ -39,6 +39,7 @@ mshconv::ConvertOptions convert_options(const po::variables_map& vm) {
     o.force = vm.count("force") > 0;
     o.full_read = vm.count("full-read") > 0;
     o.replace = vm.count("replace") > 0;
+    o.new_model = vm.count("new-model") > 0;
     o.max_texture_size = given<uint32_t>(vm, "max-texture-size");
     o.game_dir = path_of(vm, "game-dir");
     o.materials = path_of(vm, "materials");

@@ -58,6 +58,8 @@ void check_output_paths(const Job& job, const Address& in, const Address& out, b
         .emplace_back("the sidecar", import ? import_sidecar_path(job, in.file)
                                             : export_sidecar_path(job, out.file));
     if (!job.options.report.empty()) outputs.emplace_back("--report", job.options.report);
+    if (on_disk(&job.io))
+        for (const auto& [what, path] : outputs) refuse_read_only_output(path);
     for (size_t i = 0; i < outputs.size(); ++i) {
         for (const auto& [what, path] : inputs)
             if (job.io.same_file(outputs[i].second, path))
@@ -103,6 +105,9 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
     // A .gltf/.glb/.obj whose sidecar has "kind": "terrain" is a map.
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         if (const auto sidecar = terrain_sidecar(job, in.file)) {
+            if (job.options.new_model)
+                throw UsageError("--new-model: " + in.file.string() +
+                                 " is a map export (its sidecar says kind terrain), never a model");
             import_terrain(job, in, out_spec, *sidecar);
             return "terrain";
         }

@@ -32,8 +32,24 @@ struct ModelExportContext {
 // an export in another format: then OUT_STEM.<format>.sidecar.json (the two never overwrite each
 // other). sidecar_names.cpp
 std::filesystem::path export_sidecar_path(const Job& job, const std::filesystem::path& out);
-// The sidecar an import reads: --sidecar, else IN_STEM.<format>.sidecar.json when it is there,
-// else IN_STEM.sidecar.json.
+// What an exported file says of itself: the glTF scene's `extras.mshconv` (sidecar, kind,
+// source, pair), or an OBJ's `# mshconv pair` comment. Empty fields where it says nothing.
+struct ExportRecord {
+    std::string sidecar, kind, source, pair;
+};
+// The sidecar an import reads: --sidecar, else IN_STEM.<format>.sidecar.json or
+// IN_STEM.sidecar.json when there, else (a renamed export) the one its extras name beside it, else
+// a `*.sidecar.json` beside it whose pairing token is the file's. `found` false: none exists
+// (`path` is then the default name, `record` what the file says of itself).
+struct ImportSidecar {
+    std::filesystem::path path;
+    bool found = false;
+    std::string how; // "beside it", "named by its extras", "found by its pairing token", ...
+    ExportRecord record;
+};
+ImportSidecar find_import_sidecar(const Job& job, const std::filesystem::path& in);
+// "looked for A and B, C (named by its glTF extras), ... in FOLDER": where a sidecar was sought.
+std::string sidecar_search_text(const std::filesystem::path& in, const ImportSidecar& found);
 std::filesystem::path import_sidecar_path(const Job& job, const std::filesystem::path& in);
 
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp

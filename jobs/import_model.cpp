@@ -31,6 +31,22 @@ void print_new_model(const Job& job, const fs::path& input, const Address& out,
     for (const std::string& d : s.defaults) job.report("  default: " + d);
 }
 
+// "node 3 'turret': 12 vertices moved, renamed to 'gun', parent now node 1, animation rebuilt"
+std::string node_change_text(const mapping::NodeChange& n) {
+    std::vector<std::string> parts;
+    if (n.vertices_moved) parts.push_back(printed("%zu vertices moved", n.vertices_moved));
+    if (n.normals_changed) parts.push_back(printed("%zu normals changed", n.normals_changed));
+    if (n.uvs_changed) parts.push_back(printed("%zu UVs changed", n.uvs_changed));
+    if (n.renamed_to) parts.push_back("renamed to '" + *n.renamed_to + "'");
+    if (n.reparented)
+        parts.push_back(n.new_parent ? "parent now node " + std::to_string(*n.new_parent)
+                                     : std::string("now a root"));
+    if (n.animation_rebuilt) parts.push_back("animation rebuilt");
+    std::string text = "node " + std::to_string(n.index) + " '" + n.name + "':";
+    for (size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : " ") + parts[i];
+    return text;
+}
+
 void print_changes(const Job& job, const fs::path& input, const Address& out,
                    const pipeline::ModelImport& r) {
     job.report(input.string() + " -> " + out.display() + ": " +
@@ -50,8 +66,49 @@ void print_changes(const Job& job, const fs::path& input, const Address& out,
         for (const std::string& n : c.new_parts) job.report("  new part " + n);
     }
     for (const std::string& e : c.sidecar_edits) job.report("  sidecar field edited: " + e);
-    nlohmann::json nodes = mapping::to_json(c)["nodes"];
-    for (const auto& n : nodes) job.report("  node " + n.dump());
+    for (const mapping::NodeChange& n : c.nodes) job.report("  " + node_change_text(n));
+}
+
+// Whether OUT already holds something a new model would replace: the file, or the named entry.
+bool target_exists(const Job& job, const Address& out) {
+    if (!job.io.is_file(out.file)) return false;
+    if (out.entries.empty()) return true;
+    try {
+        load(job.io, out);
+        return true;
+    } catch (const FormatError&) {
+        return false; // no such entry (a damaged archive is refused when it is written)
+    }
+}
+
+// An import without a sidecar becomes a new model. That must never happen by accident: a map
+// export never becomes one, and an existing model or entry is replaced only on --new-model.
+void refuse_unpaired_import(const Job& job, const fs::path& input, const Address& out,
+                            const std::string& out_spec, const ImportSidecar& found) {
+    const ExportRecord& r = found.record;
+    const std::string looked = sidecar_search_text(input, found);
+    if (r.kind == "terrain")
+        throw FormatError(input.string(), Location::whole(),
+                          "a map export (its glTF extras say kind \"terrain\"" +
+                              (r.source.empty() ? std::string() : ", source " + r.source) +
+                              ") never imports as a model, and its sidecar was not found; "
+                              "nothing was written. Pass --sidecar FILE (" +
+                              looked + ")");
+    if (job.options.new_model) return;
+    const bool exists = target_exists(job, out);
+    const std::string leaf =
+        out.entries.empty() ? out.file.filename().string() : out.entries.back();
+    const bool land = lower_ascii(leaf) == "land.msh";
+    if (!exists && !land) return;
+    const std::string what = exists ? "replace " + out.display() +
+                                          " with a new model (its LODs, groups, animation and "
+                                          "materials lost)"
+                                    : "write a model named " + out_spec + ", a map's file name";
+    throw FormatError(input.string(), Location::whole(),
+                      "no sidecar found, so this import would " + what +
+                          "; nothing was written. Pass --sidecar FILE to import it as an edit, or "
+                          "--new-model to write a new model on purpose (" +
+                          looked + ")");
 }
 
 // A model's WEAR for a new place (texm-materials.md §12: the game finds a model's materials
@@ -213,16 +270,23 @@ void import_model(const Job& job, const Address& in, const std::string& out_spec
         throw UsageError("--skin, --msft-lod, --lod and --group are export options; the import "
                          "reads them from the sidecar");
 
-    const fs::path sidecar_path = import_sidecar_path(job, input);
-    if (!o.sidecar.empty() && !job.io.is_file(sidecar_path))
-        throw FormatError(input.string(), 0, "no sidecar at " + sidecar_path.string());
+    if (o.new_model && !o.sidecar.empty())
+        throw UsageError("--new-model imports without a sidecar; it does not go with --sidecar");
+    const ImportSidecar found = find_import_sidecar(job, input);
+    const fs::path sidecar_path = found.path;
+    if (!o.sidecar.empty() && !found.found)
+        throw FormatError(input.string(), Location::whole(),
+                          "no sidecar at " + sidecar_path.string());
+    if (!found.found || o.new_model) refuse_unpaired_import(job, input, out, out_spec, found);
     ImportChoices choices;
     choices.fps = o.fps;
     choices.readings = readings_of(o);
     choices.force = o.force;
     choices.full_read = o.full_read;
     if (o.animation) choices.animation = *o.animation;
-    const bool has_sidecar = job.io.is_file(sidecar_path);
+    const bool has_sidecar = found.found && !o.new_model;
+    if (has_sidecar && found.how != "beside it" && found.how != "named by --sidecar")
+        job.report(input.string() + ": sidecar " + sidecar_path.string() + " (" + found.how + ")");
     scene::Scene scene;
     std::optional<sidecar::ModelSidecar> sidecar;
     if (has_sidecar)

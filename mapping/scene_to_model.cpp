@@ -339,6 +339,26 @@ struct SceneImport {
     std::vector<bool> touched_slot;
     ModelChangeReport report;
     DiagnosticSink diagnostics{ReadMode::Tolerant}; // the phases' warnings, for the report
+    // Sidecar node rows whose edit is not read (a name or parent the glTF decides): warned about,
+    // and not reported as an edit.
+    std::vector<size_t> unread_node_rows;
+
+    // A sidecar value the import does not read, and where the value it uses comes from.
+    void warn_unread(size_t row, int column, const std::string& field, const std::string& value,
+                     const std::string& from) {
+        diagnostics.warn(sidecar_where,
+                         Location::at_pointer("/nodes/rows/" + std::to_string(row) + "/" +
+                                              std::to_string(column)),
+                         field + " " + value + " is not read: a node's " + field + " comes from " +
+                             from + "; edit it there");
+        unread_node_rows.push_back(row);
+    }
+    bool node_row_edited(size_t k) const {
+        if (!rebuilt) return false;
+        const std::string row = "/nodes/rows/" + std::to_string(k);
+        return std::find(rebuilt->edited_rows.begin(), rebuilt->edited_rows.end(), row) !=
+               rebuilt->edited_rows.end();
+    }
 
     // A scene name as the game stores it (CP1251), with a warning when characters were replaced.
     std::string game_name(const std::string& utf8) {
@@ -377,11 +397,22 @@ void SceneImport::identify(const scene::Scene& incoming_scene) {
     orig = read_model(rebuilt ? rebuilt->image : sidecar.original_image, sink,
                       where + " (sidecar original)");
     orig.animation.key_order = sidecar.record.readings.key_quaternion; // the export's reading
-    if (sink.has_errors())
-        throw FormatError(where, Location::whole(),
+    if (sink.has_errors()) {
+        std::string why = sink.diagnostics().front().text();
+        if (const std::string own = where + " (sidecar original): "; why.starts_with(own))
+            why.erase(0, own.size());
+        // Rows of the sidecar a person edited: the rule they broke is theirs, named at its row.
+        if (rebuilt && !rebuilt->edited_rows.empty()) {
+            const std::string& first = rebuilt->edited_rows.front();
+            throw FormatError(sidecar_where, Location::at_pointer(first.substr(0, first.find(' '))),
+                              "this edit of the sidecar makes a model the game cannot read (" +
+                                  why + ")");
+        }
+        throw FormatError(rebuilt ? sidecar_where : where, Location::whole(),
                           std::string(rebuilt ? "the model the sidecar describes"
                                               : "the sidecar's original model") +
-                              " does not read: " + sink.diagnostics().front().to_string());
+                              " does not read: " + why);
+    }
     if (rebuilt) {
         rules = sidecar.binding->rules;
         complete_rules(rules, orig);
@@ -519,6 +550,12 @@ void SceneImport::diff_nodes() {
             continue;
         }
         const scene::Node& n = incoming.nodes[size_t(i)];
+        // The sidecar shows each node's name; the model's names come from the file's nodes.
+        if (const auto& b = sidecar.binding; b && k < b->node_names.size() &&
+                                             b->node_names[k] != exported.nodes[k].name &&
+                                             b->node_names[k] != n.name)
+            warn_unread(k, 0, "name", "'" + b->node_names[k] + "'",
+                        "the glTF node's name ('" + n.name + "')");
         if (n.name != exported.nodes[k].name) {
             node_changes[k].renamed_to = n.name;
             names_changed = true;
@@ -543,7 +580,16 @@ void SceneImport::diff_nodes() {
         int p = n.parent;
         while (p >= 0 && msh_of_incoming[size_t(p)] < 0) p = incoming.nodes[size_t(p)].parent;
         const uint16_t parent = p < 0 ? kNone : uint16_t(msh_of_incoming[size_t(p)]);
-        if (parent != orig.nodes[k].parent) {
+        if (parent != orig.nodes[k].parent && node_row_edited(k)) {
+            // The sidecar's parent was edited; the file's hierarchy decides, as unedited.
+            warn_unread(k, 2, "parent", std::to_string(orig.nodes[k].parent),
+                        "the glTF hierarchy (" +
+                            (p < 0 ? std::string("a root")
+                                   : "under '" + incoming.nodes[size_t(p)].name + "'") +
+                            ")");
+            m.nodes[k].parent = parent;
+            parents_changed = true;
+        } else if (parent != orig.nodes[k].parent) {
             if (parent != kNone && parent >= k)
                 throw FormatError(where, Location::whole(),
                                   "node '" + n.name + "' now has parent " + std::to_string(parent) +
@@ -759,8 +805,14 @@ ImportResult SceneImport::encode() {
     bool changed = report.vertices_moved || report.uvs_changed || report.normals_changed ||
                    names_changed || parents_changed || animation_changed || topology;
     if (rebuilt) {
-        // Edits of the sidecar's own fields: the rebuilt image is not the exported one.
-        report.sidecar_edits = rebuilt->edited_rows;
+        // Edits of the sidecar's own fields: the rebuilt image is not the exported one. A row
+        // whose edit is not read (warned about) is no edit of the output.
+        for (const std::string& row : rebuilt->edited_rows) {
+            bool unread = false;
+            for (const size_t k : unread_node_rows)
+                unread = unread || row == "/nodes/rows/" + std::to_string(k);
+            if (!unread) report.sidecar_edits.push_back(row);
+        }
         const bool as_recorded = rebuilt->image.size() == sidecar.original_size &&
                                  sidecar::payload_hash(rebuilt->image) == sidecar.original_hash;
         // Nothing edited on either side: the rebuild must be the source the sidecar records.
@@ -781,6 +833,13 @@ ImportResult SceneImport::encode() {
             throw FormatError(where, Location::whole(),
                               "the legacy stride-24 node table cannot be edited");
         r.image = write_model(m);
+        // Edits that cancel out (a sidecar value the file overrides): the original after all.
+        if (r.image.size() == sidecar.original_size &&
+            sidecar::payload_hash(r.image) == sidecar.original_hash) {
+            r.identical = true;
+            node_changes.clear();
+            report.sidecar_edits.clear();
+        }
         DiagnosticSink check(ReadMode::Strict);
         read_model(r.image, check, where + " (imported)");
         if (check.has_errors())

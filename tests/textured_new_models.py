@@ -186,8 +186,14 @@ def test_gltf_into_archive():
 
     # The same again: the materials exist and are kept, the libraries stay byte for byte.
     libs = {n: open(os.path.join(game, n), "rb").read() for n in ("Material.lib", "Textures.lib")}
+    # The entry now exists: replacing it with a new model needs --new-model, or nothing is written.
     r = run("convert", path("src", "crate.gltf"), os.path.join(game, "static.rlb") + ":CRATE.msh",
             "--game-dir", game)
+    check(r.returncode == 1 and "--new-model" in r.stderr and
+          all(open(os.path.join(game, n), "rb").read() == b for n, b in libs.items()),
+          "a second import without --new-model is refused, nothing written")
+    r = run("convert", path("src", "crate.gltf"), os.path.join(game, "static.rlb") + ":CRATE.msh",
+            "--game-dir", game, "--new-model")
     check(r.returncode == 0 and r.stdout.count("kept Material.lib:") == 2 and
           "already exists and is kept" in r.stderr, "a second import keeps the existing materials")
     check(all(open(os.path.join(game, n), "rb").read() == b for n, b in libs.items()),
@@ -198,7 +204,7 @@ def test_gltf_into_archive():
     with open(path("src", "metal plate.png"), "wb") as f:
         f.write(png_encode(16, 16, checker(16, 16, (255, 255, 255, 255), (0, 0, 0, 255))))
     r = run("convert", path("src", "crate.gltf"), os.path.join(game, "static.rlb") + ":CRATE.msh",
-            "--game-dir", game, "--replace")
+            "--game-dir", game, "--replace", "--new-model")
     textures = entries(os.path.join(game, "Textures.lib"))
     check(r.returncode == 0 and "replaced Textures.lib:METAL_PLATE.0" in r.stdout and
           len(textures) == len(after["Textures.lib"]), "--replace overwrites the texture in place")

@@ -42,6 +42,9 @@ struct ConvertOptions {
     // Import.
     std::optional<std::string> animation; // "all" (default), a NAME or an INDEX
     bool force = false, full_read = false;
+    // Import without a sidecar as a new model even where OUT already holds a model or entry
+    // (without it, such an import is refused).
+    bool new_model = false;
     // New models: materials of the same name replaced; textures resized down to this size.
     bool replace = false;
     std::optional<uint32_t> max_texture_size;
