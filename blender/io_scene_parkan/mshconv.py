@@ -73,17 +73,50 @@ def executable(context):
                        "(Edit > Preferences > Add-ons > Parkan)")
 
 
-def run(context, *args):
-    """Runs mshconv; its stdout lines on success, MshconvError with its message otherwise."""
+class Output(list):
+    """mshconv's report lines (stdout); `warnings` holds its warnings (stderr), each once."""
+
+    def __init__(self, lines, warnings):
+        super().__init__(lines)
+        self.warnings = warnings
+
+
+def readable(text, temporary=None, label="Blender's export"):
+    """A message as the user should read it: paths inside the add-on's temporary folder (gone by
+    the time the user reads it) become what they stand for."""
+    if temporary:
+        folder = re.escape(os.path.normpath(temporary))
+        text = re.sub(folder + r"[/\\][^\s:,;()']*", label, text)
+    return text
+
+
+def run(context, *args, temporary=None, label="Blender's export"):
+    """Runs mshconv; its stdout lines on success (an Output, with its warnings), MshconvError with
+    its message otherwise. Paths inside `temporary` are shown as `label`."""
     try:
         r = subprocess.run([executable(context), *args], capture_output=True, text=True)
     except OSError as e:
         raise MshconvError(f"mshconv could not be started: {e}") from None
+    err = [readable(l, temporary, label) for l in r.stderr.splitlines() if l.strip()]
     if r.returncode != 0:
-        lines = [l for l in r.stderr.splitlines() if l.strip()]
-        errors = [l for l in lines if l.startswith("error:")] or lines or [f"exit {r.returncode}"]
+        errors = [l for l in err if l.startswith("error:")] or err or [f"exit {r.returncode}"]
         raise MshconvError("mshconv: " + " / ".join(e.removeprefix("error: ") for e in errors))
-    return [l for l in r.stdout.splitlines() if l.strip()]
+    warnings = []
+    for line in err:
+        if line.startswith("warning:"):
+            text = line.removeprefix("warning:").strip()
+            if text not in warnings:
+                warnings.append(text)
+    return Output([readable(l, temporary, label) for l in r.stdout.splitlines() if l.strip()],
+                  warnings)
+
+
+def report(operator, output):
+    """mshconv's warnings (once each) and report lines into Blender's report."""
+    for warning in output.warnings:
+        operator.report({"WARNING"}, warning)
+    for line in output:
+        operator.report({"INFO"}, line.strip())
 
 
 ROW = re.compile(r"^(\d+)\s+(.*?)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$")

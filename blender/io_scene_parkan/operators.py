@@ -187,7 +187,8 @@ class ImportParkanModel(bpy.types.Operator, ImportHelper, _ReportsErrors):
                 args.append("--skin")
             if self.game_dir:
                 args += ["--game-dir", bpy.path.abspath(self.game_dir)]
-            mshconv.run(context, *args)
+            output = mshconv.run(context, *args, temporary=folder,
+                                 label=os.path.basename(source))
             with open(os.path.join(folder, stem + ".sidecar.json"), encoding="utf-8") as f:
                 sidecar = f.read()
             collection = import_glb(context, glb, stem)
@@ -203,6 +204,8 @@ class ImportParkanModel(bpy.types.Operator, ImportHelper, _ReportsErrors):
                 obj.hide_set(True)
                 obj.hide_render = True
         frame_range_from(collection, context.scene)
+        for warning in output.warnings:
+            self.report({"WARNING"}, warning)
         self.report({"INFO"}, f"Imported {os.path.basename(source)}: "
                               f"{len(collection.objects)} objects")
         return {"FINISHED"}
@@ -225,7 +228,8 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper, _ReportsErrors):
         folder = tempfile.mkdtemp(prefix="parkan_")
         try:
             glb = os.path.join(folder, stem + ".glb")
-            mshconv.run(context, "convert", path, glb)
+            output = mshconv.run(context, "convert", path, glb, temporary=folder,
+                                 label=os.path.basename(path))
             with open(os.path.join(folder, stem + ".sidecar.json"), encoding="utf-8") as f:
                 sidecar = f.read()
             collection = import_glb(context, glb, stem)
@@ -235,6 +239,8 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper, _ReportsErrors):
             collection["parkan_stem"] = stem
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        for warning in output.warnings:
+            self.report({"WARNING"}, warning)
         self.report({"INFO"}, f"Imported map {path}: {len(collection.objects)} objects")
         return {"FINISHED"}
 
@@ -269,12 +275,12 @@ class _ExportParkan(ExportHelper, _ReportsErrors):
         try:
             glb, sidecar = export_glb(context, collection, folder)
             report = os.path.join(folder, "report.json")
-            lines = mshconv.run(context, "convert", glb, target, "--sidecar", sidecar,
-                                "--report", report)
+            output = mshconv.run(context, "convert", glb, target, "--sidecar", sidecar,
+                                 "--report", report, temporary=folder,
+                                 label=f"the Blender scene ({collection.name})")
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        for line in lines:
-            self.report({"INFO"}, line.strip())
+        mshconv.report(self, output)
         return {"FINISHED"}
 
 
