@@ -63,32 +63,36 @@ int merge_reports(const std::vector<std::string>& reports, const fs::path& out) 
 
 int run_batch(const Args& args) {
     po::options_description desc("batch options");
-    desc.add_options()("input", po::value<std::vector<std::string>>()->required(),
-                       "folders, archives, files or archive:entry")(
-        "output,o", po::value<std::string>()->required(),
-        "output folder (--to nres with one unpacked archive: the archive file)")(
-        "to", po::value<std::string>(),
+    desc.add_options()("output,o", po::value<std::string>()->required()->value_name("DIR"),
+                       "output folder (--to nres with one unpacked archive: the archive file)")(
+        "to", po::value<std::string>()->value_name("FMT[,FMT]"),
         "glb | gltf | obj (models, maps) and/or png (textures), comma-separated; or nres "
         "(rebuild archives from batch output); or preview (thumbnails, facts, index.html)")(
-        "shard", po::value<std::string>(),
-        "I/N: only job I's share of N (deterministic, balanced by size; merge the reports with "
+        "shard", po::value<std::string>()->value_name("I/N"),
+        "only job I's share of N (deterministic, balanced by size; merge the reports with "
         "--merge-reports)")("merge-reports",
                             "IN... are the --report files of the N shards of one run; -o is the "
-                            "merged report")("jobs,j", po::value<int>(),
+                            "merged report")("jobs,j", po::value<int>()->value_name("N"),
                                              "threads (default: all cores)")(
-        "report", po::value<std::string>(), "write a JSON summary of every item")(
+        "report", po::value<std::string>()->value_name("R.json"),
+        "write a JSON summary of every item")(
         "progress", "status line on stderr also when it is not a terminal")(
-        "lod", po::value<std::string>()->default_value("0"), "models: LOD 0..2 or all")(
-        "group", po::value<std::string>()->default_value("0"), "models: slot group 0..4 or all")(
-        "fps", po::value<double>(), "models: frames per second of key times (default 24)")(
+        "lod", po::value<std::string>()->default_value("0")->value_name("N|all"),
+        "models: LOD 0..2 or all")(
+        "group", po::value<std::string>()->default_value("0")->value_name("N|all"),
+        "models: slot group 0..4 or all")("fps", po::value<double>()->value_name("F"),
+                                          "models: frames per second of key times (default 24)")(
         "skin", "models (glTF): one skinned mesh per LOD/group")(
         "msft-lod", "models (glTF) with --lod all: the MSFT_lod extension")(
-        "game-dir", po::value<std::string>(),
+        "game-dir", po::value<std::string>()->value_name("DIR"),
         "folder with Material.lib, Textures.lib, palettes.lib, LightMap.lib (default: the "
         "nearest folder above each input holding them)")("mips",
                                                          "textures: also write every mip level")(
-        "areal-faces", "maps to OBJ: also write the areals as filled faces")(
-        "png-level", po::value<int>(),
+        "overlay", po::value<std::string>()->value_name("raw|draped|both"),
+        "maps to glTF: raw (no draped layer: smaller, faster) or draped / both (default: the "
+        "overlay also laid on the terrain)")("areal-faces",
+                                             "maps to OBJ: also write the areals as filled faces")(
+        "png-level", po::value<int>()->value_name("N"),
         "PNG encoding, zlib level 0..9 with adaptive row filters (9: smallest files); default: "
         "the fast setting (ISA-L igzip level 0, Up filter; same pixels)")(
         "force", "--to preview: redo every asset, also those whose key is unchanged")(
@@ -98,13 +102,16 @@ int run_batch(const Args& args) {
                      "those give their originals without being read)");
     add_reading_option(desc);
     po::options_description preview_desc("--to preview options (see mshconv preview --help)");
-    add_preview_options(preview_desc, false);
+    add_preview_options(preview_desc, PreviewUse::Batch);
     desc.add(preview_desc);
-    po::positional_options_description pos;
-    pos.add("input", -1);
     po::variables_map vm;
-    if (!parse_options(args, "batch IN... -o DIR --to FMT[,FMT] [options]", desc, pos, vm))
+    if (!parse_options(args, "batch IN... -o DIR --to FMT[,FMT] [options]", desc,
+                       {{"input", "IN...", true}}, vm))
         return 0;
+    const bool previews =
+        vm.count("to") &&
+        pipeline::lower_ascii(vm["to"].as<std::string>()).find("preview") != std::string::npos;
+    if (previews) adopt_old_overlay_spelling(vm);
 
     const std::vector<std::string> inputs = vm["input"].as<std::vector<std::string>>();
     const fs::path out = vm["output"].as<std::string>();
@@ -117,8 +124,7 @@ int run_batch(const Args& args) {
     if (vm.count("shard")) o.shard = vm["shard"].as<std::string>();
     o.convert = convert_options(vm); // -j also gives the threads
     o.threads = o.convert.threads;
-    if (pipeline::lower_ascii(o.to).find("preview") != std::string::npos)
-        o.preview = preview_options(vm);
+    if (previews) o.preview = preview_options(vm);
     o.force = vm.count("force") > 0;
     o.views = vm.count("no-views") == 0;
     o.full_read = vm.count("full-read") > 0;

@@ -67,7 +67,9 @@ void add_reading_option(po::options_description& desc) {
         help.append(" (default ").append(info.variants.front()).append("); ");
     }
     help += "`mshconv survey` says which the game's files support";
-    desc.add_options()("reading", po::value<std::vector<std::string>>()->composing(), help.c_str());
+    desc.add_options()(
+        "reading", po::value<std::vector<std::string>>()->composing()->value_name("NAME=VARIANT"),
+        help.c_str());
 }
 
 void print_message(mshconv::MessageLevel level, const std::string& text) {

@@ -91,12 +91,9 @@ void print_texture_text(const nlohmann::json& t, const std::string& indent, bool
 
 int run_info(const Args& args) {
     po::options_description desc("info options");
-    desc.add_options()("input", po::value<std::string>()->required(),
-                       "file or archive entry")("json", "print JSON");
-    po::positional_options_description pos;
-    pos.add("input", 1);
+    desc.add_options()("json", "print JSON");
     po::variables_map vm;
-    if (!parse_options(args, "info IN [--json]", desc, pos, vm)) return 0;
+    if (!parse_options(args, "info IN [--json]", desc, {{"input", "IN"}}, vm)) return 0;
 
     const mshconv::Info described = mshconv::info(vm["input"].as<std::string>());
     const nlohmann::json j = nlohmann::json::parse(described.json);

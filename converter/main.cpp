@@ -2,6 +2,7 @@
 #include "allocator.hpp"
 #include "commands.hpp"
 #include "console.hpp"
+#include "options.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -10,9 +11,13 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -22,13 +27,13 @@ commands:
   convert IN OUT [options]         one thing, the direction from IN's content and OUT's name:
                                    model/Land.msh -> .gltf/.glb/.obj (+ sidecar), Texm -> .png,
                                    .gltf/.glb/.obj -> .msh or archive entry, .png -> Texm
-  batch IN... -o DIR --to FMT[,FMT] [-j N] [--report R.json]
+  batch IN... -o DIR --to FMT[,FMT] [options]
                                    whole folders/archives: models and maps to glb|gltf|obj,
-                                   textures to png; --to nres rebuilds archives from the output
-  preview IN OUT.png [--size W[xH]] [--view iso|front|back|left|right|top|grid] [--metadata M]
-                                   a thumbnail of a model, map, texture or glTF/OBJ (CPU, no
-                                   display); batch --to preview: a gallery of a whole folder
-  view IN [-o PAGE.html] [--no-open]
+                                   textures to png; --to nres rebuilds archives from the output;
+                                   --to preview draws a gallery
+  preview IN OUT.png [options]     a thumbnail of a model, map, texture or glTF/OBJ (CPU, no
+                                   display), --metadata its facts and cameras
+  view IN [-o PAGE.html] [--no-open] [options]
                                    an interactive 3D view of a model or map (a texture's mip
                                    levels) as one HTML page, opened in the default browser
   info IN [--json]                 what is inside an archive, model, map, WEAR or texture
@@ -36,16 +41,34 @@ commands:
   nres list IN                     archive directory
   nres extract IN -o DIR           entries as files plus a manifest (_nres.json)
   nres pack DIR -o OUT             rebuild an archive from an extracted folder
-  samples OUTDIR [--seed N] [--stress]
-                                   the synthetic corpus (--stress: only the stress map)
+  samples OUTDIR [--seed N] [--stress | --scale game|F]
+                                   the synthetic corpus (--stress: only the stress map; --scale:
+                                   one the size of the game, or the fraction F of that)
   survey GAME_DIR [--json R.json] [--sheet DIR]
                                    counts, hashes and the contested readings of a game folder
-
-  version (or --version)           this build's version and its libraries' versions
+  --version                        this build's version and its libraries' versions (also:
+                                   mshconv version)
 
 IN may name an archive entry: static.rlb:TANK.msh (nested entries by repeating ':').
 Global: --verbose (detail), --quiet (errors only). Run 'mshconv COMMAND --help' for options.
 )";
+
+using Command = int (*)(const msh::cli::Args&);
+
+const std::vector<std::pair<std::string, Command>> kCommands = {
+    {"convert", msh::cli::run_convert}, {"batch", msh::cli::run_batch},
+    {"preview", msh::cli::run_preview}, {"view", msh::cli::run_view},
+    {"info", msh::cli::run_info},       {"validate", msh::cli::run_validate},
+    {"nres", msh::cli::run_nres},       {"samples", msh::cli::run_samples},
+    {"survey", msh::cli::run_survey}};
+
+std::string unknown_command(const std::string& typed) {
+    std::vector<std::string> known = {"version", "--version", "--help"};
+    for (const auto& command : kCommands) known.push_back(command.first);
+    const std::vector<std::string> near = msh::cli::closest_words(typed, known);
+    return "unknown command '" + typed + "'" +
+           (near.empty() ? " (mshconv --help lists the commands)" : msh::cli::did_you_mean(near));
+}
 
 } // namespace
 
@@ -77,19 +100,14 @@ int main(int argc, char** argv) {
     // check that every command leaves no partial output).
     if (const char* n = std::getenv("MSHCONV_TEST_FAIL_WRITE_AFTER"))
         msh::inject_write_failure(std::atoi(n));
-    try {
-        if (command == "convert") return msh::cli::run_convert(args);
-        if (command == "info") return msh::cli::run_info(args);
-        if (command == "validate") return msh::cli::run_validate(args);
-        if (command == "nres") return msh::cli::run_nres(args);
-        if (command == "samples") return msh::cli::run_samples(args);
-        if (command == "batch") return msh::cli::run_batch(args);
-        if (command == "preview") return msh::cli::run_preview(args);
-        if (command == "view") return msh::cli::run_view(args);
-        if (command == "survey") return msh::cli::run_survey(args);
-        spdlog::error("unknown command '{}'", command);
-        std::fputs(kUsage, stderr);
+    const auto found = std::find_if(kCommands.begin(), kCommands.end(),
+                                    [&](const auto& c) { return c.first == command; });
+    if (found == kCommands.end()) {
+        spdlog::error("{}", unknown_command(command));
         return 2;
+    }
+    try {
+        return found->second(args);
     } catch (const msh::cli::UsageError& e) {
         spdlog::error("{} (mshconv {} --help lists the options)", e.what(), command);
         return 2;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace msh::cli {
@@ -22,6 +23,15 @@ namespace manifest = pipeline::manifest;
 using nlohmann::json;
 
 namespace {
+
+constexpr const char* kNresUsage = R"(nres list IN
+       mshconv nres extract IN -o DIR
+       mshconv nres pack DIR -o OUT
+
+list: the directory (names, types, sizes, attributes, sort indices). extract: every payload as a
+file plus _nres.json (raw names, attributes, layout, gaps). pack: the archive rebuilt from such a
+folder, byte for byte.
+)";
 
 int list(const std::string& input) {
     Loaded in = load(parse_address(input));
@@ -117,21 +127,29 @@ int pack(const fs::path& dir, const fs::path& out) {
 
 int run_nres(const Args& args) {
     po::options_description desc("nres options");
-    desc.add_options()("action", po::value<std::string>()->required(), "list | extract | pack")(
-        "input", po::value<std::string>()->required(), "archive (list, extract) or folder (pack)")(
-        "output,o", po::value<std::string>(), "folder (extract) or archive (pack)");
-    po::positional_options_description pos;
-    pos.add("action", 1).add("input", 1);
+    desc.add_options()("output,o", po::value<std::string>()->value_name("DIR|OUT"),
+                       "extract: the folder; pack: the archive");
     po::variables_map vm;
-    if (!parse_options(args, "nres list|extract|pack IN [-o OUT]", desc, pos, vm)) return 0;
-    std::string action = vm["action"].as<std::string>();
-    std::string input = vm["input"].as<std::string>();
-    if (action == "list") return list(input);
-    if (!vm.count("output")) throw UsageError("nres " + action + " needs -o OUT");
-    fs::path out = vm["output"].as<std::string>();
-    if (action == "extract") return extract(input, out);
-    if (action == "pack") return pack(input, out);
-    throw UsageError("unknown nres action '" + action + "' (list, extract or pack)");
+    if (!parse_options(args, kNresUsage, desc,
+                       {{"action", "list|extract|pack"}, {"input", "IN", false, false}}, vm))
+        return 0;
+    const std::string action = vm["action"].as<std::string>();
+    const std::vector<std::string> actions = {"list", "extract", "pack"};
+    if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
+        const std::string near = did_you_mean(closest_words(action, actions));
+        throw UsageError("unknown nres action '" + action + "'" +
+                         (near.empty() ? " (list, extract or pack)" : near));
+    }
+    if (!vm.count("input")) throw UsageError(action == "pack" ? "missing DIR" : "missing IN");
+    const std::string input = vm["input"].as<std::string>();
+    if (action == "list") {
+        if (vm.count("output")) throw UsageError("nres list prints the directory; it takes no -o");
+        return list(input);
+    }
+    if (!vm.count("output"))
+        throw UsageError("nres " + action + " needs -o " + (action == "extract" ? "DIR" : "OUT"));
+    const fs::path out = vm["output"].as<std::string>();
+    return action == "extract" ? extract(input, out) : pack(input, out);
 }
 
 } // namespace msh::cli

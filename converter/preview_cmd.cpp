@@ -1,6 +1,7 @@
 #include "preview_cmd.hpp"
 
 #include "commands.hpp"
+#include "convert_options.hpp"
 
 #include "formats/assimp_read.hpp"
 #include "formats/diagnostics.hpp"
@@ -74,47 +75,82 @@ void check_output(const Address& in, const fs::path& out, const po::variables_ma
 
 } // namespace
 
-void add_preview_options(po::options_description& desc, bool standalone) {
-    if (standalone)
-        desc.add_options()("lod", po::value<std::string>()->default_value("0"),
-                           "model: LOD 0..2 to show")("group",
-                                                      po::value<std::string>()->default_value("0"),
-                                                      "model: slot group 0..4 to show")(
-            "fps", po::value<double>(), "frames per second for --time (default 24)")(
-            "game-dir", po::value<std::string>(),
+void add_preview_options(po::options_description& desc, PreviewUse use) {
+    if (use != PreviewUse::Batch) {
+        desc.add_options()("lod", po::value<std::string>()->default_value("0")->value_name("N"),
+                           use == PreviewUse::View ? "model: LOD 0..2 shown first"
+                                                   : "model: LOD 0..2 to show")(
+            "group", po::value<std::string>()->default_value("0")->value_name("N"),
+            use == PreviewUse::View ? "model: slot group 0..4 shown first"
+                                    : "model: slot group 0..4 to show")(
+            "fps", po::value<double>()->value_name("F"),
+            use == PreviewUse::View ? "model: frames per second of the animation's key times "
+                                      "(default 24)"
+                                    : "frames per second for --time (default 24)")(
+            "game-dir", po::value<std::string>()->value_name("DIR"),
             "folder with Material.lib and Textures.lib (default: beside IN, maps: above it)");
-    if (standalone) add_reading_option(desc);
-    desc.add_options()("size", po::value<std::string>()->default_value("256"),
-                       "W or WxH pixels of one view (a grid is 2 x 2 views)")(
-        "view", po::value<std::string>(),
-        "iso|front|back|left|right|top|grid (default: iso; maps: top)")(
-        "frame", po::value<double>(), "model: pose at this animation frame (engine sampler)")(
-        "time", po::value<double>(), "model: pose at this time in seconds (frame = time * fps)")(
-        "strip", po::value<int>(), "model: N evenly spaced animation frames side by side")(
-        "turntable", po::value<int>(), "model: N views around it as an animated PNG")(
-        "background", po::value<std::string>()->default_value("transparent"),
-        "transparent or #RRGGBB")("overlay", po::value<std::string>(),
-                                  standalone ? "map: areal overlay none|outline|fill (default; "
-                                               "with a legend)"
-                                             : "maps: --to preview: none|outline|fill (default; "
-                                               "with a legend); --to glb|gltf: raw (no draped "
-                                               "layer: smaller, faster) or both (default)")(
-        "samples", po::value<int>()->default_value(2),
-        "supersampling per side: 2 = 4 samples per pixel")(
-        "both-sides", "draw the inner side of closed shells too (slower; as before culling)")(
-        "materials", po::value<std::string>(),
-        "Material.lib to use")("textures", po::value<std::string>(), "Textures.lib to use")(
-        "map", po::value<std::string>(), "map: the Land.map (default: beside IN)")(
-        "wear1", po::value<std::string>(), "map: the layer-1 WEAR (default: beside IN)")(
-        "wear2", po::value<std::string>(), "map: the layer-2 WEAR (default: beside IN)");
+        add_reading_option(desc);
+    }
+    desc.add_options()("size", po::value<std::string>()->default_value("256")->value_name("W[xH]"),
+                       use == PreviewUse::View
+                           ? "W or WxH pixels of the thumbnail whose camera the view opens at"
+                           : "W or WxH pixels of one view (a grid is 2 x 2 views)")(
+        "view", po::value<std::string>()->value_name("iso|front|back|left|right|top|grid"),
+        use == PreviewUse::View ? "the camera it opens at (default: iso; maps: top)"
+                                : "default: iso; maps: top");
+    if (use != PreviewUse::View)
+        desc.add_options()("frame", po::value<double>()->value_name("F"),
+                           "model: pose at this animation frame (engine sampler)")(
+            "time", po::value<double>()->value_name("S"),
+            "model: pose at this time in seconds (frame = time * fps)")(
+            "strip", po::value<int>()->value_name("N"),
+            "model: N evenly spaced animation frames side by side")(
+            "turntable", po::value<int>()->value_name("N"),
+            "model: N views around it as an animated PNG")("background",
+                                                           po::value<std::string>()
+                                                               ->default_value("transparent")
+                                                               ->value_name("transparent|#RRGGBB"),
+                                                           "the picture's background")(
+            "overlay-style", po::value<std::string>()->value_name("none|outline|fill"),
+            "map: the areal overlay (default: fill, with a legend)")(
+            "samples", po::value<int>()->default_value(2)->value_name("N"),
+            "supersampling per side: 2 = 4 samples per pixel")(
+            "both-sides", "draw the inner side of closed shells too (slower; as before culling)");
+    desc.add_options()("materials", po::value<std::string>()->value_name("F"),
+                       "Material.lib to use")("textures", po::value<std::string>()->value_name("F"),
+                                              "Textures.lib to use")(
+        "map", po::value<std::string>()->value_name("F"), "map: the Land.map (default: beside IN)")(
+        "wear1", po::value<std::string>()->value_name("F"),
+        "map: the layer-1 WEAR (default: beside IN)")("wear2",
+                                                      po::value<std::string>()->value_name("F"),
+                                                      "map: the layer-2 WEAR (default: beside IN)");
+}
+
+void add_old_overlay_spelling(po::options_description& hidden) {
+    hidden.add_options()("overlay", po::value<std::string>(), "");
+}
+
+void adopt_old_overlay_spelling(po::variables_map& vm) {
+    if (!vm.count("overlay")) return;
+    const std::string style = vm["overlay"].as<std::string>();
+    if (style != "none" && style != "outline" && style != "fill") return;
+    if (vm.count("overlay-style"))
+        throw UsageError("--overlay " + style + " is --overlay-style " + style +
+                         ", given as well; give --overlay-style alone");
+    spdlog::warn("--overlay {} is now --overlay-style {}", style, style);
+    auto node = vm.extract("overlay");
+    node.key() = "overlay-style";
+    vm.insert(std::move(node));
 }
 
 mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
     mshconv::PreviewOptions o;
-    const std::string size = vm["size"].as<std::string>();
-    const auto x = size.find_first_of("xX");
-    o.width = parse_int(size.substr(0, x), "size");
-    o.height = x == std::string::npos ? o.width : parse_int(size.substr(x + 1), "size");
+    if (vm.count("size")) {
+        const std::string size = vm["size"].as<std::string>();
+        const auto x = size.find_first_of("xX");
+        o.width = parse_int(size.substr(0, x), "size");
+        o.height = x == std::string::npos ? o.width : parse_int(size.substr(x + 1), "size");
+    }
     if (vm.count("view")) o.view = vm["view"].as<std::string>();
     o.lod = parse_int(vm["lod"].as<std::string>(), "lod");
     o.group = parse_int(vm["group"].as<std::string>(), "group");
@@ -127,9 +163,9 @@ mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
     if (vm.count("turntable")) o.turntable = vm["turntable"].as<int>();
     if ((vm.count("strip") && o.strip < 1) || (vm.count("turntable") && o.turntable < 1))
         throw UsageError("--strip and --turntable need at least 1");
-    o.background = parse_background(vm["background"].as<std::string>());
-    if (vm.count("overlay")) o.overlay = vm["overlay"].as<std::string>();
-    o.samples_per_side = vm["samples"].as<int>();
+    if (vm.count("background")) o.background = parse_background(vm["background"].as<std::string>());
+    if (vm.count("overlay-style")) o.overlay = vm["overlay-style"].as<std::string>();
+    if (vm.count("samples")) o.samples_per_side = vm["samples"].as<int>();
     o.both_sides = vm.count("both-sides") > 0;
     return o;
 }
@@ -140,14 +176,19 @@ pipeline::PreviewSettings preview_settings(const po::variables_map& vm) {
 
 int run_preview(const Args& args) {
     po::options_description desc("preview options");
-    desc.add_options()("input", po::value<std::string>()->required(), "file or archive entry")(
-        "output", po::value<std::string>()->required(), "the PNG")(
-        "metadata", po::value<std::string>(), "also write the facts and cameras as JSON");
-    add_preview_options(desc, true);
-    po::positional_options_description pos;
-    pos.add("input", 1).add("output", 1);
+    desc.add_options()("metadata", po::value<std::string>()->value_name("M.json"),
+                       "also write the facts and cameras as JSON");
+    add_preview_options(desc, PreviewUse::Preview);
+    po::options_description hidden;
+    add_old_overlay_spelling(hidden);
     po::variables_map vm;
-    if (!parse_options(args, kPreviewUsage, desc, pos, vm)) return 0;
+    if (!parse_options(args, kPreviewUsage, desc, {{"input", "IN"}, {"output", "OUT"}}, vm, hidden))
+        return 0;
+    adopt_old_overlay_spelling(vm);
+    if (vm.count("overlay"))
+        throw UsageError("--overlay " + vm["overlay"].as<std::string>() +
+                         " is a map export's (raw|draped|both); a preview's areal overlay is "
+                         "--overlay-style none|outline|fill");
     const Address in = parse_address(vm["input"].as<std::string>());
     const fs::path out = vm["output"].as<std::string>();
     check_output(in, out, vm);

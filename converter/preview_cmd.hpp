@@ -12,10 +12,16 @@
 
 namespace msh::cli {
 
-// --size, --view, --frame, --time, --strip, --turntable, --background, --overlay, --samples,
-// --materials, --textures, --map, --wear1, --wear2; with `standalone` also --lod, --group, --fps
-// and --game-dir (batch has its own).
-void add_preview_options(po::options_description& desc, bool standalone);
+// The commands that take the preview's options: `preview` all of them; `view` those that choose
+// what it shows and its first camera (its page is no picture); `batch --to preview` the
+// picture's (batch has its own --lod, --group, --fps, --game-dir and --reading).
+enum class PreviewUse { Preview, View, Batch };
+void add_preview_options(po::options_description& desc, PreviewUse use);
+// `--overlay none|outline|fill`, the earlier spelling of --overlay-style, accepted unlisted.
+void add_old_overlay_spelling(po::options_description& hidden);
+// Takes `--overlay none|outline|fill` as --overlay-style, with a note on stderr; other values of
+// --overlay (a map export's raw|draped|both) stay.
+void adopt_old_overlay_spelling(po::variables_map& vm);
 // Throws UsageError on a bad value or combination.
 mshconv::PreviewOptions preview_options(const po::variables_map& vm);
 pipeline::PreviewSettings preview_settings(const po::variables_map& vm);

@@ -17,20 +17,16 @@ namespace msh::cli {
 
 int run_samples(const Args& args) {
     po::options_description desc("samples options");
-    desc.add_options()("output", po::value<std::string>()->required(),
-                       "folder to write the corpus to")("seed",
-                                                        po::value<uint64_t>()->default_value(1998),
-                                                        "generator seed (same seed, same bytes)")(
+    desc.add_options()("seed", po::value<uint64_t>()->default_value(1998)->value_name("N"),
+                       "generator seed (same seed, same bytes)")(
         "stress", "write only the stress map DATA/MAPS/SynStress (as many faces as Land.msh "
                   "can hold) instead of the corpus")(
-        "scale", po::value<std::string>(),
+        "scale", po::value<std::string>()->value_name("game|F"),
         "'game' or a fraction F: about F x the shipped game (1 = game: ~950 models in 12 "
         "archives, 1,150 textures, 65 maps) instead of the standard 64-model corpus");
-    po::positional_options_description pos;
-    pos.add("output", 1);
     po::variables_map vm;
-    if (!parse_options(args, "samples OUTDIR [--seed N] [--stress | --scale game|F]", desc, pos,
-                       vm))
+    if (!parse_options(args, "samples OUTDIR [--seed N] [--stress | --scale game|F]", desc,
+                       {{"output", "OUTDIR"}}, vm))
         return 0;
     samples::Options options;
     options.seed = vm["seed"].as<uint64_t>();

@@ -602,16 +602,14 @@ void print_report(const Result& r, const std::vector<Verdict>& verdicts, const s
 
 int run_survey(const Args& args) {
     po::options_description desc("survey options");
-    desc.add_options()("game-dir", po::value<std::string>()->required(),
-                       "the game folder (walked recursively)")(
-        "json", po::value<std::string>(), "also write the report as JSON (docs/survey.md)")(
-        "sheet", po::value<std::string>(),
+    desc.add_options()("json", po::value<std::string>()->value_name("R.json"),
+                       "also write the report as JSON (docs/survey.md)")(
+        "sheet", po::value<std::string>()->value_name("DIR"),
         "write a contact sheet of the 888 and paletted textures decoded both ways (texm-rgb) "
         "into this folder");
-    po::positional_options_description pos;
-    pos.add("game-dir", 1);
     po::variables_map vm;
-    if (!parse_options(args, "survey GAME_DIR [--json R.json] [--sheet DIR]", desc, pos, vm))
+    if (!parse_options(args, "survey GAME_DIR [--json R.json] [--sheet DIR]", desc,
+                       {{"game-dir", "GAME_DIR"}}, vm))
         return 0;
     const fs::path dir = vm["game-dir"].as<std::string>();
     std::error_code ec;

@@ -11,13 +11,11 @@ namespace msh::cli {
 
 int run_validate(const Args& args) {
     po::options_description desc("validate options");
-    desc.add_options()("input", po::value<std::string>()->required(), "file or archive entry")(
-        "strict", "strict reader: every violated invariant of the spec is an error")(
+    desc.add_options()("strict", "strict reader: every violated invariant of the spec is an error")(
         "json", "print the diagnostics as JSON");
-    po::positional_options_description pos;
-    pos.add("input", 1);
     po::variables_map vm;
-    if (!parse_options(args, "validate IN [--strict] [--json]", desc, pos, vm)) return 0;
+    if (!parse_options(args, "validate IN [--strict] [--json]", desc, {{"input", "IN"}}, vm))
+        return 0;
 
     const mshconv::Validation v =
         mshconv::validate({vm["input"].as<std::string>(), vm.count("strict") > 0});

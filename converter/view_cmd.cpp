@@ -36,8 +36,8 @@ and opens it in the default browser (xdg-open) unless --no-open. IN: an MSH mode
 archive entry; every LOD and group, its animation, its textures), a Land.msh (both layers and
 the areal overlay by class), a Texm texture (each mip level at 1:1, the atlas pages), or a
 .gltf, .glb, .obj or a model in a format Assimp reads (shown as it is). The view
-opens at the preview's camera (--view, --size as for `preview`). Default PAGE: IN's name + .html
-in the current folder.
+opens at the preview's camera (--view, --size as for `preview`) with --lod and --group shown.
+Default PAGE: IN's name + .html in the current folder.
 )";
 
 #ifdef _WIN32
@@ -79,14 +79,12 @@ void open_in_browser(const fs::path& page) {
 
 int run_view(const Args& args) {
     po::options_description desc("view options");
-    desc.add_options()("input", po::value<std::string>()->required(), "file or archive entry")(
-        "output,o", po::value<std::string>(), "the page (default: IN's name + .html)")(
+    desc.add_options()("output,o", po::value<std::string>()->value_name("PAGE.html"),
+                       "the page (default: IN's name + .html)")(
         "no-open", "write the page only; do not start a browser");
-    add_preview_options(desc, true);
-    po::positional_options_description pos;
-    pos.add("input", 1);
+    add_preview_options(desc, PreviewUse::View);
     po::variables_map vm;
-    if (!parse_options(args, kViewUsage, desc, pos, vm)) return 0;
+    if (!parse_options(args, kViewUsage, desc, {{"input", "IN"}}, vm)) return 0;
     const Address in = parse_address(vm["input"].as<std::string>());
     const std::string leaf = in.entries.empty() ? in.file.filename().string() : in.entries.back();
     const fs::path out =

@@ -95,7 +95,7 @@ pipeline::TerrainExportSettings::Overlay terrain_overlay(const ConvertOptions& o
     if (o == "draped" || o == "both") return Overlay::Both;
     throw UsageError("--overlay " + o + ": maps to glTF take raw, draped or both" +
                      (o == "none" || o == "outline" || o == "fill"
-                          ? std::string(" (none, outline and fill are for previews)")
+                          ? std::string(" (none, outline and fill are a preview's --overlay-style)")
                           : std::string()));
 }
 

@@ -40,7 +40,7 @@ pipeline::PreviewSettings preview_settings(const mshconv::PreviewOptions& o,
     else if (o.overlay == "outline")
         s.overlay = pipeline::PreviewSettings::Overlay::Outline;
     else if (o.overlay != "fill")
-        throw UsageError("--overlay must be none, outline or fill, got '" + o.overlay + "'");
+        throw UsageError("--overlay-style must be none, outline or fill, got '" + o.overlay + "'");
     s.samples_per_side = o.samples_per_side;
     s.both_sides = o.both_sides;
     if (const std::string problem = pipeline::preview_settings_problem(s); !problem.empty())

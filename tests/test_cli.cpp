@@ -382,3 +382,153 @@ BOOST_AUTO_TEST_CASE(glb_and_obj_exports_of_one_stem_keep_their_sidecars) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------------------------------------
+// The command line's vocabulary: one meaning per option, the user's spelling in every usage
+// error, the closest known word for a typo.
+
+BOOST_AUTO_TEST_SUITE(cli_usage)
+
+namespace {
+
+// Boost.Program_options' own names for the positionals and its wording, never shown.
+void check_no_internal_names(const Run& r, const std::string& what) {
+    for (const char* internal : {"--input", "--output", "--action", "--game-dir'", "is required"})
+        BOOST_TEST(r.out.find(internal) == std::string::npos,
+                   what << " shows " << internal << ": " << r.out);
+}
+
+void check_usage_error(const std::string& args, const std::string& message) {
+    const Run r = test::mshconv(args);
+    BOOST_TEST(r.code == 2, args << ": exit " << r.code);
+    BOOST_TEST(r.out.find(message) != std::string::npos, args << ": " << r.out);
+    check_no_internal_names(r, args);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_mistyped_command_or_option_is_answered_with_the_closest) {
+    check_usage_error("conver a.msh b.glb", "unknown command 'conver'; did you mean 'convert'?");
+    check_usage_error("prevew a.msh b.png", "did you mean 'preview'?");
+    check_usage_error("convert a.msh b.glb --lods all",
+                      "unknown option '--lods'; did you mean '--lod'?");
+    check_usage_error("preview a.msh b.png --overlay-stile fill",
+                      "unknown option '--overlay-stile'; did you mean '--overlay-style'?");
+    check_usage_error("batch a -o b --to glb --progres",
+                      "unknown option '--progres'; did you mean '--progress'?");
+    check_usage_error("nres extrac a.rlb -o b", "unknown nres action 'extrac'; did you mean "
+                                                "'extract'?");
+    // Nothing near: no guess, the way to the list.
+    const Run r = test::mshconv("frobnicate");
+    BOOST_TEST(r.code == 2);
+    BOOST_TEST(r.out.find("unknown command 'frobnicate'") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("did you mean") == std::string::npos, r.out);
+    BOOST_TEST(r.out.find("mshconv --help") != std::string::npos, r.out);
+    // An abbreviation is no option (it would give one option two spellings).
+    check_usage_error("convert a.msh b.glb --gro 1",
+                      "unknown option '--gro'; did you mean '--group'?");
+    // The positionals' keys are no options either.
+    const Run input = test::mshconv("convert --input a.msh b.glb");
+    BOOST_TEST(input.code == 2);
+    BOOST_TEST(input.out.find("unknown option '--input'") != std::string::npos, input.out);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_name_what_the_synopsis_names) {
+    check_usage_error("convert", "missing IN");
+    check_usage_error("convert a.msh", "missing OUT");
+    check_usage_error("convert a.msh b.glb c.obj",
+                      "too many arguments ('c.obj'): convert takes IN OUT");
+    check_usage_error("preview a.msh", "missing OUT");
+    check_usage_error("batch a --to glb", "missing -o");
+    check_usage_error("batch --to glb -o b", "missing IN...");
+    check_usage_error("batch a --to glb -o", "the required argument for option '-o' is missing");
+    check_usage_error("batch a -o b --to glb -j many", "option '-j' is invalid");
+    check_usage_error("info", "missing IN");
+    check_usage_error("samples", "missing OUTDIR");
+    check_usage_error("survey", "missing GAME_DIR");
+    check_usage_error("nres", "missing list|extract|pack");
+    check_usage_error("nres pack", "missing DIR");
+    check_usage_error("nres extract a.rlb", "nres extract needs -o DIR");
+    check_usage_error("view a.msh --turntable 8", "unknown option '--turntable'");
+}
+
+BOOST_AUTO_TEST_CASE(help_lists_what_each_command_takes) {
+    const Run main = test::mshconv("--help");
+    BOOST_TEST(main.code == 0);
+    BOOST_TEST(main.out.find("samples OUTDIR [--seed N] [--stress | --scale game|F]") !=
+                   std::string::npos,
+               main.out);
+    const Run batch = test::mshconv("batch --help");
+    BOOST_TEST(batch.out.find("--overlay raw|draped|both") != std::string::npos, batch.out);
+    BOOST_TEST(batch.out.find("--overlay-style none|outline|fill") != std::string::npos, batch.out);
+    // view draws no picture: none of the picture's options.
+    const Run view = test::mshconv("view --help");
+    BOOST_TEST(view.code == 0);
+    for (const char* taken : {"--no-open", "--view", "--size", "--lod", "--game-dir", "--reading"})
+        BOOST_TEST(view.out.find(taken) != std::string::npos, taken << ": " << view.out);
+    for (const char* picture : {"--frame", "--time", "--strip", "--turntable", "--background",
+                                "--overlay", "--samples", "--both-sides", "--input"})
+        BOOST_TEST(view.out.find(picture) == std::string::npos, picture << ": " << view.out);
+    // convert's archive rules, as they are: IN a whole archive is refused with a hint (the test
+    // above), OUT an existing archive needs its entry named.
+    const Run convert = test::mshconv("convert --help");
+    BOOST_TEST(convert.out.find("A whole archive as IN is refused") != std::string::npos,
+               convert.out);
+    BOOST_TEST(convert.out.find("An existing archive as OUT needs its entry named") !=
+                   std::string::npos,
+               convert.out);
+    BOOST_TEST(convert.out.find("--input") == std::string::npos, convert.out);
+    const fs::path copy = scratch("usage-textures/Textures.lib");
+    fs::copy_file(test::corpus_dir() / "Textures.lib", copy);
+    const Run out_archive =
+        test::mshconv("convert " + q(scratch("usage-textures/x.png")) + " " + q(copy));
+    BOOST_TEST(out_archive.code == 2);
+    BOOST_TEST(out_archive.out.find("name the entry to replace") != std::string::npos,
+               out_archive.out);
+}
+
+BOOST_AUTO_TEST_CASE(overlay_style_draws_a_preview_and_overlay_shapes_an_export) {
+    const fs::path level = test::corpus_dir() / "DATA" / "MAPS" / "SynTut1";
+    const std::string land = q(level / "Land.msh");
+    const fs::path dir = scratch("overlay-style");
+    auto preview = [&](const std::string& name, const std::string& options) {
+        return test::mshconv("preview " + land + " " + q(dir / name) + " --size 96 " + options);
+    };
+    Run r = preview("outline.png", "--overlay-style outline");
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST(r.out.find("warning") == std::string::npos, r.out);
+    BOOST_TEST(preview("fill.png", "").code == 0);
+    BOOST_TEST((read_file(dir / "outline.png") != read_file(dir / "fill.png")));
+    // The earlier spelling still draws the same, with a one-line note.
+    r = preview("old.png", "--overlay outline");
+    BOOST_TEST(r.code == 0, r.out);
+    BOOST_TEST(r.out == "warning: --overlay outline is now --overlay-style outline\n", r.out);
+    BOOST_TEST((read_file(dir / "old.png") == read_file(dir / "outline.png")));
+    // An export's value for a preview, and a preview's value for an export: usage errors.
+    r = preview("raw.png", "--overlay raw");
+    BOOST_TEST(r.code == 2);
+    BOOST_TEST(r.out.find("--overlay-style none|outline|fill") != std::string::npos, r.out);
+    r = preview("raw.png", "--overlay-style raw");
+    BOOST_TEST(r.code == 2);
+    BOOST_TEST(r.out.find("--overlay-style must be none, outline or fill") != std::string::npos,
+               r.out);
+    BOOST_TEST(!fs::exists(dir / "raw.png"));
+    r = test::mshconv("convert " + land + " " + q(dir / "fill.glb") + " --overlay fill");
+    BOOST_TEST(r.code == 2);
+    BOOST_TEST(r.out.find("--overlay-style") != std::string::npos, r.out);
+    // batch --to preview: the same option, the same picture; the old spelling with the note.
+    for (const std::string spelling : {"--overlay-style", "--overlay"}) {
+        const fs::path gallery = dir / ("gallery" + spelling);
+        r = test::mshconv("batch " + q(level) + " -o " + q(gallery) + " --to preview --no-views " +
+                          "--size 96 --game-dir " + q(test::corpus_dir()) + " " + spelling +
+                          " outline");
+        BOOST_TEST(r.code == 0, r.out);
+        BOOST_TEST((r.out.find("is now --overlay-style") != std::string::npos) ==
+                       (spelling == "--overlay"),
+                   r.out);
+        BOOST_TEST((read_file(gallery / "Land.msh.png") == read_file(dir / "outline.png")),
+                   spelling);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -10,8 +10,8 @@ renderer:
 3. determinism: two runs give the same bytes, and `batch --to preview` with -j 1 and -j 2 writes
    identical trees (PNGs, JSONs, index.json, index.html);
 4. maps: at the pixels each areal polygon covers (top view, orthographic), the class colour the
-   legend names is what was blended over the ground (recovered from --overlay fill against
-   --overlay none);
+   legend names is what was blended over the ground (recovered from --overlay-style fill
+   against --overlay-style none);
 5. the gallery in a real browser (headless Chromium, tests/integration/gallery_browser.js): every
    image decodes, search and kind filter work, the screenshot shows a grid;
 6. incremental runs, --force, placeholder tiles and clear errors for damaged input, nothing
@@ -451,8 +451,8 @@ for land in maps:
     shots = {}
     for overlay in ("fill", "none"):
         png = os.path.join(work, f"{name}_{overlay}.png")
-        r = run("preview", land, png, "--size", "512", "--overlay", overlay, "--metadata", png + ".json")
-        check(r.returncode == 0, f"{name}: map preview --overlay {overlay}")
+        r = run("preview", land, png, "--size", "512", "--overlay-style", overlay, "--metadata", png + ".json")
+        check(r.returncode == 0, f"{name}: map preview --overlay-style {overlay}")
         shots[overlay] = (np.asarray(Image.open(png).convert("RGB")).astype(np.float64),
                           json.load(open(png + ".json")))
     meta = shots["fill"][1]
