@@ -125,17 +125,18 @@ int run_batch(const Args& args) {
     o.full_read = vm.count("full-read") > 0;
 
     ProgressLine progress(vm.count("progress") > 0);
-    FoldedWarnings warnings; // printed at the end: the same warning of many items is one line
+    // Warnings are in the result (each item's, and those of no item): printed at the end, folded.
     const mshconv::BatchResult r =
         mshconv::batch(request, mshconv::disk(), std::ref(progress),
-                       [&warnings](mshconv::MessageLevel level, const std::string& text) {
-                           if (level == mshconv::MessageLevel::Warning)
-                               warnings.add(text);
-                           else
-                               print_message(level, text);
+                       [](mshconv::MessageLevel level, const std::string& text) {
+                           if (level != mshconv::MessageLevel::Warning) print_message(level, text);
                        });
     progress.clear_line();
     if (vm.count("report")) write_text(vm["report"].as<std::string>(), r.report_json);
+    FoldedWarnings warnings;
+    for (const std::string& w : r.warnings) warnings.add(w, "");
+    for (const mshconv::BatchItem& item : r.items)
+        for (const std::string& w : item.warnings) warnings.add(w, item.input);
     warnings.print();
     if (spdlog::get_level() <= spdlog::level::warn) {
         const bool preview = pipeline::lower_ascii(o.to) == "preview";

@@ -1,8 +1,7 @@
 // batch's display: each failure as it happens, a status line with the count, the share done and
 // the time left (rewritten in place on a terminal; with --progress a plain line every 10 s
-// elsewhere), the warnings folded at the end (identical ones once, with their count) and the
-// summary line. ProgressLine is the OnItem callback the command hands to mshconv::batch,
-// FoldedWarnings takes the warnings of its OnMessage callback.
+// elsewhere), and at the end the warnings folded (the same warning of many items once, with its
+// count). ProgressLine is the OnItem callback the command hands to mshconv::batch.
 #pragma once
 
 #include "console.hpp"
@@ -14,7 +13,6 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -112,30 +110,41 @@ class ProgressLine {
     size_t failed_ = 0;
 };
 
-// The warnings of a run, each text once with how often it came, in the order they first came.
+// The warnings of a run, folded: the same text of several items (after the item's address,
+// which most warnings start with) is one line with its count and the first item.
 class FoldedWarnings {
   public:
-    // From the worker threads.
-    void add(const std::string& text) {
-        const std::lock_guard lock(mutex_);
-        if (++counts_[text] == 1) order_.push_back(text);
+    // A warning of the item `input` ("" for one of no item); in the order of the items.
+    void add(const std::string& text, const std::string& input) {
+        const std::string prefix = input + ": ";
+        const bool named = !input.empty() && text.starts_with(prefix);
+        const std::string key = named ? text.substr(prefix.size()) : text;
+        auto [it, added] = folds_.try_emplace(key, Fold{text, named ? input : "", 0});
+        ++it->second.count;
+        if (added) order_.push_back(key);
     }
 
-    // `warning: TEXT`, or `warning (xN): TEXT` for a text that came N times.
+    // `warning: TEXT`, or `warning (xN): TEXT (FIRST and N-1 more)`.
     void print() const {
         if (spdlog::get_level() > spdlog::level::warn) return;
-        for (const std::string& text : order_) {
-            const size_t n = counts_.at(text);
-            if (n == 1)
-                spdlog::warn("{}", text);
+        for (const std::string& key : order_) {
+            const Fold& f = folds_.at(key);
+            if (f.count == 1)
+                spdlog::warn("{}", f.first_text);
+            else if (f.first_input.empty())
+                std::fprintf(stderr, "warning (x%zu): %s\n", f.count, key.c_str());
             else
-                std::fprintf(stderr, "warning (x%zu): %s\n", n, text.c_str());
+                std::fprintf(stderr, "warning (x%zu): %s (%s and %zu more)\n", f.count, key.c_str(),
+                             f.first_input.c_str(), f.count - 1);
         }
     }
 
   private:
-    std::mutex mutex_;
-    std::map<std::string, size_t> counts_;
+    struct Fold {
+        std::string first_text, first_input;
+        size_t count = 0;
+    };
+    std::map<std::string, Fold> folds_;
     std::vector<std::string> order_;
 };
 

@@ -580,6 +580,40 @@ BOOST_AUTO_TEST_CASE(the_way_back_marks_every_unedited_file_unchanged) {
     BOOST_TEST(lines_starting(r.out, "batch: ").size() == 1u, r.out);
 }
 
+// Models without their Textures.lib: every warning is in its item's report line, and on the
+// console the same warning of several models is one line with its count.
+BOOST_AUTO_TEST_CASE(warnings_are_in_the_report_and_folded_on_the_console) {
+    const fs::path dir = scratch("warnings/x").parent_path();
+    fs::remove_all(dir);
+    fs::create_directories(dir / "game");
+    for (const char* f : {"static.rlb", "animals.rlb", "Material.lib"})
+        fs::copy_file(test::corpus_dir() / f, dir / "game" / f);
+    const Run r = test::mshconv("batch " + q(dir / "game") + " --to glb -j 2 -o " + q(dir / "X") +
+                                " --report " + q(dir / "r.json"));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const nlohmann::json report = read_json(dir / "r.json");
+    size_t in_report = 0;
+    for (const auto& i : report["items"])
+        for (const auto& w : i.value("warnings", nlohmann::json::array())) {
+            ++in_report;
+            BOOST_TEST(w.get<std::string>().starts_with(i["input"].get<std::string>() + ": "), w);
+        }
+    BOOST_TEST(in_report > 20u);
+    BOOST_TEST(report["warnings"].empty());
+    // Each warning on the console once: `warning: TEXT` or `warning (xN): TEXT (ITEM and N-1
+    // more)`.
+    size_t printed = 0;
+    const std::vector<std::string> lines = lines_starting(r.out, "warning");
+    for (const std::string& line : lines)
+        printed += line.starts_with("warning (x") ? std::stoul(line.substr(10)) : 1;
+    BOOST_TEST(printed == in_report, r.out);
+    BOOST_TEST(lines.size() < in_report);
+    BOOST_TEST(r.out.find("warning (x2): texture '") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("no Textures.lib; untextured (" + (dir / "game").string()) !=
+                   std::string::npos,
+               r.out);
+}
+
 BOOST_AUTO_TEST_CASE(usage_errors) {
     const fs::path out = scratch("batch-usage");
     const std::string lib = q(test::corpus_dir() / "LightMap.lib");
