@@ -70,7 +70,7 @@ if [[ $PARTS == *a* ]]; then
         /usr/bin/time -f "%U %S" -o "$work/time.txt" \
           "$mshconv" batch "${archives[@]}" --to preview -o "$out" -j "$jobs" --size 256 --force > "$work/batch.txt" 2>&1
         end=$(date +%s.%N)
-        drawn=$(sed -n 's/.*: \([0-9]*\) previews drawn.*/\1/p' "$work/batch.txt")
+        drawn=$(sed -n 's/^batch: \([0-9]*\) converted.*/\1/p' "$work/batch.txt")
         [ "$drawn" = "$models" ] || { echo "batch drew ${drawn:-?} previews of $models models:" >&2; cat "$work/batch.txt" >&2; exit 1; }
         echo "$(python3 -c "print($end - $start)") $(cat "$work/time.txt")" >> "$work/runs.txt"
       done

@@ -1,6 +1,7 @@
 // `mshconv batch IN... -o DIR --to FMT[,FMT]`: whole game folders through mshconv::batch
-// (include/mshconv/batch.hpp, jobs/batch.cpp), with a status line, the failures on stderr and
-// --report FILE.json; `--merge-reports` joins the reports of a --shard run.
+// (include/mshconv/batch.hpp, jobs/batch.cpp), with a status line, the failures and the folded
+// warnings on stderr, a summary line on stdout and --report FILE.json; `--merge-reports` joins
+// the reports of a --shard run.
 #include "batch_progress.hpp"
 #include "commands.hpp"
 #include "convert_options.hpp"
@@ -76,7 +77,7 @@ int run_batch(const Args& args) {
                                              "threads (default: all cores)")(
         "report", po::value<std::string>()->value_name("R.json"),
         "write a JSON summary of every item")(
-        "progress", "status line on stderr also when it is not a terminal")(
+        "progress", "status line on stderr also when it is not a terminal (every 10 s)")(
         "lod", po::value<std::string>()->default_value("0")->value_name("N|all"),
         "models: LOD 0..2 or all")(
         "group", po::value<std::string>()->default_value("0")->value_name("N|all"),
@@ -130,22 +131,26 @@ int run_batch(const Args& args) {
     o.full_read = vm.count("full-read") > 0;
 
     ProgressLine progress(vm.count("progress") > 0);
+    // Warnings are in the result (each item's, and those of no item): printed at the end, folded.
     const mshconv::BatchResult r =
-        mshconv::batch(request, mshconv::disk(), std::ref(progress), print_message);
+        mshconv::batch(request, mshconv::disk(), std::ref(progress),
+                       [](mshconv::MessageLevel level, const std::string& text) {
+                           if (level != mshconv::MessageLevel::Warning) print_message(level, text);
+                       });
     progress.clear_line();
     if (vm.count("report")) write_text(vm["report"].as<std::string>(), r.report_json);
-    // Previews: how many were skipped as unchanged is news for the user, so it is said.
-    if (pipeline::lower_ascii(o.to) == "preview" && spdlog::get_level() <= spdlog::level::warn) {
-        std::printf("batch: %zu previews drawn, %zu unchanged (skipped; --force redoes them), "
-                    "%zu failed in %.2f s\n",
-                    r.converted, r.unchanged, r.failed, r.seconds);
-    } else {
-        spdlog::log(r.failed ? spdlog::level::err : spdlog::level::info,
-                    "batch: {} converted, {} failed, {} skipped in {:.2f} s{}", r.converted,
-                    r.failed, r.skipped, r.seconds,
-                    vm.count("report") ? ""
-                    : r.failed         ? " (details: --report R.json)"
-                                       : "");
+    FoldedWarnings warnings;
+    for (const std::string& w : r.warnings) warnings.add(w, "");
+    for (const mshconv::BatchItem& item : r.items)
+        for (const std::string& w : item.warnings) warnings.add(w, item.input);
+    warnings.print();
+    if (spdlog::get_level() <= spdlog::level::warn) {
+        const bool preview = pipeline::lower_ascii(o.to) == "preview";
+        std::printf("batch: %zu converted, %zu unchanged, %zu skipped, %zu failed in %.1f s%s\n",
+                    r.converted, r.unchanged, r.skipped, r.failed, r.seconds,
+                    preview && r.unchanged ? " (unchanged previews are kept; --force redoes them)"
+                    : r.failed && !vm.count("report") ? " (details: --report R.json)"
+                                                      : "");
     }
     return r.failed ? 1 : 0;
 }

@@ -1,6 +1,7 @@
-// batch's display: counts the finished items (a status line on stderr on a terminal or with
-// --progress) and prints each failure so that it does not mix with that line. It is the
-// OnItem callback the command hands to mshconv::batch.
+// batch's display: each failure as it happens, a status line with the count, the share done and
+// the time left (rewritten in place on a terminal; with --progress a plain line every 10 s
+// elsewhere), and at the end the warnings folded (the same warning of many items once, with its
+// count). ProgressLine is the OnItem callback the command hands to mshconv::batch.
 #pragma once
 
 #include "console.hpp"
@@ -11,18 +12,37 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace msh::cli {
 
+// "12 s", "3:05", "1:02:09".
+inline std::string clock_text(double seconds) {
+    const long s = long(seconds + 0.5);
+    char text[32];
+    if (s < 60)
+        std::snprintf(text, sizeof text, "%ld s", s);
+    else if (s < 3600)
+        std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    return text;
+}
+
 class ProgressLine {
   public:
-    explicit ProgressLine(bool forced)
-        : show_(spdlog::get_level() <= spdlog::level::warn && (forced || stderr_is_terminal())),
-          overwrite_(stderr_is_terminal()), start_(Clock::now()) {}
+    // `plain`: --progress, a plain line now and then also when stderr is not a terminal. No
+    // status line with --quiet, nor with --verbose (every item is listed then).
+    explicit ProgressLine(bool plain)
+        : terminal_(stderr_is_terminal()),
+          show_(spdlog::get_level() >= spdlog::level::info &&
+                spdlog::get_level() <= spdlog::level::warn && (terminal_ || plain)),
+          start_(Clock::now()) {}
 
     // mshconv::batch makes one call at a time.
     void operator()(const mshconv::BatchItem& r) {
-        ++done_;
         if (r.status == mshconv::ItemStatus::Failed) {
             ++failed_;
             clear_line();
@@ -36,13 +56,16 @@ class ProgressLine {
         } else {
             spdlog::debug("{}: skipped ({})", r.input, r.message);
         }
-        // Long jobs only, at most a few times a second.
-        if (!show_ || since(start_) < 1.0 || since(last_) < (overwrite_ ? 0.2 : 2)) return;
+        // Long runs only; on a terminal a few times a second, elsewhere every 10 s.
+        if (!show_ || since(start_) < 1.0 || since(last_) < (terminal_ ? 0.2 : 10)) return;
         last_ = Clock::now();
-        std::fprintf(stderr, "%sbatch: %zu done, %zu failed, %.0f s  %s%s",
-                     overwrite_ ? "\r\033[K" : "", done_, failed_, since(start_), r.input.c_str(),
-                     overwrite_ ? "" : "\n");
-        drawn_ = overwrite_;
+        const std::string line = status(r);
+        if (terminal_) {
+            std::fprintf(stderr, "\r\033[K%s", line.c_str());
+            drawn_ = true;
+        } else {
+            std::fprintf(stderr, "%s\n", line.c_str());
+        }
     }
 
     void clear_line() {
@@ -56,10 +79,73 @@ class ProgressLine {
         return std::chrono::duration<double>(Clock::now() - t).count();
     }
 
-    bool show_, overwrite_;
+    // "batch: 120/480 (25%), 1 failed, 0:42, about 2:06 left  static.rlb:TANK.msh"
+    std::string status(const mshconv::BatchItem& r) const {
+        const double elapsed = since(start_);
+        const size_t total = std::max(r.total, r.done);
+        std::string line = "batch: " + std::to_string(r.done) + "/" + std::to_string(total) + " (" +
+                           std::to_string(total ? r.done * 100 / total : 100) + "%)";
+        if (failed_) line += ", " + std::to_string(failed_) + " failed";
+        line += ", " + clock_text(elapsed);
+        if (r.done < total)
+            line += ", about " + clock_text(elapsed * double(total - r.done) / double(r.done)) +
+                    " left";
+        if (terminal_) line += "  " + tail(r.input, 40);
+        return line;
+    }
+
+    // The last `width` bytes of `text` from a character's start, "..." before them when cut
+    // (the status line stays one terminal row).
+    static std::string tail(const std::string& text, size_t width) {
+        if (text.size() <= width) return text;
+        size_t from = text.size() - width;
+        while (from < text.size() && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80)
+            ++from;
+        return "..." + text.substr(from);
+    }
+
+    bool terminal_, show_;
     bool drawn_ = false;
     Clock::time_point start_, last_{};
-    size_t done_ = 0, failed_ = 0;
+    size_t failed_ = 0;
+};
+
+// The warnings of a run, folded: the same text of several items (after the item's address,
+// which most warnings start with) is one line with its count and the first item.
+class FoldedWarnings {
+  public:
+    // A warning of the item `input` ("" for one of no item); in the order of the items.
+    void add(const std::string& text, const std::string& input) {
+        const std::string prefix = input + ": ";
+        const bool named = !input.empty() && text.starts_with(prefix);
+        const std::string key = named ? text.substr(prefix.size()) : text;
+        auto [it, added] = folds_.try_emplace(key, Fold{text, named ? input : "", 0});
+        ++it->second.count;
+        if (added) order_.push_back(key);
+    }
+
+    // `warning: TEXT`, or `warning (xN): TEXT (FIRST and N-1 more)`.
+    void print() const {
+        if (spdlog::get_level() > spdlog::level::warn) return;
+        for (const std::string& key : order_) {
+            const Fold& f = folds_.at(key);
+            if (f.count == 1)
+                spdlog::warn("{}", f.first_text);
+            else if (f.first_input.empty())
+                std::fprintf(stderr, "warning (x%zu): %s\n", f.count, key.c_str());
+            else
+                std::fprintf(stderr, "warning (x%zu): %s (%s and %zu more)\n", f.count, key.c_str(),
+                             f.first_input.c_str(), f.count - 1);
+        }
+    }
+
+  private:
+    struct Fold {
+        std::string first_text, first_input;
+        size_t count = 0;
+    };
+    std::map<std::string, Fold> folds_;
+    std::vector<std::string> order_;
 };
 
 } // namespace msh::cli

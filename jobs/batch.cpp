@@ -100,6 +100,7 @@ std::string report_json(const mshconv::BatchRequest& request, const mshconv::Bat
             {"input", r.input}, {"kind", r.kind}, {"status", mshconv::status_name(r.status)}};
         if (!r.output.empty()) item["output"] = r.output;
         if (!r.message.empty()) item[r.status == Status::Failed ? "error" : "reason"] = r.message;
+        if (!r.warnings.empty()) item["warnings"] = r.warnings;
         if (r.status == Status::Converted) item["seconds"] = r.seconds;
         if (targets.nres && r.status == Status::Converted && r.kind != "archive")
             item["unchanged"] = r.unchanged;
@@ -115,8 +116,9 @@ std::string report_json(const mshconv::BatchRequest& request, const mshconv::Bat
                    {"converted_by_kind", converted_by_kind},
                    {"failed", result.failed},
                    {"skipped", result.skipped},
+                   {"unchanged", result.unchanged},
+                   {"warnings", result.warnings},
                    {"items", items}};
-    if (targets.nres || targets.preview) report["unchanged"] = result.unchanged;
     if (!shard.whole()) report["shard"] = {{"index", shard.index}, {"count", shard.count}};
     // Messages may quote damaged (non-UTF-8) bytes.
     return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -142,10 +144,12 @@ mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const O
     BatchResult result;
     result.threads = options.threads ? *options.threads : unsigned(omp_get_max_threads());
     Progress progress(on_item);
-    BatchRun run{io,       options,
-                 targets,  {options.convert, io, on_message},
-                 shard,    int(result.threads),
-                 progress, result.items};
+    KeptWarnings run_warnings;
+    BatchRun run{io,           options,
+                 targets,      on_message,
+                 run_warnings, keeping_warnings({options.convert, io, on_message}, run_warnings),
+                 shard,        int(result.threads),
+                 progress,     result.items};
     PreviewRun previews;
     if (targets.nres)
         rebuild_all(run, request.inputs, request.output);
@@ -155,10 +159,7 @@ mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const O
         convert_forward(run, request.inputs, request.output);
     result.seconds = seconds_since(start);
 
-    // Reverse: raw entries are copied, not converted (reported only when they fail).
-    std::erase_if(result.items, [](const BatchItem& r) {
-        return r.kind == "raw" && r.status != ItemStatus::Failed;
-    });
+    result.warnings = run_warnings.texts();
     std::map<std::string, size_t> converted_by_kind;
     for (const BatchItem& r : result.items) {
         result.converted += r.status == ItemStatus::Converted;

@@ -7,9 +7,11 @@
 
 #include <mshconv/batch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace msh::jobs {
@@ -23,19 +25,38 @@ inline double seconds_since(Clock::time_point t) {
 using Result = mshconv::BatchItem;
 using Status = mshconv::ItemStatus;
 
-// Hands each finished item to the caller's callback, one call at a time.
+// A line of the report, before its seconds, warnings and progress count.
+inline Result report_line(std::string input, std::string kind, std::string output, Status status,
+                          std::string message) {
+    Result r;
+    r.input = std::move(input);
+    r.kind = std::move(kind);
+    r.output = std::move(output);
+    r.status = status;
+    r.message = std::move(message);
+    return r;
+}
+
+// Hands each finished item to the caller's callback, one call at a time, with the run's count.
 class Progress {
   public:
     explicit Progress(const mshconv::OnItem& on_item) : on_item_(on_item) {}
-    void finished(const Result& r) {
-        if (!on_item_) return;
+    // `n` more items are planned.
+    void expect(size_t n) {
         const std::lock_guard lock(mutex_);
-        on_item_(r);
+        total_ += n;
+    }
+    void finished(Result& r) {
+        const std::lock_guard lock(mutex_);
+        r.done = ++done_;
+        r.total = total_ = std::max(total_, done_);
+        if (on_item_) on_item_(r);
     }
 
   private:
     const mshconv::OnItem& on_item_;
     std::mutex mutex_;
+    size_t done_ = 0, total_ = 0;
 };
 
 struct Targets {
@@ -54,11 +75,18 @@ struct BatchRun {
     mshconv::Io& io;
     const mshconv::BatchOptions& options;
     const Targets& targets;
-    Job job; // options.convert on `io`, the caller's messages
+    mshconv::OnMessage on_message; // the caller's
+    KeptWarnings& run_warnings;    // of no item (a game library that cannot be read)
+    Job job;                       // options.convert on `io`; its warnings in run_warnings
     Shard shard;
     int threads = 1;
     Progress& progress;
     std::vector<Result>& results;
+
+    // An item's job: its warnings go to `kept` (the item's report line) and to the caller.
+    Job item_job(KeptWarnings& kept) const {
+        return keeping_warnings({options.convert, io, on_message}, kept);
+    }
 };
 
 // `inner` is `outer` or lies below it.

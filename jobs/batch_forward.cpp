@@ -125,6 +125,9 @@ struct ItemJob {
     size_t result = 0;
     Mirror* mirror = nullptr; // archive entry: its archive (null for loose files)
     size_t entry = 0;
+    // A loose file: its mirror record, and where it is copied as it is when it fails.
+    size_t record = 0;
+    fs::path raw_copy;
 };
 
 class Forward {
@@ -145,6 +148,10 @@ class Forward {
     // every input was whole.
     void finish() {
         const std::vector<bool> mine = shard_units(io_, units_, shard_);
+        size_t expected = results_.size(); // inputs that failed already
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (mine[i]) expected += expected_items(units_[i].address);
+        progress_.expect(expected);
         for (size_t i = 0; i < units_.size(); ++i)
             if (mine[i]) file(units_[i].address, units_[i].rel, units_[i].root);
         flush();
@@ -154,14 +161,16 @@ class Forward {
 
   private:
     size_t add_result(const std::string& input, const std::string& kind) {
-        results_.push_back({input, kind, "", Status::Skipped, "", 0, false});
+        results_.push_back(report_line(input, kind, "", Status::Skipped, ""));
         return results_.size() - 1;
     }
 
-    void fail(const std::string& input, const std::string& kind, const std::string& message) {
+    void fail(const std::string& input, const std::string& kind, const std::string& message,
+              const std::string& output = {}) {
         const size_t r = add_result(input, kind);
         results_[r].status = Status::Failed;
         results_[r].message = message;
+        results_[r].output = output;
         progress_.finished(results_[r]);
     }
 
@@ -221,6 +230,43 @@ class Forward {
         return libraries_by_dir_[asked] = slot.get();
     }
 
+    // The report lines `address` will give, for the progress total: one per converted entry of
+    // an archive (nested ones included), else one. Only the directories are read.
+    size_t expected_items(const Address& address) const {
+        try {
+            const Loaded in = load(io_, address);
+            const std::string leaf =
+                address.entries.empty() ? address.file.filename().string() : address.entries.back();
+            if (sniff(in.bytes, {leaf, std::nullopt}) != ContentKind::NResArchive) return 1;
+            const size_t n = converted_entries(read_archive(in.bytes, address.display()));
+            release_mapped_pages(in.bytes);
+            return std::max<size_t>(n, 1);
+        } catch (const std::exception&) {
+            return 1;
+        }
+    }
+
+    size_t converted_entries(const nres::Archive& ar) const {
+        if (ar.verbatim_only) return 0;
+        size_t n = 0;
+        for (const nres::Entry& e : ar.entries) {
+            const ContentKind kind = sniff(e.data, {e.name(), e.type});
+            if (kind == ContentKind::NResArchive) {
+                try {
+                    n += converted_entries(read_archive(e.data, e.name()));
+                } catch (const std::exception&) {
+                    ++n;
+                }
+            } else {
+                n += kind == ContentKind::DamagedNRes ||
+                     (!targets_.model_ext.empty() &&
+                      (kind == ContentKind::Terrain || kind == ContentKind::Model)) ||
+                     (targets_.png && kind == ContentKind::Texm);
+            }
+        }
+        return n;
+    }
+
     // `rel`: the file's folder relative to its input folder (mirrored below DIR).
     void file(const Address& address, const fs::path& rel, const fs::path& root) {
         const std::string where = address.display();
@@ -236,18 +282,33 @@ class Forward {
             address.entries.empty() ? address.file.filename().string() : address.entries.back();
         const std::string lower_leaf = pipeline::lower_ascii(leaf);
         mirror_path_ = (rel / leaf).generic_string();
-        // Not converted, yet part of the tree: copied as it is, so the mirror stays whole.
-        auto copy_raw = [&](const std::string& kind, const std::string& why,
-                            std::string claimed = {}) {
-            skip(where, kind, why + "; copied as it is");
+        // Not converted, yet part of the tree: copied as it is (named `claimed`, else like the
+        // input), so the mirror stays whole. Returns the copy's path below DIR.
+        auto copy_as_is = [&](std::string claimed) {
             if (claimed.empty()) claimed = names_in(out_folder).claim_for_entry(leaf, 0);
             const fs::path copy = out_folder / claimed;
+            write_files(io_, {{copy, in.bytes}});
+            records_.push_back({mirror_path_, "raw", relative(copy), {}, MirrorRecord().result});
+            return relative(copy);
+        };
+        auto copy_raw = [&](const std::string& kind, const std::string& why,
+                            const std::string& claimed = {}) {
+            const size_t r = add_result(where, kind);
             try {
-                write_files(io_, {{copy, in.bytes}});
-                records_.push_back(
-                    {mirror_path_, "raw", relative(copy), {}, MirrorRecord().result});
+                results_[r].output = copy_as_is(claimed);
+                results_[r].message = why + "; copied as it is";
             } catch (const std::exception& e) {
-                fail(where, kind, e.what());
+                results_[r].status = Status::Failed;
+                results_[r].message = e.what();
+            }
+            progress_.finished(results_[r]);
+        };
+        // A damaged input: a failure, and copied as it is so that the way back gives it back.
+        auto fail_copied = [&](const std::string& kind, const std::string& message) {
+            try {
+                fail(where, kind, message + " (copied as it is)", copy_as_is({}));
+            } catch (const std::exception& e) {
+                fail(where, kind, message + "; not copied: " + e.what());
             }
         };
 
@@ -255,12 +316,14 @@ class Forward {
         case ContentKind::Terrain:
             if (targets_.model_ext.empty())
                 return copy_raw("map", "maps convert to a model format");
-            queue_loose(JobKind::Map, address, out_folder, stem_of(leaf), model_suffixes(), root);
+            queue_loose(JobKind::Map, address, out_folder, leaf, stem_of(leaf), model_suffixes(),
+                        root);
             return;
         case ContentKind::Model:
             if (targets_.model_ext.empty())
                 return copy_raw("model", "models convert to glb, gltf or obj");
-            queue_loose(JobKind::Model, address, out_folder, stem_of(leaf), model_suffixes(), root);
+            queue_loose(JobKind::Model, address, out_folder, leaf, stem_of(leaf), model_suffixes(),
+                        root);
             return;
         case ContentKind::ArealMap:
             // Beside a Land.msh that converts, the map travels in its sidecar.
@@ -275,7 +338,7 @@ class Forward {
             try {
                 ar = read_archive(in.bytes, where);
             } catch (const std::exception& e) {
-                return fail(where, "archive", e.what());
+                return fail_copied("archive", e.what());
             }
             const std::string folder_name = names_in(out_folder).claim_for_entry(leaf, 0);
             if (!plan_archive(std::move(ar), address, out_folder / folder_name,
@@ -299,13 +362,13 @@ class Forward {
             return;
         }
         case ContentKind::DamagedNRes:
-            return fail(where, "archive", nres_error(in.bytes, where));
+            return fail_copied("archive", nres_error(in.bytes, where));
         case ContentKind::Texm: {
             if (!targets_.png) return copy_raw("texture", "textures convert to png");
             const std::string stem =
                 lower_leaf.ends_with(".texm") ? leaf.substr(0, leaf.size() - 5) : leaf;
-            queue_loose(JobKind::Texture, address, out_folder, stem, {".png", ".sidecar.json"},
-                        root);
+            queue_loose(JobKind::Texture, address, out_folder, leaf, stem,
+                        {".png", ".sidecar.json"}, root);
             return;
         }
         case ContentKind::Wear:
@@ -317,8 +380,8 @@ class Forward {
         // archive): a failure, never a silent skip. Anything else is not ours to convert.
         for (const char* ext : {".rlb", ".lib", ".msh", ".map", ".texm"})
             if (lower_leaf.ends_with(ext))
-                return fail(
-                    where, "other",
+                return fail_copied(
+                    "other",
                     where + ": not a readable " + std::string(ext + 1) + " file (" +
                         (in.bytes.empty() ? std::string("empty") : "no NRes or Texm magic") + ")");
         copy_raw("other", "not a model, map, texture or archive");
@@ -329,18 +392,20 @@ class Forward {
     }
 
     void queue_loose(JobKind kind, const Address& address, const fs::path& out_folder,
-                     const std::string& stem, const std::vector<std::string>& suffixes,
-                     const fs::path& root) {
+                     const std::string& leaf, const std::string& stem,
+                     const std::vector<std::string>& suffixes, const fs::path& root) {
         ItemJob j;
         j.kind = kind;
         j.address = address;
         j.output = out_folder / (names_in(out_folder).claim_stem(stem, suffixes) + suffixes[0]);
+        j.raw_copy = out_folder / names_in(out_folder).claim_for_entry(leaf, 0);
         if (kind == JobKind::Model || kind == JobKind::Map) {
             j.context.libraries = libraries_for(address.file.parent_path(), root);
             // The sibling WEAR is looked up in the job (it reads the parent archive or folder).
         }
         j.result = add_result(address.display(), kind_name(kind));
         const fs::path sidecar = out_folder / (file_stem_of(j.output) + ".sidecar.json");
+        j.record = records_.size();
         records_.push_back(
             {mirror_path_, kind_name(kind), relative(j.output), relative(sidecar), j.result});
         jobs_.push_back(std::move(j));
@@ -401,7 +466,8 @@ class Forward {
                 try {
                     inner = read_archive(e.data, ea.display());
                 } catch (const std::exception& ex) {
-                    fail(ea.display(), "archive", std::string(ex.what()) + " (kept raw)");
+                    fail(ea.display(), "archive", std::string(ex.what()) + " (kept raw)",
+                         relative(folder / raw));
                     m->payloads[i] = {{"file", raw}};
                     continue;
                 }
@@ -417,7 +483,8 @@ class Forward {
             } else {
                 // A damaged nested image is a bad input: reported, and kept as it is.
                 if (kind == ContentKind::DamagedNRes)
-                    fail(ea.display(), "other", nres_error(e.data, ea.display()) + " (kept raw)");
+                    fail(ea.display(), "other", nres_error(e.data, ea.display()) + " (kept raw)",
+                         relative(folder / raw));
                 m->payloads[i] = {{"file", raw}};
                 continue;
             }
@@ -445,26 +512,30 @@ class Forward {
     void run_one(ItemJob& j) {
         Result& r = results_[j.result];
         const auto start = Clock::now();
-        r.output = fs::path(j.output).lexically_relative(out_dir_).generic_string();
+        r.output = relative(j.output);
+        KeptWarnings warnings;
+        const Job job = run_.item_job(warnings);
+        Loaded in;
+        bool loaded = false;
         try {
-            Loaded in;
             if (j.mirror) {
                 in.address = j.address;
                 in.bytes = j.mirror->archive.entries[j.entry].data;
             } else {
                 in = load(io_, j.address);
             }
+            loaded = true;
             switch (j.kind) {
             case JobKind::Model:
                 if (!j.mirror)
                     j.context.wear = find_sibling(io_, j.address, model_wear_name(j.address));
-                export_model(job_, in, j.output, &j.context);
+                export_model(job, in, j.output, &j.context);
                 break;
             case JobKind::Map:
-                export_terrain(job_, in, j.output, j.context.libraries);
+                export_terrain(job, in, j.output, j.context.libraries);
                 break;
             case JobKind::Texture:
-                export_texture(job_, in, j.output);
+                export_texture(job, in, j.output);
                 break;
             }
             r.status = Status::Converted;
@@ -475,11 +546,29 @@ class Forward {
             if (j.mirror) { // the entry stays in the mirrored archive as a raw file
                 j.mirror->payloads[j.entry] = {{"file", j.mirror->raw_names[j.entry]}};
                 j.mirror->write_raw[j.entry] = true;
+                r.output = relative(j.mirror->folder / j.mirror->raw_names[j.entry]);
+            } else if (loaded) { // the file is copied as it is: the mirror stays whole
+                keep_raw(j, in.bytes, r);
             }
         }
+        r.warnings = warnings.texts();
         if (j.mirror) j.mirror->release_converted(j.mirror->archive.entries[j.entry].data);
         r.seconds = seconds_since(start);
         progress_.finished(r);
+    }
+
+    // A loose file that failed: its copy takes its place in the mirror.
+    void keep_raw(const ItemJob& j, ByteView bytes, Result& r) {
+        try {
+            write_files(io_, {{j.raw_copy, bytes}});
+        } catch (const std::exception& e) {
+            r.message += std::string("; not copied: ") + e.what();
+            return;
+        }
+        r.output = relative(j.raw_copy);
+        r.message += " (copied as it is)";
+        MirrorRecord& m = records_[j.record];
+        m = {m.path, "raw", r.output, {}, MirrorRecord().result};
     }
 
     void flush() {

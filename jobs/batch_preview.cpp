@@ -132,6 +132,7 @@ class PreviewBatch {
         std::stable_sort(order.begin(), order.end(),
                          [&](size_t x, size_t y) { return assets_[x].size > assets_[y].size; });
         texture_cache_ = std::make_unique<pipeline::PreviewTextureCache>();
+        progress_.expect(results_.size()); // every asset planned, and the inputs that failed
 #pragma omp parallel for schedule(dynamic, 1) num_threads(run_.threads)
         for (long i = 0; i < count; ++i) run(assets_[order[size_t(i)]]);
         write_index();
@@ -140,7 +141,7 @@ class PreviewBatch {
 
   private:
     void fail(const std::string& input, const std::string& kind, const std::string& message) {
-        results_.push_back({input, kind, "", Status::Failed, message, 0, false});
+        results_.push_back(report_line(input, kind, "", Status::Failed, message));
         progress_.finished(results_.back());
     }
 
@@ -176,7 +177,7 @@ class PreviewBatch {
 
     void add(Asset a) {
         a.result = results_.size();
-        results_.push_back({a.address.display(), a.kind, "", Status::Skipped, "", 0, false});
+        results_.push_back(report_line(a.address.display(), a.kind, "", Status::Skipped, ""));
         assets_.push_back(std::move(a));
     }
 
@@ -314,6 +315,8 @@ class PreviewBatch {
         const fs::path json_path = out_ / (a.name + ".json");
         const fs::path view_path = out_ / (a.name + ".view.js");
         r.output = a.name + ".png";
+        KeptWarnings warnings;
+        const Job job = run_.item_job(warnings);
         a.entry = {{"name", a.name},
                    {"kind", a.kind},
                    {"source", a.address.portable()},
@@ -334,8 +337,8 @@ class PreviewBatch {
             std::optional<pipeline::ModelExportInput> model;
             std::optional<pipeline::TerrainExportInput> map;
             std::optional<mapping::MaterialLibraries> own;
-            if (a.kind == "model") model = model_export_input(job_, in, &context);
-            if (a.kind == "map") map = terrain_export_input(job_, in, a.libraries, own);
+            if (a.kind == "model") model = model_export_input(job, in, &context);
+            if (a.kind == "map") map = terrain_export_input(job, in, a.libraries, own);
             const std::string key =
                 sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
             if (!force_ && unchanged(json_path, png_path, view_path, key, a.entry)) {
@@ -373,6 +376,7 @@ class PreviewBatch {
             }
             fill_entry(a.entry, meta);
         }
+        r.warnings = warnings.texts();
         r.seconds = seconds_since(start);
         progress_.finished(r);
     }

@@ -28,10 +28,13 @@ class Rebuild {
   public:
     explicit Rebuild(BatchRun& run)
         : io_(run.io), threads_(run.threads), progress_(run.progress), results_(run.results),
-          full_read_(run.options.full_read), job_{options_, run.io, run.job.on_message} {}
+          full_read_(run.options.full_read), on_message_(run.on_message) {}
 
-    // The model imports' job: the run's Io, no options of a single conversion.
-    const Job& job() const { return job_; }
+    // An item's import job: the run's Io, no options of a single conversion; its warnings go to
+    // `kept` (the item's report line) and to the caller.
+    Job item_job(KeptWarnings& kept) const {
+        return keeping_warnings({options_, io_, on_message_}, kept);
+    }
     mshconv::Io& io() const { return io_; }
 
     // --full-read: read and compare even the files the exports wrote (pipeline::is_written_file).
@@ -44,8 +47,9 @@ class Rebuild {
 
     // The archive of an unpacked folder, written to `target` in pieces (the payloads are not
     // assembled in memory a second time); false when an entry failed (each failure reported).
-    bool write_archive(const fs::path& folder, const fs::path& target) {
-        const std::optional<nres::Archive> ar = archive(folder, target.string());
+    // `output`: `target` as the report names it.
+    bool write_archive(const fs::path& folder, const fs::path& target, const std::string& output) {
+        const std::optional<nres::Archive> ar = archive(folder, output);
         if (!ar) return false;
         const nres::Pieces pieces = nres::write_pieces(*ar);
         io_.write_set({{target, {pieces.pieces.begin(), pieces.pieces.end()}}});
@@ -90,11 +94,12 @@ class Rebuild {
             else
                 ok = false;
         }
+        // Raw entries are copies: only a failed one keeps its report line.
         const size_t first = results_.size();
         for (size_t i : flat)
-            results_.push_back({(folder / describe(entries[i])).string(), kind_of(entries[i]),
-                                out_display + ":" + ar.entries[i].display_name(), Status::Converted,
-                                "", 0, false});
+            results_.push_back(report_line(
+                (folder / describe(entries[i])).string(), kind_of(entries[i]),
+                out_display + ":" + ar.entries[i].display_name(), Status::Converted, ""));
         const long count = long(flat.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
         for (long k = 0; k < count; ++k) {
@@ -111,6 +116,11 @@ class Rebuild {
             r.seconds = seconds_since(start);
             if (r.kind != "raw" || r.status == Status::Failed) progress_.finished(r);
         }
+        results_.erase(std::remove_if(results_.begin() + std::ptrdiff_t(first), results_.end(),
+                                      [](const Result& r) {
+                                          return r.kind == "raw" && r.status != Status::Failed;
+                                      }),
+                       results_.end());
         if (!ok) return std::nullopt;
         return ar;
     }
@@ -148,8 +158,10 @@ class Rebuild {
             return std::move(t.texm);
         }
         if (kind == "model") {
-            pipeline::ModelImport m =
-                import_model_files(job_, at("converted/file"), at("converted/sidecar"), choices());
+            KeptWarnings warnings;
+            pipeline::ModelImport m = import_model_files(item_job(warnings), at("converted/file"),
+                                                         at("converted/sidecar"), choices());
+            r.warnings = warnings.texts();
             r.unchanged = m.identical;
             return std::move(m.msh);
         }
@@ -160,7 +172,7 @@ class Rebuild {
     }
 
     void fail(const std::string& input, const std::string& message) {
-        results_.push_back({input, "archive", "", Status::Failed, message, 0, false});
+        results_.push_back(report_line(input, "archive", "", Status::Failed, message));
         progress_.finished(results_.back());
     }
 
@@ -169,9 +181,38 @@ class Rebuild {
     Progress& progress_;
     std::vector<Result>& results_;
     bool full_read_ = false;
+    mshconv::OnMessage on_message_;
     const mshconv::ConvertOptions options_{};
-    const Job job_; // refers to options_
 };
+
+// The report lines an unpacked archive will give, for the progress total: its converted
+// entries, those of nested archives included (0 when its manifest cannot be read).
+size_t converted_entries(mshconv::Io& io, const fs::path& folder) {
+    const std::string where = (folder / manifest::kFileName).string();
+    try {
+        const json m = manifest::load(folder, io);
+        const json& entries = m.at("entries");
+        size_t n = 0;
+        for (size_t i = 0; i < entries.size(); ++i) {
+            if (!entries[i].contains("converted")) continue;
+            if (entries[i]["converted"].value("kind", "") != "archive")
+                ++n;
+            else
+                n += converted_entries(
+                    io, manifest::entry_file(m, i, "converted/folder", folder, where, &io));
+        }
+        return n;
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+// `path` as the report names outputs: relative to -o (`out`), or its file name when -o names
+// the rebuilt archive itself.
+std::string report_path(const fs::path& path, const fs::path& out) {
+    const std::string rel = path.lexically_relative(out).generic_string();
+    return rel.empty() || rel == "." ? path.filename().generic_string() : rel;
+}
 
 // Folders holding a manifest below `dir` (not looking inside them: nested archives belong to
 // their parent).
@@ -187,9 +228,11 @@ void find_unpacked(mshconv::Io& io, const fs::path& dir, std::vector<fs::path>& 
     for (const fs::path& d : subdirs) find_unpacked(io, d, out);
 }
 
-// Land.msh (+ Land.map beside it) from a map export and its terrain sidecar.
-void rebuild_map(mshconv::Io& io, const fs::path& file, const fs::path& sidecar_path,
+// Land.msh (+ Land.map beside it) from a map export and its terrain sidecar; true when both
+// came back byte for byte.
+bool rebuild_map(const Job& job, const fs::path& file, const fs::path& sidecar_path,
                  const fs::path& target, bool full_read) {
+    mshconv::Io& io = job.io;
     const std::optional<sidecar::TerrainSidecar> sc =
         pipeline::read_terrain_sidecar(io.read(sidecar_path).bytes, sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
@@ -198,6 +241,8 @@ void rebuild_map(mshconv::Io& io, const fs::path& file, const fs::path& sidecar_
     std::vector<std::string> warnings;
     const mapping::TerrainImportResult r =
         pipeline::import_terrain_file(file, *sc, settings, warnings, io);
+    for (const std::string& w : warnings) job.warn(w);
+    for (const std::string& w : r.report.warnings) job.warn(w);
     std::vector<PathBytes> level; // both files or neither
     if (sc->has_map()) {
         // The name it had beside its Land.msh (the sidecar records its address).
@@ -208,6 +253,7 @@ void rebuild_map(mshconv::Io& io, const fs::path& file, const fs::path& sidecar_
     }
     level.push_back({target, r.land_msh});
     write_files(io, level);
+    return r.msh_identical && r.map_identical;
 }
 
 // Bytes below `p` (a file or a folder): the size a shard unit weighs.
@@ -226,7 +272,7 @@ uint64_t tree_bytes(mshconv::Io& io, const fs::path& p) {
 // files (maps, models, textures, raw copies) in parallel, largest first so that a big map does
 // not start last. Report lines keep the mirror's order whatever finishes first.
 void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorRecord>& records,
-                    const fs::path& back, Rebuild& rebuild) {
+                    const fs::path& back, const fs::path& run_out, Rebuild& rebuild) {
     mshconv::Io& io = run.io;
     Progress& progress = run.progress;
     std::vector<Result>& results = run.results;
@@ -235,6 +281,23 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
     for (const MirrorRecord& m : records)
         units.push_back({m.path, m.output.empty() ? 0 : tree_bytes(io, in / m.output)});
     const std::vector<bool> mine = shard_members(units, run.shard);
+    size_t expected = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+        if (records[i].kind == "map_part" || !mine[i]) continue;
+        ++expected;
+        if (records[i].kind == "archive") {
+            try {
+                expected += converted_entries(io, confined_path(&io, in, records[i].output));
+            } catch (const std::exception&) { // reported when it is rebuilt
+            }
+        }
+    }
+    progress.expect(expected);
+    // The report names the rebuilt files relative to -o.
+    const std::string below_out = report_path(back, run_out);
+    auto output_of = [&](const std::string& path) {
+        return back == run_out ? path : below_out + "/" + path;
+    };
     auto inside = [&](size_t i, const fs::path& folder, const std::string& name, const char* key) {
         try {
             return confined_path(&io, folder, name);
@@ -256,8 +319,8 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
         const MirrorRecord& m = records[i];
         if (m.kind == "map_part" || !mine[i]) continue; // a map_part is written by its map
         const auto start = Clock::now();
-        results.push_back(
-            {(in / m.output).string(), m.kind, m.path, Status::Converted, "", 0, false});
+        results.push_back(report_line((in / m.output).string(), m.kind, output_of(m.path),
+                                      Status::Converted, ""));
         const size_t line = results.size() - 1;
         try {
             const fs::path target = inside(i, back, m.path, "path");
@@ -266,7 +329,7 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
                 loose.push_back({i, line, target, output});
                 continue;
             }
-            if (!rebuild.write_archive(output, target))
+            if (!rebuild.write_archive(output, target, output_of(m.path)))
                 throw std::runtime_error("not written: entries failed");
         } catch (const std::exception& e) {
             failed(line, e);
@@ -284,14 +347,16 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
         const MirrorRecord& m = records[l.record];
         Result& r = results[l.line];
         const auto start = Clock::now();
+        KeptWarnings warnings;
+        const Job job = rebuild.item_job(warnings);
         try {
-            if (m.kind == "raw") {
+            if (m.kind == "raw") { // the mirror's copy, as it is
                 const mshconv::FileBytes raw = io.read(l.output);
                 write_files(io, {{l.target, raw.bytes}});
+                r.unchanged = true;
             } else if (m.kind == "model") {
                 pipeline::ModelImport imported = import_model_files(
-                    rebuild.job(), l.output, inside(l.record, in, m.sidecar, "sidecar"),
-                    rebuild.choices());
+                    job, l.output, inside(l.record, in, m.sidecar, "sidecar"), rebuild.choices());
                 r.unchanged = imported.identical;
                 write_files(io, {{l.target, imported.msh}});
             } else if (m.kind == "texture") {
@@ -301,8 +366,8 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
                 r.unchanged = t.identical;
                 write_files(io, {{l.target, t.texm}});
             } else if (m.kind == "map") {
-                rebuild_map(io, l.output, inside(l.record, in, m.sidecar, "sidecar"), l.target,
-                            rebuild.full_read());
+                r.unchanged = rebuild_map(job, l.output, inside(l.record, in, m.sidecar, "sidecar"),
+                                          l.target, rebuild.full_read());
             } else {
                 throw FormatError(
                     where, Location::at_pointer("/files/" + std::to_string(l.record) + "/kind"),
@@ -311,6 +376,7 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
         } catch (const std::exception& e) {
             failed(l.line, e);
         }
+        r.warnings = warnings.texts();
         r.seconds = seconds_since(start);
         progress.finished(r);
     }
@@ -330,7 +396,7 @@ void rebuild_all(BatchRun& run, const std::vector<std::string>& inputs, const fs
         // A whole-tree mirror: every file back at its path below -o.
         if (const auto records = read_mirror(io, in)) {
             rebuild_mirror(run, in, *records,
-                           inputs.size() > 1 ? out / fs::path(in).filename() : out, rebuild);
+                           inputs.size() > 1 ? out / fs::path(in).filename() : out, out, rebuild);
             continue;
         }
         const bool single = io.is_file(fs::path(in) / manifest::kFileName);
@@ -344,11 +410,14 @@ void rebuild_all(BatchRun& run, const std::vector<std::string>& inputs, const fs
         const std::vector<bool> mine = shard_members(units, run.shard);
         for (size_t i = 0; i < all.size(); ++i)
             if (mine[i]) folders.push_back(all[i]);
+        size_t expected = folders.size();
+        for (const fs::path& folder : folders) expected += converted_entries(io, folder);
+        progress.expect(expected);
         if (all.empty()) {
-            results.push_back(
-                {in, "archive", "", Status::Failed,
-                 "no unpacked archive (no " + std::string(manifest::kFileName) + ") in this folder",
-                 0, false});
+            results.push_back(report_line(in, "archive", "", Status::Failed,
+                                          "no unpacked archive (no " +
+                                              std::string(manifest::kFileName) +
+                                              ") in this folder"));
             progress.finished(results.back());
         }
         for (const fs::path& folder : folders) {
@@ -359,10 +428,11 @@ void rebuild_all(BatchRun& run, const std::vector<std::string>& inputs, const fs
                 target = out / fs::path(in).filename();
             const auto start = Clock::now();
             const size_t line = results.size();
+            const std::string output = report_path(target, out);
             results.push_back(
-                {folder.string(), "archive", target.string(), Status::Converted, "", 0, false});
+                report_line(folder.string(), "archive", output, Status::Converted, ""));
             try {
-                if (!rebuild.write_archive(folder, target))
+                if (!rebuild.write_archive(folder, target, output))
                     throw std::runtime_error("not written: entries failed");
             } catch (const std::exception& e) { // results may have grown: by index
                 results[line].status = Status::Failed;

@@ -96,11 +96,14 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
                                   std::to_string(count) + " are missing");
 
     json merged = {{"schema", "mshconv-batch/1"}, {"to", to}, {"shards", count}};
-    json items = json::array(), inputs = json::array(), by_kind = json::object();
+    json items = json::array(), inputs = json::array(), by_kind = json::object(),
+         warnings = json::array();
     double slowest = 0, total = 0;
     uint64_t converted = 0, failed = 0, skipped = 0, unchanged = 0;
     for (const json* d : by_index) {
         for (const json& item : (*d)["items"]) items.push_back(item);
+        if (d->contains("warnings"))
+            for (const json& w : (*d)["warnings"]) warnings.push_back(w);
         for (const json& in : (*d)["inputs"])
             if (std::find(inputs.begin(), inputs.end(), in) == inputs.end()) inputs.push_back(in);
         for (const auto& [kind, n] : (*d)["converted_by_kind"].items())
@@ -120,7 +123,8 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
     merged["converted_by_kind"] = by_kind;
     merged["failed"] = failed;
     merged["skipped"] = skipped;
-    if (to == "nres") merged["unchanged"] = unchanged;
+    merged["unchanged"] = unchanged;
+    merged["warnings"] = warnings;
     merged["items"] = items;
     BatchResult result;
     result.report_json = merged.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

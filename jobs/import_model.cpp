@@ -250,7 +250,9 @@ pipeline::ModelImport import_model_files(const Job& job, const fs::path& input,
     return import_scene_file(job, input, &sidecar, sidecar_path, choices);
 }
 
-void import_model(const Job& job, const Address& in, const std::string& out_spec) {
+void import_model(const Job& caller, const Address& in, const std::string& out_spec) {
+    KeptWarnings warnings; // every warning printed is in the report
+    const Job job = keeping_warnings(caller, warnings);
     const ConvertOptions& o = job.options;
     const fs::path input = in.file;
     const Address out = parse_address(job.io, out_spec);
@@ -313,6 +315,7 @@ void import_model(const Job& job, const Address& in, const std::string& out_spec
         print_changes(job, input, out, r);
     }
     if (!o.report.empty()) {
+        report["warnings"] = warnings.texts();
         const std::string text = report.dump(2) + "\n";
         write_files(job.io, {{o.report, ByteView(reinterpret_cast<const uint8_t*>(text.data()),
                                                  text.size())}});

@@ -29,8 +29,10 @@ std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job, const fs:
     return pipeline::read_terrain_sidecar(text, sc.string());
 }
 
-void import_terrain(const Job& job, const Address& in, const std::string& out_spec,
+void import_terrain(const Job& caller, const Address& in, const std::string& out_spec,
                     const sidecar::TerrainSidecar& sc) {
+    KeptWarnings kept; // every warning printed is in the report
+    const Job job = keeping_warnings(caller, kept);
     const ConvertOptions& o = job.options;
     const fs::path input = in.file;
     const Address out = parse_address(job.io, out_spec);
@@ -67,6 +69,7 @@ void import_terrain(const Job& job, const Address& in, const std::string& out_sp
     write_files(job.io, level);
     if (!o.report.empty()) {
         nlohmann::json report = mapping::to_json(r.report);
+        report["warnings"] = kept.texts();
         report["input"] = recorded_path(input);
         report["output"] = recorded_path(msh_path);
         report["output_map"] = sc.has_map() ? recorded_path(map_path) : std::string();

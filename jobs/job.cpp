@@ -6,6 +6,14 @@
 
 namespace msh::jobs {
 
+Job keeping_warnings(const Job& job, KeptWarnings& kept) {
+    return {job.options, job.io,
+            [&kept, next = job.on_message](mshconv::MessageLevel level, const std::string& text) {
+                if (level == mshconv::MessageLevel::Warning) kept.add(text);
+                if (next) next(level, text);
+            }};
+}
+
 std::string printed(const char* format, ...) {
     va_list args;
     va_start(args, format);

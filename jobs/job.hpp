@@ -11,8 +11,10 @@
 #include "pipeline/outputs.hpp"
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace msh::jobs {
 
@@ -36,6 +38,26 @@ struct Job {
         if (on_message) on_message(level, text);
     }
 };
+
+// The warnings a job gave, for its report (a job may warn from several threads).
+class KeptWarnings {
+  public:
+    void add(const std::string& text) {
+        const std::lock_guard lock(mutex_);
+        texts_.push_back(text);
+    }
+    std::vector<std::string> texts() const {
+        const std::lock_guard lock(mutex_);
+        return texts_;
+    }
+
+  private:
+    mutable std::mutex mutex_;
+    std::vector<std::string> texts_;
+};
+
+// `job` whose warnings are also added to `kept`; `kept` outlives the returned job.
+Job keeping_warnings(const Job& job, KeptWarnings& kept);
 
 // printf into a string: the lines of a change report.
 std::string printed(const char* format, ...)

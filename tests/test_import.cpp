@@ -466,4 +466,25 @@ BOOST_AUTO_TEST_CASE(cli_replaces_one_archive_entry_losslessly) {
     BOOST_TEST(exit_code("convert '" + glb.string() + "' '" + glb.string() + "'") == 2);
 }
 
+// The change report lists every warning the import printed: here the game's libraries missing
+// beside the model written.
+BOOST_AUTO_TEST_CASE(the_report_carries_the_warnings_printed) {
+    const fs::path dir = test::scratch("report-warnings/x").parent_path();
+    fs::remove_all(dir);
+    fs::create_directories(dir / "out");
+    const fs::path glb = dir / "House_01.glb", report = dir / "r.json";
+    Run r = test::mshconv("convert " + q(test::corpus_dir() / "static.rlb") + ":House_01.msh " +
+                          q(glb));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    r = test::mshconv("convert " + q(glb) + " " + q(dir / "out" / "House_01.msh") + " --report " +
+                      q(report));
+    BOOST_TEST_REQUIRE(r.code == 0, r.out);
+    const Bytes text = read_file(report);
+    const nlohmann::json warnings = nlohmann::json::parse(text.begin(), text.end()).at("warnings");
+    BOOST_TEST_REQUIRE(warnings.size() == 1u, r.out);
+    const std::string warning = warnings[0].get<std::string>();
+    BOOST_TEST(warning.find("no Material.lib") != std::string::npos, warning);
+    BOOST_TEST(r.out.find("warning: " + warning) != std::string::npos, r.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -53,13 +53,19 @@ const char* status_name(ItemStatus status); // "converted", "failed", "skipped"
 
 // One line of the report: an input file, archive entry or folder and what became of it.
 struct BatchItem {
-    std::string input;  // its address (file or ARCHIVE:ENTRY) or folder
-    std::string kind;   // model, map, texture, archive, raw, other
-    std::string output; // relative to the output folder (nres: the rebuilt file)
+    std::string input; // its address (file or ARCHIVE:ENTRY) or folder
+    std::string kind;  // model, map, texture, archive, raw, other
+    // Relative to the output folder (nres with -o naming the archive: its file name): what was
+    // written, or the copy of an input that was not converted (also of a failed one).
+    std::string output;
     ItemStatus status = ItemStatus::Skipped;
     std::string message; // the error, or why it was skipped
     double seconds = 0;
     bool unchanged = false; // nres: the original came back byte for byte; preview: key unchanged
+    std::vector<std::string> warnings; // what its conversion warned of
+    // When it ended: the items ended so far (this one included) and the items the run expects
+    // (an estimate that grows while archives are read; never below `done`).
+    std::size_t done = 0, total = 0;
 };
 
 // Called as each item ends, from the worker threads but never two calls at once.
@@ -70,6 +76,7 @@ struct BatchResult {
     std::size_t converted = 0, failed = 0, skipped = 0, unchanged = 0;
     double seconds = 0;
     unsigned threads = 0;
+    std::vector<std::string> warnings; // warnings of no item (a game library that cannot be read)
     // The JSON report (schema mshconv-batch/1) that `mshconv batch --report` writes.
     std::string report_json;
 };

@@ -516,12 +516,12 @@ check(r.returncode == 0 and os.path.exists(shot), "the gallery in headless Chrom
 # ---- 6. incremental, errors -------------------------------------------------------------------
 r = run("batch", damaged_game, "-o", gallery, "--to", "preview", "--size", "128")
 n_ok = len(index["assets"]) - 1
-check(f"0 previews drawn, {n_ok} unchanged" in r.stdout,
+check(f"batch: 0 converted, {n_ok} unchanged" in r.stdout,
       f"a second run skips the unchanged assets and says how many ({r.stdout.strip()})")
 r = run("batch", damaged_game, "-o", gallery, "--to", "preview", "--size", "128", "--force")
-check(f"{n_ok} previews drawn, 0 unchanged" in r.stdout, f"--force redoes them ({r.stdout.strip()})")
+check(f"batch: {n_ok} converted, 0 unchanged" in r.stdout, f"--force redoes them ({r.stdout.strip()})")
 r = run("batch", damaged_game, "-o", gallery, "--to", "preview", "--size", "64")
-check(f"{n_ok} previews drawn" in r.stdout, f"other options redo them ({r.stdout.strip()})")
+check(f"batch: {n_ok} converted" in r.stdout, f"other options redo them ({r.stdout.strip()})")
 
 out = os.path.join(work, "bad.png")
 r = run("preview", broken, out)

@@ -74,7 +74,7 @@ check(len(bundle) > 100000 and bundle[:300] not in html and "MshconvViewer" in b
 a_model = next(a for a in assets if a["kind"] == "model")
 os.remove(os.path.join(gallery, a_model["view"]))
 r = run("batch", game, "-o", gallery, "--to", "preview")
-check(r.returncode == 0 and f"1 previews drawn, {len(assets) - 1} unchanged" in r.stdout
+check(r.returncode == 0 and f"batch: 1 converted, {len(assets) - 1} unchanged" in r.stdout
       and os.path.isfile(os.path.join(gallery, a_model["view"])),
       f"a second run keeps the unchanged assets and makes a missing view again ({r.stdout.strip()})")
 
