@@ -444,7 +444,12 @@ BOOST_AUTO_TEST_CASE(convert_takes_the_shortcut_unless_told_to_read) {
     auto report = [&](const char* name) {
         nlohmann::json r = nlohmann::json::parse(to_string(read_file(dir / name)));
         r.erase("output");
-        return r.dump();
+        // The warnings name OUT too.
+        std::string text = r.dump();
+        const std::string out = std::string(name).substr(0, std::string(name).find('.')) + ".msh";
+        for (size_t at; (at = text.find(out)) != std::string::npos;)
+            text.replace(at, out.size(), "OUT.msh");
+        return text;
     };
     BOOST_TEST(report("fast.json") == report("full.json"));
 }
