@@ -636,19 +636,19 @@ void print_verdict(const Result& r, const std::vector<Verdict>& verdicts) {
     const Summary s = summarize(verdicts);
     std::vector<std::string> decided = s.pass;
     decided.insert(decided.end(), s.defaults_that_fit.begin(), s.defaults_that_fit.end());
-    // Unwrapped: the flags are copied from these two lines.
+    // Unwrapped: the flags and NAME=VARIANT pairs are copied from these lines.
     const std::string support = decided.empty() ? std::string("no reading a count decides")
                                                 : joined(decided, "--reading ", " ");
     const std::string pass =
         s.pass.empty() ? std::string("nothing, the defaults fit (convert without --reading)")
                        : joined(s.pass, "--reading ", " ") + " (to convert, batch and preview)";
     std::printf("Verdict: your files support: %s\n  pass: %s\n", support.c_str(), pass.c_str());
-    print_wrapped("  defaults that fit: ", "    ",
-                  s.defaults_that_fit.empty() ? std::string("none")
-                                              : joined(s.defaults_that_fit, "", ", "));
+    std::printf("  defaults that fit: %s\n", s.defaults_that_fit.empty()
+                                                 ? "none"
+                                                 : joined(s.defaults_that_fit, "", ", ").c_str());
     if (!s.undecided.empty())
-        print_wrapped("  undecided, so the default is used: ", "    ",
-                      joined(s.undecided, "", ", "));
+        std::printf("  undecided, so the default is used: %s\n",
+                    joined(s.undecided, "", ", ").c_str());
     if (!r.damaged.empty() || !r.strict.empty())
         std::printf("  damaged: %zu files or entries, %zu refused by the strict reader (listed "
                     "below)\n",
