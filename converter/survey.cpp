@@ -193,19 +193,20 @@ Verdict key_quaternion(const Result& r) {
             " keys with |value| = 32767 at +22 (word 3): " + n(at22) +
             ", at +16 (word 0): " + n(at16) +
             "; identity is (0,0,0,32767) under xyzw, (32767,0,0,0) under wxyz";
-    if (k.keys == 0)
+    if (k.keys == 0) {
         v.evidence = "no animation key found";
-    else if (by_static)
+    } else if (by_static) {
+        const uint64_t turned = k.static_keys - at22 - at16;
         v.evidence =
             n(at22) + " of " + n(k.static_keys) +
             " parts that never move store \"no rotation\" the way xyzw reads it, " + n(at16) +
-            " the way wxyz does (read the wrong way, such a part stands turned half round); the "
-            "other " +
-            n(k.static_keys - at22 - at16) + " are turned and tell nothing";
-    else
+            " the way wxyz does (read the wrong way, such a part stands turned half round)" +
+            (turned ? "; the other " + n(turned) + " are turned and tell nothing" : "");
+    } else {
         v.evidence = "no part that never moves stores \"no rotation\"; of " + n(k.keys) +
                      " animation keys, " + n(at22) + " hold a full-length value where xyzw keeps " +
                      "the rotation's w, " + n(at16) + " where wxyz does";
+    }
     v.offsets = "a key's rotation is four 16-bit numbers at +16..+23 (word 0 at +16, word 3 at "
                 "+22); 32767 stands for 1.0, the w of \"no rotation\"";
     v.statistic = {{"models", k.models},
@@ -650,7 +651,7 @@ void print_verdict(const Result& r, const std::vector<Verdict>& verdicts) {
         std::printf("  undecided, so the default is used: %s\n",
                     joined(s.undecided, "", ", ").c_str());
     if (!r.damaged.empty() || !r.strict.empty())
-        std::printf("  damaged: %zu files or entries, %zu refused by the strict reader (listed "
+        std::printf("  damaged files or entries: %zu; refused by the strict reader: %zu (listed "
                     "below)\n",
                     r.damaged.size(), r.strict.size());
     std::printf("\nWhy (what was counted):\n");
