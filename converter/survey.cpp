@@ -2,8 +2,10 @@
 // shares. Counts of every kind beside the published figures of the real install, the files and
 // entries the tolerant readers find damaged and the strict readers refuse, and for each contested
 // reading (formats/readings.hpp) the statistic that decides it and the variant the data supports.
-// The report holds counts, hashes and names only, never game bytes; --sheet draws the 888 and
-// paletted textures both ways round for the one reading no count decides (texm-rgb).
+// The text report opens with the verdict for the player (the --reading flags the data supports,
+// which to pass, and why in words); the statistics follow for spec authors. The report holds
+// counts, hashes and names only, never game bytes; --sheet draws the 888 and paletted textures
+// both ways round for the one reading no count decides (texm-rgb; survey_sheet.hpp).
 // The JSON is described field by field in docs/survey.md.
 #include "commands.hpp"
 #include "console.hpp"
@@ -43,8 +45,8 @@ using survey::SheetOutcome;
 //
 // part 1 / part 2: docs/formats (nres.md §11, msh.md §2, texm-materials.md §13, terrain.md §4,
 // terrain.md §11; Texm formats 556, 88 and other are 0 in part 1: the five listed add up to the
-// 518). openparkan: the figures the openparkan project publishes for its Part 1 install, as quoted
-// in the task that added this command (116 NRes archives with 6,697 members; Textures.lib 393 Texm
+// 518). openparkan: the figures the openparkan project (dragonee/openparkan) publishes for its
+// Part 1 install (116 NRes archives with 6,697 members; Textures.lib 393 Texm
 // {0: 15, 565: 47, 888: 52, 4444: 42, 8888: 237}, 65 with a Page table; 435 meshes with 241,887
 // triangles; Material.lib 905 records; 15,138 batches).
 using Figure = std::optional<uint64_t>;
