@@ -2,17 +2,19 @@
 // shares. Counts of every kind beside the published figures of the real install, the files and
 // entries the tolerant readers find damaged and the strict readers refuse, and for each contested
 // reading (formats/readings.hpp) the statistic that decides it and the variant the data supports.
-// The report holds counts, hashes and names only, never game bytes; --sheet draws the 888 and
-// paletted textures both ways round for the one reading no count decides (texm-rgb).
+// The text report opens with the verdict for the player (the --reading flags the data supports,
+// which to pass, and why in words); the statistics follow for spec authors. The report holds
+// counts, hashes and names only, never game bytes; --sheet draws the 888 and paletted textures
+// both ways round for the one reading no count decides (texm-rgb; survey_sheet.hpp).
 // The JSON is described field by field in docs/survey.md.
 #include "commands.hpp"
 #include "console.hpp"
 #include "options.hpp"
+#include "survey_sheet.hpp"
 #include "survey_stats.hpp"
 
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
-#include "formats/png.hpp"
 #include "formats/readings.hpp"
 #include "pipeline/outputs.hpp"
 #include "sidecar/base64.hpp"
@@ -37,13 +39,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using survey::Result;
+using survey::SheetOutcome;
 
 // ---- published figures of the real install -----------------------------------------------------
 //
 // part 1 / part 2: docs/formats (nres.md §11, msh.md §2, texm-materials.md §13, terrain.md §4,
 // terrain.md §11; Texm formats 556, 88 and other are 0 in part 1: the five listed add up to the
-// 518). openparkan: the figures the openparkan project publishes for its Part 1 install, as quoted
-// in the task that added this command (116 NRes archives with 6,697 members; Textures.lib 393 Texm
+// 518). openparkan: the figures the openparkan project (dragonee/openparkan) publishes for its
+// Part 1 install (116 NRes archives with 6,697 members; Textures.lib 393 Texm
 // {0: 15, 565: 47, 888: 52, 4444: 42, 8888: 237}, 65 with a Page table; 435 meshes with 241,887
 // triangles; Material.lib 905 records; 15,138 batches).
 using Figure = std::optional<uint64_t>;
@@ -148,9 +151,21 @@ uint64_t figure(const Result& r, const std::string& key) {
 struct Verdict {
     std::string name;
     std::vector<std::string> variants; // the default first
-    std::string supported;             // a variant, or "undecided"
-    std::string why;                   // one line: the deciding statistic in words
+    std::string supported;             // a variant, "undecided" or "mixed"
+    std::string why;                   // one line: the deciding statistic in the spec's terms
     json statistic;
+    std::string evidence; // what was counted, in a player's words
+    std::string offsets;  // the byte offsets `why` names, explained ("" when it names none)
+
+    // A `--reading NAME=VARIANT` selects it; the others are questions for the format spec only.
+    bool switchable() const {
+        for (const ReadingInfo& info : reading_infos())
+            if (info.name == name) return true;
+        return false;
+    }
+    bool decided() const {
+        return std::find(variants.begin(), variants.end(), supported) != variants.end();
+    }
 };
 
 std::vector<std::string> variants_of(const char* name) {
@@ -174,12 +189,28 @@ Verdict key_quaternion(const Result& r) {
     const bool by_static = k.static_at_22 + k.static_at_16 > 0;
     const uint64_t at22 = by_static ? k.static_at_22 : k.all_at_22;
     const uint64_t at16 = by_static ? k.static_at_16 : k.all_at_16;
-    Verdict v{"key-quaternion", variants_of("key-quaternion"), "undecided", "", {}};
+    Verdict v{"key-quaternion", variants_of("key-quaternion"), "undecided", "", {}, "", ""};
     if (at22 != at16) v.supported = at22 > at16 ? "xyzw" : "wxyz";
     v.why = std::string(by_static ? "static" : "all") +
             " keys with |value| = 32767 at +22 (word 3): " + n(at22) +
             ", at +16 (word 0): " + n(at16) +
             "; identity is (0,0,0,32767) under xyzw, (32767,0,0,0) under wxyz";
+    if (k.keys == 0) {
+        v.evidence = "no animation key found";
+    } else if (by_static) {
+        const uint64_t turned = k.static_keys - at22 - at16;
+        v.evidence =
+            n(at22) + " of " + n(k.static_keys) +
+            " parts that never move store \"no rotation\" the way xyzw reads it, " + n(at16) +
+            " the way wxyz does (read the wrong way, such a part stands turned half round)" +
+            (turned ? "; the other " + n(turned) + " are turned and tell nothing" : "");
+    } else {
+        v.evidence = "no part that never moves stores \"no rotation\"; of " + n(k.keys) +
+                     " animation keys, " + n(at22) + " hold a full-length value where xyzw keeps " +
+                     "the rotation's w, " + n(at16) + " where wxyz does";
+    }
+    v.offsets = "a key's rotation is four 16-bit numbers at +16..+23 (word 0 at +16, word 3 at "
+                "+22); 32767 stands for 1.0, the w of \"no rotation\"";
     v.statistic = {{"models", k.models},
                    {"keys", k.keys},
                    {"static_keys", k.static_keys},
@@ -193,7 +224,7 @@ Verdict key_quaternion(const Result& r) {
 
 Verdict batch_material(const Result& r) {
     const survey::BatchStats& b = r.batches;
-    Verdict v{"batch-material", variants_of("batch-material"), "undecided", "", {}};
+    Verdict v{"batch-material", variants_of("batch-material"), "undecided", "", {}, "", ""};
     // Violations: "row" when +2 is past the WEAR rows; "wear-id" when the low byte of +4 is no
     // row's legacy id.
     if (b.batches == 0)
@@ -208,6 +239,17 @@ Verdict batch_material(const Result& r) {
                 "; low byte of +4 no row's legacy id on " + n(b.id_unresolved) +
                 "; +2 != low byte on " + n(b.low_byte_differs) + " (" +
                 n(b.differs_explained_by_id) + " of them explained by the legacy id)";
+    if (b.batches == 0)
+        v.evidence = "no model with a material list (.wea) of its own name was found";
+    else
+        v.evidence = "of " + n(b.batches) + " model parts (batches), " + n(b.row_in_range) +
+                     " find their material in their model's .wea by row number (row), " +
+                     n(b.id_resolves) + " by material id (wear-id)" +
+                     (b.row_out_of_range == 0 && b.id_unresolved == 0
+                          ? ", " + n(b.id_same_row) + " of them the same material both ways"
+                          : "; a part that finds none shows a wrong or missing material");
+    v.offsets = "a batch is the triangles of one part with one material: +2 is its 16-bit row "
+                "number in the WEAR (.wea) list, +4 the byte matched against the rows' ids";
     v.statistic = {{"models_with_wear", b.models_with_wear},
                    {"models_without_wear", b.models_without_wear},
                    {"models_with_unreadable_wear", b.models_with_unreadable_wear},
@@ -224,7 +266,7 @@ Verdict batch_material(const Result& r) {
 
 Verdict face_material(const Result& r) {
     const survey::FaceStats& f = r.faces;
-    Verdict v{"face-material", variants_of("face-material"), "undecided", "", {}};
+    Verdict v{"face-material", variants_of("face-material"), "undecided", "", {}, "", ""};
     const uint64_t v12 = f.byte4_past_land1 + f.byte5_past_land2;
     const uint64_t v21 = f.byte4_past_land2 + f.byte5_past_land1;
     if (f.maps == 0)
@@ -237,6 +279,16 @@ Verdict face_material(const Result& r) {
         v.why = n(f.faces) + " faces on " + n(f.maps) +
                 " maps: out-of-range rows under land1-land2 " + n(v12) + ", under land2-land1 " +
                 n(v21);
+    if (f.maps == 0)
+        v.evidence = "no Land.msh with Land1.wea and Land2.wea beside it";
+    else
+        v.evidence = "of " + n(f.faces) + " ground faces on " + n(f.maps) + " maps, " + n(v12) +
+                     " material references point past the end of their list under land1-land2, " +
+                     n(v21) +
+                     " under land2-land1 (such a face shows a wrong or missing ground texture)";
+    v.offsets = "a ground face's byte 4 names its material row, byte 5 a second layer's row "
+                "(0xFF: none); land1-land2 looks byte 4 up in Land1.wea and byte 5 in Land2.wea, "
+                "land2-land1 the other way round";
     v.statistic = {{"maps", f.maps},
                    {"maps_without_wear", f.maps_without_wear},
                    {"faces", f.faces},
@@ -251,20 +303,35 @@ Verdict face_material(const Result& r) {
 }
 
 Verdict texm_rgb(const Result& r, bool sheet) {
-    Verdict v{"texm-rgb", variants_of("texm-rgb"), "undecided", "", {}};
+    Verdict v{"texm-rgb", variants_of("texm-rgb"), "undecided", "", {}, "", ""};
     v.why = "no count decides it: " + n(r.texm_888) + " textures of format 888 and " +
             n(r.texm_paletted) + " paletted ones; " +
             (sheet ? "look at the contact sheet (left half bgr, right half rgb)"
                    : "run with --sheet DIR and look at them");
+    const uint64_t both = r.texm_888 + r.texm_paletted;
+    if (both == 0)
+        v.evidence =
+            "no texture of format 888 or paletted was found; no other format depends on it";
+    else
+        v.evidence = "no count can tell: " + n(both) + " textures (" + n(r.texm_888) +
+                     " true-colour, " + n(r.texm_paletted) +
+                     " paletted) show red and blue swapped under the wrong reading; " +
+                     (sheet ? "look at the contact sheet: natural colours (skin, sky, fire) on "
+                              "the right halves, labelled RGB, mean --reading texm-rgb=rgb"
+                            : "run again with --sheet DIR and look at them");
     v.statistic = {{"texm_888", r.texm_888}, {"texm_paletted", r.texm_paletted}};
     return v;
 }
 
 // No count tells a LOD from a damage state: the slots reading stays the user's call.
 Verdict slots(const Result& r) {
-    Verdict v{"slots", variants_of("slots"), "undecided", "", {}};
+    Verdict v{"slots", variants_of("slots"), "undecided", "", {}, "", ""};
     v.why = "no count decides it: " + n(r.counts.models) +
             " models; compare a model's slots 5..9 (damage state 1 under state-lod) in the game";
+    v.evidence = "no count can tell whether a part's 15 slots are 3 levels of detail x 5 groups "
+                 "(lod-group) or 3 damage states x 5 levels of detail (state-lod); export a "
+                 "model: if its @lod1 parts look damaged rather than simpler, try --reading "
+                 "slots=state-lod";
     v.statistic = {{"models", r.counts.models}};
     return v;
 }
@@ -276,8 +343,13 @@ Verdict sort_fold(const Result& r) {
     const nres::NameFold def = nres::Archive{}.fold;
     const nres::NameFold other =
         def == nres::NameFold::Upper ? nres::NameFold::Lower : nres::NameFold::Upper;
-    Verdict v{
-        "nres-sort-fold", {nres::fold_name(def), nres::fold_name(other)}, "undecided", "", {}};
+    Verdict v{"nres-sort-fold",
+              {nres::fold_name(def), nres::fold_name(other)},
+              "undecided",
+              "",
+              {},
+              "",
+              ""};
     if (upper && lower)
         v.supported = "mixed";
     else if (upper || lower)
@@ -286,6 +358,14 @@ Verdict sort_fold(const Result& r) {
     for (const auto& [fold, count] : lib)
         list += (list.empty() ? "" : ", ") + n(count) + " " + fold;
     v.why = "libraries by the fold their stored order follows: " + (list.empty() ? "none" : list);
+    uint64_t libraries = 0;
+    for (const auto& [fold, count] : lib) libraries += count;
+    v.evidence = "of " + n(libraries) + " archives, " + n(lower) +
+                 " are sorted by lower-case names, " + n(upper) + " by upper-case names, " +
+                 n(value_or_zero(lib, "either")) + " either way (their names do not tell), " +
+                 n(value_or_zero(lib, "neither")) +
+                 " neither; mshconv keeps each archive's stored order and sorts new ones by " +
+                 nres::fold_name(def) + "-case names";
     json odd = json::array();
     for (const survey::Problem& p : r.folds.lower_or_neither)
         odd.push_back({{"where", p.where}, {"fold", p.error}});
@@ -295,12 +375,16 @@ Verdict sort_fold(const Result& r) {
 
 Verdict cell_pairs(const Result& r) {
     const survey::CellPairStats& c = r.cell_pairs;
-    Verdict v{"terrain-cell-pairs", {"one-per-face", "independent"}, "undecided", "", {}};
+    Verdict v{"terrain-cell-pairs", {"one-per-face", "independent"}, "undecided", "", {}, "", ""};
     if (c.equal && !c.different) v.supported = "one-per-face";
     if (c.different && !c.equal) v.supported = "independent";
     if (c.different && c.equal) v.supported = "mixed";
     v.why = "Land.msh with as many type-11 pairs as type-21 faces: " + n(c.equal) +
             ", other counts: " + n(c.different) + ", without either table: " + n(c.absent);
+    v.evidence = "of " + n(c.maps) + " maps, " + n(c.equal) +
+                 " have exactly one cell pair (type 11) per ground face (type 21), " +
+                 n(c.different) + " another number, " + n(c.absent) +
+                 " lack one of the tables; mshconv keeps both tables as stored";
     json diff = json::array();
     for (const auto& m : c.differing)
         diff.push_back({{"where", m.where}, {"pairs", m.pairs}, {"faces", m.faces}});
@@ -314,7 +398,7 @@ Verdict cell_pairs(const Result& r) {
 
 Verdict res20(const Result& r) {
     const survey::Res20Stats& s = r.res20;
-    Verdict v{"res20-node-index", {"node-index-48", "other"}, "undecided", "", {}};
+    Verdict v{"res20-node-index", {"node-index-48", "other"}, "undecided", "", {}, "", ""};
     if (s.models && (s.out_of_range || !s.not_multiple_of_48.empty()))
         v.supported = "other";
     else if (s.records && !s.out_of_range)
@@ -324,6 +408,14 @@ Verdict res20(const Result& r) {
             " not a multiple of 48 bytes; of " + n(s.records) +
             " 48-byte records the i32 at +0 is a node index on " + n(s.in_range) +
             ", out of range on " + n(s.out_of_range) + " (a count can only refute node-index-48)";
+    v.evidence = n(s.models) +
+                 " models carry the extra table Res20; read as 48-byte records that start with "
+                 "a part number, " +
+                 n(s.in_range) + " of " + n(s.records) + " records name an existing part, " +
+                 n(s.out_of_range) + " do not, " + n(s.not_multiple_of_48.size()) +
+                 " tables are no multiple of 48 bytes; a count can only rule this reading out, "
+                 "and mshconv keeps the table as stored";
+    v.offsets = "+0 is the first 4 bytes of each 48-byte record";
     json odd = json::array();
     for (const auto& t : s.not_multiple_of_48)
         odd.push_back({{"where", t.where}, {"size", t.size}});
@@ -336,81 +428,46 @@ Verdict res20(const Result& r) {
     return v;
 }
 
-// ---- contact sheet -----------------------------------------------------------------------------
+// ---- the verdict -------------------------------------------------------------------------------
 
-struct SheetOutcome {
-    size_t pages = 0, textures = 0;
+// One reading in a player's words: the variant the data fits or the one used, and what was
+// counted.
+std::string plain_line(const Verdict& v) {
+    if (!v.switchable()) return v.name + ": " + v.supported + "; " + v.evidence;
+    if (v.decided()) return v.name + "=" + v.supported + " fits: " + v.evidence;
+    return v.name + ": undecided, " + v.variants[0] + " (the default) is used; " + v.evidence;
+}
+
+// The switchable readings sorted into what to pass, the defaults the data confirms, and the
+// undecided ones (whose default is used); each as NAME=VARIANT.
+struct Summary {
+    std::vector<std::string> pass, defaults_that_fit, undecided;
 };
 
-constexpr uint32_t kPage = 1024;
+Summary summarize(const std::vector<Verdict>& verdicts) {
+    Summary s;
+    for (const Verdict& v : verdicts) {
+        if (!v.switchable()) continue;
+        if (!v.decided())
+            s.undecided.push_back(v.name + "=" + v.variants[0]);
+        else
+            (v.supported == v.variants[0] ? s.defaults_that_fit : s.pass)
+                .push_back(v.name + "=" + v.supported);
+    }
+    return s;
+}
 
-// Each cell: level 0 as stored (B, G, R) on the left, with R and B exchanged on the right, `gap` px
-// apart; cells kSpacing px apart, packed in rows (shelves) onto pages of at most kPage x kPage.
-constexpr uint32_t kSpacing = 16;
-
-// The pages and their index, added to `files` (the report's set).
-SheetOutcome add_sheet(AtomicFileSet& files, const fs::path& dir,
-                       const std::vector<survey::SheetTexture>& items, uint32_t gap) {
-    struct Place {
-        size_t page;
-        uint32_t x, y;
-    };
-    std::vector<Place> places;
-    std::vector<std::pair<uint32_t, uint32_t>> extent; // per page: used width, height
-    uint32_t x = kSpacing, y = kSpacing, row = 0;
-    for (const survey::SheetTexture& t : items) {
-        const uint32_t w = 2 * t.bgr.width + gap, h = t.bgr.height;
-        if (extent.empty()) extent.push_back({0, 0});
-        if (x + w + kSpacing > kPage) x = kSpacing, y += row + kSpacing, row = 0;
-        if (y + h + kSpacing > kPage) extent.push_back({0, 0}), x = kSpacing, y = kSpacing, row = 0;
-        places.push_back({extent.size() - 1, x, y});
-        extent.back().first = std::max(extent.back().first, x + w + kSpacing);
-        extent.back().second = std::max(extent.back().second, y + h + kSpacing);
-        x += w + kSpacing;
-        row = std::max(row, h);
+json verdict_json(const std::vector<Verdict>& verdicts) {
+    const Summary s = summarize(verdicts);
+    json undecided = json::object(), why = json::object();
+    for (const Verdict& v : verdicts) {
+        why[v.name] = plain_line(v);
+        if (v.switchable() && !v.decided()) undecided[v.name] = v.variants[0];
     }
-    auto page_name = [](size_t p) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "sheet-%03zu.png", p + 1);
-        return std::string(buf);
-    };
-    for (size_t p = 0; p < extent.size(); ++p) {
-        texm::Image page(extent[p].first, extent[p].second);
-        for (size_t i = 0; i < page.rgba.size(); i += 4)
-            page.rgba[i] = page.rgba[i + 1] = page.rgba[i + 2] = 40, page.rgba[i + 3] = 255;
-        for (size_t i = 0; i < items.size(); ++i) {
-            if (places[i].page != p) continue;
-            const texm::Image& img = items[i].bgr;
-            for (uint32_t yy = 0; yy < img.height; ++yy)
-                for (uint32_t xx = 0; xx < img.width; ++xx) {
-                    const uint8_t* s = img.at(xx, yy);
-                    uint8_t* left = page.at(places[i].x + xx, places[i].y + yy);
-                    uint8_t* right = page.at(places[i].x + img.width + gap + xx, places[i].y + yy);
-                    std::copy(s, s + 4, left);
-                    right[0] = s[2], right[1] = s[1], right[2] = s[0], right[3] = s[3];
-                }
-        }
-        files.add(dir / page_name(p), png::encode_rgba(page));
-    }
-    std::string index =
-        "# mshconv survey contact sheet: each cell is one texture's level 0 twice, " +
-        std::to_string(gap) +
-        " px apart: one half decoded B,G,R (texm-rgb=bgr, the default), the other R,G,B "
-        "(texm-rgb=rgb).\n# Pick the half whose colours look right: `mshconv ... --reading "
-        "texm-rgb=rgb` if it is the rgb one.\n# "
-        "page\tx\ty\twidth\theight\tformat\tstored_size\tbgr_half\t"
-        "texture\n";
-    for (size_t i = 0; i < items.size(); ++i) {
-        const survey::SheetTexture& t = items[i];
-        index += page_name(places[i].page) + "\t" + std::to_string(places[i].x) + "\t" +
-                 std::to_string(places[i].y) + "\t" + std::to_string(2 * t.bgr.width + gap) + "\t" +
-                 std::to_string(t.bgr.height) + "\t" + std::to_string(t.format) + "\t" +
-                 std::to_string(t.width) + "x" + std::to_string(t.height) + "\tleft\t" + t.where +
-                 "\n";
-    }
-    files.add(dir / "index.txt",
-              ByteView(reinterpret_cast<const uint8_t*>(index.data()), index.size()));
-    return {extent.size(), items.size()};
+    return {{"pass", s.pass},
+            {"defaults_that_fit", s.defaults_that_fit},
+            {"undecided", undecided},
+            {"why", why}};
 }
 
 // ---- progress ----------------------------------------------------------------------------------
@@ -541,9 +598,70 @@ json to_json(const Result& r, const std::vector<Verdict>& verdicts, const std::s
             {"damaged", problems(r.damaged)},
             {"strict_failures", problems(r.strict)},
             {"readings", readings},
+            {"verdict", verdict_json(verdicts)},
             {"sheet",
              sheet ? json{{"pages", sheet->pages}, {"textures", sheet->textures}} : json(nullptr)},
             {"files", files}};
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& prefix,
+                   const std::string& separator) {
+    std::string s;
+    for (const std::string& x : items) s += (s.empty() ? "" : separator) + prefix + x;
+    return s;
+}
+
+// `text` on lines of at most kColumns, broken at spaces: the first after `first`, the others
+// after `rest` (a hanging indent).
+constexpr size_t kColumns = 100;
+void print_wrapped(const std::string& first, const std::string& rest, const std::string& text) {
+    std::string line = first;
+    bool empty = true;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!empty && line.size() + 1 + word.size() > kColumns) {
+            std::printf("%s\n", line.c_str());
+            line = rest, empty = true;
+        }
+        line += (empty ? "" : " ") + word;
+        empty = false;
+        start = end + 1;
+    }
+    std::printf("%s\n", line.c_str());
+}
+
+// The verdict first: what to pass, which defaults fit, what stays undecided, and one line per
+// reading saying why in a player's words.
+void print_verdict(const Result& r, const std::vector<Verdict>& verdicts) {
+    const Summary s = summarize(verdicts);
+    std::vector<std::string> decided = s.pass;
+    decided.insert(decided.end(), s.defaults_that_fit.begin(), s.defaults_that_fit.end());
+    // Unwrapped: the flags and NAME=VARIANT pairs are copied from these lines.
+    const std::string support = decided.empty() ? std::string("no reading a count decides")
+                                                : joined(decided, "--reading ", " ");
+    const std::string pass =
+        s.pass.empty() ? std::string("nothing, the defaults fit (convert without --reading)")
+                       : joined(s.pass, "--reading ", " ") + " (to convert, batch and preview)";
+    std::printf("Verdict: your files support: %s\n  pass: %s\n", support.c_str(), pass.c_str());
+    std::printf("  defaults that fit: %s\n", s.defaults_that_fit.empty()
+                                                 ? "none"
+                                                 : joined(s.defaults_that_fit, "", ", ").c_str());
+    if (!s.undecided.empty())
+        std::printf("  undecided, so the default is used: %s\n",
+                    joined(s.undecided, "", ", ").c_str());
+    if (!r.damaged.empty() || !r.strict.empty())
+        std::printf("  damaged files or entries: %zu; refused by the strict reader: %zu (listed "
+                    "below)\n",
+                    r.damaged.size(), r.strict.size());
+    std::printf("\nWhy (what was counted):\n");
+    for (const Verdict& v : verdicts)
+        if (v.switchable()) print_wrapped("  ", "      ", plain_line(v));
+    std::printf("\nQuestions for the format spec (no --reading, nothing to pass):\n");
+    for (const Verdict& v : verdicts)
+        if (!v.switchable()) print_wrapped("  ", "      ", plain_line(v));
 }
 
 void print_report(const Result& r, const std::vector<Verdict>& verdicts, const std::string& dir,
@@ -551,7 +669,19 @@ void print_report(const Result& r, const std::vector<Verdict>& verdicts, const s
     const survey::Counts& c = r.counts;
     std::printf("mshconv survey of %s: %llu files, %.1f MB\n\n", dir.c_str(),
                 static_cast<unsigned long long>(c.files), double(c.bytes) / 1e6);
+    print_verdict(r, verdicts);
+    if (sheet)
+        std::printf("\nContact sheet: %zu textures on %zu pages in %s (open index.html)\n",
+                    sheet->textures, sheet->pages, sheet_dir.c_str());
+
+    std::printf("\n==== Statistics (for spec authors and bug reports) ====\n\n");
     std::printf("Counts (found vs published)\n");
+    print_wrapped("  ", "  ",
+                  "found: what this folder holds. part 1, part 2: the counts the project's "
+                  "format spec (docs/formats) records for the retail Part 1 and Part 2 "
+                  "installs. openparkan: the figures the openparkan project publishes for its "
+                  "Part 1 install. -: no figure published. A patched, modded or partial install "
+                  "differs; that alone is no fault.");
     std::printf("  %-36s %10s %10s %10s %11s\n", "", "found", "part 1", "part 2", "openparkan");
     auto cell = [](const Figure& f) { return f ? std::to_string(*f) : std::string("-"); };
     for (const Published& p : kPublished)
@@ -587,15 +717,16 @@ void print_report(const Result& r, const std::vector<Verdict>& verdicts, const s
         std::printf("  %s: %s\n", p.where.c_str(), p.error.c_str());
 
     std::printf("\nReadings (supported variant; the default first in each list)\n");
+    print_wrapped("  ", "  ",
+                  "+N is a byte position inside one stored record (an animation key, a batch, a "
+                  "ground face); the \"offsets:\" line under a reading says what sits there.");
     for (const Verdict& v : verdicts) {
         std::string vars;
         for (const std::string& x : v.variants) vars += (vars.empty() ? "" : "|") + x;
-        std::printf("  %-20s %-14s (%s)\n      %s\n", v.name.c_str(), v.supported.c_str(),
-                    vars.c_str(), v.why.c_str());
+        std::printf("  %-20s %-14s (%s)\n", v.name.c_str(), v.supported.c_str(), vars.c_str());
+        print_wrapped("      ", "      ", v.why);
+        if (!v.offsets.empty()) print_wrapped("      offsets: ", "        ", v.offsets);
     }
-    if (sheet)
-        std::printf("\nContact sheet: %zu textures on %zu pages in %s (index.txt)\n",
-                    sheet->textures, sheet->pages, sheet_dir.c_str());
 }
 
 } // namespace
@@ -636,7 +767,7 @@ int run_survey(const Args& args) {
 
     survey::Options options;
     options.sheet = vm.count("sheet") > 0;
-    options.sheet_max_width = kPage - 2 * kSpacing;
+    options.sheet_max_width = survey::kSheetPage - 2 * survey::kSheetSpacing;
     ProgressLine progress;
     options.progress = [&](size_t done, size_t total, const std::string& name) {
         progress.update(done, total, name);
@@ -648,7 +779,7 @@ int run_survey(const Args& args) {
     AtomicFileSet files;
     std::optional<SheetOutcome> sheet;
     if (options.sheet)
-        sheet = add_sheet(files, vm["sheet"].as<std::string>(), r.sheet, options.sheet_gap);
+        sheet = survey::add_sheet(files, vm["sheet"].as<std::string>(), r.sheet, options.sheet_gap);
 
     const std::vector<Verdict> verdicts = {
         key_quaternion(r), batch_material(r), face_material(r), texm_rgb(r, options.sheet),

@@ -9,8 +9,14 @@ Generates the corpus (`mshconv samples DIR --scale game`), runs
 - each contested statistic against the corpus's known answer: the generator writes the default
   readings (xyzw keys, row batches, land1-land2 faces), so those are supported; texm-rgb is
   undecided with the 888 and paletted counts; the sort-fold histogram is the one `info` reports;
-- the contact sheet: PNG pages of at most 1024 x 1024 and an index.txt line per 888/paletted
-  texture;
+- the report a player reads first: the verdict names the readings the corpus was written with
+  (the defaults: nothing to pass), a why-line per reading in words (no byte offsets) with the
+  deciding counts, the JSON's `verdict` saying the same, the verdict before the statistics, the
+  legend of the published columns and of the offsets; on a copy of the maps with Land1.wea and
+  Land2.wea exchanged the verdict says to pass face-material=land2-land1;
+- the contact sheet: PNG pages of at most 1024 x 1024, an index.txt line per 888/paletted
+  texture, "BGR" and "RGB" drawn above each cell's halves, and index.html with every page and a
+  caption per cell;
 - no game bytes in the JSON (no long base64-like string, hashes are 16 hex digits);
 - damaged files are listed and the exit code stays 0; a missing folder exits 1, usage errors 2.
 
@@ -24,6 +30,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 build_dir = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -137,6 +144,140 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
+def png_pixels(path):
+    """(width, height, rows of grey values) of an 8-bit RGB or RGBA PNG (the sheet's pages)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), f"{path}: depth {depth}, colour type {colour}"
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
+        f, cur = line[0], bytearray(line[1:])
+        for i in range(stride):
+            a = cur[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if f == 1:
+                cur[i] = (cur[i] + a) & 255
+            elif f == 2:
+                cur[i] = (cur[i] + b) & 255
+            elif f == 3:
+                cur[i] = (cur[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([cur[x * channels] for x in range(width)])
+        prev = cur
+    return width, height, rows
+
+
+# The labels as the sheet draws them: 3 x 5 glyphs, 1 px apart, ink where 'X'.
+GLYPHS = {"B": "XX.X.XXX.X.XXX.", "G": ".XXX..X.XX.X.XX", "R": "XX.X.XXX.X.XX.X"}
+
+
+def label_at(rows, x, y, text):
+    """Whether `text` is drawn at (x, y) in the sheet's font, light on the dark page."""
+    for k, ch in enumerate(text):
+        for r in range(5):
+            for c in range(3):
+                ink = rows[y + r][x + 4 * k + c] > 128
+                if ink != (GLYPHS[ch][r * 3 + c] == "X"):
+                    return False
+    return True
+
+
+def report_sections(text):
+    """The verdict's why-lines and the spec questions: reading name -> the line, unwrapped."""
+    lines, entries, section = text.splitlines(), {}, None
+    for line in lines:
+        if line.startswith("Why (what was counted):"):
+            section = "why"
+        elif line.startswith("Questions for the format spec"):
+            section = "questions"
+        elif not line.strip():
+            if section == "questions":
+                break
+        elif section and line.startswith("      "):
+            entries[last] += " " + line.strip()
+        elif section and line.startswith("  "):
+            last = re.match(r"  ([a-z0-9-]+)", line).group(1)
+            entries[last] = line.strip()
+    return entries
+
+
+def check_verdict(text, r, written_with, undecided, where):
+    """The report opens with the verdict for a corpus written with `written_with` (name -> variant,
+    the decidable readings) and `undecided` (name -> the default used)."""
+    lines = text.splitlines()
+    verdict = next((i for i, l in enumerate(lines) if l.startswith("Verdict: ")), None)
+    check(verdict == 2, f"{where}: the report does not open with the verdict: {lines[:4]}")
+    if verdict is None:
+        return
+    check(text.index("Verdict: ") < text.index("Counts (found vs published)"),
+          f"{where}: the verdict comes after the statistics")
+    supported = re.findall(r"--reading (\S+)", lines[verdict])
+    want = sorted(f"{k}={v}" for k, v in written_with.items())
+    check(sorted(supported) == want,
+          f"{where}: the verdict supports {supported}, the corpus was written with {want}")
+    defaults = {i.name: i.default for i in READINGS}
+    to_pass = sorted(f"{k}={v}" for k, v in written_with.items() if v != defaults[k])
+    pass_line = lines[verdict + 1]
+    if to_pass:
+        check(sorted(re.findall(r"--reading (\S+)", pass_line)) == to_pass,
+              f"{where}: {pass_line!r}, expected to pass {to_pass}")
+    else:
+        check(pass_line.startswith("  pass: nothing"), f"{where}: {pass_line!r}")
+    fits = sorted(f"{k}={v}" for k, v in written_with.items() if v == defaults[k])
+    fit_line = lines[verdict + 2]
+    check(fit_line.startswith("  defaults that fit: ")
+          and sorted(x for x in fit_line.split(": ", 1)[1].split(", ") if x != "none") == fits,
+          f"{where}: {fit_line!r}, expected {fits}")
+    check(lines[verdict + 3] == "  undecided, so the default is used: " +
+          ", ".join(f"{k}={v}" for k, v in undecided.items()),
+          f"{where}: {lines[verdict + 3]!r}")
+
+    v = r.get("verdict", {})
+    check(v.get("pass") == to_pass, f"{where}: verdict.pass {v.get('pass')} != {to_pass}")
+    check(sorted(v.get("defaults_that_fit", [])) == fits,
+          f"{where}: verdict.defaults_that_fit {v.get('defaults_that_fit')} != {fits}")
+    check(v.get("undecided") == undecided, f"{where}: verdict.undecided {v.get('undecided')}")
+
+    # A why-line per reading, the JSON's word for word, in a player's words: no byte offsets.
+    why = report_sections(text)
+    check(sorted(why) == sorted(r["readings"]),
+          f"{where}: why-lines for {sorted(why)}, the readings are {sorted(r['readings'])}")
+    check(v.get("why") == why, f"{where}: verdict.why differs from the report's why-lines")
+    for name, line in why.items():
+        check(re.search(r"\+\d", line) is None, f"{where}: {name}'s why-line names an offset: {line}")
+        if name in written_with:
+            check(line.startswith(f"{name}={written_with[name]} fits: "), f"{where}: {line}")
+        elif name in undecided:
+            check(line.startswith(f"{name}: undecided, {undecided[name]} (the default) is used; "),
+                  f"{where}: {line}")
+
+
+class Reading:
+    def __init__(self, name, default):
+        self.name, self.default = name, default
+
+
+READINGS = [Reading("key-quaternion", "xyzw"), Reading("face-material", "land1-land2"),
+            Reading("batch-material", "row"), Reading("texm-rgb", "bgr"),
+            Reading("slots", "lod-group")]
+WRITTEN_WITH = {"key-quaternion": "xyzw", "batch-material": "row", "face-material": "land1-land2"}
+UNDECIDED = {"texm-rgb": "bgr", "slots": "lod-group"}
+
+
 def main():
     work = tempfile.mkdtemp(prefix="survey_check_")
     try:
@@ -149,6 +290,25 @@ def main():
             check(section in p.stdout, f"report has no section '{section}'")
         with open(report_json, encoding="utf-8") as fh:
             r = json.load(fh)
+
+        # The verdict: the readings the corpus was written with, why, and the statistics after.
+        check_verdict(p.stdout, r, WRITTEN_WITH, UNDECIDED, "game corpus")
+        why = r.get("verdict", {}).get("why", {})
+        k, b = r["readings"]["key-quaternion"]["statistic"], r["readings"]["batch-material"]
+        check(f"{k['static_keys_full_at_22']} of {k['static_keys']} parts that never move"
+              in why.get("key-quaternion", ""), f"key-quaternion why: {why.get('key-quaternion')}")
+        check(f"of {b['statistic']['batches']} model parts" in why.get("batch-material", ""),
+              f"batch-material why: {why.get('batch-material')}")
+        fm = r["readings"]["face-material"]["statistic"]
+        check(f"{fm['violations_land1_land2']} material references point past the end of their "
+              f"list under land1-land2, {fm['violations_land2_land1']} under land2-land1"
+              in why.get("face-material", ""), f"face-material why: {why.get('face-material')}")
+        stats = " ".join(p.stdout[p.stdout.find("Statistics"):].split())  # unwrapped
+        for legend in ("found: what this folder holds.", "part 1, part 2: the counts",
+                       "openparkan: the figures the openparkan project publishes",
+                       "+N is a byte position", "offsets: a key's rotation",
+                       "offsets: a batch is", "offsets: a ground face's byte 4"):
+            check(legend in stats, f"the statistics have no legend '{legend}'")
 
         check(r.get("schema") == "mshconv-survey/1", f"schema {r.get('schema')!r}")
         version = run("--version").stdout.split()[1]
@@ -252,6 +412,51 @@ def main():
         check(all(len(l) == 9 and l[0] in pages and l[7] in ("left", "right") for l in lines),
               "index.txt lines: page, x, y, width, height, format, size, bgr half, texture")
         check(r["sheet"] == {"pages": len(pages), "textures": want}, f"sheet {r['sheet']}")
+        # Each cell's halves are labelled with their reading; every page says what to look for.
+        gap = 4
+        drawn = {}
+        for page in pages:
+            drawn[page] = png_pixels(os.path.join(sheet, page))[2]
+            check(any(v > 128 for v in drawn[page][10]), f"{page}: no instructions at the top")
+        unlabelled = []
+        for l in lines:
+            rows, x, y, w = drawn[l[0]], int(l[1]), int(l[2]), int(l[3])
+            if not (label_at(rows, x, y - 7, "BGR")
+                    and label_at(rows, x + (w + gap) // 2, y - 7, "RGB")):
+                unlabelled.append(l[8])
+        check(not unlabelled, f"{len(unlabelled)} cells without BGR/RGB labels: {unlabelled[:3]}")
+        html = ""
+        if os.path.exists(os.path.join(sheet, "index.html")):
+            with open(os.path.join(sheet, "index.html"), encoding="utf-8") as fh:
+                html = fh.read()
+        check(html, "the sheet has no index.html")
+        for page in pages:
+            check(f'<img src="{page}"' in html, f"index.html does not show {page}")
+        captions = re.findall(r"<tr><td>(\d+), (\d+)</td><td>([^<]*)</td>.*"
+                              r"left BGR: texm-rgb=bgr \(the default\), right RGB: texm-rgb=rgb; "
+                              r"which half has natural colours\?", html)
+        check(sorted((int(x), int(y), t) for x, y, t in captions)
+              == sorted((int(l[1]), int(l[2]), l[8]) for l in lines),
+              f"index.html captions {len(captions)} cells, index.txt lists {len(lines)}")
+        check("skin, sky, fire" in html, "index.html does not say what to look for")
+
+        # Land1.wea and Land2.wea exchanged on every map: the verdict says to pass land2-land1.
+        swapped = os.path.join(work, "swapped")
+        for rel, path in corpus_files(corpus):
+            if not rel.startswith("DATA/MAPS/"):
+                continue
+            leaf = os.path.basename(rel).lower()
+            other = {"land1.wea": "Land2.wea", "land2.wea": "Land1.wea"}.get(leaf)
+            target = os.path.join(swapped, rel)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(os.path.join(os.path.dirname(path), other) if other else path, target)
+        sj = os.path.join(work, "s.json")
+        p = run("survey", swapped, "--json", sj)
+        with open(sj, encoding="utf-8") as fh:
+            s = json.load(fh)
+        check_verdict(p.stdout, s, {"face-material": "land2-land1"},
+                      {"key-quaternion": "xyzw", "batch-material": "row", "texm-rgb": "bgr",
+                       "slots": "lod-group"}, "maps with Land1/Land2 exchanged")
 
         # Damage is listed, never fatal.
         damaged = os.path.join(work, "damaged")
