@@ -41,12 +41,15 @@ struct ExportRecord {
 // IN_STEM.sidecar.json when there, else (a renamed export) the one its extras name beside it, else
 // a `*.sidecar.json` beside it whose pairing token is the file's. `found` false: none exists
 // (`path` is then the default name, `record` what the file says of itself).
+enum class SidecarFound { Named, Beside, ByExtras, ByPairingToken };
 struct ImportSidecar {
     std::filesystem::path path;
     bool found = false;
-    std::string how; // "beside it", "named by its extras", "found by its pairing token", ...
+    SidecarFound how = SidecarFound::Beside;
     ExportRecord record;
 };
+// "named by its glTF extras", "found by its pairing token", ...
+const char* to_string(SidecarFound how);
 ImportSidecar find_import_sidecar(const Job& job, const std::filesystem::path& in);
 // "looked for A and B, C (named by its glTF extras), ... in FOLDER": where a sidecar was sought.
 std::string sidecar_search_text(const std::filesystem::path& in, const ImportSidecar& found);

@@ -287,8 +287,10 @@ void import_model(const Job& caller, const Address& in, const std::string& out_s
     choices.full_read = o.full_read;
     if (o.animation) choices.animation = *o.animation;
     const bool has_sidecar = found.found && !o.new_model;
-    if (has_sidecar && found.how != "beside it" && found.how != "named by --sidecar")
-        job.report(input.string() + ": sidecar " + sidecar_path.string() + " (" + found.how + ")");
+    if (has_sidecar &&
+        (found.how == SidecarFound::ByExtras || found.how == SidecarFound::ByPairingToken))
+        job.report(input.string() + ": sidecar " + sidecar_path.string() + " (" +
+                   to_string(found.how) + ")");
     scene::Scene scene;
     std::optional<sidecar::ModelSidecar> sidecar;
     if (has_sidecar)

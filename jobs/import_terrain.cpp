@@ -49,7 +49,11 @@ void import_terrain(const Job& caller, const Address& in, const std::string& out
     if (o.skin || o.msft_lod || o.lod || o.group)
         throw UsageError("--skin, --msft-lod, --lod and --group are model export options");
 
-    const fs::path sidecar_path = import_sidecar_path(job, input);
+    const ImportSidecar found = find_import_sidecar(job, input);
+    const fs::path sidecar_path = found.path;
+    if (found.how == SidecarFound::ByExtras || found.how == SidecarFound::ByPairingToken)
+        job.report(input.string() + ": sidecar " + sidecar_path.string() + " (" +
+                   to_string(found.how) + ")");
     for (const fs::path& p : {msh_path, map_path})
         if (job.io.same_file(p, input) || job.io.same_file(p, sidecar_path))
             throw UsageError(p.string() + " is an input file; inputs are never overwritten");

@@ -105,17 +105,31 @@ fs::path export_sidecar_path(const Job& job, const fs::path& out) {
     return shared;
 }
 
+const char* to_string(SidecarFound how) {
+    switch (how) {
+    case SidecarFound::Named:
+        return "named by --sidecar";
+    case SidecarFound::Beside:
+        return "beside it";
+    case SidecarFound::ByExtras:
+        return "named by its glTF extras";
+    case SidecarFound::ByPairingToken:
+        return "found by its pairing token";
+    }
+    return "";
+}
+
 ImportSidecar find_import_sidecar(const Job& job, const fs::path& in) {
     ImportSidecar found;
     if (!job.options.sidecar.empty()) {
         found.path = job.options.sidecar;
         found.found = job.io.is_file(found.path);
-        found.how = "named by --sidecar";
+        found.how = SidecarFound::Named;
         return found;
     }
     const fs::path beside = in.parent_path() / (in.stem().string() + ".sidecar.json");
     for (const fs::path& p : {with_format(in), beside})
-        if (job.io.is_file(p)) return {p, true, "beside it", {}};
+        if (job.io.is_file(p)) return {p, true, SidecarFound::Beside, {}};
     // A renamed export: the file's own record leads to its sidecar.
     found.path = beside;
     found.record = record_of(job.io, in);
@@ -126,7 +140,7 @@ ImportSidecar find_import_sidecar(const Job& job, const fs::path& in) {
     if (is_plain_file_name(record.sidecar)) {
         const fs::path named = in.parent_path() / record.sidecar;
         if (job.io.is_file(named) && pairs(named))
-            return {named, true, "named by its extras", record};
+            return {named, true, SidecarFound::ByExtras, record};
     }
     if (record.pair.empty() || !on_disk(&job.io)) return found;
     std::vector<fs::path> candidates;
@@ -144,10 +158,10 @@ ImportSidecar find_import_sidecar(const Job& job, const fs::path& in) {
     for (const fs::path& p : candidates)
         if (export_field(job.io, p, "pair") == record.pair) {
             if (recorded_format(job.io, p) == format_of(in))
-                return {p, true, "found by its pairing token", record};
+                return {p, true, SidecarFound::ByPairingToken, record};
             if (!other_format) other_format = p;
         }
-    if (other_format) return {*other_format, true, "found by its pairing token", record};
+    if (other_format) return {*other_format, true, SidecarFound::ByPairingToken, record};
     return found;
 }
 
