@@ -170,10 +170,10 @@ struct Builder {
         source.push_back(nullptr);
         diagnostics.warn(where, Location::whole(),
                          "bone '" + name + "' names no node: node '" + name +
-                             "' is made at the bone's bind pose under " +
+                             "' is made at the bone's bind pose " +
                              (parent == scene::kNoIndex
-                                  ? std::string("no parent")
-                                  : "'" + out.nodes[size_t(parent)].name + "'") +
+                                  ? std::string("as a root")
+                                  : "under '" + out.nodes[size_t(parent)].name + "'") +
                              ", without keys (its vertices do not follow the skeleton)");
         return index;
     }
