@@ -36,7 +36,7 @@ std::string lower(std::string s) {
     return s;
 }
 
-std::array<double, 16> column_major(const aiMatrix4x4& m) {
+template <typename Real> std::array<double, 16> column_major(const aiMatrix4x4t<Real>& m) {
     return {m.a1, m.b1, m.c1, m.d1, m.a2, m.b2, m.c2, m.d2,
             m.a3, m.b3, m.c3, m.d3, m.a4, m.b4, m.c4, m.d4};
 }
@@ -139,6 +139,45 @@ struct Builder {
         return p;
     }
 
+    // A bone whose name no node holds (DirectX files whose exporter wrote the weights but not
+    // the frame): a new node of the bone's name at its bind pose, the inverse of its offset
+    // matrix, under the mesh's parent and without keys. Its vertices stay where they are bound
+    // and move with the mesh, not with the skeleton: Blender's importers likewise leave vertices
+    // whose bone is missing undeformed.
+    int node_for_bone(const aiBone& bone, int holder) {
+        const std::string name = bone.mName.C_Str();
+        aiMatrix4x4t<double> bind = aiMatrix4x4t<double>(bone.mOffsetMatrix);
+        if (!std::isfinite(bind.Determinant()) || std::abs(bind.Determinant()) < 1e-12)
+            throw FormatError(where, Location::whole(),
+                              "bone '" + name +
+                                  "' names no node, and its offset matrix cannot be inverted");
+        bind.Inverse();
+        const int parent = out.nodes[size_t(holder)].parent;
+        aiMatrix4x4t<double> parent_world;
+        for (const aiNode* n = parent == scene::kNoIndex ? nullptr : source[size_t(parent)]; n;
+             n = n->mParent)
+            parent_world = aiMatrix4x4t<double>(n->mTransformation) * parent_world;
+        const scene::Decomposed d =
+            scene::decompose_matrix(column_major(parent_world.Inverse() * bind));
+        const int index = int(out.nodes.size());
+        scene::Node node;
+        node.name = name;
+        node.parent = parent;
+        node.translation = d.translation;
+        node.rotation = d.rotation;
+        out.nodes.push_back(std::move(node));
+        residual.push_back(d.residual);
+        source.push_back(nullptr);
+        diagnostics.warn(where, Location::whole(),
+                         "bone '" + name + "' names no node: node '" + name +
+                             "' is made at the bone's bind pose " +
+                             (parent == scene::kNoIndex
+                                  ? std::string("as a root")
+                                  : "under '" + out.nodes[size_t(parent)].name + "'") +
+                             ", without keys (its vertices do not follow the skeleton)");
+        return index;
+    }
+
     // Bones of the node's meshes -> one skin (joints by bone name), the four strongest weights.
     void add_skin(int node_index) {
         const aiNode* n = source[size_t(node_index)];
@@ -154,11 +193,11 @@ struct Builder {
             std::vector<std::vector<std::pair<float, uint32_t>>> influences(m.mNumVertices);
             for (unsigned b = 0; b < m.mNumBones; ++b) {
                 const aiBone& bone = *m.mBones[b];
-                const auto found = node_by_name.find(bone.mName.C_Str());
+                auto found = node_by_name.find(bone.mName.C_Str());
                 if (found == node_by_name.end())
-                    throw FormatError(where, Location::whole(),
-                                      "bone '" + std::string(bone.mName.C_Str()) +
-                                          "' names no node");
+                    found =
+                        node_by_name.emplace(bone.mName.C_Str(), node_for_bone(bone, node_index))
+                            .first;
                 auto [it, fresh] = joint_of_node.emplace(found->second, skin.joints.size());
                 if (fresh) {
                     skin.joints.push_back(found->second);

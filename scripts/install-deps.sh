@@ -2,9 +2,9 @@
 # Installs what mshconv builds and tests with on Debian 12, when anything is missing: the
 # compilers (g++; clang for the fuzzers) and libraries, Node.js with the npm packages the build
 # bundles into the gallery's 3D view (three.js, esbuild; pinned by viewer/package-lock.json), the
-# real consumers the tests run (Assimp, Blender 3.4 + numpy, Khronos glTF-Validator, Chromium for
-# the gallery), GNU parallel (the sharding test) and the tests' npm packages (glTF-Validator,
-# playwright-core; pinned by tools/node/package-lock.json).
+# real consumers the tests run (Assimp and its test models, Blender 3.4 + numpy, Khronos
+# glTF-Validator, Chromium for the gallery), GNU parallel (the sharding test) and the tests' npm
+# packages (glTF-Validator, playwright-core; pinned by tools/node/package-lock.json).
 #   install-deps.sh           everything the build and the tests use
 #   install-deps.sh --build   only what building mshconv needs (scripts/demo.sh)
 #   install-deps.sh --bench   everything, and the benchmarks' tools (hyperfine, time, f3d)
@@ -22,6 +22,7 @@ if [ "${1:-}" != "--build" ]; then # the Windows build and its tests under Wine
 fi
 if [ "${1:-}" != "--build" ] && [ "${1:-}" != "--windows" ]; then
   packages+=(assimp-utils blender python3-numpy) # the consumers the tests run
+  packages+=(assimp-testmodels)           # Assimp's own models (foreign_models imports some)
   packages+=(pngcheck)                    # PNG validation in the texture tests
   packages+=(parallel)                    # GNU parallel: batch --shard as docs/cli.md runs it
   packages+=(xvfb)                        # Blender's UI for the add-on's dialog screenshot

@@ -504,6 +504,122 @@ def test_assimp_formats():
           not os.path.exists(out), "a broken FBX: one error naming it, no output")
 
 
+# ---- skinned DirectX files whose bones name no node ----
+
+def obj_objects(file):
+    """The OBJ's vertices by object (`o NAME`; mshconv writes one object per node)."""
+    objects, current = {}, None
+    for line in open(file):
+        parts = line.split()
+        if parts and parts[0] == "o":
+            current = objects.setdefault(parts[1], [])
+        elif parts and parts[0] == "v":
+            current = objects.setdefault("", []) if current is None else current
+            current.append(tuple(float(x) for x in parts[1:4]))
+    return objects
+
+
+def box(points):
+    return ([min(p[i] for p in points) for i in range(3)], [max(p[i] for p in points) for i in range(3)])
+
+
+def near_all(points, reference, tolerance=1e-3):
+    return all(min(max(abs(p[i] - q[i]) for i in range(3)) for q in reference) <= tolerance
+               for p in points)
+
+
+def x_matrix(rows):
+    return ",".join("%.6f" % v for row in rows for v in row) + ";;"
+
+
+def test_bone_without_node():
+    """A DirectX skin whose bone 'ghost' has weights but no frame: the import makes a node of it
+    under the mesh's parent, at the bone's bind pose, and says so."""
+    identity = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+    body = [[0, 1, 0, 0], [-1, 0, 0, 0], [0, 0, 1, 0], [5, 0, 0, 1]]  # 90 deg about z, x + 5
+    body_inverse = [[0, -1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 5, 0, 1]]
+    ghost_offset = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [-2, -3, 0, 1]]  # bound at (2, 3, 0)
+    quad = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    weights = lambda name, vs, offset: ("SkinWeights {\n\"%s\";\n%d;\n%s;\n%s;\n%s\n}\n" % (
+        name, len(vs), ",\n".join(map(str, vs)), ",\n".join("1.0" for _ in vs), x_matrix(offset)))
+    with open(path("ghost.x"), "w") as f:
+        f.write("xof 0303txt 0032\nFrame body {\nFrameTransformMatrix {\n%s\n}\n" % x_matrix(body))
+        f.write("Frame bone {\nFrameTransformMatrix {\n%s\n}\n}\n" % x_matrix(identity))
+        f.write("Frame hull {\nFrameTransformMatrix {\n%s\n}\nMesh hullShape {\n" % x_matrix(identity))
+        f.write("4;\n" + ",\n".join("%d;%d;%d;" % p for p in quad) + ";\n2;\n3;0,1,2;,\n3;0,2,3;;\n")
+        f.write("XSkinMeshHeader {\n1;\n1;\n2;\n}\n")
+        f.write(weights("bone", [0, 1], body_inverse) + weights("ghost", [2, 3], ghost_offset))
+        f.write("}\n}\n}\n")
+    r, got = import_and_reexport(path("ghost.x"), "ghost")
+    check(r.returncode == 0, f"ghost.x: a bone without its frame imports ({r.returncode}: {r.stderr.strip()[:300]})")
+    if got is None:
+        return
+    warned = [l for l in r.stderr.splitlines() if "'ghost'" in l]
+    check(len(warned) == 1 and "names no node" in warned[0] and "'body'" in warned[0],
+          f"ghost.x: one warning names the bone and the node it is made under: {warned}")
+    # Assimp turns DirectX's left-handed frame into a right-handed one: z negated, windings turned.
+    check(same_triangles(got, [(quad[0], quad[2], quad[1]), (quad[0], quad[3], quad[2])]),
+          f"ghost.x: every vertex where it is bound, also those of the made node: {got}")
+    gl = path("ghost.gltf")
+    check(run("convert", path("ghost.msh"), gl, "--quiet").returncode == 0, "ghost.msh exports")
+    nodes = json.load(open(gl))["nodes"]
+    names = [n.get("name") for n in nodes]
+    parent_of = {c: names[i] for i, n in enumerate(nodes) for c in n.get("children", [])}
+    check("ghost" in names and parent_of.get(names.index("ghost")) == "body",
+          f"ghost.x: node 'ghost' made under 'body' (the mesh's parent): {parent_of}")
+
+
+ASSIMP_MODELS = "/usr/share/assimp/models"  # Debian's assimp-testmodels
+
+
+def test_assimp_anim_test():
+    """Assimp's X/anim_test.x: four bones, only joint1 and joint2 written as frames (its
+    anim_test.txt says so). It imports with nodes made for joint3 and joint4."""
+    src = os.path.join(ASSIMP_MODELS, "X", "anim_test.x")
+    if not os.path.isfile(src):
+        check(False, f"{src} is missing: install the Debian package assimp-testmodels "
+                     "(scripts/install-deps.sh does)")
+        return
+    msh = path("anim_test.msh")
+    r = run("convert", src, msh)
+    check(r.returncode == 0, f"anim_test.x imports ({r.returncode}: {r.stderr.strip()[:300]})")
+    if r.returncode != 0:
+        return
+    for bone in ("joint3", "joint4"):
+        check(any(f"bone '{bone}' names no node" in l and "'$dummy_root'" in l
+                  for l in r.stderr.splitlines()),
+              f"anim_test.x: a warning says node '{bone}' is made, and where")
+    check(run("validate", "--strict", msh).returncode == 0, "anim_test.msh passes validate --strict")
+    info = run("info", msh).stdout
+    # Assimp's 5 nodes less the skin holder pCylinder1, and joint3 and joint4; joint1 and joint2
+    # have keys (ikHandle1's are all equal, pCylinder1 is the holder).
+    check("nodes 6," in info and "2 animated nodes" in info and "frames 25" in info,
+          f"anim_test.msh: 6 nodes, animated: {info.splitlines()[1:2]}")
+    obj = path("anim_test.obj")
+    check(run("convert", msh, obj, "--quiet").returncode == 0, "anim_test.msh exports to OBJ")
+    parts = obj_objects(obj)
+    stats = subprocess.run(["assimp", "info", src], capture_output=True, text=True).stdout
+    corner = lambda label: [float(v) for v in
+                            next(l for l in stats.splitlines() if l.startswith(label))
+                            .split("(")[1].split(")")[0].split()]
+    want = (corner("Minimum point"), corner("Maximum point"))
+    # joint2's frame in the file is 1.5 degrees off its bind pose, so its part is left out of the
+    # exact box; joint1's frame is its bind pose, joint3's node is made at it.
+    bound = parts.get("joint1", []) + parts.get("joint3", [])
+    got = box(bound) if bound else None
+    check(got is not None and all(abs(a - b) < 1e-3 for g, w in zip(got, want) for a, b in zip(g, w)),
+          f"anim_test.msh: joint1's and joint3's parts span Assimp's box {want}: {got}")
+    everything = [p for vs in parts.values() for p in vs]
+    check(len(everything) == 2520 and
+          all(w[0] - 0.15 <= p[i] <= w[1] + 0.15 for p in everything for i, w in
+              enumerate(zip(*want))), "anim_test.msh: all 840 triangles, within Assimp's box")
+    ref = path("anim_test_ref.obj")
+    subprocess.run(["assimp", "export", src, ref], capture_output=True, check=True)
+    reference = [p for vs in obj_objects(ref).values() for p in vs]
+    check(parts.get("joint3") and near_all(parts["joint3"], reference),
+          "anim_test.msh: every vertex of the made node joint3 is one Assimp reads")
+
+
 # ---- a round trip through a tool that writes float noise into node scales ----
 
 def test_scale_noise():
@@ -577,6 +693,8 @@ test_animation()
 test_modes()
 test_accessors_and_extensions()
 test_assimp_formats()
+test_bone_without_node()
+test_assimp_anim_test()
 test_scale_noise()
 test_obj()
 if failures:
