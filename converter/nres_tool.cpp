@@ -54,12 +54,18 @@ int extract(const std::string& input, const fs::path& dir) {
         throw UsageError("nres extract: -o " + dir.string() +
                          " is a file; extract into a folder (new, or one of its own)");
     Loaded in = load(parse_address(input));
-    nres::Archive ar =
-        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
-    if (ar.verbatim_only)
-        throw FormatError(in.address.display(), 0,
+    DiagnosticSink sink(ReadMode::Tolerant);
+    nres::Archive ar = nres::read(in.bytes, sink, in.address.display(), in.bytes.keeper());
+    if (ar.verbatim_only) {
+        // The first entry at fault, where its directory row says so.
+        for (const Diagnostic& d : sink.diagnostics())
+            if (d.severity == Severity::Error)
+                throw FormatError(d.resource, d.offset,
+                                  d.message + "; the archive can be copied but not unpacked");
+        throw FormatError(in.address.display(), Location::whole(),
                           "payloads overlap or lie outside the data region; the archive can be "
                           "copied but not unpacked");
+    }
     // One set: every payload and the manifest appear, or none (a full disk leaves nothing), and
     // no file of it may be the archive being read.
     AtomicFileSet set;

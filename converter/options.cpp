@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include "pipeline/outputs.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <iostream>
@@ -7,6 +9,8 @@
 namespace msh::cli {
 
 namespace {
+
+using pipeline::edit_distance;
 
 namespace style = po::command_line_style;
 
@@ -21,21 +25,6 @@ std::string lower(std::string text) {
 
 std::string without_dashes(const std::string& name) {
     return name.substr(std::min(name.find_first_not_of('-'), name.size()));
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
 }
 
 // The command's words for its options and positionals, as the synopsis spells them.

@@ -13,6 +13,7 @@
 
 namespace msh::jobs {
 
+using pipeline::edit_distance;
 using pipeline::lower_ascii;
 
 namespace fs = std::filesystem;
@@ -64,21 +65,6 @@ Address parse_address(Io& io, const std::string& spec) {
 }
 
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
 
 // "no entry named X" plus the closest names (case-insensitive edit distance), so a typo is
 // one look away; an archive with no close name lists how many entries it has.

@@ -235,7 +235,7 @@ bool rebuild_map(const Job& job, const fs::path& file, const fs::path& sidecar_p
     mshconv::Io& io = job.io;
     const std::optional<sidecar::TerrainSidecar> sc =
         pipeline::read_terrain_sidecar(io.read(sidecar_path).bytes, sidecar_path.string());
-    if (!sc) throw FormatError(sidecar_path.string(), 0, "not a terrain sidecar");
+    if (!sc) throw FormatError(sidecar_path.string(), Location::whole(), "not a terrain sidecar");
     const pipeline::TerrainImportSettings settings{file.string(), sidecar_path.string(), false,
                                                    full_read};
     std::vector<std::string> warnings;

@@ -161,7 +161,7 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
                        loaded.bytes.keeper());
         break;
     }
-    throw FormatError(loaded.address.display(), 0,
+    throw FormatError(loaded.address.display(), Location::whole(),
                       std::string("cannot convert this input (") + to_string(kind) +
                           "): expected an MSH model, a Land.msh or a Texm texture (file or "
                           "archive entry; a texture converts to .png) or a .gltf/.glb/.obj/.png "

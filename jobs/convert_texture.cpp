@@ -120,7 +120,8 @@ void import_texture(const Job& job, const fs::path& png, const std::string& out_
     const std::optional<texm::Format> format = format_option(o);
     const fs::path sidecar_path = sidecar_for(png, o);
     if (!job.io.is_file(sidecar_path)) {
-        if (!o.sidecar.empty()) throw FormatError(sidecar_path.string(), 0, "sidecar not found");
+        if (!o.sidecar.empty())
+            throw FormatError(sidecar_path.string(), Location::whole(), "sidecar not found");
         job.warn(png.string() + ": no sidecar at " + sidecar_path.string() +
                  "; writing a new texture");
     }

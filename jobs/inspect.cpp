@@ -155,7 +155,7 @@ mshconv::Info mshconv::info(const std::string& input, Io& io) {
         break;
     }
     default:
-        throw FormatError(where, 0,
+        throw FormatError(where, Location::whole(),
                           std::string("not an NRes archive, model, map or Texm texture (no 'NRes' "
                                       "or 'Texm' magic; this looks like ") +
                               to_string(kind) + ")");

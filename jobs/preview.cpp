@@ -91,7 +91,7 @@ pipeline::Preview preview_loaded(const Job& job, const Loaded& in,
         if (ext == ".texm") texm::read(in.bytes, ReadMode::Strict, in.address.display());
         break;
     }
-    throw FormatError(in.address.display(), 0,
+    throw FormatError(in.address.display(), Location::whole(),
                       std::string("cannot preview this input (") + to_string(kind) +
                           "): expected an MSH model, a Land.msh, a Texm texture or a "
                           ".gltf/.glb/.obj");

@@ -190,7 +190,7 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
     const std::optional<SceneFormat> format = scene_format_of(file.filename().string());
     if (!format && assimp_read::handles(file.filename().string())) {
         if (!on_disk(&io))
-            throw FormatError(file.string(), 0,
+            throw FormatError(file.string(), Location::whole(),
                               "formats read through Assimp are read from the disk only");
         DiagnosticSink diagnostics(ReadMode::Tolerant);
         scene::Scene scene = assimp_read::read(file, diagnostics);
@@ -198,7 +198,7 @@ scene::Scene read_scene_file(const std::filesystem::path& file, std::vector<std:
         return scene;
     }
     if (!format)
-        throw FormatError(file.string(), 0,
+        throw FormatError(file.string(), Location::whole(),
                           "not a .gltf, .glb or .obj file, nor a format Assimp reads");
     if (*format == SceneFormat::Obj) {
         const mshconv::FileBytes bytes = io.read(file);

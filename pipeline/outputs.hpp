@@ -47,6 +47,9 @@ const char* extension_of(SceneFormat format); // ".gltf", ".glb", ".obj"
 
 // ASCII letters lowered (game file names compare case-insensitively; CP1251 bytes unchanged).
 std::string lower_ascii(std::string s);
+// Levenshtein distance (insertions, deletions, substitutions): how close a mistyped name is to
+// a known one, for "did you mean".
+size_t edit_distance(const std::string& a, const std::string& b);
 
 // The stem of a file name (`tank.glb` -> `tank`), for the names of the files beside it.
 std::string file_stem(const std::string& file_name);

@@ -30,7 +30,9 @@ import struct
 import subprocess
 import sys
 import tempfile
-import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_checks import png_decode  # noqa: E402
 
 build_dir = os.path.abspath(sys.argv[1])
 mshconv = os.path.join(build_dir, "mshconv")
@@ -147,38 +149,8 @@ def png_size(path):
 def png_pixels(path):
     """(width, height, rows of grey values) of an 8-bit RGB or RGBA PNG (the sheet's pages)."""
     with open(path, "rb") as fh:
-        data = fh.read()
-    pos, idat, width, height, channels = 8, b"", 0, 0, 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour in (2, 6), f"{path}: depth {depth}, colour type {colour}"
-            channels = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
-    for y in range(height):
-        line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
-        f, cur = line[0], bytearray(line[1:])
-        for i in range(stride):
-            a = cur[i - channels] if i >= channels else 0
-            b, c = prev[i], prev[i - channels] if i >= channels else 0
-            if f == 1:
-                cur[i] = (cur[i] + a) & 255
-            elif f == 2:
-                cur[i] = (cur[i] + b) & 255
-            elif f == 3:
-                cur[i] = (cur[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([cur[x * channels] for x in range(width)])
-        prev = cur
-    return width, height, rows
+        width, height, rows = png_decode(fh.read())
+    return width, height, [[pixel[0] for pixel in row] for row in rows]
 
 
 # The labels as the sheet draws them: 3 x 5 glyphs, 1 px apart, ink where 'X'.
