@@ -65,9 +65,10 @@ const std::vector<std::pair<std::string, Command>> kCommands = {
 std::string unknown_command(const std::string& typed) {
     std::vector<std::string> known = {"version", "--version", "--help"};
     for (const auto& command : kCommands) known.push_back(command.first);
-    const std::vector<std::string> near = msh::cli::closest_words(typed, known);
+    const std::vector<std::string> closest = msh::cli::closest_words(typed, known);
     return "unknown command '" + typed + "'" +
-           (near.empty() ? " (mshconv --help lists the commands)" : msh::cli::did_you_mean(near));
+           (closest.empty() ? " (mshconv --help lists the commands)"
+                            : msh::cli::did_you_mean(closest));
 }
 
 } // namespace

@@ -142,9 +142,9 @@ int run_nres(const Args& args) {
     const std::string action = vm["action"].as<std::string>();
     const std::vector<std::string> actions = {"list", "extract", "pack"};
     if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
-        const std::string near = did_you_mean(closest_words(action, actions));
+        const std::string suggestion = did_you_mean(closest_words(action, actions));
         throw UsageError("unknown nres action '" + action + "'" +
-                         (near.empty() ? " (list, extract or pack)" : near));
+                         (suggestion.empty() ? " (list, extract or pack)" : suggestion));
     }
     if (!vm.count("input")) throw UsageError(action == "pack" ? "missing DIR" : "missing IN");
     const std::string input = vm["input"].as<std::string>();

@@ -70,7 +70,7 @@ namespace {
 // one look away; an archive with no close name lists how many entries it has.
 std::string missing_entry(const nres::Archive& ar, const std::string& name, const char* what) {
     const std::string wanted = lower_ascii(name);
-    std::vector<std::pair<size_t, std::string>> near;
+    std::vector<std::pair<size_t, std::string>> closest;
     const bool without_extension = fs::path(wanted).extension().empty();
     for (const nres::Entry& e : ar.entries) {
         const std::string candidate = lower_ascii(e.display_name());
@@ -78,16 +78,17 @@ std::string missing_entry(const nres::Archive& ar, const std::string& name, cons
         // `House_01` for `House_01.msh`: the name without its extension counts as close.
         if (without_extension)
             d = std::min(d, edit_distance(wanted, fs::path(candidate).stem().string()));
-        if (d <= std::max<size_t>(2, wanted.size() / 3)) near.emplace_back(d, e.display_name());
+        if (d <= std::max<size_t>(2, wanted.size() / 3)) closest.emplace_back(d, e.display_name());
     }
-    std::stable_sort(near.begin(), near.end(),
+    std::stable_sort(closest.begin(), closest.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
     std::string text = "no entry named '" + name + "'" + what;
-    if (near.empty())
+    if (closest.empty())
         return text + " (the archive has " + std::to_string(ar.entries.size()) +
                " entries; `mshconv nres list` shows them)";
     text += "; closest:";
-    for (size_t k = 0; k < near.size() && k < 3; ++k) text += (k ? ", " : " ") + near[k].second;
+    for (size_t k = 0; k < closest.size() && k < 3; ++k)
+        text += (k ? ", " : " ") + closest[k].second;
     return text;
 }
 
