@@ -128,7 +128,9 @@ std::optional<Bytes> read_named_file(mshconv::Io& io, const std::filesystem::pat
         return std::nullopt;
     }
     if (!io.is_file(path)) {
-        warnings.push_back(what + " '" + name + "' is not beside the OBJ (" + path.string() + ")");
+        // `/` on every system: the warning goes into reports compared across builds.
+        warnings.push_back(what + " '" + name + "' is not beside the OBJ (" +
+                           path.generic_string() + ")");
         return std::nullopt;
     }
     const mshconv::FileBytes file = io.read(path);
