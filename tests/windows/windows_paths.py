@@ -3,7 +3,8 @@
 letter (`C:\\...\\static.rlb:House_01.msh`: the drive's colon is no entry separator); backslashes
 in inputs and outputs; a file with a Cyrillic name on disk (UTF-8 on Linux, UTF-16 to Windows);
 an archive entry with a Cyrillic name (CP1251 in the archive) written, listed to the console in
-UTF-8, extracted to a file of that name and read back, as the Linux build does.
+UTF-8, extracted to a file of that name and read back, as the Linux build does; a read-only
+archive as OUT refused.
 
 usage: windows_paths.py LINUX_BUILD WINDOWS_BUILD
 """
@@ -90,6 +91,19 @@ def main():
               "  its manifest (_nres.json) is the Linux build's")
         check(read(win, "back.glb") is not None, f"convert static.rlb:{house} back.glb")
         check(read(win, "back.glb") == read(lin, "back.glb"), "  gives the Linux build's GLB")
+
+        # An existing OUT keeps what it is: a read-only archive (Wine shows a file without write
+        # bits with the read-only attribute) is refused and keeps its bytes.
+        readonly = os.path.join(win, "readonly.rlb")
+        shutil.copy(os.path.join(work, "corpus", "static.rlb"), readonly)
+        os.chmod(readonly, 0o444)
+        before = read(win, "readonly.rlb")
+        r = run(windows, "convert", os.path.join(lin, "house.glb"), f"readonly.rlb:{entry}",
+                "--new-model", cwd=win)
+        said = r.stderr.decode(errors="replace")
+        check(r.returncode == 1 and "read-only" in said and read(win, "readonly.rlb") == before,
+              "a read-only archive is refused, its bytes kept" + ("" if r.returncode == 1 else
+                                                                   f": exit {r.returncode} {said}"))
     if failures:
         sys.exit(f"FAIL: {len(failures)} checks")
 
