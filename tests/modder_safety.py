@@ -35,12 +35,17 @@ checks = Checks(mshconv)
 check = checks.check
 
 
+# The binary the normal user runs: a copy in a folder anyone may enter when the build folder lies
+# where `nobody` may not (a checkout under /root).
+user_mshconv = mshconv
+
+
 def run(*args, cwd, user=None):
     """mshconv ARGS in `cwd`; as `user` (setpriv) when given and the test runs as root."""
     command = [mshconv, *args]
     if user is not None and os.geteuid() == 0:
         command = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-                   "--clear-groups", *command]
+                   "--clear-groups", user_mshconv, *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd)
 
 
@@ -274,6 +279,11 @@ def sidecar_edits(work, corpus):
 
 with tempfile.TemporaryDirectory() as tmp:
     os.chmod(tmp, 0o755)  # the normal user's cases work below it
+    if os.geteuid() == 0:
+        user_mshconv = os.path.join(tmp, "bin", "mshconv")
+        os.mkdir(os.path.dirname(user_mshconv))
+        shutil.copy(mshconv, user_mshconv)
+        os.chmod(user_mshconv, 0o755)
     corpus = os.path.join(tmp, "corpus")
     if not sample_corpus(mshconv, corpus):
         sys.exit("FAIL: no sample corpus")
