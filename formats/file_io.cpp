@@ -34,6 +34,14 @@ std::atomic<int> writes_before_failure{-1}; // -1: no failure injected
     return std::strerror(e);
 }
 
+#ifndef _WIN32
+// No write bit, or not writable by this user. rename() would replace such a file as long as its
+// folder is writable (and root may write any file): its mode is the owner's word.
+bool read_only(const fs::path& target, const struct stat& st) {
+    return (st.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0;
+}
+#endif
+
 } // namespace
 
 namespace detail {
@@ -190,8 +198,7 @@ void refuse_read_only_output(const fs::path& path) {
         detail::refuse_read_only(path, target);
 #else
     struct stat st {};
-    if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        ((st.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0))
+    if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) && read_only(target, st))
         detail::refuse_read_only(path, target);
 #endif
 }
@@ -337,10 +344,7 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
     if (replacing) {
         if (S_ISDIR(old.st_mode))
             throw std::runtime_error(path.string() + ": is a folder, not a file");
-        // rename() would replace a read-only file as long as its folder is writable (and root
-        // may write any file): its mode is the owner's word.
-        if ((old.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)
-            detail::refuse_read_only(path, target);
+        if (read_only(target, old)) detail::refuse_read_only(path, target);
     }
     const fs::path dir = target.parent_path();
     if (!dir.empty()) fs::create_directories(dir);

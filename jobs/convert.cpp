@@ -51,12 +51,14 @@ std::string archive_hint(const Loaded& in, const std::string& out_spec) {
 // must differ from IN (the whole file, archive or not), from an import's sidecar and from one
 // another. An existing archive as OUT needs its entry named: a whole archive is never replaced
 // by one entry's content.
-void check_output_paths(const Job& job, const Address& in, const Address& out, bool import) {
+// `found`: an import's sidecar (null for an export).
+void check_output_paths(const Job& job, const Address& in, const Address& out,
+                        const ImportSidecar* found) {
+    const bool import = found != nullptr;
     std::vector<std::pair<std::string, fs::path>> inputs{{"IN", in.file}},
         outputs{{"OUT", out.file}};
     (import ? inputs : outputs)
-        .emplace_back("the sidecar", import ? import_sidecar_path(job, in.file)
-                                            : export_sidecar_path(job, out.file));
+        .emplace_back("the sidecar", import ? found->path : export_sidecar_path(job, out.file));
     if (!job.options.report.empty()) outputs.emplace_back("--report", job.options.report);
     if (on_disk(&job.io))
         for (const auto& [what, path] : outputs) refuse_read_only_output(path);
@@ -101,19 +103,22 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
     const bool import = foreign || (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" ||
                                                            in_ext == ".obj" || in_ext == ".png"));
     import_out = import;
-    check_output_paths(job, in, parse_address(job.io, out_spec), import);
+    // An import's sidecar, looked up once (a renamed export's takes a read of its record).
+    std::optional<ImportSidecar> found;
+    if (import) found = find_import_sidecar(job, in.file);
+    check_output_paths(job, in, parse_address(job.io, out_spec), found ? &*found : nullptr);
     // A .gltf/.glb/.obj whose sidecar has "kind": "terrain" is a map.
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
-        if (const auto sidecar = terrain_sidecar(job, in.file)) {
+        if (const auto sidecar = terrain_sidecar(job, *found)) {
             if (job.options.new_model)
                 throw UsageError("--new-model: " + in.file.string() +
                                  " is a map export (its sidecar says kind terrain), never a model");
-            import_terrain(job, in, out_spec, *sidecar);
+            import_terrain(job, in, out_spec, *sidecar, *found);
             return "terrain";
         }
     if (foreign ||
         (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))) {
-        import_model(job, in, out_spec);
+        import_model(job, in, out_spec, *found);
         return "model";
     }
     if (in.entries.empty() && in_ext == ".png") {

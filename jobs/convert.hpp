@@ -53,7 +53,6 @@ const char* to_string(SidecarFound how);
 ImportSidecar find_import_sidecar(const Job& job, const std::filesystem::path& in);
 // "looked for A and B, C (named by its glTF extras), ... in FOLDER": where a sidecar was sought.
 std::string sidecar_search_text(const std::filesystem::path& in, const ImportSidecar& found);
-std::filesystem::path import_sidecar_path(const Job& job, const std::filesystem::path& in);
 
 // MSH model -> .gltf / .glb / .obj (+ sidecar). export_model.cpp
 void export_model(const Job& job, const Loaded& in, const std::filesystem::path& out,
@@ -82,7 +81,9 @@ Readings readings_of(const ConvertOptions& options);
 
 // .gltf / .glb / .obj (+ sidecar) -> MSH model, standalone or into an archive entry.
 // import_model.cpp
-void import_model(const Job& job, const Address& in, const std::string& out_spec);
+// `found`: its sidecar (find_import_sidecar).
+void import_model(const Job& job, const Address& in, const std::string& out_spec,
+                  const ImportSidecar& found);
 // A new model (no sidecar): writes the model, its WEAR beside it and its materials and textures
 // into the game's libraries as one set; adds the libraries' changes to `report`.
 // import_new_model.cpp
@@ -132,12 +133,11 @@ pipeline::TerrainExportInput terrain_export_input(const Job& job, const Loaded& 
                                                   std::optional<mapping::MaterialLibraries>& own);
 
 // ---- Terrain import (import_terrain.cpp) ----
-// The sidecar of `input` (IN_STEM.sidecar.json or --sidecar), parsed once for the import, when it
-// says "kind": "terrain"; nullopt otherwise.
-std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job,
-                                                       const std::filesystem::path& input);
+// The sidecar find_import_sidecar found, parsed once for the import, when it says
+// "kind": "terrain"; nullopt otherwise.
+std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job, const ImportSidecar& found);
 // .gltf / .glb / .obj (+ terrain sidecar) -> OUT.msh and, beside it, OUT.map.
 void import_terrain(const Job& job, const Address& in, const std::string& out_spec,
-                    const sidecar::TerrainSidecar& sidecar);
+                    const sidecar::TerrainSidecar& sidecar, const ImportSidecar& found);
 
 } // namespace msh::jobs

@@ -250,7 +250,8 @@ pipeline::ModelImport import_model_files(const Job& job, const fs::path& input,
     return import_scene_file(job, input, &sidecar, sidecar_path, choices);
 }
 
-void import_model(const Job& caller, const Address& in, const std::string& out_spec) {
+void import_model(const Job& caller, const Address& in, const std::string& out_spec,
+                  const ImportSidecar& found) {
     KeptWarnings warnings; // every warning printed is in the report
     const Job job = keeping_warnings(caller, warnings);
     const ConvertOptions& o = job.options;
@@ -274,8 +275,7 @@ void import_model(const Job& caller, const Address& in, const std::string& out_s
 
     if (o.new_model && !o.sidecar.empty())
         throw UsageError("--new-model imports without a sidecar; it does not go with --sidecar");
-    const ImportSidecar found = find_import_sidecar(job, input);
-    const fs::path sidecar_path = found.path;
+    const fs::path& sidecar_path = found.path;
     if (!o.sidecar.empty() && !found.found)
         throw FormatError(input.string(), Location::whole(),
                           "no sidecar at " + sidecar_path.string());

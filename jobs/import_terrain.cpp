@@ -22,15 +22,15 @@ namespace fs = std::filesystem;
 
 namespace {} // namespace
 
-std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job, const fs::path& input) {
-    const fs::path sc = import_sidecar_path(job, input);
-    if (!job.io.is_file(sc)) return std::nullopt;
+std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job, const ImportSidecar& found) {
+    if (!found.found) return std::nullopt;
+    const fs::path& sc = found.path;
     const Payload text = read_payload(job.io, sc); // not copied: a map's sidecar is megabytes
     return pipeline::read_terrain_sidecar(text, sc.string());
 }
 
 void import_terrain(const Job& caller, const Address& in, const std::string& out_spec,
-                    const sidecar::TerrainSidecar& sc) {
+                    const sidecar::TerrainSidecar& sc, const ImportSidecar& found) {
     KeptWarnings kept; // every warning printed is in the report
     const Job job = keeping_warnings(caller, kept);
     const ConvertOptions& o = job.options;
@@ -49,8 +49,7 @@ void import_terrain(const Job& caller, const Address& in, const std::string& out
     if (o.skin || o.msft_lod || o.lod || o.group)
         throw UsageError("--skin, --msft-lod, --lod and --group are model export options");
 
-    const ImportSidecar found = find_import_sidecar(job, input);
-    const fs::path sidecar_path = found.path;
+    const fs::path& sidecar_path = found.path;
     if (found.how == SidecarFound::ByExtras || found.how == SidecarFound::ByPairingToken)
         job.report(input.string() + ": sidecar " + sidecar_path.string() + " (" +
                    to_string(found.how) + ")");

@@ -67,6 +67,7 @@ std::string_view gltf_json(ByteView bytes, bool binary) {
 ExportRecord record_of(Io& io, const fs::path& file) {
     ExportRecord record;
     const std::string ext = format_of(file);
+    if (ext != "obj" && ext != "gltf" && ext != "glb") return record; // no record to read
     try {
         const Payload bytes = read_payload(io, file);
         if (ext == "obj") {
@@ -74,7 +75,6 @@ ExportRecord record_of(Io& io, const fs::path& file) {
                 std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
             return record;
         }
-        if (ext != "gltf" && ext != "glb") return record;
         const nlohmann::json doc = nlohmann::json::parse(gltf_json(bytes, ext == "glb"));
         const size_t scene = doc.value("scene", size_t(0));
         const nlohmann::json& ours = doc.at("scenes").at(scene).at("extras").at("mshconv");
@@ -175,10 +175,6 @@ std::string sidecar_search_text(const fs::path& in, const ImportSidecar& found) 
                 : ", and any *.sidecar.json with its pairing token " + found.record.pair;
     const std::string folder = in.parent_path().string();
     return text + (folder.empty() ? " in the current folder" : " in " + folder);
-}
-
-fs::path import_sidecar_path(const Job& job, const fs::path& in) {
-    return find_import_sidecar(job, in).path;
 }
 
 } // namespace msh::jobs
