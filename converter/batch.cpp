@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "convert_options.hpp"
 #include "disk_jobs.hpp"
+#include "log.hpp"
 #include "options.hpp"
 #include "preview_cmd.hpp"
 
@@ -13,8 +14,6 @@
 #include "jobs/batch.hpp"
 
 #include <mshconv/batch.hpp>
-
-#include <spdlog/spdlog.h>
 
 namespace msh::cli {
 
@@ -55,8 +54,9 @@ int merge_reports(const std::vector<std::string>& reports, const fs::path& out) 
     }
     const mshconv::BatchResult merged = mshconv::merge_batch_reports(texts, reports);
     write_text(out, merged.report_json);
-    spdlog::info("merged {} shard reports: {} converted, {} failed, {} skipped", reports.size(),
-                 merged.converted, merged.failed, merged.skipped);
+    log_info("merged " + std::to_string(reports.size()) + " shard reports: " +
+             std::to_string(merged.converted) + " converted, " + std::to_string(merged.failed) +
+             " failed, " + std::to_string(merged.skipped) + " skipped");
     return merged.failed ? 1 : 0;
 }
 
@@ -144,7 +144,7 @@ int run_batch(const Args& args) {
     for (const mshconv::BatchItem& item : r.items)
         for (const std::string& w : item.warnings) warnings.add(w, item.input);
     warnings.print();
-    if (spdlog::get_level() <= spdlog::level::warn) {
+    if (log_shows(LogLevel::Warn)) {
         const bool preview = pipeline::lower_ascii(o.to) == "preview";
         std::printf("batch: %zu converted, %zu unchanged, %zu skipped, %zu failed in %.1f s%s\n",
                     r.converted, r.unchanged, r.skipped, r.failed, r.seconds,

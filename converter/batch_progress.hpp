@@ -5,10 +5,9 @@
 #pragma once
 
 #include "console.hpp"
+#include "log.hpp"
 
 #include <mshconv/batch.hpp>
-
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdio>
@@ -37,8 +36,7 @@ class ProgressLine {
     // status line with --quiet, nor with --verbose (every item is listed then).
     explicit ProgressLine(bool plain)
         : terminal_(stderr_is_terminal()),
-          show_(spdlog::get_level() >= spdlog::level::info &&
-                spdlog::get_level() <= spdlog::level::warn && (terminal_ || plain)),
+          show_(log_shows(LogLevel::Warn) && !log_shows(LogLevel::Debug) && (terminal_ || plain)),
           start_(Clock::now()) {}
 
     // mshconv::batch makes one call at a time.
@@ -48,13 +46,17 @@ class ProgressLine {
             clear_line();
             // Format errors already name the file (and entry).
             if (r.message.starts_with(r.input))
-                spdlog::error("{}", r.message);
+                log_error(r.message);
             else
-                spdlog::error("{}: {}", r.input, r.message);
+                log_error(r.input + ": " + r.message);
         } else if (r.status == mshconv::ItemStatus::Converted) {
-            spdlog::debug("{} -> {} ({:.3f} s)", r.input, r.output, r.seconds);
+            if (log_shows(LogLevel::Debug)) {
+                char seconds[32];
+                std::snprintf(seconds, sizeof seconds, "%.3f", r.seconds);
+                log_debug(r.input + " -> " + r.output + " (" + seconds + " s)");
+            }
         } else {
-            spdlog::debug("{}: skipped ({})", r.input, r.message);
+            log_debug(r.input + ": skipped (" + r.message + ")");
         }
         // Long runs only; on a terminal a few times a second, elsewhere every 10 s.
         if (!show_ || since(start_) < 1.0 || since(last_) < (terminal_ ? 0.2 : 10)) return;
@@ -126,11 +128,11 @@ class FoldedWarnings {
 
     // `warning: TEXT`, or `warning (xN): TEXT (FIRST and N-1 more)`.
     void print() const {
-        if (spdlog::get_level() > spdlog::level::warn) return;
+        if (!log_shows(LogLevel::Warn)) return;
         for (const std::string& key : order_) {
             const Fold& f = folds_.at(key);
             if (f.count == 1)
-                spdlog::warn("{}", f.first_text);
+                log_warn(f.first_text);
             else if (f.first_input.empty())
                 std::fprintf(stderr, "warning (x%zu): %s\n", f.count, key.c_str());
             else

@@ -1,8 +1,7 @@
 #include "convert_options.hpp"
+#include "log.hpp"
 
 #include "formats/readings.hpp"
-
-#include <spdlog/spdlog.h>
 
 #include <cstdio>
 
@@ -75,16 +74,16 @@ void add_reading_option(po::options_description& desc) {
 void print_message(mshconv::MessageLevel level, const std::string& text) {
     switch (level) {
     case mshconv::MessageLevel::Debug:
-        spdlog::debug("{}", text);
+        log_debug(text);
         break;
     case mshconv::MessageLevel::Info:
-        spdlog::info("{}", text);
+        log_info(text);
         break;
     case mshconv::MessageLevel::Warning:
-        spdlog::warn("{}", text);
+        log_warn(text);
         break;
     case mshconv::MessageLevel::Report:
-        if (spdlog::get_level() <= spdlog::level::warn) std::printf("%s\n", text.c_str());
+        if (log_shows(LogLevel::Warn)) std::printf("%s\n", text.c_str());
         break;
     }
 }

@@ -2,14 +2,13 @@
 #include "allocator.hpp"
 #include "commands.hpp"
 #include "console.hpp"
+#include "log.hpp"
 #include "options.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 
 #include <boost/program_options/errors.hpp>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -74,18 +73,15 @@ std::string unknown_command(const std::string& typed) {
 } // namespace
 
 int main(int argc, char** argv) {
-    auto logger = spdlog::stderr_color_mt("mshconv");
-    spdlog::set_default_logger(logger);
-    spdlog::set_pattern("%^%l%$: %v");
-    spdlog::set_level(spdlog::level::warn);
+    msh::cli::show_log_from(msh::cli::LogLevel::Warn);
 
     msh::cli::prepare_console();
     msh::cli::Args args;
     for (std::string& a : msh::cli::utf8_arguments(argc, argv)) {
         if (a == "--verbose" || a == "-v")
-            spdlog::set_level(spdlog::level::debug);
+            msh::cli::show_log_from(msh::cli::LogLevel::Debug);
         else if (a == "--quiet" || a == "-q")
-            spdlog::set_level(spdlog::level::err);
+            msh::cli::show_log_from(msh::cli::LogLevel::Error);
         else
             args.push_back(std::move(a));
     }
@@ -104,22 +100,23 @@ int main(int argc, char** argv) {
     const auto found = std::find_if(kCommands.begin(), kCommands.end(),
                                     [&](const auto& c) { return c.first == command; });
     if (found == kCommands.end()) {
-        spdlog::error("{}", unknown_command(command));
+        msh::cli::log_error(unknown_command(command));
         return 2;
     }
     try {
         return found->second(args);
     } catch (const msh::cli::UsageError& e) {
-        spdlog::error("{} (mshconv {} --help lists the options)", e.what(), command);
+        msh::cli::log_error(std::string(e.what()) + " (mshconv " + command +
+                            " --help lists the options)");
         return 2;
     } catch (const boost::program_options::error& e) {
-        spdlog::error("{}", e.what());
+        msh::cli::log_error(e.what());
         return 2;
     } catch (const msh::FormatError& e) {
-        spdlog::error("{}", e.what());
+        msh::cli::log_error(e.what());
         return 1;
     } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
+        msh::cli::log_error(e.what());
         return 1;
     }
 }

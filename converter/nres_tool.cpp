@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "disk_jobs.hpp"
 #include "jobs/summary.hpp"
+#include "log.hpp"
 #include "options.hpp"
 #include "pipeline/nres_manifest.hpp"
 
@@ -11,7 +12,6 @@
 #include "formats/nres.hpp"
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -89,7 +89,7 @@ int extract(const std::string& input, const fs::path& dir) {
     add(dir / manifest::kFileName,
         ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     set.commit();
-    spdlog::info("extracted {} entries to {}", ar.entries.size(), dir.string());
+    log_info("extracted " + std::to_string(ar.entries.size()) + " entries to " + dir.string());
     return 0;
 }
 
@@ -124,8 +124,8 @@ int pack(const fs::path& dir, const fs::path& out) {
     }
     Bytes bytes = nres::write(ar);
     write_file_atomic(out, bytes);
-    spdlog::info("packed {} entries into {} ({} bytes)", ar.entries.size(), out.string(),
-                 bytes.size());
+    log_info("packed " + std::to_string(ar.entries.size()) + " entries into " + out.string() +
+             " (" + std::to_string(bytes.size()) + " bytes)");
     return 0;
 }
 

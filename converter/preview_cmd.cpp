@@ -1,4 +1,5 @@
 #include "preview_cmd.hpp"
+#include "log.hpp"
 
 #include "commands.hpp"
 #include "convert_options.hpp"
@@ -9,8 +10,6 @@
 #include "formats/sniff.hpp"
 #include "pipeline/model_import.hpp"
 #include "pipeline/preview_view.hpp"
-
-#include <spdlog/spdlog.h>
 
 #include <charconv>
 #include <cmath>
@@ -137,7 +136,7 @@ void adopt_old_overlay_spelling(po::variables_map& vm) {
     if (vm.count("overlay-style"))
         throw UsageError("--overlay " + style + " is --overlay-style " + style +
                          ", given as well; give --overlay-style alone");
-    spdlog::warn("--overlay {} is now --overlay-style {}", style, style);
+    log_warn("--overlay " + style + " is now --overlay-style " + style);
     auto node = vm.extract("overlay");
     node.key() = "overlay-style";
     vm.insert(std::move(node));
@@ -201,7 +200,7 @@ int run_preview(const Args& args) {
         also.push_back({vm["metadata"].as<std::string>(),
                         Bytes(preview.metadata_json.begin(), preview.metadata_json.end())});
     pipeline::write_outputs(out.parent_path(), {{out.filename().string(), preview.png}}, also);
-    spdlog::info("{} -> {} ({})", in.display(), out.string(), preview.kind);
+    log_info(in.display() + " -> " + out.string() + " (" + preview.kind + ")");
     return 0;
 }
 

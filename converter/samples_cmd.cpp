@@ -2,13 +2,12 @@
 // with --stress only the stress map DATA/MAPS/SynStress (samples/terrain_gen.hpp; on demand, about
 // 5 MB), with --scale a game-sized one (samples/game_scale.hpp).
 #include "commands.hpp"
+#include "log.hpp"
 #include "options.hpp"
 
 #include "formats/file_io.hpp"
 #include "samples/generator.hpp"
 #include "samples/terrain_gen.hpp"
-
-#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -50,7 +49,7 @@ int run_samples(const Args& args) {
     } else {
         files = samples::write_corpus(out, options);
     }
-    for (const auto& f : files) spdlog::debug("wrote {}", f.string());
+    for (const auto& f : files) log_debug("wrote " + f.string());
     std::printf("wrote %zu files to %s (seed %llu)\n", files.size(),
                 vm["output"].as<std::string>().c_str(),
                 static_cast<unsigned long long>(options.seed));

@@ -9,6 +9,7 @@
 // The JSON is described field by field in docs/survey.md.
 #include "commands.hpp"
 #include "console.hpp"
+#include "log.hpp"
 #include "options.hpp"
 #include "survey_sheet.hpp"
 #include "survey_stats.hpp"
@@ -20,7 +21,6 @@
 #include "sidecar/base64.hpp"
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -476,7 +476,7 @@ json verdict_json(const std::vector<Verdict>& verdicts) {
 class ProgressLine {
   public:
     ProgressLine()
-        : show_(stderr_is_terminal() && spdlog::get_level() <= spdlog::level::warn),
+        : show_(stderr_is_terminal() && log_shows(LogLevel::Warn)),
           start_(std::chrono::steady_clock::now()) {}
     void update(size_t done, size_t total, const std::string& name) {
         if (!show_) return;
@@ -745,8 +745,7 @@ int run_survey(const Args& args) {
     const fs::path dir = vm["game-dir"].as<std::string>();
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-        spdlog::error("{}: {}", dir.string(),
-                      fs::exists(dir, ec) ? "not a folder" : "no such folder");
+        log_error(dir.string() + ": " + (fs::exists(dir, ec) ? "not a folder" : "no such folder"));
         return 1;
     }
 

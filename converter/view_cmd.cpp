@@ -2,11 +2,10 @@
 // page (jobs/view_page.hpp), opened in the default browser.
 #include "commands.hpp"
 #include "jobs/view_page.hpp"
+#include "log.hpp"
 #include "preview_cmd.hpp"
 
 #include "formats/file_io.hpp"
-
-#include <spdlog/spdlog.h>
 
 #ifdef _WIN32
 #include <windows.h>
@@ -47,10 +46,10 @@ void open_in_browser(const fs::path& page) {
     const auto result = reinterpret_cast<intptr_t>(
         ShellExecuteW(nullptr, L"open", path.c_str(), nullptr, nullptr, SW_SHOWNORMAL));
     if (result <= 32)
-        spdlog::warn("cannot open it in a browser (error {}): open {} by hand", result,
-                     path.string());
+        log_warn("cannot open it in a browser (error " + std::to_string(result) + "): open " +
+                 path.string() + " by hand");
     else
-        spdlog::info("opening {} in the default browser", path.string());
+        log_info("opening " + path.string() + " in the default browser");
 }
 #else
 // xdg-open in the background: the browser outlives this command, which does not wait for it.
@@ -68,10 +67,10 @@ void open_in_browser(const fs::path& page) {
     const int error = posix_spawnp(&pid, "xdg-open", &actions, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     if (error != 0)
-        spdlog::warn("cannot start xdg-open ({}): open {} in a browser", std::strerror(error),
-                     path);
+        log_warn(std::string("cannot start xdg-open (") + std::strerror(error) + "): open " + path +
+                 " in a browser");
     else
-        spdlog::info("opening {} in the default browser", path);
+        log_info("opening " + path + " in the default browser");
 }
 #endif
 
@@ -99,7 +98,7 @@ int run_view(const Args& args) {
     const mshconv::ConvertOptions options = convert_options(vm);
     const pipeline::Preview preview =
         jobs::preview(disk_job(options), vm["input"].as<std::string>(), settings, &view);
-    for (const std::string& w : preview.warnings) spdlog::warn("{}", w);
+    for (const std::string& w : preview.warnings) log_warn(w);
     // The page names the input without its folders: the same page from any folder.
     view["name"] = in.portable();
     const std::string html = jobs::view_page_html(in.portable(), view);
