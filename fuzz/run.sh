@@ -23,7 +23,7 @@ harnesses=("${@:-${all[@]}}")
 
 # The tree scripts/sanitize.sh builds and tests (CI runs that first): only the harnesses here.
 bash scripts/configure-sanitized.sh
-source scripts/ccache-env.sh # the compiles of the build below read it
+source scripts/build-env.sh # the compiles of the build below read it
 cmake --build build-fuzz -j"$(nproc)" --target "${harnesses[@]}"
 
 # Seeds: the sample corpus, its archive entries one per file, and what mshconv exports from them.

@@ -6,12 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="$(bash scripts/build-windows-deps.sh)"
-source scripts/ccache-env.sh
+source scripts/build-env.sh
 [ ${#ccache_launcher[@]} -gt 0 ] && ccache_launcher+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # Configured anew when the dependencies moved (a new cache key): CMake keeps where it found them.
 fresh=()
 grep -qsx "MSHCONV_WINDOWS_PREFIX:PATH=$prefix" build-windows/CMakeCache.txt || fresh=(--fresh)
-cmake "${fresh[@]}" -S . -B build-windows -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
+cmake "${fresh[@]}" -S . -B build-windows $(generator_for build-windows) \
+  -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
   -DMSHCONV_WINDOWS_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release -DMSHCONV_BUILD_TESTS=OFF \
   -DMSHCONV_BUILD_BENCH=OFF -DMSHCONV_BUILD_EXAMPLES=OFF -DMSHCONV_WARNINGS_AS_ERRORS=ON \
   "${ccache_launcher[@]}" > /dev/null

@@ -3,7 +3,7 @@
 # (`build.sh mshconv`: the CLI alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/ccache-env.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMSHCONV_WARNINGS_AS_ERRORS=ON \
+source scripts/build-env.sh
+cmake -S . -B build $(generator_for build) -DCMAKE_BUILD_TYPE=Release -DMSHCONV_WARNINGS_AS_ERRORS=ON \
   "${ccache_launcher[@]}" > /dev/null
 cmake --build build -j"$(nproc)" ${1:+--target "$@"}

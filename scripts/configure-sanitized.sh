@@ -8,8 +8,9 @@
 # an older fuzz/run.sh was configured without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/ccache-env.sh
-CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMSHCONV_FUZZ=ON \
+source scripts/build-env.sh
+CXX=clang++ cmake -S . -B build-fuzz $(generator_for build-fuzz) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DMSHCONV_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DMSHCONV_BUILD_BENCH=OFF \
   -DMSHCONV_BUILD_TESTS=ON -DMSHCONV_BUILD_EXAMPLES=OFF \
   "${ccache_launcher[@]}" > /dev/null

@@ -13,7 +13,7 @@
 # Debian's sources, which scripts/build-windows-deps.sh builds the Windows libraries from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(g++ cmake make pkg-config python3 ccache
+packages=(g++ cmake make ninja-build pkg-config python3 ccache
   libtinygltf-dev libassimp-dev libpng-dev libstb-dev libisal-dev libxxhash-dev rapidjson-dev
   libboost-program-options-dev libboost-test-dev libspdlog-dev nlohmann-json3-dev libmimalloc-dev)
 command -v node > /dev/null && command -v npm > /dev/null || packages+=(nodejs npm) # the viewer

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/configure-sanitized.sh
-source scripts/ccache-env.sh # the compiles of the build below read it
+source scripts/build-env.sh # the compiles of the build below read it
 # Only what the tests run: the CLI, the test program and the add-on zip (the fuzzers build their
 # harnesses themselves, fuzz/run.sh).
 cmake --build build-fuzz -j"$(nproc)" --target mshconv mshconv_tests blender_addon
