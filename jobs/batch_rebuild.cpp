@@ -155,6 +155,7 @@ class Rebuild {
                 import_texture_files(io_, at("converted/png"), at("converted/sidecar"), {},
                                      png::kDefaultMaxPixels, full_read_);
             r.unchanged = t.identical;
+            r.warnings = t.warnings;
             return std::move(t.texm);
         }
         if (kind == "model") {
@@ -364,6 +365,7 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
                     import_texture_files(io, l.output, inside(l.record, in, m.sidecar, "sidecar"),
                                          std::nullopt, png::kDefaultMaxPixels, rebuild.full_read());
                 r.unchanged = t.identical;
+                for (const std::string& w : t.warnings) job.warn(w);
                 write_files(io, {{l.target, t.texm}});
             } else if (m.kind == "map") {
                 r.unchanged = rebuild_map(job, l.output, inside(l.record, in, m.sidecar, "sidecar"),

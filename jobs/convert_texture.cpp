@@ -132,6 +132,7 @@ void import_texture(const Job& job, const fs::path& png, const std::string& out_
     for (const std::string& n : r.notes)
         job.report(png.string() + " -> " + out.display() + ": " + n);
     for (const std::string& e : r.sidecar_edits) job.report("  sidecar field edited: " + e);
+    for (const std::string& w : r.warnings) job.warn(w);
 }
 
 } // namespace msh::jobs

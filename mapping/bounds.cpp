@@ -349,6 +349,24 @@ RuleFaceNormals rule_face_normals(const Model& m) {
     return out;
 }
 
+std::string first_rule_difference(const DerivedRules& recorded, const DerivedRules& computed) {
+    const HeaderRule &r = recorded.header, &c = computed.header;
+    if (c.posed) {
+        if (r.hull_max != c.hull_max) return "/derived/header/hull";
+        if (r.sphere != c.sphere) return "/derived/header/sphere";
+        if (r.capsule != c.capsule) return "/derived/header/capsule";
+    }
+    for (size_t i = 0; i < computed.slots.size() && i < recorded.slots.size(); ++i) {
+        const SlotRule &a = recorded.slots[i], &b = computed.slots[i];
+        if (b.drawn &&
+            (a.box != b.box || a.sphere != b.sphere || a.area != b.area || a.volume != b.volume))
+            return "/derived/slots";
+    }
+    if (recorded.triangle_normals != computed.triangle_normals)
+        return "/derived/triangle_normals_kept";
+    return "";
+}
+
 void complete_rules(DerivedRules& rules, const Model& orig) {
     rules.slots.resize(orig.slots.size(), SlotRule{false, true, true, true, true});
     for (size_t i = 0; i < orig.slots.size(); ++i) {

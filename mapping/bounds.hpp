@@ -25,6 +25,9 @@ DerivedRules derived_rules(const Model& original);
 // the slots that draw and whether the model is posed (the structure of `original` tells, not its
 // positions), and every other value as following.
 void complete_rules(DerivedRules& rules, const Model& original);
+// The JSON pointer (below a binding sidecar's /derived) of the first value where `recorded`
+// (completed) and `computed` differ, or "" when they agree.
+std::string first_rule_difference(const DerivedRules& recorded, const DerivedRules& computed);
 
 // Recomputes, for the slots in `touched`, the derived values whose rule reproduces the
 // original's stored values (`rules`); the others are kept and named as warnings in `diagnostics`.

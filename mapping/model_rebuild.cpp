@@ -31,6 +31,7 @@ sidecar::CheckedTable model_checked_table(const std::string& table) {
     if (table == "node_strings") return {"/node_strings", false};
     if (table == "container") return {"/container", true};
     if (table == "blocks") return {"/blocks", false};
+    if (table == "vertices") return {"/vertices", true};
     return {"/" + table + "/rows", false};
 }
 
@@ -89,6 +90,7 @@ RebuiltOriginal rebuild_original(const sidecar::ModelBinding& b, const scene::Sc
                 }
             }
             out.positions_unknown += !known;
+            if (copies.empty() && !out.first_unheld) out.first_unheld = uint32_t(v);
             if (!b.has_uvs) continue;
             bool uv_known = false;
             for (const Seen& s : copies) {

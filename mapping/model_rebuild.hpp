@@ -11,6 +11,7 @@
 #include "scene/scene.hpp"
 #include "sidecar/model_binding.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct RebuiltOriginal {
     Bytes image;
     std::vector<bool> uv_unknown; // per vertex
     size_t positions_unknown = 0, uvs_unknown = 0;
+    // The first vertex neither carried by the sidecar nor held by the file (a deleted part, or
+    // carried rows that no longer line up), for the error when the result does not validate.
+    std::optional<uint32_t> first_unheld;
     // JSON pointers of the table rows the sidecar's text changed (/nodes/rows/3, /header, ...).
     std::vector<std::string> edited_rows;
 };

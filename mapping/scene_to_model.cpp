@@ -8,6 +8,7 @@
 #include "retopology.hpp"
 #include "scene/transform.hpp"
 #include "scene_identity.hpp"
+#include "sidecar/binding_fields.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "skin.hpp"
 
@@ -393,6 +394,10 @@ void SceneImport::identify(const scene::Scene& incoming_scene) {
                               "this sidecar was written for a glTF export, whose file holds the "
                               "vertices; an OBJ export writes its own sidecar");
         rebuilt = rebuild_original(*binding, incoming_scene, where);
+        for (const std::string& row : rebuilt->edited_rows)
+            if (row.starts_with("/vertices"))
+                throw FormatError(sidecar_where, Location::at_pointer("/vertices"),
+                                  std::string(sidecar::kVertexRecordEdited));
     }
     orig = read_model(rebuilt ? rebuilt->image : sidecar.original_image, sink,
                       where + " (sidecar original)");
@@ -540,6 +545,13 @@ void SceneImport::diff_nodes() {
         }
     }
     rest_changed.assign(joints, false);
+    if (obj && !orig.legacy_nodes)
+        if (const auto& b = sidecar.binding)
+            for (size_t k = 0; k < joints && k < b->node_names.size(); ++k)
+                if (b->node_names[k] != exported.nodes[k].name)
+                    warn_unread(k, 0, "name", "'" + b->node_names[k] + "'",
+                                "the model's node strings, /node_strings/" + std::to_string(k) +
+                                    " ('" + exported.nodes[k].name + "'; an OBJ holds none)");
     if (orig.legacy_nodes || obj) return;
     for (size_t k = 0; k < joints; ++k) {
         const int i = incoming_node_of[k];
@@ -826,8 +838,24 @@ ImportResult SceneImport::encode() {
     }
     ImportResult r;
     r.identical = !changed;
+    // Sidecar rows marked edited (their check differs) whose edit the output does not show: the
+    // file overrides them, or the check itself was edited. Said so, never claimed as an edit.
+    std::vector<std::string> unread_edits;
+    auto unclaim_sidecar_edits = [&] {
+        for (const std::string& row : report.sidecar_edits)
+            unread_edits.push_back(sidecar::unread_edit_warning(sidecar_where, row));
+        report.sidecar_edits.clear();
+        // The output is the original, so its rules can be computed: a recorded rule that differs
+        // was edited (it would steer a geometry edit only).
+        if (!rebuilt) return;
+        if (const std::string at = first_rule_difference(rules, derived_rules(orig)); !at.empty())
+            unread_edits.push_back(sidecar_where + ": at " + at +
+                                   ": not read: the derived rules follow from the original model, "
+                                   "and the sidecar's differ from it");
+    };
     if (!changed) {
         r.image = rebuilt ? std::move(rebuilt->image) : sidecar.original_image;
+        unclaim_sidecar_edits();
     } else {
         if (orig.legacy_nodes && (names_changed || parents_changed || animation_changed))
             throw FormatError(where, Location::whole(),
@@ -838,14 +866,28 @@ ImportResult SceneImport::encode() {
             sidecar::payload_hash(r.image) == sidecar.original_hash) {
             r.identical = true;
             node_changes.clear();
-            report.sidecar_edits.clear();
+            unclaim_sidecar_edits();
         }
         DiagnosticSink check(ReadMode::Strict);
         read_model(r.image, check, where + " (imported)");
-        if (check.has_errors())
+        if (check.has_errors()) {
+            const std::string why = check.diagnostics().front().text();
+            // An edited sidecar row is the likelier cause: the error names it, as the rebuild does.
+            if (!report.sidecar_edits.empty()) {
+                const std::string& first = report.sidecar_edits.front();
+                throw FormatError(
+                    sidecar_where, Location::at_pointer(first.substr(0, first.find(' '))),
+                    "this edit of the sidecar makes a model the game cannot read (" + why + ")");
+            }
+            if (rebuilt && rebuilt->first_unheld)
+                throw FormatError(sidecar_where, Location::at_pointer("/vertices/carried"),
+                                  "vertex " + std::to_string(*rebuilt->first_unheld) +
+                                      " is neither carried by the sidecar nor held by the file, "
+                                      "and the model does not validate without it (" +
+                                      why + ")");
             throw FormatError(where, Location::whole(),
-                              "the imported model does not validate: " +
-                                  check.diagnostics().front().to_string());
+                              "the imported model does not validate: " + why);
+        }
     }
     for (size_t k = 0; k < node_changes.size() && k < exported.nodes.size(); ++k) {
         NodeChange& n = node_changes[k];
@@ -859,6 +901,7 @@ ImportResult SceneImport::encode() {
     report.slots_with_bounds_recomputed =
         size_t(std::count(touched_slot.begin(), touched_slot.end(), true));
     report.warnings = diagnostics.warning_texts();
+    report.warnings.insert(report.warnings.end(), unread_edits.begin(), unread_edits.end());
     r.report = std::move(report);
     return r;
 }

@@ -7,6 +7,7 @@
 #include "scene/transform.hpp"
 #include "scene_identity.hpp"
 #include "scene_to_model.hpp"
+#include "sidecar/binding_fields.hpp"
 #include "terrain_rebuild.hpp"
 #include "terrain_to_scene.hpp"
 
@@ -1127,6 +1128,29 @@ TerrainRuleFacts terrain_rule_facts(const terrain::Terrain& t) {
 
 namespace {
 
+// Both files came back as the sidecar records them, so what looked like an edit reached neither:
+// a row whose check was edited, or fingerprints and carried rows that no longer line up with the
+// vertices. Each is warned about at its pointer, and the report claims no edit.
+void unclaim_edits(TerrainImportReport& rep, const std::string& sidecar_where) {
+    for (const std::string& row : rep.sidecar_edits)
+        rep.warnings.push_back(sidecar::unread_edit_warning(sidecar_where, row));
+    rep.sidecar_edits.clear();
+    const std::pair<std::vector<uint32_t>*, const char*> streams[] = {
+        {&rep.layer1_uv_vertices, "layer1_uvs"},
+        {&rep.layer2_uv_vertices, "layer2_uvs"},
+        {&rep.weight_vertices, "weights"},
+        {&rep.normal_vertices, ""}}; // the normals' records are a block, not a stream
+    for (const auto& [vertices, stream] : streams) {
+        if (vertices->empty()) continue;
+        rep.warnings.push_back(sidecar_where + ": at /vertices" + (*stream ? "/" : "") + stream +
+                               ": " + std::to_string(vertices->size()) +
+                               " vertices differ from the sidecar's fingerprints, but the import "
+                               "gives the original bytes: its fingerprints or carried rows were "
+                               "edited, and are not read");
+        vertices->clear();
+    }
+}
+
 // A binding sidecar: the level rebuilt from it and the file's positions, then imported as the
 // first layout imports the files it carries. Edits of the sidecar's own rows are named; with
 // nothing edited on either side the rebuild must be the recorded source.
@@ -1137,6 +1161,22 @@ TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
                                  const std::string& where) {
     const sidecar::TerrainBinding& b = *sc.binding;
     RebuiltLevel rebuilt = rebuild_level(b, copies, areal_copies, sc.record.lift, where);
+    for (const std::string& row : rebuilt.edited_rows)
+        if (row.starts_with("/vertices"))
+            throw FormatError(sc.where.empty() ? where : sc.where,
+                              Location::at_pointer("/vertices"),
+                              std::string(sidecar::kVertexRecordEdited));
+    if (rebuilt.first_unheld || rebuilt.misaligned)
+        throw FormatError(sc.where.empty() ? where : sc.where,
+                          Location::at_pointer("/vertices/carried"),
+                          "vertex " +
+                              (rebuilt.first_unheld
+                                   ? std::to_string(*rebuilt.first_unheld) +
+                                         " is neither carried by the sidecar nor held by the file"
+                                   : std::to_string(*rebuilt.misaligned) +
+                                         " holds the value its neighbour's fingerprint records") +
+                              ": the carried rows do not match the file (they are a record of the "
+                              "export, not an edit)");
     sidecar::TerrainSidecar view;
     view.record = sc.record;
     view.binding = sc.binding;
@@ -1172,6 +1212,19 @@ TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
         throw FormatError(sidecar_where, Location::at_pointer("/map_source/xxh3_64"),
                           "the Land.map rebuilt from the sidecar is not the one it records (size "
                           "and hash): a damaged sidecar");
+    if (r.msh_identical && r.map_identical) {
+        unclaim_edits(rep, sidecar_where);
+        // The original is at hand, so its rule facts can be computed: recorded ones that differ
+        // were edited (they would steer a geometry edit only).
+        const TerrainRuleFacts facts = terrain_rule_facts(o.t);
+        for (const auto& [recorded, computed, at] :
+             {std::tuple{b.slot_bounds_rule, facts.slot_bounds, "/derived/slot_bounds_rule"},
+              {b.header_rule, facts.header, "/derived/header_rule"}})
+            if (recorded != computed)
+                rep.warnings.push_back(sidecar_where + ": at " + at +
+                                       ": not read: it follows from the original Land.msh, "
+                                       "and the sidecar's value differs from it");
+    }
     return r;
 }
 

@@ -51,7 +51,8 @@ ModelImport import_model(const scene::Scene& incoming, const sidecar::ModelSidec
     }
     mapping::ImportResult r = mapping::import_scene(scene, *sidecar, settings.from_obj,
                                                     settings.where, settings.sidecar_name);
-    out.warnings = r.report.warnings;
+    out.warnings = sidecar->unread;
+    out.warnings.insert(out.warnings.end(), r.report.warnings.begin(), r.report.warnings.end());
     out.msh = std::move(r.image);
     out.identical = r.identical;
     out.changes = std::move(r.report);
@@ -95,6 +96,7 @@ std::optional<ModelImport> import_unchanged_model(const std::filesystem::path& f
         out.msh = sidecar.original_image;
     }
     out.identical = true;
+    out.warnings = sidecar.unread;
     out.pairing = sidecar::Pairing::Verified;
     out.changes.emplace(); // identical, nothing moved or rebuilt
     return out;

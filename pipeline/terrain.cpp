@@ -305,6 +305,7 @@ mapping::TerrainImportResult import_terrain_file(const std::filesystem::path& fi
                                                  const TerrainImportSettings& settings,
                                                  std::vector<std::string>& warnings,
                                                  mshconv::Io& io) {
+    warnings.insert(warnings.end(), sidecar.unread.begin(), sidecar.unread.end());
     if (scene_format_of(file.filename().string()) == SceneFormat::Obj) {
         const mshconv::FileBytes text = io.read(file);
         return import_terrain_obj(std::string(text.bytes.begin(), text.bytes.end()), sidecar,

@@ -126,4 +126,10 @@ std::vector<std::string> edited_rows(const std::map<std::string, std::vector<uin
     return edited;
 }
 
+std::string unread_edit_warning(const std::string& sidecar, const std::string& row) {
+    return sidecar + ": at " + row.substr(0, row.find(' ')) +
+           ": marked edited (its check in /checks differs), but the output is the original: the "
+           "file's value decides, or the check was edited; the edit is not read";
+}
+
 } // namespace msh::sidecar

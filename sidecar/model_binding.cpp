@@ -195,6 +195,20 @@ std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& b)
     out["blocks"];
     for (size_t i = 0; i < b.blocks.size() && i < b.content.size(); ++i)
         if (b.content[i] == EntryContent::Block) out["blocks"].push_back(row_check(b.blocks[i]));
+    // The record of the vertices (which the file holds, which the sidecar carries): one check
+    // over all of /vertices, so that an edit of it is refused rather than misread.
+    ByteWriter vertices;
+    vertices.put(b.vertex_count);
+    vertices.put(uint8_t(b.has_uvs));
+    for (const VertexRange& r : b.carried) {
+        vertices.put(r.first);
+        vertices.put(r.count);
+    }
+    vertices.put_bytes(pod_bytes(b.carried_positions));
+    vertices.put_bytes(pod_bytes(b.carried_uvs));
+    vertices.put_bytes(pod_bytes(b.position_fingerprints));
+    vertices.put_bytes(pod_bytes(b.uv_fingerprints));
+    out["vertices"] = {row_check(vertices.take())};
     for (const NodeString& s : b.node_strings)
         out["node_strings"].push_back(
             row_check(s.present && !s.text.empty() ? bytes_of(s.text) : ByteView()) ^
@@ -798,6 +812,10 @@ ModelBinding read_binding(const JsonAt& doc) {
     const JsonAt vertices = doc["vertices"];
     b.vertex_count = vertices["count"].as<uint32_t>();
     b.has_uvs = vertices["uvs"].as<bool>();
+    if (b.has_uvs !=
+        (std::find(b.content.begin(), b.content.end(), EntryContent::Uvs) != b.content.end()))
+        vertices["uvs"].fail(b.has_uvs ? "the container has no entry of content 'uvs' (Res5)"
+                                       : "the container has an entry of content 'uvs' (Res5)");
     const uint64_t total = read_vertex_ranges(vertices["carried"], b.vertex_count, b.carried);
     b.carried_positions = pod_from<Vec3>(read_block(vertices["positions"]), vertices["positions"]);
     if (b.carried_positions.size() != total)

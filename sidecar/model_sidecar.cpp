@@ -273,6 +273,35 @@ std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
     return pairing_token_of_hash(original_hash, facts.dump());
 }
 
+namespace {
+
+// The recorded facts of the export (fps, options, readings, the WEAR's rows and lightmaps, the
+// source's hash) give the pairing token `export.pair`; a sidecar whose facts no longer give it
+// was edited where an import must not be steered.
+// How an export of this version lays out its file: fixed, so a changed text is not read.
+constexpr std::string_view kAxes = "msh (x, y, z) -> glTF (x, z, -y)";
+constexpr std::string_view kVertexIdentity = "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)";
+
+void note_unread_layout(const JsonAt& at, std::vector<std::string>& unread) {
+    const JsonAt ex = at["export"];
+    for (const auto& [key, text] : {std::pair{"axes", kAxes}, {"vertex_identity", kVertexIdentity}})
+        if (ex.has(key) && !(ex[key].is_string() && ex[key].as_string_view() == text))
+            unread.push_back(at.where() + ": at " + ex[key].pointer() +
+                             ": not read: every file of this export is laid out as \"" +
+                             std::string(text) + "\"");
+}
+
+void check_record_token(const JsonAt& at, const ExportRecord& r, uint64_t original_hash) {
+    if (r.pair.empty() || model_pairing_token(original_hash, r) == r.pair) return;
+    at["export"]["pair"].fail(
+        "the export's record was edited: its fps, options, readings, WEAR rows and lightmaps "
+        "and the source's hash no longer give this pairing token. They say how the file was "
+        "written, not what to import: restore them (to import with another frame rate, pass "
+        "--fps)");
+}
+
+} // namespace
+
 ModelSidecar make_model_sidecar(const Model& model, ByteView original, ExportRecord record,
                                 uint64_t original_hash) {
     ModelSidecar s;
@@ -313,8 +342,8 @@ static json record_json(const ModelSidecar& s) {
                     {"group", choice_json(r.options.group)},
                     {"skin", r.options.skin},
                     {"msft_lod", r.options.msft_lod}}},
-                  {"axes", "msh (x, y, z) -> glTF (x, z, -y)"},
-                  {"vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)"},
+                  {"axes", kAxes},
+                  {"vertex_identity", kVertexIdentity},
                   {"readings", reading_map(r.readings)},
                   {"pair", r.pair}}},
                 {"wear",
@@ -373,6 +402,9 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
     s.original_size = s.original_image.size();
     s.record = read_record(at);
     if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
+    // A sidecar that records the older FNV-1a hash made its token from that one.
+    if (hash.key == kPayloadHashKey) check_record_token(at, s.record, s.original_hash);
+    note_unread_layout(at, s.unread);
     if (description) s.model = read_description(at);
     return s;
 }
@@ -395,6 +427,8 @@ ModelSidecar parse_binding(const JsonAt& at) {
     s.original_hash = std::stoull(hash, nullptr, 16);
     s.record = read_record(at);
     if (!(s.record.fps > 0)) at["export"]["fps"].fail("fps must be a positive number");
+    check_record_token(at, s.record, s.original_hash);
+    note_unread_layout(at, s.unread);
     s.binding = read_binding(at);
     return s;
 }
@@ -416,7 +450,7 @@ namespace {
 // The record's objects, the same in both layouts; `Writer` is ReadableJson or PrettyJson.
 template <class Writer> void write_export(Writer& w, const ExportRecord& r) {
     w.begin_object();
-    w.member("axes", "msh (x, y, z) -> glTF (x, z, -y)");
+    w.member("axes", kAxes);
     w.member("format", r.format);
     w.member("fps", r.fps);
     w.key("options");
@@ -438,7 +472,7 @@ template <class Writer> void write_export(Writer& w, const ExportRecord& r) {
     w.begin_object();
     for (const auto& [name, variant] : reading_map(r.readings)) w.member(name, variant);
     w.end_object();
-    w.member("vertex_identity", "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)");
+    w.member("vertex_identity", kVertexIdentity);
     if (r.written.recorded()) {
         w.key("written");
         w.begin_object();

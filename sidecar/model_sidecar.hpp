@@ -92,6 +92,9 @@ struct ModelSidecar {
     // payload_hash(original_image), computed once by the export (for the pairing token too) and
     // by the reader.
     uint64_t original_hash = 0;
+    // Edited values the import does not read (the layout a file of this version has), as
+    // warnings: "SIDECAR: at POINTER: ...".
+    std::vector<std::string> unread;
 };
 
 // The pairing token of an export: over the model image (its payload_hash) and the record's fields

@@ -390,6 +390,27 @@ std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding
     };
     archive(b.land_msh, "container", "blocks");
     if (b.land_map) archive(*b.land_map, "map_container", "map_blocks");
+    // The record of Land.msh's vertices (which the file holds, which the sidecar carries): one
+    // check over all of /vertices, so that an edit of it is refused rather than misread.
+    ByteWriter vertices;
+    auto ranges = [&](const std::vector<VertexRange>& carried) {
+        vertices.put(uint32_t(carried.size()));
+        for (const VertexRange& r : carried) {
+            vertices.put(r.first);
+            vertices.put(r.count);
+        }
+    };
+    vertices.put(b.vertex_count);
+    ranges(b.carried);
+    vertices.put_bytes(pod_bytes(b.carried_positions));
+    vertices.put_bytes(pod_bytes(b.position_fingerprints));
+    for (const BoundStream& stream : b.streams) {
+        vertices.put(uint8_t(stream.bound));
+        ranges(stream.carried);
+        vertices.put_bytes(pod_bytes(stream.carried_records));
+        vertices.put_bytes(pod_bytes(stream.fingerprints));
+    }
+    out["vertices"] = {row_check(vertices.take())};
     if (const auto& r = b.areal_rows) {
         std::vector<uint16_t>& areals = out["map_areals"];
         std::vector<uint16_t>& links = out["map_links"];

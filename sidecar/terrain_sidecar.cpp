@@ -140,13 +140,18 @@ void put_areal(const arealmap::Areal& a, size_t index, std::string& out) {
 
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& r) {
+    return terrain_pairing_token_of(payload_hash(land_msh), land_msh.size(), payload_hash(land_map),
+                                    r);
+}
+
+std::string terrain_pairing_token_of(uint64_t msh_hash, uint64_t msh_size, uint64_t map_hash,
+                                     const TerrainExportRecord& r) {
     // Content only, never an address: the same level exported in any folder gets the same token.
     // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
-    json facts = {r.wear1_rows, r.wear2_rows, r.lift, land_msh.size()};
+    json facts = {r.wear1_rows, r.wear2_rows, r.lift, msh_size};
     if (r.readings != Readings{}) facts.push_back(describe(r.readings)); // defaults: as before
     // Over Land.msh and Land.map (each file's hash; the facts carry the second).
-    return pairing_token_of_hash(payload_hash(land_msh),
-                                 hex64(payload_hash(land_map)) + '\n' + facts.dump());
+    return pairing_token_of_hash(msh_hash, hex64(map_hash) + '\n' + facts.dump());
 }
 
 namespace {
@@ -163,12 +168,9 @@ json export_json(const TerrainExportRecord& r, bool with_source) {
 }
 
 json conventions_json() {
-    return {{"axes", "(x, y, z) -> (x, z, -y), no scaling"},
-            {"terrain_identity", "unshared vertices; TEXCOORD_2 = (face index, corner 0..2), "
-                                 "TEXCOORD_3 = (Land.msh vertex index, type-14 layer-1 weight)"},
-            {"terrain_uv", "TEXCOORD_0 = type 5, TEXCOORD_1 = type 18, i16 / 1024"},
-            {"areal_identity", "TEXCOORD_0 = (areal index, polygon vertex index)"},
-            {"areal_lift", "ArealMap node translated along world +Z by options.lift"}};
+    json c = json::object();
+    for (const auto& [key, text] : kTerrainConventions) c[key] = text;
+    return c;
 }
 
 json wear_json(const TerrainExportRecord& r) {

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <string>
 #include <vector>
@@ -59,6 +60,19 @@ struct TerrainExportRecord {
 // options).
 std::string terrain_pairing_token(ByteView land_msh, ByteView land_map,
                                   const TerrainExportRecord& record);
+// The same from the files' sizes and payload hashes (the map's: of no bytes when there is none).
+std::string terrain_pairing_token_of(uint64_t msh_hash, uint64_t msh_size, uint64_t map_hash,
+                                     const TerrainExportRecord& record);
+
+// How an export of this version lays out its file (the sidecar's `conventions`): fixed, so an
+// edited text is not read.
+inline constexpr std::pair<const char*, const char*> kTerrainConventions[] = {
+    {"axes", "(x, y, z) -> (x, z, -y), no scaling"},
+    {"terrain_identity", "unshared vertices; TEXCOORD_2 = (face index, corner 0..2), "
+                         "TEXCOORD_3 = (Land.msh vertex index, type-14 layer-1 weight)"},
+    {"terrain_uv", "TEXCOORD_0 = type 5, TEXCOORD_1 = type 18, i16 / 1024"},
+    {"areal_identity", "TEXCOORD_0 = (areal index, polygon vertex index)"},
+    {"areal_lift", "ArealMap node translated along world +Z by options.lift"}};
 
 // The terrain sidecar, typed: the export record and either the binding (an export, or a binding
 // sidecar read back) or the original payloads (a first-layout sidecar read back). On the export
@@ -72,6 +86,8 @@ struct TerrainSidecar {
     std::shared_ptr<const terrain::Terrain> terrain;
     std::shared_ptr<const arealmap::ArealMap> map;
     std::string where; // the sidecar's name, for errors found by the import (binding sidecars)
+    // Edited values the import does not read (the conventions), as warnings.
+    std::vector<std::string> unread;
 
     bool has_map() const { return land_map || (binding && binding->land_map); }
 };

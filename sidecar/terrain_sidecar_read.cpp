@@ -128,7 +128,7 @@ json parse_binding_members(const std::vector<json_scan::Member>& members, const 
 
 json parse_for_import(const std::vector<json_scan::Member>& members) {
     static const char* const kReadableOnly[] = {"terrain", "areal_map", "land_msh_directory",
-                                                "land_map_directory", "conventions"};
+                                                "land_map_directory"};
     auto readable_only = [](const std::string& key) {
         for (const char* k : kReadableOnly)
             if (key == k) return true;
@@ -154,6 +154,36 @@ json parse_for_import(const std::vector<json_scan::Member>& members) {
     }
     return doc;
 }
+
+namespace {
+
+// The recorded facts (the lift, the WEAR rows, the readings, the files' hashes) give the pairing
+// token `export.pair`; a sidecar whose facts no longer give it was edited where an import must
+// not be steered.
+void check_record_token(const TerrainSidecar& s, const json& doc, const std::string& where) {
+    const TerrainExportRecord& r = s.record;
+    // A first-layout sidecar that records the older FNV-1a hashes made its token from those.
+    auto older_hash = [&](const char* payload) {
+        return doc.contains(payload) && doc[payload].is_object() &&
+               !doc[payload].contains(kPayloadHashKey);
+    };
+    if (r.pair.empty() || (!s.binding && (older_hash("land_msh") || older_hash("land_map"))))
+        return;
+    const uint64_t no_map = payload_hash(ByteView());
+    const std::string token =
+        s.binding
+            ? terrain_pairing_token_of(s.binding->msh_source.xxh3_64, s.binding->msh_source.size,
+                                       s.binding->land_map ? s.binding->map_source.xxh3_64 : no_map,
+                                       r)
+            : terrain_pairing_token(s.land_msh, s.land_map ? ByteView(*s.land_map) : ByteView(), r);
+    if (token != r.pair)
+        throw FormatError(where, Location::at_pointer("/export/pair"),
+                          "the export's record was edited: its lift, readings, WEAR rows and the "
+                          "files' hashes no longer give this pairing token. They say how the file "
+                          "was written, not what to import: restore them");
+}
+
+} // namespace
 
 bool is_terrain_sidecar(const json& doc) {
     return doc.is_object() && doc.contains("kind") && doc["kind"] == "terrain";
@@ -214,6 +244,15 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where,
     if (s.land_map && doc["land_map"].is_object() && doc["land_map"].contains("address") &&
         doc["land_map"]["address"].is_string())
         r.map_source = doc["land_map"]["address"].get<std::string>();
+    check_record_token(s, doc, where);
+    if (doc.contains("conventions") && doc["conventions"].is_object())
+        for (const auto& [key, text] : kTerrainConventions) {
+            const json& c = doc["conventions"];
+            if (c.contains(key) && !(c[key].is_string() && c[key].get<std::string>() == text))
+                s.unread.push_back(where + ": at /conventions/" + key +
+                                   ": not read: every file of this export is laid out as \"" +
+                                   text + "\"");
+        }
     return s;
 }
 

@@ -473,6 +473,10 @@ TextureImport rebuild_texture(const TextureImportInput& in, png::Decoded base) {
                           "export");
     if (out.identical) {
         out.notes.push_back("unchanged, original bytes kept");
+        // Marked edited, yet the texture is the original: the PNG decides, or a check was edited.
+        for (const std::string& row : out.sidecar_edits)
+            out.warnings.push_back(unread_edit_warning(s.where, row));
+        out.sidecar_edits.clear();
         return out;
     }
     uint32_t reencoded = 0;

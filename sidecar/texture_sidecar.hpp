@@ -111,6 +111,7 @@ struct TextureImport {
     bool identical = false;                 // the original payload, byte for byte
     std::vector<std::string> notes;         // what was done (for the user)
     std::vector<std::string> sidecar_edits; // JSON pointers of the sidecar members edited
+    std::vector<std::string> warnings;      // edits that did not reach the texture, ...
 };
 
 // Throws FormatError (bad PNG, size mismatch, damaged sidecar, palette mismatch, ...).

@@ -598,8 +598,12 @@ def generate(corpus, work):
                          pointer="/vertices/layer2_uvs/carried/0")
     terrain_sidecar_case("weights member missing", lambda d: d["vertices"].pop("weights"),
                          pointer="/vertices/weights")
-    terrain_sidecar_case("another source, nothing edited",
-                         lambda d: d["source"].update(xxh3_64="0123456789abcdef"), pointer="/source/xxh3_64")
+    terrain_sidecar_case("another source, nothing a check covers edited",
+                         lambda d: d["container"]["layout"][0].__setitem__(0, 1),
+                         pointer="/source/xxh3_64")
+    terrain_sidecar_case("another source's hash (the pairing token covers it)",
+                         lambda d: d["source"].update(xxh3_64="0123456789abcdef"),
+                         pointer="/export/pair")
 
     # ---- a first-layout terrain sidecar (an older release's; tests/fixtures/sidecar_v1) ----
     kept = os.path.join(source_dir, "tests", "fixtures", "sidecar_v1")

@@ -268,7 +268,8 @@ BOOST_AUTO_TEST_CASE(error_locations_by_format_kind) {
                       q(dir / "h.glb"));
     BOOST_REQUIRE_EQUAL(r.code, 0);
     auto doc = nlohmann::json::parse(read_file_text(dir / "h.sidecar.json"));
-    doc["source"]["xxh3_64"] = "0000000000000000";
+    // Nothing edited that a check or the pairing token covers: the rebuild is not the source.
+    doc["container"]["layout"][0][0] = 1;
     const std::string text = doc.dump();
     write_file_atomic(dir / "h.sidecar.json", Bytes(text.begin(), text.end()));
     r = test::mshconv("convert " + q(dir / "h.glb") + " " + q(dir / "h.msh"));

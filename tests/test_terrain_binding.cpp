@@ -823,9 +823,12 @@ BOOST_AUTO_TEST_CASE(binding_malformed_edits_are_one_error_at_their_pointer) {
              d["container"]["entries"]["rows"][4][6] = "weights";
          }},
         {"derived rule", "/derived/header_rule", [](json& d) { d["derived"]["header_rule"] = 1; }},
-        {"nothing edited, another source", "/source/xxh3_64",
+        {"nothing a check covers edited, another source", "/source/xxh3_64",
+         [](json& d) { d["container"]["layout"][0][0] = 1; }},
+        // The pairing token covers both files' hashes.
+        {"another source's hash", "/export/pair",
          [](json& d) { d["source"]["xxh3_64"] = "0123456789abcdef"; }},
-        {"nothing edited, another map source", "/map_source/xxh3_64",
+        {"another map source's hash", "/export/pair",
          [](json& d) { d["map_source"]["xxh3_64"] = "0123456789abcdef"; }},
     };
     for (const Case& c : cases) {

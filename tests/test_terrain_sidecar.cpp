@@ -284,8 +284,7 @@ BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     const json kept = sidecar::parse_for_import(text);
     for (auto it = full.begin(); it != full.end(); ++it) {
         const bool readable = it.key() == "terrain" || it.key() == "areal_map" ||
-                              it.key() == "land_msh_directory" ||
-                              it.key() == "land_map_directory" || it.key() == "conventions";
+                              it.key() == "land_msh_directory" || it.key() == "land_map_directory";
         BOOST_TEST(kept.contains(it.key()) == !readable, it.key());
         if (!readable) BOOST_TEST((kept[it.key()] == it.value()), it.key());
     }
