@@ -115,6 +115,8 @@ void add_preview_options(po::options_description& desc, PreviewUse use) {
             "samples", po::value<int>()->default_value(2)->value_name("N"),
             "supersampling per side: 2 = 4 samples per pixel")(
             "both-sides", "draw the inner side of closed shells too (slower; as before culling)");
+    // One asset's own files: a batch finds each asset's beside it.
+    if (use == PreviewUse::Batch) return;
     desc.add_options()("materials", po::value<std::string>()->value_name("F"),
                        "Material.lib to use")("textures", po::value<std::string>()->value_name("F"),
                                               "Textures.lib to use")(

@@ -419,6 +419,10 @@ BOOST_AUTO_TEST_CASE(a_mistyped_command_or_option_is_answered_with_the_closest) 
                       "unknown option '--progres'; did you mean '--progress'?");
     check_usage_error("nres extrac a.rlb -o b", "unknown nres action 'extrac'; did you mean "
                                                 "'extract'?");
+    // One asset's own files are no batch option (a batch would drop them without a word).
+    for (const char* own : {"--map", "--wear1", "--materials", "--textures"})
+        check_usage_error(std::string("batch a -o b --to preview ") + own + " F",
+                          std::string("unknown option '") + own + "'");
     // Nothing near: no guess, the way to the list.
     const Run r = test::mshconv("frobnicate");
     BOOST_TEST(r.code == 2);
