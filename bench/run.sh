@@ -14,7 +14,7 @@
 # Python exporter: the issue-14 goals)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x build/mshconv_bench ] || bash scripts/build.sh
+bash scripts/build.sh mshconv mshconv_bench
 
 # The stress map (samples/terrain_gen.hpp: as many faces as Land.msh can hold, 65,535 at most)
 # converted to GLB and back as whole commands.

@@ -15,6 +15,7 @@ cmake "${fresh[@]}" -S . -B build-windows $(generator_for build-windows) \
   -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
   -DMSHCONV_WINDOWS_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release -DMSHCONV_BUILD_TESTS=OFF \
   -DMSHCONV_BUILD_BENCH=OFF -DMSHCONV_BUILD_EXAMPLES=OFF -DMSHCONV_WARNINGS_AS_ERRORS=ON \
+  -DMSHCONV_UNITY_BUILD=OFF \
   "${ccache_launcher[@]}" > /dev/null
 cmake --build build-windows -j"$(nproc)" --target mshconv
 cp "$prefix"/bin/libassimp*.dll build-windows/
