@@ -4,7 +4,7 @@ letter (`C:\\...\\static.rlb:House_01.msh`: the drive's colon is no entry separa
 in inputs and outputs; a file with a Cyrillic name on disk (UTF-8 on Linux, UTF-16 to Windows);
 an archive entry with a Cyrillic name (CP1251 in the archive) written, listed to the console in
 UTF-8, extracted to a file of that name and read back, as the Linux build does; a read-only
-archive as OUT refused.
+archive as OUT refused; a hidden system archive as OUT keeps both attributes.
 
 usage: windows_paths.py LINUX_BUILD WINDOWS_BUILD
 """
@@ -16,6 +16,7 @@ import tempfile
 
 linux = os.path.join(os.path.abspath(sys.argv[1]), "mshconv")
 windows = os.path.join(os.path.abspath(sys.argv[2]), "mshconv")
+wine = "/usr/lib/wine/wine64"
 failures = []
 
 
@@ -36,6 +37,7 @@ def main():
     # Wine's C: drive is the prefix's drive_c folder.
     prefix = os.environ.get("WINEPREFIX", os.path.expanduser("~/.cache/mshconv-windows/wine"))
     drive_c = os.path.join(prefix, "drive_c")
+    wine_env = dict(os.environ, WINEPREFIX=prefix, WINEDEBUG="-all")
     with tempfile.TemporaryDirectory() as work, \
             tempfile.TemporaryDirectory(dir=drive_c, prefix="mshconv-") as on_c:
         subprocess.run([linux, "--quiet", "samples", os.path.join(work, "corpus")], check=True,
@@ -104,8 +106,30 @@ def main():
         check(r.returncode == 1 and "read-only" in said and read(win, "readonly.rlb") == before,
               "a read-only archive is refused, its bytes kept" + ("" if r.returncode == 1 else
                                                                    f": exit {r.returncode} {said}"))
+        # A hidden system archive keeps both attributes and receives the entry (Wine keeps DOS
+        # attributes in the file's user.DOSATTRIB extended attribute, as Samba does).
+        hidden = os.path.join(win, "hidden.rlb")
+        shutil.copy(os.path.join(work, "corpus", "static.rlb"), hidden)
+        for flag in ("+h", "+s"):  # Wine's attrib applies one flag per call
+            subprocess.run([wine, "cmd", "/c", "attrib", flag, "Z:" + hidden.replace("/", "\\")],
+                           capture_output=True, env=wine_env)
+        before = attributes(hidden)
+        r = run(windows, "convert", os.path.join(lin, "house.glb"), f"hidden.rlb:{entry}",
+                "--new-model", cwd=win)
+        check(before & 6 == 6 and r.returncode == 0 and attributes(hidden) & 6 == 6
+              and read(win, "hidden.rlb") != read(work, "corpus/static.rlb"),
+              f"a hidden system archive keeps both attributes after an edit (before {before:#x}, "
+              f"after {attributes(hidden):#x}, exit {r.returncode})")
     if failures:
         sys.exit(f"FAIL: {len(failures)} checks")
+
+
+def attributes(path):
+    """The DOS attributes Wine records for a file (0 when it records none)."""
+    try:
+        return int(os.getxattr(path, "user.DOSATTRIB").split(b"\0")[0], 16)
+    except OSError:
+        return 0
 
 
 def read(folder, name):
