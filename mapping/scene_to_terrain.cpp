@@ -1166,16 +1166,12 @@ TerrainImportResult import_bound(const sidecar::TerrainSidecar& sc,
             throw FormatError(sc.where.empty() ? where : sc.where,
                               Location::at_pointer("/vertices"),
                               std::string(sidecar::kVertexRecordEdited));
-    if (rebuilt.first_unheld || rebuilt.misaligned)
+    if (rebuilt.first_unheld)
         throw FormatError(sc.where.empty() ? where : sc.where,
                           Location::at_pointer("/vertices/carried"),
-                          "vertex " +
-                              (rebuilt.first_unheld
-                                   ? std::to_string(*rebuilt.first_unheld) +
-                                         " is neither carried by the sidecar nor held by the file"
-                                   : std::to_string(*rebuilt.misaligned) +
-                                         " holds the value its neighbour's fingerprint records") +
-                              ": the carried rows do not match the file (they are a record of the "
+                          "vertex " + std::to_string(*rebuilt.first_unheld) +
+                              " is neither carried by the sidecar nor held by the file: the "
+                              "carried rows do not match the file (they are a record of the "
                               "export, not an edit)");
     sidecar::TerrainSidecar view;
     view.record = sc.record;

@@ -333,16 +333,6 @@ RebuiltLevel rebuild_level(const sidecar::TerrainBinding& b, const std::vector<C
         for (size_t v = 0; v < n && !out.first_unheld; ++v)
             if (print[v] != kCarried && !held[v]) out.first_unheld = uint32_t(v);
     }
-    // A value with its neighbour's fingerprint rather than its own: the fingerprints no longer
-    // line up with the vertices (edited carried rows), which a moved vertex hits once in 2^31.
-    const auto& prints = b.position_fingerprints;
-    for (const CornerCopy& c : copies) {
-        if (out.misaligned || c.vertex >= n || known[c.vertex] || print[c.vertex] == kCarried)
-            continue;
-        const uint32_t i = print[c.vertex], own = sidecar::position_fingerprint(c.position);
-        if ((i > 0 && prints[i - 1] == own) || (i + 1 < prints.size() && prints[i + 1] == own))
-            out.misaligned = c.vertex;
-    }
 
     // The streams the file holds, each vertex's record from the copy with its fingerprint.
     sidecar::StreamRecords streams;

@@ -70,8 +70,6 @@ struct RebuiltLevel {
     // The first vertex neither carried by the sidecar nor held by the file. A terrain edit never
     // drops one (a face that loses a corner is refused), so its carried rows no longer line up.
     std::optional<uint32_t> first_unheld;
-    // A vertex whose value in the file has its neighbour's fingerprint: the same.
-    std::optional<uint32_t> misaligned;
 };
 
 // Throws FormatError naming `where` when a face whose indices the file holds lost a corner.

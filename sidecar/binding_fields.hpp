@@ -46,8 +46,8 @@ std::vector<std::string> edited_rows(const std::map<std::string, std::vector<uin
 // Why an edit of /vertices (its check, `checks.vertices`, differs) is refused.
 inline constexpr const char* kVertexRecordEdited =
     "the record of the vertices (which the file holds, which the sidecar carries, and their "
-    "fingerprints) was edited: it is a record of the export, not an edit of the model; restore "
-    "it, and move vertices in the file";
+    "fingerprints) was edited: it is a record of the export, not an edit; restore it, and move "
+    "vertices in the file";
 
 // The warning for a row marked edited (its check differs) whose edit the output does not show:
 // the file's value decides, or the check itself was edited. "SIDECAR: at ROW: ...".
