@@ -132,4 +132,10 @@ std::string unread_edit_warning(const std::string& sidecar, const std::string& r
            "file's value decides, or the check was edited; the edit is not read";
 }
 
+std::string unread_layout_warning(const std::string& sidecar, const std::string& pointer,
+                                  std::string_view layout) {
+    return sidecar + ": at " + pointer + ": not read: every file of this export is laid out as \"" +
+           std::string(layout) + "\"";
+}
+
 } // namespace msh::sidecar

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msh::sidecar {
@@ -52,6 +53,9 @@ inline constexpr const char* kVertexRecordEdited =
 // The warning for a row marked edited (its check differs) whose edit the output does not show:
 // the file's value decides, or the check itself was edited. "SIDECAR: at ROW: ...".
 std::string unread_edit_warning(const std::string& sidecar, const std::string& row);
+// The warning for a layout text (how every file of this version is laid out) that was edited.
+std::string unread_layout_warning(const std::string& sidecar, const std::string& pointer,
+                                  std::string_view layout);
 
 // Floats as the binding sidecars write them: the shortest round-trip number, a NaN or infinity as
 // "bits:XXXXXXXX" (its exact bits).

@@ -1,6 +1,7 @@
 #include "model_sidecar.hpp"
 
 #include "base64.hpp"
+#include "binding_fields.hpp"
 #include "json_at.hpp"
 #include "json_pretty.hpp"
 #include "json_readable.hpp"
@@ -275,9 +276,6 @@ std::string model_pairing_token(uint64_t original_hash, const ExportRecord& r) {
 
 namespace {
 
-// The recorded facts of the export (fps, options, readings, the WEAR's rows and lightmaps, the
-// source's hash) give the pairing token `export.pair`; a sidecar whose facts no longer give it
-// was edited where an import must not be steered.
 // How an export of this version lays out its file: fixed, so a changed text is not read.
 constexpr std::string_view kAxes = "msh (x, y, z) -> glTF (x, z, -y)";
 constexpr std::string_view kVertexIdentity = "TEXCOORD_1 = (Res3 vertex index, Res13 batch index)";
@@ -286,11 +284,12 @@ void note_unread_layout(const JsonAt& at, std::vector<std::string>& unread) {
     const JsonAt ex = at["export"];
     for (const auto& [key, text] : {std::pair{"axes", kAxes}, {"vertex_identity", kVertexIdentity}})
         if (ex.has(key) && !(ex[key].is_string() && ex[key].as_string_view() == text))
-            unread.push_back(at.where() + ": at " + ex[key].pointer() +
-                             ": not read: every file of this export is laid out as \"" +
-                             std::string(text) + "\"");
+            unread.push_back(unread_layout_warning(at.where(), ex[key].pointer(), text));
 }
 
+// The recorded facts of the export (fps, options, readings, the WEAR's rows and lightmaps, the
+// source's hash) give the pairing token `export.pair`; a sidecar whose facts no longer give it
+// was edited where an import must not be steered.
 void check_record_token(const JsonAt& at, const ExportRecord& r, uint64_t original_hash) {
     if (r.pair.empty() || model_pairing_token(original_hash, r) == r.pair) return;
     at["export"]["pair"].fail(

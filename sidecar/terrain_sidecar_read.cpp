@@ -1,6 +1,7 @@
 #include "terrain_sidecar_read.hpp"
 
 #include "base64.hpp"
+#include "binding_fields.hpp"
 #include "formats/diagnostics.hpp"
 #include "json_at.hpp"
 #include "json_scan.hpp"
@@ -249,9 +250,8 @@ TerrainSidecar parse_terrain_sidecar(const json& doc, const std::string& where,
         for (const auto& [key, text] : kTerrainConventions) {
             const json& c = doc["conventions"];
             if (c.contains(key) && !(c[key].is_string() && c[key].get<std::string>() == text))
-                s.unread.push_back(where + ": at /conventions/" + key +
-                                   ": not read: every file of this export is laid out as \"" +
-                                   text + "\"");
+                s.unread.push_back(
+                    unread_layout_warning(where, std::string("/conventions/") + key, text));
         }
     return s;
 }
