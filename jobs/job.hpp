@@ -59,9 +59,14 @@ class KeptWarnings {
 // `job` whose warnings are also added to `kept`; `kept` outlives the returned job.
 Job keeping_warnings(const Job& job, KeptWarnings& kept);
 
+// GCC checks the arguments as C99 printf (MinGW's own printf lacks %zu); clang knows only printf.
+#if defined(__clang__)
+#define MSHCONV_PRINTF_CHECK __attribute__((format(printf, 1, 2)))
+#else
+#define MSHCONV_PRINTF_CHECK __attribute__((format(gnu_printf, 1, 2)))
+#endif
 // printf into a string: the lines of a change report.
-std::string printed(const char* format, ...)
-    __attribute__((format(gnu_printf, 1, 2))); // C99 (MinGW too)
+std::string printed(const char* format, ...) MSHCONV_PRINTF_CHECK;
 
 // A whole file through `io`, kept alive by its owner (a mapping on disk): no copy.
 Payload read_payload(Io& io, const std::filesystem::path& path);

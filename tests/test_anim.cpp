@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace anim_tests {
+
 using namespace msh;
 using namespace msh::anim;
 
@@ -671,3 +674,5 @@ BOOST_AUTO_TEST_CASE(validate_garbage_is_bounds_safe) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace anim_tests

@@ -5,6 +5,9 @@
 
 #include <cmath>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace arealmap_tests {
+
 using namespace msh;
 using msh::arealmap::Vec3;
 
@@ -393,3 +396,5 @@ BOOST_AUTO_TEST_CASE(random_corruption_is_read_safely) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace arealmap_tests

@@ -17,6 +17,9 @@
 #include <set>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace batch_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -632,3 +635,5 @@ BOOST_AUTO_TEST_CASE(usage_errors) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace batch_tests

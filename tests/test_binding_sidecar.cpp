@@ -24,6 +24,9 @@
 #include <string>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace binding_sidecar_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -189,3 +192,5 @@ BOOST_AUTO_TEST_CASE(first_layout_sidecars_still_import_byte_for_byte) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace binding_sidecar_tests

@@ -13,6 +13,9 @@
 #include <cstdio>
 #include <sys/wait.h>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace cli_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -537,3 +540,5 @@ BOOST_AUTO_TEST_CASE(overlay_style_draws_a_preview_and_overlay_shapes_an_export)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace cli_tests

@@ -9,6 +9,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace corpus_tests {
+
 using namespace msh;
 
 namespace {
@@ -113,3 +116,5 @@ BOOST_AUTO_TEST_CASE(committed_samples_match_the_generator) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace corpus_tests

@@ -17,6 +17,9 @@
 #include <filesystem>
 #include <set>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace front_door_tests {
+
 namespace {
 
 // The outputs' folder in memory; a name no disk folder near the tests has, so that finding none
@@ -233,3 +236,5 @@ BOOST_AUTO_TEST_CASE(memory_io_lists_folders_and_writes_sets_whole) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace front_door_tests

@@ -15,6 +15,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace game_library_add_tests {
+
 using namespace msh;
 
 namespace {
@@ -246,3 +249,5 @@ BOOST_AUTO_TEST_CASE(sizes_formats_and_empty_libraries) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace game_library_add_tests

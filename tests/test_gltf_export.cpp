@@ -23,6 +23,9 @@
 #include <unistd.h>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace gltf_export_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -457,3 +460,5 @@ BOOST_AUTO_TEST_CASE(static_model_has_no_animation) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace gltf_export_tests

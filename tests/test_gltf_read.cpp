@@ -15,6 +15,9 @@
 #include <thread>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace gltf_read_tests {
+
 using namespace msh;
 using namespace msh::test;
 namespace fs = std::filesystem;
@@ -136,3 +139,5 @@ BOOST_AUTO_TEST_CASE(documents_are_read_by_several_threads_at_once) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace gltf_read_tests

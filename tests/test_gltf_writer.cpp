@@ -30,6 +30,9 @@
 #include <optional>
 #include <string>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace gltf_writer_tests {
+
 using namespace msh;
 
 namespace {
@@ -470,3 +473,5 @@ BOOST_AUTO_TEST_CASE(edge_scenes_match_the_tinygltf_writer) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace gltf_writer_tests

@@ -26,6 +26,9 @@
 #include <tuple>
 #include <zlib.h>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace hardening_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -1009,3 +1012,5 @@ BOOST_AUTO_TEST_CASE(sizes_from_a_file_are_checked_before_allocation) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace hardening_tests

@@ -16,6 +16,9 @@
 #include <cstring>
 #include <string>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace identity_tests {
+
 using namespace msh;
 
 namespace {
@@ -170,3 +173,5 @@ BOOST_AUTO_TEST_CASE(recorded_addresses_hold_no_folders) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace identity_tests

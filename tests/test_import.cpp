@@ -25,6 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace import_tests {
+
 using namespace msh;
 using namespace msh::test;
 namespace fs = std::filesystem;
@@ -488,3 +491,5 @@ BOOST_AUTO_TEST_CASE(the_report_carries_the_warnings_printed) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace import_tests

@@ -8,6 +8,9 @@
 #include <functional>
 #include <random>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace malformed_tests {
+
 using namespace msh;
 using namespace msh::test;
 
@@ -298,3 +301,5 @@ BOOST_AUTO_TEST_CASE(random_corruption_never_crashes) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace malformed_tests

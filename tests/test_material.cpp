@@ -8,6 +8,9 @@
 #include <map>
 #include <set>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace material_tests {
+
 using namespace msh;
 
 namespace {
@@ -232,3 +235,5 @@ BOOST_AUTO_TEST_CASE(tolerant_reader_survives_every_truncation) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace material_tests

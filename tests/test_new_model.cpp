@@ -21,6 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace new_model_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -409,3 +412,5 @@ BOOST_AUTO_TEST_CASE(obj_text_level) {
                std::string::npos);
 }
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace new_model_tests

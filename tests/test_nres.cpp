@@ -6,6 +6,9 @@
 
 #include <algorithm>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace nres_tests {
+
 using namespace msh;
 
 namespace {
@@ -412,3 +415,5 @@ BOOST_AUTO_TEST_CASE(new_archives_use_the_lower_fold_and_neither_order_warns) {
     BOOST_TEST((read_bad.fold == nres::NameFold::Lower));
     BOOST_TEST(sink.warning_count() >= 1u);
 }
+
+} // namespace nres_tests

@@ -27,6 +27,9 @@
 #include <string>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace readings_tests {
+
 using namespace msh;
 
 namespace {
@@ -458,3 +461,5 @@ BOOST_AUTO_TEST_CASE(the_channel_reading_swaps_red_and_blue_of_888_and_palettes)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace readings_tests

@@ -14,6 +14,9 @@
 #include <utility>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace render_tests {
+
 using namespace msh;
 using namespace msh::render;
 
@@ -329,3 +332,5 @@ BOOST_AUTO_TEST_CASE(mip_levels_are_box_filters_of_a_base_made_on_demand) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace render_tests

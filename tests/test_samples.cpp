@@ -21,6 +21,9 @@
 #include <map>
 #include <set>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace samples_tests {
+
 using namespace msh;
 
 namespace {
@@ -516,3 +519,5 @@ BOOST_AUTO_TEST_CASE(shapes_are_closed_and_outward) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace samples_tests

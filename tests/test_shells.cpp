@@ -14,8 +14,12 @@
 #include <limits>
 #include <map>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace shells_tests {
+
 using namespace msh;
 using namespace msh::render;
+using msh::render::Vec3; // the renderer's, not the format modules' (formats/vec3.hpp)
 
 namespace {
 
@@ -346,3 +350,5 @@ BOOST_AUTO_TEST_CASE(solids_seen_edge_on_keep_the_picture) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace shells_tests

@@ -12,7 +12,8 @@
 #include <map>
 #include <string>
 
-namespace msh {
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace msh::sniff_tests {
 
 namespace {
 
@@ -100,4 +101,4 @@ BOOST_AUTO_TEST_CASE(near_misses) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-} // namespace msh
+} // namespace msh::sniff_tests

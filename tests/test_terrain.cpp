@@ -8,6 +8,9 @@
 #include <map>
 #include <set>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace terrain_tests {
+
 using namespace msh;
 
 namespace {
@@ -535,3 +538,5 @@ BOOST_AUTO_TEST_CASE(random_corruption_is_read_safely) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace terrain_tests

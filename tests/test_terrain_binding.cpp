@@ -34,6 +34,9 @@
 #include <string>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace terrain_binding_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -883,3 +886,5 @@ BOOST_AUTO_TEST_CASE(binding_terrain_sidecars_with_stream_blocks_still_import_by
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace terrain_binding_tests

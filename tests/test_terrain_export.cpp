@@ -36,6 +36,9 @@
 #include <unistd.h>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace terrain_export_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 namespace tt = boost::test_tools;
@@ -822,3 +825,5 @@ BOOST_AUTO_TEST_CASE(blender_imports_terrain_and_overlay_as_separate_objects) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace terrain_export_tests

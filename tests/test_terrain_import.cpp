@@ -30,6 +30,9 @@
 #include <unistd.h>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace terrain_import_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -941,3 +944,5 @@ BOOST_AUTO_TEST_CASE(cli_round_trip_writes_both_files) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace terrain_import_tests

@@ -22,6 +22,9 @@
 #include <string>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace terrain_sidecar_tests {
+
 using namespace msh;
 using nlohmann::json;
 
@@ -377,3 +380,5 @@ BOOST_AUTO_TEST_CASE(sidecar_text_lists_every_face_and_areal) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace terrain_sidecar_tests

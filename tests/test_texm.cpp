@@ -15,6 +15,9 @@
 #include <utility>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace texm_tests {
+
 using namespace msh;
 using msh::texm::Format;
 
@@ -642,3 +645,5 @@ BOOST_AUTO_TEST_CASE(throughput) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace texm_tests

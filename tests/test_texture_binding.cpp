@@ -23,6 +23,9 @@
 #include <string>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace texture_binding_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -304,3 +307,5 @@ BOOST_AUTO_TEST_CASE(texture_sidecars_stay_small) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace texture_binding_tests

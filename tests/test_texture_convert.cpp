@@ -24,6 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace texture_convert_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -579,3 +582,5 @@ BOOST_AUTO_TEST_CASE(png_level_switch) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace texture_convert_tests

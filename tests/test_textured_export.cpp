@@ -23,6 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace textured_export_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -339,3 +342,5 @@ BOOST_AUTO_TEST_CASE(cli_missing_lightmap_is_a_warning) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace textured_export_tests

@@ -12,6 +12,9 @@
 #include <set>
 #include <sstream>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace topology_tests {
+
 using namespace msh;
 using namespace msh::test;
 
@@ -458,3 +461,5 @@ BOOST_AUTO_TEST_CASE(skinned_export_with_a_deleted_triangle) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace topology_tests

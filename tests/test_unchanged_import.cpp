@@ -25,6 +25,9 @@
 #include <unistd.h>
 #include <vector>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace unchanged_import_tests {
+
 using namespace msh;
 namespace fs = std::filesystem;
 
@@ -488,3 +491,5 @@ BOOST_AUTO_TEST_CASE(batch_takes_the_shortcut_unless_told_to_read) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace unchanged_import_tests

@@ -14,6 +14,9 @@
 #include <optional>
 #include <string>
 
+// The file's own names: the test program compiles in unity batches (CMakeLists.txt).
+namespace wear_tests {
+
 using namespace msh;
 
 namespace {
@@ -313,3 +316,5 @@ BOOST_AUTO_TEST_CASE(validate_reports_wear_errors_in_archives_and_loose_files) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+} // namespace wear_tests
