@@ -93,6 +93,7 @@ int run_view(const Args& args) {
         throw UsageError("PAGE must end in .html: " + out.string());
     if (same_path(out, in.file)) throw UsageError("PAGE is IN; inputs are never overwritten");
     const pipeline::PreviewSettings settings = preview_settings(vm);
+    jobs::require_viewer(); // before the input is read: a build without Node has no viewer
 
     nlohmann::json view;
     const mshconv::ConvertOptions options = convert_options(vm);

@@ -107,6 +107,12 @@ class PreviewBatch {
         if (settings_.strip) options_["strip"] = settings_.strip;
         if (settings_.turntable) options_["turntable"] = settings_.turntable;
         if (settings_.both_sides) options_["both_sides"] = true;
+        if (views_ && !viewer_built()) {
+            // A build without Node: thumbnails only, and the gallery's options say why.
+            views_ = false;
+            options_["viewer"] = std::string(kViewerMissing);
+            run.job.warn("the gallery has no interactive views: " + std::string(kViewerMissing));
+        }
         options_["views"] = views_;
         options_hash_ = hash_text(options_.dump() + std::string(MSHCONV_VERSION));
     }

@@ -45,7 +45,12 @@ std::string escape_text(const std::string& text) {
 
 } // namespace
 
+void require_viewer() {
+    if (!viewer_built()) throw std::runtime_error("no view: " + std::string(kViewerMissing));
+}
+
 std::string view_page_html(const std::string& title, const nlohmann::json& view) {
+    require_viewer();
     const std::string& bundle = viewer_bundle();
     const std::string data = pipeline::script_safe_json(view);
     std::string html;

@@ -8,6 +8,9 @@
 
 namespace msh::jobs {
 
+// Throws when the library was built without the viewer, saying how to get it.
+void require_viewer();
+// The page; throws as require_viewer() does.
 std::string view_page_html(const std::string& title, const nlohmann::json& view);
 
 } // namespace msh::jobs
