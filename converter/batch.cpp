@@ -121,8 +121,11 @@ int run_batch(const Args& args) {
 
     mshconv::BatchRequest request{inputs, out};
     mshconv::BatchOptions& o = request.options;
-    if (vm.count("to")) o.to = vm["to"].as<std::string>();
-    if (vm.count("shard")) o.shard = vm["shard"].as<std::string>();
+    if (vm.count("to")) o.to = mshconv::parse_batch_formats(vm["to"].as<std::string>());
+    if (vm.count("shard")) {
+        const jobs::Shard shard = jobs::parse_shard(vm["shard"].as<std::string>());
+        o.shard = mshconv::BatchShard{unsigned(shard.index), unsigned(shard.count)};
+    }
     o.convert = convert_options(vm); // -j also gives the threads
     o.threads = o.convert.threads;
     if (previews) o.preview = preview_options(vm);
@@ -145,7 +148,7 @@ int run_batch(const Args& args) {
         for (const std::string& w : item.warnings) warnings.add(w, item.input);
     warnings.print();
     if (log_shows(LogLevel::Warn)) {
-        const bool preview = pipeline::lower_ascii(o.to) == "preview";
+        const bool preview = o.to.count(mshconv::BatchFormat::Preview) > 0;
         std::printf("batch: %zu converted, %zu unchanged, %zu skipped, %zu failed in %.1f s%s\n",
                     r.converted, r.unchanged, r.skipped, r.failed, r.seconds,
                     preview && r.unchanged ? " (unchanged previews are kept; --force redoes them)"

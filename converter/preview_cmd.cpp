@@ -144,6 +144,26 @@ void adopt_old_overlay_spelling(po::variables_map& vm) {
     vm.insert(std::move(node));
 }
 
+namespace {
+
+mshconv::PreviewView preview_view(const std::string& name) {
+    using mshconv::PreviewView;
+    for (PreviewView v :
+         {PreviewView::Iso, PreviewView::Front, PreviewView::Back, PreviewView::Left,
+          PreviewView::Right, PreviewView::Top, PreviewView::Grid})
+        if (name == mshconv::to_string(v)) return v;
+    throw UsageError("view must be iso, front, back, left, right, top or grid");
+}
+
+mshconv::OverlayStyle overlay_style(const std::string& name) {
+    using mshconv::OverlayStyle;
+    for (OverlayStyle s : {OverlayStyle::None, OverlayStyle::Outline, OverlayStyle::Fill})
+        if (name == mshconv::to_string(s)) return s;
+    throw UsageError("--overlay-style must be none, outline or fill, got '" + name + "'");
+}
+
+} // namespace
+
 mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
     mshconv::PreviewOptions o;
     if (vm.count("size")) {
@@ -152,7 +172,7 @@ mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
         o.width = parse_int(size.substr(0, x), "size");
         o.height = x == std::string::npos ? o.width : parse_int(size.substr(x + 1), "size");
     }
-    if (vm.count("view")) o.view = vm["view"].as<std::string>();
+    if (vm.count("view")) o.view = preview_view(vm["view"].as<std::string>());
     o.lod = parse_int(vm["lod"].as<std::string>(), "lod");
     o.group = parse_int(vm["group"].as<std::string>(), "group");
     if (vm.count("fps")) o.fps = vm["fps"].as<double>();
@@ -165,7 +185,7 @@ mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
     if ((vm.count("strip") && o.strip < 1) || (vm.count("turntable") && o.turntable < 1))
         throw UsageError("--strip and --turntable need at least 1");
     if (vm.count("background")) o.background = parse_background(vm["background"].as<std::string>());
-    if (vm.count("overlay-style")) o.overlay = vm["overlay-style"].as<std::string>();
+    if (vm.count("overlay-style")) o.overlay = overlay_style(vm["overlay-style"].as<std::string>());
     if (vm.count("samples")) o.samples_per_side = vm["samples"].as<int>();
     o.both_sides = vm.count("both-sides") > 0;
     return o;

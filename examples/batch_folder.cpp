@@ -21,12 +21,12 @@ int main(int argc, char** argv) try {
     };
 
     mshconv::BatchRequest forward{{argv[1]}, argv[2]};
-    forward.options.to = "glb,png";
+    forward.options.to = {mshconv::BatchFormat::Glb, mshconv::BatchFormat::Png};
     const mshconv::BatchResult out = mshconv::batch(forward, mshconv::disk(), progress);
     std::fprintf(stderr, "\n");
 
     mshconv::BatchRequest reverse{{argv[2]}, argv[3]};
-    reverse.options.to = "nres";
+    reverse.options.to = {mshconv::BatchFormat::Nres};
     const mshconv::BatchResult back = mshconv::batch(reverse, mshconv::disk(), progress);
     std::fprintf(stderr, "\n");
 

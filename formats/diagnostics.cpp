@@ -56,9 +56,46 @@ std::string Diagnostic::text() const {
 FormatError::FormatError(std::string resource, uint64_t offset, const std::string& message)
     : FormatError(std::move(resource), Location::at_offset(offset), message) {}
 
+namespace {
+
+mshconv::ErrorPlace place_of(const std::string& resource, const Location& at) {
+    mshconv::ErrorPlace place;
+    place.resource = resource;
+    switch (at.kind) {
+    case Location::Kind::Offset:
+        place.offset = at.offset;
+        break;
+    case Location::Kind::Line:
+        place.line = at.line;
+        if (at.column) place.column = at.column;
+        if (at.line_has_offset) place.offset = at.offset;
+        break;
+    case Location::Kind::Pointer:
+        place.pointer = at.pointer;
+        break;
+    case Location::Kind::Whole:
+        break;
+    }
+    return place;
+}
+
+} // namespace
+
 FormatError::FormatError(std::string resource, Location location, const std::string& message)
-    : std::runtime_error(describe(resource, location, message)), resource_(std::move(resource)),
-      location_(std::move(location)), message_(message) {}
+    : mshconv::Error(place_of(resource, location), message), resource_(std::move(resource)),
+      location_(std::move(location)) {}
+
+void FormatError::locate(const std::string& file, const std::vector<std::string>& entries) {
+    if (file.empty() || !place().file.empty()) return;
+    std::string display = file;
+    for (const std::string& e : entries) display += ":" + e;
+    if (resource_ != display && resource_.rfind(display + ": ", 0) != 0) return;
+    mshconv::ErrorPlace place = this->place();
+    place.file = file;
+    place.entries = entries;
+    place.resource = resource_.size() > display.size() ? resource_.substr(display.size() + 2) : "";
+    set_place(std::move(place));
+}
 
 void DiagnosticSink::error(const FormatError& e) {
     items_.push_back({Severity::Error, e.resource(), e.offset(), e.message(), e.location()});
@@ -96,7 +133,10 @@ void DiagnosticSink::throw_if_errors() const {
         if (d.severity == Severity::Error && errors++ == 0) first = &d;
     if (!first) return;
     std::string more = errors > 1 ? " (and " + std::to_string(errors - 1) + " more errors)" : "";
-    throw FormatError(first->resource, first->offset, first->message + more);
+    const Location at = first->location.kind == Location::Kind::Offset
+                            ? Location::at_offset(first->offset)
+                            : first->location;
+    throw FormatError(first->resource, at, first->message + more);
 }
 
 void DiagnosticSink::fatal(std::string resource, uint64_t offset, const std::string& message) {
@@ -115,3 +155,28 @@ size_t DiagnosticSink::warning_count() const {
 }
 
 } // namespace msh
+
+namespace mshconv {
+
+std::string describe(const ErrorPlace& place, const std::string& message) {
+    std::string s = place.file;
+    for (const std::string& e : place.entries) s += ":" + e;
+    if (!place.resource.empty()) s += (s.empty() ? "" : ": ") + place.resource;
+    if (!s.empty()) s += ": ";
+    if (place.pointer) {
+        s += "at " + (place.pointer->empty() ? std::string("/") : *place.pointer) + ": ";
+    } else if (place.line) {
+        s += "line " + std::to_string(*place.line);
+        if (place.column) s += ", column " + std::to_string(*place.column);
+        if (place.offset) s += " (offset " + std::to_string(*place.offset) + ")";
+        s += ": ";
+    } else if (place.offset) {
+        s += "offset " + std::to_string(*place.offset) + ": ";
+    }
+    return s + message;
+}
+
+Error::Error(ErrorPlace place, const std::string& message)
+    : std::runtime_error(describe(place, message)), place_(std::move(place)), message_(message) {}
+
+} // namespace mshconv

@@ -4,6 +4,8 @@
 // place without a debugger.
 #pragma once
 
+#include <mshconv/error.hpp>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -51,19 +53,22 @@ struct Diagnostic {
     std::string text() const;      // "resource: location: message"
 };
 
-class FormatError : public std::runtime_error {
+// The public mshconv::Error, thrown by the readers with the resource as the reader names it; the
+// jobs then find the request's file and entries at its front (locate).
+class FormatError : public mshconv::Error {
   public:
     FormatError(std::string resource, uint64_t offset, const std::string& message);
     FormatError(std::string resource, Location location, const std::string& message);
     const std::string& resource() const { return resource_; }
     uint64_t offset() const { return location_.offset; }
     const Location& location() const { return location_; }
-    const std::string& message() const { return message_; }
+    // When the resource is `file` with `entries` (an address's display, "a.rlb:B.msh") or starts
+    // with it and ": ", the place names them apart; what() stays the same.
+    void locate(const std::string& file, const std::vector<std::string>& entries);
 
   private:
     std::string resource_;
     Location location_;
-    std::string message_;
 };
 
 // Collects diagnostics. Readers are bounds-safe in both modes and keep going after an error, so

@@ -83,14 +83,15 @@ fs::path write_target(const fs::path& path) {
         if (ec) return at;
         at = to.is_absolute() ? to : at.parent_path() / to;
     }
-    throw std::runtime_error(path.string() + ": too many levels of symbolic links");
+    throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                         std::string() + "too many levels of symbolic links");
 }
 
 void refuse_read_only(const fs::path& path, const fs::path& target) {
-    throw std::runtime_error(
-        path.string() + (target == path ? "" : " (a link to " + target.string() + ")") +
-        ": the file is read-only; mshconv does not replace it (make it writable, or write to "
-        "another file)");
+    throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                         (target == path ? "" : "a link to " + target.string() + ", ") +
+                             "the file is read-only; mshconv does not replace it (make it "
+                             "writable, or write to another file)");
 }
 
 } // namespace detail
@@ -113,11 +114,13 @@ void write_pieces(int fd, std::span<const ByteView> pieces, const fs::path& path
         }
         if (iov.empty()) return;
         if (detail::next_write_fails())
-            throw std::runtime_error(path.string() + ": write failed: " + errno_text(ENOSPC));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "write failed: " + errno_text(ENOSPC));
         const ssize_t n = ::writev(fd, iov.data(), int(iov.size()));
         if (n < 0) {
             if (errno == EINTR) continue;
-            throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "write failed: " + errno_text(errno));
         }
         // Drop the pieces written whole; the next one starts where the write stopped.
         size_t written = size_t(n), k = 0;
@@ -222,13 +225,16 @@ struct Descriptor {
 size_t open_regular(const fs::path& path, Descriptor& d, struct stat* stat_out = nullptr) {
     d.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (d.fd < 0)
-        throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot open: " + std::strerror(errno));
     struct stat st {};
     if (::fstat(d.fd, &st) != 0)
-        throw std::runtime_error(path.string() + ": cannot stat: " + std::strerror(errno));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot stat: " + std::strerror(errno));
     if (!S_ISREG(st.st_mode))
-        throw std::runtime_error(path.string() + (S_ISDIR(st.st_mode) ? ": is a folder, not a file"
-                                                                      : ": not a regular file"));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             S_ISDIR(st.st_mode) ? "is a folder, not a file"
+                                                 : "not a regular file");
     if (stat_out) *stat_out = st;
     return size_t(st.st_size);
 }
@@ -240,8 +246,11 @@ void read_all(const fs::path& path, const Descriptor& d, uint8_t* data, size_t s
         const ssize_t n = ::read(d.fd, data + done, size - done);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
-            throw std::runtime_error(path.string() + ": read failed: " + std::strerror(errno));
-        if (n == 0) throw std::runtime_error(path.string() + ": the file shrank while read");
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "read failed: " + std::strerror(errno));
+        if (n == 0)
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "the file shrank while read");
         done += size_t(n);
     }
 }
@@ -271,7 +280,8 @@ MappedFile::MappedFile(const fs::path& path, Reading reading) {
     const int populate = reading == Reading::Whole ? MAP_POPULATE : 0;
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | populate, d.fd, 0);
     if (p == MAP_FAILED)
-        throw std::runtime_error(path.string() + ": cannot map: " + std::strerror(errno));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot map: " + std::strerror(errno));
     data_ = static_cast<const uint8_t*>(p);
 }
 
@@ -343,7 +353,8 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
     const bool replacing = ::stat(target.c_str(), &old) == 0;
     if (replacing) {
         if (S_ISDIR(old.st_mode))
-            throw std::runtime_error(path.string() + ": is a folder, not a file");
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "is a folder, not a file");
         if (read_only(target, old)) detail::refuse_read_only(path, target);
     }
     const fs::path dir = target.parent_path();
@@ -354,9 +365,12 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
         tmp = detail::temporary_beside(target);
         fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
-            throw std::runtime_error(path.string() + ": cannot create: " + errno_text(errno));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "cannot create: " + errno_text(errno));
     }
-    if (fd < 0) throw std::runtime_error(path.string() + ": cannot create a temporary file");
+    if (fd < 0)
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot create a temporary file");
     pending_.push_back({tmp, target, replacing && old.st_nlink > 1});
     try {
         write_pieces(fd, pieces, path);
@@ -366,19 +380,22 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
             if (::fchown(fd, old.st_uid, old.st_gid) != 0)
                 (void)!::fchown(fd, uid_t(-1), old.st_gid);
             if (::fchmod(fd, old.st_mode & 07777) != 0)
-                throw std::runtime_error(path.string() +
-                                         ": cannot keep the file's mode: " + errno_text(errno));
+                throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                     std::string() +
+                                         "cannot keep the file's mode: " + errno_text(errno));
             // Its old content must not be lost to a crash before the new one is on disk. A new
             // file costs no fsync (a crash loses only what was not there).
             if (::fsync(fd) != 0)
-                throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+                throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                     std::string() + "write failed: " + errno_text(errno));
         }
     } catch (...) {
         ::close(fd);
         throw;
     }
     if (::close(fd) != 0)
-        throw std::runtime_error(path.string() + ": write failed: " + errno_text(errno));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "write failed: " + errno_text(errno));
 }
 
 namespace {
@@ -390,25 +407,28 @@ void copy_into_place(const fs::path& temporary, const fs::path& target) {
     from.fd = ::open(temporary.c_str(), O_RDONLY | O_CLOEXEC);
     to.fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (from.fd < 0 || to.fd < 0)
-        throw std::runtime_error(target.string() +
-                                 ": cannot rewrite in place: " + errno_text(errno));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(target.string()),
+                             std::string() + "cannot rewrite in place: " + errno_text(errno));
     std::vector<uint8_t> buffer(size_t(1) << 20);
     for (;;) {
         const ssize_t n = ::read(from.fd, buffer.data(), buffer.size());
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
-            throw std::runtime_error(temporary.string() + ": read failed: " + errno_text(errno));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(temporary.string()),
+                                 std::string() + "read failed: " + errno_text(errno));
         if (n == 0) break;
         for (ssize_t done = 0; done < n;) {
             const ssize_t w = ::write(to.fd, buffer.data() + done, size_t(n - done));
             if (w < 0 && errno == EINTR) continue;
             if (w < 0)
-                throw std::runtime_error(target.string() + ": write failed: " + errno_text(errno));
+                throw mshconv::Error(mshconv::ErrorPlace::of_file(target.string()),
+                                     std::string() + "write failed: " + errno_text(errno));
             done += w;
         }
     }
     if (::fsync(to.fd) != 0)
-        throw std::runtime_error(target.string() + ": write failed: " + errno_text(errno));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(target.string()),
+                             std::string() + "write failed: " + errno_text(errno));
     ::unlink(temporary.c_str());
 }
 
@@ -430,9 +450,8 @@ void AtomicFileSet::commit() {
         if (ec) {
             // The earlier ones are in place; the rest are removed by the destructor.
             pending_.erase(pending_.begin(), pending_.begin() + long(i));
-            throw std::runtime_error(
-                pending_.front().final.string() +
-                ": cannot rename the finished file into place: " + ec.message());
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(pending_.front().final.string()),
+                                 "cannot rename the finished file into place: " + ec.message());
         }
     }
     pending_.clear();

@@ -9,6 +9,7 @@
 
 #include "bytes.hpp"
 
+#include <mshconv/error.hpp>
 #include <mshconv/io.hpp>
 
 #include <array>

@@ -53,17 +53,21 @@ struct Handle {
 size_t open_regular(const fs::path& path, Handle& file, BY_HANDLE_FILE_INFORMATION* info_out) {
     const DWORD attributes = GetFileAttributesW(path.c_str());
     if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY))
-        throw std::runtime_error(path.string() + ": is a folder, not a file");
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "is a folder, not a file");
     file.h = CreateFileW(path.c_str(), GENERIC_READ,
                          FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                          OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (file.h == INVALID_HANDLE_VALUE)
-        throw std::runtime_error(path.string() + ": cannot open: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot open: " + error_text(GetLastError()));
     if (GetFileType(file.h) != FILE_TYPE_DISK)
-        throw std::runtime_error(path.string() + ": not a regular file");
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "not a regular file");
     BY_HANDLE_FILE_INFORMATION info{};
     if (!GetFileInformationByHandle(file.h, &info))
-        throw std::runtime_error(path.string() + ": cannot stat: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot stat: " + error_text(GetLastError()));
     if (info_out) *info_out = info;
     return size_t(uint64_t(info.nFileSizeHigh) << 32 | info.nFileSizeLow);
 }
@@ -74,9 +78,11 @@ void read_all(const fs::path& path, const Handle& file, uint8_t* data, size_t si
         const DWORD want = DWORD(std::min<size_t>(size - done, 1u << 30));
         DWORD got = 0;
         if (!ReadFile(file.h, data + done, want, &got, nullptr))
-            throw std::runtime_error(path.string() +
-                                     ": read failed: " + error_text(GetLastError()));
-        if (got == 0) throw std::runtime_error(path.string() + ": the file shrank while read");
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "read failed: " + error_text(GetLastError()));
+        if (got == 0)
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "the file shrank while read");
         done += got;
     }
 }
@@ -86,13 +92,13 @@ void write_pieces(const Handle& file, std::span<const ByteView> pieces, const fs
         size_t done = 0;
         while (done < piece.size()) {
             if (detail::next_write_fails())
-                throw std::runtime_error(path.string() +
-                                         ": write failed: " + std::strerror(ENOSPC));
+                throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                     std::string() + "write failed: " + std::strerror(ENOSPC));
             const DWORD want = DWORD(std::min<size_t>(piece.size() - done, 1u << 30));
             DWORD wrote = 0;
             if (!WriteFile(file.h, piece.data() + done, want, &wrote, nullptr))
-                throw std::runtime_error(path.string() +
-                                         ": write failed: " + error_text(GetLastError()));
+                throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                     std::string() + "write failed: " + error_text(GetLastError()));
             done += wrote;
         }
     }
@@ -127,11 +133,13 @@ MappedFile::MappedFile(const fs::path& path, Reading) {
     mapping.h = CreateFileMappingW(file.h, nullptr, PAGE_READONLY, 0, 0, nullptr);
     if (!mapping.h) {
         mapping.h = INVALID_HANDLE_VALUE;
-        throw std::runtime_error(path.string() + ": cannot map: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot map: " + error_text(GetLastError()));
     }
     const void* view = MapViewOfFile(mapping.h, FILE_MAP_READ, 0, 0, size_);
     if (!view)
-        throw std::runtime_error(path.string() + ": cannot map: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot map: " + error_text(GetLastError()));
     data_ = static_cast<const uint8_t*>(view);
 }
 
@@ -159,22 +167,24 @@ void copy_into_place(const fs::path& temporary, const fs::path& target) {
     to.h = CreateFileW(target.c_str(), GENERIC_WRITE, 0, nullptr, TRUNCATE_EXISTING,
                        FILE_ATTRIBUTE_NORMAL, nullptr);
     if (from.h == INVALID_HANDLE_VALUE || to.h == INVALID_HANDLE_VALUE)
-        throw std::runtime_error(target.string() +
-                                 ": cannot rewrite in place: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(target.string()),
+                             std::string() +
+                                 "cannot rewrite in place: " + error_text(GetLastError()));
     std::vector<uint8_t> buffer(size_t(1) << 20);
     for (;;) {
         DWORD got = 0;
         if (!ReadFile(from.h, buffer.data(), DWORD(buffer.size()), &got, nullptr))
-            throw std::runtime_error(temporary.string() +
-                                     ": read failed: " + error_text(GetLastError()));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(temporary.string()),
+                                 std::string() + "read failed: " + error_text(GetLastError()));
         if (got == 0) break;
         DWORD put = 0;
         if (!WriteFile(to.h, buffer.data(), got, &put, nullptr) || put != got)
-            throw std::runtime_error(target.string() +
-                                     ": write failed: " + error_text(GetLastError()));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(target.string()),
+                                 std::string() + "write failed: " + error_text(GetLastError()));
     }
     if (!FlushFileBuffers(to.h))
-        throw std::runtime_error(target.string() + ": write failed: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(target.string()),
+                             std::string() + "write failed: " + error_text(GetLastError()));
     CloseHandle(from.h);
     from.h = INVALID_HANDLE_VALUE;
     DeleteFileW(temporary.c_str());
@@ -191,7 +201,8 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
     const DWORD old_attributes = GetFileAttributesW(target.c_str());
     const bool replacing = old_attributes != INVALID_FILE_ATTRIBUTES;
     if (replacing && (old_attributes & FILE_ATTRIBUTE_DIRECTORY))
-        throw std::runtime_error(path.string() + ": is a folder, not a file");
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "is a folder, not a file");
     if (replacing && (old_attributes & FILE_ATTRIBUTE_READONLY))
         detail::refuse_read_only(path, target);
     const fs::path dir = target.parent_path();
@@ -203,22 +214,25 @@ void AtomicFileSet::add(const fs::path& path, std::span<const ByteView> pieces) 
         file.h = CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
                              FILE_ATTRIBUTE_NORMAL, nullptr);
         if (file.h == INVALID_HANDLE_VALUE && GetLastError() != ERROR_FILE_EXISTS)
-            throw std::runtime_error(path.string() +
-                                     ": cannot create: " + error_text(GetLastError()));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                                 std::string() + "cannot create: " + error_text(GetLastError()));
     }
     if (file.h == INVALID_HANDLE_VALUE)
-        throw std::runtime_error(path.string() + ": cannot create a temporary file");
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot create a temporary file");
     pending_.push_back(
         {tmp, target, replacing && link_count(target) > 1, replacing ? old_attributes : 0});
     write_pieces(file, pieces, path);
     // Replacing an existing file: its old content must not be lost to a crash before the new one
     // is on disk. A new file costs no flush.
     if (replacing && !FlushFileBuffers(file.h))
-        throw std::runtime_error(path.string() + ": write failed: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "write failed: " + error_text(GetLastError()));
     const HANDLE h = file.h;
     file.h = INVALID_HANDLE_VALUE;
     if (!CloseHandle(h))
-        throw std::runtime_error(path.string() + ": write failed: " + error_text(GetLastError()));
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "write failed: " + error_text(GetLastError()));
 }
 
 void AtomicFileSet::commit() {
@@ -237,9 +251,9 @@ void AtomicFileSet::commit() {
             const DWORD error = GetLastError();
             // The earlier ones are in place; the rest are removed by the destructor.
             pending_.erase(pending_.begin(), pending_.begin() + long(i));
-            throw std::runtime_error(
-                pending_.front().final.string() +
-                ": cannot rename the finished file into place: " + error_text(error));
+            throw mshconv::Error(mshconv::ErrorPlace::of_file(pending_.front().final.string()),
+                                 "cannot rename the finished file into place: " +
+                                     error_text(error));
         }
         // The replaced file's hidden, system and archive attributes come back.
         constexpr DWORD kKept = FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM |

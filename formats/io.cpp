@@ -139,7 +139,9 @@ void MemoryIo::put(const Path& path, std::vector<uint8_t> bytes) {
 const std::vector<uint8_t>& MemoryIo::at(const Path& path) const {
     const std::lock_guard lock(mutex_);
     const auto it = files_.find(key_of(path));
-    if (it == files_.end()) throw std::runtime_error(path.string() + ": no such file");
+    if (it == files_.end())
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "no such file");
     return *it->second;
 }
 
@@ -153,7 +155,9 @@ std::vector<std::string> MemoryIo::paths() const {
 FileBytes MemoryIo::read(const Path& path) {
     const std::lock_guard lock(mutex_);
     const auto it = files_.find(key_of(path));
-    if (it == files_.end()) throw std::runtime_error(path.string() + ": cannot open: no such file");
+    if (it == files_.end())
+        throw mshconv::Error(mshconv::ErrorPlace::of_file(path.string()),
+                             std::string() + "cannot open: no such file");
     return {*it->second, it->second};
 }
 

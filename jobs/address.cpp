@@ -40,6 +40,18 @@ std::string Address::portable() const {
     return s;
 }
 
+void locate_error(FormatError& error, Io& io, std::initializer_list<std::string_view> specs) {
+    for (std::string_view spec : specs) {
+        if (spec.empty()) continue;
+        const Address a = parse_address(io, std::string(spec));
+        error.locate(a.file.string(), a.entries);
+        if (!error.place().file.empty()) return;
+    }
+    const std::string& resource = error.resource();
+    const std::string file = resource.substr(0, resource.find(": "));
+    if (!file.empty() && io.is_file(file)) error.locate(file, {});
+}
+
 Address parse_address(Io& io, const std::string& spec) {
     Address a;
     if (io.is_file(spec)) {

@@ -5,11 +5,14 @@
 #include <mshconv/io.hpp>
 
 #include "formats/bytes.hpp"
+#include "formats/diagnostics.hpp"
 #include "formats/nres.hpp"
 
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msh::jobs {
@@ -33,6 +36,22 @@ std::string recorded_path(const std::filesystem::path& path);
 
 // Splits at ':' after the longest prefix that names an existing file (so paths with ':' work).
 Address parse_address(Io& io, const std::string& spec);
+
+// A FormatError's place (mshconv::Error) with the request's file and entries named apart: the
+// first of `specs` (ARCHIVE:ENTRY as requested) whose address the resource starts with, else the
+// file of `io` the resource starts with (a sidecar, a game library).
+void locate_error(FormatError& error, Io& io, std::initializer_list<std::string_view> specs);
+
+// `work()`, whose FormatError leaves with its place located (locate_error).
+template <class Work>
+auto locating_errors(Io& io, std::initializer_list<std::string_view> specs, Work&& work) {
+    try {
+        return work();
+    } catch (FormatError& e) {
+        locate_error(e, io, specs);
+        throw;
+    }
+}
 
 struct Loaded {
     Address address;

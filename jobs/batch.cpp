@@ -84,7 +84,6 @@ void check_batch_paths(Io& io, const std::vector<std::string>& inputs, const fs:
 void check_options(Io& io, const mshconv::BatchOptions& options, const Targets& targets) {
     if (!targets.model_ext.empty()) { // usage errors now, not once per file
         model_export_settings(options.convert, "model" + targets.model_ext);
-        terrain_overlay(options.convert);
     }
     if (targets.preview) preview_settings(options.preview, readings_of(options.convert));
     if (!options.convert.game_dir.empty() && !io.is_folder(options.convert.game_dir))
@@ -128,6 +127,42 @@ std::string report_json(const mshconv::BatchRequest& request, const mshconv::Bat
 
 } // namespace msh::jobs
 
+namespace {
+
+constexpr std::pair<mshconv::BatchFormat, const char*> kFormatNames[] = {
+    {mshconv::BatchFormat::Glb, "glb"},   {mshconv::BatchFormat::Gltf, "gltf"},
+    {mshconv::BatchFormat::Obj, "obj"},   {mshconv::BatchFormat::Png, "png"},
+    {mshconv::BatchFormat::Nres, "nres"}, {mshconv::BatchFormat::Preview, "preview"}};
+
+} // namespace
+
+mshconv::BatchFormats mshconv::parse_batch_formats(const std::string& text) {
+    const std::string lower = msh::pipeline::lower_ascii(text);
+    BatchFormats formats;
+    size_t start = 0;
+    while (start <= lower.size()) {
+        const size_t comma = lower.find(',', start);
+        const std::string name = lower.substr(start, comma - start);
+        const auto* known = std::find_if(std::begin(kFormatNames), std::end(kFormatNames),
+                                         [&](const auto& f) { return name == f.second; });
+        if (known == std::end(kFormatNames))
+            throw UsageError("--to takes glb, gltf, obj, png (comma-separated, e.g. glb,png), "
+                             "nres or preview, not '" +
+                             name + "'");
+        formats.insert(known->first);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return formats;
+}
+
+std::string mshconv::to_string(const BatchFormats& formats) {
+    std::string text;
+    for (const auto& [format, name] : kFormatNames)
+        if (formats.count(format)) text += (text.empty() ? "" : ",") + std::string(name);
+    return text;
+}
+
 mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const OnItem& on_item,
                                     const OnMessage& on_message) {
     using namespace msh::jobs;
@@ -135,8 +170,8 @@ mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const O
     const BatchOptions& options = request.options;
     if (options.to.empty()) throw UsageError("--to is required (or --merge-reports)");
     if (request.inputs.empty()) throw UsageError("no input to convert");
-    const Targets targets = parse_targets(options.to);
-    const Shard shard = options.shard ? parse_shard(*options.shard) : Shard{};
+    const Targets targets = targets_of(options.to);
+    const Shard shard = options.shard ? checked_shard(*options.shard) : Shard{};
     if (options.threads && *options.threads < 1) throw UsageError("-j must be at least 1");
     check_batch_paths(io, request.inputs, request.output);
     check_options(io, options, targets);

@@ -64,11 +64,11 @@ struct Targets {
     bool png = false;      // textures to PNG
     bool nres = false;     // reverse: rebuild archives
     bool preview = false;  // thumbnails, facts and a gallery (batch_preview.hpp)
-    std::string text;
+    std::string text;      // the formats' names (mshconv::to_string)
 };
 
-// `to` as given; throws UsageError on an unknown or contradictory format list.
-Targets parse_targets(const std::string& text);
+// What `to` asks for; throws UsageError on a contradictory set.
+Targets targets_of(const mshconv::BatchFormats& formats);
 
 // One batch run: its request, I/O, job settings and report.
 struct BatchRun {

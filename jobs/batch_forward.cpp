@@ -26,29 +26,28 @@ namespace fs = std::filesystem;
 namespace manifest = pipeline::manifest;
 using nlohmann::json;
 
-Targets parse_targets(const std::string& text) {
+Targets targets_of(const mshconv::BatchFormats& formats) {
+    using mshconv::BatchFormat;
     Targets t;
-    t.text = pipeline::lower_ascii(text);
-    size_t start = 0;
-    while (start <= t.text.size()) {
-        const size_t comma = t.text.find(',', start);
-        const std::string f = t.text.substr(start, comma - start);
-        if (f == "glb" || f == "gltf" || f == "obj") {
-            if (!t.model_ext.empty()) throw UsageError("--to names two model formats: " + text);
-            t.model_ext = "." + f;
-        } else if (f == "png") {
+    t.text = mshconv::to_string(formats);
+    for (BatchFormat f : formats) {
+        switch (f) {
+        case BatchFormat::Glb:
+        case BatchFormat::Gltf:
+        case BatchFormat::Obj:
+            if (!t.model_ext.empty()) throw UsageError("--to names two model formats: " + t.text);
+            t.model_ext = "." + mshconv::to_string({f});
+            break;
+        case BatchFormat::Png:
             t.png = true;
-        } else if (f == "nres") {
+            break;
+        case BatchFormat::Nres:
             t.nres = true;
-        } else if (f == "preview") {
+            break;
+        case BatchFormat::Preview:
             t.preview = true;
-        } else {
-            throw UsageError("--to takes glb, gltf, obj, png (comma-separated, e.g. glb,png), "
-                             "nres or preview, not '" +
-                             f + "'");
+            break;
         }
-        if (comma == std::string::npos) break;
-        start = comma + 1;
     }
     if (t.nres && (t.png || !t.model_ext.empty() || t.preview))
         throw UsageError("--to nres rebuilds archives and cannot be combined with other formats");

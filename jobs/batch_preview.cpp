@@ -100,7 +100,7 @@ class PreviewBatch {
                     {"view", settings_.view.empty() ? "default" : settings_.view},
                     {"lod", settings_.lod},
                     {"group", settings_.group},
-                    {"overlay", o.overlay},
+                    {"overlay", mshconv::to_string(o.overlay)},
                     {"background", background_text(o.background)},
                     {"samples", settings_.samples_per_side}};
         if (settings_.frame) options_["frame"] = *settings_.frame;

@@ -23,13 +23,20 @@ Shard parse_shard(const std::string& text) {
         if (used != slash) throw std::invalid_argument("index");
         s.count = std::stoul(text.substr(slash + 1), &used);
         if (used != text.size() - slash - 1) throw std::invalid_argument("count");
+        if (s.index > UINT32_MAX || s.count > UINT32_MAX) throw std::out_of_range("I/N");
     } catch (const std::exception&) {
         throw mshconv::UsageError("--shard takes I/N (job I of N, 1 <= I <= N), not '" + text +
                                   "'");
     }
-    if (s.count < 1 || s.index < 1 || s.index > s.count)
-        throw mshconv::UsageError("--shard takes I/N with 1 <= I <= N, not '" + text + "'");
-    return s;
+    return checked_shard({unsigned(s.index), unsigned(s.count)});
+}
+
+Shard checked_shard(const mshconv::BatchShard& shard) {
+    if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+        throw mshconv::UsageError("--shard takes I/N with 1 <= I <= N, not '" +
+                                  std::to_string(shard.index) + "/" + std::to_string(shard.count) +
+                                  "'");
+    return {shard.index, shard.count};
 }
 
 std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard& shard) {

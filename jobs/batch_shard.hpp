@@ -5,6 +5,8 @@
 // equal sizes: by path), so every job sees the same split and the N shares cover the tree once.
 #pragma once
 
+#include <mshconv/batch.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -20,6 +22,8 @@ struct Shard {
 
 // "I/N" with 1 <= I <= N; UsageError otherwise.
 Shard parse_shard(const std::string& text);
+// A library caller's shard, checked as parse_shard checks.
+Shard checked_shard(const mshconv::BatchShard& shard);
 
 struct ShardUnit {
     std::string key; // a stable name (the path)

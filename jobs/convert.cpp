@@ -179,11 +179,28 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
 
 namespace mshconv {
 
+const char* to_string(AssetKind kind) {
+    switch (kind) {
+    case AssetKind::Model:
+        return "model";
+    case AssetKind::Terrain:
+        return "terrain";
+    case AssetKind::Texture:
+        return "texture";
+    }
+    return "model";
+}
+
 ConvertResult convert(const ConvertRequest& request, Io& io, const OnMessage& on_message) {
     msh::RecordingIo recording(io);
     const msh::jobs::Job job{request.options, recording, on_message};
     ConvertResult result;
-    result.kind = msh::jobs::dispatch(job, request.input, request.output, result.import);
+    const std::string kind = msh::jobs::locating_errors(io, {request.input, request.output}, [&] {
+        return msh::jobs::dispatch(job, request.input, request.output, result.import);
+    });
+    result.kind = kind == "terrain"   ? AssetKind::Terrain
+                  : kind == "texture" ? AssetKind::Texture
+                                      : AssetKind::Model;
     result.written = std::move(recording.written);
     return result;
 }

@@ -121,7 +121,7 @@ using pipeline::lower_ascii;
 // / .obj (+ sidecar, kind "terrain").
 // `libraries`: the game's (batch shares them); none: found above the level (export_terrain.cpp).
 // `threads`: for the draped overlay (one where the caller converts files in parallel).
-// --overlay for a map export (raw, draped or both; default both); UsageError otherwise.
+// --overlay for a map export (default: draped too).
 pipeline::TerrainExportSettings::Overlay terrain_overlay(const ConvertOptions& options);
 void export_terrain(const Job& job, const Loaded& in, const std::filesystem::path& out,
                     const mapping::MaterialLibraries* libraries = nullptr, unsigned threads = 1);

@@ -12,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <cstdio>
 
 namespace msh::jobs {
@@ -30,14 +29,10 @@ fs::path sidecar_for(const fs::path& png, const ConvertOptions& o) {
 
 std::optional<texm::Format> format_option(const ConvertOptions& o) {
     if (!o.format) return std::nullopt;
-    const std::string& text = *o.format;
-    uint32_t code = 0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), code);
-    std::optional<texm::Format> f;
-    if (r.ec == std::errc() && r.ptr == text.data() + text.size()) f = texm::to_format(code);
+    const std::optional<texm::Format> f = texm::to_format(*o.format);
     if (!f)
-        throw UsageError("--format must be one of 0, 565, 556, 4444, 88, 888, 8888, got '" + text +
-                         "'");
+        throw UsageError("--format must be one of 0, 565, 556, 4444, 88, 888, 8888, got '" +
+                         std::to_string(*o.format) + "'");
     return f;
 }
 
@@ -54,8 +49,8 @@ png::EncodeOptions png_options(const ConvertOptions& o) {
 
 Readings readings_of(const ConvertOptions& o) {
     Readings r;
-    for (const std::string& a : o.readings) try {
-            set_reading(r, a);
+    for (const mshconv::Reading& a : o.readings) try {
+            set_reading(r, a.name + "=" + a.variant);
         } catch (const std::invalid_argument& e) {
             throw UsageError(std::string("--reading: ") + e.what());
         }

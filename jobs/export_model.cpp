@@ -9,7 +9,6 @@
 #include "pipeline/model_export.hpp"
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -22,13 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int parse_choice(const std::string& text, int count, const char* what) {
-    if (text == "all") return mapping::kAll;
-    int v = -1;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || v < 0 || v >= count)
+int checked_choice(int v, int count, const char* what) {
+    static_assert(mshconv::kAll == mapping::kAll);
+    if (v != mshconv::kAll && (v < 0 || v >= count))
         throw UsageError(std::string("--") + what + " must be 0.." + std::to_string(count - 1) +
-                         " or 'all', got '" + text + "'");
+                         " or 'all', got '" + std::to_string(v) + "'");
     return v;
 }
 
@@ -77,8 +74,8 @@ pipeline::ExportSettings model_export_settings(const ConvertOptions& o, const fs
     pipeline::ExportSettings s;
     s.format = *format;
     s.output_name = out.filename().string();
-    s.lod = parse_choice(o.lod.value_or("0"), kLods, "lod");
-    s.group = parse_choice(o.group.value_or("0"), kGroups, "group");
+    s.lod = checked_choice(o.lod.value_or(0), kLods, "lod");
+    s.group = checked_choice(o.group.value_or(0), kGroups, "group");
     s.fps = o.fps.value_or(24.0);
     s.skin = o.skin;
     s.msft_lod = o.msft_lod;

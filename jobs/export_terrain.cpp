@@ -89,14 +89,7 @@ pipeline::TerrainExportInput terrain_export_input(const Job& job, const Loaded& 
 
 pipeline::TerrainExportSettings::Overlay terrain_overlay(const ConvertOptions& options) {
     using Overlay = pipeline::TerrainExportSettings::Overlay;
-    if (!options.overlay) return Overlay::Both;
-    const std::string& o = *options.overlay;
-    if (o == "raw") return Overlay::Raw;
-    if (o == "draped" || o == "both") return Overlay::Both;
-    throw UsageError("--overlay " + o + ": maps to glTF take raw, draped or both" +
-                     (o == "none" || o == "outline" || o == "fill"
-                          ? std::string(" (none, outline and fill are a preview's --overlay-style)")
-                          : std::string()));
+    return options.overlay == mshconv::MapOverlay::Raw ? Overlay::Raw : Overlay::Both;
 }
 
 void export_terrain(const Job& job, const Loaded& in, const fs::path& out,

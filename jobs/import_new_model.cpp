@@ -60,16 +60,10 @@ std::optional<LibraryTargets> library_targets(const Job& job, const Address& out
 
 std::optional<texm::Format> format_option(const ConvertOptions& o) {
     if (!o.format) return std::nullopt;
-    const std::string& v = *o.format;
-    uint32_t code = 0;
-    try {
-        code = uint32_t(std::stoul(v));
-    } catch (const std::exception&) {
-        throw UsageError("--format " + v + ": a Texm format code (565, 4444, 8888, ...)");
-    }
-    const auto f = texm::to_format(code);
+    const auto f = texm::to_format(*o.format);
     if (!f || *f == texm::Format::Indexed)
-        throw UsageError("--format " + v + ": new textures are 565, 556, 4444, 88, 888 or 8888");
+        throw UsageError("--format " + std::to_string(*o.format) +
+                         ": new textures are 565, 556, 4444, 88, 888 or 8888");
     return f;
 }
 

@@ -93,13 +93,7 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
     }
 }
 
-} // namespace
-
-} // namespace msh::jobs
-
-mshconv::Info mshconv::info(const std::string& input, Io& io) {
-    using namespace msh;
-    using namespace msh::jobs;
+mshconv::Info info_of(const std::string& input, Io& io) {
     const Loaded in = load(io, parse_address(io, input));
     std::string where = in.address.display();
     nlohmann::json j;
@@ -166,16 +160,14 @@ mshconv::Info mshconv::info(const std::string& input, Io& io) {
             j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
-mshconv::Validation mshconv::validate(const ValidateRequest& request, Io& io) {
-    using namespace msh;
-    using namespace msh::jobs;
+mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& io) {
     const Loaded in = load(io, parse_address(io, request.input));
     const std::string where = in.address.display();
     DiagnosticSink sink(request.strict ? ReadMode::Strict : ReadMode::Tolerant);
     Tally tally;
     validate_bytes(in.bytes, where, sink, tally);
 
-    Validation v;
+    mshconv::Validation v;
     v.file = where;
     nlohmann::json list = nlohmann::json::array();
     for (const Diagnostic& d : sink.diagnostics()) {
@@ -208,4 +200,17 @@ mshconv::Validation mshconv::validate(const ValidateRequest& request, Io& io) {
     for (const auto& [what, count] : v.counts) j[what] = count;
     v.json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     return v;
+}
+
+} // namespace
+
+} // namespace msh::jobs
+
+mshconv::Info mshconv::info(const std::string& input, Io& io) {
+    return msh::jobs::locating_errors(io, {input}, [&] { return msh::jobs::info_of(input, io); });
+}
+
+mshconv::Validation mshconv::validate(const ValidateRequest& request, Io& io) {
+    return msh::jobs::locating_errors(io, {request.input},
+                                      [&] { return msh::jobs::validation_of(request, io); });
 }

@@ -23,7 +23,7 @@ pipeline::PreviewSettings preview_settings(const mshconv::PreviewOptions& o,
     s.readings = readings;
     s.width = o.width;
     s.height = o.height;
-    s.view = o.view;
+    s.view = o.view == mshconv::PreviewView::Default ? std::string() : mshconv::to_string(o.view);
     s.lod = o.lod;
     s.group = o.group;
     if (s.lod < 0 || s.lod >= kLods) throw UsageError("--lod must be 0..2 (one LOD is shown)");
@@ -35,12 +35,10 @@ pipeline::PreviewSettings preview_settings(const mshconv::PreviewOptions& o,
     s.turntable = o.turntable;
     if (o.strip < 0 || o.turntable < 0) throw UsageError("--strip and --turntable need at least 1");
     s.background = o.background;
-    if (o.overlay == "none")
-        s.overlay = pipeline::PreviewSettings::Overlay::None;
-    else if (o.overlay == "outline")
-        s.overlay = pipeline::PreviewSettings::Overlay::Outline;
-    else if (o.overlay != "fill")
-        throw UsageError("--overlay-style must be none, outline or fill, got '" + o.overlay + "'");
+    using Overlay = pipeline::PreviewSettings::Overlay;
+    s.overlay = o.overlay == mshconv::OverlayStyle::None      ? Overlay::None
+                : o.overlay == mshconv::OverlayStyle::Outline ? Overlay::Outline
+                                                              : Overlay::Fill;
     s.samples_per_side = o.samples_per_side;
     s.both_sides = o.both_sides;
     if (const std::string problem = pipeline::preview_settings_problem(s); !problem.empty())
@@ -119,11 +117,46 @@ pipeline::Preview preview(const Job& job, const std::string& input,
 
 namespace mshconv {
 
+const char* to_string(PreviewView view) {
+    switch (view) {
+    case PreviewView::Default:
+        return "default";
+    case PreviewView::Iso:
+        return "iso";
+    case PreviewView::Front:
+        return "front";
+    case PreviewView::Back:
+        return "back";
+    case PreviewView::Left:
+        return "left";
+    case PreviewView::Right:
+        return "right";
+    case PreviewView::Top:
+        return "top";
+    case PreviewView::Grid:
+        return "grid";
+    }
+    return "default";
+}
+
+const char* to_string(OverlayStyle style) {
+    switch (style) {
+    case OverlayStyle::None:
+        return "none";
+    case OverlayStyle::Outline:
+        return "outline";
+    case OverlayStyle::Fill:
+        return "fill";
+    }
+    return "fill";
+}
+
 Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
     const msh::jobs::Job job{request.sources, io, on_message};
     const msh::pipeline::PreviewSettings settings =
         msh::jobs::preview_settings(request.options, msh::jobs::readings_of(request.sources));
-    msh::pipeline::Preview p = msh::jobs::preview(job, request.input, settings);
+    msh::pipeline::Preview p = msh::jobs::locating_errors(
+        io, {request.input}, [&] { return msh::jobs::preview(job, request.input, settings); });
     for (const std::string& w : p.warnings) job.warn(w);
     Preview out;
     out.png = std::move(p.png);

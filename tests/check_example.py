@@ -4,10 +4,12 @@ through the library API and must give its archive back byte for byte, with a GLB
 examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and kind
 printed, the PNG written only when asked) whose pixels are not all transparent; and
 examples/batch_folder converts the whole corpus folder to GLB and PNG with its progress callback
-and back, giving every file of the folder back byte for byte.
+and back, giving every file of the folder back byte for byte; and examples/error_place reads the
+place of the library's error: a cut archive's file and offset, an edited sidecar's JSON pointer.
 
 usage: check_example.py BUILD_DIR
 """
+import json
 import os
 import struct
 import subprocess
@@ -112,6 +114,38 @@ with tempfile.TemporaryDirectory() as work:
         differ = sorted(set(original) ^ set(back)) or sorted(
             k for k in original if original[k] != back[k])
         sys.exit(f"FAIL batch_folder: the folder did not come back byte for byte: {differ[:5]}")
+    # examples/error_place: a cut archive gives the file and the offset; an edited sidecar gives
+    # the sidecar and the JSON pointer; neither writes an output.
+    error_place = os.path.join(build, "example_error_place")
+    with open(f"{work}/corpus/static.rlb", "rb") as fh:
+        whole = fh.read()
+    with open(f"{work}/cut.rlb", "wb") as fh:
+        fh.write(whole[:len(whole) // 2])
+    r = subprocess.run([error_place, f"{work}/cut.rlb:House_01.msh", f"{work}/cut.glb"],
+                       capture_output=True, text=True)
+    fields = dict(line.split(": ", 1) for line in r.stdout.splitlines() if ": " in line)
+    if (r.returncode != 1 or fields.get("file") != f"{work}/cut.rlb" or "offset" not in fields
+            or "truncated" not in fields.get("message", "") or os.path.exists(f"{work}/cut.glb")):
+        sys.exit(f"FAIL error_place on a cut archive: exit {r.returncode} {r.stdout}{r.stderr}")
+    cut_offset = int(fields["offset"])
+    r = subprocess.run([mshconv, "convert", f"{work}/corpus/static.rlb:House_01.msh",
+                        f"{work}/house.glb"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL export for error_place: {r.stderr}")
+    with open(f"{work}/house.sidecar.json", encoding="utf-8") as fh:
+        sidecar = json.load(fh)
+    sidecar["export"]["options"]["lod"] = 1
+    with open(f"{work}/house.sidecar.json", "w", encoding="utf-8") as fh:
+        json.dump(sidecar, fh)
+    r = subprocess.run([error_place, f"{work}/house.glb", f"{work}/house.msh"],
+                       capture_output=True, text=True)
+    fields = dict(line.split(": ", 1) for line in r.stdout.splitlines() if ": " in line)
+    if (r.returncode != 1 or fields.get("file") != f"{work}/house.sidecar.json"
+            or fields.get("pointer") != "/export/pair" or os.path.exists(f"{work}/house.msh")):
+        sys.exit(f"FAIL error_place on an edited sidecar: exit {r.returncode} {r.stdout}{r.stderr}")
+
     print(f"ok: {count} models through examples/roundtrip, every archive byte-identical; "
           f"{thumbs} thumbnails through examples/thumbnail; examples/batch_folder: "
-          f"{converted} items converted and {len(back)} files back byte for byte")
+          f"{converted} items converted and {len(back)} files back byte for byte; "
+          f"examples/error_place: a cut archive at offset {cut_offset}, an edited sidecar at "
+          f"/export/pair")

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Fails when a public header (include/mshconv/*.hpp) includes anything but another public header
 (<mshconv/NAME.hpp>) or a standard library header: a user of the installed package has only those.
+Also fails on an option that is a string standing for an enum: a std::string member of an
+...Options or ...Request struct whose comment lists the values it takes ("a", "b" or a | b | c,
+or "a" or "b"), which an enum would spell.
 
 usage: check_public_headers.py INCLUDE_DIR
 """
@@ -38,6 +41,33 @@ for name in sorted(os.listdir(public)):
             bad += 1
             shown = f"<{target}>" if bracket == "<" else f'"{target}"'
             print(f"mshconv/{name}:{number}: a public header includes {shown}")
+# Options that are strings standing for enums.
+STRUCT = re.compile(r"^struct (\w+(?:Options|Request)) \{")
+STRING_MEMBER = re.compile(r"^\s+(?:std::optional<std::string>|std::string|std::vector<std::string>)"
+                           r"\s+[\w, ]+(?:=[^;]*)?;\s*(?://(.*))?$")
+CHOICES = re.compile(r'"\w+",\s*"\w+"|"\w+"\s+or\s+"\w+"|\w+\s*\|\s*\w+|\b[a-z]+, [a-z]+,? or [a-z]+\b')
+enum_strings = 0
+for name in sorted(os.listdir(public)):
+    if not name.endswith(".hpp"):
+        continue
+    inside, comment = None, ""
+    with open(os.path.join(public, name), encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if line.strip().startswith("//"):
+                comment += line  # the comment above a member counts as its own
+                continue
+            if m := STRUCT.match(line):
+                inside = m.group(1)
+            elif line.startswith("};"):
+                inside = None
+            elif inside and (m := STRING_MEMBER.match(line)) and \
+                    CHOICES.search(comment + (m.group(1) or "")):
+                enum_strings += 1
+                print(f"mshconv/{name}:{number}: {inside}: a string option lists its values; "
+                      f"make it an enum: {line.strip()}")
+            comment = ""
+if enum_strings:
+    sys.exit(f"FAIL: {enum_strings} string option(s) stand for enums")
 if bad:
     sys.exit(f"FAIL: {bad} include(s) a user of the installed package does not have")
 if checked == 0:

@@ -8,12 +8,14 @@
 
 #include <mshconv/batch.hpp>
 #include <mshconv/convert.hpp>
+#include <mshconv/error.hpp>
 #include <mshconv/inspect.hpp>
 #include <mshconv/io.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -62,7 +64,7 @@ BOOST_AUTO_TEST_CASE(every_corpus_model_and_texture_round_trips_in_memory) {
             if (kind == msh::ContentKind::Model) {
                 const std::string glb = kOut + slug(entry) + ".glb";
                 const mshconv::ConvertResult there = mshconv::convert({entry, glb}, io);
-                BOOST_TEST(there.kind == "model");
+                BOOST_TEST((there.kind == mshconv::AssetKind::Model));
                 BOOST_TEST(!there.import);
                 BOOST_TEST(there.written.size() == 2u); // the GLB and its sidecar
                 BOOST_TEST(io.is_file(glb));
@@ -72,7 +74,8 @@ BOOST_AUTO_TEST_CASE(every_corpus_model_and_texture_round_trips_in_memory) {
                 ++models;
             } else if (kind == msh::ContentKind::Texm && textures < 40) {
                 const std::string png = kOut + slug(entry) + ".png";
-                BOOST_TEST(mshconv::convert({entry, png}, io).kind == "texture");
+                BOOST_TEST(
+                    (mshconv::convert({entry, png}, io).kind == mshconv::AssetKind::Texture));
                 BOOST_TEST(mshconv::convert({png, entry}, io).import);
                 ++textures;
             }
@@ -95,7 +98,7 @@ BOOST_AUTO_TEST_CASE(every_corpus_map_round_trips_in_memory) {
         for (const char* format : {".glb", ".gltf", ".obj"}) {
             const std::string scene = kOut + slug(folder) + format;
             const mshconv::ConvertResult there = mshconv::convert({f.relative_path, scene}, io);
-            BOOST_TEST(there.kind == "terrain");
+            BOOST_TEST((there.kind == mshconv::AssetKind::Terrain));
             const std::string land = "back/" + slug(folder) + format + "/Land.msh";
             mshconv::convert({scene, land}, io);
             BOOST_TEST((io.at(land) == io.at(f.relative_path)), land);
@@ -112,7 +115,7 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
     for (const auto& f : msh::test::corpus()) io.put("game/" + f.relative_path, f.bytes);
     std::vector<mshconv::BatchItem> seen;
     mshconv::BatchRequest forward{{"game"}, kOut + "mirror"};
-    forward.options.to = "glb,png";
+    forward.options.to = {mshconv::BatchFormat::Glb, mshconv::BatchFormat::Png};
     forward.options.threads = 2;
     const mshconv::BatchResult there =
         mshconv::batch(forward, io, [&](const mshconv::BatchItem& item) { seen.push_back(item); });
@@ -124,7 +127,7 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
     BOOST_TEST(there.report_json.find("\"schema\": \"mshconv-batch/1\"") != std::string::npos);
 
     mshconv::BatchRequest reverse{{kOut + "mirror"}, kOut + "back"};
-    reverse.options.to = "nres";
+    reverse.options.to = {mshconv::BatchFormat::Nres};
     const mshconv::BatchResult back = mshconv::batch(reverse, io);
     BOOST_TEST(back.failed == 0u);
     BOOST_TEST(back.unchanged > 0u);
@@ -132,7 +135,7 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
         BOOST_TEST((io.at(kOut + "back/" + f.relative_path) == f.bytes), f.relative_path);
 
     mshconv::BatchRequest previews{{"game"}, kOut + "previews"};
-    previews.options.to = "preview";
+    previews.options.to = {mshconv::BatchFormat::Preview};
     previews.options.views = false;
     previews.options.preview.width = previews.options.preview.height = 48;
     const mshconv::BatchResult drawn = mshconv::batch(previews, io);
@@ -144,7 +147,7 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
 
     // An output inside the input is refused before anything is written.
     mshconv::BatchRequest inside{{"game"}, "game/out"};
-    inside.options.to = "glb";
+    inside.options.to = {mshconv::BatchFormat::Glb};
     BOOST_CHECK_THROW(mshconv::batch(inside, io), mshconv::UsageError);
     BOOST_TEST(files_below(io, "game/out/") == 0u);
     BOOST_TEST(!std::filesystem::exists(kOut));
@@ -184,6 +187,39 @@ BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
     BOOST_TEST(nlohmann::json::parse(garbled.json)["valid"] == false);
     BOOST_TEST(nlohmann::json::parse(mshconv::info("names.rlb", io).json)["kind"] == "archive");
     BOOST_CHECK_THROW(mshconv::info("nothing.rlb", io), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(errors_carry_their_place_as_fields) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    // No such file: the file, nothing inside it.
+    try {
+        mshconv::info("nothing.rlb", io);
+        BOOST_FAIL("no error");
+    } catch (const mshconv::Error& e) {
+        BOOST_TEST(e.place().file == "nothing.rlb");
+        BOOST_TEST(e.place().entries.empty());
+        BOOST_TEST(std::string(e.what()) == "nothing.rlb: " + e.message());
+    }
+    // A model entry whose own directory is damaged: the archive, the entry and the offset apart.
+    std::vector<uint8_t> bytes = io.at("static.rlb");
+    const msh::nres::Archive archive = msh::nres::read(bytes, msh::ReadMode::Strict, "static.rlb");
+    const auto house = std::find_if(archive.entries.begin(), archive.entries.end(),
+                                    [](const auto& e) { return e.name() == "House_01.msh"; });
+    BOOST_REQUIRE(house != archive.entries.end());
+    const size_t count_at = house->data_offset + 8; // the nested archive's entry count
+    bytes[count_at] = bytes[count_at + 1] = bytes[count_at + 2] = 0xff;
+    io.put("bad.rlb", bytes);
+    try {
+        mshconv::convert({"bad.rlb:House_01.msh", "h.glb"}, io);
+        BOOST_FAIL("no error");
+    } catch (const mshconv::Error& e) {
+        BOOST_TEST(e.place().file == "bad.rlb");
+        BOOST_TEST(e.place().entries == std::vector<std::string>{"House_01.msh"});
+        BOOST_TEST(e.place().offset.has_value());
+        BOOST_TEST(std::string(e.what()) == mshconv::describe(e.place(), e.message()));
+        BOOST_TEST(std::string(e.what()).rfind("bad.rlb:House_01.msh: ", 0) == 0);
+    }
+    BOOST_TEST(!io.is_file("h.glb"));
 }
 
 BOOST_AUTO_TEST_CASE(an_import_reports_its_changes_through_the_callback) {

@@ -1,12 +1,12 @@
 // Whole folders at once, as `mshconv batch IN... -o DIR --to FMT` runs them: every model, map
 // and texture below the inputs (folders walked, archives unpacked, nested archives too) converted
-// into a mirror of the input's structure (docs/cli.md#batch); `to = "nres"` rebuilds the game's
-// files from such a mirror, byte for byte when nothing was edited; `to = "preview"` draws a
+// into a mirror of the input's structure (docs/cli.md#batch); `to` Nres rebuilds the game's
+// files from such a mirror, byte for byte when nothing was edited; `to` Preview draws a
 // thumbnail gallery. Items run in parallel; each one is its own output set, and a failed item
 // does not stop the others. Public header: standard library only.
 //
 //   mshconv::BatchRequest request{{"game"}, "out"};
-//   request.options.to = "glb,png";
+//   request.options.to = {mshconv::BatchFormat::Glb, mshconv::BatchFormat::Png};
 //   const mshconv::BatchResult r = mshconv::batch(request, io, [](const mshconv::BatchItem& i) {
 //       std::printf("%s %s\n", mshconv::status_name(i.status), i.input.c_str());
 //   });
@@ -19,27 +19,41 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace mshconv {
 
+// What a batch writes: one of Glb, Gltf and Obj (models and maps) and/or Png (textures); or Nres
+// (the game's files rebuilt from a batch output); or Preview (thumbnails, their facts, index.json
+// and index.html).
+enum class BatchFormat { Glb, Gltf, Obj, Png, Nres, Preview };
+using BatchFormats = std::set<BatchFormat>;
+
+// "glb,png" as `mshconv batch --to` takes it (any case); throws UsageError on an unknown name.
+BatchFormats parse_batch_formats(const std::string& text);
+// The names, comma-separated, in the enum's order: "glb,png".
+std::string to_string(const BatchFormats& formats);
+
+// Job `index` (1..count) of `count`: its share of the work, deterministic and balanced by size
+// (docs/cli.md#batch).
+struct BatchShard {
+    unsigned index = 1, count = 1;
+};
+
 struct BatchOptions {
-    // "glb", "gltf" or "obj" (models and maps) and/or "png" (textures), comma-separated; or
-    // "nres" (rebuild the game's files from a batch output); or "preview" (thumbnails, their
-    // facts, index.json and index.html).
-    std::string to;
-    // "I/N": only job I's share of N, deterministic and balanced by size (docs/cli.md#batch).
-    std::optional<std::string> shard;
+    BatchFormats to;
+    std::optional<BatchShard> shard;
     std::optional<unsigned> threads; // default: all cores
     // Model and texture export: lod, group, fps, skin, msft_lod, mips, png_level, areal_faces,
     // overlay, readings; game_dir names the game's libraries for every input (default: the
     // nearest folder above each input holding them).
     ConvertOptions convert = {};
-    PreviewOptions preview = {}; // to = "preview"
+    PreviewOptions preview = {}; // to Preview
     bool force = false;          // preview: redo the assets whose key is unchanged
     bool views = true;           // preview: each asset's interactive 3D view
-    bool full_read = false;      // nres: read even the files the exports wrote
+    bool full_read = false;      // Nres: read even the files the exports wrote
 };
 
 struct BatchRequest {
@@ -86,7 +100,7 @@ struct BatchResult {
 BatchResult batch(const BatchRequest& request, Io& io = disk(), const OnItem& on_item = {},
                   const OnMessage& on_message = {});
 
-// The reports (report_json texts) of the N shards of one run (`shard` = "1/N" ... "N/N") merged
+// The reports (report_json texts) of the N shards of one run (`shard` 1/N ... N/N) merged
 // into the report of the whole run: its report_json, totals and the slowest shard's seconds (the
 // items stay in the JSON). `names` name the reports in errors; UsageError when they are not the
 // shards 1..N of one run, each once.

@@ -9,6 +9,7 @@
 //   mshconv::convert({"tank.glb", "static.rlb:TANK.msh"}, io);   // and back, byte for byte
 #pragma once
 
+#include <mshconv/error.hpp>
 #include <mshconv/io.hpp>
 
 #include <cstdint>
@@ -21,9 +22,22 @@
 namespace mshconv {
 
 // A request that cannot run as asked (a bad option value or combination, an output that is an
-// input): the command line's exit code 2. Damaged or unreadable inputs throw std::runtime_error.
+// input): the command line's exit code 2. Damaged or unreadable inputs throw mshconv::Error.
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// Every LOD or every group, where an index would choose one (ConvertOptions::lod and group).
+inline constexpr int kAll = -1;
+
+// A map export's areal overlay: the map's polygons only (`--overlay raw`), or also draped on the
+// terrain (`draped`, `both`: the default).
+enum class MapOverlay { Raw, Draped };
+
+// A contested reading of the formats chosen: a name and one of its variants, as
+// docs/formats/README.md lists them (`mshconv survey` says which the game's files support).
+struct Reading {
+    std::string name, variant;
 };
 
 // The options of `mshconv convert` (docs/cli.md); an unset one takes the command's default.
@@ -31,13 +45,13 @@ struct ConvertOptions {
     Path sidecar; // the sidecar to write or read (default OUT_STEM / IN_STEM.sidecar.json)
     Path report;  // import: the change report as JSON
     // Model export.
-    std::optional<std::string> lod, group; // "0".."2" / "0".."4" or "all" (default "0")
-    std::optional<double> fps;             // key times (export 24; import: the sidecar's)
+    std::optional<int> lod, group; // 0..2 / 0..4, or kAll (default 0)
+    std::optional<double> fps;     // key times (export 24; import: the sidecar's)
     bool skin = false, msft_lod = false;
     // Textures.
-    bool mips = false;                 // export every mip level as OUT_STEM.mip<k>.png
-    std::optional<int> png_level;      // zlib level 0..9 (default: the fast setting)
-    std::optional<std::string> format; // Texm format of imported / added textures ("565", ...)
+    bool mips = false;              // export every mip level as OUT_STEM.mip<k>.png
+    std::optional<int> png_level;   // zlib level 0..9 (default: the fast setting)
+    std::optional<uint32_t> format; // Texm format code of imported / added textures: 0, 565, ...
     std::optional<uint64_t> max_pixels;
     // Import.
     std::optional<std::string> animation; // "all" (default), a NAME or an INDEX
@@ -50,12 +64,12 @@ struct ConvertOptions {
     std::optional<uint32_t> max_texture_size;
     // The game's libraries (Material.lib, Textures.lib, ...): a folder, or the files.
     Path game_dir, materials, textures;
-    std::vector<std::string> readings; // "NAME=VARIANT" (docs/formats/README.md)
+    std::vector<Reading> readings;
     // Terrain export.
     Path map, wear1, wear2;
     bool areal_faces = false;
-    std::optional<std::string> overlay; // "raw", "draped" or "both"
-    std::optional<unsigned> threads;    // the draped overlay's threads (default: all cores)
+    std::optional<MapOverlay> overlay; // default Draped
+    std::optional<unsigned> threads;   // the draped overlay's threads (default: all cores)
 };
 
 struct ConvertRequest {
@@ -69,14 +83,19 @@ enum class MessageLevel { Debug, Info, Warning, Report };
 // was wanted) and the lines of an import's change report. Called on the job's thread.
 using OnMessage = std::function<void(MessageLevel, const std::string&)>;
 
+// What a conversion converted: an MSH model, a map (Land.msh and its level files) or a texture.
+enum class AssetKind { Model, Terrain, Texture };
+const char* to_string(AssetKind kind); // "model", "terrain", "texture"
+
 struct ConvertResult {
-    std::string kind;                 // "model", "terrain" or "texture"
+    AssetKind kind = AssetKind::Model;
     bool import = false;              // towards the game's formats
     std::vector<std::string> written; // every file written, in order
 };
 
-// Throws UsageError or std::runtime_error (naming the file, entry and offset); nothing is
-// written then.
+// Throws UsageError for a request that cannot run, mshconv::Error (error.hpp: the file, entry,
+// resource, offset or JSON pointer as fields) for an input that cannot be read or used; nothing
+// is written then.
 ConvertResult convert(const ConvertRequest& request, Io& io = disk(),
                       const OnMessage& on_message = {});
 

@@ -18,17 +18,26 @@
 
 namespace mshconv {
 
+// The camera: one view, or a 2 x 2 grid of views; Default: Iso for models, Top for maps.
+enum class PreviewView { Default, Iso, Front, Back, Left, Right, Top, Grid };
+// How a map's areal overlay is drawn: not at all, its outlines, or filled with a legend.
+enum class OverlayStyle { None, Outline, Fill };
+
+// "iso", ..., "grid" ("default" for Default): the names `mshconv preview --view` takes.
+const char* to_string(PreviewView view);
+// "none", "outline", "fill".
+const char* to_string(OverlayStyle style);
+
 struct PreviewOptions {
     int width = 256, height = 256; // one view; a grid is 2 x 2 views
-    // iso, front, back, left, right, top, or grid; empty: iso for models, top for maps.
-    std::string view;
+    PreviewView view = PreviewView::Default;
     int lod = 0, group = 0;
     std::optional<double> frame;                      // pose at this animation frame
     double fps = 24;                                  // of the frame numbers
     int strip = 0;                                    // N frames side by side
     int turntable = 0;                                // N views around it, an animated PNG
     std::optional<std::array<uint8_t, 3>> background; // none: transparent
-    std::string overlay = "fill";                     // maps: none, outline or fill
+    OverlayStyle overlay = OverlayStyle::Fill;        // maps
     int samples_per_side = 2;                         // 2: 4 samples per pixel
     bool both_sides = false;                          // the inner side of closed shells too
 };
