@@ -1,7 +1,7 @@
-// The front door of the mshconv library: one entry per direction and kind, bytes and plain
-// settings in, encoded files and typed results out, nothing read from or written to disk unless a
-// function says so (read_scene_file, write_outputs, and game_files.hpp's lookups of the game's
-// libraries and level files).
+// One conversion in memory, per direction and kind: bytes and plain settings in, encoded files
+// and typed results out. The library's public face is include/mshconv/ (jobs/ runs these through
+// an Io). Nothing is read from or written to disk unless a function says so (read_scene_file,
+// write_outputs, and game_files.hpp's lookups of the game's libraries and level files).
 //
 //   model   MSH -> glTF/GLB/OBJ  export_model        glTF/GLB/OBJ -> MSH  import_model
 //   terrain Land.msh(+map) ->    export_terrain      scene -> Land.msh+map import_terrain(_obj)
