@@ -7,7 +7,7 @@
 # packages (glTF-Validator, playwright-core; pinned by tools/node/package-lock.json).
 #   install-deps.sh           everything the build and the tests use
 #   install-deps.sh --build   only what building mshconv needs (scripts/demo.sh)
-#   install-deps.sh --bench   everything, and the benchmarks' tools (hyperfine, time, f3d)
+#   install-deps.sh --bench   everything, and the benchmarks' tools (hyperfine, time, f3d, simdjson)
 #   install-deps.sh --windows what building mshconv.exe needs (scripts/build-windows.sh)
 # Everything includes the Windows build's tools (MinGW-w64, nasm, Wine) and a deb-src entry for
 # Debian's sources, which scripts/build-windows-deps.sh builds the Windows libraries from.
@@ -29,7 +29,7 @@ if [ "${1:-}" != "--build" ] && [ "${1:-}" != "--windows" ]; then
   packages+=(chromium)                    # the preview gallery in a real browser (playwright-core)
   packages+=(python3-pil)                 # the preview tests' image measures (with python3-numpy)
   packages+=(clang libclang-rt-14-dev libomp-dev) # the sanitizer and fuzzer build (clang)
-  [ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d)
+  [ "${1:-}" = "--bench" ] && packages+=(hyperfine time f3d libsimdjson-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
