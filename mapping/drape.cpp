@@ -9,11 +9,8 @@
 #include <exception>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -1212,8 +1209,8 @@ DrapedLayer concatenate(std::vector<DrapedLayer>& layers) {
     return out;
 }
 
-// Drapes every areal, on `threads` threads over runs of consecutive areals (taken in turn as
-// each thread finishes one), and joins the runs in areal order: the same layer whatever the
+// Drapes every areal, on `threads` OpenMP threads over runs of consecutive areals (taken in turn
+// as each thread finishes one), and joins the runs in areal order: the same layer whatever the
 // thread count.
 DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map,
                          const std::vector<int>& material_of, const DrapeOptions& options,
@@ -1224,29 +1221,33 @@ DrapedLayer drape_areals(const GroundIndex& index, const arealmap::ArealMap& map
     // Several runs per thread: areals differ in cost by orders of magnitude.
     const size_t runs = threads == 1 ? 1 : std::min(areals, threads * 16);
     std::vector<DrapedLayer> layers(runs);
-    std::atomic<size_t> next_run{0};
+    // An exception may not leave an OpenMP region: the first is kept, and the other runs skipped.
     std::exception_ptr failure;
-    std::mutex failure_mutex;
-    auto work = [&] {
-        try {
-            Draper draper(index, options, ribbons, areal_triangles);
-            for (size_t r; (r = next_run++) < runs;)
-                for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
-                    if (material_of[a] >= 0) draper.areal(map, a, material_of[a], layers[r]);
-        } catch (...) {
-            const std::lock_guard<std::mutex> lock(failure_mutex);
-            if (!failure) failure = std::current_exception();
-            next_run = runs; // the others stop at their run's end
-        }
+    std::atomic<bool> failed{false};
+    auto keep_failure = [&] {
+#pragma omp critical(drape_failure)
+        if (!failure) failure = std::current_exception();
+        failed = true;
     };
-    std::vector<std::thread> helpers;
-    try {
-        for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
-    } catch (const std::system_error&) {
-        // No more threads to be had: those running share the runs.
+#pragma omp parallel num_threads(int(threads)) if (threads > 1)
+    {
+        std::optional<Draper> draper;
+        try {
+            draper.emplace(index, options, ribbons, areal_triangles);
+        } catch (...) {
+            keep_failure();
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (size_t r = 0; r < runs; ++r) {
+            if (failed || !draper) continue;
+            try {
+                for (size_t a = areals * r / runs; a < areals * (r + 1) / runs; ++a)
+                    if (material_of[a] >= 0) draper->areal(map, a, material_of[a], layers[r]);
+            } catch (...) {
+                keep_failure();
+            }
+        }
     }
-    work();
-    for (std::thread& h : helpers) h.join();
     if (failure) std::rethrow_exception(failure);
     if (runs == 1) return std::move(layers[0]);
     return concatenate(layers);
