@@ -222,7 +222,7 @@ int run_preview(const Args& args) {
         also.push_back({vm["metadata"].as<std::string>(),
                         Bytes(preview.metadata_json.begin(), preview.metadata_json.end())});
     pipeline::write_outputs(out.parent_path(), {{out.filename().string(), preview.png}}, also);
-    log_info(in.display() + " -> " + out.string() + " (" + preview.kind + ")");
+    log_info(in.display() + " -> " + out.string() + " (" + mshconv::to_string(preview.kind) + ")");
     return 0;
 }
 

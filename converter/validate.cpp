@@ -20,7 +20,7 @@ int run_validate(const Args& args) {
     const mshconv::Validation v =
         mshconv::validate({vm["input"].as<std::string>(), vm.count("strict") > 0});
     if (vm.count("json")) {
-        std::printf("%s\n", v.json.c_str());
+        std::printf("%s\n", mshconv::to_json(v).c_str());
         return v.valid ? 0 : 1;
     }
     for (const mshconv::Finding& f : v.findings) std::printf("%s\n", f.text.c_str());

@@ -16,7 +16,7 @@ int main(int argc, char** argv) try {
     mshconv::FileIo disk;
     const mshconv::Preview p = mshconv::preview(request, disk);
     std::printf("%s: %zu-byte PNG, 128 x 128, a %s\n", request.input.c_str(), p.png.size(),
-                p.kind.c_str());
+                mshconv::to_string(p.kind));
     if (argc == 4) disk.write_set({{argv[3], {p.png}}});
     return 0;
 } catch (const std::exception& e) {

@@ -95,13 +95,14 @@ std::string report_json(const mshconv::BatchRequest& request, const mshconv::Bat
                         const std::map<std::string, size_t>& converted_by_kind) {
     json items = json::array();
     for (const Result& r : result.items) {
-        json item = {
-            {"input", r.input}, {"kind", r.kind}, {"status", mshconv::status_name(r.status)}};
+        json item = {{"input", r.input},
+                     {"kind", mshconv::to_string(r.kind)},
+                     {"status", mshconv::status_name(r.status)}};
         if (!r.output.empty()) item["output"] = r.output;
         if (!r.message.empty()) item[r.status == Status::Failed ? "error" : "reason"] = r.message;
         if (!r.warnings.empty()) item["warnings"] = r.warnings;
         if (r.status == Status::Converted) item["seconds"] = r.seconds;
-        if (targets.nres && r.status == Status::Converted && r.kind != "archive")
+        if (targets.nres && r.status == Status::Converted && r.kind != mshconv::ItemKind::Archive)
             item["unchanged"] = r.unchanged;
         items.push_back(std::move(item));
     }
@@ -129,12 +130,29 @@ std::string report_json(const mshconv::BatchRequest& request, const mshconv::Bat
 
 namespace {
 
+constexpr std::pair<mshconv::ItemKind, const char*> kItemKindNames[] = {
+    {mshconv::ItemKind::Model, "model"},     {mshconv::ItemKind::Map, "map"},
+    {mshconv::ItemKind::Texture, "texture"}, {mshconv::ItemKind::Archive, "archive"},
+    {mshconv::ItemKind::Raw, "raw"},         {mshconv::ItemKind::Other, "other"}};
+
 constexpr std::pair<mshconv::BatchFormat, const char*> kFormatNames[] = {
     {mshconv::BatchFormat::Glb, "glb"},   {mshconv::BatchFormat::Gltf, "gltf"},
     {mshconv::BatchFormat::Obj, "obj"},   {mshconv::BatchFormat::Png, "png"},
     {mshconv::BatchFormat::Nres, "nres"}, {mshconv::BatchFormat::Preview, "preview"}};
 
 } // namespace
+
+mshconv::ItemKind msh::jobs::item_kind(std::string_view name) {
+    for (const auto& [kind, kind_name] : kItemKindNames)
+        if (name == kind_name) return kind;
+    return mshconv::ItemKind::Other;
+}
+
+const char* mshconv::to_string(ItemKind kind) {
+    for (const auto& [k, name] : kItemKindNames)
+        if (k == kind) return name;
+    return "other";
+}
 
 mshconv::BatchFormats mshconv::parse_batch_formats(const std::string& text) {
     const std::string lower = msh::pipeline::lower_ascii(text);
@@ -200,8 +218,8 @@ mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const O
         result.converted += r.status == ItemStatus::Converted;
         result.failed += r.status == ItemStatus::Failed;
         result.skipped += r.status == ItemStatus::Skipped;
-        if (r.status == ItemStatus::Converted) ++converted_by_kind[r.kind];
-        if (targets.nres && r.status == ItemStatus::Converted && r.kind != "archive")
+        if (r.status == ItemStatus::Converted) ++converted_by_kind[mshconv::to_string(r.kind)];
+        if (targets.nres && r.status == ItemStatus::Converted && r.kind != ItemKind::Archive)
             result.unchanged += r.unchanged;
     }
     if (targets.preview) result.unchanged = previews.unchanged;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,12 +26,15 @@ inline double seconds_since(Clock::time_point t) {
 using Result = mshconv::BatchItem;
 using Status = mshconv::ItemStatus;
 
+// The kind a report line names ("model", ...; a name none of them: Other).
+mshconv::ItemKind item_kind(std::string_view name);
+
 // A line of the report, before its seconds, warnings and progress count.
-inline Result report_line(std::string input, std::string kind, std::string output, Status status,
-                          std::string message) {
+inline Result report_line(std::string input, std::string_view kind, std::string output,
+                          Status status, std::string message) {
     Result r;
     r.input = std::move(input);
-    r.kind = std::move(kind);
+    r.kind = item_kind(kind);
     r.output = std::move(output);
     r.status = status;
     r.message = std::move(message);

@@ -114,11 +114,13 @@ class Rebuild {
                 ok = false;
             }
             r.seconds = seconds_since(start);
-            if (r.kind != "raw" || r.status == Status::Failed) progress_.finished(r);
+            if (r.kind != mshconv::ItemKind::Raw || r.status == Status::Failed)
+                progress_.finished(r);
         }
         results_.erase(std::remove_if(results_.begin() + std::ptrdiff_t(first), results_.end(),
                                       [](const Result& r) {
-                                          return r.kind == "raw" && r.status != Status::Failed;
+                                          return r.kind == mshconv::ItemKind::Raw &&
+                                                 r.status != Status::Failed;
                                       }),
                        results_.end());
         if (!ok) return std::nullopt;

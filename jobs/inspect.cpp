@@ -19,6 +19,10 @@ namespace msh::jobs {
 
 namespace {
 
+constexpr mshconv::InfoKind kInfoKinds[] = {mshconv::InfoKind::Archive, mshconv::InfoKind::Model,
+                                            mshconv::InfoKind::Terrain, mshconv::InfoKind::ArealMap,
+                                            mshconv::InfoKind::Texture, mshconv::InfoKind::Wear};
+
 struct Tally {
     size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0, textures = 0,
            materials = 0;
@@ -156,7 +160,11 @@ mshconv::Info info_of(const std::string& input, Io& io) {
     }
     j["file"] = where;
     j["size"] = in.bytes.size();
-    return {j["kind"].get<std::string>(), where, in.bytes.size(),
+    const std::string kind_name = j["kind"].get<std::string>();
+    mshconv::InfoKind info_kind = mshconv::InfoKind::Archive;
+    for (mshconv::InfoKind k : kInfoKinds)
+        if (kind_name == mshconv::to_string(k)) info_kind = k;
+    return {info_kind, where, in.bytes.size(),
             j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
@@ -169,22 +177,21 @@ mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& i
 
     mshconv::Validation v;
     v.file = where;
-    nlohmann::json list = nlohmann::json::array();
     for (const Diagnostic& d : sink.diagnostics()) {
-        const bool error = d.severity == Severity::Error;
-        v.errors += error;
-        v.findings.push_back({error, d.resource, d.offset, d.message, d.to_string()});
-        nlohmann::json item = {{"severity", error ? "error" : "warning"},
-                               {"resource", d.resource},
-                               {"offset", d.offset},
-                               {"message", d.message}};
+        mshconv::Finding f;
+        f.error = d.severity == Severity::Error;
+        f.resource = d.resource;
+        f.offset = d.offset;
         if (d.location.kind == Location::Kind::Line) {
-            item["line"] = d.location.line;
-            if (d.location.column) item["column"] = d.location.column;
+            f.line = d.location.line;
+            if (d.location.column) f.column = d.location.column;
         } else if (d.location.kind == Location::Kind::Pointer) {
-            item["pointer"] = d.location.pointer;
+            f.pointer = d.location.pointer;
         }
-        list.push_back(std::move(item));
+        f.message = d.message;
+        f.text = d.to_string();
+        v.errors += f.error;
+        v.findings.push_back(std::move(f));
     }
     v.warnings = sink.warning_count();
     v.valid = v.errors == 0;
@@ -194,17 +201,49 @@ mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& i
                 {"materials", tally.materials}};
     v.sort_fold = tally.top_fold;
     v.sort_folds = {tally.sort_folds.begin(), tally.sort_folds.end()};
-    nlohmann::json j = {
-        {"file", where},      {"valid", v.valid},       {"sort_folds", v.sort_folds},
-        {"errors", v.errors}, {"warnings", v.warnings}, {"diagnostics", list}};
-    for (const auto& [what, count] : v.counts) j[what] = count;
-    v.json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     return v;
 }
 
 } // namespace
 
 } // namespace msh::jobs
+
+std::string mshconv::to_json(const Validation& v) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Finding& f : v.findings) {
+        nlohmann::json item = {{"severity", f.error ? "error" : "warning"},
+                               {"resource", f.resource},
+                               {"offset", f.offset},
+                               {"message", f.message}};
+        if (f.line) item["line"] = *f.line;
+        if (f.column) item["column"] = *f.column;
+        if (f.pointer) item["pointer"] = *f.pointer;
+        list.push_back(std::move(item));
+    }
+    nlohmann::json j = {
+        {"file", v.file},     {"valid", v.valid},       {"sort_folds", v.sort_folds},
+        {"errors", v.errors}, {"warnings", v.warnings}, {"diagnostics", list}};
+    for (const auto& [what, count] : v.counts) j[what] = count;
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+const char* mshconv::to_string(InfoKind kind) {
+    switch (kind) {
+    case InfoKind::Archive:
+        return "archive";
+    case InfoKind::Model:
+        return "model";
+    case InfoKind::Terrain:
+        return "terrain";
+    case InfoKind::ArealMap:
+        return "areal_map";
+    case InfoKind::Texture:
+        return "texture";
+    case InfoKind::Wear:
+        return "wear";
+    }
+    return "archive";
+}
 
 mshconv::Info mshconv::info(const std::string& input, Io& io) {
     return msh::jobs::locating_errors(io, {input}, [&] { return msh::jobs::info_of(input, io); });

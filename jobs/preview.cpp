@@ -151,6 +151,20 @@ const char* to_string(OverlayStyle style) {
     return "fill";
 }
 
+const char* to_string(PreviewKind kind) {
+    switch (kind) {
+    case PreviewKind::Model:
+        return "model";
+    case PreviewKind::Map:
+        return "map";
+    case PreviewKind::Texture:
+        return "texture";
+    case PreviewKind::Scene:
+        return "scene";
+    }
+    return "model";
+}
+
 Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
     const msh::jobs::Job job{request.sources, io, on_message};
     const msh::pipeline::PreviewSettings settings =
@@ -160,7 +174,10 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
     for (const std::string& w : p.warnings) job.warn(w);
     Preview out;
     out.png = std::move(p.png);
-    out.kind = p.metadata.value("kind", "");
+    const std::string kind = p.metadata.value("kind", "");
+    for (PreviewKind k :
+         {PreviewKind::Model, PreviewKind::Map, PreviewKind::Texture, PreviewKind::Scene})
+        if (kind == to_string(k)) out.kind = k;
     out.metadata_json = p.metadata.dump(2) + "\n";
     return out;
 }

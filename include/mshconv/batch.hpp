@@ -65,10 +65,15 @@ struct BatchRequest {
 enum class ItemStatus { Converted, Failed, Skipped };
 const char* status_name(ItemStatus status); // "converted", "failed", "skipped"
 
+// What an item is: a model, a map, a texture, an archive (or its unpacked folder), an archive
+// entry none of these (copied as it is), or another file.
+enum class ItemKind { Model, Map, Texture, Archive, Raw, Other };
+const char* to_string(ItemKind kind); // "model", "map", "texture", "archive", "raw", "other"
+
 // One line of the report: an input file, archive entry or folder and what became of it.
 struct BatchItem {
     std::string input; // its address (file or ARCHIVE:ENTRY) or folder
-    std::string kind;  // model, map, texture, archive, raw, other
+    ItemKind kind = ItemKind::Other;
     // Relative to the output folder (nres with -o naming the archive: its file name): what was
     // written, or the copy of an input that was not converted (also of a failed one).
     std::string output;

@@ -7,25 +7,31 @@
 //   if (!v.valid) for (const auto& f : v.findings) std::puts(f.text.c_str());
 #pragma once
 
+#include <mshconv/error.hpp>
 #include <mshconv/io.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mshconv {
 
+// What an input is, as `info` reads it.
+enum class InfoKind { Archive, Model, Terrain, ArealMap, Texture, Wear };
+const char* to_string(InfoKind kind); // "archive", "model", "terrain", "areal_map", ...
+
 struct Info {
-    std::string kind; // archive, model, terrain, areal_map, texture, wear
+    InfoKind kind = InfoKind::Archive;
     std::string file; // the input's address
     std::size_t size = 0;
     std::string json; // the description `mshconv info --json` prints (docs/cli.md#info)
 };
 
 // Read tolerantly, so that a damaged file is described as far as it can be; throws
-// std::runtime_error when the input is none of these kinds or cannot be read.
+// mshconv::Error (error.hpp) when the input is none of these kinds or cannot be read.
 Info info(const std::string& input, Io& io = disk());
 
 struct ValidateRequest {
@@ -33,11 +39,13 @@ struct ValidateRequest {
     bool strict = false; // every violated invariant of the spec is an error, not a warning
 };
 
-// One finding: what is wrong, in which resource, at which byte.
+// One finding: what is wrong, in which resource, where in it.
 struct Finding {
     bool error = false; // else a warning
     std::string resource;
-    uint64_t offset = 0;
+    uint64_t offset = 0;                  // bytes into the resource's file or image
+    std::optional<uint64_t> line, column; // text formats (WEAR, OBJ), 1-based
+    std::optional<std::string> pointer;   // JSON (glTF, sidecars): RFC 6901
     std::string message;
     std::string text; // the whole line as `mshconv validate` prints it
 };
@@ -52,11 +60,13 @@ struct Validation {
     std::map<std::string, std::size_t> counts;
     std::string sort_fold;                         // the input archive's sort-index fold
     std::map<std::string, std::size_t> sort_folds; // archives by fold, nested ones too
-    std::string json;                              // what `mshconv validate --json` prints
 };
 
+// What `mshconv validate --json` prints for `validation` (docs/cli.md#validate).
+std::string to_json(const Validation& validation);
+
 // Every reader over the input and what it contains (nested archives, models, textures, MAT0,
-// WEAR); damage is a finding, not an exception. Throws std::runtime_error when it cannot be read.
+// WEAR); damage is a finding, not an exception. Throws mshconv::Error when it cannot be read.
 Validation validate(const ValidateRequest& request, Io& io = disk());
 
 } // namespace mshconv

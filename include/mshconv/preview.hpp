@@ -50,9 +50,13 @@ struct PreviewRequest {
     ConvertOptions sources = {};
 };
 
+// What a preview drew: an MSH model, a map, a texture, or a scene file (glTF, OBJ, Assimp's).
+enum class PreviewKind { Model, Map, Texture, Scene };
+const char* to_string(PreviewKind kind); // "model", "map", "texture", "scene"
+
 struct Preview {
     std::vector<uint8_t> png;
-    std::string kind;          // "model", "map", "texture" or "scene"
+    PreviewKind kind = PreviewKind::Model;
     std::string metadata_json; // kind, source, size, facts and every view's camera
 };
 
