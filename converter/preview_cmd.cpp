@@ -8,6 +8,7 @@
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
 #include "formats/sniff.hpp"
+#include "jobs/enum_names.hpp"
 #include "pipeline/model_import.hpp"
 #include "pipeline/preview_view.hpp"
 
@@ -147,18 +148,14 @@ void adopt_old_overlay_spelling(po::variables_map& vm) {
 namespace {
 
 mshconv::PreviewView preview_view(const std::string& name) {
-    using mshconv::PreviewView;
-    for (PreviewView v :
-         {PreviewView::Iso, PreviewView::Front, PreviewView::Back, PreviewView::Left,
-          PreviewView::Right, PreviewView::Top, PreviewView::Grid})
-        if (name == mshconv::to_string(v)) return v;
-    throw UsageError("view must be iso, front, back, left, right, top or grid");
+    const auto view = jobs::named(jobs::kPreviewViewNames, name);
+    if (!view || *view == mshconv::PreviewView::Default)
+        throw UsageError("view must be iso, front, back, left, right, top or grid");
+    return *view;
 }
 
 mshconv::OverlayStyle overlay_style(const std::string& name) {
-    using mshconv::OverlayStyle;
-    for (OverlayStyle s : {OverlayStyle::None, OverlayStyle::Outline, OverlayStyle::Fill})
-        if (name == mshconv::to_string(s)) return s;
+    if (const auto style = jobs::named(jobs::kOverlayStyleNames, name)) return *style;
     throw UsageError("--overlay-style must be none, outline or fill, got '" + name + "'");
 }
 

@@ -24,6 +24,7 @@
 #include "batch_preview.hpp"
 #include "batch_rebuild.hpp"
 #include "convert.hpp"
+#include "enum_names.hpp"
 #include "preview.hpp"
 
 #include "formats/file_io.hpp"
@@ -128,30 +129,12 @@ std::string report_json(const mshconv::BatchRequest& request, const mshconv::Bat
 
 } // namespace msh::jobs
 
-namespace {
-
-constexpr std::pair<mshconv::ItemKind, const char*> kItemKindNames[] = {
-    {mshconv::ItemKind::Model, "model"},     {mshconv::ItemKind::Map, "map"},
-    {mshconv::ItemKind::Texture, "texture"}, {mshconv::ItemKind::Archive, "archive"},
-    {mshconv::ItemKind::Raw, "raw"},         {mshconv::ItemKind::Other, "other"}};
-
-constexpr std::pair<mshconv::BatchFormat, const char*> kFormatNames[] = {
-    {mshconv::BatchFormat::Glb, "glb"},   {mshconv::BatchFormat::Gltf, "gltf"},
-    {mshconv::BatchFormat::Obj, "obj"},   {mshconv::BatchFormat::Png, "png"},
-    {mshconv::BatchFormat::Nres, "nres"}, {mshconv::BatchFormat::Preview, "preview"}};
-
-} // namespace
-
 mshconv::ItemKind msh::jobs::item_kind(std::string_view name) {
-    for (const auto& [kind, kind_name] : kItemKindNames)
-        if (name == kind_name) return kind;
-    return mshconv::ItemKind::Other;
+    return named(kItemKindNames, name).value_or(mshconv::ItemKind::Other);
 }
 
 const char* mshconv::to_string(ItemKind kind) {
-    for (const auto& [k, name] : kItemKindNames)
-        if (k == kind) return name;
-    return "other";
+    return msh::jobs::name_of(msh::jobs::kItemKindNames, kind);
 }
 
 mshconv::BatchFormats mshconv::parse_batch_formats(const std::string& text) {
@@ -161,13 +144,13 @@ mshconv::BatchFormats mshconv::parse_batch_formats(const std::string& text) {
     while (start <= lower.size()) {
         const size_t comma = lower.find(',', start);
         const std::string name = lower.substr(start, comma - start);
-        const auto* known = std::find_if(std::begin(kFormatNames), std::end(kFormatNames),
-                                         [&](const auto& f) { return name == f.second; });
-        if (known == std::end(kFormatNames))
+        const std::optional<BatchFormat> known =
+            msh::jobs::named(msh::jobs::kBatchFormatNames, name);
+        if (!known)
             throw UsageError("--to takes glb, gltf, obj, png (comma-separated, e.g. glb,png), "
                              "nres or preview, not '" +
                              name + "'");
-        formats.insert(known->first);
+        formats.insert(*known);
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
@@ -176,7 +159,7 @@ mshconv::BatchFormats mshconv::parse_batch_formats(const std::string& text) {
 
 std::string mshconv::to_string(const BatchFormats& formats) {
     std::string text;
-    for (const auto& [format, name] : kFormatNames)
+    for (const auto& [format, name] : msh::jobs::kBatchFormatNames)
         if (formats.count(format)) text += (text.empty() ? "" : ",") + std::string(name);
     return text;
 }

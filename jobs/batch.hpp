@@ -26,7 +26,7 @@ inline double seconds_since(Clock::time_point t) {
 using Result = mshconv::BatchItem;
 using Status = mshconv::ItemStatus;
 
-// The kind a report line names ("model", ...; a name none of them: Other).
+// The kind a report line names ("model", ...; a name none of them: Other; enum_names.hpp).
 mshconv::ItemKind item_kind(std::string_view name);
 
 // A line of the report, before its seconds, warnings and progress count.

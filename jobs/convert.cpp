@@ -2,6 +2,7 @@
 // extension (.gltf, .glb, .obj, .png, a format Assimp reads) and OUT's extension, then hands over
 // to one file per direction.
 #include "convert.hpp"
+#include "enum_names.hpp"
 
 #include "formats/assimp_read.hpp"
 #include "formats/diagnostics.hpp"
@@ -93,8 +94,8 @@ unsigned drape_threads(const ConvertOptions& o) {
 }
 
 // What `convert` does with `in_spec`; the kind of input it was.
-std::string dispatch(const Job& job, const std::string& in_spec, const std::string& out_spec,
-                     bool& import_out) {
+mshconv::AssetKind dispatch(const Job& job, const std::string& in_spec, const std::string& out_spec,
+                            bool& import_out) {
     const Address in = parse_address(job.io, in_spec);
     const std::string in_ext = lower_ascii(
         fs::path(in.entries.empty() ? in.file : fs::path(in.entries.back())).extension().string());
@@ -114,16 +115,16 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
                 throw UsageError("--new-model: " + in.file.string() +
                                  " is a map export (its sidecar says kind terrain), never a model");
             import_terrain(job, in, out_spec, *sidecar, *found);
-            return "terrain";
+            return mshconv::AssetKind::Terrain;
         }
     if (foreign ||
         (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))) {
         import_model(job, in, out_spec, *found);
-        return "model";
+        return mshconv::AssetKind::Model;
     }
     if (in.entries.empty() && in_ext == ".png") {
         import_texture(job, in.file, out_spec);
-        return "texture";
+        return mshconv::AssetKind::Texture;
     }
 
     Loaded loaded = load(job.io, in);
@@ -132,25 +133,25 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
     switch (kind) {
     case ContentKind::Terrain:
         export_terrain(job, loaded, fs::path(out_spec), nullptr, drape_threads(job.options));
-        return "terrain";
+        return mshconv::AssetKind::Terrain;
     case ContentKind::Model:
         export_model(job, loaded, fs::path(out_spec));
-        return "model";
+        return mshconv::AssetKind::Model;
     case ContentKind::Texm:
         if (lower_ascii(fs::path(out_spec).extension().string()) == ".png") {
             export_texture(job, loaded, fs::path(out_spec));
-            return "texture";
+            return mshconv::AssetKind::Texture;
         }
         break;
     case ContentKind::NResArchive:
         // A .msh whose container is too damaged to show its resources: the reader says why.
         if (lower_ascii(leaf) == "land.msh") {
             export_terrain(job, loaded, fs::path(out_spec), nullptr, drape_threads(job.options));
-            return "terrain";
+            return mshconv::AssetKind::Terrain;
         }
         if (lower_ascii(fs::path(leaf).extension().string()) == ".msh") {
             export_model(job, loaded, fs::path(out_spec));
-            return "model";
+            return mshconv::AssetKind::Model;
         }
         throw UsageError(archive_hint(loaded, out_spec));
     case ContentKind::DamagedNRes: // the container's own error says what is wrong and where
@@ -180,27 +181,16 @@ std::string dispatch(const Job& job, const std::string& in_spec, const std::stri
 namespace mshconv {
 
 const char* to_string(AssetKind kind) {
-    switch (kind) {
-    case AssetKind::Model:
-        return "model";
-    case AssetKind::Terrain:
-        return "terrain";
-    case AssetKind::Texture:
-        return "texture";
-    }
-    return "model";
+    return msh::jobs::name_of(msh::jobs::kAssetKindNames, kind);
 }
 
 ConvertResult convert(const ConvertRequest& request, Io& io, const OnMessage& on_message) {
     msh::RecordingIo recording(io);
     const msh::jobs::Job job{request.options, recording, on_message};
     ConvertResult result;
-    const std::string kind = msh::jobs::locating_errors(io, {request.input, request.output}, [&] {
+    result.kind = msh::jobs::locating_errors(io, {request.input, request.output}, [&] {
         return msh::jobs::dispatch(job, request.input, request.output, result.import);
     });
-    result.kind = kind == "terrain"   ? AssetKind::Terrain
-                  : kind == "texture" ? AssetKind::Texture
-                                      : AssetKind::Model;
     result.written = std::move(recording.written);
     return result;
 }

@@ -1,6 +1,7 @@
 // mshconv::info and mshconv::validate (include/mshconv/inspect.hpp): the descriptions and the
 // readers' findings that `mshconv info` and `mshconv validate` print.
 #include "address.hpp"
+#include "enum_names.hpp"
 #include "summary.hpp"
 
 #include "formats/arealmap.hpp"
@@ -18,10 +19,6 @@
 namespace msh::jobs {
 
 namespace {
-
-constexpr mshconv::InfoKind kInfoKinds[] = {mshconv::InfoKind::Archive, mshconv::InfoKind::Model,
-                                            mshconv::InfoKind::Terrain, mshconv::InfoKind::ArealMap,
-                                            mshconv::InfoKind::Texture, mshconv::InfoKind::Wear};
 
 struct Tally {
     size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0, textures = 0,
@@ -160,12 +157,9 @@ mshconv::Info info_of(const std::string& input, Io& io) {
     }
     j["file"] = where;
     j["size"] = in.bytes.size();
-    const std::string kind_name = j["kind"].get<std::string>();
-    mshconv::InfoKind info_kind = mshconv::InfoKind::Archive;
-    for (mshconv::InfoKind k : kInfoKinds)
-        if (kind_name == mshconv::to_string(k)) info_kind = k;
-    return {info_kind, where, in.bytes.size(),
-            j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)};
+    return {
+        named(kInfoKindNames, j["kind"].get<std::string>()).value_or(mshconv::InfoKind::Archive),
+        where, in.bytes.size(), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& io) {
@@ -228,21 +222,7 @@ std::string mshconv::to_json(const Validation& v) {
 }
 
 const char* mshconv::to_string(InfoKind kind) {
-    switch (kind) {
-    case InfoKind::Archive:
-        return "archive";
-    case InfoKind::Model:
-        return "model";
-    case InfoKind::Terrain:
-        return "terrain";
-    case InfoKind::ArealMap:
-        return "areal_map";
-    case InfoKind::Texture:
-        return "texture";
-    case InfoKind::Wear:
-        return "wear";
-    }
-    return "archive";
+    return msh::jobs::name_of(msh::jobs::kInfoKindNames, kind);
 }
 
 mshconv::Info mshconv::info(const std::string& input, Io& io) {

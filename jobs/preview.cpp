@@ -1,6 +1,7 @@
 // mshconv::preview: the thumbnail of one asset (pipeline/preview.hpp) read through an Io, as
 // `mshconv preview` and the examples draw it.
 #include "preview.hpp"
+#include "enum_names.hpp"
 
 #include "formats/assimp_read.hpp"
 #include "formats/diagnostics.hpp"
@@ -118,51 +119,15 @@ pipeline::Preview preview(const Job& job, const std::string& input,
 namespace mshconv {
 
 const char* to_string(PreviewView view) {
-    switch (view) {
-    case PreviewView::Default:
-        return "default";
-    case PreviewView::Iso:
-        return "iso";
-    case PreviewView::Front:
-        return "front";
-    case PreviewView::Back:
-        return "back";
-    case PreviewView::Left:
-        return "left";
-    case PreviewView::Right:
-        return "right";
-    case PreviewView::Top:
-        return "top";
-    case PreviewView::Grid:
-        return "grid";
-    }
-    return "default";
+    return msh::jobs::name_of(msh::jobs::kPreviewViewNames, view);
 }
 
 const char* to_string(OverlayStyle style) {
-    switch (style) {
-    case OverlayStyle::None:
-        return "none";
-    case OverlayStyle::Outline:
-        return "outline";
-    case OverlayStyle::Fill:
-        return "fill";
-    }
-    return "fill";
+    return msh::jobs::name_of(msh::jobs::kOverlayStyleNames, style);
 }
 
 const char* to_string(PreviewKind kind) {
-    switch (kind) {
-    case PreviewKind::Model:
-        return "model";
-    case PreviewKind::Map:
-        return "map";
-    case PreviewKind::Texture:
-        return "texture";
-    case PreviewKind::Scene:
-        return "scene";
-    }
-    return "model";
+    return msh::jobs::name_of(msh::jobs::kPreviewKindNames, kind);
 }
 
 Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
@@ -174,10 +139,8 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
     for (const std::string& w : p.warnings) job.warn(w);
     Preview out;
     out.png = std::move(p.png);
-    const std::string kind = p.metadata.value("kind", "");
-    for (PreviewKind k :
-         {PreviewKind::Model, PreviewKind::Map, PreviewKind::Texture, PreviewKind::Scene})
-        if (kind == to_string(k)) out.kind = k;
+    out.kind = msh::jobs::named(msh::jobs::kPreviewKindNames, p.metadata.value("kind", ""))
+                   .value_or(PreviewKind::Model);
     out.metadata_json = p.metadata.dump(2) + "\n";
     return out;
 }
