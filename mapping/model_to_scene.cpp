@@ -1,4 +1,5 @@
 #include "model_to_scene.hpp"
+#include "unique_names.hpp"
 
 #include "formats/cp1251.hpp"
 
@@ -41,19 +42,10 @@ anim::Quat key_rotation(const std::array<int16_t, 4>& raw, KeyQuaternion order) 
     return to_gltf_quat(normalize_quat(anim::decode_quat(raw, order)));
 }
 
-class NameSet {
-  public:
-    std::string unique(const std::string& wanted) {
-        std::string base = wanted.empty() ? std::string("node") : wanted;
-        std::string name = base;
-        for (int n = 2; used_.count(name); ++n) name = base + "_" + std::to_string(n);
-        used_.insert(name);
-        return name;
-    }
-
-  private:
-    std::set<std::string> used_;
-};
+// An unnamed node or mesh is called `node`, so every scene name says something.
+std::string or_node(std::string name) {
+    return name.empty() ? std::string("node") : name;
+}
 
 struct Builder {
     const Model& model;
@@ -403,11 +395,11 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
         model.nodes.empty() ? std::vector<anim::Track>{} : anim::decompose(model.animation, fields);
     const std::vector<int> parents = safe_parents(model.nodes);
 
-    NameSet names;
+    UniqueNames names;
     for (size_t i = 0; i < model.nodes.size(); ++i) {
         const Node& n = model.nodes[i];
         scene::Node sn;
-        sn.name = names.unique(cp1251_to_utf8(model.node_name(i))); // glTF names are UTF-8
+        sn.name = names.unique(or_node(cp1251_to_utf8(model.node_name(i)))); // glTF names are UTF-8
         sn.parent = parents[i];
         if (!tracks[i].keys.empty()) {
             const anim::Key& k = tracks[i].keys.front();
@@ -456,7 +448,7 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
                     continue;
                 }
                 scene::Node child;
-                child.name = names.unique(mesh_name);
+                child.name = names.unique(or_node(mesh_name));
                 child.parent = int(i);
                 child.mesh = m;
                 child.identity.lod = lod;

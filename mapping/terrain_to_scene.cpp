@@ -1,4 +1,5 @@
 #include "terrain_to_scene.hpp"
+#include "unique_names.hpp"
 
 #include "model_to_scene.hpp"
 
@@ -29,19 +30,6 @@ bool normalise(V3& v) {
 void push(std::vector<float>& out, std::initializer_list<float> values) {
     for (float v : values) out.push_back(v);
 }
-
-class NameSet {
-  public:
-    std::string unique(const std::string& wanted) {
-        std::string name = wanted;
-        for (int n = 2; used_.count(name); ++n) name = wanted + "_" + std::to_string(n);
-        used_.insert(name);
-        return name;
-    }
-
-  private:
-    std::set<std::string> used_;
-};
 
 double cross_xy(const arealmap::Vec3& a, const arealmap::Vec3& b, const arealmap::Vec3& c) {
     return (double(b.x) - a.x) * (double(c.y) - a.y) - (double(b.y) - a.y) * (double(c.x) - a.x);
@@ -75,7 +63,7 @@ void build_terrain(const terrain::Terrain& t, const TerrainSceneOptions& opt, sc
 
     scene::Mesh mesh;
     mesh.name = kTerrainNode;
-    NameSet names;
+    UniqueNames names;
     for (size_t m = 0; m < by_material.size(); ++m) {
         const std::vector<uint32_t>& faces = by_material[m];
         if (faces.empty()) continue;
@@ -180,7 +168,7 @@ void build_layer2(const terrain::Terrain& t, const TerrainSceneOptions& opt, sce
     for (size_t f = 0; f < t.faces.size(); ++f)
         if (t.faces[f].aux != terrain::kNoLayer2 && terrain::face_usable(t, f))
             by_row[t.faces[f].aux].push_back(uint32_t(f));
-    NameSet names;
+    UniqueNames names;
     for (const scene::Material& m : sc.materials) names.unique(m.name);
     scene::Mesh mesh;
     mesh.name = kTerrainLayer2Node;

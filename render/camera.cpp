@@ -16,10 +16,6 @@ Vec3 to_gltf(double x, double y, double z) {
     return {float(x), float(z), float(-y)};
 }
 
-double dot(const Vec3& a, const Vec3& b) {
-    return double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2];
-}
-
 } // namespace
 
 std::optional<View> parse_view(const std::string& name) {

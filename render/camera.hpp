@@ -17,6 +17,11 @@ namespace msh::render {
 
 using Vec3 = std::array<float, 3>;
 
+// In double precision: the cameras and the light are computed in it.
+inline double dot(const Vec3& a, const Vec3& b) {
+    return double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2];
+}
+
 // A direction to look from: azimuth 0 = front (the camera on -Y), 90 = right (+X); elevation 90 =
 // straight down.
 struct Orbit {

@@ -60,10 +60,6 @@ uint8_t to_srgb(const LinearTable& t, float v) {
     return t.to_srgb[size_t(std::min(v > 0 ? v : 0.0f, 1.0f) * 4095.0f + 0.5f)];
 }
 
-double dot(const Vec3& a, const Vec3& b) {
-    return double(a[0]) * b[0] + double(a[1]) * b[1] + double(a[2]) * b[2];
-}
-
 // The world direction of a camera-space light.
 Vec3 world_dir(const Camera& c, const Vec3& l) {
     Vec3 d{};

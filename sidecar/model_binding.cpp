@@ -51,8 +51,6 @@ constexpr const char* kSlotColumns[] = {"tri_start", "tri_count", "batch_start",
 constexpr const char* kBatchColumns[] = {"flags",       "material",    "opaque4",  "opaque6",
                                          "index_count", "index_start", "opaque14", "base_vertex"};
 constexpr const char* kKeyColumns[] = {"position", "time", "rotation_words"};
-constexpr const char* kEntryColumns[] = {"type",  "name",       "attr1",  "attr2",
-                                         "attr3", "sort_index", "content"};
 // Frame-map words per row of /animation/frame_map.
 constexpr size_t kWordsPerRow = 16;
 
@@ -498,7 +496,7 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
     w.begin_object();
     w.key("entries");
     w.begin_object();
-    put_columns(w, kEntryColumns);
+    put_columns(w, kDirectoryEntryColumns);
     w.key("rows");
     w.begin_rows();
     for (size_t i = 0; i < b.directory.entries.size(); ++i) {

@@ -16,9 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kEntryColumns[] = {"type",  "name",       "attr1",  "attr2",
-                                         "attr3", "sort_index", "content"};
-
 Bytes hex_at(const JsonAt& at) {
     try {
         return from_hex(at.as<std::string>());
@@ -58,7 +55,7 @@ json directory_json(const nres::Archive& directory, const std::vector<size_t>& c
         }
     }
     json columns = json::array();
-    for (const char* c : kEntryColumns) columns.push_back(c);
+    for (const char* c : kDirectoryEntryColumns) columns.push_back(c);
     return {{"entries", {{"columns", std::move(columns)}, {"rows", std::move(entries)}}},
             {"layout", std::move(layout)},
             {"trailing", to_hex(directory.trailing)}};
@@ -71,8 +68,9 @@ nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& c
     const JsonAt rows = at["entries"]["rows"];
     for (size_t i = 0; i < rows.size(); ++i) {
         const JsonAt r = rows[i];
-        if (!r.is_array() || r.size() != std::size(kEntryColumns))
-            r.fail("expected a row of " + std::to_string(std::size(kEntryColumns)) + " values");
+        if (!r.is_array() || r.size() != std::size(kDirectoryEntryColumns))
+            r.fail("expected a row of " + std::to_string(std::size(kDirectoryEntryColumns)) +
+                   " values");
         nres::Entry e;
         e.type = r[0].as<uint32_t>();
         const JsonAt name = r[1];

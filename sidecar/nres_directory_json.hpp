@@ -15,6 +15,10 @@ namespace msh::sidecar {
 
 class JsonAt;
 
+// The columns of a directory's entry rows.
+inline constexpr const char* kDirectoryEntryColumns[] = {"type",  "name",       "attr1",  "attr2",
+                                                         "attr3", "sort_index", "content"};
+
 // {"entries": {"columns", "rows"}, "layout", "trailing"}; `content[i]` names where entry i's
 // payload comes from (one of `content_names`). A name is text when it converts back to the same
 // 36 bytes, else {"hex": 36 bytes}.

@@ -23,7 +23,7 @@ using nlohmann::json;
 namespace {
 
 // As TerrainContent: an older sidecar names only the first three.
-const std::vector<std::string> kContentNames = {
+const std::vector<std::string> kTerrainContentNames = {
     "faces", "positions", "block", "layer1_uvs", "layer2_uvs", "weights", "areal_rows"};
 
 // The stream (index into kVertexStreams) a content names, or kStreamCount.
@@ -110,7 +110,7 @@ void put_face_row(const terrain::Face& f, bool indices, std::string& out) {
 }
 
 // {"size", "xxh3_64", "base64"}: the base64 a placeholder that defer_terrain_binding fills.
-json block_json(ByteView bytes) {
+json sized_block_json(ByteView bytes) {
     return {{"size", bytes.size()}, {kPayloadHashKey, hex64(payload_hash(bytes))}, {"base64", ""}};
 }
 
@@ -124,7 +124,7 @@ json blocks_json(const BoundArchive& a) {
     json blocks = json::array();
     for (size_t i = 0; i < a.content.size(); ++i)
         if (a.content[i] == TerrainContent::Block) {
-            json block = block_json(a.blocks[i]);
+            json block = sized_block_json(a.blocks[i]);
             block["entry"] = i;
             block["type"] = a.directory.entries[i].type;
             blocks.push_back(std::move(block));
@@ -135,7 +135,7 @@ json blocks_json(const BoundArchive& a) {
 BoundArchive read_archive(const JsonAt& container, const JsonAt& blocks) {
     BoundArchive a;
     std::vector<size_t> content;
-    a.directory = read_directory(container, kContentNames, content);
+    a.directory = read_directory(container, kTerrainContentNames, content);
     for (size_t c : content) a.content.push_back(TerrainContent(c));
     std::vector<bool> is_block;
     for (const TerrainContent c : a.content) is_block.push_back(c == TerrainContent::Block);
@@ -429,7 +429,7 @@ std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding
 void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
     doc["source"].update(source_json(b.msh_source));
     doc["container"] =
-        directory_json(b.land_msh.directory, content_indices(b.land_msh), kContentNames);
+        directory_json(b.land_msh.directory, content_indices(b.land_msh), kTerrainContentNames);
     json columns = json::array();
     for (size_t k = 0; k < kFaceValues; ++k)
         if (!b.indices_in_file || k < kIndexColumn || k >= kIndexColumn + 3)
@@ -442,10 +442,11 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
     }
     json carried = json::array();
     for (const VertexRange& r : b.carried) carried.push_back({r.first, r.count});
-    doc["vertices"] = {{"count", b.vertex_count},
-                       {"carried", std::move(carried)},
-                       {"positions", block_json(pod_bytes(b.carried_positions))},
-                       {"position_fingerprints", block_json(pod_bytes(b.position_fingerprints))}};
+    doc["vertices"] = {
+        {"count", b.vertex_count},
+        {"carried", std::move(carried)},
+        {"positions", sized_block_json(pod_bytes(b.carried_positions))},
+        {"position_fingerprints", sized_block_json(pod_bytes(b.position_fingerprints))}};
     for (size_t s = 0; s < kStreamCount; ++s) {
         const BoundStream& bs = b.streams[s];
         if (!bs.bound) continue;
@@ -453,15 +454,15 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
         for (const VertexRange& r : bs.carried) ranges.push_back({r.first, r.count});
         doc["vertices"][kVertexStreams[s].member] = {
             {"carried", std::move(ranges)},
-            {"records", block_json(pod_bytes(bs.carried_records))},
-            {"fingerprints", block_json(pod_bytes(bs.fingerprints))}};
+            {"records", sized_block_json(pod_bytes(bs.carried_records))},
+            {"fingerprints", sized_block_json(pod_bytes(bs.fingerprints))}};
     }
     doc["derived"] = {{"slot_bounds_rule", b.slot_bounds_rule}, {"header_rule", b.header_rule}};
     doc["blocks"] = blocks_json(b.land_msh);
     if (b.land_map) {
         doc["map_source"].update(source_json(b.map_source));
-        doc["map_container"] =
-            directory_json(b.land_map->directory, content_indices(*b.land_map), kContentNames);
+        doc["map_container"] = directory_json(b.land_map->directory, content_indices(*b.land_map),
+                                              kTerrainContentNames);
         doc["map_blocks"] = blocks_json(*b.land_map);
         if (const auto& r = b.areal_rows) {
             json areal_columns = json::array();
@@ -469,13 +470,13 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
             json m = {{"areals", {{"columns", std::move(areal_columns)}, {"rows", json::array()}}},
                       {"links", {{"columns", {"area_ref", "edge_ref"}}, {"rows", json::array()}}},
                       {"vertices", r->file_vertices ? file_vertices_json(*r->file_vertices)
-                                                    : block_json(areal_vertices(r->areals))},
-                      {"sub_blocks", block_json(areal_sub_blocks(r->areals))},
+                                                    : sized_block_json(areal_vertices(r->areals))},
+                      {"sub_blocks", sized_block_json(areal_sub_blocks(r->areals))},
                       {"grid_rule", r->grid_rule}};
             if (r->grid_rule)
                 m["grid_cells"] = {r->cells_x, r->cells_y};
             else
-                m["grid"] = block_json(r->grid);
+                m["grid"] = sized_block_json(r->grid);
             doc["map"] = std::move(m);
         }
     } else {
@@ -648,7 +649,7 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
             const JsonAt content = doc["container"]["entries"]["rows"][i][6];
             if (bound) content.fail("another entry already comes from this stream");
             if (b.land_msh.directory.entries[i].type != kVertexStreams[s].type)
-                content.fail(std::string(kContentNames[size_t(c)]) + " are type " +
+                content.fail(std::string(kTerrainContentNames[size_t(c)]) + " are type " +
                              std::to_string(kVertexStreams[s].type));
             bound = true;
         }
