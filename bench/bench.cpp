@@ -7,6 +7,14 @@
 //        mshconv_bench json FILE [ROUNDS]              (json_scan vs RapidJSON, json_bench.cpp)
 //        mshconv_bench --profile glb|glb-tinygltf|obj [N]
 //                                only N passes of that export (for callgrind/perf)
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
@@ -17,7 +25,6 @@
 #include "gltf_legacy_writer.hpp"
 #include "mapping/model_to_scene.hpp"
 #include "mapping/scene_to_model.hpp"
-#include "pipeline/pipeline.hpp"
 #include "samples/generator.hpp"
 #include "sidecar/json_at.hpp"
 #include "sidecar/model_sidecar.hpp"
@@ -204,10 +211,10 @@ int main(int argc, char** argv) {
     std::vector<sidecar::ModelSidecar> sidecars;
     for (size_t i = 0; i < models.size(); ++i) {
         glbs.push_back(dir / ("m" + std::to_string(i) + ".glb"));
-        pipeline::ExportSettings settings;
+        conversion::ModelExportSettings settings;
         settings.output_name = glbs.back().filename().string();
-        pipeline::ModelExport x = pipeline::export_model({models[i].image, "bench"}, settings);
-        pipeline::write_outputs(dir, x.files);
+        conversion::ModelExport x = conversion::encode_model({models[i].image, "bench"}, settings);
+        conversion::write_outputs(dir, x.files);
         sidecars.push_back(std::move(x.sidecar));
     }
     // Export: ours from MSH bytes, the tinygltf reference writer on the same path, and Assimp on
@@ -253,8 +260,8 @@ int main(int argc, char** argv) {
     double from_glb = median_seconds(rounds, [&] {
         for (size_t i = 0; i < models.size(); ++i) {
             std::vector<std::string> warnings;
-            const scene::Scene sc = pipeline::read_scene_file(glbs[i], warnings);
-            sink_bytes += pipeline::import_model(sc, &sidecars[i], {}).msh.size();
+            const scene::Scene sc = conversion::read_scene_file(glbs[i], warnings);
+            sink_bytes += conversion::rebuild_model(sc, &sidecars[i], {}).msh.size();
         }
     });
     // Model sidecars, text both ways: the writer that splices the image's base64 into the dump and
@@ -286,7 +293,8 @@ int main(int argc, char** argv) {
     // The whole front-door export as `convert` runs it, sidecar included (in memory).
     double to_glb_pipeline = median_seconds(rounds, [&] {
         for (const Item& it : models)
-            sink_bytes += pipeline::export_model({it.image, "bench"}, {}).files.back().bytes.size();
+            sink_bytes +=
+                conversion::encode_model({it.image, "bench"}, {}).files.back().bytes.size();
     });
     fs::remove_all(dir);
 
@@ -311,7 +319,7 @@ int main(int argc, char** argv) {
     row("msh -> glb (MSH bytes -> GLB bytes, in memory)", to_glb);
     row("msh -> obj (MSH bytes -> OBJ text, in memory)", to_obj);
     row("msh -> glb with the tinygltf reference writer", to_glb_tinygltf);
-    row("msh -> glb + sidecar (pipeline::export_model)", to_glb_pipeline);
+    row("msh -> glb + sidecar (conversion::encode_model)", to_glb_pipeline);
     row("glb file -> msh (import, identity check)", from_glb);
     row("assimp: our obj -> glb (in memory, same models)", assimp_glb);
     std::printf("msh -> glb is %.1fx the speed of assimp obj -> glb (%.1fx with the tinygltf "

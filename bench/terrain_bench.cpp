@@ -4,6 +4,7 @@
 // Export stages: read Land.msh + Land.map, terrain_to_scene, GLB encode, sidecar text.
 // Import stages: sidecar parse, GLB read, import (identity check + rebuild). Median of ROUNDS.
 // Prints figures; not a test. bench/run.sh measures the whole commands (wall time, peak RSS).
+#include "conversion/terrain.hpp"
 #include "formats/arealmap.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
@@ -11,7 +12,6 @@
 #include "mapping/drape.hpp"
 #include "mapping/scene_to_terrain.hpp"
 #include "mapping/terrain_to_scene.hpp"
-#include "pipeline/terrain.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
 
@@ -77,13 +77,13 @@ int run_terrain_bench(int argc, char** argv) {
     });
     const double t_glb = median_ms(rounds, [&] { glb = gltf::encode(sc, true, "stress.glb"); });
     // The whole export through the front door (read, scene, GLB, sidecar), as `convert` runs it.
-    pipeline::TerrainExportInput input{msh_bytes, land_msh.string(),
-                                       pipeline::NamedBytes{land_map.string(), map_bytes}};
-    pipeline::TerrainExportSettings settings;
+    conversion::TerrainExportInput input{msh_bytes, land_msh.string(),
+                                         conversion::NamedBytes{land_map.string(), map_bytes}};
+    conversion::TerrainExportSettings settings;
     settings.output_name = "stress.glb";
-    pipeline::TerrainExport exported;
+    conversion::TerrainExport exported;
     const double t_pipeline = median_ms(rounds, [&] {
-        exported = pipeline::export_terrain(input, settings);
+        exported = conversion::encode_terrain(input, settings);
         sidecar_text = sidecar::terrain_sidecar_text(exported.sidecar);
     });
 
@@ -93,18 +93,19 @@ int run_terrain_bench(int argc, char** argv) {
     sidecar::TerrainSidecar parsed;
     const double t_parse = median_ms(rounds, [&] {
         // As the import command reads it (either layout).
-        parsed = *pipeline::read_terrain_sidecar(
+        parsed = *conversion::read_terrain_sidecar(
             ByteView(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size()),
             "bench");
     });
     scene::Scene incoming;
     const double t_read_glb = median_ms(rounds, [&] { // as the import command reads it
         std::vector<std::string> warnings;
-        incoming = pipeline::read_terrain_scene_file(dir / "stress.glb", warnings);
+        incoming = conversion::read_terrain_scene_file(dir / "stress.glb", warnings);
     });
     mapping::TerrainImportResult result;
     const double t_import = median_ms(rounds, [&] {
-        result = pipeline::import_terrain(incoming, parsed, {"bench", "bench.sidecar.json", false});
+        result =
+            conversion::rebuild_terrain(incoming, parsed, {"bench", "bench.sidecar.json", false});
     });
     fs::remove_all(dir);
     if (!result.msh_identical || !result.map_identical) {
@@ -120,7 +121,7 @@ int run_terrain_bench(int argc, char** argv) {
                 land_msh.string().c_str(), t.faces.size(), t.positions.size(), map.areals.size(),
                 double(msh_bytes.size()) / 1e6, double(map_bytes.size()) / 1e6,
                 double(glb.document.size()) / 1e6, double(sidecar_text.size()) / 1e6, rounds);
-    std::printf("  export (pipeline::export_terrain) %.1f ms, %.0f faces/s; of it read %.1f ms, "
+    std::printf("  export (conversion::export_terrain) %.1f ms, %.0f faces/s; of it read %.1f ms, "
                 "scene %.1f ms, draped overlay %.1f ms, GLB encode (with the overlay) %.1f ms; "
                 "the rest: textures, layer 2, sidecar text\n",
                 exp_ms, faces / exp_ms * 1e3, t_read, t_scene, t_copy_and_drape - t_copy, t_glb);

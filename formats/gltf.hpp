@@ -90,7 +90,7 @@ scene::Scene read_gltf_text(ByteView json, const std::string& where, DiagnosticS
 // The vertices of a GLB in the shape encode() writes, without tinygltf and the structure checks:
 // per node its mesh, per primitive its POSITION, TEXCOORD_0 and TEXCOORD_1 (float accessors in
 // the BIN chunk), nothing else. Only for a file known by its hash to be the one an export wrote
-// (pipeline::import_unchanged_model, which checks what it rebuilds against the model's hash
+// (conversion::rebuild_unchanged_model, which checks what it rebuilds against the model's hash
 // again); every index and offset is still checked. nullopt when the file is not in that shape:
 // read it in full.
 std::optional<scene::Scene> read_written_vertices(ByteView glb);

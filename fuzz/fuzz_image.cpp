@@ -2,7 +2,7 @@
 // RGBA -> the Texm, MAT0 and WEAR a new model adds to the game's libraries.
 #include "harness.hpp"
 
-#include "pipeline/game_library_add.hpp"
+#include "conversion/game_library_add.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
@@ -11,9 +11,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     m.name = "fuzz";
     m.base_color = scene::Image{"fuzz", Bytes(data, data + size)};
     s.materials.push_back(std::move(m));
-    pipeline::LibraryAddSettings settings;
+    conversion::LibraryAddSettings settings;
     settings.model_stem = "fuzz";
     settings.max_size = 64; // keeps resampling and mip chains small per input
-    fuzz::expect_format_errors([&] { pipeline::add_to_game_libraries(s, {}, settings); });
+    fuzz::expect_format_errors([&] { conversion::add_to_game_libraries(s, {}, settings); });
     return 0;
 }

@@ -3,15 +3,15 @@
 // payloads, as before the payload files are read.
 #include "harness.hpp"
 
+#include "conversion/nres_manifest.hpp"
 #include "formats/nres.hpp"
-#include "pipeline/nres_manifest.hpp"
 #include "sidecar/json_at.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
     fuzz::expect_format_errors([&] {
         const nlohmann::json doc = sidecar::parse_json(fuzz::view(data, size), "fuzz");
-        nres::Archive ar = pipeline::manifest::parse(doc, "fuzz");
+        nres::Archive ar = conversion::manifest::parse(doc, "fuzz");
         // What the manifest accepted must be writable as an archive (or refused as a format
         // error), whatever its layout says.
         nres::write(ar);

@@ -4,14 +4,14 @@
 // draw is a PreviewError; anything else but FormatError is a finding.
 #include "harness.hpp"
 
-#include "pipeline/model_import.hpp"
-#include "pipeline/preview.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/preview_image.hpp"
 
 #include <cstring>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
-    pipeline::PreviewSettings settings;
+    conversion::PreviewSettings settings;
     settings.width = settings.height = 32;
     settings.view = "grid";
     settings.frame = double(size % 7) * 3.5; // a pose at some frame
@@ -21,12 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (size >= 4 && std::memcmp(data, "glTF", 4) == 0) {
                 std::vector<std::string> warnings;
                 const scene::Scene sc =
-                    pipeline::read_scene(bytes, pipeline::SceneFormat::Glb, "fuzz", warnings);
-                pipeline::preview_scene(sc, bytes, "fuzz", settings);
+                    conversion::read_scene(bytes, conversion::SceneFormat::Glb, "fuzz", warnings);
+                conversion::preview_scene(sc, bytes, "fuzz", settings);
             } else {
-                pipeline::preview_model(pipeline::ModelExportInput(bytes, "fuzz"), settings);
+                conversion::preview_model(conversion::ModelExportInput(bytes, "fuzz"), settings);
             }
-        } catch (const pipeline::PreviewError&) {
+        } catch (const conversion::PreviewError&) {
         }
     });
     return 0;

@@ -718,7 +718,7 @@ struct Builder {
 
     // One track per MSH node (into `tracks`), keys on whole frames.
     void build_tracks() {
-        // pipeline::import_model merges several animations first (scene/merge_animations).
+        // conversion::import_model merges several animations first (scene/merge_animations).
         const scene::Animation* an = s.animations.empty() ? nullptr : &s.animations.front();
         if (s.animations.size() > 1)
             warn(std::to_string(s.animations.size()) + " animations; the first ('" + an->name +

@@ -27,7 +27,7 @@ std::string pointer_token(const std::string& key) {
 }
 
 // `v` as a nlohmann value (its nesting already checked).
-void convert(const rapidjson::Value& v, nlohmann::json& out) {
+void to_nlohmann(const rapidjson::Value& v, nlohmann::json& out) {
     switch (v.GetType()) {
     case rapidjson::kNullType:
         out = nullptr;
@@ -53,7 +53,7 @@ void convert(const rapidjson::Value& v, nlohmann::json& out) {
         out = nlohmann::json::array();
         auto& array = out.get_ref<nlohmann::json::array_t&>();
         array.resize(v.Size());
-        for (rapidjson::SizeType i = 0; i < v.Size(); ++i) convert(v[i], array[i]);
+        for (rapidjson::SizeType i = 0; i < v.Size(); ++i) to_nlohmann(v[i], array[i]);
         return;
     }
     case rapidjson::kObjectType: {
@@ -61,12 +61,12 @@ void convert(const rapidjson::Value& v, nlohmann::json& out) {
         auto& object = out.get_ref<nlohmann::json::object_t&>();
         // Writers sort the keys, so the hint is where each goes; a repeated key: the last wins.
         for (const auto& m : v.GetObject())
-            convert(m.value,
-                    object
-                        .emplace_hint(object.end(),
-                                      std::string(m.name.GetString(), m.name.GetStringLength()),
-                                      nullptr)
-                        ->second);
+            to_nlohmann(m.value,
+                        object
+                            .emplace_hint(object.end(),
+                                          std::string(m.name.GetString(), m.name.GetStringLength()),
+                                          nullptr)
+                            ->second);
         return;
     }
     }
@@ -101,7 +101,7 @@ const rapidjson::Value& ParsedJson::root() const {
 
 nlohmann::json ParsedJson::to_json() const {
     nlohmann::json out;
-    convert(*document_, out);
+    to_nlohmann(*document_, out);
     return out;
 }
 
@@ -268,7 +268,7 @@ JsonAt::Number JsonAt::number() const {
             n.kind = Number::Signed, n.i = json_->get<int64_t>();
         else if (json_->is_number_float())
             n.kind = Number::Floating, n.d = json_->get<double>();
-    } else if (rapid_->IsNumber()) { // classified as convert() does
+    } else if (rapid_->IsNumber()) { // classified as to_nlohmann() does
         if (rapid_->IsUint64())
             n.kind = Number::Unsigned, n.u = rapid_->GetUint64();
         else if (rapid_->IsInt64())

@@ -1,6 +1,6 @@
 // The binding texture sidecar (`mshconv-sidecar/2`, `"kind": "texm"`; docs/sidecar.md): what a
-// PNG cannot hold, and nothing it holds. Written by export_texture, read by read_texture_sidecar;
-// import_texture rebuilds the Texm from the PNGs and these fields (rebuild_texture).
+// PNG cannot hold, and nothing it holds. Filled by conversion::encode_texture, read by
+// read_texture_sidecar; conversion::rebuild_bound_texture rebuilds the Texm from the PNGs and it.
 #pragma once
 
 #include "texture_sidecar.hpp"
@@ -12,11 +12,10 @@ namespace msh::sidecar {
 class JsonAt;
 
 // What both layouts read alike: the mip PNGs' names (plain file names), the texm-rgb reading
-// (absent: the default) and a PNG, each a FormatError naming its place.
+// (absent: the default), each a FormatError naming its place.
 std::vector<std::string> read_mip_names(const JsonAt& mips);
 ChannelOrder read_channel_order(const JsonAt& doc);
 std::string channel_order_name(ChannelOrder order);
-png::Decoded decode_png(ByteView bytes, const std::string& where, uint64_t max_pixels);
 
 // The binding fields of `t` (the interpreted `payload`) into `s`: levels 1.. in the sidecar
 // unless `mip_pngs`, a level whose PNG does not hold it exactly with its bytes.
@@ -28,10 +27,5 @@ std::map<std::string, uint16_t> texture_checks(const TextureSidecar& s);
 nlohmann::json binding_texture_json(const TextureSidecar& s);
 // Every field typed and checked (a FormatError at its JSON pointer); `edits` filled.
 TextureSidecar read_binding_texture(const nlohmann::json& doc, const std::string& where);
-
-// The Texm from the level-0 PNG `base`, the mip PNGs of `in` and the binding sidecar of `in`.
-// Nothing edited on either side gives the source the sidecar records, else a FormatError at
-// /source/xxh3_64.
-TextureImport rebuild_texture(const TextureImportInput& in, png::Decoded base);
 
 } // namespace msh::sidecar

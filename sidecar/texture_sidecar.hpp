@@ -1,10 +1,11 @@
-// Texm <-> PNG with a sidecar (texm-materials.md §8, design.md §3): the conversion behind
-// `mshconv convert Textures.lib:NAME.0 NAME.png` and back. The PNG carries level 0 (optionally
-// every level); the sidecar `NAME.sidecar.json` (kind "texm") carries what PNG cannot. A binding
-// sidecar (`mshconv-sidecar/2`, docs/sidecar.md) holds the header words, the Page rectangles, the
-// palette's X bytes, the levels no PNG carries (and a level its PNG does not hold exactly: 888 X
-// bytes) and the tail; the import rebuilds the texture from the PNGs and these fields, so an edit
-// of one changes the Texm. A first-layout sidecar (`mshconv-sidecar/1`) carries the whole payload.
+// The texture sidecar (texm-materials.md §8, design.md §3) of `mshconv convert
+// Textures.lib:NAME.0 NAME.png` and back (conversion/texture.hpp converts). The PNG carries level 0
+// (optionally every level); the sidecar `NAME.sidecar.json` (kind "texm") carries what PNG cannot.
+// A binding sidecar (`mshconv-sidecar/2`, docs/sidecar.md) holds the header words, the Page
+// rectangles, the palette's X bytes, the levels no PNG carries (and a level its PNG does not hold
+// exactly: 888 X bytes) and the tail; the import rebuilds the texture from the PNGs and these
+// fields, so an edit of one changes the Texm. A first-layout sidecar (`mshconv-sidecar/1`) carries
+// the whole payload.
 #pragma once
 
 #include "formats/bytes.hpp"
@@ -77,44 +78,7 @@ TextureSidecar parse_texture_sidecar(const nlohmann::json& doc, const std::strin
 std::string texture_sidecar_text(const TextureSidecar& sidecar);
 TextureSidecar read_texture_sidecar(ByteView text, const std::string& where);
 
-struct TextureExport {
-    Bytes png;               // level 0
-    std::vector<Bytes> mips; // levels 1.. (only when asked)
-    TextureSidecar sidecar;
-};
-
-// `where` names the source (archive:entry) in errors, and in the sidecar without its folders;
-// `png_name` is the file name of the level-0 PNG, mip k is written as `<png stem>.mip<k>.png`.
-// Throws FormatError for a payload that is not an interpretable Texm.
-TextureExport export_texture(ByteView texm_payload, const std::string& where,
-                             const std::string& png_name, bool mips,
-                             const png::EncodeOptions& encoding = {},
-                             ChannelOrder order = ChannelOrder::Bgr);
-
 // File name of mip level k beside `png_name` (`NAME.mip<k>.png` for `NAME.png`).
 std::string mip_png_name(const std::string& png_name, uint32_t level);
-
-struct TextureImportInput {
-    Bytes png;                              // level 0
-    std::vector<std::optional<Bytes>> mips; // index k-1 = level k; absent = not supplied
-    std::optional<TextureSidecar> sidecar;  // none: a new texture
-    ChannelOrder order = ChannelOrder::Bgr; // a new texture's 888/palette order (with a
-                                            // sidecar: the sidecar's)
-    std::optional<texm::Format> format;     // --format (required to change format; new textures)
-    std::string where;                      // the PNG's path, for messages
-    uint64_t max_pixels = png::kDefaultMaxPixels; // larger PNGs are refused before decoding
-    bool full_read = false; // decode even the PNG the export wrote (no shortcut; first layout)
-};
-
-struct TextureImport {
-    Bytes texm;
-    bool identical = false;                 // the original payload, byte for byte
-    std::vector<std::string> notes;         // what was done (for the user)
-    std::vector<std::string> sidecar_edits; // JSON pointers of the sidecar members edited
-    std::vector<std::string> warnings;      // edits that did not reach the texture, ...
-};
-
-// Throws FormatError (bad PNG, size mismatch, damaged sidecar, palette mismatch, ...).
-TextureImport import_texture(const TextureImportInput& in);
 
 } // namespace msh::sidecar

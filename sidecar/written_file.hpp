@@ -1,9 +1,10 @@
 // What an export wrote, by content: the XXH3-64 of the glTF file as it went to disk (the .glb, or
 // the .gltf text and its .bin), recorded in the sidecar's `export.written`. An import given that
 // very file (every byte the same) knows the answer without reading it: the original payload,
-// nothing changed (pipeline::import_unchanged_model / import_unchanged_terrain). A pipeline that
-// converts a game folder out and back spends most of the way back reading files it wrote itself.
-// OBJ exports record nothing (their MTL and the OBJ's own text are not checked as one file).
+// nothing changed (conversion::rebuild_unchanged_model / rebuild_unchanged_terrain). A pipeline
+// that converts a game folder out and back spends most of the way back reading files it wrote
+// itself. OBJ exports record nothing (their MTL and the OBJ's own text are not checked as one
+// file).
 #pragma once
 
 #include "json_at.hpp"

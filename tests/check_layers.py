@@ -19,16 +19,15 @@ ALLOWED = {
     "sidecar": {"formats", "scene"},
     "mapping": {"formats", "scene", "sidecar"},
     "samples": {"formats", "scene"},
-    "pipeline": {"formats", "scene", "sidecar", "mapping", "render"},
-    "jobs": {"formats", "scene", "sidecar", "mapping", "pipeline", "render"},
-    "converter": {"formats", "scene", "sidecar", "mapping", "pipeline", "jobs", "samples",
+    "conversion": {"formats", "scene", "sidecar", "mapping", "render"},
+    "cli": {"formats", "scene", "sidecar", "mapping", "conversion", "samples",
                   "render"},
-    "bench": {"formats", "scene", "sidecar", "mapping", "pipeline", "jobs", "samples", "render"},
+    "bench": {"formats", "scene", "sidecar", "mapping", "conversion", "samples", "render"},
     # The public headers (<mshconv/...>, tests/check_public_headers.py) only.
     "examples": set(),
-    "fuzz": {"formats", "scene", "sidecar", "mapping", "pipeline", "render"},
-    "tests": {"formats", "scene", "sidecar", "mapping", "pipeline", "jobs", "samples", "bench",
-              "converter", "render"},
+    "fuzz": {"formats", "scene", "sidecar", "mapping", "conversion", "render"},
+    "tests": {"formats", "scene", "sidecar", "mapping", "conversion", "samples", "bench",
+              "cli", "render"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

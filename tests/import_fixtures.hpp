@@ -4,13 +4,20 @@
 
 #include "corpus.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
 #include "formats/nres.hpp"
 #include "mapping/model_to_scene.hpp"
 #include "mapping/scene_to_model.hpp"
 #include "mapping/skin.hpp"
-#include "pipeline/pipeline.hpp"
 #include "sidecar/model_sidecar.hpp"
 
 #include <filesystem>
@@ -41,16 +48,16 @@ struct Exported {
 // Through the library's front door, as a user's export: the GLB read back is the scene a DCC
 // would see, the sidecar the typed one the export produced.
 inline Exported export_model(const Model&, const Bytes& image, const Variant& v) {
-    pipeline::ExportSettings settings;
+    conversion::ModelExportSettings settings;
     settings.output_name = "test.glb";
     settings.lod = v.lod;
     settings.group = v.group;
     settings.skin = v.skin;
-    pipeline::ModelExport x = pipeline::export_model({image, "test"}, settings);
+    conversion::ModelExport x = conversion::encode_model({image, "test"}, settings);
     std::vector<std::string> warnings;
     Exported e;
-    e.scene = pipeline::read_scene(x.files.back().bytes, pipeline::SceneFormat::Glb, "test.glb",
-                                   warnings);
+    e.scene = conversion::read_scene(x.files.back().bytes, conversion::SceneFormat::Glb, "test.glb",
+                                     warnings);
     e.sidecar = std::move(x.sidecar);
     return e;
 }
@@ -58,12 +65,12 @@ inline Exported export_model(const Model&, const Bytes& image, const Variant& v)
 // The sidecar of the OBJ export with the same options: an OBJ holds world-space positions, so its
 // sidecar carries the vertices a glTF export's leaves to the file.
 inline sidecar::ModelSidecar obj_sidecar(const Bytes& image, const Variant& v) {
-    pipeline::ExportSettings settings;
+    conversion::ModelExportSettings settings;
     settings.output_name = "test.obj";
-    settings.format = pipeline::SceneFormat::Obj;
+    settings.format = conversion::SceneFormat::Obj;
     settings.lod = v.lod;
     settings.group = v.group;
-    return pipeline::export_model({image, "test"}, settings).sidecar;
+    return conversion::encode_model({image, "test"}, settings).sidecar;
 }
 
 struct TempDir {

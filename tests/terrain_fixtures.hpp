@@ -1,12 +1,19 @@
 // The generated levels (DATA/MAPS/<map>) written to a scratch folder and exported once through the
-// library's front door (pipeline::export_terrain, files written as `convert` writes them) to .glb,
-// .gltf and .obj; shared by the terrain export and import tests.
+// library's front door (conversion::export_terrain, files written as `convert` writes them) to
+// .glb, .gltf and .obj; shared by the terrain export and import tests.
 #pragma once
 
 #include "test_util.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/file_io.hpp"
-#include "pipeline/pipeline.hpp"
 #include "samples/terrain_gen.hpp"
 
 #include <filesystem>
@@ -37,13 +44,13 @@ struct MapExports {
         maps.assign(names.begin(), names.end());
         for (const std::string& m : maps)
             for (const char* ext : {".glb", ".gltf", ".obj"}) try {
-                    const pipeline::LevelFiles level = pipeline::read_level_files(land(m));
-                    pipeline::TerrainExportSettings settings;
-                    settings.format = *pipeline::scene_format_of(out(m, ext).filename().string());
+                    const conversion::LevelFiles level = conversion::read_level_files(land(m));
+                    conversion::TerrainExportSettings settings;
+                    settings.format = *conversion::scene_format_of(out(m, ext).filename().string());
                     settings.output_name = out(m, ext).filename().string();
-                    const pipeline::TerrainExport x =
-                        pipeline::export_terrain(level.export_input(), settings);
-                    pipeline::write_outputs(root / "out", x.files);
+                    const conversion::TerrainExport x =
+                        conversion::encode_terrain(level.export_input(), settings);
+                    conversion::write_outputs(root / "out", x.files);
                     const std::string text = sidecar::terrain_sidecar_text(x.sidecar);
                     write_file_atomic(sidecar(m), Bytes(text.begin(), text.end()));
                 } catch (const std::exception& e) {

@@ -8,10 +8,17 @@
 #include "test_paths.hpp"
 #include "test_util.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/file_io.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
-#include "pipeline/pipeline.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/payload_hash.hpp"
@@ -155,10 +162,10 @@ BOOST_AUTO_TEST_CASE(glb_sidecars_total_at_most_1_2x_the_models) {
         const nres::Archive ar = nres::read(f.bytes, ReadMode::Strict, f.relative_path);
         for (const nres::Entry& e : ar.entries) {
             if (!nres::looks_like_nres(e.data)) continue;
-            pipeline::ExportSettings settings;
+            conversion::ModelExportSettings settings;
             settings.output_name = "m.glb";
-            const pipeline::ModelExport x =
-                pipeline::export_model({e.data.to_bytes(), e.name()}, settings);
+            const conversion::ModelExport x =
+                conversion::encode_model({e.data.to_bytes(), e.name()}, settings);
             models += e.data.size();
             sidecars += sidecar::model_sidecar_text(x.sidecar).size();
         }

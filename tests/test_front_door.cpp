@@ -11,6 +11,7 @@
 #include <mshconv/error.hpp>
 #include <mshconv/inspect.hpp>
 #include <mshconv/io.hpp>
+#include <mshconv/nres.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -187,6 +188,51 @@ BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
     BOOST_TEST(nlohmann::json::parse(mshconv::to_json(garbled))["valid"] == false);
     BOOST_TEST(nlohmann::json::parse(mshconv::info("names.rlb", io).json)["kind"] == "archive");
     BOOST_CHECK_THROW(mshconv::info("nothing.rlb", io), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(every_corpus_archive_unpacks_and_packs_back_in_memory) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    size_t archives = 0;
+    for (const auto& f : msh::test::corpus()) {
+        if (f.bytes.size() < 16 || !std::equal(f.bytes.begin(), f.bytes.begin() + 4, "NRes"))
+            continue;
+        const msh::nres::Archive ar = msh::nres::read(f.bytes, msh::ReadMode::Tolerant, "corpus");
+        if (ar.verbatim_only || ar.entries.empty()) continue;
+        BOOST_TEST_CONTEXT(f.relative_path) {
+            const std::vector<mshconv::NresEntry> rows = mshconv::nres_list(f.relative_path, io);
+            BOOST_TEST_REQUIRE(rows.size() == ar.entries.size());
+            for (size_t i = 0; i < rows.size(); ++i) {
+                BOOST_TEST(rows[i].size == ar.entries[i].data.size());
+                BOOST_TEST(rows[i].type_code == ar.entries[i].type);
+                BOOST_TEST(rows[i].sort_index == ar.entries[i].sort_index);
+            }
+            const std::string dir = "unpacked/" + f.relative_path;
+            BOOST_TEST(mshconv::nres_extract(f.relative_path, dir, io) == rows.size());
+            BOOST_TEST(io.is_file(dir + "/_nres.json"));
+            const mshconv::NresPacked packed = mshconv::nres_pack(dir, "packed.rlb", io);
+            BOOST_TEST(packed.entries == rows.size());
+            BOOST_TEST(packed.bytes == f.bytes.size());
+            BOOST_TEST((io.at("packed.rlb") == f.bytes)); // byte for byte
+            ++archives;
+        }
+    }
+    BOOST_TEST(archives >= 5u);
+    // Refused: into the archive itself, and packing onto the manifest; nothing is written.
+    const size_t before = io.paths().size();
+    BOOST_CHECK_THROW(mshconv::nres_extract("static.rlb", "static.rlb", io), mshconv::UsageError);
+    BOOST_CHECK_THROW(
+        mshconv::nres_pack("unpacked/static.rlb", "unpacked/static.rlb/_nres.json", io),
+        mshconv::UsageError);
+    BOOST_TEST(io.paths().size() == before);
+    // A damaged manifest: the error names its JSON pointer as a field.
+    io.put("bad/_nres.json", {'{', '}'});
+    try {
+        mshconv::nres_pack("bad", "bad.rlb", io);
+        BOOST_FAIL("a manifest without entries packs");
+    } catch (const mshconv::Error& e) {
+        BOOST_TEST(e.place().file.find("_nres.json") != std::string::npos);
+    }
+    BOOST_TEST(!io.is_file("bad.rlb"));
 }
 
 BOOST_AUTO_TEST_CASE(errors_carry_their_place_as_fields) {

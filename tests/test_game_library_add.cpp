@@ -1,15 +1,15 @@
 // A new model's materials and textures added to the game's libraries
-// (pipeline/game_library_add.hpp): WEAR rows, MAT0 entries naming Texm entries, pixels, formats,
+// (conversion/game_library_add.hpp): WEAR rows, MAT0 entries naming Texm entries, pixels, formats,
 // names, sizes, and what is kept or replaced in libraries that already hold entries.
 #include "test_util.hpp"
 
+#include "conversion/game_library_add.hpp"
 #include "formats/material.hpp"
 #include "formats/nres.hpp"
 #include "formats/picture.hpp"
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
 #include "formats/wear.hpp"
-#include "pipeline/game_library_add.hpp"
 
 #include <stb/stb_image_write.h>
 
@@ -82,8 +82,8 @@ texm::Texture texture(const nres::Archive& textures, const std::string& name) {
 }
 
 // A library with a DEFAULT material and a texture named like one of the new images.
-pipeline::GameLibraries existing_libraries() {
-    pipeline::GameLibraries libs;
+conversion::GameLibraries existing_libraries() {
+    conversion::GameLibraries libs;
     nres::Archive materials;
     material::Material def;
     material::Phase phase;
@@ -91,11 +91,11 @@ pipeline::GameLibraries existing_libraries() {
     phase.set_texture_name("DEFAULT.0");
     def.phases.push_back(phase);
     def.anims.push_back({0, {{0, 0, 0}}});
-    materials.append(pipeline::new_entry_like(nullptr, material::kType, "DEFAULT",
-                                              material::write(def), {0, 6, 0}));
+    materials.append(conversion::new_entry_like(nullptr, material::kType, "DEFAULT",
+                                                material::write(def), {0, 6, 0}));
     libs.materials = read_archive(nres::write_canonical(materials));
     nres::Archive textures;
-    textures.append(pipeline::new_entry_like(
+    textures.append(conversion::new_entry_like(
         nullptr, texm::kMagic, "BRICK.0",
         texm::write(texm::make_texture(texm::Format::R5G6B5, pattern(8, 8, false))), {7, 8, 9}));
     libs.textures = read_archive(nres::write_canonical(textures));
@@ -120,11 +120,11 @@ BOOST_AUTO_TEST_CASE(materials_and_textures_resolve_through_the_game_chain) {
     unnamed.base_color->png = jpeg_of(pattern(8, 8, false));
     s.materials.push_back(unnamed);
 
-    pipeline::LibraryAddSettings settings;
+    conversion::LibraryAddSettings settings;
     settings.model_stem = "tower";
     settings.where = "tower.glb";
-    const pipeline::GameLibraries libs = existing_libraries();
-    const pipeline::LibraryAddition r = pipeline::add_to_game_libraries(s, libs, settings);
+    const conversion::GameLibraries libs = existing_libraries();
+    const conversion::LibraryAddition r = conversion::add_to_game_libraries(s, libs, settings);
 
     // WEAR: one row per scene material, in order (row = the batches' materialIndex).
     const wear::Wear w = wear::read(r.wear, "tower.wea");
@@ -182,17 +182,17 @@ BOOST_AUTO_TEST_CASE(materials_and_textures_resolve_through_the_game_chain) {
 BOOST_AUTO_TEST_CASE(existing_materials_are_kept_unless_replaced) {
     scene::Scene s;
     s.materials.push_back(textured("Hull", "hull", pattern(8, 8, false)));
-    pipeline::LibraryAddSettings settings;
+    conversion::LibraryAddSettings settings;
     settings.model_stem = "ship";
-    const pipeline::LibraryAddition first =
-        pipeline::add_to_game_libraries(s, existing_libraries(), settings);
-    pipeline::GameLibraries libs;
+    const conversion::LibraryAddition first =
+        conversion::add_to_game_libraries(s, existing_libraries(), settings);
+    conversion::GameLibraries libs;
     libs.materials = read_archive(*first.materials);
     libs.textures = read_archive(*first.textures);
 
     // The same model again, repainted: kept, nothing written, a warning.
     s.materials[0] = textured("Hull", "hull", pattern(8, 8, true));
-    const pipeline::LibraryAddition again = pipeline::add_to_game_libraries(s, libs, settings);
+    const conversion::LibraryAddition again = conversion::add_to_game_libraries(s, libs, settings);
     BOOST_TEST(again.kept == std::vector<std::string>{"Material.lib:Hull"},
                boost::test_tools::per_element());
     BOOST_TEST(!again.materials.has_value());
@@ -201,7 +201,8 @@ BOOST_AUTO_TEST_CASE(existing_materials_are_kept_unless_replaced) {
 
     // --replace: the material and the texture it used are overwritten in place.
     settings.replace = true;
-    const pipeline::LibraryAddition replaced = pipeline::add_to_game_libraries(s, libs, settings);
+    const conversion::LibraryAddition replaced =
+        conversion::add_to_game_libraries(s, libs, settings);
     const nres::Archive textures = read_archive(*replaced.textures);
     BOOST_TEST(textures.entries.size() == libs.textures->entries.size());
     const texm::Texture t = texture(textures, "HULL.0");
@@ -215,10 +216,10 @@ BOOST_AUTO_TEST_CASE(existing_materials_are_kept_unless_replaced) {
 BOOST_AUTO_TEST_CASE(sizes_formats_and_empty_libraries) {
     scene::Scene s;
     s.materials.push_back(textured("Wide", "a very long image name", pattern(300, 100, false)));
-    pipeline::LibraryAddSettings settings;
+    conversion::LibraryAddSettings settings;
     settings.model_stem = "w";
     settings.format = texm::Format::A4R4G4B4;
-    const pipeline::LibraryAddition r = pipeline::add_to_game_libraries(s, {}, settings);
+    const conversion::LibraryAddition r = conversion::add_to_game_libraries(s, {}, settings);
     // New libraries: written canonically, readable strictly.
     const nres::Archive textures = read_archive(*r.textures);
     BOOST_TEST(textures.entries.size() == 1u);
@@ -232,7 +233,7 @@ BOOST_AUTO_TEST_CASE(sizes_formats_and_empty_libraries) {
     BOOST_TEST(r.warnings[0].find("resized to 256 x 128") != std::string::npos);
 
     // No materials at all: the WEAR's one row is the game's DEFAULT, nothing is added.
-    const pipeline::LibraryAddition none = pipeline::add_to_game_libraries({}, {}, settings);
+    const conversion::LibraryAddition none = conversion::add_to_game_libraries({}, {}, settings);
     BOOST_TEST(wear::material_names(wear::read(none.wear, "w.wea")) ==
                    std::vector<std::string>{"DEFAULT"},
                boost::test_tools::per_element());
@@ -241,7 +242,7 @@ BOOST_AUTO_TEST_CASE(sizes_formats_and_empty_libraries) {
     // An image no decoder reads is an error naming the material and the image.
     s.materials[0].base_color->png = {'n', 'o', 'p', 'e'};
     try {
-        pipeline::add_to_game_libraries(s, {}, settings);
+        conversion::add_to_game_libraries(s, {}, settings);
         BOOST_FAIL("no error");
     } catch (const FormatError& e) {
         BOOST_TEST(std::string(e.what()).find("material 'Wide'") != std::string::npos);

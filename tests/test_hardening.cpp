@@ -4,13 +4,20 @@
 #include "corpus.hpp"
 #include "test_util.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
 #include "formats/json_nesting.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
-#include "pipeline/pipeline.hpp"
 #include "samples/textures_gen.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
@@ -78,17 +85,17 @@ sidecar::ModelSidecar first_layout(const Entry& m, const sidecar::ModelSidecar& 
     return sidecar::make_model_sidecar(model, m.bytes, binding.record, binding.original_hash);
 }
 
-pipeline::ModelExport export_gltf(const Entry& m) {
-    pipeline::ModelExportInput in(m.bytes, m.name);
+conversion::ModelExport export_gltf(const Entry& m) {
+    conversion::ModelExportInput in(m.bytes, m.name);
     in.libraries = [](const mapping::LibraryNeeds&) { // the whole libraries
         std::vector<std::string> warnings;
         return std::make_shared<const mapping::MaterialLibraries>(
-            pipeline::open_game_libraries(test::corpus_dir(), {}, warnings));
+            conversion::open_game_libraries(test::corpus_dir(), {}, warnings));
     };
-    pipeline::ExportSettings settings;
-    settings.format = pipeline::SceneFormat::Gltf;
+    conversion::ModelExportSettings settings;
+    settings.format = conversion::SceneFormat::Gltf;
     settings.output_name = "m.gltf";
-    return pipeline::export_model(in, settings);
+    return conversion::encode_model(in, settings);
 }
 
 } // namespace
@@ -96,28 +103,28 @@ pipeline::ModelExport export_gltf(const Entry& m) {
 BOOST_AUTO_TEST_SUITE(hardening)
 
 BOOST_AUTO_TEST_CASE(an_output_set_appears_whole_or_not_at_all) {
-    const pipeline::ModelExport x = export_gltf(first_model());
+    const conversion::ModelExport x = export_gltf(first_model());
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
     const fs::path dir = fresh("full-disk");
-    const pipeline::OutputFiles sidecar{
+    const conversion::OutputFiles sidecar{
         {(dir / "m.sidecar.json").string(), Bytes(text.begin(), text.end())}};
     const size_t files = x.files.size() + 1;
     BOOST_TEST_REQUIRE(files >= 3u); // .bin, images, .gltf, sidecar
     // A full disk at every write of the set: nothing of it appears, no temporary stays.
     for (size_t k = 0; k < files; ++k) {
         inject_write_failure(int(k));
-        BOOST_CHECK_THROW(pipeline::write_outputs(dir, x.files, sidecar), std::runtime_error);
+        BOOST_CHECK_THROW(conversion::write_outputs(dir, x.files, sidecar), std::runtime_error);
         inject_write_failure(-1);
         BOOST_TEST(listing(dir).empty(), "failure at write " << k);
     }
     // A complete set; a failed re-export leaves it as it was.
-    pipeline::write_outputs(dir, x.files, sidecar);
+    conversion::write_outputs(dir, x.files, sidecar);
     const std::set<std::string> written = listing(dir);
     BOOST_TEST(written.size() == files);
     std::vector<Bytes> before;
     for (const std::string& name : written) before.push_back(read_file(dir / name));
     inject_write_failure(int(files) - 1); // the sidecar, the last file
-    BOOST_CHECK_THROW(pipeline::write_outputs(dir, x.files, sidecar), std::runtime_error);
+    BOOST_CHECK_THROW(conversion::write_outputs(dir, x.files, sidecar), std::runtime_error);
     inject_write_failure(-1);
     BOOST_TEST((listing(dir) == written));
     size_t i = 0;
@@ -789,7 +796,7 @@ BOOST_AUTO_TEST_CASE(validate_strict_refuses_non_finite_floats) {
 BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
     // Fuzz finding (fuzz_sidecars): `"schema": {...}` escaped as a JSON library type_error.
     const Entry model = first_model();
-    const pipeline::ModelExport x = export_gltf(model);
+    const conversion::ModelExport x = export_gltf(model);
     auto text_of = [](const nlohmann::json& doc) {
         const std::string t = doc.dump();
         return Bytes(t.begin(), t.end());
@@ -855,7 +862,7 @@ BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
 // "xxh3_64": still read, still checked.
 BOOST_AUTO_TEST_CASE(model_sidecars_with_the_older_hash_still_read_and_check) {
     const Entry model = first_model();
-    pipeline::ModelExport x = export_gltf(model);
+    conversion::ModelExport x = export_gltf(model);
     x.sidecar = first_layout(model, x.sidecar);
     nlohmann::json doc = sidecar::to_json(x.sidecar);
     auto text_of = [](const nlohmann::json& d) {

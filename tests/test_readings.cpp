@@ -5,6 +5,14 @@
 #include "import_fixtures.hpp"
 #include "test_util.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/anim.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
@@ -13,7 +21,6 @@
 #include "formats/texm.hpp"
 #include "formats/wear.hpp"
 #include "mapping/model_to_scene.hpp"
-#include "pipeline/pipeline.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
@@ -110,11 +117,11 @@ BOOST_AUTO_TEST_CASE(the_key_reading_poses_and_round_trips) {
     const Bytes w_first = restored_keys(original, KeyQuaternion::Wxyz);
     BOOST_TEST_REQUIRE((w_first != original));
 
-    pipeline::ExportSettings xyzw, wxyz;
+    conversion::ModelExportSettings xyzw, wxyz;
     wxyz.readings.key_quaternion = KeyQuaternion::Wxyz;
-    const pipeline::ModelScene a = pipeline::model_scene({original, name}, xyzw);
-    const pipeline::ModelScene b = pipeline::model_scene({w_first, name}, wxyz);
-    const pipeline::ModelScene wrong = pipeline::model_scene({w_first, name}, xyzw);
+    const conversion::ModelScene a = conversion::model_scene({original, name}, xyzw);
+    const conversion::ModelScene b = conversion::model_scene({w_first, name}, wxyz);
+    const conversion::ModelScene wrong = conversion::model_scene({w_first, name}, xyzw);
     BOOST_TEST_REQUIRE(!a.scene.animations.empty());
     const auto& ca = a.scene.animations.front().channels;
     const auto& cb = b.scene.animations.front().channels;
@@ -135,20 +142,20 @@ BOOST_AUTO_TEST_CASE(the_key_reading_poses_and_round_trips) {
 
     // Round trip: the export records its reading, and the import uses it.
     test::TempDir dir;
-    wxyz.format = pipeline::SceneFormat::Glb;
+    wxyz.format = conversion::SceneFormat::Glb;
     wxyz.output_name = "m.glb";
-    const pipeline::ModelExport x = pipeline::export_model({w_first, name}, wxyz);
-    pipeline::write_outputs(dir.path, x.files);
+    const conversion::ModelExport x = conversion::encode_model({w_first, name}, wxyz);
+    conversion::write_outputs(dir.path, x.files);
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
     BOOST_TEST(nlohmann::json::parse(text)["export"]["readings"]["key-quaternion"] == "wxyz");
     const sidecar::ModelSidecar sc =
         sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
     BOOST_TEST((sc.record.readings.key_quaternion == KeyQuaternion::Wxyz));
     std::vector<std::string> warnings;
-    const scene::Scene scene = pipeline::read_scene_file(dir.path / "m.glb", warnings);
-    pipeline::ImportSettings is;
+    const scene::Scene scene = conversion::read_scene_file(dir.path / "m.glb", warnings);
+    conversion::ModelImportSettings is;
     is.where = "m.glb";
-    const pipeline::ModelImport r = pipeline::import_model(scene, &sc, is);
+    const conversion::ModelImport r = conversion::rebuild_model(scene, &sc, is);
     BOOST_TEST((r.msh == w_first));
 }
 
@@ -173,15 +180,15 @@ BOOST_AUTO_TEST_CASE(the_slot_reading_names_the_slot_nodes) {
 
     std::string name;
     const Bytes image = animated_corpus_model(name);
-    pipeline::ExportSettings settings;
+    conversion::ModelExportSettings settings;
     settings.lod = settings.group = mapping::kAll;
     settings.readings.slots = SlotNames::StateLod;
     settings.output_name = "m.glb";
-    const pipeline::ModelExport x = pipeline::export_model({image, name}, settings);
+    const conversion::ModelExport x = conversion::encode_model({image, name}, settings);
     test::TempDir dir;
-    pipeline::write_outputs(dir.path, x.files);
+    conversion::write_outputs(dir.path, x.files);
     std::vector<std::string> warnings;
-    const scene::Scene scene = pipeline::read_scene_file(dir.path / "m.glb", warnings);
+    const scene::Scene scene = conversion::read_scene_file(dir.path / "m.glb", warnings);
     size_t state_named = 0;
     for (const scene::Node& n : scene.nodes) {
         BOOST_TEST(n.name.find("@lod1g") == std::string::npos, n.name);
@@ -191,9 +198,9 @@ BOOST_AUTO_TEST_CASE(the_slot_reading_names_the_slot_nodes) {
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
     const sidecar::ModelSidecar sc =
         sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
-    pipeline::ImportSettings is;
+    conversion::ModelImportSettings is;
     is.where = "m.glb";
-    BOOST_TEST((pipeline::import_model(scene, &sc, is).msh == image));
+    BOOST_TEST((conversion::rebuild_model(scene, &sc, is).msh == image));
 }
 
 // Res20 names nodes (msh.md §7): a node added by an edit goes after the others, so a lit model's
@@ -214,12 +221,12 @@ BOOST_AUTO_TEST_CASE(a_node_edit_keeps_res20_node_indices_valid) {
     }
     BOOST_TEST_REQUIRE(!image.empty());
     const Model original = read_model(image, ReadMode::Strict, name);
-    pipeline::ExportSettings settings;
+    conversion::ModelExportSettings settings;
     settings.output_name = "m.glb";
-    const pipeline::ModelExport x = pipeline::export_model({image, name}, settings);
+    const conversion::ModelExport x = conversion::encode_model({image, name}, settings);
     std::vector<std::string> warnings;
-    scene::Scene scene =
-        pipeline::read_scene(x.files.back().bytes, pipeline::SceneFormat::Glb, "m.glb", warnings);
+    scene::Scene scene = conversion::read_scene(x.files.back().bytes, conversion::SceneFormat::Glb,
+                                                "m.glb", warnings);
     // A new part: the first node's mesh again, moved, without the vertex identity (new geometry).
     int source = scene::kNoIndex;
     for (const scene::Node& n : scene.nodes)
@@ -242,9 +249,9 @@ BOOST_AUTO_TEST_CASE(a_node_edit_keeps_res20_node_indices_valid) {
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
     const sidecar::ModelSidecar sc =
         sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
-    pipeline::ImportSettings is;
+    conversion::ModelImportSettings is;
     is.where = "m.glb";
-    const pipeline::ModelImport r = pipeline::import_model(scene, &sc, is);
+    const conversion::ModelImport r = conversion::rebuild_model(scene, &sc, is);
     const Model edited = read_model(r.msh, ReadMode::Strict, "edited");
     BOOST_TEST(edited.nodes.size() == original.nodes.size() + 1);
     BOOST_TEST_REQUIRE(edited.entry(kTable20));
@@ -268,11 +275,11 @@ BOOST_AUTO_TEST_CASE(the_face_reading_picks_the_wear_table_of_each_byte) {
     }
     BOOST_TEST_REQUIRE((land && wear1 && wear2));
     auto materials = [&](FaceMaterial reading) {
-        pipeline::TerrainExportInput in(land->bytes, land->relative_path);
-        in.wear1 = pipeline::NamedBytes{"Land1.wea", wear1->bytes};
-        in.wear2 = pipeline::NamedBytes{"Land2.wea", wear2->bytes};
+        conversion::TerrainExportInput in(land->bytes, land->relative_path);
+        in.wear1 = conversion::NamedBytes{"Land1.wea", wear1->bytes};
+        in.wear2 = conversion::NamedBytes{"Land2.wea", wear2->bytes};
         in.readings.face_material = reading;
-        const pipeline::TerrainScene ts = pipeline::terrain_scene(in, false);
+        const conversion::TerrainScene ts = conversion::terrain_scene(in, false);
         std::map<std::string, std::string> wear_of; // material name -> its table
         for (const scene::Material& m : ts.scene.materials)
             if (m.identity.wear_row) wear_of[m.name] = m.identity.wear.value();
@@ -317,11 +324,11 @@ BOOST_AUTO_TEST_CASE(the_batch_reading_resolves_through_the_wear_ids) {
         b.opaque4 = uint16_t((b.opaque4 & 0xFF00) | (50 + (b.material + 1) % rows));
     const Bytes edited = write_model(m);
     auto names = [&](BatchMaterial reading) {
-        pipeline::ModelExportInput in(edited, name);
-        in.wear = pipeline::NamedBytes{"m.wea", Bytes(wear.begin(), wear.end())};
-        pipeline::ExportSettings settings;
+        conversion::ModelExportInput in(edited, name);
+        in.wear = conversion::NamedBytes{"m.wea", Bytes(wear.begin(), wear.end())};
+        conversion::ModelExportSettings settings;
         settings.readings.batch_material = reading;
-        const pipeline::ModelScene ms = pipeline::model_scene(in, settings);
+        const conversion::ModelScene ms = conversion::model_scene(in, settings);
         std::vector<std::string> out; // per primitive, in order
         for (const scene::Mesh& mesh : ms.scene.meshes)
             for (const scene::Primitive& p : mesh.primitives)
@@ -353,10 +360,10 @@ BOOST_AUTO_TEST_CASE(the_channel_reading_round_trips_888_textures) {
         const texm::Texture t = texm::read(e.data, ReadMode::Strict, e.name());
         if (t.format() != texm::Format::X8R8G8B8 && t.format() != texm::Format::Indexed) continue;
         BOOST_TEST_CONTEXT(e.name()) {
-            pipeline::TextureExportSettings bgr, rgb;
+            conversion::TextureExportSettings bgr, rgb;
             rgb.readings.texm_rgb = ChannelOrder::Rgb;
-            const auto a = pipeline::export_texture(e.data, e.name(), bgr);
-            const auto b = pipeline::export_texture(e.data, e.name(), rgb);
+            const auto a = conversion::encode_texture(e.data, e.name(), bgr);
+            const auto b = conversion::encode_texture(e.data, e.name(), rgb);
             const texm::Image pa = png::decode(a.files.back().bytes).rgba;
             const texm::Image pb = png::decode(b.files.back().bytes).rgba;
             BOOST_TEST_REQUIRE(pa.rgba.size() == pb.rgba.size());
@@ -366,18 +373,18 @@ BOOST_AUTO_TEST_CASE(the_channel_reading_round_trips_888_textures) {
             BOOST_TEST(swapped);
             BOOST_TEST((b.sidecar.channel_order == ChannelOrder::Rgb));
 
-            pipeline::TextureImportSettings full;
+            conversion::TextureImportSettings full;
             full.full_read = true;
-            pipeline::TextureImportInput in;
+            conversion::TextureImportInput in;
             in.png = b.files.back().bytes;
             in.sidecar = b.sidecar;
-            BOOST_TEST((pipeline::import_texture(in, full).texm == e.data.to_bytes()));
+            BOOST_TEST((conversion::rebuild_texture(in, full).texm == e.data.to_bytes()));
             if (t.format() == texm::Format::X8R8G8B8) {
                 texm::Image edited = pb;
                 edited.rgba[0] = 200, edited.rgba[1] = 100, edited.rgba[2] = 50; // pixel (0, 0)
                 in.png = png::encode_rgba(edited);
                 in.mips.clear();
-                const Bytes back = pipeline::import_texture(in, full).texm;
+                const Bytes back = conversion::rebuild_texture(in, full).texm;
                 const texm::Texture tb = texm::read(back, ReadMode::Strict, "back");
                 BOOST_TEST((tb.levels[0][0] == 200 && tb.levels[0][2] == 50)); // R, G, B, X
             }
@@ -399,42 +406,42 @@ BOOST_AUTO_TEST_CASE(round_trips_stay_byte_identical_under_the_face_and_batch_re
         if (f.relative_path.ends_with("Land.map")) land_map = &f;
     }
     BOOST_TEST_REQUIRE((land && land_map));
-    pipeline::TerrainExportInput in(land->bytes, "Land.msh",
-                                    pipeline::NamedBytes{"Land.map", land_map->bytes});
+    conversion::TerrainExportInput in(land->bytes, "Land.msh",
+                                      conversion::NamedBytes{"Land.map", land_map->bytes});
     in.readings.face_material = FaceMaterial::Land2First;
-    pipeline::TerrainExportSettings ts;
+    conversion::TerrainExportSettings ts;
     ts.output_name = "Land.glb";
-    const pipeline::TerrainExport tx = pipeline::export_terrain(in, ts);
-    pipeline::write_outputs(dir.path, tx.files);
+    const conversion::TerrainExport tx = conversion::encode_terrain(in, ts);
+    conversion::write_outputs(dir.path, tx.files);
     const std::string ttext = sidecar::terrain_sidecar_text(tx.sidecar);
     BOOST_TEST(ttext.find("land2-land1") != std::string::npos);
     const sidecar::TerrainSidecar tsc =
         sidecar::parse_terrain_sidecar(sidecar::parse_for_import(ttext), "Land.sidecar.json");
     BOOST_TEST((tsc.record.readings.face_material == FaceMaterial::Land2First));
     std::vector<std::string> warnings;
-    const scene::Scene ms = pipeline::read_terrain_scene_file(dir.path / "Land.glb", warnings);
-    pipeline::TerrainImportSettings tis;
+    const scene::Scene ms = conversion::read_terrain_scene_file(dir.path / "Land.glb", warnings);
+    conversion::TerrainImportSettings tis;
     tis.where = "Land.glb";
-    const auto tr = pipeline::import_terrain(ms, tsc, tis);
+    const auto tr = conversion::rebuild_terrain(ms, tsc, tis);
     BOOST_TEST((tr.land_msh == land->bytes));
     BOOST_TEST((tr.land_map == land_map->bytes));
 
     // A model under batch-material=wear-id.
     std::string name;
     const Bytes image = animated_corpus_model(name);
-    pipeline::ExportSettings settings;
+    conversion::ModelExportSettings settings;
     settings.output_name = "m.glb";
     settings.readings.batch_material = BatchMaterial::WearId;
-    const pipeline::ModelExport x = pipeline::export_model({image, name}, settings);
-    pipeline::write_outputs(dir.path, x.files);
+    const conversion::ModelExport x = conversion::encode_model({image, name}, settings);
+    conversion::write_outputs(dir.path, x.files);
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
     const sidecar::ModelSidecar sc =
         sidecar::read_model_sidecar(Bytes(text.begin(), text.end()), name);
     BOOST_TEST((sc.record.readings.batch_material == BatchMaterial::WearId));
-    const scene::Scene scene = pipeline::read_scene_file(dir.path / "m.glb", warnings);
-    pipeline::ImportSettings is;
+    const scene::Scene scene = conversion::read_scene_file(dir.path / "m.glb", warnings);
+    conversion::ModelImportSettings is;
     is.where = "m.glb";
-    BOOST_TEST((pipeline::import_model(scene, &sc, is).msh == image));
+    BOOST_TEST((conversion::rebuild_model(scene, &sc, is).msh == image));
 }
 
 // 888 pixels and palette entries: B, G, R by default, R, G, B under texm-rgb=rgb; 8888 is B, G,

@@ -2,10 +2,17 @@
 // cannot decide, and near-misses refused.
 #include "corpus.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/nres.hpp"
 #include "formats/png.hpp"
 #include "formats/sniff.hpp"
-#include "pipeline/pipeline.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -64,18 +71,18 @@ BOOST_AUTO_TEST_CASE(every_corpus_entry_by_content) {
 BOOST_AUTO_TEST_CASE(interchange_files) {
     const nres::Archive ar = nres::read(corpus_file("static.rlb"), ReadMode::Strict, "static");
     const nres::Entry& model = ar.entries.at(0);
-    pipeline::ExportSettings glb;
-    const pipeline::ModelExport g = pipeline::export_model({model.data, "m"}, glb);
+    conversion::ModelExportSettings glb;
+    const conversion::ModelExport g = conversion::encode_model({model.data, "m"}, glb);
     BOOST_TEST((sniff(g.files.back().bytes) == ContentKind::Glb));
-    pipeline::ExportSettings gltf;
-    gltf.format = pipeline::SceneFormat::Gltf;
+    conversion::ModelExportSettings gltf;
+    gltf.format = conversion::SceneFormat::Gltf;
     gltf.output_name = "m.gltf";
-    const pipeline::ModelExport t = pipeline::export_model({model.data, "m"}, gltf);
+    const conversion::ModelExport t = conversion::encode_model({model.data, "m"}, gltf);
     BOOST_TEST((sniff(t.files.back().bytes) == ContentKind::Gltf));
-    pipeline::ExportSettings obj;
-    obj.format = pipeline::SceneFormat::Obj;
+    conversion::ModelExportSettings obj;
+    obj.format = conversion::SceneFormat::Obj;
     obj.output_name = "m.obj";
-    const pipeline::ModelExport o = pipeline::export_model({model.data, "m"}, obj);
+    const conversion::ModelExport o = conversion::encode_model({model.data, "m"}, obj);
     // OBJ is free text: known by its name only.
     BOOST_TEST((sniff(o.files.back().bytes, {"m.obj", {}}) == ContentKind::Obj));
     BOOST_TEST((sniff(o.files.back().bytes) == ContentKind::Unknown));

@@ -1,4 +1,4 @@
-// Terrain export (jobs/export_terrain + mapping/terrain_to_scene + sidecar/terrain_sidecar):
+// Terrain export (conversion/export_terrain + mapping/terrain_to_scene + sidecar/terrain_sidecar):
 // every generated map goes through `mshconv convert Land.msh OUT.glb|.gltf|.obj`; the glTF is
 // read back with tinygltf and compared face for face with the decoded Land.msh, the overlay is
 // counted against Land.map, the sidecar payloads are checked against the inputs, and the real
@@ -463,12 +463,12 @@ BOOST_AUTO_TEST_CASE(draped_layer_at_most_half_again_the_raw_glb) {
     const test::MapExports& e = exports();
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     for (const std::string& name : e.maps) {
-        const pipeline::LevelFiles level = pipeline::read_level_files(e.land(name));
-        pipeline::TerrainExportSettings settings;
+        const conversion::LevelFiles level = conversion::read_level_files(e.land(name));
+        conversion::TerrainExportSettings settings;
         settings.output_name = name + ".glb";
-        settings.overlay = pipeline::TerrainExportSettings::Overlay::Raw;
-        const pipeline::TerrainExport raw =
-            pipeline::export_terrain(level.export_input(), settings);
+        settings.overlay = conversion::TerrainExportSettings::Overlay::Raw;
+        const conversion::TerrainExport raw =
+            conversion::encode_terrain(level.export_input(), settings);
         BOOST_TEST_REQUIRE(raw.files.size() == 1u);
         size_t raw_size = 0;
         for (const ByteView piece : raw.files[0].pieces()) raw_size += piece.size();
@@ -679,7 +679,7 @@ BOOST_AUTO_TEST_CASE(obj_has_terrain_groups_and_outline_polylines) {
 }
 
 BOOST_AUTO_TEST_CASE(cli_writes_what_the_library_writes) {
-    // The fixture exported through pipeline::export_terrain; `convert` finds the same level files
+    // The fixture exported through conversion::export_terrain; `convert` finds the same level files
     // and must write the same bytes (the fixture's sidecar is its last, .obj, export's; the CLI
     // writes that one as NAME.obj.sidecar.json beside the .glb's).
     const test::MapExports& e = exports();
@@ -704,13 +704,13 @@ BOOST_AUTO_TEST_CASE(a_glb_in_pieces_is_the_whole_glb) {
     BOOST_TEST_REQUIRE(e.failure.empty(), e.failure);
     const std::string name = e.maps.front();
     const Bytes land = read_file(e.land(name)), map = read_file(e.dir(name) / "Land.map");
-    pipeline::TerrainExportInput in(land, name, pipeline::NamedBytes{name + "/Land.map", map});
-    pipeline::TerrainExportSettings settings;
-    const pipeline::TerrainExport whole = pipeline::export_terrain(in, settings);
+    conversion::TerrainExportInput in(land, name, conversion::NamedBytes{name + "/Land.map", map});
+    conversion::TerrainExportSettings settings;
+    const conversion::TerrainExport whole = conversion::encode_terrain(in, settings);
     settings.glb = gltf::Assembly::Pieces;
-    const pipeline::TerrainExport pieces = pipeline::export_terrain(in, settings);
+    const conversion::TerrainExport pieces = conversion::encode_terrain(in, settings);
     BOOST_TEST_REQUIRE(pieces.files.size() == whole.files.size());
-    const pipeline::OutputFile& glb = pieces.files.back();
+    const conversion::OutputFile& glb = pieces.files.back();
     BOOST_TEST(glb.tail.size() > 10u);
     BOOST_TEST(!glb.keep.empty());
     Bytes joined;
@@ -718,7 +718,7 @@ BOOST_AUTO_TEST_CASE(a_glb_in_pieces_is_the_whole_glb) {
     BOOST_TEST((joined == whole.files.back().bytes));
     BOOST_TEST(pieces.sidecar.record.written.xxh3_64 == whole.sidecar.record.written.xxh3_64);
     const fs::path dir = e.root / "pieces";
-    pipeline::write_outputs(dir, pieces.files);
+    conversion::write_outputs(dir, pieces.files);
     BOOST_TEST((read_file(dir / glb.name) == whole.files.back().bytes));
 }
 

@@ -1,4 +1,4 @@
-// Terrain import (jobs/import_terrain + mapping/scene_to_terrain): every generated map is
+// Terrain import (conversion/import_terrain + mapping/scene_to_terrain): every generated map is
 // exported with the real CLI to .glb, .gltf and .obj and imported back (byte-identical Land.msh
 // and Land.map); an edited height and an edited areal polygon are rebuilt by the documented
 // rules; the CLI round trip writes both files.
@@ -60,7 +60,7 @@ int run(const std::string& cmd, std::string* out = nullptr) {
     return r.code;
 }
 
-// What the terrain import reads a glTF with (pipeline::read_terrain_scene_file's options).
+// What the terrain import reads a glTF with (conversion::read_terrain_scene_file's options).
 gltf::ReadOptions terrain_read_options() {
     gltf::ReadOptions o;
     o.lines = true;

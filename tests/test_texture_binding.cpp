@@ -14,6 +14,7 @@
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "sidecar/texture_sidecar.hpp"
+#include "texture_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -42,26 +43,27 @@ Bytes texture(const std::string& archive, const std::string& name) {
 }
 
 struct Exported {
-    sidecar::TextureExport x;
+    test::TextureFiles x;
     json doc; // the sidecar as written
 };
 
 Exported export_of(ByteView payload, bool mips = false) {
-    Exported e{sidecar::export_texture(payload, "Textures.lib:T.0", "t.png", mips), {}};
+    Exported e{test::texture_files(payload, "Textures.lib:T.0", "t.png", mips), {}};
     const std::string text = sidecar::texture_sidecar_text(e.x.sidecar);
     e.doc = json::parse(text);
     return e;
 }
 
 // The import of the exported PNGs with `doc` as their sidecar (read from its text, as on disk).
-sidecar::TextureImport import_with(const Exported& e, const json& doc) {
-    sidecar::TextureImportInput in;
+conversion::TextureImport import_with(const Exported& e, const json& doc) {
+    conversion::TextureImportInput in;
+    conversion::TextureImportSettings ts;
     in.png = e.x.png;
     for (const Bytes& m : e.x.mips) in.mips.push_back(m);
     const std::string text = doc.dump(1);
     in.sidecar = sidecar::read_texture_sidecar(Bytes(text.begin(), text.end()), "t.sidecar.json");
-    in.where = "t.png";
-    return sidecar::import_texture(in);
+    ts.where = "t.png";
+    return conversion::rebuild_texture(in, ts);
 }
 
 // The error of importing with `doc`, or "" when it imports.
@@ -117,7 +119,7 @@ BOOST_AUTO_TEST_CASE(an_edited_texture_field_changes_exactly_that_in_the_texm) {
     json doc = e.doc;
     doc["header"]["flags5"] = 0x04000000;
     doc["header"]["unknown6"] = 7;
-    sidecar::TextureImport r = import_with(e, doc);
+    conversion::TextureImport r = import_with(e, doc);
     BOOST_TEST((differences(r.texm, barrel) == std::vector<size_t>{23, 24}));
     BOOST_TEST((r.sidecar_edits == std::vector<std::string>{"/header"}));
     BOOST_TEST(r.texm[23] == 0x04);
@@ -154,7 +156,7 @@ BOOST_AUTO_TEST_CASE(levels_in_the_sidecar_are_read) {
     Bytes level2 = orig.levels[2];
     level2[0] ^= 0xff;
     set_block(doc["levels"]["rows"][2], level2);
-    sidecar::TextureImport r = import_with(e, doc);
+    conversion::TextureImport r = import_with(e, doc);
     const texm::Texture edited = texm::read(r.texm, ReadMode::Strict, "edited");
     BOOST_TEST((edited.levels[2] == level2));
     for (uint32_t k : {0u, 1u, 3u, 7u}) BOOST_TEST((edited.levels[k] == orig.levels[k]), k);
@@ -185,7 +187,7 @@ BOOST_AUTO_TEST_CASE(what_no_png_holds_travels_in_the_sidecar) {
             const Exported e = export_of(original, mips);
             BOOST_TEST(e.doc["levels"]["rows"][0].contains("base64"));
             BOOST_TEST(e.doc["tail"]["size"] == 5);
-            const sidecar::TextureImport r = import_with(e, e.doc);
+            const conversion::TextureImport r = import_with(e, e.doc);
             BOOST_TEST(r.identical);
             BOOST_TEST((r.texm == original));
         }
@@ -195,7 +197,7 @@ BOOST_AUTO_TEST_CASE(what_no_png_holds_travels_in_the_sidecar) {
     set_block(doc["tail"], {1, 2, 3, 4, 5, 6});
     Bytes expected = original;
     expected.push_back(6);
-    const sidecar::TextureImport r = import_with(e, doc);
+    const conversion::TextureImport r = import_with(e, doc);
     BOOST_TEST((r.texm == expected));
     BOOST_TEST((r.sidecar_edits == std::vector<std::string>{"/tail"}));
 }
@@ -295,8 +297,7 @@ BOOST_AUTO_TEST_CASE(texture_sidecars_stay_small) {
         for (const nres::Entry& entry : ar.entries) {
             if (entry.type != texm::kMagic) continue;
             const Bytes payload = entry.data.to_bytes();
-            const sidecar::TextureExport x =
-                sidecar::export_texture(payload, entry.name(), "t.png", false);
+            const test::TextureFiles x = test::texture_files(payload, entry.name(), "t.png", false);
             texm_bytes += payload.size();
             sidecar_bytes += sidecar::texture_sidecar_text(x.sidecar).size();
         }

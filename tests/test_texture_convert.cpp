@@ -1,5 +1,5 @@
 // Texm <-> PNG conversion (texm-materials.md §8) through the functions `mshconv convert` uses
-// (sidecar/texture_sidecar) and through the CLI itself: unchanged PNGs give the original bytes,
+// (conversion/texture.hpp) and through the CLI itself: unchanged PNGs give the original bytes,
 // edited PNGs give a valid Texm in the same format with the new pixel and rebuilt mips.
 #include "corpus.hpp"
 #include "test_paths.hpp"
@@ -13,6 +13,7 @@
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "sidecar/texture_sidecar.hpp"
+#include "texture_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -48,18 +49,19 @@ nres::Archive library(const char* name) {
 }
 
 // Export then import through the library functions (mips written and read back as the CLI does).
-sidecar::TextureImport round_trip(const Bytes& payload, const std::string& name, bool mips) {
-    sidecar::TextureExport e = sidecar::export_texture(payload, name, name + ".png", mips);
+conversion::TextureImport round_trip(const Bytes& payload, const std::string& name, bool mips) {
+    test::TextureFiles e = test::texture_files(payload, name, name + ".png", mips);
     // The sidecar goes through its text form, as on disk.
-    sidecar::TextureImportInput in;
+    conversion::TextureImportInput in;
+    conversion::TextureImportSettings ts;
     in.png = e.png;
     for (const Bytes& m : e.mips) in.mips.push_back(m);
     const std::string text = sidecar::texture_sidecar_text(e.sidecar);
     in.sidecar = sidecar::read_texture_sidecar(
         ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
         name + ".sidecar.json");
-    in.where = name + ".png";
-    return sidecar::import_texture(in);
+    ts.where = name + ".png";
+    return conversion::rebuild_texture(in, ts);
 }
 
 // A colour the format stores exactly (widening of its narrow channels).
@@ -133,7 +135,8 @@ BOOST_AUTO_TEST_CASE(every_corpus_texture_round_trips_byte_identical) {
             if (e.type != texm::kMagic) continue;
             BOOST_TEST_CONTEXT(lib << ":" << e.name()) {
                 for (bool mips : {false, true}) {
-                    const sidecar::TextureImport r = round_trip(e.data.to_bytes(), e.name(), mips);
+                    const conversion::TextureImport r =
+                        round_trip(e.data.to_bytes(), e.name(), mips);
                     BOOST_TEST(r.identical);
                     BOOST_TEST((r.texm == e.data));
                 }
@@ -151,8 +154,7 @@ BOOST_AUTO_TEST_CASE(png_holds_level_zero_pixels_and_sidecar_the_header) {
         const texm::Texture t = texm::read(e.data, ReadMode::Strict, e.name());
         if (seen_formats[t.header.format]++) continue; // one per format is enough
         BOOST_TEST_CONTEXT(e.name()) {
-            const sidecar::TextureExport x =
-                sidecar::export_texture(e.data, e.name(), "a.png", true);
+            const test::TextureFiles x = test::texture_files(e.data, e.name(), "a.png", true);
             const png::Decoded d = png::decode(x.png);
             BOOST_TEST((d.rgba == texm::decode_level(t, 0)));
             BOOST_TEST((d.source_type == png::color_type_for(*t.format())));
@@ -189,9 +191,10 @@ BOOST_AUTO_TEST_CASE(edited_png_reencodes_in_the_same_format_and_rebuilds_mips) 
         if (orig.header.mip_count < 3 || done[orig.header.format]++) continue;
         BOOST_TEST_CONTEXT(e.name() << " format " << orig.header.format) {
             const texm::Format f = *orig.format();
-            sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
+            test::TextureFiles x = test::texture_files(e.data, e.name(), "a.png", false);
             png::Decoded d = png::decode(x.png);
-            sidecar::TextureImportInput in;
+            conversion::TextureImportInput in;
+            conversion::TextureImportSettings ts;
             std::array<uint8_t, 4> colour = representable(f);
             if (f == texm::Format::Indexed) {
                 // An editor keeps the palette: index 4 (white in the sample palette) at (0, 0).
@@ -207,8 +210,8 @@ BOOST_AUTO_TEST_CASE(edited_png_reencodes_in_the_same_format_and_rebuilds_mips) 
                 in.png = png::encode_rgba(d.rgba);
             }
             in.sidecar = x.sidecar;
-            in.where = "edited.png";
-            const sidecar::TextureImport r = sidecar::import_texture(in);
+            ts.where = "edited.png";
+            const conversion::TextureImport r = conversion::rebuild_texture(in, ts);
             BOOST_TEST(!r.identical);
             const texm::Texture t = texm::read(r.texm, ReadMode::Strict, "edited");
             BOOST_TEST(t.header.format == orig.header.format);
@@ -282,13 +285,14 @@ BOOST_AUTO_TEST_CASE(first_layout_text_reads_as_its_json) {
 BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     const nres::Archive ar = library(samples::kTexturesLib);
     const nres::Entry& e = ar.entries.at(0);
-    sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
+    test::TextureFiles x = test::texture_files(e.data, e.name(), "a.png", false);
     // Wrong size.
-    sidecar::TextureImportInput in;
+    conversion::TextureImportInput in;
+    conversion::TextureImportSettings ts;
     in.png = png::encode_rgba(texm::Image(3, 5));
     in.sidecar = x.sidecar;
-    in.where = "small.png";
-    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    ts.where = "small.png";
+    BOOST_CHECK_THROW(conversion::rebuild_texture(in, ts), FormatError);
     // A damaged first-layout sidecar's payload; an older one (FNV-1a 64 under "fnv1a64"): read,
     // and checked.
     const Bytes kept = read_file(fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" /
@@ -313,9 +317,9 @@ BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     // Not a PNG.
     in.sidecar = x.sidecar;
     in.png = {1, 2, 3};
-    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    BOOST_CHECK_THROW(conversion::rebuild_texture(in, ts), FormatError);
     // Not a texture.
-    BOOST_CHECK_THROW(sidecar::export_texture(Bytes(40, 7), "x", "x.png", false), FormatError);
+    BOOST_CHECK_THROW(test::texture_files(Bytes(40, 7), "x", "x.png", false), FormatError);
 }
 
 BOOST_AUTO_TEST_CASE(new_texture_without_sidecar) {
@@ -325,15 +329,18 @@ BOOST_AUTO_TEST_CASE(new_texture_without_sidecar) {
             uint8_t* p = img.at(x, y);
             p[0] = uint8_t(x * 16), p[1] = uint8_t(y * 32), p[2] = 0, p[3] = 255;
         }
-    sidecar::TextureImportInput in;
+    conversion::TextureImportInput in;
+    conversion::TextureImportSettings ts;
     in.png = png::encode_rgba(img);
-    in.where = "new.png";
-    const texm::Texture t = texm::read(sidecar::import_texture(in).texm, ReadMode::Strict, "new");
+    ts.where = "new.png";
+    const texm::Texture t =
+        texm::read(conversion::rebuild_texture(in, ts).texm, ReadMode::Strict, "new");
     BOOST_TEST(t.header.format == 565u);
     BOOST_TEST(t.header.mip_count == texm::full_mip_count(16, 8));
     BOOST_TEST(t.header.flags4 == texm::kFlags4Mipmapped);
-    in.format = texm::Format::A8R8G8B8;
-    const texm::Texture t2 = texm::read(sidecar::import_texture(in).texm, ReadMode::Strict, "new");
+    ts.format = texm::Format::A8R8G8B8;
+    const texm::Texture t2 =
+        texm::read(conversion::rebuild_texture(in, ts).texm, ReadMode::Strict, "new");
     BOOST_TEST(t2.header.format == 8888u);
     BOOST_TEST((texm::decode_level(t2, 0) == img));
 }

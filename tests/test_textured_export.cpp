@@ -3,6 +3,14 @@
 #include "corpus.hpp"
 #include "test_util.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
 #include "formats/material.hpp"
@@ -13,7 +21,6 @@
 #include "formats/tinygltf.hpp"
 #include "formats/wear.hpp"
 #include "mapping/materials.hpp"
-#include "pipeline/pipeline.hpp"
 #include "samples/textures_gen.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -100,26 +107,26 @@ size_t check_images(const fs::path& file) {
 // `archive:entry` -> `out` through the library's front door, as `convert` does it: the model's
 // WEAR from the same archive, the libraries from the corpus folder; files and sidecar written.
 void export_entry(const fs::path& archive, const std::string& entry, const fs::path& out,
-                  pipeline::ExportSettings settings = {}) {
+                  conversion::ModelExportSettings settings = {}) {
     const nres::Archive ar = nres::read(read_file(archive), ReadMode::Strict, archive.string());
     const auto i = ar.find(entry);
     BOOST_TEST_REQUIRE(i.has_value(), entry);
-    pipeline::ModelExportInput in(ar.entries[*i].data, archive.string() + ":" + entry);
+    conversion::ModelExportInput in(ar.entries[*i].data, archive.string() + ":" + entry);
     const std::string wear = entry.substr(0, entry.rfind('.')) + ".wea";
     if (const auto w = ar.find(wear))
         in.wear =
-            pipeline::NamedBytes{archive.string() + ":" + wear, ar.entries[*w].data.to_bytes()};
+            conversion::NamedBytes{archive.string() + ":" + wear, ar.entries[*w].data.to_bytes()};
     in.libraries = [dir = archive.parent_path()](const mapping::LibraryNeeds& needs) {
         std::vector<std::string> warnings; // only what the model needs, as the CLI reads them
         return std::make_shared<const mapping::MaterialLibraries>(
-            pipeline::open_game_libraries(dir, {}, warnings, &needs));
+            conversion::open_game_libraries(dir, {}, warnings, &needs));
     };
-    settings.format = *pipeline::scene_format_of(out.filename().string());
+    settings.format = *conversion::scene_format_of(out.filename().string());
     settings.output_name = out.filename().string();
-    const pipeline::ModelExport x = pipeline::export_model(in, settings);
-    pipeline::write_outputs(out.parent_path(), x.files);
+    const conversion::ModelExport x = conversion::encode_model(in, settings);
+    conversion::write_outputs(out.parent_path(), x.files);
     const std::string sidecar = sidecar::model_sidecar_text(x.sidecar);
-    write_file_atomic(out.parent_path() / pipeline::default_sidecar_name(settings.output_name),
+    write_file_atomic(out.parent_path() / conversion::default_sidecar_name(settings.output_name),
                       Bytes(sidecar.begin(), sidecar.end()));
 }
 
@@ -256,7 +263,7 @@ BOOST_AUTO_TEST_CASE(lightmapped_models_carry_the_lightmap_on_texcoord_2) {
             BOOST_TEST_CONTEXT(f.relative_path << ":" << e.name()) {
                 const Model model = read_model(e.data, ReadMode::Strict, e.name());
                 const fs::path glb = scratch("lm_" + e.name() + ".glb");
-                pipeline::ExportSettings all;
+                conversion::ModelExportSettings all;
                 all.lod = all.group = mapping::kAll;
                 export_entry(test::corpus_dir() / f.relative_path, e.name(), glb, all);
                 DiagnosticSink warnings(ReadMode::Tolerant);

@@ -7,14 +7,22 @@
 #include "test_paths.hpp"
 #include "test_util.hpp"
 
+#include "conversion/game_files.hpp"
+#include "conversion/game_library_add.hpp"
+#include "conversion/model_export.hpp"
+#include "conversion/model_import.hpp"
+#include "conversion/outputs.hpp"
+#include "conversion/preview_image.hpp"
+#include "conversion/terrain.hpp"
+#include "conversion/texture.hpp"
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
 #include "formats/nres.hpp"
-#include "pipeline/pipeline.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/terrain_sidecar.hpp"
 #include "sidecar/texture_sidecar.hpp"
+#include "texture_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -61,27 +69,27 @@ std::vector<CorpusModel> corpus_models() {
 // Exports into `folder` and returns the sidecar as an import reads it (through its text).
 sidecar::ModelSidecar export_model_files(const CorpusModel& m, const fs::path& folder,
                                          const std::string& output_name, bool skin) {
-    pipeline::ExportSettings settings;
-    settings.format = *pipeline::scene_format_of(output_name);
+    conversion::ModelExportSettings settings;
+    settings.format = *conversion::scene_format_of(output_name);
     settings.output_name = output_name;
     settings.skin = skin;
-    const pipeline::ModelExport x = pipeline::export_model({m.image, m.name}, settings);
-    pipeline::write_outputs(folder, x.files);
+    const conversion::ModelExport x = conversion::encode_model({m.image, m.name}, settings);
+    conversion::write_outputs(folder, x.files);
     return sidecar::read_model_sidecar(to_bytes(sidecar::model_sidecar_text(x.sidecar)), m.name);
 }
 
-pipeline::ImportSettings import_settings(const fs::path& file) {
-    pipeline::ImportSettings s;
+conversion::ModelImportSettings import_settings(const fs::path& file) {
+    conversion::ModelImportSettings s;
     s.where = file.string();
     s.sidecar_name = "test.sidecar.json";
     return s;
 }
 
-pipeline::ModelImport full_model_import(const fs::path& file, const sidecar::ModelSidecar& sc,
-                                        const pipeline::ImportSettings& settings) {
+conversion::ModelImport full_model_import(const fs::path& file, const sidecar::ModelSidecar& sc,
+                                          const conversion::ModelImportSettings& settings) {
     std::vector<std::string> warnings;
-    const scene::Scene scene = pipeline::read_scene_file(file, warnings);
-    pipeline::ModelImport r = pipeline::import_model(scene, &sc, settings);
+    const scene::Scene scene = conversion::read_scene_file(file, warnings);
+    conversion::ModelImport r = conversion::rebuild_model(scene, &sc, settings);
     r.warnings.insert(r.warnings.begin(), warnings.begin(), warnings.end());
     return r;
 }
@@ -108,14 +116,14 @@ BOOST_AUTO_TEST_CASE(every_sample_model_file_imports_as_reading_it_does) {
                     BOOST_TEST(sc.record.written.buffer.empty() == (name == std::string("m.glb")));
                     const fs::path file = dir.path / name;
                     const auto settings = import_settings(file);
-                    const auto fast = pipeline::import_unchanged_model(file, sc, settings);
+                    const auto fast = conversion::rebuild_unchanged_model(file, sc, settings);
                     BOOST_TEST_REQUIRE(fast.has_value());
-                    const pipeline::ModelImport full = full_model_import(file, sc, settings);
+                    const conversion::ModelImport full = full_model_import(file, sc, settings);
                     BOOST_TEST((fast->msh == full.msh));
                     BOOST_TEST((fast->msh == m.image));
                     BOOST_TEST(fast->identical == full.identical);
-                    BOOST_TEST(pipeline::report_json(*fast).dump() ==
-                               pipeline::report_json(full).dump());
+                    BOOST_TEST(conversion::report_json(*fast).dump() ==
+                               conversion::report_json(full).dump());
                     BOOST_TEST(fast->warnings == full.warnings, boost::test_tools::per_element());
                     ++checked;
                 }
@@ -200,44 +208,44 @@ BOOST_AUTO_TEST_CASE(any_other_file_or_setting_reads_the_scene) {
     sidecar::ModelSidecar glb = export_model_files(m, dir.path, "m.glb", false);
     const fs::path file = dir.path / "m.glb";
     auto settings = import_settings(file);
-    BOOST_TEST(pipeline::import_unchanged_model(file, glb, settings).has_value());
+    BOOST_TEST(conversion::rebuild_unchanged_model(file, glb, settings).has_value());
     // The export's own fps is the recorded export; another, or one animation picked, is not.
     settings.fps = glb.record.fps;
-    BOOST_TEST(pipeline::import_unchanged_model(file, glb, settings).has_value());
+    BOOST_TEST(conversion::rebuild_unchanged_model(file, glb, settings).has_value());
     settings.fps = glb.record.fps * 2;
-    BOOST_TEST(!pipeline::import_unchanged_model(file, glb, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(file, glb, settings).has_value());
     settings = import_settings(file);
     settings.animation = "0";
-    BOOST_TEST(!pipeline::import_unchanged_model(file, glb, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(file, glb, settings).has_value());
     settings = import_settings(file);
     // A copy under another extension is not the file the export wrote.
     fs::copy_file(file, dir.path / "copy.gltf");
-    BOOST_TEST(!pipeline::import_unchanged_model(dir.path / "copy.gltf", glb, settings));
+    BOOST_TEST(!conversion::rebuild_unchanged_model(dir.path / "copy.gltf", glb, settings));
     // A sidecar from before the record, or without a pairing token.
     sidecar::ModelSidecar old = glb;
     old.record.written = {};
-    BOOST_TEST(!pipeline::import_unchanged_model(file, old, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(file, old, settings).has_value());
     old = glb;
     old.record.pair.clear();
-    BOOST_TEST(!pipeline::import_unchanged_model(file, old, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(file, old, settings).has_value());
     // One byte of the file.
     flip_last_byte(file);
-    BOOST_TEST(!pipeline::import_unchanged_model(file, glb, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(file, glb, settings).has_value());
 
     // .gltf: its buffer counts too.
     const sidecar::ModelSidecar gltf = export_model_files(m, dir.path, "m.gltf", false);
     const fs::path text = dir.path / "m.gltf";
-    BOOST_TEST_REQUIRE(pipeline::import_unchanged_model(text, gltf, settings).has_value());
+    BOOST_TEST_REQUIRE(conversion::rebuild_unchanged_model(text, gltf, settings).has_value());
     const fs::path bin = dir.path / gltf.record.written.buffer;
     BOOST_TEST_REQUIRE(fs::exists(bin));
     flip_last_byte(bin);
-    BOOST_TEST(!pipeline::import_unchanged_model(text, gltf, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(text, gltf, settings).has_value());
     fs::remove(bin);
-    BOOST_TEST(!pipeline::import_unchanged_model(text, gltf, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(text, gltf, settings).has_value());
     // A recorded buffer name that leads out of the folder is not followed.
     sidecar::ModelSidecar outside = gltf;
     outside.record.written.buffer = "../m.bin";
-    BOOST_TEST(!pipeline::import_unchanged_model(text, outside, settings).has_value());
+    BOOST_TEST(!conversion::rebuild_unchanged_model(text, outside, settings).has_value());
 
     // OBJ exports record nothing.
     const sidecar::ModelSidecar obj = export_model_files(m, dir.path, "m.obj", false);
@@ -247,11 +255,11 @@ BOOST_AUTO_TEST_CASE(any_other_file_or_setting_reads_the_scene) {
 BOOST_AUTO_TEST_CASE(a_damaged_written_record_is_named) {
     const std::vector<CorpusModel> models = corpus_models();
     BOOST_TEST_REQUIRE(!models.empty());
-    pipeline::ExportSettings settings;
+    conversion::ModelExportSettings settings;
     settings.output_name = "m.gltf";
-    settings.format = pipeline::SceneFormat::Gltf;
-    const pipeline::ModelExport x =
-        pipeline::export_model({models.front().image, models.front().name}, settings);
+    settings.format = conversion::SceneFormat::Gltf;
+    const conversion::ModelExport x =
+        conversion::encode_model({models.front().image, models.front().name}, settings);
     const std::string text = sidecar::model_sidecar_text(x.sidecar);
     auto refused = [&](const std::string& from, const std::string& to, const std::string& at) {
         std::string edited = text;
@@ -276,7 +284,7 @@ BOOST_AUTO_TEST_CASE(a_damaged_written_record_is_named) {
 // whole reader does, and leaves the readable view: a damaged field there does not stop an import,
 // a text that is not JSON still does.
 sidecar::ModelSidecar first_layout_sidecar(const CorpusModel& m) {
-    const pipeline::ModelExport x = pipeline::export_model({m.image, m.name}, {});
+    const conversion::ModelExport x = conversion::encode_model({m.image, m.name}, {});
     return sidecar::make_model_sidecar(read_model(m.image, ReadMode::Tolerant, m.name), m.image,
                                        x.sidecar.record, x.sidecar.original_hash);
 }
@@ -331,25 +339,25 @@ BOOST_AUTO_TEST_CASE(every_sample_map_file_imports_as_reading_it_does) {
     }
     for (const auto& e : fs::recursive_directory_iterator(dir.path / "in")) {
         if (e.path().filename() != "Land.msh") continue;
-        const pipeline::LevelFiles level = pipeline::read_level_files(e.path());
+        const conversion::LevelFiles level = conversion::read_level_files(e.path());
         for (const char* name : {"t.glb", "t.gltf"}) BOOST_TEST_CONTEXT(e.path() << " " << name) {
-                pipeline::TerrainExportSettings settings;
-                settings.format = *pipeline::scene_format_of(name);
+                conversion::TerrainExportSettings settings;
+                settings.format = *conversion::scene_format_of(name);
                 settings.output_name = name;
-                const pipeline::TerrainExport x =
-                    pipeline::export_terrain(level.export_input(), settings);
-                pipeline::write_outputs(dir.path, x.files);
-                const auto sc = pipeline::read_terrain_sidecar(
+                const conversion::TerrainExport x =
+                    conversion::encode_terrain(level.export_input(), settings);
+                conversion::write_outputs(dir.path, x.files);
+                const auto sc = conversion::read_terrain_sidecar(
                     to_bytes(sidecar::terrain_sidecar_text(x.sidecar)), "t.sidecar.json");
                 BOOST_TEST_REQUIRE(sc.has_value());
                 BOOST_TEST(sc->record.written.recorded());
                 const fs::path file = dir.path / name;
-                const pipeline::TerrainImportSettings is{file.string(), "t.sidecar.json", false};
-                const auto fast = pipeline::import_unchanged_terrain(file, *sc);
+                const conversion::TerrainImportSettings is{file.string(), "t.sidecar.json", false};
+                const auto fast = conversion::rebuild_unchanged_terrain(file, *sc, is);
                 BOOST_TEST_REQUIRE(fast.has_value());
                 std::vector<std::string> warnings;
-                const mapping::TerrainImportResult full = pipeline::import_terrain(
-                    pipeline::read_terrain_scene_file(file, warnings), *sc, is);
+                const mapping::TerrainImportResult full = conversion::rebuild_terrain(
+                    conversion::read_terrain_scene_file(file, warnings), *sc, is);
                 BOOST_TEST(warnings.empty());
                 BOOST_TEST((fast->land_msh == full.land_msh));
                 BOOST_TEST((fast->land_map == full.land_map));
@@ -361,10 +369,10 @@ BOOST_AUTO_TEST_CASE(every_sample_map_file_imports_as_reading_it_does) {
                            mapping::to_json(full.report).dump());
                 // The front door takes the shortcut only for this file.
                 std::vector<std::string> none;
-                BOOST_TEST(
-                    (pipeline::import_terrain_file(file, *sc, is, none).land_msh == full.land_msh));
+                BOOST_TEST((conversion::rebuild_terrain_from_file(file, *sc, is, none).land_msh ==
+                            full.land_msh));
                 flip_last_byte(file);
-                BOOST_TEST(!pipeline::import_unchanged_terrain(file, *sc).has_value());
+                BOOST_TEST(!conversion::rebuild_unchanged_terrain(file, *sc, is).has_value());
                 ++checked;
             }
     }
@@ -381,13 +389,14 @@ BOOST_AUTO_TEST_CASE(every_sample_texture_png_imports_as_decoding_it_does) {
             const auto sc = sidecar::read_texture_sidecar(
                 read_file(kept / (std::string(name) + ".sidecar.json")), "a.sidecar.json");
             BOOST_TEST_REQUIRE(sc.written.recorded());
-            sidecar::TextureImportInput in;
+            conversion::TextureImportInput in;
+            conversion::TextureImportSettings ts;
             in.png = read_file(kept / (std::string(name) + ".png"));
             in.sidecar = sc;
-            in.where = "a.png";
-            const sidecar::TextureImport fast = sidecar::import_texture(in);
+            ts.where = "a.png";
+            const conversion::TextureImport fast = conversion::rebuild_texture(in, ts);
             in.sidecar->written = {}; // as a sidecar from before the record: decoded
-            const sidecar::TextureImport full = sidecar::import_texture(in);
+            const conversion::TextureImport full = conversion::rebuild_texture(in, ts);
             BOOST_TEST((fast.texm == full.texm));
             BOOST_TEST((fast.texm == sc.original));
             BOOST_TEST(fast.identical == full.identical);
@@ -404,25 +413,25 @@ BOOST_AUTO_TEST_CASE(every_sample_texture_png_imports_as_decoding_it_does) {
         throw std::runtime_error("no Textures.lib in the corpus");
     }();
     const nres::Entry& e = ar.entries.front();
-    const sidecar::TextureExport x = sidecar::export_texture(e.data, e.name(), "a.png", false);
-    sidecar::TextureImportInput in;
+    const test::TextureFiles x = test::texture_files(e.data, e.name(), "a.png", false);
+    conversion::TextureImportInput in;
+    conversion::TextureImportSettings ts;
     in.png = x.png;
     in.sidecar = x.sidecar;
-    in.where = "a.png";
-    in.max_pixels = 1; // the decode refuses the PNG; so must the import
-    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
-    in.max_pixels = png::kDefaultMaxPixels;
+    ts.where = "a.png";
+    ts.max_pixels = 1; // the decode refuses the PNG; so must the import
+    BOOST_CHECK_THROW(conversion::rebuild_texture(in, ts), FormatError);
+    ts.max_pixels = png::kDefaultMaxPixels;
     in.png.back() ^= 0x20; // the IEND chunk's CRC: the decode refuses it
-    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    BOOST_CHECK_THROW(conversion::rebuild_texture(in, ts), FormatError);
     in.png = x.png;
-    BOOST_TEST(sidecar::import_texture(in).identical);
-    const sidecar::TextureExport with_mips =
-        sidecar::export_texture(e.data, e.name(), "a.png", true);
+    BOOST_TEST(conversion::rebuild_texture(in, ts).identical);
+    const test::TextureFiles with_mips = test::texture_files(e.data, e.name(), "a.png", true);
     BOOST_TEST_REQUIRE(!with_mips.sidecar.mips.empty());
     in.sidecar = with_mips.sidecar;
     in.mips.assign(with_mips.mips.begin(), with_mips.mips.end());
     in.mips.front() = Bytes(9, 1); // an edited mip is read (and this one is no PNG)
-    BOOST_CHECK_THROW(sidecar::import_texture(in), FormatError);
+    BOOST_CHECK_THROW(conversion::rebuild_texture(in, ts), FormatError);
 }
 
 // The command line: `convert` takes the shortcut (seen in --verbose), `--full-read` reads the

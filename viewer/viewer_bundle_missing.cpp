@@ -1,8 +1,8 @@
 // The library built without the viewer (no Node.js or no viewer/node_modules at configure time,
 // CMakeLists.txt): no script, so `mshconv view` refuses and galleries are written without views.
-#include "jobs/viewer_bundle.hpp"
+#include "conversion/viewer_bundle.hpp"
 
-namespace msh::jobs {
+namespace msh::conversion {
 
 const std::string& viewer_bundle() {
     static const std::string none;
@@ -13,4 +13,4 @@ std::string_view viewer_three_version() {
     return {};
 }
 
-} // namespace msh::jobs
+} // namespace msh::conversion

@@ -21,12 +21,6 @@
 
 namespace mshconv {
 
-// A request that cannot run as asked (a bad option value or combination, an output that is an
-// input): the command line's exit code 2. Damaged or unreadable inputs throw mshconv::Error.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // Every LOD or every group, where an index would choose one (ConvertOptions::lod and group).
 inline constexpr int kAll = -1;
 

@@ -19,6 +19,12 @@
 
 namespace mshconv {
 
+// A request that cannot run as asked (a bad option value or combination, an output that is an
+// input): the command line's exit code 2. Damaged or unreadable inputs throw mshconv::Error.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Where an error lies, as far as it is known; what() names the same place.
 struct ErrorPlace {
     std::string file;                     // the file on disk, as the request named it

@@ -93,7 +93,7 @@ function addStyle() {
 
 // ---- models and maps ---------------------------------------------------------------------------
 
-// The lens of the preview's camera (pipeline/preview.cpp records it per view), fitted into a
+// The lens of the preview's camera (conversion/preview_image.cpp records it per view), fitted into a
 // canvas of width x height pixels as the preview picture would be (centred, scaled by the shorter
 // side): the same rays through the same picture points, so the default view shows the
 // preview's silhouette.

@@ -1,0 +1,144 @@
+// mshconv::preview: the thumbnail of one asset (conversion/preview_image.hpp) read through an Io,
+// as `mshconv preview` and the examples draw it.
+#include "preview.hpp"
+#include "enum_names.hpp"
+
+#include "formats/assimp_read.hpp"
+#include "formats/diagnostics.hpp"
+#include "formats/nres.hpp"
+#include "formats/sniff.hpp"
+#include "formats/texm.hpp"
+#include "model_import.hpp"
+#include "preview_view.hpp"
+
+#include <mshconv/preview.hpp>
+
+namespace msh::conversion {
+
+namespace fs = std::filesystem;
+
+PreviewSettings preview_settings(const mshconv::PreviewOptions& o, const Readings& readings) {
+    PreviewSettings s;
+    s.readings = readings;
+    s.width = o.width;
+    s.height = o.height;
+    s.view = o.view == mshconv::PreviewView::Default ? std::string() : mshconv::to_string(o.view);
+    s.lod = o.lod;
+    s.group = o.group;
+    if (s.lod < 0 || s.lod >= kLods) throw UsageError("--lod must be 0..2 (one LOD is shown)");
+    if (s.group < 0 || s.group >= kGroups)
+        throw UsageError("--group must be 0..4 (one group is shown)");
+    s.frame = o.frame;
+    s.fps = o.fps;
+    s.strip = o.strip;
+    s.turntable = o.turntable;
+    if (o.strip < 0 || o.turntable < 0) throw UsageError("--strip and --turntable need at least 1");
+    s.background = o.background;
+    using Overlay = PreviewSettings::Overlay;
+    s.overlay = o.overlay == mshconv::OverlayStyle::None      ? Overlay::None
+                : o.overlay == mshconv::OverlayStyle::Outline ? Overlay::Outline
+                                                              : Overlay::Fill;
+    s.samples_per_side = o.samples_per_side;
+    s.both_sides = o.both_sides;
+    if (const std::string problem = preview_settings_problem(s); !problem.empty())
+        throw UsageError(problem);
+    return s;
+}
+
+Preview preview_loaded(const Job& job, const Loaded& in, const PreviewSettings& settings,
+                       PreviewTextureCache* cache, const ModelExportContext* context,
+                       nlohmann::json* view) {
+    const std::string leaf = in.address.entries.empty() ? in.address.file.filename().string()
+                                                        : in.address.entries.back();
+    const std::string ext = lower_ascii(fs::path(leaf).extension().string());
+    ContentKind kind = sniff(in.bytes, {leaf, std::nullopt});
+    // A model or map too damaged to show its resources: its reader says why.
+    if (kind == ContentKind::NResArchive || kind == ContentKind::DamagedNRes) {
+        if (lower_ascii(leaf) == "land.msh")
+            kind = ContentKind::Terrain;
+        else if (ext == ".msh")
+            kind = ContentKind::Model;
+    }
+    switch (kind) {
+    case ContentKind::Model: {
+        const ModelExportInput input = model_export_input(job, in, context);
+        Preview p = preview_model(input, settings, cache);
+        if (view) *view = model_view(input, settings, p.metadata);
+        return p;
+    }
+    case ContentKind::Terrain: {
+        std::optional<mapping::MaterialLibraries> own;
+        const TerrainExportInput input =
+            terrain_export_input(job, in, context ? context->libraries : nullptr, own);
+        Preview p = preview_terrain(input, settings, cache);
+        if (view) *view = terrain_view(input, settings, p.metadata);
+        return p;
+    }
+    case ContentKind::Texm: {
+        Preview p = preview_texture(in.bytes, in.address.display(), settings);
+        if (view) *view = texture_view(in.bytes, in.address.display(), settings, p.metadata);
+        return p;
+    }
+    case ContentKind::DamagedNRes:
+        nres::read(in.bytes, ReadMode::Tolerant, in.address.display(), in.bytes.keeper());
+        break;
+    default:
+        if (ext == ".texm") texm::read(in.bytes, ReadMode::Strict, in.address.display());
+        break;
+    }
+    throw FormatError(in.address.display(), Location::whole(),
+                      std::string("cannot preview this input (") + to_string(kind) +
+                          "): expected an MSH model, a Land.msh, a Texm texture or a "
+                          ".gltf/.glb/.obj");
+}
+
+Preview preview_of(const Job& job, const std::string& input, const PreviewSettings& settings,
+                   nlohmann::json* view) {
+    const Address in = parse_address(job.io, input);
+    const std::string ext = lower_ascii(in.file.extension().string());
+    if (in.entries.empty() && (ext == ".gltf" || ext == ".glb" || ext == ".obj" ||
+                               assimp_read::handles(in.file.filename().string()))) {
+        std::vector<std::string> warnings;
+        const scene::Scene sc = read_scene_file(in.file, warnings, false, true, {}, job.io);
+        for (const std::string& w : warnings) job.warn(w);
+        Preview p = preview_scene(sc, read_payload(job.io, in.file), in.file.string(), settings);
+        if (view) *view = scene_view(sc, p.metadata);
+        return p;
+    }
+    return preview_loaded(job, load(job.io, in), settings, nullptr, nullptr, view);
+}
+
+} // namespace msh::conversion
+
+namespace mshconv {
+
+const char* to_string(PreviewView view) {
+    return msh::conversion::name_of(msh::conversion::kPreviewViewNames, view);
+}
+
+const char* to_string(OverlayStyle style) {
+    return msh::conversion::name_of(msh::conversion::kOverlayStyleNames, style);
+}
+
+const char* to_string(PreviewKind kind) {
+    return msh::conversion::name_of(msh::conversion::kPreviewKindNames, kind);
+}
+
+Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
+    const msh::conversion::Job job{request.sources, io, on_message};
+    const msh::conversion::PreviewSettings settings = msh::conversion::preview_settings(
+        request.options, msh::conversion::readings_of(request.sources));
+    msh::conversion::Preview p = msh::conversion::locating_errors(io, {request.input}, [&] {
+        return msh::conversion::preview_of(job, request.input, settings);
+    });
+    for (const std::string& w : p.warnings) job.warn(w);
+    Preview out;
+    out.png = std::move(p.png);
+    out.kind =
+        msh::conversion::named(msh::conversion::kPreviewKindNames, p.metadata.value("kind", ""))
+            .value_or(PreviewKind::Model);
+    out.metadata_json = p.metadata.dump(2) + "\n";
+    return out;
+}
+
+} // namespace mshconv
