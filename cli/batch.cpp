@@ -1,17 +1,16 @@
 // `mshconv batch IN... -o DIR --to FMT[,FMT]`: whole game folders through mshconv::batch
-// (include/mshconv/batch.hpp, conversion/batch.cpp), with a status line, the failures and the
+// (include/mshconv/batch.hpp), with a status line, the failures and the
 // folded warnings on stderr, a summary line on stdout and --report FILE.json; `--merge-reports`
 // joins the reports of a --shard run.
 #include "batch_progress.hpp"
 #include "commands.hpp"
 #include "convert_options.hpp"
-#include "disk_jobs.hpp"
 #include "log.hpp"
 #include "options.hpp"
 #include "preview_cmd.hpp"
 
-#include "conversion/batch.hpp"
 #include "formats/file_io.hpp"
+#include "formats/names.hpp"
 
 #include <mshconv/batch.hpp>
 
@@ -22,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool is_within(const fs::path& inner, const fs::path& outer) {
-    return conversion::is_within(mshconv::disk(), inner, outer);
+    return mshconv::is_within(mshconv::disk(), inner, outer);
 }
 
 // --report may not be an input or the output (the library checks the outputs themselves).
@@ -31,7 +30,7 @@ void check_report_path(const std::vector<std::string>& inputs, const fs::path& o
     if (!vm.count("report")) return;
     const fs::path report = vm["report"].as<std::string>();
     for (const std::string& spec : inputs) {
-        const fs::path in = parse_address(spec).file;
+        const fs::path in = mshconv::address_file(spec);
         if (is_within(report, in))
             throw UsageError("--report " + report.string() + " is or lies inside the input " +
                              in.string());
@@ -111,7 +110,7 @@ int run_batch(const Args& args) {
         return 0;
     const bool previews =
         vm.count("to") &&
-        conversion::lower_ascii(vm["to"].as<std::string>()).find("preview") != std::string::npos;
+        lower_ascii(vm["to"].as<std::string>()).find("preview") != std::string::npos;
     if (previews) adopt_old_overlay_spelling(vm);
 
     const std::vector<std::string> inputs = vm["input"].as<std::vector<std::string>>();
@@ -122,10 +121,7 @@ int run_batch(const Args& args) {
     mshconv::BatchRequest request{inputs, out};
     mshconv::BatchOptions& o = request.options;
     if (vm.count("to")) o.to = mshconv::parse_batch_formats(vm["to"].as<std::string>());
-    if (vm.count("shard")) {
-        const conversion::Shard shard = conversion::parse_shard(vm["shard"].as<std::string>());
-        o.shard = mshconv::BatchShard{unsigned(shard.index), unsigned(shard.count)};
-    }
+    if (vm.count("shard")) o.shard = mshconv::parse_batch_shard(vm["shard"].as<std::string>());
     o.convert = convert_options(vm); // -j also gives the threads
     o.threads = o.convert.threads;
     if (previews) o.preview = preview_options(vm);

@@ -1,4 +1,4 @@
-// The command line's side of the conversion jobs: options as parsed by Boost.Program_options
+// The command line's side of the conversions: options as parsed by Boost.Program_options
 // turned into mshconv::ConvertOptions, and the jobs' messages printed (warnings and detail through
 // spdlog, a change report on stdout unless --quiet).
 #pragma once

@@ -1,6 +1,6 @@
 #include "options.hpp"
 
-#include "conversion/outputs.hpp"
+#include "formats/names.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,8 +9,6 @@
 namespace msh::cli {
 
 namespace {
-
-using conversion::edit_distance;
 
 namespace style = po::command_line_style;
 

@@ -4,13 +4,7 @@
 #include "commands.hpp"
 #include "convert_options.hpp"
 
-#include "conversion/enum_names.hpp"
-#include "conversion/model_import.hpp"
-#include "conversion/preview_view.hpp"
-#include "formats/assimp_read.hpp"
-#include "formats/diagnostics.hpp"
-#include "formats/file_io.hpp"
-#include "formats/sniff.hpp"
+#include "formats/names.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -60,16 +54,17 @@ std::optional<std::array<uint8_t, 3>> parse_background(const std::string& text) 
     throw UsageError("--background must be transparent or #RRGGBB, got '" + text + "'");
 }
 
-void check_output(const Address& in, const fs::path& out, const po::variables_map& vm) {
+void check_output(const fs::path& in, const fs::path& out, const po::variables_map& vm) {
+    mshconv::Io& disk = mshconv::disk();
     const std::string ext = lower_ascii(out.extension().string());
     if (ext != ".png" && ext != ".apng")
         throw UsageError("OUT must end in .png (or .apng): " + out.string());
-    if (same_path(out, in.file)) throw UsageError("OUT is IN; inputs are never overwritten");
+    if (disk.same_file(out, in)) throw UsageError("OUT is IN; inputs are never overwritten");
     if (vm.count("metadata")) {
         const fs::path m = vm["metadata"].as<std::string>();
-        if (same_path(m, in.file))
+        if (disk.same_file(m, in))
             throw UsageError("--metadata is IN; inputs are never overwritten");
-        if (same_path(m, out)) throw UsageError("--metadata and OUT are the same file");
+        if (disk.same_file(m, out)) throw UsageError("--metadata and OUT are the same file");
     }
 }
 
@@ -148,14 +143,13 @@ void adopt_old_overlay_spelling(po::variables_map& vm) {
 namespace {
 
 mshconv::PreviewView preview_view(const std::string& name) {
-    const auto view = conversion::named(conversion::kPreviewViewNames, name);
-    if (!view || *view == mshconv::PreviewView::Default)
-        throw UsageError("view must be iso, front, back, left, right, top or grid");
+    const auto view = mshconv::parse_preview_view(name);
+    if (!view) throw UsageError("view must be iso, front, back, left, right, top or grid");
     return *view;
 }
 
 mshconv::OverlayStyle overlay_style(const std::string& name) {
-    if (const auto style = conversion::named(conversion::kOverlayStyleNames, name)) return *style;
+    if (const auto style = mshconv::parse_overlay_style(name)) return *style;
     throw UsageError("--overlay-style must be none, outline or fill, got '" + name + "'");
 }
 
@@ -188,11 +182,6 @@ mshconv::PreviewOptions preview_options(const po::variables_map& vm) {
     return o;
 }
 
-conversion::PreviewSettings preview_settings(const po::variables_map& vm) {
-    return conversion::preview_settings(preview_options(vm),
-                                        conversion::readings_of(convert_options(vm)));
-}
-
 int run_preview(const Args& args) {
     po::options_description desc("preview options");
     desc.add_options()("metadata", po::value<std::string>()->value_name("M.json"),
@@ -208,19 +197,19 @@ int run_preview(const Args& args) {
         throw UsageError("--overlay " + vm["overlay"].as<std::string>() +
                          " is a map export's (raw|draped|both); a preview's areal overlay is "
                          "--overlay-style none|outline|fill");
-    const Address in = parse_address(vm["input"].as<std::string>());
+    const std::string input = vm["input"].as<std::string>();
     const fs::path out = vm["output"].as<std::string>();
-    check_output(in, out, vm);
-    const mshconv::PreviewRequest request{vm["input"].as<std::string>(), preview_options(vm),
-                                          convert_options(vm)};
+    check_output(mshconv::address_file(input), out, vm);
+    const mshconv::PreviewRequest request{input, preview_options(vm), convert_options(vm)};
     const mshconv::Preview preview = mshconv::preview(request, mshconv::disk(), print_message);
     // The picture and its metadata appear together or not at all.
-    conversion::OutputFiles also;
+    std::vector<mshconv::FileToWrite> files = {{out, {preview.png}}};
     if (vm.count("metadata"))
-        also.push_back({vm["metadata"].as<std::string>(),
-                        Bytes(preview.metadata_json.begin(), preview.metadata_json.end())});
-    conversion::write_outputs(out.parent_path(), {{out.filename().string(), preview.png}}, also);
-    log_info(in.display() + " -> " + out.string() + " (" + mshconv::to_string(preview.kind) + ")");
+        files.push_back({vm["metadata"].as<std::string>(),
+                         {std::span(reinterpret_cast<const uint8_t*>(preview.metadata_json.data()),
+                                    preview.metadata_json.size())}});
+    mshconv::disk().write_set(files);
+    log_info(input + " -> " + out.string() + " (" + mshconv::to_string(preview.kind) + ")");
     return 0;
 }
 

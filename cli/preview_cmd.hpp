@@ -1,12 +1,11 @@
-// `mshconv preview IN OUT.png`: one thumbnail (conversion/preview_image.hpp) of a model, map,
+// `mshconv preview IN OUT.png`: one thumbnail (include/mshconv/preview.hpp) of a model, map,
 // texture or glTF/GLB/OBJ scene, with --metadata its facts as JSON. The options are shared with
 // `batch --to preview`.
 #pragma once
 
-#include "disk_jobs.hpp"
 #include "options.hpp"
 
-#include "conversion/preview.hpp"
+#include <mshconv/preview.hpp>
 
 #include <filesystem>
 
@@ -24,6 +23,5 @@ void add_old_overlay_spelling(po::options_description& hidden);
 void adopt_old_overlay_spelling(po::variables_map& vm);
 // Throws UsageError on a bad value or combination.
 mshconv::PreviewOptions preview_options(const po::variables_map& vm);
-conversion::PreviewSettings preview_settings(const po::variables_map& vm);
 
 } // namespace msh::cli

@@ -14,8 +14,8 @@
 #include "survey_sheet.hpp"
 #include "survey_stats.hpp"
 
-#include "conversion/outputs.hpp"
 #include "formats/file_io.hpp"
+#include "formats/names.hpp"
 #include "formats/nres.hpp"
 #include "formats/readings.hpp"
 #include "sidecar/base64.hpp"
@@ -103,7 +103,7 @@ survey::ArchiveFigures library(const Result& r, const std::string& leaf) {
     survey::ArchiveFigures sum;
     for (const auto& [name, f] : r.counts.archives) {
         const std::string base = name.substr(name.rfind('/') + 1);
-        if (conversion::lower_ascii(base) != leaf) continue;
+        if (lower_ascii(base) != leaf) continue;
         sum.entries += f.entries, sum.texm += f.texm, sum.texm_with_page += f.texm_with_page;
         sum.mat0 += f.mat0, sum.models += f.models;
         for (const auto& [k, n] : f.texm_formats) sum.texm_formats[k] += n;

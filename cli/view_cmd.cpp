@@ -1,11 +1,11 @@
 // `mshconv view IN [-o PAGE.html] [--no-open]`: one asset's interactive view as a self-contained
-// page (conversion/view_page.hpp), opened in the default browser.
+// page (mshconv::view_page), opened in the default browser.
 #include "commands.hpp"
-#include "conversion/view_page.hpp"
+#include "convert_options.hpp"
 #include "log.hpp"
 #include "preview_cmd.hpp"
 
-#include "formats/file_io.hpp"
+#include "formats/names.hpp"
 
 #ifdef _WIN32
 #include <windows.h>
@@ -84,29 +84,25 @@ int run_view(const Args& args) {
     add_preview_options(desc, PreviewUse::View);
     po::variables_map vm;
     if (!parse_options(args, kViewUsage, desc, {{"input", "IN"}}, vm)) return 0;
-    const Address in = parse_address(vm["input"].as<std::string>());
-    const std::string leaf = in.entries.empty() ? in.file.filename().string() : in.entries.back();
+    const std::string input = vm["input"].as<std::string>();
+    const fs::path file = mshconv::address_file(input);
+    // The entry's name for ARCHIVE:ENTRY, else the file's.
+    const std::string leaf = input.size() > file.string().size()
+                                 ? input.substr(input.rfind(':') + 1)
+                                 : file.filename().string();
     const fs::path out =
         vm.count("output") ? fs::path(vm["output"].as<std::string>()) : fs::path(leaf + ".html");
     const std::string ext = lower_ascii(out.extension().string());
     if (ext != ".html" && ext != ".htm")
         throw UsageError("PAGE must end in .html: " + out.string());
-    if (same_path(out, in.file)) throw UsageError("PAGE is IN; inputs are never overwritten");
-    const conversion::PreviewSettings settings = preview_settings(vm);
-    conversion::require_viewer(); // before the input is read: a build without Node has no viewer
-
-    nlohmann::json view;
-    const mshconv::ConvertOptions options = convert_options(vm);
-    const conversion::Preview preview =
-        conversion::preview_of(disk_job(options), vm["input"].as<std::string>(), settings, &view);
-    for (const std::string& w : preview.warnings) log_warn(w);
-    // The page names the input without its folders: the same page from any folder.
-    view["name"] = in.portable();
-    const std::string html = conversion::view_page_html(in.portable(), view);
-    conversion::write_outputs(out.parent_path(),
-                              {{out.filename().string(), Bytes(html.begin(), html.end())}});
-    std::printf("%s -> %s (%s view)\n", in.display().c_str(), out.string().c_str(),
-                view.value("kind", "").c_str());
+    if (mshconv::disk().same_file(out, file))
+        throw UsageError("PAGE is IN; inputs are never overwritten");
+    const mshconv::PreviewRequest request{input, preview_options(vm), convert_options(vm)};
+    const mshconv::ViewPage page = mshconv::view_page(request, mshconv::disk(), print_message);
+    mshconv::disk().write_set(
+        {{out, {std::span(reinterpret_cast<const uint8_t*>(page.html.data()), page.html.size())}}});
+    std::printf("%s -> %s (%s view)\n", input.c_str(), out.string().c_str(),
+                mshconv::to_string(page.kind));
     if (!vm.count("no-open")) open_in_browser(out);
     return 0;
 }

@@ -241,3 +241,7 @@ std::optional<Sibling> find_sibling(Io& io, const Address& address, const std::s
 }
 
 } // namespace msh::conversion
+
+mshconv::Path mshconv::address_file(const std::string& address, Io& io) {
+    return msh::conversion::parse_address(io, address).file;
+}

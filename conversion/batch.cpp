@@ -51,21 +51,6 @@ namespace msh::conversion {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// On the disk both resolved (`..`, `.` and symlinks of existing parts); in other stores by their
-// normal form.
-bool is_within(Io& io, const fs::path& inner, const fs::path& outer) {
-    fs::path a = inner.lexically_normal(), b = outer.lexically_normal();
-    if (on_disk(&io)) {
-        std::error_code ec;
-        a = fs::weakly_canonical(inner, ec);
-        b = fs::weakly_canonical(outer, ec);
-    }
-    auto ai = a.begin();
-    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai)
-        if (ai == a.end() || *ai != *bi) return *bi == fs::path() && std::next(bi) == b.end();
-    return true;
-}
-
 namespace {
 
 // Outputs never touch inputs: every output goes below OUT, so OUT may neither be an input, lie
@@ -138,7 +123,7 @@ const char* mshconv::to_string(ItemKind kind) {
 }
 
 mshconv::BatchFormats mshconv::parse_batch_formats(const std::string& text) {
-    const std::string lower = msh::conversion::lower_ascii(text);
+    const std::string lower = msh::lower_ascii(text);
     BatchFormats formats;
     size_t start = 0;
     while (start <= lower.size()) {
@@ -162,6 +147,22 @@ std::string mshconv::to_string(const BatchFormats& formats) {
     for (const auto& [format, name] : msh::conversion::kBatchFormatNames)
         if (formats.count(format)) text += (text.empty() ? "" : ",") + std::string(name);
     return text;
+}
+
+// On the disk both resolved (`..`, `.` and symlinks of existing parts); in other stores by their
+// normal form.
+bool mshconv::is_within(Io& io, const Path& inner, const Path& outer) {
+    namespace fs = std::filesystem;
+    fs::path a = inner.lexically_normal(), b = outer.lexically_normal();
+    if (msh::on_disk(&io)) {
+        std::error_code ec;
+        a = fs::weakly_canonical(inner, ec);
+        b = fs::weakly_canonical(outer, ec);
+    }
+    auto ai = a.begin();
+    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai)
+        if (ai == a.end() || *ai != *bi) return *bi == fs::path() && std::next(bi) == b.end();
+    return true;
 }
 
 mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const OnItem& on_item,

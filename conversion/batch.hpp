@@ -93,8 +93,4 @@ struct BatchRun {
     }
 };
 
-// `inner` is `outer` or lies below it.
-bool is_within(mshconv::Io& io, const std::filesystem::path& inner,
-               const std::filesystem::path& outer);
-
 } // namespace msh::conversion

@@ -142,3 +142,8 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
     result.seconds = slowest;
     return result;
 }
+
+mshconv::BatchShard mshconv::parse_batch_shard(const std::string& text) {
+    const msh::conversion::Shard shard = msh::conversion::parse_shard(text);
+    return {unsigned(shard.index), unsigned(shard.count)};
+}

@@ -6,6 +6,7 @@
 
 #include "formats/bytes.hpp"
 #include "formats/gltf.hpp"
+#include "formats/names.hpp"
 #include "scene/scene.hpp"
 #include "sidecar/written_file.hpp"
 
@@ -44,12 +45,6 @@ enum class SceneFormat { Gltf, Glb, Obj };
 // By the extension of `file_name` (case-insensitive); nullopt for anything else.
 std::optional<SceneFormat> scene_format_of(const std::string& file_name);
 const char* extension_of(SceneFormat format); // ".gltf", ".glb", ".obj"
-
-// ASCII letters lowered (game file names compare case-insensitively; CP1251 bytes unchanged).
-std::string lower_ascii(std::string s);
-// Levenshtein distance (insertions, deletions, substitutions): how close a mistyped name is to
-// a known one, for "did you mean".
-size_t edit_distance(const std::string& a, const std::string& b);
 
 // The stem of a file name (`tank.glb` -> `tank`), for the names of the files beside it.
 std::string file_stem(const std::string& file_name);

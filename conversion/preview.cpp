@@ -10,6 +10,8 @@
 #include "formats/texm.hpp"
 #include "model_import.hpp"
 #include "preview_view.hpp"
+#include "view_page.hpp"
+#include "viewer_bundle.hpp"
 
 #include <mshconv/preview.hpp>
 
@@ -116,6 +118,16 @@ const char* to_string(PreviewView view) {
     return msh::conversion::name_of(msh::conversion::kPreviewViewNames, view);
 }
 
+std::optional<PreviewView> parse_preview_view(const std::string& name) {
+    const auto view = msh::conversion::named(msh::conversion::kPreviewViewNames, name);
+    if (view == PreviewView::Default) return std::nullopt; // no name the command takes
+    return view;
+}
+
+std::optional<OverlayStyle> parse_overlay_style(const std::string& name) {
+    return msh::conversion::named(msh::conversion::kOverlayStyleNames, name);
+}
+
 const char* to_string(OverlayStyle style) {
     return msh::conversion::name_of(msh::conversion::kOverlayStyleNames, style);
 }
@@ -139,6 +151,30 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
             .value_or(PreviewKind::Model);
     out.metadata_json = p.metadata.dump(2) + "\n";
     return out;
+}
+
+bool viewer_built() {
+    return msh::conversion::viewer_built();
+}
+
+ViewPage view_page(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
+    msh::conversion::require_viewer(); // before the input is read
+    const msh::conversion::Job job{request.sources, io, on_message};
+    const msh::conversion::PreviewSettings settings = msh::conversion::preview_settings(
+        request.options, msh::conversion::readings_of(request.sources));
+    nlohmann::json view;
+    const msh::conversion::Preview p = msh::conversion::locating_errors(io, {request.input}, [&] {
+        return msh::conversion::preview_of(job, request.input, settings, &view);
+    });
+    for (const std::string& w : p.warnings) job.warn(w);
+    ViewPage page;
+    // The page names the input without its folders: the same page from any folder.
+    page.name = msh::conversion::parse_address(io, request.input).portable();
+    view["name"] = page.name;
+    page.kind = msh::conversion::named(msh::conversion::kPreviewKindNames, view.value("kind", ""))
+                    .value_or(PreviewKind::Model);
+    page.html = msh::conversion::view_page_html(page.name, view);
+    return page;
 }
 
 } // namespace mshconv

@@ -22,6 +22,7 @@ VERBS = {
     "convert": "include/mshconv/convert.hpp",
     "batch": "include/mshconv/batch.hpp",
     "preview": "include/mshconv/preview.hpp",
+    "view_page": "include/mshconv/preview.hpp",
     "info": "include/mshconv/inspect.hpp",
     "validate": "include/mshconv/inspect.hpp",
     "nres_list": "include/mshconv/nres.hpp",

@@ -41,6 +41,8 @@ std::string to_string(const BatchFormats& formats);
 struct BatchShard {
     unsigned index = 1, count = 1;
 };
+// "I/N" as `mshconv batch --shard` takes it; throws UsageError unless 1 <= I <= N.
+BatchShard parse_batch_shard(const std::string& text);
 
 struct BatchOptions {
     BatchFormats to;

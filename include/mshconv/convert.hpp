@@ -21,6 +21,10 @@
 
 namespace mshconv {
 
+// The file an address reads: ARCHIVE for ARCHIVE:ENTRY (or ARCHIVE:ENTRY:ENTRY), the path itself
+// for a file. What a caller compares with an output so that an input is never overwritten.
+Path address_file(const std::string& address, Io& io = disk());
+
 // Every LOD or every group, where an index would choose one (ConvertOptions::lod and group).
 inline constexpr int kAll = -1;
 

@@ -67,6 +67,10 @@ class FileIo final : public Io {
 // The process's FileIo, what the library uses when no Io is given.
 FileIo& disk();
 
+// Whether `inner` is `outer` or lies below it, as `io` sees the two (a link to the same folder
+// counts): an output that would land inside an input.
+bool is_within(Io& io, const Path& inner, const Path& outer);
+
 // Files held in memory under their normalized generic paths ("dir/a.glb"); folders are implied
 // by the files beneath them. Reads hand out shared views of the stored bytes. Safe to use from
 // several threads (batch runs its items in parallel).

@@ -25,8 +25,11 @@ enum class OverlayStyle { None, Outline, Fill };
 
 // "iso", ..., "grid" ("default" for Default): the names `mshconv preview --view` takes.
 const char* to_string(PreviewView view);
+// The view or style by its name as `mshconv preview` takes it; nullopt for another name.
+std::optional<PreviewView> parse_preview_view(const std::string& name);
 // "none", "outline", "fill".
 const char* to_string(OverlayStyle style);
+std::optional<OverlayStyle> parse_overlay_style(const std::string& name);
 
 struct PreviewOptions {
     int width = 256, height = 256; // one view; a grid is 2 x 2 views
@@ -63,5 +66,19 @@ struct Preview {
 // Throws UsageError on bad options, std::runtime_error on an input it cannot draw. Warnings
 // (an untextured material, say) go to `on_message`.
 Preview preview(const PreviewRequest& request, Io& io = disk(), const OnMessage& on_message = {});
+
+// The interactive 3D view of the input: one HTML page with the viewer's script and the asset
+// inline, which opens from disk (what `mshconv view` writes).
+struct ViewPage {
+    std::string html;
+    PreviewKind kind = PreviewKind::Model;
+    std::string name; // the input without its folders (ARCHIVE:ENTRY), the page's title
+};
+
+// Throws UsageError in a library built without the viewer (viewer_built(): Node was missing
+// when it was configured), before the input is read; otherwise as preview() does.
+ViewPage view_page(const PreviewRequest& request, Io& io = disk(),
+                   const OnMessage& on_message = {});
+bool viewer_built();
 
 } // namespace mshconv
