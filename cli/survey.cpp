@@ -1,474 +1,24 @@
 // `mshconv survey GAME_DIR [--json R.json] [--sheet DIR]`: what a player who owns the game runs and
-// shares. Counts of every kind beside the published figures of the real install, the files and
-// entries the tolerant readers find damaged and the strict readers refuse, and for each contested
-// reading (formats/readings.hpp) the statistic that decides it and the variant the data supports.
-// The text report opens with the verdict for the player (the --reading flags the data supports,
-// which to pass, and why in words); the statistics follow for spec authors. The report holds
-// counts, hashes and names only, never game bytes; --sheet draws the 888 and paletted textures
-// both ways round for the one reading no count decides (texm-rgb; survey_sheet.hpp).
-// The JSON is described field by field in docs/survey.md.
+// shares (mshconv::survey, include/mshconv/survey.hpp). The text report opens with the verdict for
+// the player (the --reading flags the data supports, which to pass, and why in words); the
+// statistics follow for spec authors. The JSON is described field by field in docs/survey.md.
 #include "commands.hpp"
 #include "console.hpp"
 #include "log.hpp"
 #include "options.hpp"
-#include "survey_sheet.hpp"
-#include "survey_stats.hpp"
 
-#include "formats/file_io.hpp"
-#include "formats/names.hpp"
-#include "formats/nres.hpp"
-#include "formats/readings.hpp"
-#include "sidecar/base64.hpp"
+#include <mshconv/survey.hpp>
 
-#include <nlohmann/json.hpp>
-
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
-
-#ifndef MSHCONV_VERSION
-#define MSHCONV_VERSION "unknown"
-#endif
 
 namespace msh::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
-using survey::Result;
-using survey::SheetOutcome;
-
-// ---- published figures of the real install -----------------------------------------------------
-//
-// part 1 / part 2: docs/formats (nres.md §11, msh.md §2, texm-materials.md §13, terrain.md §4,
-// terrain.md §11; Texm formats 556, 88 and other are 0 in part 1: the five listed add up to the
-// 518). openparkan: the figures the openparkan project (dragonee/openparkan) publishes for its
-// Part 1 install (116 NRes archives with 6,697 members; Textures.lib 393 Texm
-// {0: 15, 565: 47, 888: 52, 4444: 42, 8888: 237}, 65 with a Page table; 435 meshes with 241,887
-// triangles; Material.lib 905 records; 15,138 batches).
-using Figure = std::optional<uint64_t>;
-struct Published {
-    const char* key;   // the found value (figure() below)
-    const char* label; // report text
-    Figure part1, part2, openparkan;
-};
-constexpr std::nullopt_t none = std::nullopt;
-const Published kPublished[] = {
-    {"nres_files", "NRes files", 120, 134, 116},                // nres.md §11
-    {"nres_entries", "NRes entries", 6804, 8171, 6697},         // nres.md §11
-    {"models", "MSH models", 435, 511, 435},                    // msh.md §2
-    {"animated_models", "animated models", 157, 200, none},     // msh.md §2
-    {"models_with_res20", "models with Res20", 21, none, none}, // msh.md §2
-    {"batches", "batches", 15153, none, 15138},                 // msh.md §2
-    {"triangles", "triangles", 241887, none, 241887},           // msh.md §2
-    {"texm", "Texm textures", 518, 631, none},                  // texm-materials.md §13
-    {"texm_format_0", "  Texm format 0 (paletted)", 15, none, none},
-    {"texm_format_565", "  Texm format 565", 155, none, none},
-    {"texm_format_556", "  Texm format 556", 0, none, none},
-    {"texm_format_4444", "  Texm format 4444", 59, none, none},
-    {"texm_format_88", "  Texm format 88", 0, none, none},
-    {"texm_format_888", "  Texm format 888", 52, none, none},
-    {"texm_format_8888", "  Texm format 8888", 237, none, none},
-    {"texm_format_other", "  Texm other formats", 0, none, none},
-    {"textures_lib_texm", "Textures.lib Texm", 393, none, 393}, // texm-materials.md §13
-    {"textures_lib_format_0", "  Textures.lib format 0", 15, none, 15},
-    {"textures_lib_format_565", "  Textures.lib format 565", 47, none, 47},
-    {"textures_lib_format_888", "  Textures.lib format 888", 52, none, 52},
-    {"textures_lib_format_4444", "  Textures.lib format 4444", 42, none, 42},
-    {"textures_lib_format_8888", "  Textures.lib format 8888", 237, none, 237},
-    {"textures_lib_page", "  Textures.lib with Page table", 65, none, 65},
-    {"mat0", "MAT0 records", 905, 1127, none}, // texm-materials.md §13
-    {"material_lib_mat0", "Material.lib MAT0 records", none, none, 905},
-    {"mat0_one_phase", "  MAT0 with 1 phase", 531, none, none},
-    {"mat0_anim_blocks_1", "  MAT0 with 1 animation block", 860, none, none},
-    {"mat0_anim_blocks_2", "  MAT0 with 2 animation blocks", 43, none, none},
-    {"mat0_anim_blocks_8", "  MAT0 with 8 animation blocks", 2, none, none},
-    {"terrains", "Land.msh terrains", 33, 32, none}, // terrain.md §11
-    {"terrain_vertices", "terrain vertices", 299450, 188024, none},
-    {"terrain_faces", "terrain faces", 275882, 184454, none},
-    {"terrain_faces_layer2", "terrain faces with a second layer", 32450, none, none}, // §4
-    {"areals", "areals (Land.map)", 34662, 18984, none}, // terrain.md §11
-};
-
-uint64_t value_or_zero(const std::map<std::string, uint64_t>& m, const std::string& k) {
-    const auto it = m.find(k);
-    return it == m.end() ? 0 : it->second;
-}
-
-// Figures of the top-level libraries with this leaf name (case-insensitive).
-survey::ArchiveFigures library(const Result& r, const std::string& leaf) {
-    survey::ArchiveFigures sum;
-    for (const auto& [name, f] : r.counts.archives) {
-        const std::string base = name.substr(name.rfind('/') + 1);
-        if (lower_ascii(base) != leaf) continue;
-        sum.entries += f.entries, sum.texm += f.texm, sum.texm_with_page += f.texm_with_page;
-        sum.mat0 += f.mat0, sum.models += f.models;
-        for (const auto& [k, n] : f.texm_formats) sum.texm_formats[k] += n;
-    }
-    return sum;
-}
-
-uint64_t figure(const Result& r, const std::string& key) {
-    const survey::Counts& c = r.counts;
-    if (key.starts_with("texm_format_")) return value_or_zero(c.texm_formats, key.substr(12));
-    if (key.starts_with("textures_lib")) {
-        const survey::ArchiveFigures t = library(r, "textures.lib");
-        if (key == "textures_lib_texm") return t.texm;
-        if (key == "textures_lib_page") return t.texm_with_page;
-        return value_or_zero(t.texm_formats, key.substr(sizeof("textures_lib_format_") - 1));
-    }
-    if (key == "material_lib_mat0") return library(r, "material.lib").mat0;
-    if (key == "mat0_one_phase") {
-        const auto it = c.mat0_phases.find(1);
-        return it == c.mat0_phases.end() ? 0 : it->second;
-    }
-    if (key.starts_with("mat0_anim_blocks_")) {
-        const auto it = c.mat0_anim_blocks.find(std::stoull(key.substr(17)));
-        return it == c.mat0_anim_blocks.end() ? 0 : it->second;
-    }
-    const std::map<std::string, uint64_t> plain = {{"nres_files", c.nres_files},
-                                                   {"nres_entries", c.nres_entries},
-                                                   {"models", c.models},
-                                                   {"animated_models", c.animated_models},
-                                                   {"models_with_res20", c.models_with_res20},
-                                                   {"batches", c.batches},
-                                                   {"triangles", c.triangles},
-                                                   {"texm", c.texm},
-                                                   {"mat0", c.mat0},
-                                                   {"terrains", c.terrains},
-                                                   {"terrain_vertices", c.terrain_vertices},
-                                                   {"terrain_faces", c.terrain_faces},
-                                                   {"terrain_faces_layer2", c.terrain_faces_layer2},
-                                                   {"areals", c.areals}};
-    return value_or_zero(plain, key);
-}
-
-// ---- the contested readings --------------------------------------------------------------------
-
-struct Verdict {
-    std::string name;
-    std::vector<std::string> variants; // the default first
-    std::string supported;             // a variant, "undecided" or "mixed"
-    std::string why;                   // one line: the deciding statistic in the spec's terms
-    json statistic;
-    std::string evidence; // what was counted, in a player's words
-    std::string offsets;  // the byte offsets `why` names, explained ("" when it names none)
-
-    // A `--reading NAME=VARIANT` selects it; the others are questions for the format spec only.
-    bool switchable() const {
-        for (const ReadingInfo& info : reading_infos())
-            if (info.name == name) return true;
-        return false;
-    }
-    bool decided() const {
-        return std::find(variants.begin(), variants.end(), supported) != variants.end();
-    }
-};
-
-std::vector<std::string> variants_of(const char* name) {
-    for (const ReadingInfo& info : reading_infos())
-        if (std::string(info.name) == name) return {info.variants.begin(), info.variants.end()};
-    return {};
-}
-
-std::string n(uint64_t v) {
-    return std::to_string(v);
-}
-
-// The variant without violations when the other has some; the one with fewer otherwise.
-std::string fewer_violations(uint64_t a, uint64_t b, const std::string& va, const std::string& vb) {
-    if (a == b) return "undecided";
-    return a < b ? va : vb;
-}
-
-Verdict key_quaternion(const Result& r) {
-    const survey::KeyStats& k = r.keys;
-    const bool by_static = k.static_at_22 + k.static_at_16 > 0;
-    const uint64_t at22 = by_static ? k.static_at_22 : k.all_at_22;
-    const uint64_t at16 = by_static ? k.static_at_16 : k.all_at_16;
-    Verdict v{"key-quaternion", variants_of("key-quaternion"), "undecided", "", {}, "", ""};
-    if (at22 != at16) v.supported = at22 > at16 ? "xyzw" : "wxyz";
-    v.why = std::string(by_static ? "static" : "all") +
-            " keys with |value| = 32767 at +22 (word 3): " + n(at22) +
-            ", at +16 (word 0): " + n(at16) +
-            "; identity is (0,0,0,32767) under xyzw, (32767,0,0,0) under wxyz";
-    if (k.keys == 0) {
-        v.evidence = "no animation key found";
-    } else if (by_static) {
-        const uint64_t turned = k.static_keys - at22 - at16;
-        v.evidence =
-            n(at22) + " of " + n(k.static_keys) +
-            " parts that never move store \"no rotation\" the way xyzw reads it, " + n(at16) +
-            " the way wxyz does (read the wrong way, such a part stands turned half round)" +
-            (turned ? "; the other " + n(turned) + " are turned and tell nothing" : "");
-    } else {
-        v.evidence = "no part that never moves stores \"no rotation\"; of " + n(k.keys) +
-                     " animation keys, " + n(at22) + " hold a full-length value where xyzw keeps " +
-                     "the rotation's w, " + n(at16) + " where wxyz does";
-    }
-    v.offsets = "a key's rotation is four 16-bit numbers at +16..+23 (word 0 at +16, word 3 at "
-                "+22); 32767 stands for 1.0, the w of \"no rotation\"";
-    v.statistic = {{"models", k.models},
-                   {"keys", k.keys},
-                   {"static_keys", k.static_keys},
-                   {"decided_on", by_static ? "static_keys" : "all_keys"},
-                   {"all_keys_full_at_22", k.all_at_22},
-                   {"all_keys_full_at_16", k.all_at_16},
-                   {"static_keys_full_at_22", k.static_at_22},
-                   {"static_keys_full_at_16", k.static_at_16}};
-    return v;
-}
-
-Verdict batch_material(const Result& r) {
-    const survey::BatchStats& b = r.batches;
-    Verdict v{"batch-material", variants_of("batch-material"), "undecided", "", {}, "", ""};
-    // Violations: "row" when +2 is past the WEAR rows; "wear-id" when the low byte of +4 is no
-    // row's legacy id.
-    if (b.batches == 0)
-        v.why = "no batch of a model with a WEAR of its stem";
-    else if (b.row_out_of_range == 0 && b.id_unresolved == 0)
-        v.why = "both readings resolve every batch (" + n(b.id_same_row) + " of " + n(b.batches) +
-                " to the same row)";
-    else
-        v.supported = fewer_violations(b.row_out_of_range, b.id_unresolved, "row", "wear-id");
-    if (v.why.empty())
-        v.why = n(b.batches) + " batches: +2 past the WEAR rows on " + n(b.row_out_of_range) +
-                "; low byte of +4 no row's legacy id on " + n(b.id_unresolved) +
-                "; +2 != low byte on " + n(b.low_byte_differs) + " (" +
-                n(b.differs_explained_by_id) + " of them explained by the legacy id)";
-    if (b.batches == 0)
-        v.evidence = "no model with a material list (.wea) of its own name was found";
-    else
-        v.evidence = "of " + n(b.batches) + " model parts (batches), " + n(b.row_in_range) +
-                     " find their material in their model's .wea by row number (row), " +
-                     n(b.id_resolves) + " by material id (wear-id)" +
-                     (b.row_out_of_range == 0 && b.id_unresolved == 0
-                          ? ", " + n(b.id_same_row) + " of them the same material both ways"
-                          : "; a part that finds none shows a wrong or missing material");
-    v.offsets = "a batch is the triangles of one part with one material: +2 is its 16-bit row "
-                "number in the WEAR (.wea) list, +4 the byte matched against the rows' ids";
-    v.statistic = {{"models_with_wear", b.models_with_wear},
-                   {"models_without_wear", b.models_without_wear},
-                   {"models_with_unreadable_wear", b.models_with_unreadable_wear},
-                   {"batches", b.batches},
-                   {"row_in_range", b.row_in_range},
-                   {"row_out_of_range", b.row_out_of_range},
-                   {"low_byte_differs", b.low_byte_differs},
-                   {"id_resolves", b.id_resolves},
-                   {"id_unresolved", b.id_unresolved},
-                   {"id_same_row", b.id_same_row},
-                   {"differs_explained_by_id", b.differs_explained_by_id}};
-    return v;
-}
-
-Verdict face_material(const Result& r) {
-    const survey::FaceStats& f = r.faces;
-    Verdict v{"face-material", variants_of("face-material"), "undecided", "", {}, "", ""};
-    const uint64_t v12 = f.byte4_past_land1 + f.byte5_past_land2;
-    const uint64_t v21 = f.byte4_past_land2 + f.byte5_past_land1;
-    if (f.maps == 0)
-        v.why = "no Land.msh with Land1.wea and Land2.wea beside it";
-    else if (v12 == 0 && v21 == 0)
-        v.why = "no face indexes past either table under either reading";
-    else
-        v.supported = fewer_violations(v12, v21, "land1-land2", "land2-land1");
-    if (v.why.empty())
-        v.why = n(f.faces) + " faces on " + n(f.maps) +
-                " maps: out-of-range rows under land1-land2 " + n(v12) + ", under land2-land1 " +
-                n(v21);
-    if (f.maps == 0)
-        v.evidence = "no Land.msh with Land1.wea and Land2.wea beside it";
-    else
-        v.evidence = "of " + n(f.faces) + " ground faces on " + n(f.maps) + " maps, " + n(v12) +
-                     " material references point past the end of their list under land1-land2, " +
-                     n(v21) +
-                     " under land2-land1 (such a face shows a wrong or missing ground texture)";
-    v.offsets = "a ground face's byte 4 names its material row, byte 5 a second layer's row "
-                "(0xFF: none); land1-land2 looks byte 4 up in Land1.wea and byte 5 in Land2.wea, "
-                "land2-land1 the other way round";
-    v.statistic = {{"maps", f.maps},
-                   {"maps_without_wear", f.maps_without_wear},
-                   {"faces", f.faces},
-                   {"byte5_set", f.byte5_set},
-                   {"byte4_past_land1", f.byte4_past_land1},
-                   {"byte4_past_land2", f.byte4_past_land2},
-                   {"byte5_past_land1", f.byte5_past_land1},
-                   {"byte5_past_land2", f.byte5_past_land2},
-                   {"violations_land1_land2", v12},
-                   {"violations_land2_land1", v21}};
-    return v;
-}
-
-Verdict texm_rgb(const Result& r, bool sheet) {
-    Verdict v{"texm-rgb", variants_of("texm-rgb"), "undecided", "", {}, "", ""};
-    v.why = "no count decides it: " + n(r.texm_888) + " textures of format 888 and " +
-            n(r.texm_paletted) + " paletted ones; " +
-            (sheet ? "look at the contact sheet (left half bgr, right half rgb)"
-                   : "run with --sheet DIR and look at them");
-    const uint64_t both = r.texm_888 + r.texm_paletted;
-    if (both == 0)
-        v.evidence =
-            "no texture of format 888 or paletted was found; no other format depends on it";
-    else
-        v.evidence = "no count can tell: " + n(both) + " textures (" + n(r.texm_888) +
-                     " true-colour, " + n(r.texm_paletted) +
-                     " paletted) show red and blue swapped under the wrong reading; " +
-                     (sheet ? "look at the contact sheet: natural colours (skin, sky, fire) on "
-                              "the right halves, labelled RGB, mean --reading texm-rgb=rgb"
-                            : "run again with --sheet DIR and look at them");
-    v.statistic = {{"texm_888", r.texm_888}, {"texm_paletted", r.texm_paletted}};
-    return v;
-}
-
-// No count tells a LOD from a damage state: the slots reading stays the user's call.
-Verdict slots(const Result& r) {
-    Verdict v{"slots", variants_of("slots"), "undecided", "", {}, "", ""};
-    v.why = "no count decides it: " + n(r.counts.models) +
-            " models; compare a model's slots 5..9 (damage state 1 under state-lod) in the game";
-    v.evidence = "no count can tell whether a part's 15 slots are 3 levels of detail x 5 groups "
-                 "(lod-group) or 3 damage states x 5 levels of detail (state-lod); export a "
-                 "model: if its @lod1 parts look damaged rather than simpler, try --reading "
-                 "slots=state-lod";
-    v.statistic = {{"models", r.counts.models}};
-    return v;
-}
-
-Verdict sort_fold(const Result& r) {
-    const auto& lib = r.folds.libraries;
-    const uint64_t upper = value_or_zero(lib, "upper"), lower = value_or_zero(lib, "lower");
-    // The variants: the fold new archives are written with (the project's default) first.
-    const nres::NameFold def = nres::Archive{}.fold;
-    const nres::NameFold other =
-        def == nres::NameFold::Upper ? nres::NameFold::Lower : nres::NameFold::Upper;
-    Verdict v{"nres-sort-fold",
-              {nres::fold_name(def), nres::fold_name(other)},
-              "undecided",
-              "",
-              {},
-              "",
-              ""};
-    if (upper && lower)
-        v.supported = "mixed";
-    else if (upper || lower)
-        v.supported = upper ? "upper" : "lower";
-    std::string list;
-    for (const auto& [fold, count] : lib)
-        list += (list.empty() ? "" : ", ") + n(count) + " " + fold;
-    v.why = "libraries by the fold their stored order follows: " + (list.empty() ? "none" : list);
-    uint64_t libraries = 0;
-    for (const auto& [fold, count] : lib) libraries += count;
-    v.evidence = "of " + n(libraries) + " archives, " + n(lower) +
-                 " are sorted by lower-case names, " + n(upper) + " by upper-case names, " +
-                 n(value_or_zero(lib, "either")) + " either way (their names do not tell), " +
-                 n(value_or_zero(lib, "neither")) +
-                 " neither; mshconv keeps each archive's stored order and sorts new ones by " +
-                 nres::fold_name(def) + "-case names";
-    json odd = json::array();
-    for (const survey::Problem& p : r.folds.lower_or_neither)
-        odd.push_back({{"where", p.where}, {"fold", p.error}});
-    v.statistic = {{"libraries", lib}, {"images", r.folds.images}, {"lower_or_neither", odd}};
-    return v;
-}
-
-Verdict cell_pairs(const Result& r) {
-    const survey::CellPairStats& c = r.cell_pairs;
-    Verdict v{"terrain-cell-pairs", {"one-per-face", "independent"}, "undecided", "", {}, "", ""};
-    if (c.equal && !c.different) v.supported = "one-per-face";
-    if (c.different && !c.equal) v.supported = "independent";
-    if (c.different && c.equal) v.supported = "mixed";
-    v.why = "Land.msh with as many type-11 pairs as type-21 faces: " + n(c.equal) +
-            ", other counts: " + n(c.different) + ", without either table: " + n(c.absent);
-    v.evidence = "of " + n(c.maps) + " maps, " + n(c.equal) +
-                 " have exactly one cell pair (type 11) per ground face (type 21), " +
-                 n(c.different) + " another number, " + n(c.absent) +
-                 " lack one of the tables; mshconv keeps both tables as stored";
-    json diff = json::array();
-    for (const auto& m : c.differing)
-        diff.push_back({{"where", m.where}, {"pairs", m.pairs}, {"faces", m.faces}});
-    v.statistic = {{"maps", c.maps},
-                   {"equal", c.equal},
-                   {"different", c.different},
-                   {"absent", c.absent},
-                   {"differing", diff}};
-    return v;
-}
-
-Verdict res20(const Result& r) {
-    const survey::Res20Stats& s = r.res20;
-    Verdict v{"res20-node-index", {"node-index-48", "other"}, "undecided", "", {}, "", ""};
-    if (s.models && (s.out_of_range || !s.not_multiple_of_48.empty()))
-        v.supported = "other";
-    else if (s.records && !s.out_of_range)
-        v.supported = "node-index-48";
-    // A count can only refute the 48-byte reading: "node-index-48" means "not refuted".
-    v.why = n(s.models) + " models with Res20, " + n(s.not_multiple_of_48.size()) +
-            " not a multiple of 48 bytes; of " + n(s.records) +
-            " 48-byte records the i32 at +0 is a node index on " + n(s.in_range) +
-            ", out of range on " + n(s.out_of_range) + " (a count can only refute node-index-48)";
-    v.evidence = n(s.models) +
-                 " models carry the extra table Res20; read as 48-byte records that start with "
-                 "a part number, " +
-                 n(s.in_range) + " of " + n(s.records) + " records name an existing part, " +
-                 n(s.out_of_range) + " do not, " + n(s.not_multiple_of_48.size()) +
-                 " tables are no multiple of 48 bytes; a count can only rule this reading out, "
-                 "and mshconv keeps the table as stored";
-    v.offsets = "+0 is the first 4 bytes of each 48-byte record";
-    json odd = json::array();
-    for (const auto& t : s.not_multiple_of_48)
-        odd.push_back({{"where", t.where}, {"size", t.size}});
-    v.statistic = {{"models", s.models},
-                   {"models_multiple_of_48", s.models_multiple_of_48},
-                   {"records", s.records},
-                   {"in_range", s.in_range},
-                   {"out_of_range", s.out_of_range},
-                   {"not_multiple_of_48", odd}};
-    return v;
-}
-
-// ---- the verdict -------------------------------------------------------------------------------
-
-// One reading in a player's words: the variant the data fits or the one used, and what was
-// counted.
-std::string plain_line(const Verdict& v) {
-    if (!v.switchable()) return v.name + ": " + v.supported + "; " + v.evidence;
-    if (v.decided()) return v.name + "=" + v.supported + " fits: " + v.evidence;
-    return v.name + ": undecided, " + v.variants[0] + " (the default) is used; " + v.evidence;
-}
-
-// The switchable readings sorted into what to pass, the defaults the data confirms, and the
-// undecided ones (whose default is used); each as NAME=VARIANT.
-struct Summary {
-    std::vector<std::string> pass, defaults_that_fit, undecided;
-};
-
-Summary summarize(const std::vector<Verdict>& verdicts) {
-    Summary s;
-    for (const Verdict& v : verdicts) {
-        if (!v.switchable()) continue;
-        if (!v.decided())
-            s.undecided.push_back(v.name + "=" + v.variants[0]);
-        else
-            (v.supported == v.variants[0] ? s.defaults_that_fit : s.pass)
-                .push_back(v.name + "=" + v.supported);
-    }
-    return s;
-}
-
-json verdict_json(const std::vector<Verdict>& verdicts) {
-    const Summary s = summarize(verdicts);
-    json undecided = json::object(), why = json::object();
-    for (const Verdict& v : verdicts) {
-        why[v.name] = plain_line(v);
-        if (v.switchable() && !v.decided()) undecided[v.name] = v.variants[0];
-    }
-    return {{"pass", s.pass},
-            {"defaults_that_fit", s.defaults_that_fit},
-            {"undecided", undecided},
-            {"why", why}};
-}
 
 // ---- progress ----------------------------------------------------------------------------------
 
@@ -502,108 +52,6 @@ class ProgressLine {
     std::chrono::steady_clock::time_point start_, last_{};
 };
 
-// ---- report ------------------------------------------------------------------------------------
-
-json problems(const std::vector<survey::Problem>& list) {
-    json a = json::array();
-    for (const survey::Problem& p : list) a.push_back({{"where", p.where}, {"error", p.error}});
-    return a;
-}
-
-json to_json(const Result& r, const std::vector<Verdict>& verdicts, const std::string& dir_name,
-             const std::optional<SheetOutcome>& sheet) {
-    const survey::Counts& c = r.counts;
-    auto keyed = [](const std::map<uint64_t, uint64_t>& m) {
-        json j = json::object();
-        for (const auto& [k, v] : m) j[std::to_string(k)] = v;
-        return j;
-    };
-    json formats = json::object();
-    for (const texm::Format f : texm::kAllFormats) formats[std::to_string(uint32_t(f))] = 0;
-    formats["other"] = 0;
-    for (const auto& [k, v] : c.texm_formats) formats[k] = v;
-    json counts = {{"files", c.files},
-                   {"bytes", c.bytes},
-                   {"unreadable_files", c.unreadable_files},
-                   {"other_files", c.other_files},
-                   {"nres_files", c.nres_files},
-                   {"nres_entries", c.nres_entries},
-                   {"nested_archives", c.nested_archives},
-                   {"models", c.models},
-                   {"loose_models", c.loose_models},
-                   {"legacy_node_models", c.legacy_node_models},
-                   {"animated_models", c.animated_models},
-                   {"model_nodes", c.model_nodes},
-                   {"model_vertices", c.model_vertices},
-                   {"batches", c.batches},
-                   {"triangles", c.triangles},
-                   {"keys", c.keys},
-                   {"models_with_res20", c.models_with_res20},
-                   {"texm", c.texm},
-                   {"loose_texm", c.loose_texm},
-                   {"texm_formats", formats},
-                   {"texm_with_page", c.texm_with_page},
-                   {"mat0", c.mat0},
-                   {"mat0_phases", keyed(c.mat0_phases)},
-                   {"mat0_anim_blocks", keyed(c.mat0_anim_blocks)},
-                   {"wear",
-                    {{"in_archives", c.wear_in_archives},
-                     {"loose", c.wear_loose},
-                     {"rows", c.wear_rows},
-                     {"rows_with_extra_tokens", c.wear_rows_with_extra},
-                     {"lightmap_sections", c.wear_lightmap_sections},
-                     {"lightmap_sections_count_zero", c.wear_lightmaps_count_zero}}},
-                   {"terrains", c.terrains},
-                   {"terrain_vertices", c.terrain_vertices},
-                   {"terrain_faces", c.terrain_faces},
-                   {"terrain_faces_layer2", c.terrain_faces_layer2},
-                   {"areal_maps", c.areal_maps},
-                   {"areals", c.areals}};
-    json archives = json::object();
-    for (const auto& [name, f] : c.archives)
-        archives[name] = {{"entries", f.entries},
-                          {"models", f.models},
-                          {"texm", f.texm},
-                          {"texm_formats", f.texm_formats},
-                          {"texm_with_page", f.texm_with_page},
-                          {"mat0", f.mat0}};
-    json published = json::array();
-    for (const Published& p : kPublished) {
-        auto fig = [](const Figure& f) { return f ? json(*f) : json(nullptr); };
-        published.push_back({{"figure", p.key},
-                             {"found", figure(r, p.key)},
-                             {"part1", fig(p.part1)},
-                             {"part2", fig(p.part2)},
-                             {"openparkan", fig(p.openparkan)}});
-    }
-    json readings = json::object();
-    for (const Verdict& v : verdicts)
-        readings[v.name] = {{"variants", v.variants},
-                            {"default", v.variants.empty() ? "" : v.variants[0]},
-                            {"supported", v.supported},
-                            {"why", v.why},
-                            {"statistic", v.statistic}};
-    json files = json::array();
-    for (const survey::FileRecord& f : r.files)
-        files.push_back({{"name", f.name},
-                         {"size", f.size},
-                         {"xxh3_64", sidecar::hex64(f.hash)},
-                         {"kind", f.kind}});
-    return {{"schema", "mshconv-survey/1"},
-            {"tool_version", MSHCONV_VERSION},
-            {"game_dir", dir_name},
-            {"counts", counts},
-            {"archives", archives},
-            {"published", published},
-            {"damaged", problems(r.damaged)},
-            {"strict_failures", problems(r.strict)},
-            {"readings", readings},
-            {"verdict", verdict_json(verdicts)},
-            {"sheet",
-             sheet ? json{{"pages", sheet->pages}, {"textures", sheet->textures}} : json(nullptr)},
-            {"files", files}};
-}
-
 std::string joined(const std::vector<std::string>& items, const std::string& prefix,
                    const std::string& separator) {
     std::string s;
@@ -635,8 +83,7 @@ void print_wrapped(const std::string& first, const std::string& rest, const std:
 
 // The verdict first: what to pass, which defaults fit, what stays undecided, and one line per
 // reading saying why in a player's words.
-void print_verdict(const Result& r, const std::vector<Verdict>& verdicts) {
-    const Summary s = summarize(verdicts);
+void print_verdict(const mshconv::Survey& s) {
     std::vector<std::string> decided = s.pass;
     decided.insert(decided.end(), s.defaults_that_fit.begin(), s.defaults_that_fit.end());
     // Unwrapped: the flags and NAME=VARIANT pairs are copied from these lines.
@@ -652,27 +99,29 @@ void print_verdict(const Result& r, const std::vector<Verdict>& verdicts) {
     if (!s.undecided.empty())
         std::printf("  undecided, so the default is used: %s\n",
                     joined(s.undecided, "", ", ").c_str());
-    if (!r.damaged.empty() || !r.strict.empty())
+    if (!s.damaged.empty() || !s.strict.empty())
         std::printf("  damaged files or entries: %zu; refused by the strict reader: %zu (listed "
                     "below)\n",
-                    r.damaged.size(), r.strict.size());
+                    s.damaged.size(), s.strict.size());
     std::printf("\nWhy (what was counted):\n");
-    for (const Verdict& v : verdicts)
-        if (v.switchable()) print_wrapped("  ", "      ", plain_line(v));
+    for (const mshconv::SurveyReading& r : s.readings)
+        if (r.switchable) print_wrapped("  ", "      ", r.plain);
     std::printf("\nQuestions for the format spec (no --reading, nothing to pass):\n");
-    for (const Verdict& v : verdicts)
-        if (!v.switchable()) print_wrapped("  ", "      ", plain_line(v));
+    for (const mshconv::SurveyReading& r : s.readings)
+        if (!r.switchable) print_wrapped("  ", "      ", r.plain);
 }
 
-void print_report(const Result& r, const std::vector<Verdict>& verdicts, const std::string& dir,
-                  const std::optional<SheetOutcome>& sheet, const std::string& sheet_dir) {
-    const survey::Counts& c = r.counts;
-    std::printf("mshconv survey of %s: %llu files, %.1f MB\n\n", dir.c_str(),
-                static_cast<unsigned long long>(c.files), double(c.bytes) / 1e6);
-    print_verdict(r, verdicts);
-    if (sheet)
+void print_report(const mshconv::Survey& s, const std::string& dir, const std::string& sheet_dir) {
+    const auto count = [&s](const char* key) -> unsigned long long {
+        const auto it = s.counts.find(key);
+        return it == s.counts.end() ? 0 : it->second;
+    };
+    std::printf("mshconv survey of %s: %llu files, %.1f MB\n\n", dir.c_str(), count("files"),
+                double(count("bytes")) / 1e6);
+    print_verdict(s);
+    if (s.sheet_pages)
         std::printf("\nContact sheet: %zu textures on %zu pages in %s (open index.html)\n",
-                    sheet->textures, sheet->pages, sheet_dir.c_str());
+                    *s.sheet_textures, *s.sheet_pages, sheet_dir.c_str());
 
     std::printf("\n==== Statistics (for spec authors and bug reports) ====\n\n");
     std::printf("Counts (found vs published)\n");
@@ -683,49 +132,48 @@ void print_report(const Result& r, const std::vector<Verdict>& verdicts, const s
                   "Part 1 install. -: no figure published. A patched, modded or partial install "
                   "differs; that alone is no fault.");
     std::printf("  %-36s %10s %10s %10s %11s\n", "", "found", "part 1", "part 2", "openparkan");
-    auto cell = [](const Figure& f) { return f ? std::to_string(*f) : std::string("-"); };
-    for (const Published& p : kPublished)
-        std::printf("  %-36s %10llu %10s %10s %11s\n", p.label,
-                    static_cast<unsigned long long>(figure(r, p.key)), cell(p.part1).c_str(),
+    auto cell = [](const std::optional<uint64_t>& f) {
+        return f ? std::to_string(*f) : std::string("-");
+    };
+    for (const mshconv::SurveyFigure& p : s.published)
+        std::printf("  %-36s %10llu %10s %10s %11s\n", p.label.c_str(),
+                    static_cast<unsigned long long>(p.found), cell(p.part1).c_str(),
                     cell(p.part2).c_str(), cell(p.openparkan).c_str());
     std::printf("\n  also: %llu nested libraries, %llu Texm with a Page table, %llu loose Texm, "
                 "%llu Land.map with %llu areals,\n        WEAR tables %llu in archives + %llu "
                 "loose (%llu rows, %llu with extra tokens, %llu LIGHTMAPS sections, %llu of them "
                 "with count 0),\n        %llu legacy node tables, %llu other files\n",
-                (unsigned long long)c.nested_archives, (unsigned long long)c.texm_with_page,
-                (unsigned long long)c.loose_texm, (unsigned long long)c.areal_maps,
-                (unsigned long long)c.areals, (unsigned long long)c.wear_in_archives,
-                (unsigned long long)c.wear_loose, (unsigned long long)c.wear_rows,
-                (unsigned long long)c.wear_rows_with_extra,
-                (unsigned long long)c.wear_lightmap_sections,
-                (unsigned long long)c.wear_lightmaps_count_zero,
-                (unsigned long long)c.legacy_node_models, (unsigned long long)c.other_files);
+                count("nested_archives"), count("texm_with_page"), count("loose_texm"),
+                count("areal_maps"), count("areals"), count("wear_in_archives"),
+                count("wear_loose"), count("wear_rows"), count("wear_rows_with_extra_tokens"),
+                count("wear_lightmap_sections"), count("wear_lightmap_sections_count_zero"),
+                count("legacy_node_models"), count("other_files"));
     auto hist = [](const char* what, const std::map<uint64_t, uint64_t>& m) {
-        std::string s;
+        std::string text;
         for (const auto& [k, v] : m)
-            s += (s.empty() ? "" : ", ") + std::to_string(k) + ": " + std::to_string(v);
-        std::printf("  %s: %s\n", what, s.empty() ? "none" : s.c_str());
+            text += (text.empty() ? "" : ", ") + std::to_string(k) + ": " + std::to_string(v);
+        std::printf("  %s: %s\n", what, text.empty() ? "none" : text.c_str());
     };
-    hist("MAT0 by phase count", c.mat0_phases);
-    hist("MAT0 by animation blocks", c.mat0_anim_blocks);
+    hist("MAT0 by phase count", s.mat0_phases);
+    hist("MAT0 by animation blocks", s.mat0_anim_blocks);
 
-    std::printf("\nDamaged (the tolerant readers' first error): %zu\n", r.damaged.size());
-    for (const survey::Problem& p : r.damaged)
+    std::printf("\nDamaged (the tolerant readers' first error): %zu\n", s.damaged.size());
+    for (const mshconv::SurveyProblem& p : s.damaged)
         std::printf("  %s: %s\n", p.where.c_str(), p.error.c_str());
-    std::printf("\nStrict failures (the strict readers' first error): %zu\n", r.strict.size());
-    for (const survey::Problem& p : r.strict)
+    std::printf("\nStrict failures (the strict readers' first error): %zu\n", s.strict.size());
+    for (const mshconv::SurveyProblem& p : s.strict)
         std::printf("  %s: %s\n", p.where.c_str(), p.error.c_str());
 
     std::printf("\nReadings (supported variant; the default first in each list)\n");
     print_wrapped("  ", "  ",
                   "+N is a byte position inside one stored record (an animation key, a batch, a "
                   "ground face); the \"offsets:\" line under a reading says what sits there.");
-    for (const Verdict& v : verdicts) {
+    for (const mshconv::SurveyReading& r : s.readings) {
         std::string vars;
-        for (const std::string& x : v.variants) vars += (vars.empty() ? "" : "|") + x;
-        std::printf("  %-20s %-14s (%s)\n", v.name.c_str(), v.supported.c_str(), vars.c_str());
-        print_wrapped("      ", "      ", v.why);
-        if (!v.offsets.empty()) print_wrapped("      offsets: ", "        ", v.offsets);
+        for (const std::string& x : r.variants) vars += (vars.empty() ? "" : "|") + x;
+        std::printf("  %-20s %-14s (%s)\n", r.name.c_str(), r.supported.c_str(), vars.c_str());
+        print_wrapped("      ", "      ", r.why);
+        if (!r.offsets.empty()) print_wrapped("      offsets: ", "        ", r.offsets);
     }
 }
 
@@ -743,58 +191,21 @@ int run_survey(const Args& args) {
                        {{"game-dir", "GAME_DIR"}}, vm))
         return 0;
     const fs::path dir = vm["game-dir"].as<std::string>();
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) {
-        log_error(dir.string() + ": " + (fs::exists(dir, ec) ? "not a folder" : "no such folder"));
+    mshconv::Io& disk = mshconv::disk();
+    if (!disk.is_folder(dir)) {
+        log_error(dir.string() + ": " + (disk.is_file(dir) ? "not a folder" : "no such folder"));
         return 1;
     }
-
-    fs::path canonical = fs::weakly_canonical(dir, ec);
-    if (ec) canonical = dir;
-    if (canonical.filename().empty()) canonical = canonical.parent_path();
-    // The report is written beside the game, never into it: every file there is an input.
-    for (const char* option : {"json", "sheet"}) {
-        if (!vm.count(option)) continue;
-        const fs::path out = fs::weakly_canonical(vm[option].as<std::string>(), ec);
-        const auto [g, o] =
-            std::mismatch(canonical.begin(), canonical.end(), out.begin(), out.end());
-        if (g == canonical.end())
-            throw UsageError(std::string("--") + option + " " + vm[option].as<std::string>() +
-                             " lies inside the game folder " + dir.string() +
-                             "; the survey writes beside it, never into it");
-    }
-
-    survey::Options options;
-    options.sheet = vm.count("sheet") > 0;
-    options.sheet_max_width = survey::kSheetPage - 2 * survey::kSheetSpacing;
+    mshconv::SurveyRequest request{dir};
+    if (vm.count("json")) request.json = vm["json"].as<std::string>();
+    if (vm.count("sheet")) request.sheet = vm["sheet"].as<std::string>();
     ProgressLine progress;
-    options.progress = [&](size_t done, size_t total, const std::string& name) {
+    request.progress = [&](size_t done, size_t total, const std::string& name) {
         progress.update(done, total, name);
     };
-    Result r = survey::collect(dir, options);
+    const mshconv::Survey s = mshconv::survey(request, disk);
     progress.end();
-
-    // The sheet and the JSON appear together or not at all.
-    AtomicFileSet files;
-    std::optional<SheetOutcome> sheet;
-    if (options.sheet)
-        sheet = survey::add_sheet(files, vm["sheet"].as<std::string>(), r.sheet, options.sheet_gap);
-
-    const std::vector<Verdict> verdicts = {
-        key_quaternion(r), batch_material(r), face_material(r), texm_rgb(r, options.sheet),
-        slots(r),          sort_fold(r),      cell_pairs(r),    res20(r)};
-    // The folder's own name only: the rest of the path may name the player.
-    const std::string dir_name = canonical.filename().string();
-    if (vm.count("json")) {
-        const std::string text = to_json(r, verdicts, dir_name, sheet)
-                                     .dump(2, ' ', false, json::error_handler_t::replace) +
-                                 "\n";
-        files.add(vm["json"].as<std::string>(),
-                  ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-    }
-    files.commit();
-    print_report(r, verdicts, dir.string(), sheet,
-                 options.sheet ? vm["sheet"].as<std::string>() : "");
+    print_report(s, dir.string(), request.sheet ? request.sheet->string() : "");
     return 0;
 }
 

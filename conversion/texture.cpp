@@ -1,6 +1,7 @@
 #include "texture.hpp"
 
 #include "formats/diagnostics.hpp"
+#include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "sidecar/portable_address.hpp"
 #include "sidecar/texture_binding.hpp"

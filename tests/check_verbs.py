@@ -25,6 +25,7 @@ VERBS = {
     "view_page": "include/mshconv/preview.hpp",
     "info": "include/mshconv/inspect.hpp",
     "validate": "include/mshconv/inspect.hpp",
+    "survey": "include/mshconv/survey.hpp",
     "nres_list": "include/mshconv/nres.hpp",
     "nres_extract": "include/mshconv/nres.hpp",
     "nres_pack": "include/mshconv/nres.hpp",

@@ -12,6 +12,7 @@
 #include <mshconv/inspect.hpp>
 #include <mshconv/io.hpp>
 #include <mshconv/nres.hpp>
+#include <mshconv/survey.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -233,6 +234,44 @@ BOOST_AUTO_TEST_CASE(every_corpus_archive_unpacks_and_packs_back_in_memory) {
         BOOST_TEST(e.place().file.find("_nres.json") != std::string::npos);
     }
     BOOST_TEST(!io.is_file("bad.rlb"));
+}
+
+BOOST_AUTO_TEST_CASE(a_survey_reads_the_game_folder_through_the_io) {
+    mshconv::MemoryIo io;
+    for (const auto& f : msh::test::corpus()) io.put("game/" + f.relative_path, f.bytes);
+    // The report may not land inside the game folder; nothing is written then.
+    mshconv::SurveyRequest inside{"game"};
+    inside.json = "game/report.json";
+    BOOST_CHECK_THROW(mshconv::survey(inside, io), mshconv::UsageError);
+    BOOST_TEST(!io.is_file("game/report.json"));
+
+    mshconv::SurveyRequest request{"game"};
+    request.json = "report.json";
+    size_t calls = 0, total = 0;
+    request.progress = [&](size_t done, size_t all, const std::string&) {
+        calls = done, total = all;
+    };
+    const mshconv::Survey s = mshconv::survey(request, io);
+    BOOST_TEST(s.game_dir == "game");
+    BOOST_TEST(s.counts.at("files") == msh::test::corpus().size());
+    BOOST_TEST(calls == total);
+    BOOST_TEST(total == msh::test::corpus().size());
+    BOOST_TEST(s.counts.at("models") > 0u);
+    BOOST_TEST(s.counts.at("texm") > 0u);
+    BOOST_TEST(!s.published.empty());
+    BOOST_TEST(s.readings.size() == 8u);
+    for (const mshconv::SurveyReading& r : s.readings) {
+        BOOST_TEST(!r.plain.empty());
+        BOOST_TEST(r.decided == (std::find(r.variants.begin(), r.variants.end(), r.supported) !=
+                                 r.variants.end()));
+    }
+    // The JSON written through the Io says what the result says.
+    const std::vector<uint8_t>& text = io.at("report.json");
+    const nlohmann::json report = nlohmann::json::parse(text.begin(), text.end());
+    BOOST_TEST(report["schema"] == "mshconv-survey/1");
+    BOOST_TEST(report["counts"]["models"] == s.counts.at("models"));
+    BOOST_TEST(report["verdict"]["pass"].size() == s.pass.size());
+    BOOST_TEST(report["damaged"].size() == s.damaged.size());
 }
 
 BOOST_AUTO_TEST_CASE(errors_carry_their_place_as_fields) {

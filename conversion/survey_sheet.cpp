@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace msh::cli::survey {
+namespace msh::conversion::survey {
 
 namespace fs = std::filesystem;
 
@@ -119,13 +119,13 @@ std::string html_escaped(std::string_view s) {
     return out;
 }
 
-void add_text(AtomicFileSet& files, const fs::path& path, const std::string& text) {
-    files.add(path, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+void add_text(OwnedFiles& files, const fs::path& path, const std::string& text) {
+    files.emplace_back(path, Bytes(text.begin(), text.end()));
 }
 
 } // namespace
 
-SheetOutcome add_sheet(AtomicFileSet& files, const fs::path& dir,
+SheetOutcome add_sheet(OwnedFiles& files, const fs::path& dir,
                        const std::vector<SheetTexture>& items, uint32_t gap) {
     struct Place {
         size_t page;
@@ -178,7 +178,7 @@ SheetOutcome add_sheet(AtomicFileSet& files, const fs::path& dir,
             draw_text(page, places[i].x, places[i].y - kLabelAbove, kLeftLabel, 1, kInk);
             draw_text(page, right_x, places[i].y - kLabelAbove, kRightLabel, 1, kInk);
         }
-        files.add(dir / page_name(p), png::encode_rgba(page));
+        files.emplace_back(dir / page_name(p), png::encode_rgba(page));
     }
 
     std::string index =
@@ -236,4 +236,4 @@ SheetOutcome add_sheet(AtomicFileSet& files, const fs::path& dir,
     return {extent.size(), items.size()};
 }
 
-} // namespace msh::cli::survey
+} // namespace msh::conversion::survey

@@ -5,14 +5,15 @@
 
 #include "survey_stats.hpp"
 
-#include "formats/file_io.hpp"
+#include "formats/bytes.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <utility>
 #include <vector>
 
-namespace msh::cli::survey {
+namespace msh::conversion::survey {
 
 struct SheetOutcome {
     size_t pages = 0, textures = 0;
@@ -22,10 +23,13 @@ struct SheetOutcome {
 constexpr uint32_t kSheetPage = 1024;
 constexpr uint32_t kSheetSpacing = 16;
 
+// Files to write as one set, with their bytes.
+using OwnedFiles = std::vector<std::pair<std::filesystem::path, Bytes>>;
+
 // Adds the pages, index.txt and index.html under `dir` to `files` (the report's set). Each cell is
 // a texture decoded B, G, R (texm-rgb=bgr, the default) on the left and with R and B exchanged
 // (texm-rgb=rgb) on the right, `gap` px apart, each half labelled with its reading.
-SheetOutcome add_sheet(AtomicFileSet& files, const std::filesystem::path& dir,
+SheetOutcome add_sheet(OwnedFiles& files, const std::filesystem::path& dir,
                        const std::vector<SheetTexture>& items, uint32_t gap);
 
-} // namespace msh::cli::survey
+} // namespace msh::conversion::survey

@@ -4,6 +4,8 @@
 // the decoded texture thumbnails of the contact sheet, which never reach the report.
 #pragma once
 
+#include <mshconv/io.hpp>
+
 #include "formats/texm.hpp"
 
 #include <cstdint>
@@ -14,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace msh::cli::survey {
+namespace msh::conversion::survey {
 
 // A file or archive entry and the first error a reader reported for it.
 struct Problem {
@@ -141,12 +143,12 @@ struct Options {
     std::function<void(size_t, size_t, const std::string&)> progress;
 };
 
-// Walks `dir` recursively (sorted by relative path). Never throws for a damaged or unreadable
-// file: it is listed in `damaged`. Throws std::runtime_error when `dir` cannot be listed.
-Result collect(const std::filesystem::path& dir, const Options& options);
+// Walks `dir` through `io`, recursively (sorted by relative path). Never throws for a damaged or
+// unreadable file: it is listed in `damaged`. Throws std::runtime_error when `dir` is no folder.
+Result collect(mshconv::Io& io, const std::filesystem::path& dir, const Options& options);
 
 // The format key Counts::texm_formats uses: "0", "565", "556", "4444", "88", "888", "8888" or
 // "other".
 std::string format_key(uint32_t code);
 
-} // namespace msh::cli::survey
+} // namespace msh::conversion::survey

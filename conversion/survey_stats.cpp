@@ -2,6 +2,7 @@
 // readers twice: tolerantly for the figures (a damaged file is listed, never fatal) and strictly
 // for the list of files and entries the strict reader refuses.
 #include "survey_stats.hpp"
+#include "job.hpp"
 
 #include "formats/arealmap.hpp"
 #include "formats/cp1251.hpp"
@@ -21,7 +22,7 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace msh::cli::survey {
+namespace msh::conversion::survey {
 
 namespace fs = std::filesystem;
 
@@ -89,16 +90,17 @@ using Siblings = std::function<std::optional<Payload>(const std::string& leaf)>;
 
 class Collector {
   public:
-    Collector(const Options& options, Result& result) : opt_(options), r_(result) {}
+    Collector(mshconv::Io& io, const Options& options, Result& result)
+        : io_(io), opt_(options), r_(result) {}
 
     void file(const fs::path& path, const std::string& rel, const Siblings& siblings) {
         Counts& c = r_.counts;
         ++c.files;
         FileRecord rec;
         rec.name = utf8_name(rel);
-        std::shared_ptr<const MappedFile> mapped;
+        Payload data;
         try {
-            mapped = std::make_shared<MappedFile>(path, Reading::Whole);
+            data = read_payload(io_, path);
         } catch (const std::exception& e) {
             ++c.unreadable_files;
             rec.kind = "unreadable";
@@ -106,11 +108,10 @@ class Collector {
             r_.files.push_back(std::move(rec));
             return;
         }
-        const ByteView bytes = mapped->bytes();
+        const ByteView bytes = data.bytes();
         rec.size = bytes.size();
         rec.hash = sidecar::payload_hash(bytes);
         c.bytes += bytes.size();
-        const Payload data(bytes, mapped);
         const std::string leaf = path.filename().string();
         try {
             if (nres::looks_like_nres(bytes)) {
@@ -123,7 +124,7 @@ class Collector {
                 if (rec.kind == "model") ++c.loose_models;
                 if (rec.kind == "nres") c.archives[rec.name] = std::move(figures);
             } else if (bytes.size() >= texm::kHeaderSize &&
-                       load<uint32_t>(bytes, 0) == texm::kMagic) {
+                       msh::load<uint32_t>(bytes, 0) == texm::kMagic) {
                 rec.kind = "texm";
                 texture(bytes, rec.name, nullptr, true);
             } else if (ends_with_ci(leaf, ".wea")) {
@@ -228,7 +229,7 @@ class Collector {
             } else if (nres::looks_like_nres(b)) {
                 std::string kind;
                 nres_image(e.data, at, e.name(), false, in_archive, figures, kind);
-            } else if (b.size() >= texm::kHeaderSize && load<uint32_t>(b, 0) == texm::kMagic) {
+            } else if (b.size() >= texm::kHeaderSize && msh::load<uint32_t>(b, 0) == texm::kMagic) {
                 texture(b, at, figures, false);
             }
         }
@@ -335,7 +336,7 @@ class Collector {
         const size_t nodes = m.node_count();
         for (size_t off = 0; off + 48 <= size; off += 48) {
             ++s.records;
-            const int32_t v = load<int32_t>(e->data.bytes(), off);
+            const int32_t v = msh::load<int32_t>(e->data.bytes(), off);
             const bool ok = v >= 0 && size_t(v) < nodes;
             s.in_range += ok;
             s.out_of_range += !ok;
@@ -415,7 +416,7 @@ class Collector {
         Counts& c = r_.counts;
         ++c.texm;
         c.loose_texm += loose;
-        const uint32_t code = load<uint32_t>(bytes, 28); // the header's format word
+        const uint32_t code = msh::load<uint32_t>(bytes, 28); // the header's format word
         const std::string key = format_key(code);
         ++c.texm_formats[key];
         if (figures) ++figures->texm, ++figures->texm_formats[key];
@@ -503,6 +504,7 @@ class Collector {
         c.wear_lightmaps_count_zero += w->layout.lightmaps_section && w->lightmaps.empty();
     }
 
+    mshconv::Io& io_;
     const Options& opt_;
     Result& r_;
 };
@@ -515,18 +517,12 @@ std::string format_key(uint32_t code) {
     return "other";
 }
 
-Result collect(const fs::path& dir, const Options& options) {
-    // Every regular file, sorted by its relative path (bytes), for a deterministic report.
+Result collect(mshconv::Io& io, const fs::path& dir, const Options& options) {
+    if (!io.is_folder(dir)) throw std::runtime_error(dir.string() + ": no such folder");
+    // Every file, sorted by its relative path (bytes), for a deterministic report.
     std::vector<std::pair<std::string, fs::path>> files;
-    std::error_code ec;
-    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    if (ec) throw std::runtime_error(dir.string() + ": " + ec.message());
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (ec) throw std::runtime_error(dir.string() + ": " + ec.message());
-        std::error_code type_ec;
-        if (!it->is_regular_file(type_ec)) continue;
-        files.emplace_back(it->path().lexically_relative(dir).generic_string(), it->path());
-    }
+    for (const fs::path& rel : io.list_files(dir))
+        files.emplace_back(rel.generic_string(), dir / rel);
     std::sort(files.begin(), files.end());
 
     // Loose siblings: folder -> lower-case leaf name -> path.
@@ -535,15 +531,15 @@ Result collect(const fs::path& dir, const Options& options) {
         folders[path.parent_path()].emplace(lower(path.filename().string()), path);
 
     Result result;
-    Collector collector(options, result);
+    Collector collector(io, options, result);
     for (size_t i = 0; i < files.size(); ++i) {
         const fs::path& path = files[i].second;
         const auto& folder = folders[path.parent_path()];
-        const Siblings beside = [&folder](const std::string& leaf) -> std::optional<Payload> {
+        const Siblings beside = [&io, &folder](const std::string& leaf) -> std::optional<Payload> {
             const auto f = folder.find(lower(leaf));
             if (f == folder.end()) return std::nullopt;
             try {
-                return Payload(read_file(f->second));
+                return read_payload(io, f->second);
             } catch (const std::exception&) {
                 return std::nullopt;
             }
@@ -554,4 +550,4 @@ Result collect(const fs::path& dir, const Options& options) {
     return result;
 }
 
-} // namespace msh::cli::survey
+} // namespace msh::conversion::survey
