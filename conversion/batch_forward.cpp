@@ -9,6 +9,7 @@
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
+#include "formats/names.hpp"
 #include "formats/nres.hpp"
 #include "formats/sniff.hpp"
 
@@ -210,11 +211,6 @@ class Forward {
 
     static std::string file_stem_of(const fs::path& p) { return p.stem().string(); }
 
-    static std::string stem_of(const std::string& name) {
-        const auto dot = name.rfind('.');
-        return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-    }
-
     // The game libraries for models found in `dir`: --game-dir, else the nearest folder from
     // `dir` up to `root` holding Material.lib or Textures.lib, else `dir`. Opened once per folder.
     const mapping::MaterialLibraries* libraries_for(const fs::path& asked, const fs::path& root) {
@@ -315,14 +311,14 @@ class Forward {
         case ContentKind::Terrain:
             if (targets_.model_ext.empty())
                 return copy_raw("map", "maps convert to a model format");
-            queue_loose(JobKind::Map, address, out_folder, leaf, stem_of(leaf), model_suffixes(),
+            queue_loose(JobKind::Map, address, out_folder, leaf, name_stem(leaf), model_suffixes(),
                         root);
             return;
         case ContentKind::Model:
             if (targets_.model_ext.empty())
                 return copy_raw("model", "models convert to glb, gltf or obj");
-            queue_loose(JobKind::Model, address, out_folder, leaf, stem_of(leaf), model_suffixes(),
-                        root);
+            queue_loose(JobKind::Model, address, out_folder, leaf, name_stem(leaf),
+                        model_suffixes(), root);
             return;
         case ContentKind::ArealMap:
             // Beside a Land.msh that converts, the map travels in its sidecar.
@@ -443,7 +439,7 @@ class Forward {
             if (!targets_.model_ext.empty() &&
                 (kind == ContentKind::Terrain || kind == ContentKind::Model)) {
                 j.kind = kind == ContentKind::Terrain ? JobKind::Map : JobKind::Model;
-                const std::string stem = names.claim_stem(stem_of(raw), model_suffixes());
+                const std::string stem = names.claim_stem(name_stem(raw), model_suffixes());
                 j.output = folder / (stem + targets_.model_ext);
                 if (j.kind == JobKind::Model)
                     j.context.wear = find_sibling_in(m->archive, address, model_wear_name(ea));

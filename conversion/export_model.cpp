@@ -3,6 +3,7 @@
 #include "convert.hpp"
 
 #include "formats/file_io.hpp"
+#include "formats/names.hpp"
 #include "formats/nres.hpp"
 #include "game_files.hpp"
 #include "mapping/materials.hpp"
@@ -17,17 +18,9 @@ namespace msh::conversion {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string stem_of(const std::string& name) {
-    const auto dot = name.rfind('.');
-    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
-} // namespace
-
 std::string model_wear_name(const Address& model) {
-    return stem_of(model.entries.empty() ? model.file.filename().string() : model.entries.back()) +
+    return name_stem(model.entries.empty() ? model.file.filename().string()
+                                           : model.entries.back()) +
            ".wea";
 }
 

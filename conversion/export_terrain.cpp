@@ -10,6 +10,7 @@
 #include "address.hpp"
 #include "convert.hpp"
 
+#include "formats/names.hpp"
 #include "formats/wear.hpp"
 #include "game_files.hpp"
 
@@ -25,11 +26,6 @@ namespace msh::conversion {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string stem_of(const std::string& name) {
-    const auto dot = name.rfind('.');
-    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
 
 std::optional<NamedBytes> level_file(const Job& job, const Address& in, const fs::path& given,
                                      const std::string& leaf) {
@@ -73,8 +69,8 @@ TerrainExportInput terrain_export_input(const Job& job, const Loaded& in,
                                         const mapping::MaterialLibraries* libraries,
                                         std::optional<mapping::MaterialLibraries>& own) {
     const std::string base =
-        stem_of(in.address.entries.empty() ? in.address.file.filename().string()
-                                           : in.address.entries.back());
+        name_stem(in.address.entries.empty() ? in.address.file.filename().string()
+                                             : in.address.entries.back());
     TerrainExportInput input;
     input.land_msh = in.bytes;
     input.address = in.address.display();
