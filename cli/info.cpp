@@ -15,19 +15,15 @@ namespace msh::cli {
 
 namespace {
 
-void print_model_text(const nlohmann::json& j, const std::string& indent) {
-    const auto& a = j["animation"];
+void print_model_text(const mshconv::ModelInfo& m, const std::string& indent) {
     std::printf("%snodes %zu, slots %zu, batches %zu, vertices %zu, triangles %zu, frames %u (%zu "
                 "keys, %zu animated nodes)%s\n",
-                indent.c_str(), j["node_count"].get<size_t>(), j["slot_count"].get<size_t>(),
-                j["batch_count"].get<size_t>(), j["vertex_count"].get<size_t>(),
-                j["triangle_count"].get<size_t>(), a["frame_count"].get<uint32_t>(),
-                a["key_count"].get<size_t>(), a["animated_nodes"].get<size_t>(),
-                j["legacy_node_table"].get<bool>() ? ", legacy stride-24 node table" : "");
-    for (const auto& u : j["lod_group_usage"])
+                indent.c_str(), m.node_count, m.slot_count, m.batch_count, m.vertex_count,
+                m.triangle_count, m.frame_count, m.key_count, m.animated_nodes,
+                m.legacy_node_table ? ", legacy stride-24 node table" : "");
+    for (const mshconv::ModelInfo::Usage& u : m.lod_group_usage)
         std::printf("%s  lod %d group %d: %zu slots, %zu batches, %zu triangles\n", indent.c_str(),
-                    u["lod"].get<int>(), u["group"].get<int>(), u["slots"].get<size_t>(),
-                    u["batches"].get<size_t>(), u["triangles"].get<size_t>());
+                    u.lod, u.group, u.slots, u.batches, u.triangles);
 }
 
 // A name as a table cell: control bytes (a raw newline would break the table) as \xNN.
@@ -52,39 +48,33 @@ std::string hex32(uint32_t v) {
 }
 
 // One texture: size, format, levels, flags, palette, Page rects.
-void print_texture_text(const nlohmann::json& t, const std::string& indent, bool rects) {
-    if (t.contains("error")) {
-        std::printf("%serror: %s\n", indent.c_str(), t["error"].get<std::string>().c_str());
+void print_texture_text(const mshconv::TextureInfo& t, const std::string& indent, bool rects) {
+    if (t.error) {
+        std::printf("%serror: %s\n", indent.c_str(), t.error->c_str());
         return;
     }
-    const uint32_t w = t["width"], h = t["height"], mips = t["mip_count"];
-    std::printf("%s%u x %u, format %u (%s), %u mip level%s", indent.c_str(), w, h,
-                t["format"].get<uint32_t>(), t["format_name"].get<std::string>().c_str(), mips,
-                mips == 1 ? "" : "s");
+    const uint32_t w = t.width, h = t.height, mips = t.mip_count;
+    std::printf("%s%u x %u, format %u (%s), %u mip level%s", indent.c_str(), w, h, t.format,
+                t.format_name.c_str(), mips, mips == 1 ? "" : "s");
     if (mips > 1)
         std::printf(" (%ux%u .. %ux%u)", w, h, texm::level_width(w, mips - 1),
                     texm::level_height(h, mips - 1));
-    const auto& page = t["page"];
     std::printf(", Page: %s\n",
-                page.is_null() ? "none" : (std::to_string(page.size()) + " rects").c_str());
+                t.page ? (std::to_string(t.page->size()) + " rects").c_str() : "none");
     std::string bits;
-    for (const auto& b : t["flags5_bits"])
-        bits += (bits.empty() ? " (" : ", ") + b.get<std::string>();
+    for (const std::string& b : t.flags5_bits) bits += (bits.empty() ? " (" : ", ") + b;
     if (!bits.empty()) bits += ")";
-    std::printf("%sflags4 %u, flags5 %s%s, unknown6 %s%s%s\n", indent.c_str(),
-                t["flags4"].get<uint32_t>(), hex32(t["flags5"]).c_str(), bits.c_str(),
-                hex32(t["unknown6"]).c_str(),
-                t["embedded_palette"].get<bool>() ? ", embedded palette (256 colours)" : "",
-                t.contains("external_palette")
-                    ? (", external palette " + t["external_palette"].get<std::string>()).c_str()
-                    : "");
-    if (rects && !page.is_null())
-        for (size_t i = 0; i < page.size(); ++i)
-            std::printf("%s  rect %zu: x %u, y %u, %u x %u\n", indent.c_str(), i,
-                        page[i]["x"].get<uint32_t>(), page[i]["y"].get<uint32_t>(),
-                        page[i]["w"].get<uint32_t>(), page[i]["h"].get<uint32_t>());
-    for (const auto& d : t["diagnostics"])
-        std::printf("%s%s\n", indent.c_str(), d.get<std::string>().c_str());
+    std::printf("%sflags4 %u, flags5 %s%s, unknown6 %s%s%s\n", indent.c_str(), t.flags4,
+                hex32(t.flags5).c_str(), bits.c_str(), hex32(t.unknown6).c_str(),
+                t.embedded_palette ? ", embedded palette (256 colours)" : "",
+                t.external_palette ? (", external palette " + *t.external_palette).c_str() : "");
+    if (rects && t.page)
+        for (size_t i = 0; i < t.page->size(); ++i) {
+            const mshconv::TextureInfo::Rect& r = (*t.page)[i];
+            std::printf("%s  rect %zu: x %u, y %u, %u x %u\n", indent.c_str(), i, r.x, r.y, r.w,
+                        r.h);
+        }
+    for (const std::string& d : t.diagnostics) std::printf("%s%s\n", indent.c_str(), d.c_str());
 }
 
 } // namespace
@@ -96,66 +86,59 @@ int run_info(const Args& args) {
     if (!parse_options(args, "info IN [--json]", desc, {{"input", "IN"}}, vm)) return 0;
 
     const mshconv::Info described = mshconv::info(vm["input"].as<std::string>());
-    const nlohmann::json j = nlohmann::json::parse(described.json);
     const std::string& where = described.file;
     // A truncated archive: what could be read is shown, and the exit says it is not all.
-    const bool truncated = j.contains("truncated");
+    const auto& truncated = described.archive ? described.archive->truncated : std::nullopt;
     if (vm.count("json")) {
-        std::printf("%s\n", described.json.c_str());
-        if (truncated)
-            std::fprintf(stderr, "error: %s\n",
-                         j["truncated"]["message"].get<std::string>().c_str());
+        std::printf("%s\n", mshconv::to_json(described).c_str());
+        if (truncated) std::fprintf(stderr, "error: %s\n", truncated->message.c_str());
         return truncated ? 1 : 0;
     }
-    if (j["kind"] == "model") {
+    if (described.model) {
         std::printf("%s: model, %zu bytes\n", where.c_str(), described.size);
-        print_model_text(j["model"], "  ");
+        print_model_text(*described.model, "  ");
         return 0;
     }
-    if (j["kind"] == "terrain" || j["kind"] == "areal_map" || j["kind"] == "wear") {
-        const std::string kind_key = j["kind"];
+    if (described.terrain || described.areal_map || described.wear) {
+        const std::string kind_key = mshconv::to_string(described.kind);
         std::printf("%s: %s, %zu bytes\n", where.c_str(),
-                    kind_key == "terrain"     ? "terrain (Land.msh)"
-                    : kind_key == "areal_map" ? "areal map (Land.map)"
-                                              : "WEAR table",
+                    described.terrain     ? "terrain (Land.msh)"
+                    : described.areal_map ? "areal map (Land.map)"
+                                          : "WEAR table",
                     described.size);
-        if (j.contains("diagnostics"))
-            std::printf("  %-22s %zu\n", "diagnostics", j["diagnostics"].get<size_t>());
+        if (described.diagnostics)
+            std::printf("  %-22s %zu\n", "diagnostics", *described.diagnostics);
+        // Each member as its JSON form gives it.
+        const nlohmann::json j = nlohmann::json::parse(mshconv::to_json(described));
         for (const auto& [key, value] : j[kind_key].items())
             std::printf("  %-22s %s\n", key.c_str(), value.dump().c_str());
         return 0;
     }
-    if (j["kind"] == "texture") {
+    if (described.texture) {
         std::printf("%s: Texm texture, %zu bytes\n", where.c_str(), described.size);
-        print_texture_text(j["texture"], "  ", true);
+        print_texture_text(*described.texture, "  ", true);
         return 0;
     }
+    const mshconv::ArchiveInfo& archive = *described.archive;
     if (truncated)
         std::printf("%s: NRes archive, TRUNCATED: %zu of %zu bytes, %zu of %zu entries readable\n",
-                    where.c_str(), described.size, j["truncated"]["need"].get<size_t>(),
-                    j["truncated"]["entries_read"].get<size_t>(), j["entry_count"].get<size_t>());
+                    where.c_str(), described.size, truncated->need, truncated->entries_read,
+                    archive.entry_count);
     else
         std::printf("%s: NRes archive, %zu entries, %zu bytes, sort index: %s fold\n",
-                    where.c_str(), j["entry_count"].get<size_t>(), described.size,
-                    j["sort_fold"].get<std::string>().c_str());
-    for (const auto& e : j["entries"]) {
-        std::printf("  %3zu  %-36s %-6s %9zu  attrs %u %u %u\n", e["index"].get<size_t>(),
-                    printable(e["name"].get<std::string>()).c_str(),
-                    e["type"].get<std::string>().c_str(), e["size"].get<size_t>(),
-                    e["attr1"].get<uint32_t>(), e["attr2"].get<uint32_t>(),
-                    e["attr3"].get<uint32_t>());
-        if (e.contains("model")) print_model_text(e["model"], "       ");
-        if (e.contains("texture")) print_texture_text(e["texture"], "       ", false);
-        if (e.contains("error"))
-            std::printf("       error: %s\n", e["error"].get<std::string>().c_str());
+                    where.c_str(), archive.entry_count, described.size, archive.sort_fold.c_str());
+    for (const mshconv::ArchiveInfo::Entry& e : archive.entries) {
+        std::printf("  %3zu  %-36s %-6s %9zu  attrs %u %u %u\n", e.index, printable(e.name).c_str(),
+                    e.type.c_str(), e.size, e.attr1, e.attr2, e.attr3);
+        if (e.model) print_model_text(*e.model, "       ");
+        if (e.texture) print_texture_text(*e.texture, "       ", false);
+        if (e.error) std::printf("       error: %s\n", e.error->c_str());
     }
     if (truncated) {
-        const auto& t = j["truncated"];
-        const size_t unread = t["entries_unread"].get<size_t>();
-        if (unread)
+        if (const size_t unread = truncated->entries_unread)
             std::printf("  %3zu  (unread: %zu more entr%s cut off with the file's end)\n",
-                        t["entries_read"].get<size_t>(), unread, unread == 1 ? "y" : "ies");
-        std::fprintf(stderr, "error: %s\n", t["message"].get<std::string>().c_str());
+                        truncated->entries_read, unread, unread == 1 ? "y" : "ies");
+        std::fprintf(stderr, "error: %s\n", truncated->message.c_str());
         return 1;
     }
     return 0;

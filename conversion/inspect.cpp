@@ -96,57 +96,56 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
 
 mshconv::Info info_of(const std::string& input, Io& io) {
     const Loaded in = load(io, parse_address(io, input));
-    std::string where = in.address.display();
-    nlohmann::json j;
+    mshconv::Info info;
+    info.file = in.address.display();
+    info.size = in.bytes.size();
+    const std::string& where = info.file;
     const std::string name = in.address.entries.empty() ? in.address.file.filename().string()
                                                         : in.address.entries.back();
     DiagnosticSink sink(ReadMode::Tolerant);
     const ContentKind kind = sniff(in.bytes, {name, std::nullopt});
     switch (kind) {
     case ContentKind::Model:
-        j = {{"kind", "model"},
-             {"model", summarize_model(read_model(in.bytes, sink, where, in.bytes.keeper()))}};
-        j["diagnostics"] = sink.diagnostics().size();
+        info.kind = mshconv::InfoKind::Model;
+        info.model = summarize_model(read_model(in.bytes, sink, where, in.bytes.keeper()));
+        info.diagnostics = sink.diagnostics().size();
         break;
     case ContentKind::Terrain:
-        j = {{"kind", "terrain"},
-             {"terrain", summarize_terrain(terrain::read(in.bytes, sink, where))}};
-        j["diagnostics"] = sink.diagnostics().size();
+        info.kind = mshconv::InfoKind::Terrain;
+        info.terrain = summarize_terrain(terrain::read(in.bytes, sink, where));
+        info.diagnostics = sink.diagnostics().size();
         break;
     case ContentKind::ArealMap:
-        j = {{"kind", "areal_map"},
-             {"areal_map", summarize_areal_map(arealmap::read(in.bytes, sink, where))}};
-        j["diagnostics"] = sink.diagnostics().size();
+        info.kind = mshconv::InfoKind::ArealMap;
+        info.areal_map = summarize_areal_map(arealmap::read(in.bytes, sink, where));
+        info.diagnostics = sink.diagnostics().size();
         break;
     case ContentKind::NResArchive:
     case ContentKind::DamagedNRes:
+        info.kind = mshconv::InfoKind::Archive;
         if (std::optional<nres::Truncation> cut = nres::truncation(in.bytes)) {
             // What survives, never the bytes a directory read at the wrong place would show.
-            const std::string message = where + ": " + nres::describe(*cut);
             nres::Archive readable;
             readable.entries = std::move(cut->readable);
-            j = summarize_archive(readable, where);
-            j["entry_count"] = cut->count;
-            j["sort_fold"] = "unread";
-            j["truncated"] = {{"have", cut->have},
-                              {"need", cut->need},
-                              {"entries_read", readable.entries.size()},
-                              {"entries_unread", cut->count - readable.entries.size()},
-                              {"message", message}};
+            info.archive = summarize_archive(readable, where);
+            info.archive->entry_count = cut->count;
+            info.archive->sort_fold = "unread";
+            info.archive->truncated = {cut->have, cut->need, readable.entries.size(),
+                                       cut->count - readable.entries.size(),
+                                       where + ": " + nres::describe(*cut)};
             break;
         }
-        j = summarize_archive(nres::read(in.bytes, ReadMode::Tolerant, where, in.bytes.keeper()),
-                              where);
+        info.archive = summarize_archive(
+            nres::read(in.bytes, ReadMode::Tolerant, where, in.bytes.keeper()), where);
         break;
     case ContentKind::Texm:
-        j = {{"kind", "texture"}, {"texture", summarize_texture(in.bytes, name, where)}};
+        info.kind = mshconv::InfoKind::Texture;
+        info.texture = summarize_texture(in.bytes, name, where);
         break;
     case ContentKind::Wear: {
+        info.kind = mshconv::InfoKind::Wear;
         const wear::Wear table = wear::read(in.bytes, where);
-        j = {{"kind", "wear"},
-             {"wear",
-              {{"materials", wear::material_names(table)},
-               {"lightmaps", wear::lightmap_names(table)}}}};
+        info.wear = {wear::material_names(table), wear::lightmap_names(table)};
         break;
     }
     default:
@@ -155,11 +154,7 @@ mshconv::Info info_of(const std::string& input, Io& io) {
                                       "or 'Texm' magic; this looks like ") +
                               to_string(kind) + ")");
     }
-    j["file"] = where;
-    j["size"] = in.bytes.size();
-    return {
-        named(kInfoKindNames, j["kind"].get<std::string>()).value_or(mshconv::InfoKind::Archive),
-        where, in.bytes.size(), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)};
+    return info;
 }
 
 mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& io) {

@@ -12,8 +12,6 @@
 
 namespace msh::conversion {
 
-using nlohmann::json;
-
 std::string type_label(uint32_t type) {
     std::string s;
     for (int i = 0; i < 4; ++i) {
@@ -24,22 +22,19 @@ std::string type_label(uint32_t type) {
     return s;
 }
 
-json summarize_model(const Model& m) {
-    json j;
-    json order = json::array();
-    for (const nres::Entry& e : m.container.entries) order.push_back(e.type);
-    j["entry_order"] = order;
-    j["legacy_node_table"] = m.legacy_nodes;
-    j["node_count"] = m.node_count();
-    j["slot_count"] = m.slots.size();
-    j["batch_count"] = m.batches.size();
-    j["vertex_count"] = m.positions.size();
-    j["index_count"] = m.indices.size();
-    j["triangle_count"] = m.indices.size() / 3;
-    j["triangle_descriptor_count"] = m.triangles.size();
+mshconv::ModelInfo summarize_model(const Model& m) {
+    mshconv::ModelInfo j;
+    for (const nres::Entry& e : m.container.entries) j.entry_order.push_back(e.type);
+    j.legacy_node_table = m.legacy_nodes;
+    j.node_count = m.node_count();
+    j.slot_count = m.slots.size();
+    j.batch_count = m.batches.size();
+    j.vertex_count = m.positions.size();
+    j.index_count = m.indices.size();
+    j.triangle_count = m.indices.size() / 3;
+    j.triangle_descriptor_count = m.triangles.size();
 
     // usage[lod][group]: slots referenced and the triangles they draw.
-    json usage = json::array();
     for (int lod = 0; lod < kLods; ++lod)
         for (int group = 0; group < kGroups; ++group) {
             size_t slots = 0, tris = 0, batches = 0;
@@ -49,46 +44,32 @@ json summarize_model(const Model& m) {
                     tris += s->tri_count;
                     batches += s->batch_count;
                 }
-            if (slots)
-                usage.push_back({{"lod", lod},
-                                 {"group", group},
-                                 {"slots", slots},
-                                 {"batches", batches},
-                                 {"triangles", tris}});
+            if (slots) j.lod_group_usage.push_back({lod, group, slots, batches, tris});
         }
-    j["lod_group_usage"] = usage;
 
-    json nodes = json::array();
     for (size_t i = 0; i < m.nodes.size(); ++i) {
         const Node& n = m.nodes[i];
-        json slots = json::array();
+        mshconv::ModelInfo::Node node;
         for (int s = 0; s < kSlotWords; ++s)
             if (n.slots[size_t(s)] != kNone)
-                slots.push_back(
-                    {{"lod", s / kGroups}, {"group", s % kGroups}, {"slot", n.slots[size_t(s)]}});
-        size_t first = i == 0 ? 0 : size_t(m.nodes[i - 1].fallback_key) + 1;
-        size_t keys = n.fallback_key >= first ? n.fallback_key - first + 1 : 0;
-        nodes.push_back({{"index", i},
-                         {"name", cp1251_to_utf8(m.node_name(i))},
-                         {"parent", n.parent == kNone ? json(nullptr) : json(n.parent)},
-                         {"flags", n.flags},
-                         {"animated", n.map_start != kNone},
-                         {"keys", keys},
-                         {"slots", slots}});
+                node.slots.push_back({s / kGroups, s % kGroups, n.slots[size_t(s)]});
+        const size_t first = i == 0 ? 0 : size_t(m.nodes[i - 1].fallback_key) + 1;
+        node.index = i;
+        node.name = cp1251_to_utf8(m.node_name(i));
+        if (n.parent != kNone) node.parent = n.parent;
+        node.flags = n.flags;
+        node.animated = n.map_start != kNone;
+        node.keys = n.fallback_key >= first ? n.fallback_key - first + 1 : 0;
+        j.nodes.push_back(std::move(node));
     }
-    j["nodes"] = nodes;
 
-    size_t animated = 0;
-    for (const Node& n : m.nodes) animated += n.map_start != kNone;
-    j["animation"] = {{"frame_count", m.animation.frame_count},
-                      {"key_count", m.animation.keys.size()},
-                      {"frame_map_words", m.animation.words.size()},
-                      {"animated_nodes", animated}};
-    json raw = json::array();
+    for (const Node& n : m.nodes) j.animated_nodes += n.map_start != kNone;
+    j.frame_count = m.animation.frame_count;
+    j.key_count = m.animation.keys.size();
+    j.frame_map_words = m.animation.words.size();
     for (const nres::Entry& e : m.container.entries)
         if (!(e.type < 32 && m.has(ResType(e.type))))
-            raw.push_back({{"type", e.type}, {"size", e.data.size()}});
-    j["raw_resources"] = raw;
+            j.raw_resources.push_back({e.type, e.data.size()});
     return j;
 }
 
@@ -116,145 +97,120 @@ const char* format_name(uint32_t code) {
 
 } // namespace
 
-json summarize_texture(ByteView payload, const std::string& name, const std::string& where) {
+mshconv::TextureInfo summarize_texture(ByteView payload, const std::string& name,
+                                       const std::string& where) {
     DiagnosticSink sink(ReadMode::Tolerant);
-    json j = {{"payload_size", payload.size()}};
+    mshconv::TextureInfo j;
+    j.payload_size = payload.size();
     texm::Texture t;
     try {
         t = texm::read(payload, sink, where);
     } catch (const FormatError& e) {
-        j["error"] = e.what();
+        j.error = e.what();
         return j;
     }
     const texm::Header& h = t.header;
-    j["width"] = h.width;
-    j["height"] = h.height;
-    j["format"] = h.format;
-    j["format_name"] = format_name(h.format);
-    j["mip_count"] = h.mip_count;
-    j["flags4"] = h.flags4;
-    j["flags5"] = h.flags5;
-    j["unknown6"] = h.unknown6;
-    json bits = json::array();
-    if (h.flags5 & texm::kFlags5AlphaKey) bits.push_back("alpha key (palette index 0 transparent)");
-    if (h.flags5 & texm::kFlags5Fade) bits.push_back("palette fade");
-    if (h.flags5 & texm::kFlags5Exporter) bits.push_back("exporter bit");
-    if (h.flags5 & texm::kFlags5Lightmap) bits.push_back("lightmap set");
-    j["flags5_bits"] = bits;
-    j["core_size"] = texm::core_size(h);
-    j["embedded_palette"] = !t.palette.empty();
+    j.width = h.width;
+    j.height = h.height;
+    j.format = h.format;
+    j.format_name = format_name(h.format);
+    j.mip_count = h.mip_count;
+    j.flags4 = h.flags4;
+    j.flags5 = h.flags5;
+    j.unknown6 = h.unknown6;
+    if (h.flags5 & texm::kFlags5AlphaKey)
+        j.flags5_bits.push_back("alpha key (palette index 0 transparent)");
+    if (h.flags5 & texm::kFlags5Fade) j.flags5_bits.push_back("palette fade");
+    if (h.flags5 & texm::kFlags5Exporter) j.flags5_bits.push_back("exporter bit");
+    if (h.flags5 & texm::kFlags5Lightmap) j.flags5_bits.push_back("lightmap set");
+    j.core_size = texm::core_size(h);
+    j.embedded_palette = !t.palette.empty();
     if (t.page) {
-        json rects = json::array();
-        for (const texm::PageRect& r : *t.page)
-            rects.push_back({{"x", r.x}, {"w", r.w}, {"y", r.y}, {"h", r.h}});
-        j["page"] = rects;
-    } else {
-        j["page"] = nullptr;
+        j.page.emplace();
+        for (const texm::PageRect& r : *t.page) j.page->push_back({r.x, r.w, r.y, r.h});
     }
-    if (!t.tail.empty()) j["unparsed_tail_bytes"] = t.tail.size();
-    j["interpretable"] = !t.raw_only && t.format().has_value();
+    if (!t.tail.empty()) j.unparsed_tail_bytes = t.tail.size();
+    j.interpretable = !t.raw_only && t.format().has_value();
     const material::PaletteRef pal = material::palette_slot(name);
-    j["valid_texture_name"] = pal.valid_name;
+    j.valid_texture_name = pal.valid_name;
     if (pal.valid_name && pal.slot >= 0 && pal.slot < material::kPaletteSlots)
-        j["external_palette"] = material::palette_file_name(pal.slot);
-    json diagnostics = json::array();
-    for (const Diagnostic& d : sink.diagnostics()) diagnostics.push_back(d.to_string());
-    j["diagnostics"] = diagnostics;
+        j.external_palette = material::palette_file_name(pal.slot);
+    for (const Diagnostic& d : sink.diagnostics()) j.diagnostics.push_back(d.to_string());
     return j;
 }
 
-json summarize_terrain(const terrain::Terrain& t) {
-    std::map<unsigned, size_t> layer1, layer2;
-    size_t usable = 0;
+mshconv::TerrainInfo summarize_terrain(const terrain::Terrain& t) {
+    mshconv::TerrainInfo j;
     for (size_t f = 0; f < t.faces.size(); ++f) {
         if (!terrain::face_usable(t, f)) continue;
-        ++usable;
-        ++layer1[t.faces[f].material];
-        if (t.faces[f].aux != terrain::kNoLayer2) ++layer2[t.faces[f].aux];
+        ++j.usable_faces;
+        ++j.layer1_faces_by_row[t.faces[f].material];
+        if (t.faces[f].aux != terrain::kNoLayer2) ++j.layer2_faces_by_row[t.faces[f].aux];
     }
-    json extent = nullptr;
     if (!t.positions.empty()) {
         terrain::Vec3 lo = t.positions[0], hi = t.positions[0];
         for (const terrain::Vec3& p : t.positions) {
             lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
             hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
         }
-        extent = {{"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}};
+        j.extent = {{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}}};
     }
-    auto rows = [](const std::map<unsigned, size_t>& m) {
-        json j = json::object();
-        for (const auto& [row, faces] : m) j[std::to_string(row)] = faces;
-        return j;
-    };
-    return {{"faces", t.faces.size()},
-            {"usable_faces", usable},
-            {"vertices", t.positions.size()},
-            {"slots", t.slots.size()},
-            {"nodes", t.nodes.size()},
-            {"layer1_faces_by_row", rows(layer1)},
-            {"layer2_faces_by_row", rows(layer2)},
-            {"extent", extent}};
+    j.faces = t.faces.size();
+    j.vertices = t.positions.size();
+    j.slots = t.slots.size();
+    j.nodes = t.nodes.size();
+    return j;
 }
 
-json summarize_areal_map(const arealmap::ArealMap& map) {
-    std::map<uint32_t, size_t> by_class;
-    size_t vertices = 0;
+mshconv::ArealMapInfo summarize_areal_map(const arealmap::ArealMap& map) {
+    mshconv::ArealMapInfo j;
     double area = 0;
     for (const arealmap::Areal& a : map.areals) {
-        ++by_class[a.class_id];
-        vertices += a.vertices.size();
+        ++j.areals_by_class[a.class_id];
+        j.polygon_vertices += a.vertices.size();
         area += a.area;
     }
-    json classes = json::object();
-    for (const auto& [c, n] : by_class) classes[std::to_string(c)] = n;
-    size_t occupied = 0;
-    for (const auto& cell : map.grid.cells) occupied += !cell.empty();
-    return {{"decoded", map.decoded},
-            {"areals", map.areals.size()},
-            {"areals_by_class", classes},
-            {"polygon_vertices", vertices},
-            {"total_area", area},
-            {"grid",
-             {{"cells_x", map.grid.cells_x},
-              {"cells_y", map.grid.cells_y},
-              {"occupied_cells", occupied}}}};
+    for (const auto& cell : map.grid.cells) j.occupied_cells += !cell.empty();
+    j.decoded = map.decoded;
+    j.areals = map.areals.size();
+    j.total_area = area;
+    j.cells_x = map.grid.cells_x;
+    j.cells_y = map.grid.cells_y;
+    return j;
 }
 
-json summarize_archive(const nres::Archive& ar, const std::string& where) {
-    json entries = json::array();
+mshconv::ArchiveInfo summarize_archive(const nres::Archive& ar, const std::string& where) {
+    mshconv::ArchiveInfo out;
     for (size_t i = 0; i < ar.entries.size(); ++i) {
         const nres::Entry& e = ar.entries[i];
-        json je = {{"index", i},
-                   {"name", e.display_name()},
-                   {"type", type_label(e.type)},
-                   {"size", e.data.size()},
-                   {"attr1", e.attr1},
-                   {"attr2", e.attr2},
-                   {"attr3", e.attr3},
-                   {"sort_index", e.sort_index}};
+        mshconv::ArchiveInfo::Entry je;
+        je.index = i;
+        je.name = e.display_name();
+        je.type = type_label(e.type);
+        je.size = e.data.size();
+        je.attr1 = e.attr1, je.attr2 = e.attr2, je.attr3 = e.attr3, je.sort_index = e.sort_index;
         const ContentKind kind = sniff(e.data, {e.name(), e.type});
-        if (kind == ContentKind::NResArchive) je["nested"] = "archive";
-        if (kind == ContentKind::Terrain) je["nested"] = "terrain";
-        if (kind == ContentKind::ArealMap) je["nested"] = "areal map";
+        if (kind == ContentKind::NResArchive) je.nested = "archive";
+        if (kind == ContentKind::Terrain) je.nested = "terrain";
+        if (kind == ContentKind::ArealMap) je.nested = "areal map";
         if (kind == ContentKind::Texm)
-            je["texture"] = summarize_texture(e.data, e.name(), where + ":" + e.display_name());
+            je.texture = summarize_texture(e.data, e.name(), where + ":" + e.display_name());
         if (kind == ContentKind::Model) {
             DiagnosticSink sink(ReadMode::Tolerant);
             try {
-                je["model"] =
+                je.model =
                     summarize_model(read_model(e.data, sink, where + ":" + e.display_name()));
-                je["diagnostics"] = sink.diagnostics().size();
+                je.diagnostics = sink.diagnostics().size();
             } catch (const FormatError& err) {
-                je["error"] = err.what();
+                je.error = err.what();
             }
         }
-        entries.push_back(std::move(je));
+        out.entries.push_back(std::move(je));
     }
     // Which case fold the stored order follows (nres.md §5): the fold the engine's lookup needs.
-    return {{"kind", "archive"},
-            {"entry_count", ar.entries.size()},
-            {"sort_fold", nres::evidence_name(ar.fold_evidence)},
-            {"entries", entries}};
+    out.entry_count = ar.entries.size();
+    out.sort_fold = nres::evidence_name(ar.fold_evidence);
+    return out;
 }
 
 } // namespace msh::conversion

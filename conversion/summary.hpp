@@ -1,5 +1,8 @@
-// What `info` reports: a JSON description of an archive or a model.
+// What `info` reports, typed (include/mshconv/inspect.hpp): an archive, a model, a texture, a
+// Land.msh or a Land.map described; and the JSON form `info --json` prints (info_json.cpp).
 #pragma once
+
+#include <mshconv/inspect.hpp>
 
 #include "formats/arealmap.hpp"
 #include "formats/msh.hpp"
@@ -9,17 +12,21 @@
 
 namespace msh::conversion {
 
-nlohmann::json summarize_model(const Model& model);
+mshconv::ModelInfo summarize_model(const Model& model);
 // A Texm payload (texm-materials.md §2-§5): format, size, mip levels, header flags, palette, Page
-// rects, and `name`'s external palette (§9). Read tolerantly: damage shows as "diagnostics".
-nlohmann::json summarize_texture(ByteView payload, const std::string& name,
-                                 const std::string& where);
-// Archive entries; nested models get a "model" summary (read tolerantly so info works on damage).
+// rects, and `name`'s external palette (§9). Read tolerantly: damage shows as `diagnostics`.
+mshconv::TextureInfo summarize_texture(ByteView payload, const std::string& name,
+                                       const std::string& where);
 // Land.msh: faces, vertices, slots, materials of both layers, the extent.
-nlohmann::json summarize_terrain(const terrain::Terrain& terrain);
+mshconv::TerrainInfo summarize_terrain(const terrain::Terrain& terrain);
 // Land.map: areals by class, polygon vertices, grid size and occupancy.
-nlohmann::json summarize_areal_map(const arealmap::ArealMap& map);
-nlohmann::json summarize_archive(const nres::Archive& archive, const std::string& where);
+mshconv::ArealMapInfo summarize_areal_map(const arealmap::ArealMap& map);
+// Archive entries; nested models are described too (read tolerantly, so info works on damage).
+mshconv::ArchiveInfo summarize_archive(const nres::Archive& archive, const std::string& where);
 std::string type_label(uint32_t type); // FourCC text when printable, else the number
+
+// The JSON forms (`info --json`, docs/cli.md#info).
+nlohmann::json info_json(const mshconv::Info& info);
+nlohmann::json texture_json(const mshconv::TextureInfo& texture);
 
 } // namespace msh::conversion

@@ -160,7 +160,9 @@ BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
     const mshconv::Info archive = mshconv::info("static.rlb", io);
     BOOST_TEST((archive.kind == mshconv::InfoKind::Archive));
     BOOST_TEST(archive.size == io.at("static.rlb").size());
-    BOOST_TEST(archive.json.find("\"House_01.msh\"") != std::string::npos);
+    BOOST_TEST(mshconv::to_json(archive).find("\"House_01.msh\"") != std::string::npos);
+    BOOST_TEST_REQUIRE(archive.archive.has_value());
+    BOOST_TEST(archive.archive->entries.size() == archive.archive->entry_count);
     BOOST_TEST((mshconv::info("static.rlb:House_01.msh", io).kind == mshconv::InfoKind::Model));
 
     const mshconv::Validation sound = mshconv::validate({"static.rlb"}, io);
@@ -187,7 +189,8 @@ BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
     const mshconv::Validation garbled = mshconv::validate({"names.rlb"}, io);
     BOOST_TEST(!garbled.valid);
     BOOST_TEST(nlohmann::json::parse(mshconv::to_json(garbled))["valid"] == false);
-    BOOST_TEST(nlohmann::json::parse(mshconv::info("names.rlb", io).json)["kind"] == "archive");
+    BOOST_TEST(nlohmann::json::parse(mshconv::to_json(mshconv::info("names.rlb", io)))["kind"] ==
+               "archive");
     BOOST_CHECK_THROW(mshconv::info("nothing.rlb", io), std::runtime_error);
 }
 
@@ -272,6 +275,52 @@ BOOST_AUTO_TEST_CASE(a_survey_reads_the_game_folder_through_the_io) {
     BOOST_TEST(report["counts"]["models"] == s.counts.at("models"));
     BOOST_TEST(report["verdict"]["pass"].size() == s.pass.size());
     BOOST_TEST(report["damaged"].size() == s.damaged.size());
+}
+
+BOOST_AUTO_TEST_CASE(info_is_typed_and_its_json_says_the_same) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    size_t models = 0, textures = 0;
+    for (const auto& f : msh::test::corpus()) {
+        mshconv::Info info;
+        try {
+            info = mshconv::info(f.relative_path, io);
+        } catch (const mshconv::Error&) {
+            continue; // no kind info describes
+        }
+        BOOST_TEST_CONTEXT(f.relative_path) {
+            const nlohmann::json j = nlohmann::json::parse(mshconv::to_json(info));
+            BOOST_TEST(j["file"] == info.file);
+            BOOST_TEST(j["size"] == info.size);
+            if (!info.archive) {
+                BOOST_TEST(j["kind"] == mshconv::to_string(info.kind));
+                continue;
+            }
+            const mshconv::ArchiveInfo& a = *info.archive;
+            BOOST_TEST(j["entry_count"] == a.entry_count);
+            BOOST_TEST_REQUIRE(j["entries"].size() == a.entries.size());
+            for (size_t i = 0; i < a.entries.size(); ++i) {
+                const mshconv::ArchiveInfo::Entry& e = a.entries[i];
+                const nlohmann::json& je = j["entries"][i];
+                BOOST_TEST(je["name"] == e.name);
+                BOOST_TEST(je["size"] == e.size);
+                if (e.model) {
+                    ++models;
+                    BOOST_TEST(je["model"]["triangle_count"] == e.model->triangle_count);
+                    BOOST_TEST(je["model"]["nodes"].size() == e.model->nodes.size());
+                    BOOST_TEST(je["model"]["animation"]["key_count"] == e.model->key_count);
+                    BOOST_TEST(je["model"]["node_count"] == e.model->node_count);
+                }
+                if (e.texture && !e.texture->error) {
+                    ++textures;
+                    BOOST_TEST(je["texture"]["width"] == e.texture->width);
+                    BOOST_TEST(je["texture"]["format_name"] == e.texture->format_name);
+                    BOOST_TEST(je["texture"]["page"].is_null() == !e.texture->page.has_value());
+                }
+            }
+        }
+    }
+    BOOST_TEST(models >= 20u);
+    BOOST_TEST(textures >= 20u);
 }
 
 BOOST_AUTO_TEST_CASE(errors_carry_their_place_as_fields) {
