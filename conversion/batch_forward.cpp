@@ -24,7 +24,6 @@
 namespace msh::conversion {
 
 namespace fs = std::filesystem;
-namespace manifest = manifest;
 using nlohmann::json;
 
 Targets targets_of(const mshconv::BatchFormats& formats) {

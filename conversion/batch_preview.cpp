@@ -32,7 +32,6 @@
 namespace msh::conversion {
 
 namespace fs = std::filesystem;
-namespace manifest = manifest;
 using nlohmann::json;
 
 namespace {

@@ -19,7 +19,6 @@
 namespace msh::conversion {
 
 namespace fs = std::filesystem;
-namespace manifest = manifest;
 using nlohmann::json;
 
 namespace {
