@@ -52,7 +52,7 @@ int merge_reports(const std::vector<std::string>& reports, const fs::path& out) 
         texts.emplace_back(bytes.begin(), bytes.end());
     }
     const mshconv::BatchResult merged = mshconv::merge_batch_reports(texts, reports);
-    write_text(out, merged.report_json);
+    write_text(out, mshconv::to_json(merged));
     log_info("merged " + std::to_string(reports.size()) + " shard reports: " +
              std::to_string(merged.converted) + " converted, " + std::to_string(merged.failed) +
              " failed, " + std::to_string(merged.skipped) + " skipped");
@@ -137,7 +137,7 @@ int run_batch(const Args& args) {
                            if (level != mshconv::MessageLevel::Warning) print_message(level, text);
                        });
     progress.clear_line();
-    if (vm.count("report")) write_text(vm["report"].as<std::string>(), r.report_json);
+    if (vm.count("report")) write_text(vm["report"].as<std::string>(), mshconv::to_json(r));
     FoldedWarnings warnings;
     for (const std::string& w : r.warnings) warnings.add(w, "");
     for (const mshconv::BatchItem& item : r.items)

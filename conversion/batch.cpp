@@ -76,40 +76,6 @@ void check_options(Io& io, const mshconv::BatchOptions& options, const Targets& 
         throw UsageError("--game-dir is not a folder: " + options.convert.game_dir.string());
 }
 
-std::string report_json(const mshconv::BatchRequest& request, const mshconv::BatchResult& result,
-                        const Targets& targets, const Shard& shard,
-                        const std::map<std::string, size_t>& converted_by_kind) {
-    json items = json::array();
-    for (const Result& r : result.items) {
-        json item = {{"input", r.input},
-                     {"kind", mshconv::to_string(r.kind)},
-                     {"status", mshconv::status_name(r.status)}};
-        if (!r.output.empty()) item["output"] = r.output;
-        if (!r.message.empty()) item[r.status == Status::Failed ? "error" : "reason"] = r.message;
-        if (!r.warnings.empty()) item["warnings"] = r.warnings;
-        if (r.status == Status::Converted) item["seconds"] = r.seconds;
-        if (targets.nres && r.status == Status::Converted && r.kind != mshconv::ItemKind::Archive)
-            item["unchanged"] = r.unchanged;
-        items.push_back(std::move(item));
-    }
-    json report = {{"schema", "mshconv-batch/1"},
-                   {"to", targets.text},
-                   {"inputs", request.inputs},
-                   {"output", request.output.string()},
-                   {"threads", result.threads},
-                   {"seconds", result.seconds},
-                   {"converted", result.converted},
-                   {"converted_by_kind", converted_by_kind},
-                   {"failed", result.failed},
-                   {"skipped", result.skipped},
-                   {"unchanged", result.unchanged},
-                   {"warnings", result.warnings},
-                   {"items", items}};
-    if (!shard.whole()) report["shard"] = {{"index", shard.index}, {"count", shard.count}};
-    // Messages may quote damaged (non-UTF-8) bytes.
-    return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-}
-
 } // namespace
 
 } // namespace msh::conversion
@@ -197,16 +163,59 @@ mshconv::BatchResult mshconv::batch(const BatchRequest& request, Io& io, const O
     result.seconds = seconds_since(start);
 
     result.warnings = run_warnings.texts();
-    std::map<std::string, size_t> converted_by_kind;
     for (const BatchItem& r : result.items) {
         result.converted += r.status == ItemStatus::Converted;
         result.failed += r.status == ItemStatus::Failed;
         result.skipped += r.status == ItemStatus::Skipped;
-        if (r.status == ItemStatus::Converted) ++converted_by_kind[mshconv::to_string(r.kind)];
+        if (r.status == ItemStatus::Converted)
+            ++result.converted_by_kind[mshconv::to_string(r.kind)];
         if (targets.nres && r.status == ItemStatus::Converted && r.kind != ItemKind::Archive)
             result.unchanged += r.unchanged;
     }
     if (targets.preview) result.unchanged = previews.unchanged;
-    result.report_json = report_json(request, result, targets, shard, converted_by_kind);
+    result.to = options.to;
+    result.inputs = request.inputs;
+    result.output = request.output.string();
+    if (!shard.whole()) result.shard = BatchShard{unsigned(shard.index), unsigned(shard.count)};
     return result;
+}
+
+std::string mshconv::to_json(const BatchResult& result) {
+    using nlohmann::json;
+    const bool nres = result.to.count(BatchFormat::Nres) > 0;
+    json items = json::array();
+    for (const BatchItem& r : result.items) {
+        json item = {
+            {"input", r.input}, {"kind", to_string(r.kind)}, {"status", status_name(r.status)}};
+        if (!r.output.empty()) item["output"] = r.output;
+        if (!r.message.empty())
+            item[r.status == ItemStatus::Failed ? "error" : "reason"] = r.message;
+        if (!r.warnings.empty()) item["warnings"] = r.warnings;
+        if (r.status == ItemStatus::Converted) item["seconds"] = r.seconds;
+        if (nres && r.status == ItemStatus::Converted && r.kind != ItemKind::Archive)
+            item["unchanged"] = r.unchanged;
+        items.push_back(std::move(item));
+    }
+    json report = {{"schema", "mshconv-batch/1"},
+                   {"to", to_string(result.to)},
+                   {"inputs", result.inputs},
+                   {"output", result.output},
+                   {"seconds", result.seconds},
+                   {"converted", result.converted},
+                   {"converted_by_kind", result.converted_by_kind},
+                   {"failed", result.failed},
+                   {"skipped", result.skipped},
+                   {"unchanged", result.unchanged},
+                   {"warnings", result.warnings},
+                   {"items", items}};
+    if (result.shards) {
+        report["shards"] = result.shards;
+        report["job_seconds"] = result.job_seconds;
+    } else {
+        report["threads"] = result.threads;
+    }
+    if (result.shard)
+        report["shard"] = {{"index", result.shard->index}, {"count", result.shard->count}};
+    // Messages may quote damaged (non-UTF-8) bytes.
+    return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -1,4 +1,5 @@
 #include "batch_shard.hpp"
+#include "batch.hpp"
 
 #include "sidecar/json_at.hpp"
 
@@ -56,6 +57,27 @@ std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard
     return mine;
 }
 
+namespace {
+
+// One item of a report as to_json(BatchResult) wrote it.
+mshconv::BatchItem item_of(const nlohmann::json& j) {
+    mshconv::BatchItem item;
+    item.input = j.value("input", "");
+    item.kind = item_kind(j.value("kind", ""));
+    const std::string status = j.value("status", "");
+    item.status = status == "converted" ? mshconv::ItemStatus::Converted
+                  : status == "failed"  ? mshconv::ItemStatus::Failed
+                                        : mshconv::ItemStatus::Skipped;
+    item.output = j.value("output", "");
+    item.message = j.value(item.status == mshconv::ItemStatus::Failed ? "error" : "reason", "");
+    item.warnings = j.value("warnings", std::vector<std::string>());
+    item.seconds = j.value("seconds", 0.0);
+    item.unchanged = j.value("unchanged", false);
+    return item;
+}
+
+} // namespace
+
 } // namespace msh::conversion
 
 // The reports of the N shards of one run merged into one: items concatenated in shard order,
@@ -102,44 +124,30 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
         throw mshconv::UsageError("the reports of shard(s) " + missing + " of " +
                                   std::to_string(count) + " are missing");
 
-    json merged = {{"schema", "mshconv-batch/1"}, {"to", to}, {"shards", count}};
-    json items = json::array(), inputs = json::array(), by_kind = json::object(),
-         warnings = json::array();
-    double slowest = 0, total = 0;
-    uint64_t converted = 0, failed = 0, skipped = 0, unchanged = 0;
-    for (const json* d : by_index) {
-        for (const json& item : (*d)["items"]) items.push_back(item);
-        if (d->contains("warnings"))
-            for (const json& w : (*d)["warnings"]) warnings.push_back(w);
-        for (const json& in : (*d)["inputs"])
-            if (std::find(inputs.begin(), inputs.end(), in) == inputs.end()) inputs.push_back(in);
-        for (const auto& [kind, n] : (*d)["converted_by_kind"].items())
-            by_kind[kind] = by_kind.value(kind, uint64_t(0)) + n.get<uint64_t>();
-        slowest = std::max(slowest, (*d)["seconds"].get<double>());
-        total += (*d)["seconds"].get<double>();
-        converted += (*d)["converted"].get<uint64_t>();
-        failed += (*d)["failed"].get<uint64_t>();
-        skipped += (*d)["skipped"].get<uint64_t>();
-        unchanged += d->value("unchanged", uint64_t(0));
-    }
-    merged["inputs"] = inputs;
-    merged["output"] = (*by_index[0])["output"];
-    merged["seconds"] = slowest; // the wall of the run: its slowest job
-    merged["job_seconds"] = total;
-    merged["converted"] = converted;
-    merged["converted_by_kind"] = by_kind;
-    merged["failed"] = failed;
-    merged["skipped"] = skipped;
-    merged["unchanged"] = unchanged;
-    merged["warnings"] = warnings;
-    merged["items"] = items;
     BatchResult result;
-    result.report_json = merged.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    result.converted = converted;
-    result.failed = failed;
-    result.skipped = skipped;
-    result.unchanged = unchanged;
-    result.seconds = slowest;
+    result.to = parse_batch_formats(to);
+    result.shards = unsigned(count);
+    result.output = by_index[0]->value("output", "");
+    for (const json* d : by_index) {
+        for (const json& item : (*d)["items"])
+            result.items.push_back(msh::conversion::item_of(item));
+        for (const json& w : d->value("warnings", json::array()))
+            result.warnings.push_back(w.get<std::string>());
+        for (const json& j : (*d)["inputs"]) {
+            const std::string in = j.get<std::string>();
+            if (std::find(result.inputs.begin(), result.inputs.end(), in) == result.inputs.end())
+                result.inputs.push_back(in);
+        }
+        for (const auto& [kind, n] : (*d)["converted_by_kind"].items())
+            result.converted_by_kind[kind] += n.get<size_t>();
+        const double seconds = (*d)["seconds"].get<double>();
+        result.seconds = std::max(result.seconds, seconds); // the wall of the run: its slowest job
+        result.job_seconds += seconds;
+        result.converted += (*d)["converted"].get<size_t>();
+        result.failed += (*d)["failed"].get<size_t>();
+        result.skipped += (*d)["skipped"].get<size_t>();
+        result.unchanged += d->value("unchanged", size_t(0));
+    }
     return result;
 }
 

@@ -126,7 +126,8 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
     BOOST_TEST(there.threads == 2u);
     BOOST_TEST(seen.size() == there.items.size()); // every item once through the callback
     BOOST_TEST(io.is_file(kOut + "mirror/_batch.json"));
-    BOOST_TEST(there.report_json.find("\"schema\": \"mshconv-batch/1\"") != std::string::npos);
+    BOOST_TEST(mshconv::to_json(there).find("\"schema\": \"mshconv-batch/1\"") !=
+               std::string::npos);
 
     mshconv::BatchRequest reverse{{kOut + "mirror"}, kOut + "back"};
     reverse.options.to = {mshconv::BatchFormat::Nres};
@@ -153,6 +154,41 @@ BOOST_AUTO_TEST_CASE(a_whole_folder_batches_both_ways_in_memory) {
     BOOST_CHECK_THROW(mshconv::batch(inside, io), mshconv::UsageError);
     BOOST_TEST(files_below(io, "game/out/") == 0u);
     BOOST_TEST(!std::filesystem::exists(kOut));
+}
+
+BOOST_AUTO_TEST_CASE(shard_reports_merge_into_a_typed_result) {
+    mshconv::MemoryIo io;
+    for (const auto& f : msh::test::corpus()) io.put("game/" + f.relative_path, f.bytes);
+    std::vector<std::string> texts, names;
+    size_t items = 0, converted = 0;
+    for (unsigned k = 1; k <= 2; ++k) {
+        mshconv::BatchRequest part{{"game"}, "shard" + std::to_string(k)};
+        part.options.to = {mshconv::BatchFormat::Glb, mshconv::BatchFormat::Png};
+        part.options.shard = mshconv::parse_batch_shard(std::to_string(k) + "/2");
+        const mshconv::BatchResult r = mshconv::batch(part, io);
+        BOOST_TEST(r.failed == 0u);
+        BOOST_TEST_REQUIRE(r.shard.has_value());
+        BOOST_TEST(r.shard->index == k);
+        items += r.items.size();
+        converted += r.converted;
+        texts.push_back(mshconv::to_json(r));
+        names.push_back("report" + std::to_string(k) + ".json");
+    }
+    const mshconv::BatchResult merged = mshconv::merge_batch_reports(texts, names);
+    BOOST_TEST(merged.shards == 2u);
+    BOOST_TEST(merged.items.size() == items); // typed, not left in the JSON
+    BOOST_TEST(merged.converted == converted);
+    BOOST_TEST(merged.to ==
+               (mshconv::BatchFormats{mshconv::BatchFormat::Glb, mshconv::BatchFormat::Png}));
+    size_t by_kind = 0;
+    for (const auto& [kind, n] : merged.converted_by_kind) by_kind += n;
+    BOOST_TEST(by_kind == converted);
+    // Its JSON holds the same items, and says it was merged.
+    const nlohmann::json j = nlohmann::json::parse(mshconv::to_json(merged));
+    BOOST_TEST(j["shards"] == 2);
+    BOOST_TEST(j["items"].size() == items);
+    BOOST_TEST(!j.contains("threads"));
+    BOOST_TEST(j["items"][0]["input"] == merged.items[0].input);
 }
 
 BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {

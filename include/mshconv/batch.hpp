@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -95,22 +96,33 @@ using OnItem = std::function<void(const BatchItem&)>;
 struct BatchResult {
     std::vector<BatchItem> items; // in input order, whatever finished first
     std::size_t converted = 0, failed = 0, skipped = 0, unchanged = 0;
+    std::map<std::string, std::size_t> converted_by_kind; // by to_string(ItemKind)
     double seconds = 0;
     unsigned threads = 0;
     std::vector<std::string> warnings; // warnings of no item (a game library that cannot be read)
-    // The JSON report (schema mshconv-batch/1) that `mshconv batch --report` writes.
-    std::string report_json;
+    // What was asked: the formats, the inputs and the output as given, the shard.
+    BatchFormats to;
+    std::vector<std::string> inputs;
+    std::string output;
+    std::optional<BatchShard> shard;
+    // A merged report (merge_batch_reports): how many shards, and their jobs' seconds added up
+    // (`seconds` is the slowest job's); 0 for one run.
+    unsigned shards = 0;
+    double job_seconds = 0;
 };
+
+// The JSON report (schema mshconv-batch/1, docs/cli.md#batch) that `mshconv batch --report`
+// writes, of one run or of merged shards.
+std::string to_json(const BatchResult& result);
 
 // Throws UsageError on a request that cannot run (an unknown format, an output inside an input);
 // a damaged input is a failed item, not an exception.
 BatchResult batch(const BatchRequest& request, Io& io = disk(), const OnItem& on_item = {},
                   const OnMessage& on_message = {});
 
-// The reports (report_json texts) of the N shards of one run (`shard` 1/N ... N/N) merged
-// into the report of the whole run: its report_json, totals and the slowest shard's seconds (the
-// items stay in the JSON). `names` name the reports in errors; UsageError when they are not the
-// shards 1..N of one run, each once.
+// The reports (to_json texts) of the N shards of one run (`shard` 1/N ... N/N) merged into the
+// result of the whole run: every item, the totals and the slowest shard's seconds. `names` name
+// the reports in errors; UsageError when they are not the shards 1..N of one run, each once.
 BatchResult merge_batch_reports(const std::vector<std::string>& report_texts,
                                 const std::vector<std::string>& names);
 
