@@ -88,7 +88,9 @@ json archive_json(const mshconv::ArchiveInfo& a) {
                    {"type", e.type},   {"size", e.size},
                    {"attr1", e.attr1}, {"attr2", e.attr2},
                    {"attr3", e.attr3}, {"sort_index", e.sort_index}};
-        if (e.nested) je["nested"] = *e.nested;
+        if (e.nested) // the report's words, which predate InfoKind's names
+            je["nested"] = *e.nested == mshconv::InfoKind::ArealMap ? "areal map"
+                                                                    : mshconv::to_string(*e.nested);
         if (e.texture) je["texture"] = texture_json(*e.texture);
         if (e.model) je["model"] = model_json(*e.model);
         if (e.diagnostics) je["diagnostics"] = *e.diagnostics;

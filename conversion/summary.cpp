@@ -190,9 +190,9 @@ mshconv::ArchiveInfo summarize_archive(const nres::Archive& ar, const std::strin
         je.size = e.data.size();
         je.attr1 = e.attr1, je.attr2 = e.attr2, je.attr3 = e.attr3, je.sort_index = e.sort_index;
         const ContentKind kind = sniff(e.data, {e.name(), e.type});
-        if (kind == ContentKind::NResArchive) je.nested = "archive";
-        if (kind == ContentKind::Terrain) je.nested = "terrain";
-        if (kind == ContentKind::ArealMap) je.nested = "areal map";
+        if (kind == ContentKind::NResArchive) je.nested = mshconv::InfoKind::Archive;
+        if (kind == ContentKind::Terrain) je.nested = mshconv::InfoKind::Terrain;
+        if (kind == ContentKind::ArealMap) je.nested = mshconv::InfoKind::ArealMap;
         if (kind == ContentKind::Texm)
             je.texture = summarize_texture(e.data, e.name(), where + ":" + e.display_name());
         if (kind == ContentKind::Model) {

@@ -359,6 +359,39 @@ BOOST_AUTO_TEST_CASE(info_is_typed_and_its_json_says_the_same) {
     BOOST_TEST(textures >= 20u);
 }
 
+BOOST_AUTO_TEST_CASE(info_names_the_files_nested_in_an_archive) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    // An archive holding a library, a Land.msh and a Land.map, as a mod's bundle might.
+    std::string map_dir;
+    for (const auto& f : msh::test::corpus())
+        if (f.relative_path.ends_with("/Land.map"))
+            map_dir = f.relative_path.substr(0, f.relative_path.size() - 8);
+    BOOST_TEST_REQUIRE(!map_dir.empty());
+    msh::nres::Archive outer;
+    for (const auto& [name, file] : {std::pair{"INNER.lib", std::string("LightMap.lib")},
+                                     {"Land.msh", map_dir + "Land.msh"},
+                                     {"Land.map", map_dir + "Land.map"}}) {
+        msh::nres::Entry e;
+        e.type = msh::nres::fourcc("DATA");
+        e.set_name(name);
+        const std::vector<uint8_t>& bytes = io.at(file);
+        e.data.edit().assign(bytes.begin(), bytes.end());
+        outer.entries.push_back(std::move(e));
+    }
+    io.put("bundle.lib", msh::nres::write_canonical(outer));
+    const mshconv::Info info = mshconv::info("bundle.lib", io);
+    BOOST_TEST_REQUIRE(info.archive.has_value());
+    const std::vector<mshconv::ArchiveInfo::Entry>& entries = info.archive->entries;
+    BOOST_TEST_REQUIRE(entries.size() == 3u);
+    BOOST_TEST((entries[0].nested == mshconv::InfoKind::Archive));
+    BOOST_TEST((entries[1].nested == mshconv::InfoKind::Terrain));
+    BOOST_TEST((entries[2].nested == mshconv::InfoKind::ArealMap));
+    const nlohmann::json j = nlohmann::json::parse(mshconv::to_json(info));
+    BOOST_TEST(j["entries"][0]["nested"] == "archive");
+    BOOST_TEST(j["entries"][1]["nested"] == "terrain");
+    BOOST_TEST(j["entries"][2]["nested"] == "areal map");
+}
+
 BOOST_AUTO_TEST_CASE(errors_carry_their_place_as_fields) {
     mshconv::MemoryIo io = corpus_in_memory();
     // No such file: the file, nothing inside it.

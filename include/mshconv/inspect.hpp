@@ -111,7 +111,7 @@ struct ArchiveInfo {
         std::string type; // its FourCC when printable, else the number
         std::size_t size = 0;
         std::uint32_t attr1 = 0, attr2 = 0, attr3 = 0, sort_index = 0;
-        std::optional<std::string> nested; // "archive", "terrain" or "areal map"
+        std::optional<InfoKind> nested; // Archive, Terrain or ArealMap: another file inside
         std::optional<ModelInfo> model;
         std::optional<std::size_t> diagnostics; // the model's, read tolerantly
         std::optional<std::string> error;       // a model that cannot be read
