@@ -136,14 +136,26 @@ const char* to_string(PreviewKind kind) {
     return msh::conversion::name_of(msh::conversion::kPreviewKindNames, kind);
 }
 
-Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
+namespace {
+
+// The request's preview (and with `view`, its interactive view), its warnings given to
+// `on_message` and its errors located in the request's input.
+msh::conversion::Preview requested_preview(const PreviewRequest& request, Io& io,
+                                           const OnMessage& on_message, nlohmann::json* view) {
     const msh::conversion::Job job{request.sources, io, on_message};
     const msh::conversion::PreviewSettings settings = msh::conversion::preview_settings(
         request.options, msh::conversion::readings_of(request.sources));
     msh::conversion::Preview p = msh::conversion::locating_errors(io, {request.input}, [&] {
-        return msh::conversion::preview_of(job, request.input, settings);
+        return msh::conversion::preview_of(job, request.input, settings, view);
     });
     for (const std::string& w : p.warnings) job.warn(w);
+    return p;
+}
+
+} // namespace
+
+Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
+    msh::conversion::Preview p = requested_preview(request, io, on_message, nullptr);
     Preview out;
     out.png = std::move(p.png);
     out.kind =
@@ -159,14 +171,8 @@ bool viewer_built() {
 
 ViewPage view_page(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
     msh::conversion::require_viewer(); // before the input is read
-    const msh::conversion::Job job{request.sources, io, on_message};
-    const msh::conversion::PreviewSettings settings = msh::conversion::preview_settings(
-        request.options, msh::conversion::readings_of(request.sources));
     nlohmann::json view;
-    const msh::conversion::Preview p = msh::conversion::locating_errors(io, {request.input}, [&] {
-        return msh::conversion::preview_of(job, request.input, settings, &view);
-    });
-    for (const std::string& w : p.warnings) job.warn(w);
+    requested_preview(request, io, on_message, &view);
     ViewPage page;
     // The page names the input without its folders: the same page from any folder.
     page.name = msh::conversion::parse_address(io, request.input).portable();
