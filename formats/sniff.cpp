@@ -1,7 +1,9 @@
 #include "sniff.hpp"
 
 #include "arealmap.hpp"
+#include "assembly.hpp"
 #include "diagnostics.hpp"
+#include "mission.hpp"
 #include "nres.hpp"
 #include "terrain.hpp"
 #include "texm.hpp"
@@ -99,6 +101,8 @@ ContentKind sniff(ByteView bytes, const SniffHint& hint) {
         looks_like_wear(bytes))
         return ContentKind::Wear;
     if (ends_with_ci(hint.name, ".obj")) return ContentKind::Obj;
+    if (mission::looks_like_mission(bytes)) return ContentKind::Mission;
+    if (assembly::looks_like_assembly(bytes)) return ContentKind::Assembly;
     return ContentKind::Unknown;
 }
 
@@ -130,6 +134,10 @@ const char* to_string(ContentKind kind) {
         return "OBJ";
     case ContentKind::Png:
         return "PNG";
+    case ContentKind::Mission:
+        return "mission (data.tma)";
+    case ContentKind::Assembly:
+        return "unit assembly (.dat)";
     }
     return "unknown";
 }

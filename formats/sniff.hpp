@@ -25,6 +25,8 @@ enum class ContentKind {
     Glb,         // binary glTF ("glTF" magic, version 2)
     Obj,         // Wavefront OBJ text (by name)
     Png,         // PNG signature
+    Mission,     // data.tma: version 1, routes that fit, then clan version 6 (level.md §2)
+    Assembly,    // a unit .dat: magic 0xF0F1 and 8 + 112 x N bytes (level.md §3.1)
 };
 
 struct SniffHint {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The 13 real-install evidence points are documented: docs/formats/README.md's section
-"Contested readings and real-install evidence" has a table row for each point 1..13 whose decision
+"""The 16 real-install evidence points are documented: docs/formats/README.md's section
+"Contested readings and real-install evidence" has a table row for each point 1..16 whose decision
 starts with Adopted, Kept or Contested and whose Section cell cites `file.md §N`; that file exists
 (docs/formats or docs), has a heading numbered N, and the text of that section (up to the next
 heading of the same or a higher level) holds the paragraph "Real-install evidence (point N)". The
@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-POINTS = range(1, 14)
+POINTS = range(1, 17)
 DECISIONS = ("Adopted", "Kept", "Contested")
 SECTION_TITLE = "## Contested readings and real-install evidence"
 CITATION = re.compile(r"\b([A-Za-z0-9_-]+\.md)\s*§\s*([0-9]+(?:\.[0-9]+)*)")
