@@ -77,7 +77,7 @@ std::vector<MapSpec> extra_map_specs(uint64_t seed, int first, int count) {
 
 const std::vector<std::string>& extra_model_archives() {
     static const std::vector<std::string> names = {"build.rlb",  "robots.rlb",  "vehicle.rlb",
-                                                   "plants.rlb", "effects.rlb", "objects.rlb"};
+                                                   "plants.rlb", "effects.rlb", "intsys.rlb"};
     return names;
 }
 

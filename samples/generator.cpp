@@ -7,6 +7,7 @@
 
 #include "formats/file_io.hpp"
 #include "samples/game_scale.hpp"
+#include "samples/levels_gen.hpp"
 #include "samples/terrain_gen.hpp"
 #include "samples/textures_gen.hpp"
 
@@ -335,6 +336,7 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
     std::vector<ArchiveRecipe> archives = catalogue();
     CorpusSize standard{0, int(texture_specs(options.seed).size()), int(map_specs(false).size())};
     for (const ArchiveRecipe& ar : archives) standard.models += int(ar.models.size());
+    standard.models += level_model_count(); // parts.rlb, written with the levels
     const CorpusSize size = options.scale > 0 ? game_size(options.scale, standard) : standard;
     for (ArchiveRecipe& ar : extra_archives(size.models - standard.models))
         if (!ar.models.empty()) archives.push_back(std::move(ar));
@@ -373,6 +375,9 @@ std::vector<GeneratedFile> generate_corpus(const Options& options) {
     for (const MapSpec& spec :
          extra_map_specs(options.seed, standard.maps + 1, size.maps - standard.maps))
         for (GeneratedFile& f : generate_map(spec, options.seed)) files.push_back(std::move(f));
+    // Missions on those maps: parts.rlb, objects.rlb, UNITS/**/*.dat and MISSIONS/**
+    // (levels_gen.hpp).
+    for (GeneratedFile& f : generate_levels(options, files)) files.push_back(std::move(f));
     return files;
 }
 

@@ -18,8 +18,9 @@ struct GeneratedFile {
 
 struct Options {
     uint64_t seed = 1998;
-    // 0: the standard corpus (64 models, 6 maps). Otherwise about `scale` x the shipped game
-    // (1: ~950 models in 12 archives, 1,150 textures, 65 maps; samples/game_scale.hpp).
+    // 0: the standard corpus (64 models, 6 maps, 6 missions with parts.rlb's 10 part models).
+    // Otherwise about `scale` x the shipped game (1: ~950 models in 13 archives, 1,150 textures,
+    // 65 maps, 29 missions with 864 objects; samples/game_scale.hpp, samples/levels_gen.hpp).
     double scale = 0;
 };
 
