@@ -121,6 +121,7 @@ Prepared prepare(const ModelExportInput& in, const ModelExportSettings& settings
     opt.material_ids = rows.material_ids;
     opt.batch_material = settings.readings.batch_material;
     opt.slot_names = settings.readings.slots;
+    opt.rest_pose = settings.rest_pose;
     record.readings = settings.readings;
     record.options = {opt.lod, opt.group, settings.skin, opt.msft_lod};
     // Lightmaps (glTF only: OBJ has no second texture slot on a second UV set).

@@ -38,6 +38,8 @@ struct ModelExportSettings {
     bool msft_lod = false;  // glTF with lod = all: MSFT_lod on the nodes
     png::EncodeOptions png; // the textures' PNG encoding (--png-level)
     Readings readings;      // the contested readings (formats/readings.hpp), recorded in the export
+    // A level's models only (the model export keeps the first key and animates the rest).
+    mapping::RestPose rest_pose = mapping::RestPose::FirstKey;
 };
 
 // The one check of a combination of settings: the problem in the command's words (`--lod ...`),

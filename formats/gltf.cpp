@@ -367,6 +367,7 @@ void write_node(JsonWriter& j, const scene::Node& n, const std::vector<int>& chi
     if (!n.name.empty()) j.key("name").string(n.name);
     if (n.translation != std::array<float, 3>{0, 0, 0}) j.key("translation").numbers(n.translation);
     if (n.rotation != std::array<float, 4>{0, 0, 0, 1}) j.key("rotation").numbers(n.rotation);
+    if (n.scale != std::array<float, 3>{1, 1, 1}) j.key("scale").numbers(n.scale);
     if (n.mesh != scene::kNoIndex) j.key("mesh").integer(n.mesh);
     if (n.skin != scene::kNoIndex) j.key("skin").integer(n.skin);
     if (!children.empty()) j.key("children").integers(children);

@@ -72,6 +72,17 @@ const std::vector<ReadingInfo>& reading_infos() {
     return infos;
 }
 
+const std::vector<ReadingInfo>& level_reading_infos() {
+    static const std::vector<ReadingInfo> infos = {
+        {"assembly", {"sockets", "root"}, "a unit's parts at their sockets or all at its origin"},
+        {"rest-pose",
+         {"first-frame", "fallback-key"},
+         "a level's animated parts: first or last key"},
+        {"parts", {"drawn", "all"}, "a level's part classes shown: chassis, turrets, guns, or all"},
+    };
+    return infos;
+}
+
 void set_reading(Readings& r, std::string_view assignment) {
     const size_t eq = assignment.find('=');
     if (eq == std::string_view::npos)

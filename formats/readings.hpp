@@ -62,6 +62,9 @@ struct ReadingInfo {
     const char* what;
 };
 const std::vector<ReadingInfo>& reading_infos();
+// A level's readings (level.md §4: assembly, rest-pose, parts): chosen with the same flag, recorded
+// by a level export only (conversion/level.hpp), so they are not members of Readings.
+const std::vector<ReadingInfo>& level_reading_infos();
 
 // NAME=VARIANT applied to `r`; throws std::invalid_argument naming the known names or variants.
 void set_reading(Readings& r, std::string_view assignment);

@@ -402,7 +402,10 @@ scene::Scene model_to_scene(const Model& model, const ExportOptions& options) {
         sn.name = names.unique(or_node(cp1251_to_utf8(model.node_name(i)))); // glTF names are UTF-8
         sn.parent = parents[i];
         if (!tracks[i].keys.empty()) {
-            const anim::Key& k = tracks[i].keys.front();
+            // The fallback key (hdr3) is the last of the node's range.
+            const anim::Key& k = options.rest_pose == RestPose::FallbackKey
+                                     ? tracks[i].keys.back()
+                                     : tracks[i].keys.front();
             sn.translation = to_gltf(k.pos);
             sn.rotation = key_rotation(k.rot, model.animation.key_order);
         }

@@ -38,6 +38,10 @@ namespace msh::mapping {
 
 constexpr int kAll = -1;
 
+// Which key poses a node at rest (a contested reading, level.md §4): its first key (one
+// project's reading; the model export's) or its fallback key, the last of its range (another's).
+enum class RestPose { FirstKey, FallbackKey };
+
 struct ExportOptions {
     int lod = 0;     // 0..2, or kAll
     int group = 0;   // 0..4, or kAll
@@ -54,6 +58,7 @@ struct ExportOptions {
     BatchMaterial batch_material = BatchMaterial::Row;
     std::vector<int32_t> material_ids;
     SlotNames slot_names = SlotNames::LodGroup; // the slot nodes' names (the slots reading)
+    RestPose rest_pose = RestPose::FirstKey;
 };
 
 // The name suffix of a non-primary slot (a, b) = (lod, group): `@lod1`, `@g4`, `@lod1g4` ("" for

@@ -26,6 +26,9 @@ struct Node {
     int parent = kNoIndex; // index into Scene::nodes; children are derived from it
     std::array<float, 3> translation{0, 0, 0};
     std::array<float, 4> rotation{0, 0, 0, 1}; // x, y, z, w
+    // Written by the glTF writer only; the reader bakes a node's scale into its geometry (MSH
+    // nodes are rigid). A level's scaled scenery is the one producer.
+    std::array<float, 3> scale{1, 1, 1};
     int mesh = kNoIndex;
     int skin = kNoIndex;
     // A root node that is not listed in the scene (an MSFT_lod level referenced from elsewhere).
