@@ -98,7 +98,9 @@ mshconv::ConvertOptions convert_options(const po::variables_map& vm) {
 void add_reading_option(po::options_description& desc) {
     std::string help = "select a contested reading of the formats (repeatable; docs/formats/"
                        "README.md): ";
-    for (const ReadingInfo& info : reading_infos()) {
+    std::vector<ReadingInfo> all = reading_infos();
+    for (const ReadingInfo& info : level_reading_infos()) all.push_back(info);
+    for (const ReadingInfo& info : all) {
         help.append(info.name).append("=");
         for (size_t v = 0; v < info.variants.size(); ++v)
             help.append(v ? "|" : "").append(info.variants[v]);

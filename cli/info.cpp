@@ -99,11 +99,15 @@ int run_info(const Args& args) {
         print_model_text(*described.model, "  ");
         return 0;
     }
-    if (described.terrain || described.areal_map || described.wear) {
+    if (described.terrain || described.areal_map || described.wear || described.mission ||
+        described.assembly || described.registry) {
         const std::string kind_key = mshconv::to_string(described.kind);
         std::printf("%s: %s, %zu bytes\n", where.c_str(),
                     described.terrain     ? "terrain (Land.msh)"
                     : described.areal_map ? "areal map (Land.map)"
+                    : described.mission   ? "mission (data.tma)"
+                    : described.assembly  ? "unit assembly (.dat)"
+                    : described.registry  ? "object registry (objects.rlb)"
                                           : "WEAR table",
                     described.size);
         if (described.diagnostics)

@@ -106,6 +106,15 @@ mshconv::AssetKind dispatch(const Job& job, const std::string& in_spec, const st
     std::optional<ImportSidecar> found;
     if (import) found = find_import_sidecar(job, in.file);
     check_output_paths(job, in, parse_address(job.io, out_spec), found ? &*found : nullptr);
+    // A .gltf/.glb whose sidecar has "kind": "level" is a mission's level.
+    if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
+        if (const auto sidecar = level_sidecar(job, *found)) {
+            if (job.options.new_model)
+                throw UsageError("--new-model: " + in.file.string() +
+                                 " is a level export (its sidecar says kind level), never a model");
+            import_level(job, in, out_spec, *sidecar, *found);
+            return mshconv::AssetKind::Level;
+        }
     // A .gltf/.glb/.obj whose sidecar has "kind": "terrain" is a map.
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         if (const auto sidecar = terrain_sidecar(job, *found)) {
@@ -135,6 +144,9 @@ mshconv::AssetKind dispatch(const Job& job, const std::string& in_spec, const st
     case ContentKind::Model:
         export_model(job, loaded, fs::path(out_spec));
         return mshconv::AssetKind::Model;
+    case ContentKind::Mission:
+        export_level(job, loaded, fs::path(out_spec));
+        return mshconv::AssetKind::Level;
     case ContentKind::Texm:
         if (lower_ascii(fs::path(out_spec).extension().string()) == ".png") {
             export_texture(job, loaded, fs::path(out_spec));

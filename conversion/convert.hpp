@@ -4,6 +4,7 @@
 
 #include "address.hpp"
 #include "job.hpp"
+#include "level.hpp"
 
 #include "formats/png.hpp"
 #include "formats/readings.hpp"
@@ -129,6 +130,35 @@ void export_terrain(const Job& job, const Loaded& in, const std::filesystem::pat
 TerrainExportInput terrain_export_input(const Job& job, const Loaded& in,
                                         const mapping::MaterialLibraries* libraries,
                                         std::optional<mapping::MaterialLibraries>& own);
+
+// ---- Level (export_level.cpp, import_level.cpp) ----
+// MISSIONS/<dir>/data.tma (its map, registry, assemblies and models found in the game folder
+// above it, or --game-dir) -> .gltf / .glb (+ sidecar, kind "level").
+void export_level(const Job& job, const Loaded& in, const std::filesystem::path& out);
+// A mission's files as a level export or preview reads them: `input` refers to what the sources
+// hold (the registry, each distinct model loaded once, the map, the libraries).
+struct LevelSources {
+    LevelSources();
+    ~LevelSources();
+    LevelExportInput input;
+    struct Owned;
+    std::unique_ptr<Owned> owned;
+};
+// Unresolved references are warnings (their objects stay as empty nodes); throws UsageError when
+// no game folder holds objects.rlb.
+std::unique_ptr<LevelSources> read_level_sources(const Job& job, const Loaded& in);
+// `--reading` names of the level's contested readings (assembly, rest-pose, parts) applied to
+// `settings`; the formats' readings are readings_of's. Throws UsageError on a bad variant.
+bool is_level_reading(const std::string& name);
+void apply_level_readings(const ConvertOptions& options, LevelExportSettings& settings);
+// The sidecar find_import_sidecar found, when it says "kind": "level".
+std::optional<sidecar::LevelSidecar> level_sidecar(const Job& job, const ImportSidecar& found);
+// The level import itself, nothing written: `input` (.gltf / .glb) + its level sidecar.
+LevelImport import_level_files(const Job& job, const std::filesystem::path& input,
+                               const std::filesystem::path& sidecar_path);
+// .gltf / .glb (+ level sidecar) -> data.tma with the moved objects' transforms changed.
+void import_level(const Job& job, const Address& in, const std::string& out_spec,
+                  const sidecar::LevelSidecar& sidecar, const ImportSidecar& found);
 
 // ---- Terrain import (import_terrain.cpp) ----
 // The sidecar find_import_sidecar found, parsed once for the import, when it says

@@ -48,6 +48,7 @@ png::EncodeOptions png_options(const ConvertOptions& o) {
 Readings readings_of(const ConvertOptions& o) {
     Readings r;
     for (const mshconv::Reading& a : o.readings) try {
+            if (is_level_reading(a.name)) continue; // a level's (apply_level_readings)
             set_reading(r, a.name + "=" + a.variant);
         } catch (const std::invalid_argument& e) {
             throw UsageError(std::string("--reading: ") + e.what());

@@ -19,16 +19,20 @@ template <class E> using NameTable = std::pair<E, const char*>;
 inline constexpr NameTable<mshconv::AssetKind> kAssetKindNames[] = {
     {mshconv::AssetKind::Model, "model"},
     {mshconv::AssetKind::Terrain, "terrain"},
-    {mshconv::AssetKind::Texture, "texture"}};
+    {mshconv::AssetKind::Texture, "texture"},
+    {mshconv::AssetKind::Level, "level"}};
 inline constexpr NameTable<mshconv::InfoKind> kInfoKindNames[] = {
-    {mshconv::InfoKind::Archive, "archive"}, {mshconv::InfoKind::Model, "model"},
-    {mshconv::InfoKind::Terrain, "terrain"}, {mshconv::InfoKind::ArealMap, "areal_map"},
-    {mshconv::InfoKind::Texture, "texture"}, {mshconv::InfoKind::Wear, "wear"}};
+    {mshconv::InfoKind::Archive, "archive"},  {mshconv::InfoKind::Model, "model"},
+    {mshconv::InfoKind::Terrain, "terrain"},  {mshconv::InfoKind::ArealMap, "areal_map"},
+    {mshconv::InfoKind::Texture, "texture"},  {mshconv::InfoKind::Wear, "wear"},
+    {mshconv::InfoKind::Mission, "mission"},  {mshconv::InfoKind::Assembly, "assembly"},
+    {mshconv::InfoKind::Registry, "registry"}};
 inline constexpr NameTable<mshconv::PreviewKind> kPreviewKindNames[] = {
     {mshconv::PreviewKind::Model, "model"},
     {mshconv::PreviewKind::Map, "map"},
     {mshconv::PreviewKind::Texture, "texture"},
-    {mshconv::PreviewKind::Scene, "scene"}};
+    {mshconv::PreviewKind::Scene, "scene"},
+    {mshconv::PreviewKind::Level, "level"}};
 inline constexpr NameTable<mshconv::PreviewView> kPreviewViewNames[] = {
     {mshconv::PreviewView::Default, "default"}, {mshconv::PreviewView::Iso, "iso"},
     {mshconv::PreviewView::Front, "front"},     {mshconv::PreviewView::Back, "back"},
@@ -41,7 +45,8 @@ inline constexpr NameTable<mshconv::OverlayStyle> kOverlayStyleNames[] = {
 inline constexpr NameTable<mshconv::ItemKind> kItemKindNames[] = {
     {mshconv::ItemKind::Model, "model"},     {mshconv::ItemKind::Map, "map"},
     {mshconv::ItemKind::Texture, "texture"}, {mshconv::ItemKind::Archive, "archive"},
-    {mshconv::ItemKind::Raw, "raw"},         {mshconv::ItemKind::Other, "other"}};
+    {mshconv::ItemKind::Raw, "raw"},         {mshconv::ItemKind::Other, "other"},
+    {mshconv::ItemKind::Level, "level"}};
 inline constexpr NameTable<mshconv::BatchFormat> kBatchFormatNames[] = {
     {mshconv::BatchFormat::Glb, "glb"},   {mshconv::BatchFormat::Gltf, "gltf"},
     {mshconv::BatchFormat::Obj, "obj"},   {mshconv::BatchFormat::Png, "png"},

@@ -154,6 +154,9 @@ json info_json(const mshconv::Info& info) {
     if (info.wear)
         j = {{"kind", "wear"},
              {"wear", {{"materials", info.wear->materials}, {"lightmaps", info.wear->lightmaps}}}};
+    if (info.mission) j = {{"kind", "mission"}, {"mission", mission_json(*info.mission)}};
+    if (info.assembly) j = {{"kind", "assembly"}, {"assembly", assembly_json(*info.assembly)}};
+    if (info.registry) j = {{"kind", "registry"}, {"registry", registry_json(*info.registry)}};
     if (info.diagnostics) j["diagnostics"] = *info.diagnostics;
     j["file"] = info.file;
     j["size"] = info.size;

@@ -5,12 +5,19 @@
 #include "summary.hpp"
 
 #include "formats/arealmap.hpp"
+#include "formats/assembly.hpp"
+#include "formats/cp1251.hpp"
 #include "formats/material.hpp"
+#include "formats/mission.hpp"
 #include "formats/msh.hpp"
+#include "formats/names.hpp"
+#include "formats/object_registry.hpp"
 #include "formats/sniff.hpp"
 #include "formats/terrain.hpp"
 #include "formats/texm.hpp"
 #include "formats/wear.hpp"
+#include "game_files.hpp"
+#include "level_files.hpp"
 
 #include <mshconv/inspect.hpp>
 
@@ -22,7 +29,7 @@ namespace {
 
 struct Tally {
     size_t models = 0, archives = 0, terrains = 0, areal_maps = 0, wears = 0, textures = 0,
-           materials = 0;
+           materials = 0, missions = 0, assemblies = 0, references = 0;
     // Archives (nested ones too) by the case fold their sort index follows (nres.md §5).
     std::map<std::string, size_t> sort_folds;
     std::string top_fold; // the input's own, when it is an archive
@@ -41,6 +48,44 @@ void validate_material(const nres::Entry& e, const std::string& where, Diagnosti
     } catch (const FormatError& x) {
         sink.error(x);
     }
+}
+
+// A level file's references, when the game folder above it is found: each object's (or the
+// assembly's) parts through objects.rlb to a model that is there; the mission's map.
+void validate_references(Io& io, const std::filesystem::path& file, const std::string& where,
+                         const mission::Mission* mission, ByteView dat, DiagnosticSink& sink,
+                         Tally& tally) {
+    const std::optional<std::filesystem::path> root = find_game_folder(io, file);
+    if (!root) {
+        sink.warn(where, Location::whole(),
+                  "no objects.rlb in its folder or above: its references are not checked");
+        return;
+    }
+    const std::optional<std::filesystem::path> rlb = find_file_ci(*root, "objects.rlb", io);
+    const registry::Registry registry(read_payload(io, *rlb), rlb->string());
+    auto check = [&](const ObjectRefs& refs, uint64_t offset, const std::string& what) {
+        ++tally.references;
+        std::string problem = refs.problem;
+        for (const PartRef& p : refs.parts)
+            if (problem.empty()) problem = missing_model(io, *root, p.model);
+        if (!problem.empty()) sink.error(where, offset, what + " does not resolve: " + problem);
+    };
+    if (!mission) {
+        check(resolve_assembly(Bytes(dat.begin(), dat.end()), where, registry), 0, "a part");
+        return;
+    }
+    for (size_t i = 0; i < mission->objects.size(); ++i) {
+        const mission::PlacedObject& o = mission->objects[i];
+        check(resolve_object(io, *root, registry, o), o.offset,
+              "object " + std::to_string(i) + " (" + cp1251_to_utf8(o.path) + ")");
+    }
+    ++tally.references;
+    const std::string folder = mission::map_folder(mission->map_path);
+    const std::optional<std::filesystem::path> dir = find_path_ci(io, *root, folder);
+    if (!dir || !find_file_ci(*dir, "Land.msh", io))
+        sink.error(FormatError(where, Location::whole(),
+                               "its map " + cp1251_to_utf8(mission->map_path) +
+                                   " has no Land.msh in " + (*root / folder).string()));
 }
 
 void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& sink, Tally& tally) {
@@ -84,6 +129,14 @@ void validate_bytes(ByteView bytes, const std::string& where, DiagnosticSink& si
         case ContentKind::Wear: // loose Land1.wea / Land2.wea
             validate_wear(bytes, where, sink, tally);
             break;
+        case ContentKind::Mission:
+            ++tally.missions;
+            mission::read(bytes, sink, where);
+            break;
+        case ContentKind::Assembly:
+            ++tally.assemblies;
+            assembly::read(bytes, sink, where);
+            break;
         default:
             // Parse again to report why (bad magic, version, directory).
             nres::read(bytes, sink, where);
@@ -120,7 +173,23 @@ mshconv::Info info_of(const std::string& input, Io& io) {
         info.areal_map = summarize_areal_map(arealmap::read(in.bytes, sink, where));
         info.diagnostics = sink.diagnostics().size();
         break;
+    case ContentKind::Mission:
+        info.kind = mshconv::InfoKind::Mission;
+        info.mission = summarize_mission(mission::read(in.bytes, sink, where));
+        info.diagnostics = sink.diagnostics().size();
+        break;
+    case ContentKind::Assembly:
+        info.kind = mshconv::InfoKind::Assembly;
+        info.assembly = summarize_assembly(assembly::read(in.bytes, sink, where));
+        info.diagnostics = sink.diagnostics().size();
+        break;
     case ContentKind::NResArchive:
+        if (lower_ascii(name) == "objects.rlb") {
+            info.kind = mshconv::InfoKind::Registry;
+            info.registry = summarize_registry(registry::Registry(in.bytes, where));
+            break;
+        }
+        [[fallthrough]];
     case ContentKind::DamagedNRes:
         info.kind = mshconv::InfoKind::Archive;
         if (std::optional<nres::Truncation> cut = nres::truncation(in.bytes)) {
@@ -163,6 +232,18 @@ mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& i
     DiagnosticSink sink(request.strict ? ReadMode::Strict : ReadMode::Tolerant);
     Tally tally;
     validate_bytes(in.bytes, where, sink, tally);
+    // A level's files: every reference to the end, once the file itself reads.
+    const ContentKind kind = sniff(in.bytes, {in.address.file.filename().string(), std::nullopt});
+    if (in.address.entries.empty() && !sink.has_errors()) try {
+            if (kind == ContentKind::Mission) {
+                const mission::Mission m = mission::read(in.bytes, ReadMode::Tolerant, where);
+                validate_references(io, in.address.file, where, &m, {}, sink, tally);
+            } else if (kind == ContentKind::Assembly) {
+                validate_references(io, in.address.file, where, nullptr, in.bytes, sink, tally);
+            }
+        } catch (const FormatError& e) {
+            sink.error(e);
+        }
 
     mshconv::Validation v;
     v.file = where;
@@ -188,6 +269,11 @@ mshconv::Validation validation_of(const mshconv::ValidateRequest& request, Io& i
                 {"terrains", tally.terrains},  {"areal_maps", tally.areal_maps},
                 {"wear_tables", tally.wears},  {"textures", tally.textures},
                 {"materials", tally.materials}};
+    // A level's counts only where there is one: other files' reports stay as they were.
+    for (const auto& [what, count] : {std::pair<const char*, size_t>{"missions", tally.missions},
+                                      {"assemblies", tally.assemblies},
+                                      {"references", tally.references}})
+        if (count) v.counts[what] = count;
     v.sort_fold = tally.top_fold;
     v.sort_folds = {tally.sort_folds.begin(), tally.sort_folds.end()};
     return v;

@@ -5,7 +5,10 @@
 #include <mshconv/inspect.hpp>
 
 #include "formats/arealmap.hpp"
+#include "formats/assembly.hpp"
+#include "formats/mission.hpp"
 #include "formats/msh.hpp"
+#include "formats/object_registry.hpp"
 #include "formats/terrain.hpp"
 
 #include <nlohmann/json.hpp>
@@ -21,6 +24,12 @@ mshconv::TextureInfo summarize_texture(ByteView payload, const std::string& name
 mshconv::TerrainInfo summarize_terrain(const terrain::Terrain& terrain);
 // Land.map: areals by class, polygon vertices, grid size and occupancy.
 mshconv::ArealMapInfo summarize_areal_map(const arealmap::ArealMap& map);
+// data.tma: sections counted, objects by kind, the map path and the description's text.
+mshconv::MissionInfo summarize_mission(const mission::Mission& mission);
+// A unit .dat: the class word and each part with its parent.
+mshconv::AssemblyInfo summarize_assembly(const assembly::Assembly& assembly);
+// objects.rlb: records by type, slots, records that lead to no model.
+mshconv::RegistryInfo summarize_registry(const registry::Registry& registry);
 // Archive entries; nested models are described too (read tolerantly, so info works on damage).
 mshconv::ArchiveInfo summarize_archive(const nres::Archive& archive, const std::string& where);
 std::string type_label(uint32_t type); // FourCC text when printable, else the number
@@ -28,5 +37,8 @@ std::string type_label(uint32_t type); // FourCC text when printable, else the n
 // The JSON forms (`info --json`, docs/cli.md#info).
 nlohmann::json info_json(const mshconv::Info& info);
 nlohmann::json texture_json(const mshconv::TextureInfo& texture);
+nlohmann::json mission_json(const mshconv::MissionInfo& mission);
+nlohmann::json assembly_json(const mshconv::AssemblyInfo& assembly);
+nlohmann::json registry_json(const mshconv::RegistryInfo& registry);
 
 } // namespace msh::conversion

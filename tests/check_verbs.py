@@ -36,6 +36,8 @@ VERBS = {
     "import_terrain": "conversion/convert.hpp",
     "export_texture": "conversion/convert.hpp",
     "import_texture": "conversion/convert.hpp",
+    "export_level": "conversion/convert.hpp",
+    "import_level": "conversion/convert.hpp",
 }
 # Below conversion/, `validate` is a format module's check of its own IR (formats/*.hpp, the JSON
 # scanner), not the verb: a different name would say less.
@@ -51,9 +53,11 @@ SETTINGS = {
     "texture import": "TextureImportSettings",
     "new model's look in the game libraries": "LibraryAddSettings",
     "preview": "PreviewSettings",
+    "level export": "LevelExportSettings",
+    "level import": "LevelImportSettings",
 }
 STAGE = re.compile(r"^[A-Za-z_][\w:<>, ]*[\s\*&](encode_\w+|rebuild_\w+|add_to_game_libraries|"
-                   r"preview_model|preview_terrain|preview_texture|preview_scene)\(([^)]*)\)",
+                   r"preview_model|preview_terrain|preview_texture|preview_scene|preview_level)\(([^)]*)\)",
                    re.M)
 SETTINGS_STRUCT = re.compile(r"^struct (\w+Settings) \{", re.M)
 

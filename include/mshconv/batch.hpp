@@ -70,8 +70,9 @@ const char* status_name(ItemStatus status); // "converted", "failed", "skipped"
 
 // What an item is: a model, a map, a texture, an archive (or its unpacked folder), an archive
 // entry none of these (copied as it is), or another file.
-enum class ItemKind { Model, Map, Texture, Archive, Raw, Other };
-const char* to_string(ItemKind kind); // "model", "map", "texture", "archive", "raw", "other"
+enum class ItemKind { Model, Map, Texture, Archive, Raw, Other, Level };
+// "model", "map", "texture", "archive", "raw", "other", "level" (a mission's data.tma)
+const char* to_string(ItemKind kind);
 
 // One line of the report: an input file, archive entry or folder and what became of it.
 struct BatchItem {

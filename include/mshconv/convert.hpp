@@ -82,8 +82,8 @@ enum class MessageLevel { Debug, Info, Warning, Report };
 using OnMessage = std::function<void(MessageLevel, const std::string&)>;
 
 // What a conversion converted: an MSH model, a map (Land.msh and its level files) or a texture.
-enum class AssetKind { Model, Terrain, Texture };
-const char* to_string(AssetKind kind); // "model", "terrain", "texture"
+enum class AssetKind { Model, Terrain, Texture, Level };
+const char* to_string(AssetKind kind); // "model", "terrain", "texture", "level"
 
 struct ConvertResult {
     AssetKind kind = AssetKind::Model;

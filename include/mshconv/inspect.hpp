@@ -1,6 +1,7 @@
 // What a game file holds and whether it is sound, as `mshconv info` and `mshconv validate` report
 // it: an archive (its entries, nested models and textures summarised), a model, a Land.msh, a
-// Land.map, a Texm texture or a WEAR table, as a file or an ARCHIVE:ENTRY. Public header:
+// Land.map, a Texm texture, a WEAR table, a mission's data.tma, a unit .dat or the objects.rlb
+// registry, as a file or an ARCHIVE:ENTRY. Public header:
 // standard library only.
 //
 //   const mshconv::Validation v = mshconv::validate({"static.rlb"}, io);
@@ -21,8 +22,19 @@
 namespace mshconv {
 
 // What an input is, as `info` reads it.
-enum class InfoKind { Archive, Model, Terrain, ArealMap, Texture, Wear };
-const char* to_string(InfoKind kind); // "archive", "model", "terrain", "areal_map", ...
+enum class InfoKind {
+    Archive,
+    Model,
+    Terrain,
+    ArealMap,
+    Texture,
+    Wear,
+    Mission,
+    Assembly,
+    Registry
+};
+// "archive", "model", "terrain", "areal_map", ..., "mission", "assembly", "registry"
+const char* to_string(InfoKind kind);
 
 // An MSH model: its resources, counts, the slots each LOD and group uses, its node tree and
 // animation.
@@ -98,6 +110,40 @@ struct ArealMapInfo {
     std::size_t occupied_cells = 0;
 };
 
+// A mission's data.tma: its sections counted, its objects by kind, the map it names.
+struct MissionInfo {
+    std::uint32_t version = 0, clan_version = 0, object_version = 0, mission_word = 0;
+    std::size_t routes = 0, route_points = 0, lodes = 0;
+    std::vector<std::string> clans; // names, in order
+    std::size_t zones = 0;
+    std::size_t objects = 0, properties = 0, housed_units = 0, scaled_scenery = 0;
+    std::map<std::string, std::size_t> objects_by_kind; // "building", "unit", "vegetation", "rock"
+    std::string map_path;                               // as written, e.g. DATA\MAPS\SC_3\land
+    std::string description;          // the text before its fill (the game shows `descr`)
+    std::size_t description_size = 0; // the buffer's capacity, fill included
+    std::size_t tail = 0;             // bytes after the lodes (a tolerant read keeps them)
+};
+
+// A unit .dat: the class word and the tree of parts.
+struct AssemblyInfo {
+    struct Component {
+        std::size_t index = 0;
+        std::optional<std::size_t> parent; // none: a root
+        std::string record, description;   // the objects.rlb record, the display name
+        std::string part_class;            // "chassis", "turret", "armour", ...
+        std::int32_t attach = -1;          // the node of the parent's model
+    };
+    std::uint32_t class_word = 0;
+    std::vector<Component> components;
+};
+
+// objects.rlb: its records by NRes type, and how many lead to no model.
+struct RegistryInfo {
+    std::size_t records = 0, slots = 0, without_model = 0;
+    std::string sort_fold; // the case fold the archive's stored order follows
+    std::map<std::string, std::size_t> records_by_type; // "STAT", "FORT", ...
+};
+
 // A WEAR table's material and lightmap names.
 struct WearInfo {
     std::vector<std::string> materials, lightmaps;
@@ -140,6 +186,9 @@ struct Info {
     std::optional<TextureInfo> texture;
     std::optional<WearInfo> wear;
     std::optional<ArchiveInfo> archive;
+    std::optional<MissionInfo> mission;
+    std::optional<AssemblyInfo> assembly;
+    std::optional<RegistryInfo> registry;
 };
 
 // The description `mshconv info --json` prints (docs/cli.md#info).
@@ -171,7 +220,7 @@ struct Validation {
     std::size_t errors = 0, warnings = 0;
     std::vector<Finding> findings;
     // What was read: "models", "archives", "terrains", "areal_maps", "wear_tables", "textures",
-    // "materials".
+    // "materials", "missions", "assemblies", "references" (a level's, each checked).
     std::map<std::string, std::size_t> counts;
     std::string sort_fold;                         // the input archive's sort-index fold
     std::map<std::string, std::size_t> sort_folds; // archives by fold, nested ones too

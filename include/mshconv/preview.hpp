@@ -53,9 +53,10 @@ struct PreviewRequest {
     ConvertOptions sources = {};
 };
 
-// What a preview drew: an MSH model, a map, a texture, or a scene file (glTF, OBJ, Assimp's).
-enum class PreviewKind { Model, Map, Texture, Scene };
-const char* to_string(PreviewKind kind); // "model", "map", "texture", "scene"
+// What a preview drew: an MSH model, a map, a texture, a scene file (glTF, OBJ, Assimp's) or a
+// mission's level (its map and every placed object).
+enum class PreviewKind { Model, Map, Texture, Scene, Level };
+const char* to_string(PreviewKind kind); // "model", "map", "texture", "scene", "level"
 
 struct Preview {
     std::vector<uint8_t> png;
