@@ -58,7 +58,7 @@ Targets targets_of(const mshconv::BatchFormats& formats) {
 
 namespace {
 
-enum class JobKind { Model, Map, Texture };
+enum class JobKind { Model, Map, Texture, Level };
 
 const char* kind_name(JobKind k) {
     switch (k) {
@@ -68,6 +68,8 @@ const char* kind_name(JobKind k) {
         return "map";
     case JobKind::Texture:
         return "texture";
+    case JobKind::Level:
+        return "level";
     }
     return "";
 }
@@ -367,6 +369,14 @@ class Forward {
         }
         case ContentKind::Wear:
             return copy_raw("other", "WEAR table: read with its model or map");
+        case ContentKind::Mission:
+            if (targets_.model_ext != ".glb" && targets_.model_ext != ".gltf")
+                return copy_raw("level", "levels convert to glb or gltf");
+            if (!address.entries.empty())
+                return copy_raw("level", "a level inside an archive does not convert");
+            queue_loose(JobKind::Level, address, out_folder, leaf, name_stem(leaf),
+                        model_suffixes(), root);
+            return;
         default:
             break;
         }
@@ -530,6 +540,9 @@ class Forward {
                 break;
             case JobKind::Texture:
                 export_texture(job, in, j.output);
+                break;
+            case JobKind::Level:
+                export_level(job, in, j.output);
                 break;
             }
             r.status = Status::Converted;

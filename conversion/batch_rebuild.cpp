@@ -370,6 +370,11 @@ void rebuild_mirror(BatchRun& run, const fs::path& in, const std::vector<MirrorR
             } else if (m.kind == "map") {
                 r.unchanged = rebuild_map(job, l.output, inside(l.record, in, m.sidecar, "sidecar"),
                                           l.target, rebuild.full_read());
+            } else if (m.kind == "level") {
+                const LevelImport level =
+                    import_level_files(job, l.output, inside(l.record, in, m.sidecar, "sidecar"));
+                r.unchanged = level.changes.empty();
+                write_files(io, {{l.target, level.mission}});
             } else {
                 throw FormatError(
                     where, Location::at_pointer("/files/" + std::to_string(l.record) + "/kind"),

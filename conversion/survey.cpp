@@ -81,6 +81,9 @@ const Published kPublished[] = {
     {"terrain_faces", "terrain faces", 275882, 184454, none},
     {"terrain_faces_layer2", "terrain faces with a second layer", 32450, none, none}, // §4
     {"areals", "areals (Land.map)", 34662, 18984, none}, // terrain.md §11
+    {"missions", "missions (data.tma)", 29, 31, 29},     // level.md §2
+    {"placed_objects", "placed objects", 864, 885, 864}, // level.md §2
+    {"unresolved_references", "objects whose model does not resolve", 0, none, 0}, // level.md §3
 };
 
 uint64_t value_or_zero(const std::map<std::string, uint64_t>& m, const std::string& k) {
@@ -119,20 +122,24 @@ uint64_t figure(const Result& r, const std::string& key) {
         const auto it = c.mat0_anim_blocks.find(std::stoull(key.substr(17)));
         return it == c.mat0_anim_blocks.end() ? 0 : it->second;
     }
-    const std::map<std::string, uint64_t> plain = {{"nres_files", c.nres_files},
-                                                   {"nres_entries", c.nres_entries},
-                                                   {"models", c.models},
-                                                   {"animated_models", c.animated_models},
-                                                   {"models_with_res20", c.models_with_res20},
-                                                   {"batches", c.batches},
-                                                   {"triangles", c.triangles},
-                                                   {"texm", c.texm},
-                                                   {"mat0", c.mat0},
-                                                   {"terrains", c.terrains},
-                                                   {"terrain_vertices", c.terrain_vertices},
-                                                   {"terrain_faces", c.terrain_faces},
-                                                   {"terrain_faces_layer2", c.terrain_faces_layer2},
-                                                   {"areals", c.areals}};
+    const std::map<std::string, uint64_t> plain = {
+        {"nres_files", c.nres_files},
+        {"nres_entries", c.nres_entries},
+        {"models", c.models},
+        {"animated_models", c.animated_models},
+        {"models_with_res20", c.models_with_res20},
+        {"batches", c.batches},
+        {"triangles", c.triangles},
+        {"texm", c.texm},
+        {"mat0", c.mat0},
+        {"terrains", c.terrains},
+        {"terrain_vertices", c.terrain_vertices},
+        {"terrain_faces", c.terrain_faces},
+        {"terrain_faces_layer2", c.terrain_faces_layer2},
+        {"areals", c.areals},
+        {"missions", c.missions},
+        {"placed_objects", c.placed_objects},
+        {"unresolved_references", c.unresolved_references}};
     return value_or_zero(plain, key);
 }
 
@@ -516,7 +523,10 @@ json to_json(const Result& r, const std::vector<Verdict>& verdicts, const std::s
                    {"terrain_faces", c.terrain_faces},
                    {"terrain_faces_layer2", c.terrain_faces_layer2},
                    {"areal_maps", c.areal_maps},
-                   {"areals", c.areals}};
+                   {"areals", c.areals},
+                   {"missions", c.missions},
+                   {"placed_objects", c.placed_objects},
+                   {"unresolved_references", c.unresolved_references}};
     json archives = json::object();
     for (const auto& [name, f] : c.archives)
         archives[name] = {{"entries", f.entries},

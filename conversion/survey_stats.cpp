@@ -2,14 +2,18 @@
 // readers twice: tolerantly for the figures (a damaged file is listed, never fatal) and strictly
 // for the list of files and entries the strict reader refuses.
 #include "survey_stats.hpp"
+#include "game_files.hpp"
 #include "job.hpp"
+#include "level_files.hpp"
 
 #include "formats/arealmap.hpp"
 #include "formats/cp1251.hpp"
 #include "formats/file_io.hpp"
 #include "formats/material.hpp"
+#include "formats/mission.hpp"
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
+#include "formats/object_registry.hpp"
 #include "formats/sniff.hpp"
 #include "formats/terrain.hpp"
 #include "formats/texm.hpp"
@@ -130,6 +134,9 @@ class Collector {
             } else if (ends_with_ci(leaf, ".wea")) {
                 rec.kind = "wear";
                 wear_table(bytes, rec.name, true);
+            } else if (mission::looks_like_mission(bytes)) {
+                rec.kind = "mission";
+                mission_file(bytes, path, rec.name);
             } else {
                 rec.kind = "other";
                 ++c.other_files;
@@ -141,6 +148,46 @@ class Collector {
     }
 
   private:
+    // A mission: its objects counted, each reference followed through the game folder above it.
+    void mission_file(ByteView bytes, const fs::path& path, const std::string& where) {
+        Counts& c = r_.counts;
+        ++c.missions;
+        DiagnosticSink sink(ReadMode::Tolerant);
+        std::optional<mission::Mission> m;
+        try {
+            m = mission::read(bytes, sink, where);
+        } catch (const FormatError& e) {
+            sink.error(e);
+        }
+        note_damage(where, sink);
+        strict_check(where, [&](DiagnosticSink& s) { mission::read(bytes, s, where); });
+        if (!m) return;
+        c.placed_objects += m->objects.size();
+        const std::optional<fs::path> root = find_game_folder(io_, path);
+        if (!root) {
+            c.unresolved_references += m->objects.size();
+            return;
+        }
+        try {
+            if (!registry_ || registry_root_ != *root) {
+                const std::optional<fs::path> rlb = find_file_ci(*root, "objects.rlb", io_);
+                registry_.emplace(read_payload(io_, *rlb), rlb->string());
+                registry_root_ = *root;
+            }
+        } catch (const std::exception& e) {
+            r_.damaged.push_back({"objects.rlb", clean(e.what())});
+            c.unresolved_references += m->objects.size();
+            return;
+        }
+        for (const mission::PlacedObject& o : m->objects) {
+            const ObjectRefs refs = resolve_object(io_, *root, *registry_, o);
+            bool ok = refs.problem.empty();
+            for (const PartRef& p : refs.parts)
+                ok = ok && missing_model(io_, *root, p.model).empty();
+            c.unresolved_references += !ok;
+        }
+    }
+
     // The tolerant read's first error, if any, listed as damage.
     void note_damage(const std::string& where, const DiagnosticSink& sink) {
         if (auto e = first_error(sink)) r_.damaged.push_back({where, *e});
@@ -505,6 +552,8 @@ class Collector {
     }
 
     mshconv::Io& io_;
+    std::optional<registry::Registry> registry_; // the objects.rlb missions resolve through
+    fs::path registry_root_;
     const Options& opt_;
     Result& r_;
 };

@@ -54,6 +54,9 @@ struct Counts {
              wear_lightmap_sections = 0, wear_lightmaps_count_zero = 0;
     uint64_t terrains = 0, terrain_vertices = 0, terrain_faces = 0, terrain_faces_layer2 = 0;
     uint64_t areal_maps = 0, areals = 0;
+    // Levels: missions (data.tma), their placed objects, and the objects whose reference does not
+    // resolve through the folder's objects.rlb and unit .dat files (level.md §3.1).
+    uint64_t missions = 0, placed_objects = 0, unresolved_references = 0;
     uint64_t other_files = 0;
     std::map<std::string, ArchiveFigures> archives; // relative path -> figures
 };

@@ -68,7 +68,8 @@ def own_counts(root):
          "keys": 0, "static_keys": 0, "texm": 0, "texm_formats": {}, "texm_with_page": 0,
          "mat0": 0, "wear_in_archives": 0, "wear_loose": 0, "terrains": 0,
          "terrain_vertices": 0, "terrain_faces": 0, "areal_maps": 0, "areals": 0,
-         "folds": {}, "res20_models": 0, "res20_odd": [], "sizes": {}, "models_by_archive": {}}
+         "folds": {}, "res20_models": 0, "res20_odd": [], "sizes": {}, "models_by_archive": {},
+         "missions": 0, "placed_objects": 0, "unresolved_references": 0}
     for rel, path in corpus_files(root):
         c["sizes"][rel] = os.path.getsize(path)
         with open(path, "rb") as fh:
@@ -106,6 +107,9 @@ def own_counts(root):
                         c["mat0"] += 1
                     if e["type"] == "WEAR":
                         c["wear_in_archives"] += 1
+            elif kind == "registry":
+                fold = info["registry"]["sort_fold"]
+                c["folds"][fold] = c["folds"].get(fold, 0) + 1
             elif kind == "terrain":
                 c["terrains"] += 1
                 c["terrain_vertices"] += info["terrain"]["vertices"]
@@ -121,6 +125,11 @@ def own_counts(root):
             c["texm"] += 1
         elif rel.lower().endswith(".wea"):
             c["wear_loose"] += 1
+        elif rel.lower().endswith("data.tma"):
+            c["missions"] += 1
+            c["placed_objects"] += json.loads(run("info", "--json", path).stdout)["mission"]["objects"]
+            v = json.loads(run("validate", "--json", path, expect=None).stdout)
+            c["unresolved_references"] += sum("does not resolve" in d["message"] for d in v["diagnostics"])
     return c
 
 
@@ -291,7 +300,7 @@ def main():
         c = r["counts"]
         for key in ("nres_files", "nres_entries", "models", "batches", "triangles", "keys", "texm",
                     "texm_with_page", "mat0", "terrains", "terrain_vertices", "terrain_faces",
-                    "areal_maps", "areals"):
+                    "areal_maps", "areals", "missions", "placed_objects", "unresolved_references"):
             check(c[key] == own[key], f"counts.{key} = {c[key]}, the corpus has {own[key]}")
         check(c["wear"]["in_archives"] == own["wear_in_archives"],
               f"wear.in_archives {c['wear']['in_archives']} != {own['wear_in_archives']}")

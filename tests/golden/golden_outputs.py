@@ -67,6 +67,13 @@ def convert_everything():
         run("convert", land, f"out/maps/{level}.obj", "--areal-faces")
         os.makedirs(f"out/maps/{level}_back")
         run("convert", f"out/maps/{level}.glb", f"out/maps/{level}_back/Land.msh")
+    # Levels: every mission as one scene, and back.
+    os.makedirs("out/levels")
+    for folder, _, files in sorted(os.walk("corpus/MISSIONS")):
+        if "data.tma" in files:
+            stem = "out/levels/" + os.path.relpath(folder, "corpus/MISSIONS").replace(os.sep, "_")
+            run("convert", f"{folder}/data.tma", stem + ".glb")
+            run("convert", stem + ".glb", stem + ".back.tma")
     run("batch", "corpus", "-o", "out/batch", "--to", "glb,png", "-j", "2")
     run("batch", "out/batch", "-o", "out/batch_back", "--to", "nres", "-j", "2")
     run("batch", "corpus", "-o", "out/batch_obj", "--to", "obj", "-j", "1", "--lod", "all")
@@ -105,7 +112,10 @@ def edited_imports():
     model of every archive: the rebuilt MSH and the change report must not change either."""
     os.makedirs("out/edited")
     for archive in sorted(f for f in os.listdir("corpus") if f.endswith(".rlb")):
-        name = entries(f"corpus/{archive}", "MESH")[0]
+        models = entries(f"corpus/{archive}", "MESH")
+        if not models:
+            continue  # objects.rlb: the registry holds no models
+        name = models[0]
         stem = f"out/edited/{archive}_{name}"
         run("convert", f"corpus/{archive}:{name}", stem + ".gltf")
         edit_gltf(stem)
