@@ -1,13 +1,14 @@
-"""Parkan: Iron Strategy models and maps in and out of Blender in one step, through mshconv.
+"""Parkan: Iron Strategy models, maps and levels in and out of Blender in one step, through mshconv.
 
-File > Import > Parkan model (.msh, or a model of an NRes archive) / Parkan map (Land.msh);
-edit; File > Export > Parkan model / map writes it back where it came from (or somewhere new).
+File > Import > Parkan model (.msh, or a model of an NRes archive) / Parkan map (Land.msh) /
+Parkan level (a mission's data.tma); edit; File > Export > Parkan model / map / level writes it
+back where it came from (or somewhere new).
 The add-on runs the mshconv binary with exactly the glTF settings the lossless round trip needs;
 the model's sidecar is kept inside the .blend file, so the export still works after it is reopened.
 """
 
 bl_info = {
-    "name": "Parkan: Iron Strategy models and maps (mshconv)",
+    "name": "Parkan: Iron Strategy models, maps and levels (mshconv)",
     "author": "mshconv",
     "version": (1, 0, 0),
     "blender": (3, 4, 0),
@@ -51,15 +52,18 @@ class ParkanPreferences(bpy.types.AddonPreferences):
 def menu_import(self, context):
     self.layout.operator(operators.ImportParkanModel.bl_idname, text="Parkan model (.msh, .rlb)")
     self.layout.operator(operators.ImportParkanMap.bl_idname, text="Parkan map (Land.msh)")
+    self.layout.operator(operators.ImportParkanLevel.bl_idname, text="Parkan level (data.tma)")
 
 
 def menu_export(self, context):
     self.layout.operator(operators.ExportParkanModel.bl_idname, text="Parkan model (.msh, .rlb)")
     self.layout.operator(operators.ExportParkanMap.bl_idname, text="Parkan map (Land.msh)")
+    self.layout.operator(operators.ExportParkanLevel.bl_idname, text="Parkan level (data.tma)")
 
 
 classes = (ParkanPreferences, operators.ImportParkanModel, operators.ImportParkanMap,
-           operators.ExportParkanModel, operators.ExportParkanMap)
+           operators.ImportParkanLevel, operators.ExportParkanModel, operators.ExportParkanMap,
+           operators.ExportParkanLevel)
 
 
 def register():

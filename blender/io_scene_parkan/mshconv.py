@@ -168,7 +168,7 @@ def imported_collection(context, kind):
     found = [c for c in bpy.data.collections if ours(c)]
     if len(found) == 1:
         return found[0]
-    what = "model" if kind == "model" else "map"
+    what = kind
     if not found:
         raise MshconvError(f"no imported Parkan {what} here (File > Import > Parkan {what})")
     raise MshconvError(f"several Parkan {what}s: select an object of the one to export")

@@ -245,6 +245,60 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper, _ReportsErrors):
         return {"FINISHED"}
 
 
+def hide_unshown_parts(collection):
+    """The parts a level keeps hidden (armour, internals, ammo: `mshconv_level.shown` false) and
+    everything below them: Blender's importer does not read KHR_node_visibility."""
+    def hide(obj):
+        obj.hide_set(True)
+        obj.hide_render = True
+        for child in obj.children:
+            hide(child)
+    for obj in collection.objects:
+        level = obj.get("mshconv_level")
+        if level is not None and "part" in level and not level.get("shown", True):
+            hide(obj)
+
+
+class ImportParkanLevel(bpy.types.Operator, ImportHelper, _ReportsErrors):
+    """Import a Parkan level: a mission's data.tma with its map and every placed object"""
+    bl_idname = "import_scene.parkan_level"
+    bl_label = "Import Parkan level"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filename_ext = ".tma"
+    filter_glob: StringProperty(default="*.tma;*.TMA", options={"HIDDEN"})
+    game_dir: StringProperty(name="Game folder", subtype="DIR_PATH", default="",
+                             description="The folder holding objects.rlb (empty: found above "
+                                         "the mission)")
+
+    def run(self, context):
+        path = bpy.path.abspath(self.filepath)
+        if not os.path.isfile(path):
+            raise MshconvError(f"no such file: {path}")
+        stem = safe_stem(os.path.basename(os.path.dirname(path)) or "level")
+        folder = tempfile.mkdtemp(prefix="parkan_")
+        try:
+            glb = os.path.join(folder, stem + ".glb")
+            args = ["convert", path, glb]
+            if self.game_dir:
+                args += ["--game-dir", bpy.path.abspath(self.game_dir)]
+            output = mshconv.run(context, *args, temporary=folder, label=os.path.basename(path))
+            with open(os.path.join(folder, stem + ".sidecar.json"), encoding="utf-8") as f:
+                sidecar = f.read()
+            collection = import_glb(context, glb, stem)
+            mshconv.remember(collection, "level", path, sidecar, glb_scene_extras(glb))
+            collection["parkan_file"] = path
+            collection["parkan_entry"] = ""
+            collection["parkan_stem"] = stem
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        hide_unshown_parts(collection)
+        for warning in output.warnings:
+            self.report({"WARNING"}, warning)
+        self.report({"INFO"}, f"Imported level {path}: {len(collection.objects)} objects")
+        return {"FINISHED"}
+
+
 class _ExportParkan(ExportHelper, _ReportsErrors):
     kind = "model"
     filename_ext = ".msh"
@@ -311,6 +365,19 @@ class ExportParkanMap(bpy.types.Operator, _ExportParkan):
     kind = "map"
 
     filter_glob: StringProperty(default="*.msh;*.MSH", options={"HIDDEN"})
+
+    def target(self, collection):
+        return bpy.path.abspath(self.filepath) if self.filepath else collection["parkan_file"]
+
+
+class ExportParkanLevel(bpy.types.Operator, _ExportParkan):
+    """Export the Parkan level's moved objects back to its data.tma (or a new file)"""
+    bl_idname = "export_scene.parkan_level"
+    bl_label = "Export Parkan level"
+    kind = "level"
+    filename_ext = ".tma"
+
+    filter_glob: StringProperty(default="*.tma;*.TMA", options={"HIDDEN"})
 
     def target(self, collection):
         return bpy.path.abspath(self.filepath) if self.filepath else collection["parkan_file"]

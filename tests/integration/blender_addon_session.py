@@ -13,6 +13,10 @@
                                mshconv that fails): an error report with its message
   render FILE ENTRY OUT.png    import the textured model and render it with Eevee (docs picture)
   lodrender FILE ENTRY LOD GROUP OUT.png   the same with the import's LOD/group choice
+  level DATA_TMA OUT.png|- [MOVE]  import a mission's level, measure its objects against the
+                               ground, render its objects from above at an angle (not with -); with
+                               MOVE, move and turn the first tree or rock and export; with KEEP,
+                               export it unchanged
 Prints RESULT <json> for the driver; exits 1 on an unexpected outcome.
 """
 import json
@@ -149,6 +153,86 @@ elif step in ("render", "lodrender"):
     scene.render.filepath = out
     bpy.ops.render.render(write_still=True)
     result.update(ok=True)
+elif step == "level":
+    ok, msg = call(bpy.ops.import_scene.parkan_level, filepath=rest[0])
+    if not ok:
+        print("RESULT", json.dumps({"error": msg}))
+        sys.exit(1)
+    from mathutils import Vector
+    objects = [o for o in bpy.data.objects
+               if "mshconv_level" in o and "record" in o["mshconv_level"] and
+               "kind" in o["mshconv_level"]]
+    result["objects"] = len(objects)
+    meshes = mesh_objects()
+    result["mesh_objects"] = len(meshes)
+    result["mesh_datablocks"] = len({o.data.name for o in meshes})
+    result["hidden_parts"] = sum(1 for o in bpy.data.objects if o.hide_get())
+    # Each building's origin against the ground under it (a ray down the Terrain).
+    terrain = bpy.data.objects["Terrain"]
+    inverse = terrain.matrix_world.inverted()
+    gaps = []
+    for o in objects:
+        if o["mshconv_level"]["kind"] != "building":
+            continue
+        at = o.matrix_world.translation
+        start = inverse @ Vector((at.x, at.y, at.z + 1000))
+        hit, where, _, _ = terrain.ray_cast(start, Vector((0, 0, -1)))
+        if hit:
+            gaps.append(abs((terrain.matrix_world @ where).z - at.z))
+    result["building_gaps"] = gaps
+    if rest[1] != "-":
+        # The objects framed from above at an angle, the areal overlay hidden: a picture of what
+        # stands on the ground.
+        scene = bpy.context.scene
+        for o in bpy.data.objects:
+            if o.name.startswith("ArealMap"):
+                o.hide_render = True
+        # Around the building with the most objects near it: the game's objects are small
+        # beside a map a thousand units across.
+        spots = [o.matrix_world.translation.copy() for o in objects]
+        buildings = [o.matrix_world.translation.copy() for o in objects
+                     if o["mshconv_level"]["kind"] == "building"] or spots
+        centre = max(buildings, key=lambda p: sum((q - p).length < 70 for q in spots))
+        size = 110.0
+        cam = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
+        scene.collection.objects.link(cam)
+        cam.location = centre + Vector((0, -size * 0.8, size * 0.6))
+        cam.rotation_euler = (centre - cam.location).to_track_quat("-Z", "Y").to_euler()
+        cam.data.clip_end = size * 20
+        scene.camera = cam
+        sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
+        sun.rotation_euler = (0.7, 0.2, 0.6)
+        sun.data.energy = 3
+        scene.collection.objects.link(sun)
+        world = bpy.data.worlds.new("world")
+        world.color = (0.35, 0.4, 0.45)
+        scene.world = world
+        scene.render.engine = "BLENDER_EEVEE"
+        scene.render.resolution_x, scene.render.resolution_y = 960, 600
+        scene.render.filepath = rest[1]
+        bpy.ops.render.render(write_still=True)
+        # The same view without the objects: what differs is what stands on the ground.
+        root = bpy.data.objects["Objects"]
+        stack = [root]
+        while stack:
+            o = stack.pop()
+            o.hide_render = True
+            stack.extend(o.children)
+        scene.render.filepath = rest[1] + ".ground.png"
+        bpy.ops.render.render(write_still=True)
+    if len(rest) > 2 and rest[2] == "MOVE":
+        tree = next(o for o in objects if o["mshconv_level"]["kind"] in ("vegetation", "rock"))
+        tree.location.x += 6.0
+        tree.rotation_mode = "XYZ"
+        tree.rotation_euler.z += 0.4
+        result["moved"] = {"name": tree.name, "record": tree["mshconv_level"]["record"]}
+        ok, msg = call(bpy.ops.export_scene.parkan_level)
+        result.update(ok=ok, message=msg)
+    elif len(rest) > 2 and rest[2] == "KEEP":
+        ok, msg = call(bpy.ops.export_scene.parkan_level)
+        result.update(ok=ok, message=msg)
+    else:
+        result.update(ok=True)
 else:
     sys.exit(f"unknown step {step}")
 
