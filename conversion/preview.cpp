@@ -76,6 +76,12 @@ Preview preview_loaded(const Job& job, const Loaded& in, const PreviewSettings& 
         if (view) *view = terrain_view(input, settings, p.metadata);
         return p;
     }
+    case ContentKind::Mission: {
+        const std::unique_ptr<LevelSources> sources = read_level_sources(job, in);
+        Preview p = preview_level(sources->input, settings, cache);
+        if (view) *view = level_view(sources->input, p.metadata);
+        return p;
+    }
     case ContentKind::Texm: {
         Preview p = preview_texture(in.bytes, in.address.display(), settings);
         if (view) *view = texture_view(in.bytes, in.address.display(), settings, p.metadata);
@@ -90,8 +96,8 @@ Preview preview_loaded(const Job& job, const Loaded& in, const PreviewSettings& 
     }
     throw FormatError(in.address.display(), Location::whole(),
                       std::string("cannot preview this input (") + to_string(kind) +
-                          "): expected an MSH model, a Land.msh, a Texm texture or a "
-                          ".gltf/.glb/.obj");
+                          "): expected an MSH model, a Land.msh, a Texm texture, a mission's "
+                          "data.tma or a .gltf/.glb/.obj");
 }
 
 Preview preview_of(const Job& job, const std::string& input, const PreviewSettings& settings,

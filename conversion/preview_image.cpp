@@ -403,6 +403,23 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
                   std::move(warnings));
 }
 
+Preview preview_level(const LevelExportInput& input, const PreviewSettings& s,
+                      PreviewTextureCache* cache) {
+    LevelExportSettings level;
+    level.png = kDecodedTextures;
+    LevelScene built = level_scene(input, level);
+    PreviewSettings settings = s;
+    if (settings.view.empty()) settings.view = "top"; // as a map
+    Preview p =
+        preview_scene(built.scene, input.mission.bytes, input.mission.address, settings, cache);
+    p.metadata["kind"] = "level";
+    p.metadata["facts"]["objects"] = built.summary.objects;
+    p.metadata["facts"]["unresolved"] = built.summary.unresolved;
+    p.metadata["facts"]["distinct_models"] = built.summary.models;
+    for (std::string& w : built.warnings) p.warnings.push_back(std::move(w));
+    return p;
+}
+
 Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& s,
                         PreviewTextureCache* cache) {
     if (const std::string problem = preview_settings_problem(s); !problem.empty())

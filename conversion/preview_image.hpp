@@ -9,6 +9,7 @@
 //   scene    a glTF / GLB / OBJ read by read_scene (the same neutral scene)
 #pragma once
 
+#include "level.hpp"
 #include "model_export.hpp"
 #include "terrain.hpp"
 
@@ -82,6 +83,9 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& sett
 Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& settings,
                         PreviewTextureCache* cache = nullptr);
 Preview preview_texture(ByteView texm, const std::string& address, const PreviewSettings& settings);
+// A mission's level (conversion/level.hpp), drawn from above by default.
+Preview preview_level(const LevelExportInput& input, const PreviewSettings& settings,
+                      PreviewTextureCache* cache = nullptr);
 // A scene read from glTF / GLB / OBJ (`bytes`: the file, for the hash).
 Preview preview_scene(const scene::Scene& scene, ByteView bytes, const std::string& address,
                       const PreviewSettings& settings, PreviewTextureCache* cache = nullptr);

@@ -65,6 +65,12 @@ nlohmann::json scene_view(const scene::Scene& scene, const nlohmann::json& previ
     return with_glb(std::move(view), gltf::encode(scene, true, "view.glb").document);
 }
 
+nlohmann::json level_view(const LevelExportInput& input, const nlohmann::json& preview) {
+    const LevelScene built = level_scene(input, LevelExportSettings{});
+    nlohmann::json view = common("level", preview);
+    return with_glb(std::move(view), gltf::encode(built.scene, true, "view.glb").document);
+}
+
 nlohmann::json texture_view(ByteView bytes, const std::string& address, const PreviewSettings& s,
                             const nlohmann::json& preview) {
     DiagnosticSink sink(ReadMode::Strict);

@@ -24,6 +24,9 @@ nlohmann::json terrain_view(const TerrainExportInput& input, const PreviewSettin
                             const nlohmann::json& preview);
 // A scene read from a .gltf, .glb, .obj or a format Assimp reads: shown as it is, as a model.
 nlohmann::json scene_view(const scene::Scene& scene, const nlohmann::json& preview);
+// A mission's level: its scene with PNG textures, kind "level" (the page shows the map's overlay
+// switches, and a click on an object names it).
+nlohmann::json level_view(const LevelExportInput& input, const nlohmann::json& preview);
 nlohmann::json texture_view(ByteView texm, const std::string& address,
                             const PreviewSettings& settings, const nlohmann::json& preview);
 

@@ -14,6 +14,7 @@
 #include <mshconv/error.hpp>
 #include <mshconv/inspect.hpp>
 #include <mshconv/io.hpp>
+#include <mshconv/preview.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -319,6 +320,27 @@ BOOST_AUTO_TEST_CASE(info_and_validate_know_the_level_files) {
     const mshconv::Validation v = mshconv::validate({"MISSIONS/Broken.01/data.tma", false}, io);
     BOOST_TEST(!v.valid);
     BOOST_TEST(mshconv::to_json(v).find("no_such_key") != std::string::npos, mshconv::to_json(v));
+}
+
+BOOST_AUTO_TEST_CASE(a_level_previews_and_views) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const std::string m = missions().front();
+    const mission::Mission tma = mission::read(io.at(m), ReadMode::Strict, m);
+    mshconv::PreviewRequest request{m};
+    request.options.width = request.options.height = 128;
+    const mshconv::Preview top = mshconv::preview(request, io);
+    BOOST_TEST((top.kind == mshconv::PreviewKind::Level));
+    BOOST_TEST(top.png.size() > 1000u);
+    const json meta = json::parse(top.metadata_json);
+    BOOST_TEST(meta["facts"]["objects"].get<size_t>() == tma.objects.size(), top.metadata_json);
+    BOOST_TEST(meta["facts"]["unresolved"].get<size_t>() == 0u);
+    request.options.view = mshconv::PreviewView::Iso;
+    BOOST_TEST((mshconv::preview(request, io).png != top.png));
+    if (mshconv::viewer_built()) {
+        const mshconv::ViewPage page = mshconv::view_page(request, io);
+        BOOST_TEST((page.kind == mshconv::PreviewKind::Level));
+        BOOST_TEST(page.html.find("\"kind\":\"level\"") != std::string::npos);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

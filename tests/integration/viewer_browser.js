@@ -602,11 +602,99 @@ async function viewPage(file, previewPng) {
   }
 }
 
+// A level's page: the camera brought close to each kind of object in turn, a click on its middle
+// names it (the view's `picked`: its node name and kind).
+async function pickPage(file) {
+  const { chromium } = loadPlaywright();
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: GL_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+    watch(page, path.basename(file));
+    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    await page.waitForFunction(() => window.mshconvView && window.mshconvView.ready, null, { timeout: 120000 });
+    const kind = await page.evaluate(() => window.mshconvView.kind);
+    if (kind !== "level") fail(`${path.basename(file)}: a ${kind} view, expected level`);
+    let picked = 0;
+    for (const wanted of ["building", "unit", "vegetation", "rock"]) {
+      const target = await page.evaluate((wanted) => {
+        const h = window.mshconvView;
+        let chosen = null;
+        h.gltf.scene.traverse((o) => {
+          const l = o.userData.mshconv_level;
+          if (!chosen && l && l.kind === wanted && l.record !== undefined) chosen = o;
+        });
+        if (!chosen) return null;
+        const V = h.camera.position.constructor;
+        const lo = new V(Infinity, Infinity, Infinity), hi = new V(-Infinity, -Infinity, -Infinity);
+        chosen.updateWorldMatrix(true, true);
+        chosen.traverse((m) => {
+          if (!m.isMesh || !m.visible) return;
+          m.geometry.computeBoundingBox();
+          for (const c of [m.geometry.boundingBox.min, m.geometry.boundingBox.max]) {
+            const w = c.clone().applyMatrix4(m.matrixWorld);
+            lo.min(w);
+            hi.max(w);
+          }
+        });
+        if (!isFinite(lo.x)) return null;
+        const centre = lo.clone().add(hi).multiplyScalar(0.5);
+        const size = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, 1);
+        h.camera.position.copy(centre).add(new V(size * 1.2, size * 1.5, size * 1.8));
+        h.controls.target.copy(centre);
+        h.controls.update();
+        h.render();
+        // Points to click: the middles of the object's first triangles (a thin post has no
+        // surface at its box's middle).
+        const r = h.renderer.domElement.getBoundingClientRect();
+        const points = [];
+        chosen.traverse((m) => {
+          if (!m.isMesh || !m.visible || points.length >= 12) return;
+          const pos = m.geometry.attributes.position, index = m.geometry.index;
+          for (let t = 0; t < 12 && 3 * t + 2 < (index ? index.count : pos.count); ++t) {
+            const c = new V();
+            for (let k = 0; k < 3; ++k) {
+              const i = index ? index.getX(3 * t + k) : 3 * t + k;
+              c.add(new V(pos.getX(i), pos.getY(i), pos.getZ(i)).applyMatrix4(m.matrixWorld));
+            }
+            const p = c.multiplyScalar(1 / 3).project(h.camera);
+            points.push([r.left + (p.x + 1) / 2 * r.width, r.top + (1 - p.y) / 2 * r.height]);
+          }
+        });
+        return { name: chosen.name, points };
+      }, wanted);
+      if (!target) continue;
+      let got = null;
+      for (const [x, y] of target.points) {
+        await page.mouse.click(x, y);
+        got = await page.evaluate(() => window.mshconvView.picked);
+        if (got && got.name === target.name) break;
+      }
+      if (!got || got.name !== target.name || got.kind !== wanted) {
+        fail(`${path.basename(file)}: a click on ${target.name} picked ${JSON.stringify(got)}`);
+        continue;
+      }
+      picked++;
+      // The info line names it once the next frame is drawn.
+      const named = await page.waitForFunction(([name, kind]) => {
+        const t = document.querySelector(".mv-info").textContent;
+        return t.includes(name) && t.includes(kind);
+      }, [target.name, wanted], { timeout: 5000 }).then(() => true, () => false);
+      if (!named)
+        fail(`${path.basename(file)}: the info line says "${await page.textContent(".mv-info")}" after picking ${target.name}`);
+    }
+    if (picked < 2) fail(`${path.basename(file)}: only ${picked} kinds of object picked`);
+    console.log(`${path.basename(file)}: the level view opened, ${picked} kinds of object picked by a click`);
+  } finally {
+    await browser.close();
+  }
+}
+
 const argv = process.argv.slice(2);
-const usage = "usage: viewer_browser.js GALLERY_DIR OUT_DIR | --page PAGE.html [PREVIEW.png] | " +
+const usage = "usage: viewer_browser.js GALLERY_DIR OUT_DIR | --page PAGE.html [PREVIEW.png] | --pick PAGE.html | " +
   "--first-screen GALLERY_DIR LIMIT_MS";
 let job;
 if (argv[0] === "--first-screen" && argv.length === 3) job = firstScreen(path.resolve(argv[1]), Number(argv[2]));
+else if (argv[0] === "--pick" && argv.length === 2) job = pickPage(path.resolve(argv[1]));
 else if (argv[0] === "--page" && (argv.length === 2 || argv.length === 3))
   job = viewPage(path.resolve(argv[1]), argv[2] && path.resolve(argv[2]));
 else if (argv.length === 2 && !argv[0].startsWith("--")) job = views(path.resolve(argv[0]), path.resolve(argv[1]));

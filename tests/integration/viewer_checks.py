@@ -8,7 +8,8 @@ three.js view that works from disk, and `mshconv view` writes one asset's page.
    show their mip levels and pages, no console error, and without WebGL the tiles stay;
 2. the viewer script is written once per gallery, each asset's view beside its thumbnail, and an
    unchanged asset keeps its view (a missing view file is made again); --no-views leaves them out;
-3. `mshconv view`: a model, a map, a texture, a .glb and an .obj as pages that open by themselves,
+3. `mshconv view`: a model, a map, a texture, a level (a click on an object names it and its
+   kind), a .glb and an .obj as pages that open by themselves,
    the models' silhouettes as in their previews; the browser started with the page's path (a stand-in xdg-open);
    clear errors and no page for bad input;
 4. a gallery of the game-scale corpus shows its first screen within 1 s (median of five loads).
@@ -116,6 +117,13 @@ texture_page = os.path.join(work, "texture.html")
 check(run("view", texture, "-o", texture_page, "--no-open").returncode == 0, "view a texture")
 for p in (map_page, texture_page):
     check(browser("--page", p).returncode == 0, f"{os.path.basename(p)} opens in headless Chromium")
+# A mission's level: the map and its objects; a click on an object names it and its kind.
+level_page = os.path.join(work, "level.html")
+r = run("view", os.path.join(game, "MISSIONS", "Single.01", "data.tma"), "-o", level_page, "--no-open")
+check(r.returncode == 0 and os.path.isfile(level_page), f"view a level ({r.stderr.strip()[:200]})")
+r = browser("--pick", level_page)
+check(r.returncode == 0, f"the level's page in headless Chromium: objects picked by a click "
+                         f"({(r.stdout + r.stderr).strip()[-300:]})")
 body = open(page).read()
 check(not re.search(r"<script[^>]*\bsrc=", body) and "MshconvViewer" in body and '"glb":"' in body,
       "the page is self-contained: the viewer and the asset inline")

@@ -207,7 +207,8 @@ function sceneView(host, asset, status) {
     camera.far = d + bounds.radius * 4;
     camera.updateProjectionMatrix();
     renderer.render(scene, camera);
-    info.textContent = renderer.info.render.triangles + " triangles drawn";
+    info.textContent = (handle.pickedText ? handle.pickedText + " \u00b7 " : "") +
+      renderer.info.render.triangles + " triangles drawn";
     handle.triangles = renderer.info.render.triangles;
   };
   handle.render = render;
@@ -276,8 +277,12 @@ function sceneView(host, asset, status) {
       }
       const maps = new Map([...materials].map((m) => [m, m.map]));
 
-      if (asset.kind === "map") buildMapControls(parts, schedule, bar, asset);
+      if (asset.kind === "map" || asset.kind === "level") buildMapControls(parts, schedule, bar, asset);
       else buildModelControls(parts, schedule, bar);
+      if (asset.kind === "level") {
+        hideUnshownParts(gltf.scene);
+        enablePicking(handle, renderer.domElement, camera, gltf.scene, schedule);
+      }
 
       bar.append(checkbox("wireframe", false, (on) => {
         for (const m of materials) m.wireframe = on;
@@ -352,6 +357,45 @@ function sceneView(host, asset, status) {
     renderer.forceContextLoss();
   };
   return handle;
+}
+
+// A level's parts of a hidden class (armour, internals, ammo), as KHR_node_visibility says: the
+// loader does not read it, the node's extras repeat it.
+function hideUnshownParts(root) {
+  root.traverse((o) => {
+    const level = o.userData && o.userData.mshconv_level;
+    if (level && level.part !== undefined && level.shown === false) o.visible = false;
+  });
+}
+
+// A click on a level's object (a press and release without a drag) names it and its kind in the
+// info line; `handle.picked` keeps what was named, for tests and tools.
+function enablePicking(handle, canvas, camera, root, schedule) {
+  const ray = new THREE.Raycaster();
+  let down = null;
+  canvas.addEventListener("pointerdown", (e) => { down = [e.clientX, e.clientY]; });
+  canvas.addEventListener("pointerup", (e) => {
+    if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 4) return;
+    const r = canvas.getBoundingClientRect();
+    const at = new THREE.Vector2(((e.clientX - r.left) / r.width) * 2 - 1,
+      -((e.clientY - r.top) / r.height) * 2 + 1);
+    ray.setFromCamera(at, camera);
+    handle.picked = null;
+    for (const hit of ray.intersectObject(root, true)) {
+      if (!hit.object.visible || !hit.object.layers.test(camera.layers)) continue;
+      let o = hit.object;
+      while (o && !(o.userData.mshconv_level && o.userData.mshconv_level.kind !== undefined &&
+                    o.userData.mshconv_level.record !== undefined)) o = o.parent;
+      if (!o) break; // the ground or an overlay is nearer than any object
+      const level = o.userData.mshconv_level;
+      handle.picked = { name: o.name, kind: level.kind, record: level.record,
+        reference: level.reference };
+      break;
+    }
+    const p = handle.picked;
+    handle.pickedText = p ? p.name + " \u2014 " + p.kind + " (" + p.reference + ")" : "";
+    schedule();
+  });
 }
 
 function show(part, on) {
