@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Real consumers of the export (issue 3): every corpus model converted to glTF/GLB/OBJ in every
-variant; Khronos glTF-Validator must report 0 errors and 0 warnings on every .gltf/.glb; Assimp
+"""Real consumers of the export: every corpus model converted to glTF/GLB/OBJ in every variant, and
+every mission as one level scene (GLB and glTF); Khronos glTF-Validator must report 0 errors and 0
+warnings on every .gltf/.glb; Assimp
 must read every .glb and .obj back with the node and face counts the files declare; Blender 3.4
 must import an animated, a static, a multi-LOD and a lightmapped model (TEXCOORD_2 + lightmap)
 with their node trees, vertex counts and keys (blender_import_check.py), and give them back byte
@@ -135,7 +136,7 @@ with tempfile.TemporaryDirectory() as work:
         if not archive.endswith(".rlb"):
             continue  # libraries and DATA/MAPS have no models
         info = json.loads(run([mshconv, "info", "--json", os.path.join(corpus, archive)]).stdout)
-        for e in info["entries"]:
+        for e in info.get("entries", []):  # objects.rlb is a registry: no entries listed
             if "model" in e:
                 models.append((archive, e["name"], e["model"]))
     print(f"{len(models)} models")
@@ -150,7 +151,23 @@ with tempfile.TemporaryDirectory() as work:
                 failures.append(f"convert {archive}:{name} {suffix}: {r.stdout}{r.stderr}")
             else:
                 outputs.append(target)
-    gltfs = [o for o in outputs if o.endswith((".gltf", ".glb"))]
+    # Every mission as one level scene, in both glTF forms.
+    levels = []
+    for folder, _, files in sorted(os.walk(os.path.join(corpus, "MISSIONS"))):
+        if "data.tma" not in files:
+            continue
+        stem = os.path.relpath(folder, corpus).replace(os.sep, "_").replace(".", "_")
+        for ext in (".glb", ".gltf"):
+            target = os.path.join(out, f"level_{stem}{ext}")
+            r = run([mshconv, "convert", os.path.join(folder, "data.tma"), target])
+            if r.returncode != 0:
+                failures.append(f"convert {folder}/data.tma {ext}: {r.stdout}{r.stderr}")
+            else:
+                levels.append(target)
+    print(f"{len(levels) // 2} missions as level scenes")
+    if len(levels) < 8:
+        failures.append(f"only {len(levels)} level scenes: the corpus should hold missions")
+    gltfs = [o for o in outputs if o.endswith((".gltf", ".glb"))] + levels
     objs = [o for o in outputs if o.endswith(".obj")]
     print(f"{len(outputs)} files converted ({len(gltfs)} glTF/GLB, {len(objs)} OBJ)")
 
