@@ -17,6 +17,7 @@
 #include "formats/texm.hpp"
 #include "formats/wear.hpp"
 #include "game_files.hpp"
+#include "job.hpp"
 #include "level_files.hpp"
 
 #include <mshconv/inspect.hpp>

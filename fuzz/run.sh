@@ -17,7 +17,7 @@ if [ "$seconds" = smoke ]; then
   limit=(-runs=10000 -seed=1)
 fi
 all=(fuzz_nres fuzz_msh fuzz_texm fuzz_png fuzz_image fuzz_wear fuzz_mat0 fuzz_terrain fuzz_obj
-  fuzz_gltf fuzz_sidecars fuzz_manifest fuzz_preview)
+  fuzz_gltf fuzz_sidecars fuzz_manifest fuzz_preview fuzz_level)
 harnesses=("${@:-${all[@]}}")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${all[@]}")
 
@@ -79,6 +79,17 @@ PY
   done
   for f in $(ls "$tmp"/materials/* | grep -v _nres.json | head -12); do
     printf '\x02' | cat - "$f" > "$seeds/fuzz_mat0/$(basename "$f")"
+  done
+  # Levels: each mission (first byte 0) and unit .dat (1); objects.rlb's first record (2).
+  find "$tmp/corpus/MISSIONS" -name data.tma | while read -r f; do
+    printf '\x00' | cat - "$f" > "$seeds/fuzz_level/$(echo "$f" | tr / _).tma"
+  done
+  find "$tmp/corpus/UNITS" -iname '*.dat' | while read -r f; do
+    printf '\x01' | cat - "$f" > "$seeds/fuzz_level/$(basename "$f")"
+  done
+  "$mshconv" nres extract "$tmp/corpus/objects.rlb" -o "$tmp/registry" > /dev/null
+  for f in $(ls "$tmp"/registry/* | grep -v _nres.json | head -4); do
+    printf '\x02' | cat - "$f" > "$seeds/fuzz_level/slots_$(basename "$f")"
   done
   for d in "$tmp"/corpus/DATA/MAPS/*/; do
     m=$(basename "$d")

@@ -132,9 +132,8 @@ nlohmann::json object_extras(const mission::PlacedObject& o, size_t record,
 
 class LevelBuilder {
   public:
-    LevelBuilder(scene::Scene base, const std::vector<LevelModel>& models,
-                 std::vector<std::string>& w)
-        : out_(std::move(base)), models_(models), warnings_(w) {
+    LevelBuilder(scene::Scene base, const std::vector<LevelModel>& models)
+        : out_(std::move(base)), models_(models) {
         add_models();
     }
 
@@ -211,7 +210,6 @@ class LevelBuilder {
 
     scene::Scene out_;
     const std::vector<LevelModel>& models_;
-    std::vector<std::string>& warnings_;
     std::vector<int> mesh_base_;
 };
 
@@ -369,7 +367,7 @@ scene::Scene level_to_scene(const mission::Mission& mission, scene::Scene terrai
                             const terrain::Terrain* terrain, const std::vector<LevelModel>& models,
                             const std::vector<LevelObject>& objects,
                             const LevelSceneOptions& options, std::vector<std::string>& warnings) {
-    LevelBuilder b(std::move(terrain_scene), models, warnings);
+    LevelBuilder b(std::move(terrain_scene), models);
     const int root = b.add_empty(kObjectsNode, scene::kNoIndex);
     for (size_t i = 0; i < mission.objects.size(); ++i)
         add_object(b, root, mission, i, models, objects, options, warnings);
