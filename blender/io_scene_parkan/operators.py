@@ -211,6 +211,30 @@ class ImportParkanModel(bpy.types.Operator, ImportHelper, _ReportsErrors):
         return {"FINISHED"}
 
 
+def import_game_folder_file(context, kind, path, extra_args=()):
+    """A map's Land.msh or a level's data.tma: converted to GLB in a temporary folder, imported
+    into a collection named after its folder, its import record kept; returns the collection and
+    mshconv's output."""
+    if not os.path.isfile(path):
+        raise MshconvError(f"no such file: {path}")
+    stem = safe_stem(os.path.basename(os.path.dirname(path)) or kind)
+    folder = tempfile.mkdtemp(prefix="parkan_")
+    try:
+        glb = os.path.join(folder, stem + ".glb")
+        output = mshconv.run(context, "convert", path, glb, *extra_args, temporary=folder,
+                             label=os.path.basename(path))
+        with open(os.path.join(folder, stem + ".sidecar.json"), encoding="utf-8") as f:
+            sidecar = f.read()
+        collection = import_glb(context, glb, stem)
+        mshconv.remember(collection, kind, path, sidecar, glb_scene_extras(glb))
+        collection["parkan_file"] = path
+        collection["parkan_entry"] = ""
+        collection["parkan_stem"] = stem
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return collection, output
+
+
 class ImportParkanMap(bpy.types.Operator, ImportHelper, _ReportsErrors):
     """Import a Parkan map: Land.msh with the Land.map and WEARs beside it"""
     bl_idname = "import_scene.parkan_map"
@@ -222,23 +246,7 @@ class ImportParkanMap(bpy.types.Operator, ImportHelper, _ReportsErrors):
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
-        if not os.path.isfile(path):
-            raise MshconvError(f"no such file: {path}")
-        stem = safe_stem(os.path.basename(os.path.dirname(path)) or "map")
-        folder = tempfile.mkdtemp(prefix="parkan_")
-        try:
-            glb = os.path.join(folder, stem + ".glb")
-            output = mshconv.run(context, "convert", path, glb, temporary=folder,
-                                 label=os.path.basename(path))
-            with open(os.path.join(folder, stem + ".sidecar.json"), encoding="utf-8") as f:
-                sidecar = f.read()
-            collection = import_glb(context, glb, stem)
-            mshconv.remember(collection, "map", path, sidecar, glb_scene_extras(glb))
-            collection["parkan_file"] = path
-            collection["parkan_entry"] = ""
-            collection["parkan_stem"] = stem
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        collection, output = import_game_folder_file(context, "map", path)
         for warning in output.warnings:
             self.report({"WARNING"}, warning)
         self.report({"INFO"}, f"Imported map {path}: {len(collection.objects)} objects")
@@ -273,25 +281,8 @@ class ImportParkanLevel(bpy.types.Operator, ImportHelper, _ReportsErrors):
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
-        if not os.path.isfile(path):
-            raise MshconvError(f"no such file: {path}")
-        stem = safe_stem(os.path.basename(os.path.dirname(path)) or "level")
-        folder = tempfile.mkdtemp(prefix="parkan_")
-        try:
-            glb = os.path.join(folder, stem + ".glb")
-            args = ["convert", path, glb]
-            if self.game_dir:
-                args += ["--game-dir", bpy.path.abspath(self.game_dir)]
-            output = mshconv.run(context, *args, temporary=folder, label=os.path.basename(path))
-            with open(os.path.join(folder, stem + ".sidecar.json"), encoding="utf-8") as f:
-                sidecar = f.read()
-            collection = import_glb(context, glb, stem)
-            mshconv.remember(collection, "level", path, sidecar, glb_scene_extras(glb))
-            collection["parkan_file"] = path
-            collection["parkan_entry"] = ""
-            collection["parkan_stem"] = stem
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        game = ["--game-dir", bpy.path.abspath(self.game_dir)] if self.game_dir else []
+        collection, output = import_game_folder_file(context, "level", path, game)
         hide_unshown_parts(collection)
         for warning in output.warnings:
             self.report({"WARNING"}, warning)

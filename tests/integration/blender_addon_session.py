@@ -56,6 +56,30 @@ def mesh_objects():
     return [o for o in bpy.data.objects if o.type == "MESH"]
 
 
+def render_from(eye, centre, out, size, world_colour, clip_end=None):
+    """An Eevee render of the scene from `eye` towards `centre`, lit by a sun, to `out`."""
+    from mathutils import Vector
+    scene = bpy.context.scene
+    cam = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
+    scene.collection.objects.link(cam)
+    cam.location = eye
+    cam.rotation_euler = (Vector(centre) - Vector(eye)).to_track_quat("-Z", "Y").to_euler()
+    if clip_end:
+        cam.data.clip_end = clip_end
+    scene.camera = cam
+    sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
+    sun.rotation_euler = (0.8, 0.2, 0.6)
+    sun.data.energy = 3
+    scene.collection.objects.link(sun)
+    world = bpy.data.worlds.new("world")
+    world.color = world_colour
+    scene.world = world
+    scene.render.engine = "BLENDER_EEVEE"
+    scene.render.resolution_x, scene.render.resolution_y = size
+    scene.render.filepath = out
+    bpy.ops.render.render(write_still=True)
+
+
 if step == "roundtrip":
     import_model(*rest[:2])
     result["hidden"] = sorted(o.name for o in bpy.data.objects if o.hide_get())
@@ -133,25 +157,8 @@ elif step in ("render", "lodrender"):
     hi = [max(c[i] for c in corners) for i in range(3)]
     centre = [(a + b) / 2 for a, b in zip(lo, hi)]
     size = max(b - a for a, b in zip(lo, hi))
-    scene = bpy.context.scene
-    cam = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
-    scene.collection.objects.link(cam)
-    cam.location = (centre[0] + size * 1.5, centre[1] - size * 1.9, centre[2] + size * 1.1)
-    direction = [c - l for c, l in zip(centre, cam.location)]
-    from mathutils import Vector
-    cam.rotation_euler = Vector(direction).to_track_quat("-Z", "Y").to_euler()
-    scene.camera = cam
-    sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
-    sun.rotation_euler = (0.8, 0.2, 0.6)
-    sun.data.energy = 3
-    scene.collection.objects.link(sun)
-    world = bpy.data.worlds.new("world")
-    world.color = (0.25, 0.27, 0.3)
-    scene.world = world
-    scene.render.engine = "BLENDER_EEVEE"
-    scene.render.resolution_x, scene.render.resolution_y = 640, 400
-    scene.render.filepath = out
-    bpy.ops.render.render(write_still=True)
+    render_from((centre[0] + size * 1.5, centre[1] - size * 1.9, centre[2] + size * 1.1), centre,
+                out, (640, 400), (0.25, 0.27, 0.3))
     result.update(ok=True)
 elif step == "level":
     ok, msg = call(bpy.ops.import_scene.parkan_level, filepath=rest[0])
@@ -194,23 +201,8 @@ elif step == "level":
                      if o["mshconv_level"]["kind"] == "building"] or spots
         centre = max(buildings, key=lambda p: sum((q - p).length < 70 for q in spots))
         size = 110.0
-        cam = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
-        scene.collection.objects.link(cam)
-        cam.location = centre + Vector((0, -size * 0.8, size * 0.6))
-        cam.rotation_euler = (centre - cam.location).to_track_quat("-Z", "Y").to_euler()
-        cam.data.clip_end = size * 20
-        scene.camera = cam
-        sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
-        sun.rotation_euler = (0.7, 0.2, 0.6)
-        sun.data.energy = 3
-        scene.collection.objects.link(sun)
-        world = bpy.data.worlds.new("world")
-        world.color = (0.35, 0.4, 0.45)
-        scene.world = world
-        scene.render.engine = "BLENDER_EEVEE"
-        scene.render.resolution_x, scene.render.resolution_y = 960, 600
-        scene.render.filepath = rest[1]
-        bpy.ops.render.render(write_still=True)
+        render_from(centre + Vector((0, -size * 0.8, size * 0.6)), centre, rest[1], (960, 600),
+                    (0.35, 0.4, 0.45), clip_end=size * 20)
         # The same view without the objects: what differs is what stands on the ground.
         root = bpy.data.objects["Objects"]
         stack = [root]

@@ -18,38 +18,17 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cli_checks import Checks, png_decode  # noqa: E402
+from cli_checks import png_decode  # noqa: E402
 
-import blender_jobs  # noqa: E402
+from addon_steps import AddonSteps, read  # noqa: E402
 
 build_dir, source = map(os.path.abspath, sys.argv[1:3])
-mshconv = os.path.join(build_dir, "mshconv")
-addon_zip = os.path.join(build_dir, "io_scene_parkan.zip")
-blender = os.path.join(source, "tests", "integration", "blender")
-session = os.path.join(source, "tests", "integration", "blender_addon_session.py")
-work = tempfile.mkdtemp(prefix="blender_level_")
-checks = Checks(mshconv)
-check, run, failures = checks.check, checks.run, checks.failures
-env = dict(os.environ, BLENDER_USER_SCRIPTS=os.path.join(work, "user"),
-           BLENDER_USER_CONFIG=os.path.join(work, "user", "config"))
-steps = blender_jobs.Process(blender, os.path.join(work, "blender.log"), env)
-
-
-def blender_step(*args):
-    r = steps.run(session, addon_zip, *args)
-    lines = [l for l in r.stdout.splitlines() if l.startswith("RESULT ")]
-    result = json.loads(lines[-1][7:]) if lines else {"error": r.stdout[-1500:] + r.stderr[-800:]}
-    result["stdout"] = r.stdout
-    return result
-
-
-def read(p):
-    with open(p, "rb") as f:
-        return f.read()
-
+steps = AddonSteps(build_dir, source, "blender_level_")
+work = steps.work
+check, run, failures = steps.checks.check, steps.checks.run, steps.checks.failures
+blender_step = steps.step
 
 game = os.path.join(work, "game")
 check(run("samples", game).returncode == 0, "a sample game folder")

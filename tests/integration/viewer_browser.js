@@ -581,7 +581,8 @@ async function views(dir, outDir) {
   console.log(summary.join("\n"));
 }
 
-async function viewPage(file, previewPng) {
+// A page of `mshconv view` opened in headless Chromium, its view ready: `job(page, kind)`.
+async function withViewPage(file, job) {
   const { chromium } = loadPlaywright();
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: GL_ARGS });
   try {
@@ -589,7 +590,14 @@ async function viewPage(file, previewPng) {
     watch(page, path.basename(file));
     await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
     await page.waitForFunction(() => window.mshconvView && window.mshconvView.ready, null, { timeout: 120000 });
-    const kind = await page.evaluate(() => window.mshconvView.kind);
+    await job(page, await page.evaluate(() => window.mshconvView.kind));
+  } finally {
+    await browser.close();
+  }
+}
+
+async function viewPage(file, previewPng) {
+  await withViewPage(file, async (page, kind) => {
     let line = `${path.basename(file)}: the ${kind} view opened`;
     if (previewPng) {
       const iou = await silhouetteIoU(page, previewPng);
@@ -597,22 +605,13 @@ async function viewPage(file, previewPng) {
       line += `, silhouette IoU vs its preview ${iou.toFixed(4)}`;
     }
     console.log(line);
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 // A level's page: the camera brought close to each kind of object in turn, a click on its middle
 // names it (the view's `picked`: its node name and kind).
 async function pickPage(file) {
-  const { chromium } = loadPlaywright();
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: GL_ARGS });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-    watch(page, path.basename(file));
-    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
-    await page.waitForFunction(() => window.mshconvView && window.mshconvView.ready, null, { timeout: 120000 });
-    const kind = await page.evaluate(() => window.mshconvView.kind);
+  await withViewPage(file, async (page, kind) => {
     if (kind !== "level") fail(`${path.basename(file)}: a ${kind} view, expected level`);
     let picked = 0;
     for (const wanted of ["building", "unit", "vegetation", "rock"]) {
@@ -684,9 +683,7 @@ async function pickPage(file) {
     }
     if (picked < 2) fail(`${path.basename(file)}: only ${picked} kinds of object picked`);
     console.log(`${path.basename(file)}: the level view opened, ${picked} kinds of object picked by a click`);
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 const argv = process.argv.slice(2);
