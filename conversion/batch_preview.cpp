@@ -214,6 +214,10 @@ class PreviewBatch {
         case ContentKind::Texm:
             a.kind = "texture";
             return add(std::move(a));
+        case ContentKind::Mission:
+            if (!u.address.entries.empty()) break; // a level is a loose file in a game folder
+            a.kind = "level";
+            return add(std::move(a));
         case ContentKind::NResArchive: {
             DiagnosticSink sink(ReadMode::Tolerant);
             auto ar = std::make_shared<nres::Archive>(
@@ -284,27 +288,39 @@ class PreviewBatch {
         }
     }
 
-    // The asset's key: its bytes, the files it is drawn with, the libraries and the options.
+    // The asset's key: its bytes, the files it is drawn with, the libraries and the options;
+    // a level's, its map's and every model's too.
     uint64_t key_of(const Asset& a, const Loaded& in, const ModelExportInput* model,
-                    const TerrainExportInput* map) const {
+                    const TerrainExportInput* map, const LevelExportInput* level = nullptr) const {
         uint64_t h = mix(options_hash_, content_hash(in.bytes));
         h = mix(h, a.libraries_hash);
         if (model && model->wear) h = mix(h, content_hash(model->wear->bytes));
+        if (level && level->terrain) {
+            map = &*level->terrain;
+            h = mix(h, content_hash(map->land_msh));
+        }
         if (map)
             for (const auto* f : {&map->land_map, &map->wear1, &map->wear2})
                 if (*f) h = mix(h, content_hash((*f)->bytes));
+        if (level)
+            for (const ModelExportInput& m : level->models) {
+                h = mix(h, content_hash(m.model));
+                if (m.wear) h = mix(h, content_hash(m.wear->bytes));
+            }
         return h;
     }
 
     // The asset's view (its script's text) from the same inputs as its preview; an asset whose
     // view cannot be made keeps its tile, and its metadata says why.
     std::string view_of(const Asset& a, const Loaded& in, const ModelExportInput* model,
-                        const TerrainExportInput* map, json& metadata) const {
+                        const TerrainExportInput* map, const LevelExportInput* level,
+                        json& metadata) const {
         try {
             const json view =
-                model ? model_view(*model, settings_, metadata)
-                : map ? terrain_view(*map, settings_, metadata)
-                      : texture_view(in.bytes, in.address.display(), settings_, metadata);
+                level   ? level_view(*level, metadata)
+                : model ? model_view(*model, settings_, metadata)
+                : map   ? terrain_view(*map, settings_, metadata)
+                        : texture_view(in.bytes, in.address.display(), settings_, metadata);
             metadata["view"] = fs::path(a.name + ".view.js").filename().string();
             return view_script(a.name, view);
         } catch (const std::exception& e) {
@@ -344,8 +360,11 @@ class PreviewBatch {
             std::optional<mapping::MaterialLibraries> own;
             if (a.kind == "model") model = model_export_input(job, in, &context);
             if (a.kind == "map") map = terrain_export_input(job, in, a.libraries, own);
-            const std::string key =
-                sidecar::hex64(key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr));
+            std::unique_ptr<LevelSources> level;
+            if (a.kind == "level") level = read_level_sources(job, in);
+            const LevelExportInput* level_input = level ? &level->input : nullptr;
+            const std::string key = sidecar::hex64(
+                key_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr, level_input));
             if (!force_ && unchanged(json_path, png_path, view_path, key, a.entry)) {
                 r.status = Status::Skipped;
                 r.message = "unchanged (same key; --force redoes it)";
@@ -353,12 +372,14 @@ class PreviewBatch {
                 std::lock_guard lock(mutex_);
                 ++unchanged_;
             } else {
-                Preview p = model ? preview_model(*model, settings_, texture_cache_.get())
-                            : map ? preview_terrain(*map, settings_, texture_cache_.get())
-                                  : preview_texture(in.bytes, in.address.display(), settings_);
-                const std::string view_text = views_ ? view_of(a, in, model ? &*model : nullptr,
-                                                               map ? &*map : nullptr, p.metadata)
-                                                     : std::string();
+                Preview p = level   ? preview_level(*level_input, settings_, texture_cache_.get())
+                            : model ? preview_model(*model, settings_, texture_cache_.get())
+                            : map   ? preview_terrain(*map, settings_, texture_cache_.get())
+                                    : preview_texture(in.bytes, in.address.display(), settings_);
+                const std::string view_text =
+                    views_ ? view_of(a, in, model ? &*model : nullptr, map ? &*map : nullptr,
+                                     level_input, p.metadata)
+                           : std::string();
                 p.metadata["key"] = key;
                 p.metadata["status"] = "ok";
                 write(png_path, json_path, p.png, p.metadata, view_text);

@@ -59,6 +59,7 @@ figcaption { display: flex; flex-direction: column; gap: 4px; min-width: 0; padd
   color: #39414c; }
 .tile[data-kind=model] .kind { background: #e2ecfa; color: #1f4d8f; }
 .tile[data-kind=map] .kind { background: #e3f3e6; color: #256b32; }
+.tile[data-kind=level] .kind { background: #efe4f7; color: #5b2d7e; }
 .tile[data-kind=texture] .kind { background: #f7ecd9; color: #7a5312; }
 .tile[data-kind=error] { border-color: #eab9b5; }
 .tile[data-kind=error] .kind { background: #fbe2df; color: var(--err); }
@@ -343,7 +344,7 @@ constexpr std::string_view kTail = R"html(</script>
 
   const count = new Map();
   for (const t of tiles) count.set(t.kind, (count.get(t.kind) || 0) + 1);
-  const known = ["model", "map", "texture"];
+  const known = ["model", "map", "level", "texture"];
   const kinds = [
     ...known.filter((k) => count.has(k)),
     ...[...count.keys()].filter((k) => !known.includes(k) && k !== "error").sort(),

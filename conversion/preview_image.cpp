@@ -12,8 +12,11 @@
 #include "formats/png.hpp"
 #include "formats/texm.hpp"
 #include "mapping/drape.hpp"
+#include "mapping/level_to_scene.hpp"
 #include "mapping/model_to_scene.hpp"
+#include "mapping/terrain_to_scene.hpp"
 #include "render/text.hpp"
+#include "scene/transform.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/portable_address.hpp"
@@ -280,6 +283,66 @@ PreviewTextureCache& cache_or(PreviewTextureCache* cache, PreviewTextureCache& l
     return cache ? *cache : local;
 }
 
+// A level's objects are small beside its map: a thumbnail marks each with an upright diamond in
+// its kind's colour (building red, unit blue, vegetation yellow, rock white), 1.2 % of the map's
+// side wide, standing on the object's origin.
+void add_object_markers(scene::Scene& sc) {
+    const std::vector<scene::Rigid> world = scene::world_transforms(sc);
+    float lo = 0, hi = 0;
+    bool any = false;
+    for (size_t i = 0; i < sc.nodes.size(); ++i) {
+        if (sc.nodes[i].mesh < 0 || sc.nodes[i].name != mapping::kTerrainNode) continue;
+        for (const scene::Primitive& p : sc.meshes[size_t(sc.nodes[i].mesh)].primitives) {
+            const auto pos = p.attributes.find("POSITION");
+            if (pos == p.attributes.end()) continue;
+            for (size_t k = 0; k + 2 < pos->second.data.size(); k += 3)
+                for (const float v : {pos->second.data[k], pos->second.data[k + 2]}) {
+                    lo = any ? std::min(lo, v) : v;
+                    hi = any ? std::max(hi, v) : v;
+                    any = true;
+                }
+        }
+    }
+    const float w = any ? 0.012f * (hi - lo) : 1.f, h = 2.5f * w;
+    const std::array<std::pair<const char*, std::array<float, 4>>, 4> kinds{{
+        {"building", {0.85f, 0.22f, 0.18f, 1}},
+        {"unit", {0.2f, 0.4f, 0.95f, 1}},
+        {"vegetation", {0.95f, 0.85f, 0.15f, 1}},
+        {"rock", {0.92f, 0.92f, 0.92f, 1}},
+    }};
+    std::array<int, 4> mesh{-1, -1, -1, -1};
+    const size_t nodes = sc.nodes.size();
+    for (size_t i = 0; i < nodes; ++i) {
+        const auto level = sc.nodes[i].extras.find(mapping::kLevelExtras);
+        if (level == sc.nodes[i].extras.end() || !level->contains("record")) continue;
+        const std::string kind = level->value("kind", "");
+        size_t k = 0;
+        while (k < kinds.size() && kind != kinds[k].first) ++k;
+        if (k == kinds.size()) continue;
+        if (mesh[k] < 0) {
+            scene::Material m;
+            m.name = std::string("marker_") + kinds[k].first;
+            m.base_color_factor = kinds[k].second;
+            sc.materials.push_back(m);
+            scene::Primitive p;
+            p.material = int(sc.materials.size()) - 1;
+            p.attributes["POSITION"].data = {0,  0,     0, w, h / 2, 0,  0, h / 2, w,
+                                             -w, h / 2, 0, 0, h / 2, -w, 0, h,     0};
+            p.indices = {0, 2, 1, 0, 3, 2, 0, 4, 3, 0, 1, 4, 5, 1, 2, 5, 2, 3, 5, 3, 4, 5, 4, 1};
+            scene::Mesh m2;
+            m2.name = m.name;
+            m2.primitives.push_back(std::move(p));
+            sc.meshes.push_back(std::move(m2));
+            mesh[k] = int(sc.meshes.size()) - 1;
+        }
+        scene::Node marker;
+        marker.name = sc.nodes[i].name + "/marker";
+        marker.mesh = mesh[k];
+        marker.translation = {float(world[i].t[0]), float(world[i].t[1]), float(world[i].t[2])};
+        sc.nodes.push_back(std::move(marker));
+    }
+}
+
 } // namespace
 
 std::string preview_settings_problem(const PreviewSettings& s) {
@@ -408,6 +471,7 @@ Preview preview_level(const LevelExportInput& input, const PreviewSettings& s,
     LevelExportSettings level;
     level.png = kDecodedTextures;
     LevelScene built = level_scene(input, level);
+    add_object_markers(built.scene);
     PreviewSettings settings = s;
     if (settings.view.empty()) settings.view = "top"; // as a map
     Preview p =
