@@ -370,8 +370,8 @@ class Forward {
         case ContentKind::Wear:
             return copy_raw("other", "WEAR table: read with its model or map");
         case ContentKind::Mission:
-            if (targets_.model_ext != ".glb" && targets_.model_ext != ".gltf")
-                return copy_raw("level", "levels convert to glb or gltf");
+            if (targets_.model_ext.empty())
+                return copy_raw("level", "levels convert to a model format");
             if (!address.entries.empty())
                 return copy_raw("level", "a level inside an archive does not convert");
             queue_loose(JobKind::Level, address, out_folder, leaf, name_stem(leaf),

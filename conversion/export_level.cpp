@@ -40,10 +40,7 @@ fs::path game_folder(const Job& job, const fs::path& mission) {
 
 LevelExportSettings level_export_settings(const ConvertOptions& o, const fs::path& out) {
     const std::optional<SceneFormat> format = scene_format_of(out.filename().string());
-    if (!format || *format == SceneFormat::Obj)
-        throw UsageError("a level converts to .gltf or .glb (OBJ holds no instances and no "
-                         "object identity to bring moves back): " +
-                         out.string());
+    if (!format) throw UsageError("a level converts to .gltf, .glb or .obj: " + out.string());
     LevelExportSettings s;
     s.format = *format;
     s.output_name = out.filename().string();

@@ -24,10 +24,15 @@ namespace {
 LevelImport imported(const Job& job, const fs::path& input, const sidecar::LevelSidecar& sc,
                      const fs::path& sidecar_path) {
     const std::string ext = lower_ascii(input.extension().string());
-    if (ext != ".gltf" && ext != ".glb")
-        throw UsageError("a level imports from .gltf or .glb: " + input.string());
+    if (ext != ".gltf" && ext != ".glb" && ext != ".obj")
+        throw UsageError("a level imports from .gltf, .glb or .obj: " + input.string());
     const Payload document = read_payload(job.io, input);
-    const LevelDocument doc = read_level_document(document, ext == ".glb", input.string());
+    const LevelDocument doc =
+        ext == ".obj"
+            ? read_level_obj(
+                  std::string_view(reinterpret_cast<const char*>(document.data()), document.size()),
+                  input.string())
+            : read_level_document(document, ext == ".glb", input.string());
     return rebuild_level(doc, sc, {input.string(), sidecar_path.string(), job.options.force});
 }
 

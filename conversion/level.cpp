@@ -83,8 +83,6 @@ LevelScene level_scene(const LevelExportInput& in, const LevelExportSettings& se
 }
 
 LevelExport encode_level(const LevelExportInput& in, const LevelExportSettings& settings) {
-    if (settings.format == SceneFormat::Obj)
-        throw std::invalid_argument("a level converts to .gltf or .glb");
     LevelScene built = level_scene(in, settings);
     LevelExport out;
     out.warnings = std::move(built.warnings);
@@ -104,7 +102,9 @@ LevelExport encode_level(const LevelExportInput& in, const LevelExportSettings& 
     extras["source"] = record.source;
     extras["sidecar"] = settings.sidecar_name.empty() ? default_sidecar_name(settings.output_name)
                                                       : settings.sidecar_name;
-    out.files = scene_files(sc, settings.format, settings.output_name);
+    out.files = settings.format == SceneFormat::Obj
+                    ? level_obj_files(sc, settings.output_name)
+                    : scene_files(sc, settings.format, settings.output_name);
     return out;
 }
 

@@ -102,12 +102,22 @@ struct LevelNode {
     std::string pointer;                          // its JSON pointer
     // A housed unit: where the export put it (game axes), the host's hall-way vertex.
     std::optional<std::array<double, 3>> housed_at;
+    // How far the heading (radians) and the scale (relative) may stray and still count as
+    // unchanged: what the file's precision allows (an OBJ's frame is read from float positions).
+    double tolerance = 1e-5;
 };
 struct LevelDocument {
     std::vector<LevelNode> nodes;
     std::string pair; // "" when the file carries none
 };
 LevelDocument read_level_document(ByteView document, bool binary, const std::string& where);
+
+// The OBJ form (conversion/level_obj.cpp): each placed object one OBJ object `<name>#<record>` of
+// its visible parts in world positions and a frame triangle (material `mshconv_frame`) that
+// carries its place, heading and scale; the map as the map export writes it; routes as polylines.
+OutputFiles level_obj_files(const scene::Scene& level, const std::string& output_name);
+// The objects of such an OBJ, read back from their frames (whatever order their corners are in).
+LevelDocument read_level_obj(std::string_view text, const std::string& where);
 
 // data.tma rebuilt from the sidecar's bytes and the nodes: refuses (FormatError naming the object)
 // a tilt about x or y, a non-uniform scale, a scale on a building or unit, a housed unit moved,

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numbers>
@@ -226,21 +227,21 @@ LevelImport rebuild_level(const LevelDocument& document, const sidecar::LevelSid
         const double sx = norm(ex), sy = norm(gy), sz = norm(ez);
         if (!(sx > 0 && sy > 0 && sz > 0)) throw refuse(node, "a scale of zero");
         const double smax = std::max({sx, sy, sz}), smin = std::min({sx, sy, sz});
-        if (smax / smin - 1 > 1e-4)
+        if (smax / smin - 1 > std::max(1e-4, node.tolerance))
             throw refuse(node, "a non-uniform scale (" + std::to_string(sx) + ", " +
                                    std::to_string(sy) + ", " + std::to_string(sz) +
                                    "); the game scales objects uniformly");
         const double s = (sx + sy + sz) / 3;
-        const bool tilted = std::abs(ez[2] / sz - 1) > 1e-5;
+        const bool tilted = std::abs(ez[2] / sz - 1) > node.tolerance;
         const bool stored_tilt = o.rotation.x != 0 || o.rotation.y != 0;
         const double heading = std::atan2(ex[1], ex[0]);
         const std::array<double, 3> p = game(node.translation);
 
         const bool scenery = mission::is_scenery(o.kind);
         const float s0 = scenery ? o.scale.x : 1.f;
-        const bool scale_same = std::abs(s / double(s0) - 1) <= 1e-5;
-        const bool heading_same =
-            std::abs(std::remainder(heading - double(o.rotation.z), 2 * std::numbers::pi)) <= 1e-5;
+        const bool scale_same = std::abs(s / double(s0) - 1) <= node.tolerance;
+        const bool heading_same = std::abs(std::remainder(heading - double(o.rotation.z),
+                                                          2 * std::numbers::pi)) <= node.tolerance;
         const double dx = p[0] - o.position.x, dy = p[1] - o.position.y, dz = p[2] - o.position.z;
         const bool position_same = std::sqrt(dx * dx + dy * dy + dz * dz) <= 1e-3;
         if (o.host != -1) {

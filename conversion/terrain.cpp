@@ -40,10 +40,22 @@ std::vector<std::string> wear_rows(const std::optional<NamedBytes>& w,
     }
 }
 
+// The readers' diagnostics as warning lines (their text: the front end adds "warning:").
+void take_diagnostics(const DiagnosticSink& sink, std::vector<std::string>& warnings) {
+    for (const Diagnostic& d : sink.diagnostics()) warnings.push_back(d.text());
+    sink.throw_if_errors();
+}
+
+Bytes to_bytes(const std::string& text) {
+    return Bytes(text.begin(), text.end());
+}
+
+} // namespace
+
 // The OBJ: obj::write for the triangle meshes (terrain, and the filled areals with
 // --areal-faces), then the outlines as `l` polylines appended as their own object.
-obj::Files write_obj(const scene::Scene& sc, const std::string& mtl_name, bool areal_faces,
-                     const std::string& image_prefix) {
+obj::Files terrain_obj_files(const scene::Scene& sc, const std::string& mtl_name, bool areal_faces,
+                             const std::string& image_prefix) {
     scene::Scene tri = sc;
     int outlines = scene::kNoIndex;
     for (size_t i = 0; i < tri.nodes.size(); ++i) {
@@ -84,18 +96,6 @@ obj::Files write_obj(const scene::Scene& sc, const std::string& mtl_name, bool a
     }
     return files;
 }
-
-// The readers' diagnostics as warning lines (their text: the front end adds "warning:").
-void take_diagnostics(const DiagnosticSink& sink, std::vector<std::string>& warnings) {
-    for (const Diagnostic& d : sink.diagnostics()) warnings.push_back(d.text());
-    sink.throw_if_errors();
-}
-
-Bytes to_bytes(const std::string& text) {
-    return Bytes(text.begin(), text.end());
-}
-
-} // namespace
 
 namespace {
 
@@ -239,7 +239,7 @@ TerrainExport encode_terrain(const TerrainExportInput& in, const TerrainExportSe
     if (obj_out) {
         const std::string mtl_name = file_stem(settings.output_name) + ".mtl";
         obj::Files obj =
-            write_obj(sc, mtl_name, areal_faces, file_stem(settings.output_name) + "_");
+            terrain_obj_files(sc, mtl_name, areal_faces, file_stem(settings.output_name) + "_");
         for (scene::ImageFile& f : obj.images) out.files.push_back({f.name, std::move(f.png)});
         out.files.push_back({mtl_name, to_bytes(obj.mtl)});
         out.files.push_back({settings.output_name, to_bytes(obj.obj)});

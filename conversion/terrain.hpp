@@ -12,6 +12,7 @@
 #include "outputs.hpp"
 
 #include "formats/arealmap.hpp"
+#include "formats/obj.hpp"
 #include "formats/terrain.hpp"
 #include "mapping/scene_to_terrain.hpp"
 #include "scene/scene.hpp"
@@ -76,6 +77,11 @@ struct TerrainExport {
     std::vector<std::string> notes;
     TerrainExportSummary summary;
 };
+
+// A terrain scene as OBJ: the triangle meshes (terrain, and the filled areals with `areal_faces`),
+// then the areal outlines as `l` polylines in an object of their own.
+obj::Files terrain_obj_files(const scene::Scene& scene, const std::string& mtl_name,
+                             bool areal_faces, const std::string& image_prefix);
 
 // Throws FormatError on a Land.msh or Land.map that cannot be read.
 TerrainExport encode_terrain(const TerrainExportInput& input,

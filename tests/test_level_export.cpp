@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -110,7 +111,7 @@ BOOST_AUTO_TEST_CASE(every_mission_round_trips_through_glb_and_gltf) {
     BOOST_TEST_REQUIRE(all.size() >= 4u);
     for (const std::string& m : all) {
         mshconv::MemoryIo io = corpus_in_memory();
-        for (const char* ext : {".glb", ".gltf"}) {
+        for (const char* ext : {".glb", ".gltf", ".obj"}) {
             const std::string out = "level-out/" + slug(m) + ext;
             const mshconv::ConvertResult r = mshconv::convert({m, out}, io);
             BOOST_TEST((r.kind == mshconv::AssetKind::Level), m);
@@ -236,6 +237,54 @@ BOOST_AUTO_TEST_CASE(one_moved_object_changes_exactly_its_floats) {
     BOOST_TEST(std::abs(std::remainder(double(o.rotation.z) - 0.7, 2 * M_PI)) < 1e-6);
     BOOST_TEST(o.scale.x == 1.75f);
     BOOST_TEST(o.scale.z == 1.75f);
+}
+
+BOOST_AUTO_TEST_CASE(an_object_moved_in_the_obj_changes_its_position) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const std::string m = missions().front();
+    const mission::Mission tma = mission::read(io.at(m), ReadMode::Strict, m);
+    mshconv::convert({m, "level-out/moved.obj"}, io);
+    const std::vector<uint8_t>& bytes = io.at("level-out/moved.obj");
+    std::string text(bytes.begin(), bytes.end());
+    size_t record = 0;
+    while (!mission::is_scenery(tma.objects[record].kind)) ++record;
+    // Every vertex of the object's OBJ object moves 7.5 along x (the game's x too).
+    const std::string name = mapping::object_node_name(tma.objects[record], record);
+    size_t at = text.find("\no " + name + "\n");
+    BOOST_TEST_REQUIRE(at != std::string::npos, name);
+    at += 4 + name.size();
+    const size_t end = text.find("\no ", at);
+    std::string moved = text.substr(0, at);
+    size_t shifted = 0;
+    for (size_t line = at; line < end;) {
+        const size_t nl = text.find('\n', line);
+        std::string l = text.substr(line, nl + 1 - line);
+        if (l.starts_with("v ")) {
+            float x = 0, y = 0, z = 0;
+            BOOST_TEST_REQUIRE(std::sscanf(l.c_str(), "v %f %f %f", &x, &y, &z) == 3);
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "v %.9g %.9g %.9g\n", double(x + 7.5f), double(y),
+                          double(z));
+            l = buf;
+            ++shifted;
+        }
+        moved += l;
+        line = nl + 1;
+    }
+    moved += text.substr(end);
+    BOOST_TEST(shifted >= 3u);
+    io.put("level-out/moved.obj", std::vector<uint8_t>(moved.begin(), moved.end()));
+    mshconv::convert({"level-out/moved.obj", "level-back/moved_obj.tma"}, io);
+    const std::vector<uint8_t>& after = io.at("level-back/moved_obj.tma");
+    const mission::Mission back = mission::read(after, ReadMode::Strict, "moved_obj.tma");
+    BOOST_TEST(std::abs(back.objects[record].position.x - tma.objects[record].position.x - 7.5f) <
+               1e-3f);
+    BOOST_TEST(back.objects[record].rotation.z == tma.objects[record].rotation.z);
+    const std::vector<uint8_t>& before = io.at(m);
+    const uint64_t t = tma.objects[record].transform_offset;
+    for (size_t i = 0; i < before.size(); ++i)
+        if (before[i] != after[i])
+            BOOST_TEST((i >= t && i < t + 12), "byte " << i << " outside the record's position");
 }
 
 BOOST_AUTO_TEST_CASE(what_the_game_cannot_express_is_refused) {

@@ -74,6 +74,8 @@ def convert_everything():
             stem = "out/levels/" + os.path.relpath(folder, "corpus/MISSIONS").replace(os.sep, "_")
             run("convert", f"{folder}/data.tma", stem + ".glb")
             run("convert", stem + ".glb", stem + ".back.tma")
+            run("convert", f"{folder}/data.tma", stem + ".obj")
+            run("convert", stem + ".obj", stem + ".obj.back.tma")
     run("batch", "corpus", "-o", "out/batch", "--to", "glb,png", "-j", "2")
     run("batch", "out/batch", "-o", "out/batch_back", "--to", "nres", "-j", "2")
     run("batch", "corpus", "-o", "out/batch_obj", "--to", "obj", "-j", "1", "--lod", "all")
