@@ -611,7 +611,14 @@ class Ground {
 
     double lo_x, hi_x, lo_y, hi_y;
 
+    // To 1/1024 of a unit: the last bits of the interpolation differ between compilers (one
+    // build's corpus must be every build's), and real placements are no finer.
     double height(double x, double y) const {
+        return std::round(exact_height(x, y) * 1024.0) / 1024.0;
+    }
+
+  private:
+    double exact_height(double x, double y) const {
         for (uint32_t i : cells_[size_t(cell_y(y) * kCells + cell_x(x))]) {
             const Vec3 &a = pos_[tris_[i][0]], &b = pos_[tris_[i][1]], &c = pos_[tris_[i][2]];
             const double d = (double(b.y) - c.y) * (double(a.x) - c.x) +
@@ -634,7 +641,6 @@ class Ground {
         return z;
     }
 
-  private:
     static constexpr int kCells = 64;
     int cell_x(double x) const {
         return std::clamp(int((x - lo_x) / (hi_x - lo_x) * kCells), 0, kCells - 1);
@@ -927,8 +933,10 @@ class MissionBuilder {
             const Point mid = point(margin_ + 2 * L);
             const float t = heading();
             const double dx = std::cos(double(t)), dy = std::sin(double(t));
-            const float x1 = float(mid.x - L * dx), y1 = float(mid.y - L * dy);
-            const float x2 = float(x1 + 2 * L * dx), y2 = float(y1 + 2 * L * dy);
+            // To 1/1024 of a unit, as the heights: the last bit of a sine is the library's.
+            const auto snap = [](double v) { return float(std::round(v * 1024.0) / 1024.0); };
+            const float x1 = snap(mid.x - L * dx), y1 = snap(mid.y - L * dy);
+            const float x2 = snap(x1 + 2 * L * dx), y2 = snap(y1 + 2 * L * dy);
             const double h1 = ground_.height(x1, y1), h2 = ground_.height(x2, y2);
             // Level banks first, then the deepest dip under the middle.
             const double score =
@@ -1082,12 +1090,15 @@ class MissionBuilder {
         out_.mission.description = std::move(d);
 
         const char* series[] = {"Autodemo", "Single", "Multi", "Campaign"};
+        // One draw per statement: the order of a call's arguments is the compiler's choice.
+        const int time_limit = rng_.range(0, 12) * 300;
+        const int minimap = rng_.range(2, 4) * 64;
         out_.descr = title + "\r\n" + text + ".\r\n" +
                      "Ore in the lodes: " + std::to_string(int(std::lround(total_ore()))) + ".\r\n";
         out_.cfg = "[Mission]\r\nName=" + title + "\r\nSeries=" + series[int(plan_.series)] +
                    "\r\nLand=" + m.map_path + "\r\nClans=" + std::to_string(m.clans.size()) +
-                   "\r\nTimeLimit=" + std::to_string(rng_.range(0, 12) * 300) +
-                   "\r\n\r\n[Minimap]\r\nSize=" + std::to_string(rng_.range(2, 4) * 64) + "\r\n";
+                   "\r\nTimeLimit=" + std::to_string(time_limit) +
+                   "\r\n\r\n[Minimap]\r\nSize=" + std::to_string(minimap) + "\r\n";
     }
 
     double total_ore() const {
