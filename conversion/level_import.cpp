@@ -4,6 +4,7 @@
 #include "level.hpp"
 
 #include "formats/cp1251.hpp"
+#include "scene/transform.hpp"
 #include "sidecar/pairing.hpp"
 
 #include <nlohmann/json.hpp>
@@ -17,17 +18,6 @@ namespace msh::conversion {
 
 namespace {
 
-using Mat4 = std::array<double, 16>; // column-major, as glTF
-
-Mat4 multiply(const Mat4& a, const Mat4& b) {
-    Mat4 r{};
-    for (int c = 0; c < 4; ++c)
-        for (int row = 0; row < 4; ++row)
-            for (int k = 0; k < 4; ++k)
-                r[size_t(c * 4 + row)] += a[size_t(k * 4 + row)] * b[size_t(c * 4 + k)];
-    return r;
-}
-
 std::array<double, 3> triple(const nlohmann::json& j, std::array<double, 3> fallback) {
     if (!j.is_array() || j.size() != 3) return fallback;
     for (size_t i = 0; i < 3; ++i)
@@ -35,30 +25,18 @@ std::array<double, 3> triple(const nlohmann::json& j, std::array<double, 3> fall
     return fallback;
 }
 
-Mat4 local_matrix(const nlohmann::json& node) {
+scene::Matrix4 local_matrix(const nlohmann::json& node) {
     if (node.contains("matrix") && node["matrix"].is_array() && node["matrix"].size() == 16) {
-        Mat4 m{};
+        scene::Matrix4 m{};
         for (size_t i = 0; i < 16; ++i) m[i] = node["matrix"][i].get<double>();
         return m;
     }
-    const auto t = triple(node.value("translation", nlohmann::json()), {0, 0, 0});
-    const auto s = triple(node.value("scale", nlohmann::json()), {1, 1, 1});
-    double x = 0, y = 0, z = 0, w = 1;
+    std::array<double, 4> q{0, 0, 0, 1};
     if (const nlohmann::json r = node.value("rotation", nlohmann::json());
-        r.is_array() && r.size() == 4) {
-        x = r[0].get<double>(), y = r[1].get<double>(), z = r[2].get<double>(),
-        w = r[3].get<double>();
-        const double n = std::sqrt(x * x + y * y + z * z + w * w);
-        if (n > 0) x /= n, y /= n, z /= n, w /= n;
-    }
-    const double rot[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                              {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                              {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-    Mat4 m{};
-    for (int c = 0; c < 3; ++c)
-        for (int r = 0; r < 3; ++r) m[size_t(c * 4 + r)] = rot[r][c] * s[size_t(c)];
-    m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1;
-    return m;
+        r.is_array() && r.size() == 4)
+        for (size_t k = 0; k < 4; ++k) q[k] = r[k].get<double>();
+    return scene::scaled_matrix(triple(node.value("translation", nlohmann::json()), {0, 0, 0}), q,
+                                triple(node.value("scale", nlohmann::json()), {1, 1, 1}));
 }
 
 std::string_view glb_json(ByteView b, const std::string& where) {
@@ -110,7 +88,7 @@ LevelDocument read_level_document(ByteView document, bool binary, const std::str
             parent[c.get<size_t>()] = int(i);
         }
     // World matrices, parents first (a walk up each node's chain; cycles refused).
-    std::vector<Mat4> world(n);
+    std::vector<scene::Matrix4> world(n);
     std::vector<int> state(n, 0); // 0 new, 1 on the stack, 2 done
     std::function<void(size_t)> solve = [&](size_t i) {
         if (state[i] == 2) return;
@@ -118,10 +96,10 @@ LevelDocument read_level_document(ByteView document, bool binary, const std::str
             throw FormatError(where, Location::at_pointer("/nodes/" + std::to_string(i)),
                               "a cycle of children");
         state[i] = 1;
-        const Mat4 local = local_matrix(nodes[i]);
+        const scene::Matrix4 local = local_matrix(nodes[i]);
         if (parent[i] >= 0) {
             solve(size_t(parent[i]));
-            world[i] = multiply(world[size_t(parent[i])], local);
+            world[i] = scene::multiply(world[size_t(parent[i])], local);
         } else {
             world[i] = local;
         }
@@ -165,7 +143,7 @@ LevelDocument read_level_document(ByteView document, bool binary, const std::str
             if (level->contains("housed_at"))
                 ln.housed_at = triple((*level)["housed_at"], {0, 0, 0});
         }
-        const Mat4& m = world[i];
+        const scene::Matrix4& m = world[i];
         ln.translation = {m[12], m[13], m[14]};
         for (int c = 0; c < 3; ++c)
             for (int r = 0; r < 3; ++r) ln.basis[size_t(c)][size_t(r)] = m[size_t(c * 4 + r)];

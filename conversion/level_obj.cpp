@@ -8,6 +8,7 @@
 
 #include "formats/obj.hpp"
 #include "mapping/terrain_to_scene.hpp"
+#include "scene/transform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,27 +26,12 @@ namespace {
 constexpr float kFrame = 1.0f;
 constexpr const char* kFrameMaterial = "mshconv_frame";
 
-using Mat4 = std::array<double, 16>; // column-major
+using Mat4 = scene::Matrix4;
 
 Mat4 trs(const scene::Node& n) {
-    const double x = n.rotation[0], y = n.rotation[1], z = n.rotation[2], w = n.rotation[3];
-    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-    Mat4 m{};
-    for (int c = 0; c < 3; ++c)
-        for (int row = 0; row < 3; ++row) m[size_t(c * 4 + row)] = r[row][c] * n.scale[size_t(c)];
-    m[12] = n.translation[0], m[13] = n.translation[1], m[14] = n.translation[2], m[15] = 1;
-    return m;
-}
-
-Mat4 times(const Mat4& a, const Mat4& b) {
-    Mat4 r{};
-    for (int c = 0; c < 4; ++c)
-        for (int row = 0; row < 4; ++row)
-            for (int k = 0; k < 4; ++k)
-                r[size_t(c * 4 + row)] += a[size_t(k * 4 + row)] * b[size_t(c * 4 + k)];
-    return r;
+    return scene::scaled_matrix({n.translation[0], n.translation[1], n.translation[2]},
+                                {n.rotation[0], n.rotation[1], n.rotation[2], n.rotation[3]},
+                                {n.scale[0], n.scale[1], n.scale[2]});
 }
 
 std::array<float, 3> point(const Mat4& m, float x, float y, float z) {
@@ -105,7 +91,7 @@ OutputFiles level_obj_files(const scene::Scene& level, const std::string& output
         shown[i] = n.visible;
         if (n.parent >= 0) {
             solve(size_t(n.parent));
-            world[i] = times(world[size_t(n.parent)], world[i]);
+            world[i] = scene::multiply(world[size_t(n.parent)], world[i]);
             shown[i] = shown[i] && shown[size_t(n.parent)];
             object_of[i] = object_of[size_t(n.parent)];
         }

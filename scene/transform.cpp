@@ -83,4 +83,29 @@ std::vector<Rigid> world_transforms(const Scene& scene) {
     return world;
 }
 
+Matrix4 scaled_matrix(const std::array<double, 3>& t, std::array<double, 4> q,
+                      const std::array<double, 3>& s) {
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (n > 0)
+        for (double& c : q) c /= n;
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+    Matrix4 m{};
+    for (int c = 0; c < 3; ++c)
+        for (int row = 0; row < 3; ++row) m[size_t(c * 4 + row)] = r[row][c] * s[size_t(c)];
+    m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1;
+    return m;
+}
+
+Matrix4 multiply(const Matrix4& a, const Matrix4& b) {
+    Matrix4 r{};
+    for (int c = 0; c < 4; ++c)
+        for (int row = 0; row < 4; ++row)
+            for (int k = 0; k < 4; ++k)
+                r[size_t(c * 4 + row)] += a[size_t(k * 4 + row)] * b[size_t(c * 4 + k)];
+    return r;
+}
+
 } // namespace msh::scene

@@ -30,6 +30,13 @@ std::array<float, 3> apply_rotation(const Rigid& r, const std::array<float, 3>& 
 // Column-major 4x4 (glTF order).
 std::array<float, 16> to_matrix(const Rigid& r);
 
+// With scale (a level's placements): T * R * S as a column-major 4x4 in double (glTF order), the
+// rotation (x, y, z, w) normalised first; and the product a * b.
+using Matrix4 = std::array<double, 16>;
+Matrix4 scaled_matrix(const std::array<double, 3>& t, std::array<double, 4> q,
+                      const std::array<double, 3>& s);
+Matrix4 multiply(const Matrix4& a, const Matrix4& b);
+
 // World rest transform of every scene node (parents before or after children: any order).
 std::vector<Rigid> world_transforms(const Scene& scene);
 
