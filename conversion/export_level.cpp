@@ -55,12 +55,12 @@ LevelExportSettings level_export_settings(const ConvertOptions& o, const fs::pat
 class LevelResolver {
   public:
     LevelResolver(const Job& job, fs::path root, const registry::Registry& registry)
-        : job_(job), root_(std::move(root)), registry_(registry) {}
+        : job_(job), root_(root), references_(job.io, root, registry) {}
 
     // The parts of one placed object, each model loaded once; `problem` set (and no parts) when
     // it does not resolve.
     mapping::LevelObject resolve(const mission::PlacedObject& o) {
-        const ObjectRefs refs = resolve_object(job_.io, root_, registry_, o);
+        const ObjectRefs refs = references_.resolve(o);
         mapping::LevelObject out;
         out.problem = refs.problem;
         try {
@@ -127,7 +127,7 @@ class LevelResolver {
 
     const Job& job_;
     fs::path root_;
-    const registry::Registry& registry_;
+    LevelReferences references_; // each .dat read once
     std::vector<std::unique_ptr<LoadedModel>> models_;
     std::map<std::string, int> index_;
 };

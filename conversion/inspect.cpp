@@ -64,21 +64,23 @@ void validate_references(Io& io, const std::filesystem::path& file, const std::s
     }
     const std::optional<std::filesystem::path> rlb = find_file_ci(*root, "objects.rlb", io);
     const registry::Registry registry(read_payload(io, *rlb), rlb->string());
-    auto check = [&](const ObjectRefs& refs, uint64_t offset, const std::string& what) {
+    LevelReferences references(io, *root, registry);
+    if (!mission) {
         ++tally.references;
+        const ObjectRefs refs = resolve_assembly(Bytes(dat.begin(), dat.end()), where, registry);
         std::string problem = refs.problem;
         for (const PartRef& p : refs.parts)
-            if (problem.empty()) problem = missing_model(io, *root, p.model);
-        if (!problem.empty()) sink.error(where, offset, what + " does not resolve: " + problem);
-    };
-    if (!mission) {
-        check(resolve_assembly(Bytes(dat.begin(), dat.end()), where, registry), 0, "a part");
+            if (problem.empty()) problem = references.missing_model(p.model);
+        if (!problem.empty()) sink.error(where, 0, "a part does not resolve: " + problem);
         return;
     }
     for (size_t i = 0; i < mission->objects.size(); ++i) {
         const mission::PlacedObject& o = mission->objects[i];
-        check(resolve_object(io, *root, registry, o), o.offset,
-              "object " + std::to_string(i) + " (" + cp1251_to_utf8(o.path) + ")");
+        ++tally.references;
+        if (const std::string problem = references.problem(o); !problem.empty())
+            sink.error(where, o.offset,
+                       "object " + std::to_string(i) + " (" + cp1251_to_utf8(o.path) +
+                           ") does not resolve: " + problem);
     }
     ++tally.references;
     const std::string folder = mission::map_folder(mission->map_path);

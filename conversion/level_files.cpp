@@ -81,39 +81,57 @@ ObjectRefs resolve_assembly(const std::vector<uint8_t>& dat, const std::string& 
     return out;
 }
 
-ObjectRefs resolve_object(Io& io, const fs::path& root, const registry::Registry& registry,
-                          const mission::PlacedObject& o) {
+ObjectRefs LevelReferences::resolve(const mission::PlacedObject& o) {
     ObjectRefs out;
     if (mission::is_scenery(o.kind)) {
-        add_part(out, registry, o.path, -1, -1, 0, "");
+        add_part(out, registry_, o.path, -1, -1, 0, "");
         return out;
     }
-    const std::optional<fs::path> file = find_path_ci(io, root, o.path);
-    if (!file) {
-        out.problem = "no file " + cp1251_to_utf8(o.path) + " in " + root.string();
-        return out;
-    }
-    return resolve_assembly(read_bytes(io, *file), file->string(), registry);
+    const std::string key = lower_ascii(o.path);
+    if (const auto it = assemblies_.find(key); it != assemblies_.end()) return it->second;
+    const std::optional<fs::path> file = find_path_ci(io_, root_, o.path);
+    if (!file)
+        out.problem = "no file " + cp1251_to_utf8(o.path) + " in " + root_.string();
+    else
+        out = resolve_assembly(read_bytes(io_, *file), file->string(), registry_);
+    return assemblies_[key] = out;
 }
 
-std::string missing_model(Io& io, const fs::path& root, const registry::ModelRef& ref) {
-    const std::optional<fs::path> archive = find_path_ci(io, root, ref.archive);
-    if (!archive) return "no archive " + ref.archive + " in " + root.string();
-    try {
-        const Payload bytes = read_payload(io, *archive);
-        DiagnosticSink sink(ReadMode::Tolerant);
-        bool found = false;
-        nres::read_entries(
-            bytes,
-            [&](const nres::Entry& e) {
-                found = found || lower_ascii(e.name()) == lower_ascii(ref.member);
-                return false;
-            },
-            sink, archive->string());
-        if (!found) return "no entry " + ref.member + " in " + archive->string();
-    } catch (const std::exception& e) {
-        return e.what();
+std::string LevelReferences::missing_model(const registry::ModelRef& ref) {
+    const std::string archive = lower_ascii(ref.archive);
+    if (!members_.count(archive) && !archives_.count(archive)) {
+        const std::optional<fs::path> path = find_path_ci(io_, root_, ref.archive);
+        if (!path) {
+            archives_[archive] = "no archive " + ref.archive + " in " + root_.string();
+        } else {
+            try {
+                const Payload bytes = read_payload(io_, *path);
+                DiagnosticSink sink(ReadMode::Tolerant);
+                std::set<std::string>& names = members_[archive];
+                nres::read_entries(
+                    bytes,
+                    [&](const nres::Entry& e) {
+                        names.insert(lower_ascii(e.name()));
+                        return false;
+                    },
+                    sink, path->string());
+            } catch (const std::exception& e) {
+                members_.erase(archive);
+                archives_[archive] = e.what();
+            }
+        }
     }
+    if (const auto it = archives_.find(archive); it != archives_.end()) return it->second;
+    if (!members_[archive].count(lower_ascii(ref.member)))
+        return "no entry " + ref.member + " in " + ref.archive;
+    return "";
+}
+
+std::string LevelReferences::problem(const mission::PlacedObject& o) {
+    const ObjectRefs refs = resolve(o);
+    if (!refs.problem.empty()) return refs.problem;
+    for (const PartRef& p : refs.parts)
+        if (std::string why = missing_model(p.model); !why.empty()) return why;
     return "";
 }
 

@@ -10,7 +10,9 @@
 #include "formats/object_registry.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,15 +38,31 @@ struct ObjectRefs {
     std::vector<PartRef> parts; // empty when it does not resolve
     std::string problem;        // why not
 };
-// A scenery key through the registry; a building's or unit's .dat (read tolerantly) and each of its
-// components through the registry. Never throws for a reference that does not resolve.
-ObjectRefs resolve_object(mshconv::Io& io, const std::filesystem::path& root,
-                          const registry::Registry& registry, const mission::PlacedObject& object);
 // The parts of a unit .dat (already read) through the registry.
 ObjectRefs resolve_assembly(const std::vector<uint8_t>& dat, const std::string& where,
                             const registry::Registry& registry);
-// "" when the model `ref` names is there (its archive below `root`, the member in it), else why.
-std::string missing_model(mshconv::Io& io, const std::filesystem::path& root,
-                          const registry::ModelRef& ref);
+
+// A level's references in one game folder, each file read once however many objects name it:
+// a scenery key through the registry; a building's or unit's .dat (read tolerantly) and each of
+// its parts through the registry; whether the model a part leads to is there.
+class LevelReferences {
+  public:
+    LevelReferences(mshconv::Io& io, std::filesystem::path root, const registry::Registry& registry)
+        : io_(io), root_(std::move(root)), registry_(registry) {}
+    // Never throws for a reference that does not resolve: `problem` says why.
+    ObjectRefs resolve(const mission::PlacedObject& object);
+    // "" when the model `ref` names is there (its archive below the root, the member in it).
+    std::string missing_model(const registry::ModelRef& ref);
+    // resolve(), and every part's model there: "" or why not.
+    std::string problem(const mission::PlacedObject& object);
+
+  private:
+    mshconv::Io& io_;
+    std::filesystem::path root_;
+    const registry::Registry& registry_;
+    std::map<std::string, ObjectRefs> assemblies_; // by the .dat path, lowered
+    std::map<std::string, std::string> archives_;  // archive (lowered) -> why it is unusable
+    std::map<std::string, std::set<std::string>> members_; // archive (lowered) -> members
+};
 
 } // namespace msh::conversion

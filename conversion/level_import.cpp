@@ -4,6 +4,7 @@
 #include "level.hpp"
 
 #include "formats/cp1251.hpp"
+#include "formats/gltf.hpp"
 #include "scene/transform.hpp"
 #include "sidecar/pairing.hpp"
 
@@ -39,17 +40,6 @@ scene::Matrix4 local_matrix(const nlohmann::json& node) {
                                 triple(node.value("scale", nlohmann::json()), {1, 1, 1}));
 }
 
-std::string_view glb_json(ByteView b, const std::string& where) {
-    constexpr uint32_t kJsonChunk = 0x4E4F534A;
-    if (b.size() < 20 || msh::load<uint32_t>(b, 0) != 0x46546C67 ||
-        msh::load<uint32_t>(b, 16) != kJsonChunk)
-        throw FormatError(where, 0, "not a GLB with a JSON chunk");
-    const uint32_t length = msh::load<uint32_t>(b, 12);
-    if (!in_range(20, length, b.size()))
-        throw FormatError(where, 12, "the JSON chunk runs past the end of the file");
-    return {reinterpret_cast<const char*>(b.data()) + 20, length};
-}
-
 float wrap_near(double angle, float reference) {
     double d = std::remainder(angle - double(reference), 2 * std::numbers::pi);
     return float(double(reference) + d);
@@ -67,11 +57,10 @@ void put_floats(Bytes& out, uint64_t at, std::initializer_list<float> values) {
 LevelDocument read_level_document(ByteView document, bool binary, const std::string& where) {
     nlohmann::json doc;
     try {
-        const std::string_view text =
-            binary
-                ? glb_json(document, where)
-                : std::string_view(reinterpret_cast<const char*>(document.data()), document.size());
-        doc = nlohmann::json::parse(text);
+        const std::optional<std::string_view> text = gltf::json_text(document, binary);
+        if (!text)
+            throw FormatError(where, 0, "not a GLB with a whole JSON chunk (glTF 2.0 header)");
+        doc = nlohmann::json::parse(*text);
     } catch (const nlohmann::json::exception& e) {
         throw FormatError(where, Location::whole(), std::string("not JSON: ") + e.what());
     }

@@ -7,6 +7,7 @@
 #include "convert.hpp"
 
 #include "formats/file_io.hpp"
+#include "formats/gltf.hpp"
 #include "formats/obj.hpp"
 #include "sidecar/json_scan.hpp"
 
@@ -50,18 +51,6 @@ std::string recorded_format(Io& io, const fs::path& sidecar) {
     return export_field(io, sidecar, "format");
 }
 
-// The JSON text of a .gltf, or of a .glb's first (JSON) chunk; "" when there is none.
-std::string_view gltf_json(ByteView bytes, bool binary) {
-    if (!binary) return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-    constexpr uint32_t kJsonChunk = 0x4E4F534A;
-    if (bytes.size() < 20 || msh::load<uint32_t>(bytes, 0) != 0x46546C67 ||
-        msh::load<uint32_t>(bytes, 16) != kJsonChunk)
-        return {};
-    const uint32_t length = msh::load<uint32_t>(bytes, 12);
-    if (!in_range(20, length, bytes.size())) return {};
-    return {reinterpret_cast<const char*>(bytes.data()) + 20, length};
-}
-
 ExportRecord record_of(Io& io, const fs::path& file) {
     ExportRecord record;
     const std::string ext = format_of(file);
@@ -73,7 +62,8 @@ ExportRecord record_of(Io& io, const fs::path& file) {
                 std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
             return record;
         }
-        const nlohmann::json doc = nlohmann::json::parse(gltf_json(bytes, ext == "glb"));
+        const nlohmann::json doc =
+            nlohmann::json::parse(gltf::json_text(bytes, ext == "glb").value_or(""));
         const size_t scene = doc.value("scene", size_t(0));
         const nlohmann::json& ours = doc.at("scenes").at(scene).at("extras").at("mshconv");
         auto text = [&](const char* key) {

@@ -171,7 +171,9 @@ class Collector {
         try {
             if (!registry_ || registry_root_ != *root) {
                 const std::optional<fs::path> rlb = find_file_ci(*root, "objects.rlb", io_);
+                references_.reset(); // refers to the registry it replaces
                 registry_.emplace(read_payload(io_, *rlb), rlb->string());
+                references_.emplace(io_, *root, *registry_);
                 registry_root_ = *root;
             }
         } catch (const std::exception& e) {
@@ -179,13 +181,8 @@ class Collector {
             c.unresolved_references += m->objects.size();
             return;
         }
-        for (const mission::PlacedObject& o : m->objects) {
-            const ObjectRefs refs = resolve_object(io_, *root, *registry_, o);
-            bool ok = refs.problem.empty();
-            for (const PartRef& p : refs.parts)
-                ok = ok && missing_model(io_, *root, p.model).empty();
-            c.unresolved_references += !ok;
-        }
+        for (const mission::PlacedObject& o : m->objects)
+            c.unresolved_references += !references_->problem(o).empty();
     }
 
     // The tolerant read's first error, if any, listed as damage.
@@ -554,6 +551,7 @@ class Collector {
     mshconv::Io& io_;
     std::optional<registry::Registry> registry_; // the objects.rlb missions resolve through
     fs::path registry_root_;
+    std::optional<LevelReferences> references_; // its files read once for every mission
     const Options& opt_;
     Result& r_;
 };

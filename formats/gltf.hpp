@@ -77,6 +77,10 @@ struct ReadOptions {
     // Where read(file) reads the document, its buffers and images (null: the disk).
     mshconv::Io* io = nullptr;
 };
+// The JSON text of a .gltf (`binary` false: the bytes themselves), or of a .glb's first chunk;
+// none for a GLB whose header or JSON chunk is not there. Nothing is parsed.
+std::optional<std::string_view> json_text(ByteView bytes, bool binary);
+
 scene::Scene read(const std::filesystem::path& file, DiagnosticSink& diagnostics,
                   const ReadOptions& options = {});
 // The same for a whole GLB in memory (`where` names it in errors and warnings).

@@ -836,4 +836,15 @@ scene::Scene to_scene(const tinygltf::Model& m, const std::string& where,
 
 } // namespace
 
+std::optional<std::string_view> json_text(ByteView bytes, bool binary) {
+    if (!binary) return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    constexpr uint32_t kJsonChunk = 0x4E4F534A; // "JSON"
+    if (bytes.size() < 20 || load<uint32_t>(bytes, 0) != 0x46546C67 ||
+        load<uint32_t>(bytes, 16) != kJsonChunk)
+        return std::nullopt;
+    const uint32_t length = load<uint32_t>(bytes, 12);
+    if (!in_range(20, length, bytes.size())) return std::nullopt;
+    return std::string_view(reinterpret_cast<const char*>(bytes.data()) + 20, length);
+}
+
 } // namespace msh::gltf
