@@ -87,20 +87,6 @@ void append_base64(std::string& out, ByteView bytes) {
     }
 }
 
-std::string splice_base64(std::string_view text, std::string_view member, ByteView bytes) {
-    const size_t found = text.find(member);
-    if (found == std::string_view::npos || member.size() < 2 ||
-        member.substr(member.size() - 2) != "\"\"")
-        throw std::logic_error("splice_base64: no empty member " + std::string(member));
-    const size_t at = found + member.size() - 1; // between the placeholder's quotes
-    std::string out;
-    out.reserve(text.size() + base64_size(bytes.size()) + 1);
-    out.append(text.substr(0, at));
-    append_base64(out, bytes);
-    out.append(text.substr(at));
-    return out;
-}
-
 Bytes from_base64(std::string_view text) {
     if (text.size() % 4 != 0)
         throw std::invalid_argument("base64 text length is not a multiple of 4");

@@ -13,11 +13,6 @@ std::string to_base64(ByteView bytes);
 // Appends the base64 of `bytes` to `out` (no intermediate string: sidecars carry megabytes).
 void append_base64(std::string& out, ByteView bytes);
 size_t base64_size(size_t bytes);
-// A JSON dump `text` with the base64 of `bytes` written into the empty string that ends the first
-// occurrence of `member` (for example "\n \"original_image\": \"\""): a sidecar's DOM holds a
-// placeholder, and its megabytes of base64 never pass through the serializer. Throws
-// std::logic_error when `member` is not in `text`.
-std::string splice_base64(std::string_view text, std::string_view member, ByteView bytes);
 // Throws std::invalid_argument on characters outside the base64 alphabet or a bad length.
 Bytes from_base64(std::string_view text);
 

@@ -2,10 +2,14 @@
 
 #include "formats/diagnostics.hpp"
 #include "sidecar/base64.hpp"
+#include "sidecar/json_at.hpp"
+#include "sidecar/json_scan.hpp"
+#include "sidecar/model_sidecar.hpp"
 #include "sidecar/pairing.hpp"
 #include "sidecar/payload_hash.hpp"
+#include "sidecar/readable_writer.hpp"
 
-#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace msh::sidecar {
 
@@ -23,67 +27,73 @@ std::string level_pairing_token(ByteView mission,
 }
 
 std::string level_sidecar_text(const LevelSidecar& s) {
-    nlohmann::ordered_json j;
-    j["schema"] = kLevelSchema;
-    j["kind"] = "level";
-    j["export"] = {{"source", s.source},
-                   {"output", s.output},
-                   {"format", s.format},
-                   {"pair", s.pair},
-                   {"readings", s.readings}};
-    j["data_tma"] = {{"size", s.mission.size()},
-                     {"xxh3_64", hex64(payload_hash(s.mission))},
-                     {"base64", to_base64(s.mission)}};
-    return j.dump(2) + "\n";
+    std::string text;
+    text.reserve(1024 + base64_size(s.mission.size()));
+    ReadableJson w(text, kReadableWidth);
+    w.begin_object();
+    w.key("data_tma");
+    w.begin_object();
+    w.key("base64");
+    w.plain_string_with([&](std::string& out) { append_base64(out, s.mission); });
+    w.member("size", uint64_t(s.mission.size()));
+    w.member("xxh3_64", hex64(payload_hash(s.mission)));
+    w.end_object();
+    w.key("export");
+    w.begin_object();
+    w.member("format", s.format);
+    w.member("output", s.output);
+    w.member("pair", s.pair);
+    w.key("readings");
+    w.begin_object();
+    for (const auto& [name, variant] : s.readings) w.member(name, variant);
+    w.end_object();
+    w.member("source", s.source);
+    w.end_object();
+    w.member("kind", "level");
+    w.member("schema", kLevelSchema);
+    w.end_object();
+    text += '\n';
+    return text;
 }
 
 std::optional<LevelSidecar> read_level_sidecar(ByteView text, const std::string& where) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::exception&) {
+    // Another kind of sidecar (or no JSON at all) is not refused here: the caller tries the next.
+    const std::string_view chars(reinterpret_cast<const char*>(text.data()), text.size());
+    const std::optional<std::string_view> kind = json_scan::peek_plain_member(chars, "kind");
+    if (kind && *kind != "level") return std::nullopt;
+    ParsedJson parsed;
+    if (!parsed.parse(text)) {
+        if (!kind) return std::nullopt;
+        parse_json(text, where); // a level sidecar's broken text: throws, saying where it breaks
+    }
+    const JsonAt at(parsed.root(), "", where);
+    if (!at.is_object() || !at.has("kind") || !at["kind"].is_string() ||
+        at["kind"].as_string_view() != "level")
         return std::nullopt;
-    }
-    if (!j.is_object() || j.value("kind", "") != "level") return std::nullopt;
-    auto fail = [&](const std::string& pointer, const std::string& message) -> FormatError {
-        return FormatError(where, Location::at_pointer(pointer), message);
-    };
-    if (j.value("schema", "") != kLevelSchema)
-        throw fail("/schema", std::string("not ") + kLevelSchema);
-    const nlohmann::json& record = j.contains("export") ? j["export"] : nlohmann::json();
-    if (!record.is_object()) throw fail("/export", "missing the export record");
-    auto text_of = [&](const char* key) {
-        if (!record.contains(key) || !record[key].is_string())
-            throw fail(std::string("/export/") + key, "missing or not a string");
-        return record[key].get<std::string>();
-    };
+    if (at["schema"].as_string_view() != kLevelSchema)
+        at["schema"].fail(std::string("not ") + kLevelSchema);
+    const JsonAt record = at["export"];
     LevelSidecar s;
-    s.source = text_of("source");
-    s.output = text_of("output");
-    s.format = text_of("format");
-    s.pair = text_of("pair");
-    if (record.contains("readings")) {
-        if (!record["readings"].is_object()) throw fail("/export/readings", "not an object");
-        for (const auto& [name, variant] : record["readings"].items()) {
-            if (!variant.is_string()) throw fail("/export/readings/" + name, "not a string");
-            s.readings[name] = variant.get<std::string>();
-        }
+    s.source = record["source"].as<std::string>();
+    s.output = record["output"].as<std::string>();
+    s.format = record["format"].as<std::string>();
+    s.pair = record["pair"].as<std::string>();
+    if (record.has("readings")) {
+        const JsonAt readings = record["readings"];
+        for (const std::string& name : readings.keys())
+            s.readings[name] = readings[name].as<std::string>();
     }
-    const nlohmann::json& data = j.contains("data_tma") ? j["data_tma"] : nlohmann::json();
-    if (!data.is_object() || !data.contains("base64") || !data["base64"].is_string())
-        throw fail("/data_tma/base64", "missing data.tma's bytes");
+    const JsonAt data = at["data_tma"];
     try {
-        s.mission = from_base64(data["base64"].get<std::string>());
-    } catch (const std::exception& e) {
-        throw fail("/data_tma/base64", std::string("not base64: ") + e.what());
+        s.mission = from_base64(data["base64"].as_string_view());
+    } catch (const std::invalid_argument& e) {
+        data["base64"].fail(std::string("not base64: ") + e.what());
     }
-    if (!data.contains("size") || !data["size"].is_number_unsigned() ||
-        data["size"].get<uint64_t>() != s.mission.size())
-        throw fail("/data_tma/size",
-                   "does not match the bytes included (" + std::to_string(s.mission.size()) + ")");
-    if (!data.contains("xxh3_64") || !data["xxh3_64"].is_string() ||
-        data["xxh3_64"].get<std::string>() != hex64(payload_hash(s.mission)))
-        throw fail("/data_tma/xxh3_64", "does not match the bytes included");
+    if (data["size"].as<uint64_t>() != s.mission.size())
+        data["size"].fail("does not match the bytes included (" + std::to_string(s.mission.size()) +
+                          ")");
+    if (data["xxh3_64"].as_string_view() != hex64(payload_hash(s.mission)))
+        data["xxh3_64"].fail("does not match the bytes included");
     return s;
 }
 

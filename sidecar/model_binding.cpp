@@ -112,20 +112,6 @@ void expect_row(const JsonAt& row, size_t n) {
         row.fail("expected a row of " + std::to_string(n) + " values");
 }
 
-json block_json(ByteView bytes) {
-    return {{"size", bytes.size()},
-            {kPayloadHashKey, hex64(payload_hash(bytes))},
-            {"base64", to_base64(bytes)}};
-}
-
-// Names as the game stores them: UTF-8 text when it converts back to the same bytes, else hex.
-json game_text_json(const std::string& cp1251) {
-    const std::string utf8 = cp1251_to_utf8(cp1251);
-    if (utf8_to_cp1251(utf8) == cp1251) return utf8;
-    return {
-        {"hex", to_hex(ByteView(reinterpret_cast<const uint8_t*>(cp1251.data()), cp1251.size()))}};
-}
-
 std::string read_game_text(const JsonAt& at) {
     if (at.is_object()) {
         try {
@@ -295,111 +281,6 @@ Bytes triangle_payload(const ModelBinding& b, const RuleNormals& rule_normals) {
         w.put_bytes(ByteView(r + 8, 2)); // selectors
     }
     return w.take();
-}
-
-void add_binding_json(const ModelBinding& b, json& doc) {
-    std::vector<size_t> content;
-    for (const EntryContent c : b.content) content.push_back(size_t(c));
-    doc["container"] = directory_json(
-        b.directory, content,
-        std::vector<std::string>(std::begin(kContentNames), std::end(kContentNames)));
-
-    json nodes = json::array();
-    for (size_t i = 0; i < b.nodes.size(); ++i) {
-        const Node& n = b.nodes[i];
-        nodes.push_back({i < b.node_names.size() ? b.node_names[i] : std::string(), n.flags,
-                         n.parent, n.map_start, n.fallback_key, n.slots});
-    }
-    doc["nodes"] = {{"columns", columns(kNodeColumns)}, {"rows", std::move(nodes)}};
-    json strings = json::array();
-    for (const NodeString& s : b.node_strings)
-        strings.push_back(s.present ? game_text_json(s.text) : json(nullptr));
-    doc["node_strings"] = std::move(strings);
-    doc["header"] = {{"hull", floats_json(b.header.hull)},
-                     {"sphere", floats_json(b.header.sphere)},
-                     {"capsule", floats_json(b.header.capsule)}};
-    json slots = json::array();
-    for (const Slot& s : b.slots)
-        slots.push_back({s.tri_start, s.tri_count, s.batch_start, s.batch_count,
-                         floats_json(s.aabb_min), floats_json(s.aabb_max), floats_json(s.sphere),
-                         s.tail});
-    doc["slots"] = {{"columns", columns(kSlotColumns)}, {"rows", std::move(slots)}};
-    json batches = json::array();
-    for (const Batch& x : b.batches)
-        batches.push_back({x.flags, x.material, x.opaque4, x.opaque6, x.index_count, x.index_start,
-                           x.opaque14, x.base_vertex});
-    doc["batches"] = {{"columns", columns(kBatchColumns)}, {"rows", std::move(batches)}};
-    json keys = json::array();
-    for (const anim::Key& k : b.keys)
-        keys.push_back(
-            {json::array({float_json(k.pos[0]), float_json(k.pos[1]), float_json(k.pos[2])}),
-             float_json(k.time), k.rot});
-    json words = json::array();
-    for (size_t i = 0; i < b.frame_map.size(); i += kWordsPerRow)
-        words.push_back(std::vector<uint16_t>(
-            b.frame_map.begin() + std::ptrdiff_t(i),
-            b.frame_map.begin() + std::ptrdiff_t(std::min(b.frame_map.size(), i + kWordsPerRow))));
-    doc["animation"] = {{"keys", {{"columns", columns(kKeyColumns)}, {"rows", std::move(keys)}}},
-                        {"frame_map", std::move(words)}};
-
-    if (std::find(b.content.begin(), b.content.end(), EntryContent::Triangles) != b.content.end() ||
-        !b.triangle_records.empty() || !b.stored_normals.empty()) {
-        json normals = json::array();
-        for (const auto& [t, n] : b.stored_normals) normals.push_back({t, n});
-        doc["triangles"] = {
-            {"records", block_json(b.triangle_records)},
-            {"stored_normals", {{"columns", {"record", "normal"}}, {"rows", std::move(normals)}}}};
-    }
-    json carried = json::array();
-    for (const VertexRange& r : b.carried) carried.push_back({r.first, r.count});
-    json vertices = {{"count", b.vertex_count},
-                     {"uvs", b.has_uvs},
-                     {"carried", std::move(carried)},
-                     {"positions", block_json(pod_bytes(b.carried_positions))},
-                     {"position_fingerprints", block_json(pod_bytes(b.position_fingerprints))}};
-    if (b.has_uvs) {
-        vertices["uv_records"] = block_json(pod_bytes(b.carried_uvs));
-        vertices["uv_fingerprints"] = block_json(pod_bytes(b.uv_fingerprints));
-    }
-    doc["vertices"] = std::move(vertices);
-
-    // Only what does not follow its rule.
-    json derived = json::object();
-    const HeaderRule& h = b.rules.header;
-    if (h.posed) {
-        std::string pattern;
-        if (h.hull_max)
-            for (bool mx : *h.hull_max) pattern += mx ? 'M' : 'm';
-        derived["header"] = {{"hull", h.hull_max ? json(pattern) : json(nullptr)},
-                             {"sphere", h.sphere},
-                             {"capsule", h.capsule}};
-    }
-    json slot_rules = json::array();
-    for (size_t i = 0; i < b.rules.slots.size(); ++i) {
-        const SlotRule& r = b.rules.slots[i];
-        if (r.drawn && !(r.box && r.sphere && r.area && r.volume))
-            slot_rules.push_back({i, r.box, r.sphere, r.area, r.volume});
-    }
-    derived["slots"] = {{"columns", {"slot", "box", "sphere", "area", "volume"}},
-                        {"rows", std::move(slot_rules)}};
-    json triangles = json::array();
-    for (size_t t = 0; t < b.rules.triangle_normals.size(); ++t)
-        if (!b.rules.triangle_normals[t]) triangles.push_back(t);
-    derived["triangle_normals_kept"] = std::move(triangles);
-    doc["derived"] = std::move(derived);
-
-    json blocks = json::array();
-    for (size_t i = 0; i < b.blocks.size(); ++i)
-        if (b.content[i] == EntryContent::Block) {
-            json block = block_json(b.blocks[i]);
-            block["entry"] = i;
-            block["type"] = b.directory.entries[i].type;
-            blocks.push_back(std::move(block));
-        }
-    doc["blocks"] = std::move(blocks);
-    json checks = json::object();
-    for (const auto& [table, rows] : b.checks) checks[table] = checks_json(rows);
-    doc["checks"] = std::move(checks);
 }
 
 void write_binding_json(const ModelBinding& b, ReadableJson& w,

@@ -124,12 +124,9 @@ Bytes triangle_payload(const ModelBinding& binding, const RuleNormals& rule_norm
 // The row checks of the tables as they are now (compared with `checks` by the import).
 std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& binding);
 
-// The JSON members of the binding, added to a sidecar document.
-void add_binding_json(const ModelBinding& binding, nlohmann::json& doc);
 class ReadableJson;
-// The same members written straight into a readable text, as dump_readable lays out the document
-// add_binding_json makes (model_sidecar_text): `other(key)` writes the document's other members
-// that sort before `key`, and the rest when `key` is empty.
+// The binding's members, written into a sidecar's text (model_sidecar_text): `other(key)` writes
+// the document's other members that sort before `key`, and the rest when `key` is empty.
 void write_binding_json(const ModelBinding& binding, ReadableJson& w,
                         const std::function<void(std::string_view before)>& other);
 // Reads them; every problem is a FormatError at its JSON pointer.

@@ -3,8 +3,6 @@
 #include "base64.hpp"
 #include "binding_fields.hpp"
 #include "json_at.hpp"
-#include "json_pretty.hpp"
-#include "json_readable.hpp"
 #include "json_scan.hpp"
 #include "pairing.hpp"
 #include "readable_writer.hpp"
@@ -19,12 +17,6 @@ namespace msh::sidecar {
 using nlohmann::json;
 
 namespace {
-
-template <size_t N> json floats(const std::array<float, N>& a) {
-    json j = json::array();
-    for (float f : a) j.push_back(f); // NaN/inf print as null; the original image is the authority
-    return j;
-}
 
 json choice_json(int v) {
     return v == kAllChoice ? json("all") : json(v);
@@ -48,66 +40,6 @@ ModelDescription describe(const Model& m) {
     d.batches = m.batches;
     d.animation = {m.animation.frame_count, m.animation.keys.size(), m.animation.words.size()};
     return d;
-}
-
-json description_json(const ModelDescription& d, json& doc) {
-    json entries = json::array();
-    for (const ContainerEntry& e : d.entries)
-        entries.push_back({{"type", e.type},
-                           {"name", e.name},
-                           {"raw_name", to_hex(e.raw_name)},
-                           {"attr1", e.attr1},
-                           {"attr2", e.attr2},
-                           {"attr3", e.attr3},
-                           {"sort_index", e.sort_index},
-                           {"size", e.size},
-                           {"decoded", e.decoded}});
-    json nodes = json::array();
-    for (size_t i = 0; i < d.nodes.size(); ++i) {
-        const Node& n = d.nodes[i].node;
-        nodes.push_back({{"index", i},
-                         {"name", d.nodes[i].name},
-                         {"flags", n.flags},
-                         {"parent", n.parent},
-                         {"map_start", n.map_start},
-                         {"fallback_key", n.fallback_key},
-                         {"slots", n.slots}});
-    }
-    json strings = json::array();
-    for (const auto& s : d.node_strings) strings.push_back(s ? json(*s) : json(nullptr));
-    json slots = json::array();
-    for (const Slot& s : d.slots)
-        slots.push_back({{"tri_start", s.tri_start},
-                         {"tri_count", s.tri_count},
-                         {"batch_start", s.batch_start},
-                         {"batch_count", s.batch_count},
-                         {"aabb_min", floats(s.aabb_min)},
-                         {"aabb_max", floats(s.aabb_max)},
-                         {"sphere", floats(s.sphere)},
-                         {"tail", s.tail}});
-    json batches = json::array();
-    for (const Batch& b : d.batches)
-        batches.push_back({{"flags", b.flags},
-                           {"material", b.material},
-                           {"opaque4", b.opaque4},
-                           {"opaque6", b.opaque6},
-                           {"opaque14", b.opaque14},
-                           {"index_start", b.index_start},
-                           {"index_count", b.index_count},
-                           {"base_vertex", b.base_vertex}});
-    doc["container"] = {{"entries", entries}};
-    doc["legacy_node_table"] = d.legacy_node_table;
-    doc["nodes"] = nodes;
-    doc["node_strings"] = strings;
-    doc["header"] = {{"hull", floats(d.header.hull)},
-                     {"sphere", floats(d.header.sphere)},
-                     {"capsule", floats(d.header.capsule)}};
-    doc["slots"] = slots;
-    doc["batches"] = batches;
-    doc["animation"] = {{"frame_count", d.animation.frame_count},
-                        {"key_count", d.animation.key_count},
-                        {"frame_map_words", d.animation.frame_map_words}};
-    return doc;
 }
 
 // ---- reading: every field typed, every problem at its JSON pointer ----------------------------
@@ -323,51 +255,6 @@ ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, Expo
     return s;
 }
 
-// The members every model sidecar has: schema, kind, source, export and wear.
-static json record_json(const ModelSidecar& s) {
-    const ExportRecord& r = s.record;
-    json doc = {{"schema", s.binding ? kBindingSchema : kSchema},
-                {"kind", "msh-model"},
-                {"source",
-                 {{"address", r.source},
-                  {"size", s.original_size},
-                  {kPayloadHashKey, hex64(s.original_hash)}}},
-                {"export",
-                 {{"output", r.output},
-                  {"format", r.format},
-                  {"fps", r.fps},
-                  {"options",
-                   {{"lod", choice_json(r.options.lod)},
-                    {"group", choice_json(r.options.group)},
-                    {"skin", r.options.skin},
-                    {"msft_lod", r.options.msft_lod}}},
-                  {"axes", kAxes},
-                  {"vertex_identity", kVertexIdentity},
-                  {"readings", reading_map(r.readings)},
-                  {"pair", r.pair}}},
-                {"wear",
-                 {{"source", r.wear_source.empty() ? json(nullptr) : json(r.wear_source)},
-                  {"rows", r.wear_rows},
-                  {"lightmaps", r.wear_lightmaps}}}};
-    if (r.written.recorded()) doc["export"]["written"] = to_json(r.written);
-    if (!r.wear_image.empty())
-        doc["wear"]["image"] = {{"base64", to_base64(r.wear_image)},
-                                {"size", r.wear_image.size()},
-                                {kPayloadHashKey, hex64(payload_hash(r.wear_image))}};
-    return doc;
-}
-
-json to_json(const ModelSidecar& s) {
-    json doc = record_json(s);
-    if (s.binding) {
-        add_binding_json(*s.binding, doc);
-        return doc;
-    }
-    description_json(s.model, doc);
-    doc["original_image"] = to_base64(s.original_image);
-    return doc;
-}
-
 namespace {
 
 // The sidecar without its original image (`image_base64`: the image's text, read apart).
@@ -446,8 +333,8 @@ ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
 
 namespace {
 
-// The record's objects, the same in both layouts; `Writer` is ReadableJson or PrettyJson.
-template <class Writer> void write_export(Writer& w, const ExportRecord& r) {
+// The record's objects, the same in both layouts.
+void write_export(ReadableJson& w, const ExportRecord& r) {
     w.begin_object();
     w.member("axes", kAxes);
     w.member("format", r.format);
@@ -485,8 +372,7 @@ template <class Writer> void write_export(Writer& w, const ExportRecord& r) {
     w.end_object();
 }
 
-template <class Writer>
-void write_source(Writer& w, const ExportRecord& r, uint64_t size, uint64_t hash) {
+void write_source(ReadableJson& w, const ExportRecord& r, uint64_t size, uint64_t hash) {
     w.begin_object();
     w.member("address", r.source);
     w.member("size", size);
@@ -494,7 +380,7 @@ void write_source(Writer& w, const ExportRecord& r, uint64_t size, uint64_t hash
     w.end_object();
 }
 
-template <class Writer> void write_wear(Writer& w, const ExportRecord& r) {
+void write_wear(ReadableJson& w, const ExportRecord& r) {
     w.begin_object();
     if (!r.wear_image.empty()) {
         w.key("image");
@@ -516,9 +402,8 @@ template <class Writer> void write_wear(Writer& w, const ExportRecord& r) {
 
 } // namespace
 
-// A binding sidecar written without a DOM: the text dump_readable makes of to_json() (every
-// table one row per line, the blocks' base64 appended straight into the text), a fifth of the
-// work.
+// A binding sidecar written without a DOM (every table one row per line, the blocks' base64
+// appended straight into the text): a fifth of the work of building one first.
 static std::string binding_text(const ModelSidecar& s) {
     const ExportRecord& r = s.record;
     std::string text;
@@ -553,8 +438,18 @@ static std::string binding_text(const ModelSidecar& s) {
     return text;
 }
 
-// Written without a DOM (PrettyJson), the same text as dump(1) of to_json(): members in key
-// order, the image's base64 appended straight into the text.
+// Floats as doubles (the first layout's form: a float read back from it is the same float).
+template <size_t N>
+static void put_doubles(ReadableJson& w, std::string_view name,
+                        const std::array<float, N>& values) {
+    w.key(name);
+    w.begin_array();
+    for (const float f : values) w.value(double(f));
+    w.end_array();
+}
+
+// The first layout, for the sidecars of that layout read back (tests, the fuzzer's round trip):
+// the image's base64 appended straight into the text.
 std::string model_sidecar_text(const ModelSidecar& s) {
     if (s.binding) return binding_text(s);
     const ExportRecord& r = s.record;
@@ -565,7 +460,7 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     text.reserve(8192 + 512 * (d.slots.size() + d.batches.size() + d.nodes.size()) +
                  300 * (d.entries.size() + d.node_strings.size()) +
                  base64_size(s.original_image.size()));
-    PrettyJson w(text);
+    ReadableJson w(text, kReadableWidth);
     w.begin_object();
     w.key("animation");
     w.begin_object();
@@ -611,9 +506,9 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     write_export(w, r);
     w.key("header");
     w.begin_object();
-    w.member("capsule", d.header.capsule);
-    w.member("hull", d.header.hull);
-    w.member("sphere", d.header.sphere);
+    put_doubles(w, "capsule", d.header.capsule);
+    put_doubles(w, "hull", d.header.hull);
+    put_doubles(w, "sphere", d.header.sphere);
     w.end_object();
     w.member("kind", "msh-model");
     w.member("legacy_node_table", d.legacy_node_table);
@@ -641,20 +536,17 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     }
     w.end_array();
     w.key("original_image");
-    std::string& out = w.raw_value();
-    out += '"';
-    append_base64(out, s.original_image);
-    out += '"';
+    w.plain_string_with([&](std::string& out) { append_base64(out, s.original_image); });
     w.member("schema", kSchema);
     w.key("slots");
     w.begin_array();
     for (const Slot& slot : d.slots) {
         w.begin_object();
-        w.member("aabb_max", slot.aabb_max);
-        w.member("aabb_min", slot.aabb_min);
+        put_doubles(w, "aabb_max", slot.aabb_max);
+        put_doubles(w, "aabb_min", slot.aabb_min);
         w.member("batch_count", slot.batch_count);
         w.member("batch_start", slot.batch_start);
-        w.member("sphere", slot.sphere);
+        put_doubles(w, "sphere", slot.sphere);
         w.member("tail", slot.tail);
         w.member("tri_count", slot.tri_count);
         w.member("tri_start", slot.tri_start);

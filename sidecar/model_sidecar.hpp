@@ -122,8 +122,6 @@ ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, Expo
 // 250 characters) take one line.
 constexpr size_t kReadableWidth = 256;
 
-// The JSON form (the edge).
-nlohmann::json to_json(const ModelSidecar& sidecar);
 // Reads every field, checks the schema and the original image against its recorded size and
 // hash; throws FormatError naming `where` and the JSON pointer of the field.
 ModelSidecar parse_model_sidecar(const nlohmann::json& doc, const std::string& where);

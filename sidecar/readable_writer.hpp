@@ -1,20 +1,24 @@
-// A writer without a DOM that lays a document out as dump_readable (json_readable.hpp) lays out
-// the same document, byte for byte: an object or array whose compact text fits in `width`
-// characters on one line, a larger one member per line; a table (rows()) one compact row per
-// line whatever its length, and a table or a verbatim string (plain_string(): base64) always
-// makes its container take one member per line, as dump_readable's deferred values do. Scalars
-// are written by nlohmann's own serializer where their text could differ (floats, escapes).
+// The one writer of every sidecar's text (model, terrain, texture, level), streaming: an object or
+// array whose compact text fits in `width` characters on one line, a larger one member per line;
+// a table (begin_rows) one compact row per line whatever its length, and a table or a verbatim
+// string (plain_string: base64) always makes every container around it take one member per
+// line. Scalars are written by nlohmann's own serializer (floats, escapes).
 //
 // Each container is written compact and, once it no longer fits, laid out again from the offsets
 // of its members: the text is never parsed back. Members go in key order (the order of a DOM's
-// std::map); a key out of that order throws, so that the writer and the DOM cannot drift apart.
+// std::map, so a small document built as a DOM writes the same through write_json); a key out
+// of that order throws.
 #pragma once
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace msh::sidecar {
@@ -50,14 +54,27 @@ class ReadableJson {
     void value(const char* v) { value(std::string_view(v)); }
     void value(const std::string& v) { value(std::string_view(v)); }
     void null();
-    // A string known to need no escaping (base64, hex), written as it is; like a deferred value
-    // of dump_readable, it puts its container on several lines.
+    // A string known to need no escaping (base64, hex), written as it is; it puts every
+    // container around it on several lines.
     void plain_string(std::string_view v);
     // The same, its characters appended by `write` (megabytes of base64 without a copy).
     template <class Write> void plain_string_with(Write&& write) {
         begin_plain();
         write(out_);
         out_ += '"';
+    }
+
+    // An element the caller appends itself as compact JSON (a table's row without a call per
+    // value: a stress map's 65,535 faces).
+    template <class Write> void raw_value_with(Write&& write) {
+        separate();
+        write(out_);
+    }
+    // A table of `count` rows, row i appended by `write(i, text)` as compact JSON.
+    template <class Write> void rows_with(size_t count, Write&& write) {
+        begin_rows();
+        for (size_t i = 0; i < count; ++i) raw_value_with([&](std::string& out) { write(i, out); });
+        end_rows();
     }
 
     template <class T, size_t N> void array(const std::array<T, N>& values) {
@@ -110,5 +127,15 @@ class ReadableJson {
     size_t used_ = 0; // levels_ in use (the vector keeps the others' buffers)
     bool after_key_ = false;
 };
+
+// Writers of the values a DOM holds only a placeholder for (tables of thousands of rows, base64
+// blocks), keyed by the placeholder's address.
+using Deferred = std::unordered_map<const nlohmann::json*, std::function<void(ReadableJson&)>>;
+
+// `value` through `w`: objects in their key order, a placeholder named in `deferred` by its writer.
+void write_json(ReadableJson& w, const nlohmann::json& value, const Deferred& deferred = {});
+// The whole document `doc` laid out in `width` characters, with its final newline.
+std::string readable_text(const nlohmann::json& doc, size_t width, const Deferred& deferred = {},
+                          size_t reserve = 0);
 
 } // namespace msh::sidecar

@@ -488,14 +488,16 @@ void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
 }
 
 void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& deferred) {
-    deferred[&doc["faces"]["rows"]] = [&b](std::string& out, int depth) {
-        put_lines(b.faces.size(), out, depth, [&](size_t i, std::string& o) {
-            put_face_row(b.faces[i], !b.indices_in_file, o);
+    deferred[&doc["faces"]["rows"]] = [&b](ReadableJson& w) {
+        w.rows_with(b.faces.size(), [&](size_t i, std::string& out) {
+            put_face_row(b.faces[i], !b.indices_in_file, out);
         });
     };
     // The blocks' bytes stay where the binding holds them until the text is written.
     auto block = [&](const json& at, ByteView bytes) {
-        deferred[&at["base64"]] = [bytes](std::string& out, int) { put_base64(bytes, out); };
+        deferred[&at["base64"]] = [bytes](ReadableJson& w) {
+            w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
+        };
     };
     const json& vertices = doc["vertices"];
     block(vertices["positions"],
@@ -520,18 +522,18 @@ void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& d
     if (b.areal_rows) {
         const ArealRows* r = &*b.areal_rows;
         const json& m = doc["map"];
-        deferred[&m["areals"]["rows"]] = [r](std::string& out, int depth) {
-            put_lines(r->areals.size(), out, depth,
-                      [&](size_t i, std::string& o) { put_areal_row(r->areals[i], o); });
+        deferred[&m["areals"]["rows"]] = [r](ReadableJson& w) {
+            w.rows_with(r->areals.size(),
+                        [&](size_t i, std::string& out) { put_areal_row(r->areals[i], out); });
         };
-        deferred[&m["links"]["rows"]] = [r](std::string& out, int depth) {
-            put_lines(r->areals.size(), out, depth,
-                      [&](size_t i, std::string& o) { put_links_row(r->areals[i], o); });
+        deferred[&m["links"]["rows"]] = [r](ReadableJson& w) {
+            w.rows_with(r->areals.size(),
+                        [&](size_t i, std::string& out) { put_links_row(r->areals[i], out); });
         };
         // Joined here, owned by their writers until the text is written.
         auto owned = [&](const json& at, Bytes bytes) {
-            deferred[&at["base64"]] = [bytes = std::move(bytes)](std::string& out, int) {
-                put_base64(bytes, out);
+            deferred[&at["base64"]] = [bytes = std::move(bytes)](ReadableJson& w) {
+                w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
             };
         };
         if (const auto& v = r->file_vertices) {

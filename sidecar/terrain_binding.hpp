@@ -35,8 +35,8 @@
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
 #include "integer_rows.hpp"
-#include "json_readable.hpp"
 #include "model_binding.hpp"
+#include "readable_writer.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
 #include "terrain_sidecar.hpp"
 
 #include "base64.hpp"
-#include "json_readable.hpp"
 #include "model_sidecar.hpp"
 #include "pairing.hpp"
 #include "payload_hash.hpp"
+#include "readable_writer.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -233,7 +233,7 @@ std::string binding_text(const TerrainSidecar& sidecar, size_t width) {
     // Generous (untouched capacity costs no memory): a face row is at most 100 characters.
     const size_t reserve = 65536 + 104 * b.faces.size() + (blocks + 6) / 3 * 4 +
                            8 * b.position_fingerprints.size() + 24 * b.carried_positions.size();
-    return dump_readable(doc, width, deferred, reserve);
+    return readable_text(doc, width, deferred, reserve);
 }
 
 } // namespace
@@ -255,20 +255,20 @@ std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width) {
     const ByteView land_map = sidecar.land_map ? ByteView(*sidecar.land_map) : ByteView();
     const json doc = skeleton(t, land_msh, map, land_map, sidecar.record);
     Deferred deferred;
-    deferred[&doc["terrain"]["faces"]["rows"]] = [&](std::string& out, int depth) {
-        put_lines(t.faces.size(), out, depth,
-                  [&](size_t i, std::string& o) { put_face_row(t.faces[i], o); });
+    deferred[&doc["terrain"]["faces"]["rows"]] = [&](ReadableJson& w) {
+        w.rows_with(t.faces.size(),
+                    [&](size_t i, std::string& out) { put_face_row(t.faces[i], out); });
     };
-    deferred[&doc["land_msh"]["base64"]] = [&](std::string& out, int) {
-        put_base64(land_msh, out);
+    deferred[&doc["land_msh"]["base64"]] = [&](ReadableJson& w) {
+        w.plain_string_with([&](std::string& out) { append_base64(out, land_msh); });
     };
     if (map) {
-        deferred[&doc["land_map"]["base64"]] = [&](std::string& out, int) {
-            put_base64(land_map, out);
+        deferred[&doc["land_map"]["base64"]] = [&](ReadableJson& w) {
+            w.plain_string_with([&](std::string& out) { append_base64(out, land_map); });
         };
-        deferred[&doc["areal_map"]["areals"]] = [&](std::string& out, int depth) {
-            put_lines(map->areals.size(), out, depth,
-                      [&](size_t i, std::string& o) { put_areal(map->areals[i], i, o); });
+        deferred[&doc["areal_map"]["areals"]] = [&](ReadableJson& w) {
+            w.rows_with(map->areals.size(),
+                        [&](size_t i, std::string& out) { put_areal(map->areals[i], i, out); });
         };
     }
     // Generous (untouched capacity costs no memory): a face row is at most 90 characters, a
@@ -276,7 +276,7 @@ std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width) {
     const size_t reserve = 65536 + 96 * t.faces.size() +
                            (land_msh.size() + land_map.size() + 6) / 3 * 4 +
                            (map ? 1024 * map->areals.size() : 0);
-    return dump_readable(doc, width, deferred, reserve);
+    return readable_text(doc, width, deferred, reserve);
 }
 
 } // namespace msh::sidecar

@@ -3,11 +3,11 @@
 #include "base64.hpp"
 #include "binding_fields.hpp"
 #include "json_at.hpp"
-#include "json_readable.hpp"
 #include "json_scan.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
 #include "portable_address.hpp"
+#include "readable_writer.hpp"
 #include "texture_binding.hpp"
 
 #include "formats/diagnostics.hpp"
@@ -168,10 +168,14 @@ TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) 
 }
 
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
-    if (sidecar.layout != 1) return dump_readable(binding_texture_json(sidecar), kReadableWidth);
-    // The original's base64 (most of the text) is spliced into the dump.
+    if (sidecar.layout != 1) return readable_text(binding_texture_json(sidecar), kReadableWidth);
+    // The original's base64 (most of the text) goes straight into the text.
     const json doc = first_layout_json(sidecar, false);
-    return splice_base64(doc.dump(1), "\n  \"base64\": \"\"", sidecar.original) + "\n";
+    Deferred deferred;
+    deferred[&doc["original"]["base64"]] = [&sidecar](ReadableJson& w) {
+        w.plain_string_with([&](std::string& out) { append_base64(out, sidecar.original); });
+    };
+    return readable_text(doc, kReadableWidth, deferred, base64_size(sidecar.original.size()));
 }
 
 // A binding sidecar is parsed whole (RapidJSON). A first-layout one as the model sidecar: a

@@ -4,6 +4,7 @@
 
 #include "formats/file_io.hpp"
 #include "sidecar/base64.hpp"
+#include "sidecar/model_sidecar.hpp"
 #include "sidecar/payload_hash.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -22,6 +23,11 @@ inline nlohmann::json read_json(const std::filesystem::path& p) {
 inline void write_json(const std::filesystem::path& p, const nlohmann::json& doc) {
     const std::string text = doc.dump(1);
     write_file_atomic(p, Bytes(text.begin(), text.end()));
+}
+
+// A model sidecar's document, as a person editing its text sees it.
+inline nlohmann::json sidecar_json(const sidecar::ModelSidecar& s) {
+    return nlohmann::json::parse(sidecar::model_sidecar_text(s));
 }
 
 // A block of the sidecar with one byte changed, its size and hash written as an editor must.

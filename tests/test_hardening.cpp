@@ -2,6 +2,7 @@
 // planted symlink, outputs that never overwrite an input or replace a whole archive, and names
 // read from manifests and glTF URIs confined to their folder.
 #include "corpus.hpp"
+#include "sidecar_edits.hpp"
 #include "test_util.hpp"
 
 #include "conversion/game_files.hpp"
@@ -828,30 +829,30 @@ BOOST_AUTO_TEST_CASE(sidecar_fields_of_the_wrong_type_are_format_errors) {
             }
         return refused;
     };
-    BOOST_TEST(refusals(sidecar::to_json(x.sidecar), {"/schema",
-                                                      "/kind",
-                                                      "/source",
-                                                      "/source/size",
-                                                      "/source/xxh3_64",
-                                                      "/export/fps",
-                                                      "/export/options/lod",
-                                                      "/wear/rows",
-                                                      "/nodes/rows/0/1",
-                                                      "/nodes/rows/0/5",
-                                                      "/slots/rows/0/4",
-                                                      "/batches/rows/0/1",
-                                                      "/container/entries/rows/0/1",
-                                                      "/container/layout/0",
-                                                      "/animation/keys/rows/0",
-                                                      "/blocks/0/base64",
-                                                      "/blocks/0/entry",
-                                                      "/vertices/count",
-                                                      "/vertices/positions/size",
-                                                      "/derived/header/hull",
-                                                      "/checks/nodes",
-                                                      "/triangles/records/base64"}) > 80u);
+    BOOST_TEST(refusals(test::sidecar_json(x.sidecar), {"/schema",
+                                                        "/kind",
+                                                        "/source",
+                                                        "/source/size",
+                                                        "/source/xxh3_64",
+                                                        "/export/fps",
+                                                        "/export/options/lod",
+                                                        "/wear/rows",
+                                                        "/nodes/rows/0/1",
+                                                        "/nodes/rows/0/5",
+                                                        "/slots/rows/0/4",
+                                                        "/batches/rows/0/1",
+                                                        "/container/entries/rows/0/1",
+                                                        "/container/layout/0",
+                                                        "/animation/keys/rows/0",
+                                                        "/blocks/0/base64",
+                                                        "/blocks/0/entry",
+                                                        "/vertices/count",
+                                                        "/vertices/positions/size",
+                                                        "/derived/header/hull",
+                                                        "/checks/nodes",
+                                                        "/triangles/records/base64"}) > 80u);
     BOOST_TEST(
-        refusals(sidecar::to_json(first_layout(model, x.sidecar)),
+        refusals(test::sidecar_json(first_layout(model, x.sidecar)),
                  {"/schema", "/kind", "/source", "/source/size", "/source/xxh3_64", "/export/fps",
                   "/export/options/lod", "/wear/rows", "/nodes/0/flags", "/nodes/0/slots",
                   "/slots/0/aabb_min", "/batches/0/material", "/container/entries/0/raw_name",
@@ -864,7 +865,7 @@ BOOST_AUTO_TEST_CASE(model_sidecars_with_the_older_hash_still_read_and_check) {
     const Entry model = first_model();
     conversion::ModelExport x = export_gltf(model);
     x.sidecar = first_layout(model, x.sidecar);
-    nlohmann::json doc = sidecar::to_json(x.sidecar);
+    nlohmann::json doc = test::sidecar_json(x.sidecar);
     auto text_of = [](const nlohmann::json& d) {
         const std::string t = d.dump();
         return Bytes(t.begin(), t.end());

@@ -4,6 +4,7 @@
 // for more than the recorded export, take the full read.
 #include "corpus.hpp"
 #include "import_fixtures.hpp"
+#include "sidecar_edits.hpp"
 #include "test_paths.hpp"
 #include "test_util.hpp"
 
@@ -300,12 +301,12 @@ BOOST_AUTO_TEST_CASE(the_import_reads_only_the_sidecar_members_it_uses) {
             const sidecar::ModelSidecar part = sidecar::read_model_sidecar_for_import(text, "s");
             BOOST_TEST((part.original_image == whole.original_image));
             BOOST_TEST(part.original_hash == whole.original_hash);
-            BOOST_TEST(nlohmann::json(sidecar::to_json(part)["export"]).dump() ==
-                       nlohmann::json(sidecar::to_json(whole)["export"]).dump());
-            BOOST_TEST(sidecar::to_json(part)["wear"].dump() ==
-                       sidecar::to_json(whole)["wear"].dump());
-            BOOST_TEST(sidecar::to_json(part)["source"].dump() ==
-                       sidecar::to_json(whole)["source"].dump());
+            BOOST_TEST(nlohmann::json(test::sidecar_json(part)["export"]).dump() ==
+                       nlohmann::json(test::sidecar_json(whole)["export"]).dump());
+            BOOST_TEST(test::sidecar_json(part)["wear"].dump() ==
+                       test::sidecar_json(whole)["wear"].dump());
+            BOOST_TEST(test::sidecar_json(part)["source"].dump() ==
+                       test::sidecar_json(whole)["source"].dump());
             BOOST_TEST(part.model.entries.empty());
             BOOST_TEST(!whole.model.entries.empty());
             ++checked;
@@ -314,13 +315,13 @@ BOOST_AUTO_TEST_CASE(the_import_reads_only_the_sidecar_members_it_uses) {
 
     const std::vector<CorpusModel> models = corpus_models();
     const struct { sidecar::ModelSidecar sidecar; } x{first_layout_sidecar(models[0])};
-    nlohmann::json doc = sidecar::to_json(x.sidecar);
+    nlohmann::json doc = test::sidecar_json(x.sidecar);
     doc["nodes"][0]["flags"] = "text";
     const Bytes damaged_view = to_bytes(doc.dump());
     BOOST_CHECK_THROW(sidecar::read_model_sidecar(damaged_view, "s"), FormatError);
     BOOST_TEST((sidecar::read_model_sidecar_for_import(damaged_view, "s").original_image ==
                 models[0].image));
-    doc = sidecar::to_json(x.sidecar);
+    doc = test::sidecar_json(x.sidecar);
     doc["export"]["fps"] = "text";
     BOOST_CHECK_THROW(sidecar::read_model_sidecar_for_import(to_bytes(doc.dump()), "s"),
                       FormatError);
