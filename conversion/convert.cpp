@@ -115,6 +115,8 @@ mshconv::AssetKind dispatch(const Job& job, const std::string& in_spec, const st
             import_level(job, in, out_spec, *sidecar, *found);
             return mshconv::AssetKind::Level;
         }
+    if (import && in.entries.empty())
+        refuse_tma_without_level_sidecar(in.file, out_spec, job, *found);
     // A .gltf/.glb/.obj whose sidecar has "kind": "terrain" is a map.
     if (in.entries.empty() && (in_ext == ".gltf" || in_ext == ".glb" || in_ext == ".obj"))
         if (const auto sidecar = terrain_sidecar(job, *found)) {

@@ -153,6 +153,11 @@ bool is_level_reading(const std::string& name);
 void apply_level_readings(const ConvertOptions& options, LevelExportSettings& settings);
 // The sidecar find_import_sidecar found, when it says "kind": "level".
 std::optional<sidecar::LevelSidecar> level_sidecar(const Job& job, const ImportSidecar& found);
+// Only a level export goes back to a data.tma: when `out_spec` is a .tma and `found` is not a
+// level sidecar, says why (no sidecar, its text broken where it breaks, or another kind).
+void refuse_tma_without_level_sidecar(const std::filesystem::path& input,
+                                      const std::string& out_spec, const Job& job,
+                                      const ImportSidecar& found);
 // The level import itself, nothing written: `input` (.gltf / .glb) + its level sidecar.
 LevelImport import_level_files(const Job& job, const std::filesystem::path& input,
                                const std::filesystem::path& sidecar_path);

@@ -6,6 +6,7 @@
 #include "level.hpp"
 
 #include "formats/names.hpp"
+#include "sidecar/json_at.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,19 @@ std::optional<sidecar::LevelSidecar> level_sidecar(const Job& job, const ImportS
     if (!found.found) return std::nullopt;
     const Payload text = read_payload(job.io, found.path);
     return sidecar::read_level_sidecar(text, found.path.string());
+}
+
+void refuse_tma_without_level_sidecar(const fs::path& input, const std::string& out_spec,
+                                      const Job& job, const ImportSidecar& found) {
+    if (lower_ascii(fs::path(out_spec).extension().string()) != ".tma") return;
+    if (!found.found)
+        throw UsageError(input.string() + ": a data.tma is written from a level export and its " +
+                         "sidecar (kind level); " + sidecar_search_text(input, found) +
+                         " and found none");
+    sidecar::parse_json(read_payload(job.io, found.path), found.path.string()); // broken text
+    throw FormatError(found.path.string(), Location::whole(),
+                      "not a level sidecar (its kind is not \"level\"): a data.tma is written " +
+                          std::string("from a level export"));
 }
 
 namespace {

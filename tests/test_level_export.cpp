@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -334,6 +335,69 @@ BOOST_AUTO_TEST_CASE(what_the_game_cannot_express_is_refused) {
             }
         d["nodes"][nodes.at(scenery)]["extras"].erase(mapping::kLevelExtras);
     });
+}
+
+// The level sidecar: the text an earlier release wrote (nlohmann's two-space dump in the record's
+// own order) still imports byte for byte, and a damaged one is refused at its JSON pointer with
+// nothing written.
+BOOST_AUTO_TEST_CASE(level_sidecars_are_checked_and_older_text_still_imports) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const std::string m = missions().front();
+    mshconv::convert({m, "level-out/s.glb"}, io);
+    const std::vector<uint8_t> written = io.at("level-out/s.sidecar.json");
+    const json doc = json::parse(written.begin(), written.end());
+    BOOST_TEST(doc["kind"] == "level");
+    auto put = [&](const std::string& text) {
+        io.put("level-out/s.sidecar.json", std::vector<uint8_t>(text.begin(), text.end()));
+    };
+    nlohmann::ordered_json older;
+    older["schema"] = doc["schema"];
+    older["kind"] = doc["kind"];
+    older["export"] = {{"source", doc["export"]["source"]},
+                       {"output", doc["export"]["output"]},
+                       {"format", doc["export"]["format"]},
+                       {"pair", doc["export"]["pair"]},
+                       {"readings", doc["export"]["readings"]}};
+    older["data_tma"] = {{"size", doc["data_tma"]["size"]},
+                         {"xxh3_64", doc["data_tma"]["xxh3_64"]},
+                         {"base64", doc["data_tma"]["base64"]}};
+    put(older.dump(2) + "\n");
+    mshconv::convert({"level-out/s.glb", "level-back/older.tma"}, io);
+    BOOST_TEST(io.at("level-back/older.tma") == io.at(m));
+
+    auto refused = [&](const std::string& pointer, const std::function<void(json&)>& edit) {
+        json d = doc;
+        edit(d);
+        put(d.dump(1));
+        const std::string error = convert_error(io, "level-out/s.glb", "level-back/bad.tma");
+        BOOST_TEST(error.find("at " + pointer) != std::string::npos, pointer << ": " << error);
+        BOOST_TEST(!io.is_file("level-back/bad.tma"), pointer << ": an output was written");
+    };
+    refused("/schema", [](json& d) { d["schema"] = "mshconv-sidecar/9"; });
+    refused("/export/pair", [](json& d) { d["export"].erase("pair"); });
+    refused("/data_tma/size", [](json& d) { d["data_tma"]["size"] = 1; });
+    refused("/data_tma/xxh3_64", [](json& d) {
+        std::string b64 = d["data_tma"]["base64"];
+        b64[8] = b64[8] == 'A' ? 'B' : 'A';
+        d["data_tma"]["base64"] = b64;
+    });
+    refused("/data_tma/base64", [](json& d) { d["data_tma"]["base64"] = "not base64!"; });
+    // Cut short: where the text breaks.
+    const std::string text(written.begin(), written.end());
+    put(text.substr(0, text.size() / 2));
+    const std::string error = convert_error(io, "level-out/s.glb", "level-back/bad.tma");
+    BOOST_TEST(error.find("s.sidecar.json") != std::string::npos, error);
+    BOOST_TEST(error.find("line") != std::string::npos, error);
+    BOOST_TEST(!io.is_file("level-back/bad.tma"));
+    // Another kind of sidecar, or none: a data.tma comes only from a level export.
+    put(R"({"kind": "terrain", "schema": "mshconv-sidecar/2"})");
+    const std::string other = convert_error(io, "level-out/s.glb", "level-back/bad.tma");
+    BOOST_TEST(other.find("not a level sidecar") != std::string::npos, other);
+    mshconv::MemoryIo lone;
+    lone.put("lone/s.glb", io.at("level-out/s.glb"));
+    const std::string none = convert_error(lone, "lone/s.glb", "lone/bad.tma");
+    BOOST_TEST(none.find("found none") != std::string::npos, none);
+    BOOST_TEST(!lone.is_file("lone/bad.tma"));
 }
 
 BOOST_AUTO_TEST_CASE(info_and_validate_know_the_level_files) {
