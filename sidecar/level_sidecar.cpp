@@ -56,17 +56,9 @@ std::string level_sidecar_text(const LevelSidecar& s) {
     return text;
 }
 
-std::optional<LevelSidecar> read_level_sidecar(ByteView text, const std::string& where) {
-    // Another kind of sidecar (or no JSON at all) is not refused here: the caller tries the next.
-    const std::string_view chars(reinterpret_cast<const char*>(text.data()), text.size());
-    const std::optional<std::string_view> kind = json_scan::peek_plain_member(chars, "kind");
-    if (kind && *kind != "level") return std::nullopt;
-    ParsedJson parsed;
-    if (!parsed.parse(text)) {
-        if (!kind) return std::nullopt;
-        parse_json(text, where); // a level sidecar's broken text: throws, saying where it breaks
-    }
-    const JsonAt at(parsed.root(), "", where);
+namespace {
+
+std::optional<LevelSidecar> read_level(const JsonAt& at) {
     if (!at.is_object() || !at.has("kind") || !at["kind"].is_string() ||
         at["kind"].as_string_view() != "level")
         return std::nullopt;
@@ -95,6 +87,22 @@ std::optional<LevelSidecar> read_level_sidecar(ByteView text, const std::string&
     if (data["xxh3_64"].as_string_view() != hex64(payload_hash(s.mission)))
         data["xxh3_64"].fail("does not match the bytes included");
     return s;
+}
+
+} // namespace
+
+std::optional<LevelSidecar> read_level_sidecar(ByteView text, const std::string& where) {
+    // Another kind of sidecar (or no JSON at all) is not refused here: the caller tries the next.
+    const std::string_view chars(reinterpret_cast<const char*>(text.data()), text.size());
+    const std::optional<std::string_view> kind = json_scan::peek_plain_member(chars, "kind");
+    if (kind && *kind != "level") return std::nullopt;
+    ParsedJson parsed;
+    if (parsed.parse(text)) return read_level(JsonAt(parsed.root(), "", where));
+    if (!kind) return std::nullopt; // not JSON: not a level sidecar
+    // What RapidJSON refuses: a level sidecar's broken text (parse_json says where it breaks), or
+    // JSON nested deeper than kMaxJsonNesting.
+    const nlohmann::json refused = parse_json(text, where);
+    return read_level(JsonAt(refused, "", where));
 }
 
 } // namespace msh::sidecar

@@ -191,14 +191,13 @@ json binding_texture_json(const TextureSidecar& s) {
     return doc;
 }
 
-TextureSidecar read_binding_texture(const json& doc, const std::string& where) {
-    const JsonAt at(doc, "", where);
-    if (!doc.is_object()) at.fail("bad texm sidecar: not a JSON object");
+TextureSidecar read_binding_texture(const JsonAt& at) {
+    if (!at.is_object()) at.fail("bad texm sidecar: not a JSON object");
     if (at["kind"].as<std::string>() != "texm")
         at["kind"].fail("bad texm sidecar: kind is not \"texm\" (a model sidecar?)");
     TextureSidecar s;
     s.layout = 2;
-    s.where = where;
+    s.where = at.where();
     const JsonAt source = at["source"];
     s.source = source["address"].as<std::string>();
     s.source_size = source["size"].as<uint64_t>();
@@ -219,8 +218,7 @@ TextureSidecar read_binding_texture(const json& doc, const std::string& where) {
         s.page.emplace();
         for (size_t i = 0; i < page.size(); ++i) {
             const JsonAt r = page[i];
-            if (!r.json().is_array() || r.size() != 4)
-                r.fail("expected a row of 4 values: x, w, y, h");
+            if (!r.is_array() || r.size() != 4) r.fail("expected a row of 4 values: x, w, y, h");
             s.page->push_back({r[0].as<uint16_t>(), r[1].as<uint16_t>(), r[2].as<uint16_t>(),
                                r[3].as<uint16_t>()});
         }

@@ -26,6 +26,6 @@ std::map<std::string, uint16_t> texture_checks(const TextureSidecar& s);
 
 nlohmann::json binding_texture_json(const TextureSidecar& s);
 // Every field typed and checked (a FormatError at its JSON pointer); `edits` filled.
-TextureSidecar read_binding_texture(const nlohmann::json& doc, const std::string& where);
+TextureSidecar read_binding_texture(const JsonAt& doc);
 
 } // namespace msh::sidecar

@@ -163,7 +163,7 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
 
 TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
     if (doc.is_object() && doc.contains("schema") && doc["schema"] == kBindingSchema)
-        return read_binding_texture(doc, where);
+        return read_binding_texture(JsonAt(doc, "", where));
     return parse_with_original(doc, where, nullptr);
 }
 
@@ -178,8 +178,8 @@ std::string texture_sidecar_text(const TextureSidecar& sidecar) {
     return readable_text(doc, kReadableWidth, deferred, base64_size(sidecar.original.size()));
 }
 
-// A binding sidecar is parsed whole (RapidJSON). A first-layout one as the model sidecar: a
-// validating scan hands out the members, each is parsed on its own, and the original's base64
+// A binding sidecar is parsed whole (RapidJSON, in place). A first-layout one as the model sidecar:
+// a validating scan hands out the members, each is parsed on its own, and the original's base64
 // (megabytes for a large texture) is decoded straight from the text.
 TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     // The scan bounds the nesting (json_scan.hpp); the DOM fallback says where it is too deep.
@@ -210,7 +210,12 @@ TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     } catch (const std::exception&) { // not JSON, or a number nlohmann refuses
         return parse_texture_sidecar(parse_json(bytes, where), where); // it says where and why
     }
-    if (binding) return read_binding_texture(parse_json_fast(bytes, where), where);
+    if (binding) {
+        ParsedJson parsed; // read in place, as the model's binding sidecar
+        if (parsed.parse(bytes)) return read_binding_texture(JsonAt(parsed.root(), "", where));
+        const json refused = parse_json(bytes, where); // says where and why, or reads it
+        return read_binding_texture(JsonAt(refused, "", where));
+    }
     return parse_with_original(doc, where, original ? &*original : nullptr);
 }
 
