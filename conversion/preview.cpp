@@ -10,6 +10,7 @@
 #include "formats/texm.hpp"
 #include "model_import.hpp"
 #include "preview_view.hpp"
+#include "render/camera.hpp"
 #include "view_page.hpp"
 #include "viewer_bundle.hpp"
 
@@ -160,14 +161,51 @@ msh::conversion::Preview requested_preview(const PreviewRequest& request, Io& io
 
 } // namespace
 
+std::optional<std::array<double, 2>> project(const PreviewCamera& camera,
+                                             const std::array<double, 3>& point) {
+    // The renderer's own projection, in its floats: the very pixels the picture was drawn at.
+    const auto floats = [](const std::array<double, 3>& v) {
+        return msh::render::Vec3{float(v[0]), float(v[1]), float(v[2])};
+    };
+    msh::render::Camera c;
+    c.eye = floats(camera.eye);
+    c.right = floats(camera.right);
+    c.up = floats(camera.up);
+    c.forward = floats(camera.forward);
+    c.orthographic = camera.orthographic;
+    c.focal = camera.focal;
+    c.cx = camera.principal[0];
+    c.cy = camera.principal[1];
+    const msh::render::Projected q = msh::render::project(c, floats(point));
+    if (!camera.orthographic && !(q.z > 0)) return std::nullopt;
+    return std::array<double, 2>{camera.viewport[0] + q.x, camera.viewport[1] + q.y};
+}
+
 Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_message) {
     msh::conversion::Preview p = requested_preview(request, io, on_message, nullptr);
     Preview out;
     out.png = std::move(p.png);
-    out.kind =
-        msh::conversion::named(msh::conversion::kPreviewKindNames, p.metadata.value("kind", ""))
-            .value_or(PreviewKind::Model);
-    out.metadata_json = p.metadata.dump(2) + "\n";
+    const nlohmann::json& m = p.metadata;
+    out.kind = msh::conversion::named(msh::conversion::kPreviewKindNames, m.value("kind", ""))
+                   .value_or(PreviewKind::Model);
+    out.source = m.value("source", "");
+    if (const auto size = m.find("size"); size != m.end() && size->size() == 2)
+        out.width = (*size)[0].get<int>(), out.height = (*size)[1].get<int>();
+    // The cameras as preview_draw recorded them (camera_json).
+    for (const nlohmann::json& v : m.value("views", nlohmann::json::array())) {
+        PreviewCamera c;
+        c.view = v.at("view").get<std::string>();
+        c.orthographic = v.at("projection") == "orthographic";
+        c.eye = v.at("eye").get<std::array<double, 3>>();
+        c.right = v.at("right").get<std::array<double, 3>>();
+        c.up = v.at("up").get<std::array<double, 3>>();
+        c.forward = v.at("forward").get<std::array<double, 3>>();
+        c.focal = v.at("focal").get<double>();
+        c.principal = v.at("principal").get<std::array<double, 2>>();
+        c.viewport = v.at("viewport").get<std::array<int, 4>>();
+        out.views.push_back(std::move(c));
+    }
+    out.metadata_json = m.dump(2) + "\n";
     return out;
 }
 

@@ -17,6 +17,9 @@ int main(int argc, char** argv) try {
     const mshconv::Preview p = mshconv::preview(request, disk);
     std::printf("%s: %zu-byte PNG, 128 x 128, a %s\n", request.input.c_str(), p.png.size(),
                 mshconv::to_string(p.kind));
+    // The view's camera puts any point of the model on the picture: here its origin.
+    if (const auto at = mshconv::project(p.views.at(0), {0, 0, 0}))
+        std::printf("its origin at pixel (%.1f, %.1f)\n", (*at)[0], (*at)[1]);
     if (argc == 4) disk.write_set({{argv[3], {p.png}}});
     return 0;
 } catch (const std::exception& e) {

@@ -11,6 +11,7 @@ usage: check_example.py BUILD_DIR
 """
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -72,7 +73,8 @@ with tempfile.TemporaryDirectory() as work:
         png = f"{work}/{entry}.png"
         r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", entry], capture_output=True,
                            text=True)
-        if r.returncode != 0 or "-byte PNG, 128 x 128" not in r.stdout or os.path.exists(png):
+        if (r.returncode != 0 or "-byte PNG, 128 x 128" not in r.stdout or os.path.exists(png)
+                or not re.search(r"its origin at pixel \(-?[0-9.]+, -?[0-9.]+\)", r.stdout)):
             sys.exit(f"FAIL thumbnail {entry} (in memory): exit {r.returncode} {r.stdout}{r.stderr}")
         r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", entry, png],
                            capture_output=True, text=True)

@@ -4,6 +4,7 @@
 #include "corpus.hpp"
 
 #include "formats/nres.hpp"
+#include "formats/png.hpp"
 #include "formats/sniff.hpp"
 
 #include <mshconv/batch.hpp>
@@ -12,12 +13,14 @@
 #include <mshconv/inspect.hpp>
 #include <mshconv/io.hpp>
 #include <mshconv/nres.hpp>
+#include <mshconv/preview.hpp>
 #include <mshconv/survey.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -456,6 +459,65 @@ BOOST_AUTO_TEST_CASE(refusals_and_failures_write_nothing) {
     BOOST_TEST(files_below(io, kOut) == 0u); // neither the GLB nor its sidecar
     BOOST_TEST(exported.size() == before.size() + 2);
     BOOST_TEST(io.paths().size() == exported.size() + 1); // damaged.rlb only
+}
+
+// A preview's cameras, typed: a box previewed alone, its corners put on the picture by project(),
+// fill each view as the framing promises (their box centred, its larger side 0.9 of the view),
+// and the picture is drawn there: the box's centre covered, the view's corner empty.
+BOOST_AUTO_TEST_CASE(a_previews_cameras_put_points_on_the_picture) {
+    mshconv::MemoryIo io;
+    const std::array<double, 3> lo{1, -2, 3}, hi{3, -1, 6}; // 2 x 1 x 3, off the origin
+    std::string obj;
+    std::vector<std::array<double, 3>> corners;
+    for (int i = 0; i < 8; ++i) {
+        corners.push_back({i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]});
+        obj += "v " + std::to_string(corners.back()[0]) + " " + std::to_string(corners.back()[1]) +
+               " " + std::to_string(corners.back()[2]) + "\n";
+    }
+    for (const char* face : {"1 3 4 2", "5 6 8 7", "1 2 6 5", "3 7 8 4", "1 5 7 3", "2 4 8 6"})
+        obj += std::string("f ") + face + "\n";
+    io.put("box.obj", std::vector<uint8_t>(obj.begin(), obj.end()));
+    for (const mshconv::PreviewView view :
+         {mshconv::PreviewView::Iso, mshconv::PreviewView::Grid}) {
+        mshconv::PreviewRequest request{"box.obj"};
+        request.options.view = view;
+        const mshconv::Preview p = mshconv::preview(request, io);
+        BOOST_TEST((p.kind == mshconv::PreviewKind::Scene));
+        BOOST_TEST(p.source == "box.obj");
+        const int cells = view == mshconv::PreviewView::Grid ? 2 : 1;
+        BOOST_TEST(p.width == 256 * cells);
+        BOOST_TEST(p.height == 256 * cells);
+        BOOST_TEST_REQUIRE(p.views.size() == size_t(cells * cells));
+        const msh::png::Decoded picture = msh::png::decode(p.png);
+        BOOST_TEST_REQUIRE(picture.rgba.width == uint32_t(p.width));
+        for (const mshconv::PreviewCamera& c : p.views) {
+            double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+            for (const auto& corner : corners) {
+                const auto at = mshconv::project(c, corner);
+                BOOST_TEST_REQUIRE(at.has_value(), c.view);
+                x0 = std::min(x0, (*at)[0]), x1 = std::max(x1, (*at)[0]);
+                y0 = std::min(y0, (*at)[1]), y1 = std::max(y1, (*at)[1]);
+            }
+            const double w = c.viewport[2], h = c.viewport[3];
+            BOOST_TEST(std::abs((x0 + x1) / 2 - (c.viewport[0] + w / 2)) < 0.5, c.view);
+            BOOST_TEST(std::abs((y0 + y1) / 2 - (c.viewport[1] + h / 2)) < 0.5, c.view);
+            BOOST_TEST(std::abs(std::max((x1 - x0) / w, (y1 - y0) / h) - 0.9) < 0.01, c.view);
+            const auto middle = mshconv::project(
+                c, {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2});
+            BOOST_TEST_REQUIRE(middle.has_value());
+            BOOST_TEST(picture.rgba.at(uint32_t((*middle)[0]), uint32_t((*middle)[1]))[3] > 200,
+                       c.view << ": the box's centre is not drawn");
+            BOOST_TEST(picture.rgba.at(uint32_t(c.viewport[0]), uint32_t(c.viewport[1]))[3] == 0,
+                       c.view << ": the view's corner is drawn");
+            if (!c.orthographic) { // behind the camera: nowhere on the picture
+                const std::array<double, 3> behind{c.eye[0] - c.forward[0], c.eye[1] - c.forward[1],
+                                                   c.eye[2] - c.forward[2]};
+                BOOST_TEST(!mshconv::project(c, behind).has_value(), c.view);
+            }
+        }
+        const nlohmann::json meta = nlohmann::json::parse(p.metadata_json);
+        BOOST_TEST(meta["views"].size() == p.views.size());
+    }
 }
 
 BOOST_AUTO_TEST_CASE(memory_io_lists_folders_and_writes_sets_whole) {

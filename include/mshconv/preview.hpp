@@ -4,7 +4,8 @@
 // .obj. Public header: standard library only.
 //
 //   const mshconv::Preview p = mshconv::preview({"static.rlb:TANK.msh"}, io);
-//   // p.png: the picture; p.metadata_json: counts, bounds, materials and every view's camera
+//   // p.png: the picture; p.views: each view's camera (project() puts a point on the picture);
+//   // p.metadata_json: the same with counts, bounds and materials, as --metadata writes it
 #pragma once
 
 #include <mshconv/convert.hpp>
@@ -58,10 +59,29 @@ struct PreviewRequest {
 enum class PreviewKind { Model, Map, Texture, Scene, Level };
 const char* to_string(PreviewKind kind); // "model", "map", "texture", "scene", "level"
 
+// One view's camera, in glTF axes (Y up; MSH (x, y, z) = (x, z, -y)), so that a caller can put a
+// point of the asset on the picture exactly (project()).
+struct PreviewCamera {
+    std::string view; // its label: "iso", "top", "FRONT" in a grid, "F 43" in a strip, ...
+    bool orthographic = false;
+    std::array<double, 3> eye{}, right{}, up{}, forward{};
+    double focal = 0; // pixels per unit of x/z and y/z (perspective), or per unit (orthographic)
+    std::array<double, 2> principal{}; // the optical axis, in the view's pixels
+    std::array<int, 4> viewport{};     // the view in the picture: x, y, width, height
+};
+
+// Where `point` (glTF axes) lands in the picture, in pixels from its top-left corner (y down);
+// nullopt for a point on or behind a perspective camera's plane.
+std::optional<std::array<double, 2>> project(const PreviewCamera& camera,
+                                             const std::array<double, 3>& point);
+
 struct Preview {
     std::vector<uint8_t> png;
     PreviewKind kind = PreviewKind::Model;
-    std::string metadata_json; // kind, source, size, facts and every view's camera
+    std::string source;               // the input as drawn (ARCHIVE:ENTRY)
+    int width = 0, height = 0;        // the picture (a grid's, a strip's, a turntable frame's)
+    std::vector<PreviewCamera> views; // each view's camera (a strip's or turntable's: a frame's)
+    std::string metadata_json; // all of the above and the facts: counts, bounds, materials, ...
 };
 
 // Throws UsageError on bad options, std::runtime_error on an input it cannot draw. Warnings
