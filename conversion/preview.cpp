@@ -163,6 +163,7 @@ msh::conversion::Preview requested_preview(const PreviewRequest& request, Io& io
 
 std::optional<std::array<double, 2>> project(const PreviewCamera& camera,
                                              const std::array<double, 3>& point) {
+    if (camera.flat) return std::nullopt;
     // The renderer's own projection, in its floats: the very pixels the picture was drawn at.
     const auto floats = [](const std::array<double, 3>& v) {
         return msh::render::Vec3{float(v[0]), float(v[1]), float(v[2])};
@@ -195,6 +196,13 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
     for (const nlohmann::json& v : m.value("views", nlohmann::json::array())) {
         PreviewCamera c;
         c.view = v.at("view").get<std::string>();
+        c.viewport = v.at("viewport").get<std::array<int, 4>>();
+        if (!v.contains("projection")) { // a texture's level, drawn flat
+            c.flat = true;
+            c.level = v.value("level", 0);
+            out.views.push_back(std::move(c));
+            continue;
+        }
         c.orthographic = v.at("projection") == "orthographic";
         c.eye = v.at("eye").get<std::array<double, 3>>();
         c.right = v.at("right").get<std::array<double, 3>>();
@@ -202,7 +210,6 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
         c.forward = v.at("forward").get<std::array<double, 3>>();
         c.focal = v.at("focal").get<double>();
         c.principal = v.at("principal").get<std::array<double, 2>>();
-        c.viewport = v.at("viewport").get<std::array<int, 4>>();
         out.views.push_back(std::move(c));
     }
     out.metadata_json = m.dump(2) + "\n";

@@ -518,6 +518,19 @@ BOOST_AUTO_TEST_CASE(a_previews_cameras_put_points_on_the_picture) {
         const nlohmann::json meta = nlohmann::json::parse(p.metadata_json);
         BOOST_TEST(meta["views"].size() == p.views.size());
     }
+    // A texture is drawn flat: its view has no camera.
+    mshconv::MemoryIo corpus = corpus_in_memory();
+    std::string texture;
+    for (const auto& f : msh::test::corpus())
+        if (texture.empty() && f.relative_path.ends_with("Textures.lib"))
+            texture = f.relative_path + ":DEFAULT.0";
+    BOOST_TEST_REQUIRE(!texture.empty());
+    const mshconv::Preview t = mshconv::preview({texture}, corpus);
+    BOOST_TEST((t.kind == mshconv::PreviewKind::Texture));
+    BOOST_TEST_REQUIRE(t.views.size() == 1u);
+    BOOST_TEST(t.views[0].flat);
+    BOOST_TEST(t.views[0].level == 0);
+    BOOST_TEST(!mshconv::project(t.views[0], {0, 0, 0}).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(memory_io_lists_folders_and_writes_sets_whole) {

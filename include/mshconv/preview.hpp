@@ -60,9 +60,11 @@ enum class PreviewKind { Model, Map, Texture, Scene, Level };
 const char* to_string(PreviewKind kind); // "model", "map", "texture", "scene", "level"
 
 // One view's camera, in glTF axes (Y up; MSH (x, y, z) = (x, z, -y)), so that a caller can put a
-// point of the asset on the picture exactly (project()).
+// point of the asset on the picture exactly (project()). A texture's view is flat: no camera.
 struct PreviewCamera {
-    std::string view; // its label: "iso", "top", "FRONT" in a grid, "F 43" in a strip, ...
+    std::string view;  // its label: "iso", "top", "FRONT" in a grid, "F 43" in a strip, "texture"
+    bool flat = false; // a texture's mip level (`level`) drawn as it is: project() gives nullopt
+    int level = 0;
     bool orthographic = false;
     std::array<double, 3> eye{}, right{}, up{}, forward{};
     double focal = 0; // pixels per unit of x/z and y/z (perspective), or per unit (orthographic)
@@ -71,7 +73,7 @@ struct PreviewCamera {
 };
 
 // Where `point` (glTF axes) lands in the picture, in pixels from its top-left corner (y down);
-// nullopt for a point on or behind a perspective camera's plane.
+// nullopt for a point on or behind a perspective camera's plane, and for a flat view.
 std::optional<std::array<double, 2>> project(const PreviewCamera& camera,
                                              const std::array<double, 3>& point);
 
