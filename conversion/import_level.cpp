@@ -29,8 +29,8 @@ void refuse_tma_without_level_sidecar(const fs::path& input, const std::string& 
                          " and found none");
     sidecar::parse_json(read_payload(job.io, found.path), found.path.string()); // broken text
     throw FormatError(found.path.string(), Location::whole(),
-                      "not a level sidecar (its kind is not \"level\"): a data.tma is written " +
-                          std::string("from a level export"));
+                      "not a level sidecar (its kind is not \"level\"): a data.tma is written "
+                      "from a level export");
 }
 
 namespace {
