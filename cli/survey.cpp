@@ -171,7 +171,10 @@ void print_report(const mshconv::Survey& s, const std::string& dir, const std::s
     for (const mshconv::SurveyReading& r : s.readings) {
         std::string vars;
         for (const std::string& x : r.variants) vars += (vars.empty() ? "" : "|") + x;
-        std::printf("  %-20s %-14s (%s)\n", r.name.c_str(), r.supported.c_str(), vars.c_str());
+        const char* verdict = r.verdict == mshconv::SurveyVerdict::Supported
+                                  ? r.supported.c_str()
+                                  : mshconv::to_string(r.verdict);
+        std::printf("  %-20s %-14s (%s)\n", r.name.c_str(), verdict, vars.c_str());
         print_wrapped("      ", "      ", r.why);
         if (!r.offsets.empty()) print_wrapped("      offsets: ", "        ", r.offsets);
     }

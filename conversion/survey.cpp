@@ -629,9 +629,15 @@ mshconv::Survey run(const mshconv::SurveyRequest& request, mshconv::Io& io) {
         out.published.push_back({p.key, p.label, figure(r, p.key), p.part1, p.part2, p.openparkan});
     for (const Problem& p : r.damaged) out.damaged.push_back({p.where, p.error});
     for (const Problem& p : r.strict) out.strict.push_back({p.where, p.error});
-    for (const Verdict& v : verdicts)
-        out.readings.push_back({v.name, v.variants, v.supported, v.switchable(), v.decided(), v.why,
-                                v.offsets, plain_line(v)});
+    for (const Verdict& v : verdicts) {
+        using mshconv::SurveyVerdict;
+        const SurveyVerdict verdict = v.decided()              ? SurveyVerdict::Supported
+                                      : v.supported == "mixed" ? SurveyVerdict::Mixed
+                                                               : SurveyVerdict::Undecided;
+        out.readings.push_back({v.name, v.variants, verdict,
+                                verdict == SurveyVerdict::Supported ? v.supported : "",
+                                v.switchable(), v.why, v.offsets, plain_line(v)});
+    }
     Summary summary = summarize(verdicts);
     out.pass = std::move(summary.pass);
     out.defaults_that_fit = std::move(summary.defaults_that_fit);
@@ -643,6 +649,18 @@ mshconv::Survey run(const mshconv::SurveyRequest& request, mshconv::Io& io) {
 } // namespace
 
 } // namespace msh::conversion::survey
+
+const char* mshconv::to_string(SurveyVerdict verdict) {
+    switch (verdict) {
+    case SurveyVerdict::Supported:
+        return "supported";
+    case SurveyVerdict::Mixed:
+        return "mixed";
+    case SurveyVerdict::Undecided:
+        break;
+    }
+    return "undecided";
+}
 
 mshconv::Survey mshconv::survey(const SurveyRequest& request, Io& io) {
     return msh::conversion::survey::run(request, io);

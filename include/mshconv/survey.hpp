@@ -44,16 +44,21 @@ struct SurveyFigure {
     std::optional<std::uint64_t> part1, part2, openparkan;
 };
 
+// What the data says of a contested reading: one variant, both (the files disagree), or nothing
+// (no file holds what would tell them apart).
+enum class SurveyVerdict { Supported, Mixed, Undecided };
+const char* to_string(SurveyVerdict verdict); // "supported", "mixed", "undecided"
+
 // One contested reading (formats/readings.hpp) and what the data says of it.
 struct SurveyReading {
     std::string name;
     std::vector<std::string> variants; // the default first
-    std::string supported;             // a variant, "undecided" or "mixed"
-    bool switchable = false;           // a --reading selects it; else a question for the spec
-    bool decided = false;              // `supported` is one of the variants
-    std::string why;                   // the deciding statistic in the spec's terms
-    std::string offsets;               // the byte offsets `why` names, explained (or empty)
-    std::string plain;                 // one line in a player's words
+    SurveyVerdict verdict = SurveyVerdict::Undecided;
+    std::string supported;   // the variant the data supports (verdict Supported), else empty
+    bool switchable = false; // a --reading selects it; else a question for the spec
+    std::string why;         // the deciding statistic in the spec's terms
+    std::string offsets;     // the byte offsets `why` names, explained (or empty)
+    std::string plain;       // one line in a player's words
 };
 
 struct Survey {
