@@ -192,26 +192,7 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
     out.source = m.value("source", "");
     if (const auto size = m.find("size"); size != m.end() && size->size() == 2)
         out.width = (*size)[0].get<int>(), out.height = (*size)[1].get<int>();
-    // The cameras as preview_draw recorded them (camera_json).
-    for (const nlohmann::json& v : m.value("views", nlohmann::json::array())) {
-        PreviewCamera c;
-        c.view = v.at("view").get<std::string>();
-        c.viewport = v.at("viewport").get<std::array<int, 4>>();
-        if (!v.contains("projection")) { // a texture's level, drawn flat
-            c.flat = true;
-            c.level = v.value("level", 0);
-            out.views.push_back(std::move(c));
-            continue;
-        }
-        c.orthographic = v.at("projection") == "orthographic";
-        c.eye = v.at("eye").get<std::array<double, 3>>();
-        c.right = v.at("right").get<std::array<double, 3>>();
-        c.up = v.at("up").get<std::array<double, 3>>();
-        c.forward = v.at("forward").get<std::array<double, 3>>();
-        c.focal = v.at("focal").get<double>();
-        c.principal = v.at("principal").get<std::array<double, 2>>();
-        out.views.push_back(std::move(c));
-    }
+    out.views = std::move(p.cameras);
     out.metadata_json = m.dump(2) + "\n";
     return out;
 }

@@ -269,10 +269,28 @@ void paste(texm::Image& sheet, const texm::Image& cell, uint32_t x, uint32_t y) 
             std::copy_n(cell.at(i, j), 4, sheet.at(x + i, y + j));
 }
 
-nlohmann::json camera_json(const render::Camera& c, const std::string& view,
-                           std::array<int, 4> viewport) {
-    return {{"view", view},
-            {"viewport", viewport},
+mshconv::PreviewCamera preview_camera(const render::Camera& c, const std::string& view,
+                                      std::array<int, 4> viewport) {
+    mshconv::PreviewCamera out;
+    out.view = view;
+    out.orthographic = c.orthographic;
+    const auto doubles = [](const render::Vec3& v) {
+        return std::array<double, 3>{v[0], v[1], v[2]};
+    };
+    out.eye = doubles(c.eye);
+    out.right = doubles(c.right);
+    out.up = doubles(c.up);
+    out.forward = doubles(c.forward);
+    out.focal = c.focal;
+    out.principal = {c.cx, c.cy};
+    out.viewport = viewport;
+    return out;
+}
+
+nlohmann::json camera_json(const mshconv::PreviewCamera& c) {
+    if (c.flat) return {{"view", c.view}, {"viewport", c.viewport}, {"level", c.level}};
+    return {{"view", c.view},
+            {"viewport", c.viewport},
             {"projection", c.orthographic ? "orthographic" : "perspective"},
             {"axes", "glTF (Y up; MSH (x, y, z) = (x, z, -y))"},
             {"eye", c.eye},
@@ -280,8 +298,8 @@ nlohmann::json camera_json(const render::Camera& c, const std::string& view,
             {"up", c.up},
             {"forward", c.forward},
             {"focal", c.focal},
-            {"principal", {c.cx, c.cy}},
-            {"size", {c.width, c.height}}};
+            {"principal", c.principal},
+            {"size", {c.viewport[2], c.viewport[3]}}};
 }
 
 } // namespace msh::conversion::preview_draw

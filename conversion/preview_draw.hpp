@@ -70,8 +70,10 @@ texm::Image render_view(const DrawList& list, const render::Camera& camera,
 // Pastes `cell` into `sheet` at (x, y).
 void paste(texm::Image& sheet, const texm::Image& cell, uint32_t x, uint32_t y);
 
-// The camera as JSON (glTF axes): what the metadata records for each view.
-nlohmann::json camera_json(const render::Camera& camera, const std::string& view,
-                           std::array<int, 4> viewport);
+// The view's camera in glTF axes, as the public result holds it.
+mshconv::PreviewCamera preview_camera(const render::Camera& camera, const std::string& view,
+                                      std::array<int, 4> viewport);
+// The same as the metadata records it (a flat view: its level and viewport).
+nlohmann::json camera_json(const mshconv::PreviewCamera& camera);
 
 } // namespace msh::conversion::preview_draw

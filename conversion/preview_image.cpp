@@ -78,6 +78,7 @@ struct Sheet {
     Bytes png;
     std::array<uint32_t, 2> size{0, 0}; // of the picture (a turntable: of each frame)
     nlohmann::json views = nlohmann::json::array();
+    std::vector<mshconv::PreviewCamera> cameras; // one per view, as `views` records them
     size_t triangles = 0;
     std::optional<std::vector<render::Vec3>> rest_points; // when a view shows the rest pose
 };
@@ -187,9 +188,11 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
             render::draw_label(cell, 2 * scale, 2 * scale, c.label, scale, kInk, kLabelBox);
         const int x = s.turntable > 0 ? 0 : int(i % size_t(columns)) * s.width;
         const int y = s.turntable > 0 ? 0 : int(i / size_t(columns)) * s.height;
-        nlohmann::json view = preview_draw::camera_json(
+        mshconv::PreviewCamera camera = preview_draw::preview_camera(
             cam, c.label.empty() ? (s.turntable > 0 ? "turntable" : c.view) : c.label,
             {x, y, s.width, s.height});
+        nlohmann::json view = preview_draw::camera_json(camera);
+        sheet.cameras.push_back(std::move(camera));
         if (c.frame >= 0) view["frame"] = c.frame; // none: the rest pose
         view["orbit"] = {{"azimuth", c.orbit.azimuth_deg}, {"elevation", c.orbit.elevation_deg}};
         sheet.views.push_back(view);
@@ -266,6 +269,7 @@ Preview finish(Sheet sheet, const std::string& kind, const std::string& address,
         {"kind", kind},       {"source", source},          {"hash", sidecar::hex64(hash)},
         {"size", sheet.size}, {"facts", std::move(facts)}, {"views", std::move(sheet.views)}};
     if (!recorded.empty()) p.metadata["warnings"] = std::move(recorded);
+    p.cameras = std::move(sheet.cameras);
     p.warnings = std::move(warnings);
     return p;
 }
@@ -572,9 +576,12 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     Sheet sheet;
     sheet.png = png::encode_rgba(image, kPicturePng);
     sheet.size = {image.width, image.height};
-    sheet.views.push_back({{"view", "texture"},
-                           {"viewport", {int(ox), int(oy), int(fitted.width), int(fitted.height)}},
-                           {"level", 0}});
+    mshconv::PreviewCamera flat;
+    flat.view = "texture";
+    flat.flat = true;
+    flat.viewport = {int(ox), int(oy), int(fitted.width), int(fitted.height)};
+    sheet.views.push_back(preview_draw::camera_json(flat));
+    sheet.cameras.push_back(std::move(flat));
     nlohmann::json facts;
     facts["format"] = t.header.format == 0 ? "indexed" : std::to_string(t.header.format);
     facts["width"] = base.width;

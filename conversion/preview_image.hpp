@@ -17,6 +17,7 @@
 #include "render/raster.hpp"
 #include "scene/scene.hpp"
 
+#include <mshconv/preview.hpp>
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -75,6 +76,7 @@ struct Preview {
     // bounds, materials, textures, ...), views (each view's viewport and camera, so that a test
     // or a tool can project geometry the same way).
     nlohmann::json metadata;
+    std::vector<mshconv::PreviewCamera> cameras; // the views' cameras, typed ("views" above)
     std::vector<std::string> warnings;
 };
 
