@@ -4,6 +4,7 @@
 #include "formats/cp1251.hpp"
 #include "formats/names.hpp"
 #include "mapping/model_to_scene.hpp"
+#include "scene/transform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -64,24 +65,14 @@ std::array<float, 4> quaternion(const Mat3& m) {
     return {float(x), float(y), float(z), float(w)};
 }
 
-std::array<double, 3> rotate(const std::array<float, 4>& q, const std::array<double, 3>& v) {
-    // v + 2w (u x v) + 2 u x (u x v)
-    const double qx = q[0], qy = q[1], qz = q[2], qw = q[3];
-    const double tx = 2 * (qy * v[2] - qz * v[1]), ty = 2 * (qz * v[0] - qx * v[2]),
-                 tz = 2 * (qx * v[1] - qy * v[0]);
-    return {v[0] + qw * tx + (qy * tz - qz * ty), v[1] + qw * ty + (qz * tx - qx * tz),
-            v[2] + qw * tz + (qx * ty - qy * tx)};
-}
-
 // The node's rest pose undone: a part hangs at its socket with its root node's pose taken off.
 void set_inverse(scene::Node& wrapper, const scene::Node& root) {
-    const std::array<float, 4> inv{-root.rotation[0], -root.rotation[1], -root.rotation[2],
-                                   root.rotation[3]};
-    const std::array<double, 3> t =
-        rotate(inv, {-double(root.translation[0]), -double(root.translation[1]),
-                     -double(root.translation[2])});
-    wrapper.rotation = inv;
-    wrapper.translation = {float(t[0]), float(t[1]), float(t[2])};
+    scene::Rigid pose;
+    pose.q = {root.rotation[0], root.rotation[1], root.rotation[2], root.rotation[3]};
+    pose.t = {root.translation[0], root.translation[1], root.translation[2]};
+    const scene::Rigid inv = scene::inverse(pose);
+    wrapper.rotation = {float(inv.q[0]), float(inv.q[1]), float(inv.q[2]), float(inv.q[3])};
+    wrapper.translation = {float(inv.t[0]), float(inv.t[1]), float(inv.t[2])};
 }
 
 bool scenery(const mission::PlacedObject& o) {
@@ -248,7 +239,9 @@ std::optional<std::array<float, 3>> hall_way_place(const mission::Mission& missi
             const Vec3& v = graph[size_t(unit.hall_vertex)];
             const Placement hp = placement_of(host);
             const std::array<float, 3> local = to_gltf({v.x, v.y, v.z});
-            const std::array<double, 3> r = rotate(hp.rotation, {local[0], local[1], local[2]});
+            const std::array<double, 3> r =
+                scene::rotate({hp.rotation[0], hp.rotation[1], hp.rotation[2], hp.rotation[3]},
+                              {local[0], local[1], local[2]});
             return std::array<float, 3>{float(r[0] + hp.translation[0]),
                                         float(r[1] + hp.translation[1]),
                                         float(r[2] + hp.translation[2])};
