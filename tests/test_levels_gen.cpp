@@ -11,6 +11,7 @@
 #include "formats/nres.hpp"
 #include "formats/object_registry.hpp"
 #include "formats/terrain.hpp"
+#include "mapping/level_to_scene.hpp"
 #include "samples/generator.hpp"
 #include "samples/levels_gen.hpp"
 
@@ -115,7 +116,7 @@ const Model* model_of(const mission::PlacedObject& o) {
     return model_of_key(assembly::text(assembly_at(o.path).components.at(0).record));
 }
 
-// The ground of a Land.msh by brute force: z of the face holding (x, y).
+// The ground of a Land.msh: z of the face holding (x, y).
 struct Ground {
     terrain::Terrain t;
     double lo_x = 1e300, hi_x = -1e300, lo_y = 1e300, hi_y = -1e300;
@@ -131,20 +132,9 @@ struct Ground {
     bool inside(double x, double y) const {
         return x >= lo_x && x <= hi_x && y >= lo_y && y <= hi_y;
     }
+    // The exporter's own sampler (mapping/level_to_scene): where the level export stands things.
     std::optional<double> height(double x, double y) const {
-        for (const terrain::Face& f : t.faces) {
-            const Vec3 &a = t.positions[f.v[0]], &b = t.positions[f.v[1]], &c = t.positions[f.v[2]];
-            const double d = (double(b.y) - c.y) * (double(a.x) - c.x) +
-                             (double(c.x) - b.x) * (double(a.y) - c.y);
-            if (d == 0) continue;
-            const double l1 =
-                ((double(b.y) - c.y) * (x - c.x) + (double(c.x) - b.x) * (y - c.y)) / d;
-            const double l2 =
-                ((double(c.y) - a.y) * (x - c.x) + (double(a.x) - c.x) * (y - c.y)) / d;
-            const double l3 = 1 - l1 - l2;
-            if (l1 >= -1e-6 && l2 >= -1e-6 && l3 >= -1e-6) return l1 * a.z + l2 * b.z + l3 * c.z;
-        }
-        return std::nullopt;
+        return mapping::ground_height(t, float(x), float(y));
     }
 };
 
