@@ -4,7 +4,7 @@
 // Usage: mshconv_bench [ROUNDS]                 prints figures; not a test
 //        mshconv_bench terrain DIR/Land.msh [ROUNDS]   (stage timings, bench/terrain_bench.cpp)
 //        mshconv_bench png [ROUNDS]                    (PNG settings, bench/png_bench.cpp)
-//        mshconv_bench json FILE [ROUNDS]              (json_scan vs RapidJSON, json_bench.cpp)
+//        mshconv_bench json FILE [ROUNDS]              (sidecar parse vs simdjson, json_bench.cpp)
 //        mshconv_bench --profile glb|glb-tinygltf|obj [N]
 //                                only N passes of that export (for callgrind/perf)
 #include "conversion/game_files.hpp"

@@ -93,7 +93,7 @@ int run_terrain_bench(int argc, char** argv) {
     sidecar::TerrainSidecar parsed;
     const double t_parse = median_ms(rounds, [&] {
         // As the import command reads it (either layout).
-        parsed = *conversion::read_terrain_sidecar(
+        parsed = *sidecar::read_terrain_sidecar(
             ByteView(reinterpret_cast<const uint8_t*>(sidecar_text.data()), sidecar_text.size()),
             "bench");
     });

@@ -236,7 +236,7 @@ bool rebuild_map(const Job& job, const fs::path& file, const fs::path& sidecar_p
                  const fs::path& target, bool full_read) {
     mshconv::Io& io = job.io;
     const std::optional<sidecar::TerrainSidecar> sc =
-        read_terrain_sidecar(io.read(sidecar_path).bytes, sidecar_path.string());
+        sidecar::read_terrain_sidecar(io.read(sidecar_path).bytes, sidecar_path.string());
     if (!sc) throw FormatError(sidecar_path.string(), Location::whole(), "not a terrain sidecar");
     const TerrainImportSettings settings{file.string(), sidecar_path.string(), false, full_read};
     std::vector<std::string> warnings;

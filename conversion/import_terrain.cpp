@@ -18,13 +18,11 @@ namespace msh::conversion {
 
 namespace fs = std::filesystem;
 
-namespace {} // namespace
-
 std::optional<sidecar::TerrainSidecar> terrain_sidecar(const Job& job, const ImportSidecar& found) {
     if (!found.found) return std::nullopt;
     const fs::path& sc = found.path;
     const Payload text = read_payload(job.io, sc); // not copied: a map's sidecar is megabytes
-    return read_terrain_sidecar(text, sc.string());
+    return sidecar::read_terrain_sidecar(text, sc.string());
 }
 
 void import_terrain(const Job& caller, const Address& in, const std::string& out_spec,

@@ -9,7 +9,7 @@
 #include "formats/file_io.hpp"
 #include "formats/gltf.hpp"
 #include "formats/obj.hpp"
-#include "sidecar/json_scan.hpp"
+#include "sidecar/json_at.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,13 +35,11 @@ fs::path with_format(const fs::path& file) {
 std::string export_field(Io& io, const fs::path& sidecar, const char* field) {
     try {
         const Payload file = read_payload(io, sidecar);
-        const std::string_view text(reinterpret_cast<const char*>(file.data()), file.size());
-        // Only the `export` member is read: a big sidecar is not scanned past it.
-        if (const auto record_text = sidecar::json_scan::find_member(text, "export")) {
-            const nlohmann::json record = nlohmann::json::parse(*record_text);
-            if (record.is_object() && record.contains(field) && record[field].is_string())
-                return record[field].get<std::string>();
-        }
+        sidecar::ParsedJson parsed;
+        if (!parsed.parse(file)) return "";
+        const sidecar::JsonAt doc(parsed.root(), "", sidecar.string());
+        if (doc.has("export") && doc["export"].has(field) && doc["export"][field].is_string())
+            return doc["export"][field].as<std::string>();
     } catch (const std::exception&) {
     }
     return "";

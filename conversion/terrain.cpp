@@ -17,7 +17,6 @@
 #include "model_import.hpp"
 #include "scene/transform.hpp"
 #include "sidecar/json_at.hpp"
-#include "sidecar/json_scan.hpp"
 #include "sidecar/pairing.hpp"
 #include "sidecar/portable_address.hpp"
 #include "sidecar/terrain_sidecar.hpp"
@@ -326,36 +325,6 @@ mapping::TerrainImportResult rebuild_terrain_from_obj(const std::string& obj_tex
     mapping::TerrainImportResult r = mapping::import_terrain_obj(obj_text, sidecar, settings.where);
     r.pairing = sidecar::to_string(pairing);
     return r;
-}
-
-std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
-                                                            const std::string& where) {
-    const std::string_view json_text(reinterpret_cast<const char*>(text.data()), text.size());
-    // One validating scan, then only the members the layout's reader takes: a binding sidecar
-    // whole (its face rows without a DOM), a first-layout one without its readable view.
-    // A model sidecar says so in its "kind": not scanned here (its own reader validates it).
-    if (const auto kind = sidecar::json_scan::peek_plain_member(json_text, "kind");
-        kind && *kind != "terrain")
-        return std::nullopt;
-    std::vector<sidecar::json_scan::Member> members;
-    nlohmann::json doc;
-    sidecar::IntegerRows face_rows;
-    try {
-        members = sidecar::json_scan::object_members(json_text);
-        auto member = [&](const char* key) -> const nlohmann::json {
-            for (const auto& m : members)
-                if (m.key == key) return nlohmann::json::parse(m.value);
-            return nullptr;
-        };
-        if (member("kind") != "terrain") return std::nullopt;
-        doc = member("schema") == sidecar::kBindingSchema
-                  ? sidecar::parse_binding_members(members, where, face_rows)
-                  : sidecar::parse_for_import(members);
-    } catch (const std::exception&) {
-        return std::nullopt; // not JSON: not a terrain sidecar (the model import says why)
-    }
-    if (!sidecar::is_terrain_sidecar(doc)) return std::nullopt;
-    return sidecar::parse_terrain_sidecar(doc, where, face_rows.width ? &face_rows : nullptr);
 }
 
 } // namespace msh::conversion

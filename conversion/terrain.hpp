@@ -138,10 +138,4 @@ mapping::TerrainImportResult rebuild_terrain_from_obj(const std::string& obj_tex
                                                       const sidecar::TerrainSidecar& sidecar,
                                                       const TerrainImportSettings& settings);
 
-// The JSON edge: a terrain sidecar file's bytes -> the typed sidecar; nullopt when the text is
-// not a terrain sidecar (not JSON, or another kind); throws FormatError naming `where` and the
-// field when it is one but damaged.
-std::optional<sidecar::TerrainSidecar> read_terrain_sidecar(ByteView text,
-                                                            const std::string& where);
-
 } // namespace msh::conversion

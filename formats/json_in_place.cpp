@@ -16,35 +16,49 @@
 
 namespace msh {
 
-bool utf8_without_nul(ByteView text) {
+namespace {
+
+// JSON's only control characters outside an escape are the whitespace between tokens.
+bool allowed_control(uint8_t c) {
+    return c == '\t' || c == '\n' || c == '\r';
+}
+
+} // namespace
+
+bool utf8_without_control(ByteView text) {
     const uint8_t* p = text.data();
     const size_t n = text.size();
     size_t i = 0;
     while (i < n) {
 #if defined(__SSE2__)
-        if (n - i >= 16) { // ASCII 16 bytes at a time, up to the first other byte
+        if (n - i >= 16) { // printable ASCII 16 bytes at a time, up to the first other byte
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-            if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) != 0) return false;
-            const unsigned high = unsigned(_mm_movemask_epi8(v));
-            if (high == 0) {
+            const __m128i below_space = _mm_set1_epi8(0x1F);
+            const unsigned other = unsigned(_mm_movemask_epi8(v)) | // a byte >= 0x80
+                                   unsigned(_mm_movemask_epi8(
+                                       _mm_cmpeq_epi8(_mm_max_epu8(v, below_space), below_space)));
+            if (other == 0) {
                 i += 16;
                 continue;
             }
-            i += size_t(std::countr_zero(high)); // to the first byte of another kind
+            i += size_t(std::countr_zero(other)); // to the first byte of another kind
         }
 #endif
         if (n - i >= 8) {
             uint64_t w;
             std::memcpy(&w, p + i, 8);
-            if ((w & 0x8080808080808080ull) == 0) {
-                if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) return false; // a 0
+            // No byte >= 0x80 and none below 0x20: printable ASCII (each byte's high bit, forced
+            // on, survives subtracting 0x20 exactly when its low seven bits are 0x20 or more).
+            constexpr uint64_t kHigh = 0x8080808080808080ull, kSpace = 0x2020202020202020ull;
+            const uint64_t below_space = (((w | kHigh) - kSpace) & kHigh) ^ kHigh;
+            if (((w & kHigh) | below_space) == 0) {
                 i += 8;
                 continue;
             }
         }
         const uint8_t c = p[i];
         if (c < 0x80) {
-            if (c == 0) return false;
+            if (c < 0x20 && !allowed_control(c)) return false;
             ++i;
             continue;
         }
@@ -73,7 +87,7 @@ bool utf8_without_nul(ByteView text) {
 
 bool parse_in_place(ByteView text, std::string& buffer, rapidjson::Document& doc,
                     Precision precision) {
-    if (!utf8_without_nul(text)) return false;
+    if (!utf8_without_control(text)) return false;
     // NUL-terminated, and padded so that an aligned 16-byte load around the end is in the buffer.
     buffer.assign(reinterpret_cast<const char*>(text.data()), text.size());
     buffer.append(16, '\0');

@@ -11,9 +11,11 @@
 
 namespace msh {
 
-// Whether `text` is UTF-8 (no overlong forms, surrogates or code points past U+10FFFF) without a
-// NUL byte (the in-place parse's text ends at one).
-bool utf8_without_nul(ByteView text);
+// Whether `text` is UTF-8 (no overlong forms, surrogates or code points past U+10FFFF) whose only
+// control characters are tab, line feed and carriage return: JSON allows no other anywhere (in a
+// string they are escaped), the in-place parse's text ends at a NUL, and RapidJSON's SSE2 string
+// scan lets 0x1A..0x1F through.
+bool utf8_without_control(ByteView text);
 
 // Decimal numbers to the nearest double (Full, the default flags), or to within a few units in the
 // last place, several times faster, for a reader that uses integers only (Integers: integers are

@@ -39,11 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     });
     fuzz::expect_format_errors([&] {
         const std::optional<sidecar::TerrainSidecar> s =
-            conversion::read_terrain_sidecar(bytes, "fuzz");
+            sidecar::read_terrain_sidecar(bytes, "fuzz");
         if (!s) return;
         const std::string text = sidecar::terrain_sidecar_text(*s);
         fuzz::require(
-            conversion::read_terrain_sidecar(
+            sidecar::read_terrain_sidecar(
                 ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()), "again")
                 .has_value(),
             "a terrain sidecar written back does not read again");

@@ -25,8 +25,7 @@ constexpr uint32_t kMaxGridCells = 4096;
 // An areal float: a number that is a finite f32 (NaN and infinities come as "bits:").
 float read_areal_float(const JsonAt& at) {
     const float f = read_float(at);
-    if (at.json().is_number() && !std::isfinite(f))
-        at.fail("expected a number within the f32 range");
+    if (at.is_number() && !std::isfinite(f)) at.fail("expected a number within the f32 range");
     return f;
 }
 
@@ -267,7 +266,7 @@ ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
     uint64_t vertex_count = 0;
     for (size_t i = 0; i < n; ++i) {
         const JsonAt row = rows[i];
-        if (!row.json().is_array() || row.size() != kArealValues)
+        if (!row.is_array() || row.size() != kArealValues)
             row.fail("expected a row of " + std::to_string(kArealValues) + " values");
         arealmap::Areal& a = r.areals[i];
         float f[kFloatColumns];
@@ -284,7 +283,7 @@ ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
         const uint64_t B = row[13].as<uint32_t>();
         const JsonAt l = links[i];
         const uint64_t pairs = V + 3 * B;
-        if (!l.json().is_array() || l.size() != 2 * pairs)
+        if (!l.is_array() || l.size() != 2 * pairs)
             l.fail("expected V + 3B = " + std::to_string(pairs) + " links (" +
                    std::to_string(2 * pairs) + " values: area_ref, edge_ref each)");
         a.links.resize(size_t(pairs));
@@ -295,7 +294,7 @@ ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
         vertex_count += V;
     }
     const JsonAt vertices = m["vertices"];
-    if (vertices.json().is_object() && vertices.json().contains("fingerprints")) {
+    if (vertices.has("fingerprints")) {
         r.file_vertices = read_file_vertices(vertices, vertex_count, r.areals);
     } else {
         const Bytes block = read_block(vertices);
@@ -331,7 +330,7 @@ ArealRows read_areal_rows(const JsonAt& m, uint32_t areal_count) {
     r.grid_rule = m["grid_rule"].as<bool>();
     if (r.grid_rule) {
         const JsonAt cells = m["grid_cells"];
-        if (!cells.json().is_array() || cells.size() != 2) cells.fail("expected [cellsX, cellsY]");
+        if (!cells.is_array() || cells.size() != 2) cells.fail("expected [cellsX, cellsY]");
         for (size_t k = 0; k < 2; ++k) {
             const uint32_t c = cells[k].as<uint32_t>();
             if (c == 0 || c > kMaxGridCells)

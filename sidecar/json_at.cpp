@@ -26,52 +26,6 @@ std::string pointer_token(const std::string& key) {
     return out;
 }
 
-// `v` as a nlohmann value (its nesting already checked).
-void to_nlohmann(const rapidjson::Value& v, nlohmann::json& out) {
-    switch (v.GetType()) {
-    case rapidjson::kNullType:
-        out = nullptr;
-        return;
-    case rapidjson::kFalseType:
-        out = false;
-        return;
-    case rapidjson::kTrueType:
-        out = true;
-        return;
-    case rapidjson::kNumberType:
-        if (v.IsUint64())
-            out = v.GetUint64();
-        else if (v.IsInt64())
-            out = v.GetInt64();
-        else
-            out = v.GetDouble();
-        return;
-    case rapidjson::kStringType:
-        out = std::string(v.GetString(), v.GetStringLength());
-        return;
-    case rapidjson::kArrayType: {
-        out = nlohmann::json::array();
-        auto& array = out.get_ref<nlohmann::json::array_t&>();
-        array.resize(v.Size());
-        for (rapidjson::SizeType i = 0; i < v.Size(); ++i) to_nlohmann(v[i], array[i]);
-        return;
-    }
-    case rapidjson::kObjectType: {
-        out = nlohmann::json::object();
-        auto& object = out.get_ref<nlohmann::json::object_t&>();
-        // Writers sort the keys, so the hint is where each goes; a repeated key: the last wins.
-        for (const auto& m : v.GetObject())
-            to_nlohmann(m.value,
-                        object
-                            .emplace_hint(object.end(),
-                                          std::string(m.name.GetString(), m.name.GetStringLength()),
-                                          nullptr)
-                            ->second);
-        return;
-    }
-    }
-}
-
 // Whether no array or object in `v` nests deeper than `depth_left` (convert's limit).
 bool nesting_within(const rapidjson::Value& v, size_t depth_left) {
     if (v.IsArray()) {
@@ -97,18 +51,6 @@ bool ParsedJson::parse(ByteView text) {
 
 const rapidjson::Value& ParsedJson::root() const {
     return *document_;
-}
-
-nlohmann::json ParsedJson::to_json() const {
-    nlohmann::json out;
-    to_nlohmann(*document_, out);
-    return out;
-}
-
-nlohmann::json parse_json_fast(ByteView text, const std::string& where) {
-    ParsedJson parsed;
-    if (parsed.parse(text)) return parsed.to_json();
-    return parse_json(text, where);
 }
 
 nlohmann::json parse_json(ByteView text, const std::string& where) {
@@ -257,6 +199,43 @@ bool JsonAt::is_array() const {
 
 bool JsonAt::is_string() const {
     return json_ ? json_->is_string() : rapid_->IsString();
+}
+
+bool JsonAt::is_number() const {
+    return number().kind != Number::None;
+}
+
+bool JsonAt::is_unsigned() const {
+    return number().kind == Number::Unsigned;
+}
+
+bool JsonAt::integer_rows(size_t width, std::vector<int64_t>& values) const {
+    if (!is_array()) return false;
+    values.clear();
+    values.reserve(size() * width);
+    if (json_) {
+        for (const nlohmann::json& row : *json_) {
+            if (!row.is_array() || row.size() != width) return false;
+            for (const nlohmann::json& v : row) {
+                if (v.is_number_unsigned() &&
+                    v.get<uint64_t>() <= uint64_t(std::numeric_limits<int64_t>::max()))
+                    values.push_back(int64_t(v.get<uint64_t>()));
+                else if (v.is_number_integer() && !v.is_number_unsigned())
+                    values.push_back(v.get<int64_t>());
+                else
+                    return false;
+            }
+        }
+        return true;
+    }
+    for (const rapidjson::Value& row : rapid_->GetArray()) {
+        if (!row.IsArray() || row.Size() != width) return false;
+        for (const rapidjson::Value& v : row.GetArray()) {
+            if (!v.IsInt64()) return false;
+            values.push_back(v.GetInt64());
+        }
+    }
+    return true;
 }
 
 JsonAt::Number JsonAt::number() const {

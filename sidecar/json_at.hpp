@@ -1,8 +1,9 @@
 // Typed reading of a parsed JSON document with the location in every error: a value and its JSON
 // pointer, so that `at["nodes"][3]["flags"].as<uint16_t>()` either returns the number or throws
-// FormatError("where", at /nodes/3/flags, "expected an integer 0..65535"). Used by the sidecar
-// readers to fill their typed structs. The document is a nlohmann one or, read without converting
-// it, a RapidJSON one (ParsedJson): the same values read the same and fail with the same errors.
+// FormatError("where", at /nodes/3/flags, "expected an integer 0..65535"). Every sidecar reader
+// fills its typed struct through it, from the document RapidJSON parsed in place (ParsedJson). A
+// nlohmann document reads the same, with the same errors: an archive manifest, a batch report, a
+// sidecar a test edited.
 #pragma once
 
 #include "formats/bytes.hpp"
@@ -22,10 +23,6 @@ namespace msh::sidecar {
 
 // The JSON document `text`; FormatError("where", line L, column C, "not JSON: ...") otherwise.
 nlohmann::json parse_json(ByteView text, const std::string& where);
-// The same document, parsed by RapidJSON and converted (a sidecar's megabytes of base64 are copied,
-// not lexed a character at a time: a tenth of the time); what it refuses, or nests deeper than
-// kMaxJsonNesting, goes to parse_json, which says where and why.
-nlohmann::json parse_json_fast(ByteView text, const std::string& where);
 
 // A document RapidJSON parsed in place, to read through JsonAt as it is: converting a sidecar's
 // tables into nlohmann values and reading them there cost more than parsing them.
@@ -37,11 +34,9 @@ class ParsedJson {
     ParsedJson& operator=(const ParsedJson&) = delete;
 
     // False for what RapidJSON refuses and for a document nested deeper than kMaxJsonNesting:
-    // parse_json then says where and why (as parse_json_fast does).
+    // parse_json then says where and why.
     bool parse(ByteView text);
     const rapidjson::Value& root() const;
-    // The document as parse_json_fast gives it.
-    nlohmann::json to_json() const;
 
   private:
     std::string buffer_; // the text the document's strings point into
@@ -78,6 +73,13 @@ class JsonAt {
     bool is_object() const;
     bool is_array() const;
     bool is_string() const;
+    bool is_number() const;
+    // An integer >= 0 (what as<uint64_t>() reads without failing).
+    bool is_unsigned() const;
+    // This array's rows of `width` integers each, row-major, into `values`; false (and `values` in
+    // any state) when it is anything else: the caller reads it again through JsonAt, which names
+    // the value at fault. A terrain's 65,535 face rows without a JsonAt per value.
+    bool integer_rows(size_t width, std::vector<int64_t>& values) const;
 
     template <class T> T as() const {
         if constexpr (std::is_same_v<T, bool>) {

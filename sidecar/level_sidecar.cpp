@@ -3,7 +3,7 @@
 #include "formats/diagnostics.hpp"
 #include "sidecar/base64.hpp"
 #include "sidecar/json_at.hpp"
-#include "sidecar/json_scan.hpp"
+#include "sidecar/json_peek.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/pairing.hpp"
 #include "sidecar/payload_hash.hpp"
@@ -94,7 +94,7 @@ std::optional<LevelSidecar> read_level(const JsonAt& at) {
 std::optional<LevelSidecar> read_level_sidecar(ByteView text, const std::string& where) {
     // Another kind of sidecar (or no JSON at all) is not refused here: the caller tries the next.
     const std::string_view chars(reinterpret_cast<const char*>(text.data()), text.size());
-    const std::optional<std::string_view> kind = json_scan::peek_plain_member(chars, "kind");
+    const std::optional<std::string_view> kind = peek_plain_member(chars, "kind");
     if (kind && *kind != "level") return std::nullopt;
     ParsedJson parsed;
     if (parsed.parse(text)) return read_level(JsonAt(parsed.root(), "", where));

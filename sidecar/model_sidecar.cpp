@@ -3,7 +3,6 @@
 #include "base64.hpp"
 #include "binding_fields.hpp"
 #include "json_at.hpp"
-#include "json_scan.hpp"
 #include "pairing.hpp"
 #include "readable_writer.hpp"
 
@@ -257,21 +256,23 @@ ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, Expo
 
 namespace {
 
-// The sidecar without its original image (`image_base64`: the image's text, read apart).
-ModelSidecar parse_with_image(const json& doc, const std::string& where,
-                              const std::string_view* image_base64, bool description = true) {
-    const JsonAt at(doc, "", where);
-    if (!doc.is_object()) at.fail(std::string("not a ") + kSchema + " document");
-    // (Compared as JSON values: a member of another type is a mismatch, not an exception.)
-    if (!doc.contains("schema") || doc["schema"] != kSchema)
+// Whether `at` is a string equal to `text` (a member of another type is a mismatch).
+bool is_text(const JsonAt& at, std::string_view text) {
+    return at.is_string() && at.as_string_view() == text;
+}
+
+// A first-layout sidecar: the record and the original image (decoded from the text as parsed);
+// with `description` the readable description of the model too.
+ModelSidecar parse_with_image(const JsonAt& at, bool description = true) {
+    if (!at.is_object()) at.fail(std::string("not a ") + kSchema + " document");
+    if (!at.has("schema") || !is_text(at["schema"], kSchema))
         at["schema"].fail(std::string("not a ") + kSchema + " document");
-    if (!doc.contains("kind") || doc["kind"] != "msh-model")
+    if (!at.has("kind") || !is_text(at["kind"], "msh-model"))
         at["kind"].fail("sidecar is not for an MSH model");
     ModelSidecar s;
     const JsonAt image = at["original_image"];
     try {
-        s.original_image =
-            image_base64 ? from_base64(*image_base64) : from_base64(image.as<std::string>());
+        s.original_image = from_base64(image.as_string_view());
     } catch (const std::invalid_argument& e) {
         image.fail(std::string("original_image: ") + e.what());
     }
@@ -280,7 +281,7 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
         source["size"].fail("original_image is " + std::to_string(s.original_image.size()) +
                             " bytes, the sidecar says " +
                             std::to_string(source["size"].as<uint64_t>()));
-    const PayloadHashCheck hash = check_payload_hash(source.json(), s.original_image);
+    const PayloadHashCheck hash = check_payload_hash(source, s.original_image);
     if (!hash.matches) // a missing member fails as missing
         source[hash.key].fail(
             "original_image does not match its recorded hash (edited or damaged sidecar)");
@@ -293,11 +294,6 @@ ModelSidecar parse_with_image(const json& doc, const std::string& where,
     note_unread_layout(at, s.unread);
     if (description) s.model = read_description(at);
     return s;
-}
-
-// Whether `at` is a string equal to `text` (a member of another type is a mismatch).
-bool is_text(const JsonAt& at, std::string_view text) {
-    return at.is_string() && at.as_string_view() == text;
 }
 
 // A binding sidecar: the record and the binding; the image is rebuilt by the import.
@@ -328,7 +324,7 @@ bool is_binding(const JsonAt& at) {
 ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
     const JsonAt at(doc, "", where);
     if (is_binding(at)) return parse_binding(at);
-    return parse_with_image(doc, where, nullptr);
+    return parse_with_image(at);
 }
 
 namespace {
@@ -562,54 +558,16 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     return text;
 }
 
-// A validating scan (json_scan) hands out the members' spans: each is parsed on its own, and the
-// image's base64 is decoded straight from the text, never copied into a DOM string.
 namespace {
 
-// The members an import reads; with `description` every member.
+// The sidecar read from the document RapidJSON parsed in place (the image's base64 decoded from the
+// text, never copied); what RapidJSON refuses goes to parse_json, which says where and why.
 ModelSidecar read_text(ByteView bytes, const std::string& where, bool description) {
-    static const char* const kForImport[] = {"schema", "kind", "source",
-                                             "export", "wear", "original_image"};
-    const auto wanted = [&](const std::string& key) {
-        if (description) return true;
-        for (const char* k : kForImport)
-            if (key == k) return true;
-        return false;
-    };
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    // A binding sidecar is read whole (decided by the top-level schema), from the RapidJSON
-    // document as parsed: converting its tables to nlohmann values cost more than reading them.
-    if (text.find(std::string("\"") + kBindingSchema + "\"") != std::string_view::npos) {
-        ParsedJson parsed;
-        if (!parsed.parse(bytes)) return parse_model_sidecar(parse_json(bytes, where), where);
-        const JsonAt at(parsed.root(), "", where);
-        if (is_binding(at)) return parse_binding(at);
-        return parse_with_image(parsed.to_json(), where, nullptr);
-    }
-    // No separate nesting pass: the scan refuses what check_json_nesting refuses, and the DOM
-    // fallback below runs that check to say where.
-    std::vector<json_scan::Member> members;
-    try {
-        members = json_scan::object_members(text);
-    } catch (const std::invalid_argument&) {
-        return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
-    }
-
-    json doc = json::object();
-    std::optional<std::string_view> image;
-    try {
-        for (const json_scan::Member& m : members) {
-            if (!wanted(m.key)) continue;
-            if (m.key == "original_image" && (image = json_scan::plain_string(m.value))) {
-                doc[m.key] = "";
-                continue;
-            }
-            doc[m.key] = json::parse(m.value.begin(), m.value.end());
-        }
-    } catch (const json::exception&) { // valid grammar nlohmann still refuses (a number overflow)
-        return parse_model_sidecar(parse_json(bytes, where), where); // it says where and why
-    }
-    return parse_with_image(doc, where, image ? &*image : nullptr, description);
+    ParsedJson parsed;
+    if (!parsed.parse(bytes)) return parse_model_sidecar(parse_json(bytes, where), where);
+    const JsonAt at(parsed.root(), "", where);
+    if (is_binding(at)) return parse_binding(at);
+    return parse_with_image(at, description);
 }
 
 } // namespace

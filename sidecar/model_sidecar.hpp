@@ -132,7 +132,7 @@ ModelSidecar read_model_sidecar(ByteView text, const std::string& where);
 // What an import uses: the original image (size and hash checked), `source`, `export` and `wear`
 // read as read_model_sidecar reads them; the readable view (`model`: container, nodes, slots,
 // batches, ...) is left empty, its text only checked to be JSON. The import restores from the
-// image and never reads that view, and parsing it was a quarter of a game folder's rebuild.
+// image and never reads that view.
 ModelSidecar read_model_sidecar_for_import(ByteView text, const std::string& where);
 
 } // namespace msh::sidecar

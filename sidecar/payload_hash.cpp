@@ -36,9 +36,4 @@ PayloadHashCheck check_payload_hash(const JsonAt& object, ByteView bytes) {
     return check;
 }
 
-PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes) {
-    const std::string where; // no error is raised
-    return check_payload_hash(JsonAt(object, "", where), bytes);
-}
-
 } // namespace msh::sidecar

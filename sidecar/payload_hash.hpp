@@ -9,8 +9,6 @@
 
 #include "formats/bytes.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <string>
 
@@ -38,6 +36,5 @@ struct PayloadHashCheck {
 // Checks `bytes` against the hash `object` records: "xxh3_64" when present, else the older
 // "fnv1a64". A member of the wrong type is a mismatch.
 PayloadHashCheck check_payload_hash(const JsonAt& object, ByteView bytes);
-PayloadHashCheck check_payload_hash(const nlohmann::json& object, ByteView bytes);
 
 } // namespace msh::sidecar

@@ -207,21 +207,6 @@ SourceRecord read_source(const JsonAt& at) {
     return s;
 }
 
-// A row value of an integer type: the common case checked on the value itself, an error through
-// JsonAt for its pointer (building a pointer per value would cost more than the read).
-template <class T> T cell(const json& v, const JsonAt& row, size_t k) {
-    if (v.is_number_unsigned()) {
-        const uint64_t x = v.get<uint64_t>();
-        if (x <= uint64_t(std::numeric_limits<T>::max())) return T(x);
-    } else if (v.is_number_integer()) {
-        const int64_t x = v.get<int64_t>();
-        if (x >= int64_t(std::numeric_limits<T>::min()) &&
-            x <= int64_t(std::numeric_limits<T>::max()))
-            return T(x);
-    }
-    return row[k].as<T>(); // throws at /faces/rows/<i>/<k>
-}
-
 } // namespace
 
 std::optional<TerrainBinding> bind_terrain(const terrain::Terrain& t, ByteView land_msh,
@@ -547,7 +532,7 @@ void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& d
     }
 }
 
-TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_rows) {
+TerrainBinding read_terrain_binding(const JsonAt& doc) {
     TerrainBinding b;
     b.msh_source = read_source(doc["source"]);
     b.land_msh = read_archive(doc["container"], doc["blocks"]);
@@ -569,14 +554,15 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
     const size_t width = columns.size();
     const size_t shift = b.indices_in_file ? 3 : 0; // the columns after the indices
     const JsonAt rows = faces["rows"];
-    const bool scanned = face_rows && face_rows->width == width;
-    const size_t n = scanned ? face_rows->rows() : rows.size();
+    // All rows at once where they are rows of integers; otherwise row by row, which names the
+    // value at fault.
+    std::vector<int64_t> cells;
+    const bool scanned = rows.integer_rows(width, cells);
+    const size_t n = scanned ? cells.size() / width : rows.size();
     b.faces.resize(n);
     if (scanned) {
-        // The same checks as below, on the values the text scan read.
-        const int64_t* v = face_rows->values.data();
         auto value = [&](size_t i, size_t k, int64_t lo, int64_t hi) {
-            const int64_t x = v[i * width + k];
+            const int64_t x = cells[i * width + k];
             if (x < lo || x > hi)
                 throw FormatError(doc.where(),
                                   Location::at_pointer("/faces/rows/" + std::to_string(i) + "/" +
@@ -602,29 +588,28 @@ TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_r
         }
     }
     for (size_t i = 0; i < n && !scanned; ++i) {
-        const json& r = rows.json()[i];
-        if (!r.is_array() || r.size() != width)
-            rows[i].fail("expected a row of " + std::to_string(width) + " values");
         const JsonAt row = rows[i];
+        if (!row.is_array() || row.size() != width)
+            row.fail("expected a row of " + std::to_string(width) + " values");
         terrain::Face& f = b.faces[i];
-        f.flags = cell<uint32_t>(r[0], row, 0);
-        f.material = cell<uint8_t>(r[1], row, 1);
-        f.aux = cell<uint8_t>(r[2], row, 2);
-        f.unk06 = cell<uint16_t>(r[3], row, 3);
+        f.flags = row[0].as<uint32_t>();
+        f.material = row[1].as<uint8_t>();
+        f.aux = row[2].as<uint8_t>();
+        f.unk06 = row[3].as<uint16_t>();
         f.v = {0, 0, 0};
         for (size_t k = 0; k < 3; ++k) {
-            if (!b.indices_in_file) f.v[k] = cell<uint16_t>(r[4 + k], row, 4 + k);
-            f.n[k] = cell<uint16_t>(r[7 - shift + k], row, 7 - shift + k);
-            f.normal[k] = cell<int16_t>(r[10 - shift + k], row, 10 - shift + k);
+            if (!b.indices_in_file) f.v[k] = row[4 + k].as<uint16_t>();
+            f.n[k] = row[7 - shift + k].as<uint16_t>();
+            f.normal[k] = row[10 - shift + k].as<int16_t>();
         }
-        f.edge_class = cell<uint8_t>(r[13 - shift], row, 13 - shift);
-        f.unk27 = cell<uint8_t>(r[14 - shift], row, 14 - shift);
+        f.edge_class = row[13 - shift].as<uint8_t>();
+        f.unk27 = row[14 - shift].as<uint8_t>();
     }
     if (b.indices_in_file) {
         const JsonAt carried = doc["face_indices"]["rows"];
         for (size_t i = 0; i < carried.size(); ++i) {
             const JsonAt r = carried[i];
-            if (!r.json().is_array() || r.size() != 4) r.fail("expected [face, i0, i1, i2]");
+            if (!r.is_array() || r.size() != 4) r.fail("expected [face, i0, i1, i2]");
             const uint32_t f = r[0].as<uint32_t>();
             if (f >= n) r[0].fail("no face " + std::to_string(f));
             if (b.carried_indices.count(f)) r[0].fail("face " + std::to_string(f) + " again");

@@ -34,7 +34,6 @@
 #include "areal_rows.hpp"
 #include "formats/arealmap.hpp"
 #include "formats/terrain.hpp"
-#include "integer_rows.hpp"
 #include "model_binding.hpp"
 #include "readable_writer.hpp"
 
@@ -156,8 +155,7 @@ void add_terrain_binding_json(const TerrainBinding& binding, nlohmann::json& doc
 void defer_terrain_binding(const TerrainBinding& binding, const nlohmann::json& doc,
                            Deferred& deferred);
 
-// Reads them; every problem is a FormatError at its JSON pointer. `face_rows`: the face rows read
-// from the text without a DOM (scan_integer_rows), when /faces/rows holds only a placeholder.
-TerrainBinding read_terrain_binding(const JsonAt& doc, const IntegerRows* face_rows = nullptr);
+// Reads them; every problem is a FormatError at its JSON pointer.
+TerrainBinding read_terrain_binding(const JsonAt& doc);
 
 } // namespace msh::sidecar

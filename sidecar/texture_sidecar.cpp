@@ -3,7 +3,6 @@
 #include "base64.hpp"
 #include "binding_fields.hpp"
 #include "json_at.hpp"
-#include "json_scan.hpp"
 #include "model_sidecar.hpp"
 #include "payload_hash.hpp"
 #include "portable_address.hpp"
@@ -101,29 +100,25 @@ json to_json(const TextureSidecar& s) {
 
 namespace {
 
-// The sidecar; `original_base64`, when given, is the original's base64 read apart from the DOM
-// (doc's "original"."base64" is then a placeholder).
-TextureSidecar parse_with_original(const json& doc, const std::string& where,
-                                   const std::string_view* original_base64) {
-    const JsonAt at(doc, "", where);
-    if (!doc.is_object()) at.fail("bad texm sidecar: not a JSON object");
+// A first-layout sidecar: the original payload (decoded from the text as parsed) and its header.
+TextureSidecar parse_with_original(const JsonAt& at) {
+    if (!at.is_object()) at.fail("bad texm sidecar: not a JSON object");
     if (at["schema"].as<std::string>() != kSchema)
         at["schema"].fail("bad texm sidecar: schema is not " + std::string(kSchema));
     if (at["kind"].as<std::string>() != "texm")
         at["kind"].fail("bad texm sidecar: kind is not \"texm\" (a model sidecar?)");
     TextureSidecar s;
     s.layout = 1;
-    s.where = where;
+    s.where = at.where();
     const JsonAt o = at["original"];
     try {
-        s.original = original_base64 ? from_base64(*original_base64)
-                                     : from_base64(o["base64"].as<std::string>());
+        s.original = from_base64(o["base64"].as_string_view());
     } catch (const std::invalid_argument& e) {
         o["base64"].fail(std::string("bad texm sidecar: ") + e.what());
     }
     if (s.original.size() != o["size"].as<uint64_t>())
         o["size"].fail("bad texm sidecar: original payload size does not match");
-    const PayloadHashCheck hash = check_payload_hash(o.json(), s.original);
+    const PayloadHashCheck hash = check_payload_hash(o, s.original);
     if (!hash.matches) // a missing member fails as missing
         o[hash.key].fail(
             "bad texm sidecar: original payload hash does not match (edited sidecar?)");
@@ -161,10 +156,19 @@ TextureSidecar parse_with_original(const json& doc, const std::string& where,
 
 } // namespace
 
+namespace {
+
+TextureSidecar parse_texture_sidecar(const JsonAt& at) {
+    if (at.is_object() && at.has("schema") && at["schema"].is_string() &&
+        at["schema"].as_string_view() == kBindingSchema)
+        return read_binding_texture(at);
+    return parse_with_original(at);
+}
+
+} // namespace
+
 TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
-    if (doc.is_object() && doc.contains("schema") && doc["schema"] == kBindingSchema)
-        return read_binding_texture(JsonAt(doc, "", where));
-    return parse_with_original(doc, where, nullptr);
+    return parse_texture_sidecar(JsonAt(doc, "", where));
 }
 
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
@@ -178,45 +182,13 @@ std::string texture_sidecar_text(const TextureSidecar& sidecar) {
     return readable_text(doc, kReadableWidth, deferred, base64_size(sidecar.original.size()));
 }
 
-// A binding sidecar is parsed whole (RapidJSON, in place). A first-layout one as the model sidecar:
-// a validating scan hands out the members, each is parsed on its own, and the original's base64
-// (megabytes for a large texture) is decoded straight from the text.
+// Either layout is read from the document RapidJSON parsed in place (the original's base64,
+// megabytes for a large texture, decoded from the text, never copied); what RapidJSON refuses goes
+// to parse_json, which says where and why.
 TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
-    // The scan bounds the nesting (json_scan.hpp); the DOM fallback says where it is too deep.
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    json doc = json::object();
-    std::optional<std::string_view> original;
-    bool binding = false;
-    try {
-        const std::vector<json_scan::Member> members = json_scan::object_members(text);
-        for (const json_scan::Member& m : members)
-            binding |= m.key == "schema" && json_scan::plain_string(m.value) == kBindingSchema;
-        for (const json_scan::Member& m : binding ? std::vector<json_scan::Member>() : members) {
-            if (m.key != "original" || m.value.empty() || m.value.front() != '{') {
-                doc[m.key] = json::parse(m.value.begin(), m.value.end());
-                continue;
-            }
-            json payload = json::object();
-            original.reset(); // a repeated member replaces the earlier one, as in a DOM
-            for (const json_scan::Member& p : json_scan::object_members(m.value)) {
-                if (p.key == "base64" && (original = json_scan::plain_string(p.value))) {
-                    payload[p.key] = "";
-                    continue;
-                }
-                payload[p.key] = json::parse(p.value.begin(), p.value.end());
-            }
-            doc[m.key] = std::move(payload);
-        }
-    } catch (const std::exception&) { // not JSON, or a number nlohmann refuses
-        return parse_texture_sidecar(parse_json(bytes, where), where); // it says where and why
-    }
-    if (binding) {
-        ParsedJson parsed; // read in place, as the model's binding sidecar
-        if (parsed.parse(bytes)) return read_binding_texture(JsonAt(parsed.root(), "", where));
-        const json refused = parse_json(bytes, where); // says where and why, or reads it
-        return read_binding_texture(JsonAt(refused, "", where));
-    }
-    return parse_with_original(doc, where, original ? &*original : nullptr);
+    ParsedJson parsed;
+    if (!parsed.parse(bytes)) return parse_texture_sidecar(parse_json(bytes, where), where);
+    return parse_texture_sidecar(JsonAt(parsed.root(), "", where));
 }
 
 } // namespace msh::sidecar

@@ -39,8 +39,8 @@ VERBS = {
     "export_level": "conversion/convert.hpp",
     "import_level": "conversion/convert.hpp",
 }
-# Below conversion/, `validate` is a format module's check of its own IR (formats/*.hpp, the JSON
-# scanner), not the verb: a different name would say less.
+# Below conversion/, `validate` is a format module's check of its own IR (formats/*.hpp), not the
+# verb: a different name would say less.
 IR_CHECKS = {("validate", "formats"), ("validate", "sidecar")}
 
 # verb -> its settings struct; every stage of the verb takes exactly this one.

@@ -415,8 +415,9 @@ BOOST_AUTO_TEST_CASE(round_trips_stay_byte_identical_under_the_face_and_batch_re
     conversion::write_outputs(dir.path, tx.files);
     const std::string ttext = sidecar::terrain_sidecar_text(tx.sidecar);
     BOOST_TEST(ttext.find("land2-land1") != std::string::npos);
-    const sidecar::TerrainSidecar tsc =
-        sidecar::parse_terrain_sidecar(sidecar::parse_for_import(ttext), "Land.sidecar.json");
+    const sidecar::TerrainSidecar tsc = *sidecar::read_terrain_sidecar(
+        ByteView(reinterpret_cast<const uint8_t*>(ttext.data()), ttext.size()),
+        "Land.sidecar.json");
     BOOST_TEST((tsc.record.readings.face_material == FaceMaterial::Land2First));
     std::vector<std::string> warnings;
     const scene::Scene ms = conversion::read_terrain_scene_file(dir.path / "Land.glb", warnings);

@@ -1,14 +1,16 @@
 // The terrain sidecar's fast paths (part of the terrain_export suite): the table-driven base64
-// against RFC 4648 and round trips, the validating JSON scanner against nlohmann's verdict on
-// valid and broken texts, the import-side parse (only what the import reads) against a full
-// parse, and the text writer (face rows, one line per areal) against the decoded level.
+// against RFC 4648 and round trips, the sidecar readers' parse against nlohmann's verdict on
+// valid and broken texts, the quick look for a sidecar's kind, a first-layout sidecar read back
+// whole, and the text writer (face rows, one line per areal) against the decoded level.
 #include "formats/arealmap.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/json_nesting.hpp"
+#include "formats/rapidjson.hpp"
 #include "formats/terrain.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/base64.hpp"
-#include "sidecar/json_scan.hpp"
+#include "sidecar/json_at.hpp"
+#include "sidecar/json_peek.hpp"
 #include "sidecar/model_sidecar.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "sidecar/terrain_sidecar.hpp"
@@ -55,13 +57,10 @@ std::string sidecar_text_of(const samples::GeneratedMap& m) {
     return sidecar::terrain_sidecar_text(s);
 }
 
-bool scanner_accepts(const std::string& text) {
-    try {
-        sidecar::json_scan::validate(text);
-        return true;
-    } catch (const std::invalid_argument&) {
-        return false;
-    }
+// Whether the sidecar readers' parse takes `text` (what it refuses, parse_json reports).
+bool reader_accepts(const std::string& text) {
+    sidecar::ParsedJson parsed;
+    return parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 } // namespace
@@ -157,7 +156,7 @@ BOOST_AUTO_TEST_CASE(fnv1a64_continues_over_parts) {
             0x85944171f73967e8ull);
 }
 
-BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
+BOOST_AUTO_TEST_CASE(sidecar_parser_agrees_with_nlohmann) {
     const std::vector<std::string> texts = {
         "{}", "[]", "0", "-0", "1.5e+3", "-12.25E-2", "\"\"", "true", "false", "null",
         " { \"a\" : [1, 2, {\"b\": null}], \"c\": \"x\\\"y\\\\z\\/\\b\\f\\n\\r\\t\\u00e9\" } ",
@@ -168,25 +167,25 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
         std::string("\"a\x01\""), "\"\xc3\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"",
         "\"\xf5\x80\x80\x80\"", "\"\xe2\x82\"", "1 2", "{} x", "[1]]", "{\"a\":[}"};
     for (const std::string& t : texts)
-        BOOST_TEST(scanner_accepts(t) == json::accept(t), "text: " << t.substr(0, 40));
+        BOOST_TEST(reader_accepts(t) == json::accept(t), "text: " << t.substr(0, 40));
     // The same values as array elements and member values (scanned there without value()).
     for (const std::string& t : texts)
         for (const std::string& inside : {"[" + t + "]", "[1, " + t + " ]", "{\"k\":" + t + "}",
                                           "{\"j\": 2, \"k\": " + t + "}"})
-            BOOST_TEST(scanner_accepts(inside) == json::accept(inside),
+            BOOST_TEST(reader_accepts(inside) == json::accept(inside),
                        "text: " << inside.substr(0, 40));
-    // Long strings (the scanner skips plain runs 16 bytes at a time): one special byte or
+    // Long strings (their encoding is checked eight bytes at a time): one special byte or
     // sequence at every position of a 40-byte run, valid or not.
     for (const std::string special :
          {"\x01", "\x1f", "\xc3\xa9", "\xff", "\xc0\xaf", "\\n", "\\q", "\"", "\x7f", " "})
         for (size_t at = 0; at <= 40; ++at) {
             const std::string t =
                 "[\"" + std::string(at, 'a') + special + std::string(40 - at, 'b') + "\"]";
-            BOOST_TEST(scanner_accepts(t) == json::accept(t), "special at " << at << ": " << t);
+            BOOST_TEST(reader_accepts(t) == json::accept(t), "special at " << at << ": " << t);
         }
     // Nesting: the bound of check_json_nesting, kMaxJsonNesting levels of arrays or objects, one
-    // more refused (an empty one too), so that the sidecar readers need no second pass over the
-    // text before nlohmann parses its members (nlohmann's parser and destructors recurse).
+    // more refused (an empty one too): what the readers take, parse_json's DOM could hold too
+    // (nlohmann's parser and destructors recurse).
     const auto arrays = [](size_t levels) {
         return std::string(levels, '[') + std::string(levels, ']');
     };
@@ -207,26 +206,16 @@ BOOST_AUTO_TEST_CASE(json_scanner_agrees_with_nlohmann) {
          {arrays(kMaxJsonNesting), objects(kMaxJsonNesting), "[" + arrays(kMaxJsonNesting) + "]",
           "{\"a\": " + objects(kMaxJsonNesting) + "}", arrays(kMaxJsonNesting + 1), arrays(100000),
           std::string(kMaxJsonNesting, '[') + "{}" + std::string(kMaxJsonNesting, ']')})
-        BOOST_TEST(scanner_accepts(t) == nesting_accepts(t), t.size() << " characters");
-    BOOST_TEST(scanner_accepts(arrays(kMaxJsonNesting)));
-    BOOST_TEST(!scanner_accepts(arrays(kMaxJsonNesting + 1)));
-    BOOST_TEST(!scanner_accepts(objects(kMaxJsonNesting + 1)));
-
-    const auto members = sidecar::json_scan::object_members(
-        "{\"k\\u0031\": [1, 2] , \"s\":\"plain\",\"e\":\"a\\nb\", \"o\": {\"x\": 1}}");
-    BOOST_TEST_REQUIRE(members.size() == 4u);
-    BOOST_TEST(members[0].key == "k1");
-    BOOST_TEST(std::string(members[0].value) == "[1, 2]");
-    BOOST_TEST(std::string(*sidecar::json_scan::plain_string(members[1].value)) == "plain");
-    BOOST_TEST(!sidecar::json_scan::plain_string(members[2].value).has_value());
-    BOOST_TEST(std::string(members[3].value) == "{\"x\": 1}");
-    BOOST_CHECK_THROW(sidecar::json_scan::object_members("[1]"), std::invalid_argument);
+        BOOST_TEST(reader_accepts(t) == nesting_accepts(t), t.size() << " characters");
+    BOOST_TEST(reader_accepts(arrays(kMaxJsonNesting)));
+    BOOST_TEST(!reader_accepts(arrays(kMaxJsonNesting + 1)));
+    BOOST_TEST(!reader_accepts(objects(kMaxJsonNesting + 1)));
 }
 
-// The quick look for a sidecar's "kind": where it answers, it answers what the validating scan
-// reads (the first member of that name, as read_terrain_sidecar takes it).
+// The quick look for a sidecar's "kind": where it answers, it answers what the parse reads (the
+// first member of that name: the look stops there).
 BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_scan) {
-    using sidecar::json_scan::peek_plain_member;
+    using sidecar::peek_plain_member;
     std::vector<std::string> answered = {
         R"({"kind":"terrain"})", R"( { "a" : [1, "]}\"", {"kind": "inner"}], "kind" : "model" } )",
         R"({"s":"x\\","t":"\"kind\": \"no\"","kind":"model","kind":"second"})",
@@ -242,9 +231,13 @@ BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_scan) {
     for (const std::string& t : answered) {
         const auto kind = peek_plain_member(t, "kind");
         BOOST_TEST_REQUIRE(kind.has_value(), t);
+        sidecar::ParsedJson parsed;
+        BOOST_TEST_REQUIRE(
+            parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(t.data()), t.size())), t);
         std::string first;
-        for (const auto& m : sidecar::json_scan::object_members(t))
-            if (m.key == "kind" && first.empty()) first = json::parse(m.value).get<std::string>();
+        for (const auto& m : parsed.root().GetObject())
+            if (std::string_view(m.name.GetString()) == "kind" && first.empty())
+                first = m.value.GetString();
         BOOST_TEST(std::string(*kind) == first, t);
     }
     // No answer (the validating reader decides): no such member, an escaped value or key, text
@@ -257,33 +250,16 @@ BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_scan) {
         BOOST_TEST(!peek_plain_member(t, "kind").has_value(), t);
 }
 
-// find_member reads up to the member it is asked for: text after it is not scanned, text before
-// it must be valid, and a member only nested deeper is not the outer object's.
-BOOST_AUTO_TEST_CASE(json_scanner_finds_a_member_without_reading_past_it) {
-    using sidecar::json_scan::find_member;
-    const auto found =
-        find_member("{\"a\": {\"export\": 1}, \"export\": {\"f\": \"glb\"} x", "export");
-    BOOST_TEST_REQUIRE(found.has_value());
-    BOOST_TEST(std::string(*found) == "{\"f\": \"glb\"}");
-    BOOST_TEST(!find_member("{\"a\": {\"export\": 1}}", "export").has_value());
-    BOOST_TEST(std::string(*find_member("{\"e\\u0078port\": 2}", "export")) == "2");
-    BOOST_CHECK_THROW(find_member("{\"a\": [1,], \"export\": 1}", "export"), std::invalid_argument);
-    BOOST_CHECK_THROW(find_member("{\"a\": 1} x", "export"), std::invalid_argument);
-    BOOST_CHECK_THROW(find_member("[1]", "export"), std::invalid_argument);
-}
-
-BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
+BOOST_AUTO_TEST_CASE(first_layout_sidecar_reads_back_whole) {
     const samples::GeneratedMap& m = small_map();
     const std::string text = sidecar_text_of(m);
-    const json full = json::parse(text);
-    const json kept = sidecar::parse_for_import(text);
-    for (auto it = full.begin(); it != full.end(); ++it) {
-        const bool readable = it.key() == "terrain" || it.key() == "areal_map" ||
-                              it.key() == "land_msh_directory" || it.key() == "land_map_directory";
-        BOOST_TEST(kept.contains(it.key()) == !readable, it.key());
-        if (!readable) BOOST_TEST((kept[it.key()] == it.value()), it.key());
-    }
-    const sidecar::TerrainSidecar sc = sidecar::parse_terrain_sidecar(kept, "kept");
+    auto bytes = [](const std::string& t) {
+        return ByteView(reinterpret_cast<const uint8_t*>(t.data()), t.size());
+    };
+    const std::optional<sidecar::TerrainSidecar> read =
+        sidecar::read_terrain_sidecar(bytes(text), "kept");
+    BOOST_TEST_REQUIRE(read.has_value());
+    const sidecar::TerrainSidecar& sc = *read;
     BOOST_TEST((sc.land_msh == m.land_msh));
     BOOST_TEST_REQUIRE(sc.land_map.has_value());
     BOOST_TEST((*sc.land_map == m.land_map));
@@ -293,19 +269,19 @@ BOOST_AUTO_TEST_CASE(import_parse_keeps_what_the_import_reads) {
     BOOST_TEST((sc.record.wear2_rows == m.layer2));
     BOOST_TEST(sc.record.map_source == "Land.map");
     BOOST_TEST(sidecar::terrain_sidecar_text(sc) == text);
-    // A broken text is refused even where the import would not look.
+    // A broken text is refused even where the import would not look (the readable face rows).
     std::string broken = text;
     const size_t rows = broken.find("\"rows\"");
     BOOST_TEST_REQUIRE(rows != std::string::npos);
     broken.insert(broken.find('[', rows) + 1, "01,");
-    BOOST_CHECK_THROW(sidecar::parse_for_import(broken), std::invalid_argument);
+    BOOST_TEST(!sidecar::read_terrain_sidecar(bytes(broken), "broken").has_value());
 }
 
 // Land.msh / Land.map payloads of an older sidecar carry "fnv1a64" instead of
 // "xxh3_64": read and checked the same way.
 BOOST_AUTO_TEST_CASE(payload_hashes_of_older_sidecars_still_check) {
     const samples::GeneratedMap& m = small_map();
-    json kept = sidecar::parse_for_import(sidecar_text_of(m));
+    json kept = json::parse(sidecar_text_of(m));
     BOOST_TEST(kept["land_msh"]["xxh3_64"] == sidecar::hex64(sidecar::payload_hash(m.land_msh)));
     for (const char* field : {"land_msh", "land_map"}) {
         const Bytes& bytes = std::string_view(field) == "land_msh" ? m.land_msh : m.land_map;

@@ -348,7 +348,7 @@ BOOST_AUTO_TEST_CASE(every_sample_map_file_imports_as_reading_it_does) {
                 const conversion::TerrainExport x =
                     conversion::encode_terrain(level.export_input(), settings);
                 conversion::write_outputs(dir.path, x.files);
-                const auto sc = conversion::read_terrain_sidecar(
+                const auto sc = sidecar::read_terrain_sidecar(
                     to_bytes(sidecar::terrain_sidecar_text(x.sidecar)), "t.sidecar.json");
                 BOOST_TEST_REQUIRE(sc.has_value());
                 BOOST_TEST(sc->record.written.recorded());
