@@ -193,6 +193,7 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
     if (const auto size = m.find("size"); size != m.end() && size->size() == 2)
         out.width = (*size)[0].get<int>(), out.height = (*size)[1].get<int>();
     out.views = std::move(p.cameras);
+    out.facts = std::move(p.facts);
     out.metadata_json = m.dump(2) + "\n";
     return out;
 }

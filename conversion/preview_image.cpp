@@ -212,8 +212,10 @@ Sheet draw_sheet(const Subject& subject, const PreviewSettings& s,
     return sheet;
 }
 
-nlohmann::json bounds_json(const std::vector<render::Vec3>& gltf_points) {
-    if (gltf_points.empty()) return nullptr;
+// The points' box in MSH axes; none for no point.
+std::optional<std::array<std::array<float, 3>, 2>>
+bounds_of(const std::vector<render::Vec3>& gltf_points) {
+    if (gltf_points.empty()) return std::nullopt;
     std::array<float, 3> lo{}, hi{};
     bool first = true;
     for (const auto& p : gltf_points) {
@@ -224,37 +226,90 @@ nlohmann::json bounds_json(const std::vector<render::Vec3>& gltf_points) {
         }
         first = false;
     }
-    return {lo, hi};
+    return std::array<std::array<float, 3>, 2>{lo, hi};
 }
 
-// The materials of a scene and the textures they name (phase 0), for the facts: the names, the
-// textures used, and each material with its texture (null: untextured) in the same order.
-void material_facts(const scene::Scene& sc, nlohmann::json& facts) {
-    std::vector<std::string> materials;
+// The materials of a scene and the textures they name (phase 0), for the facts: each material
+// with its texture (none: untextured) in the scene's order, and the textures used.
+void material_facts(const scene::Scene& sc, mshconv::PreviewFacts& facts) {
     std::set<std::string> textures;
-    nlohmann::json material_textures = nlohmann::json::array();
     for (const scene::Material& m : sc.materials) {
         if (m.name.rfind("areal_", 0) == 0) continue;
-        materials.push_back(m.name);
         const auto& mat = m.extras.is_object() && m.extras.contains("material")
                               ? m.extras["material"]
                               : nlohmann::json();
-        nlohmann::json texture = nullptr;
+        std::optional<std::string> texture;
         if (mat.is_object() && mat.contains("phase0") && mat["phase0"].contains("texture") &&
             mat["phase0"]["texture"].is_string() && m.base_color)
-            texture = mat["phase0"]["texture"];
+            texture = mat["phase0"]["texture"].get<std::string>();
         else if (m.base_color)
             texture = m.base_color->name;
-        if (texture.is_string()) textures.insert(texture.get<std::string>());
-        material_textures.push_back({{"material", m.name}, {"texture", texture}});
+        if (texture) textures.insert(*texture);
+        facts.materials.push_back({m.name, texture});
     }
-    facts["materials"] = materials;
-    facts["textures"] = std::vector<std::string>(textures.begin(), textures.end());
-    facts["material_textures"] = std::move(material_textures);
+    facts.textures.assign(textures.begin(), textures.end());
+}
+
+// The facts of a preview of `kind` as the metadata writes them: each kind its own members.
+nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& f) {
+    nlohmann::json j;
+    if (kind == "texture") {
+        j["format"] = f.format;
+        j["width"] = f.width;
+        j["height"] = f.height;
+        j["mips"] = f.mips;
+        j["palette"] = f.palette;
+        j["pages"] = f.pages;
+        return j;
+    }
+    j["bounds"] = f.bounds ? nlohmann::json(*f.bounds) : nlohmann::json(nullptr);
+    std::vector<std::string> names;
+    nlohmann::json material_textures = nlohmann::json::array();
+    for (const mshconv::PreviewMaterial& m : f.materials) {
+        names.push_back(m.name);
+        material_textures.push_back(
+            {{"material", m.name},
+             {"texture", m.texture ? nlohmann::json(*m.texture) : nlohmann::json(nullptr)}});
+    }
+    j["materials"] = names;
+    j["textures"] = f.textures;
+    j["material_textures"] = std::move(material_textures);
+    if (kind == "map") {
+        j["faces"] = f.faces;
+        j["vertices"] = f.vertices;
+        j["areals"] = f.areals;
+        nlohmann::json classes = nlohmann::json::array();
+        for (const mshconv::PreviewArealClass& c : f.areal_classes)
+            classes.push_back({{"class", c.id},
+                               {"areals", c.areals},
+                               {"colour", c.colour},
+                               {"fill_alpha", c.fill_alpha}});
+        j["areal_classes"] = std::move(classes);
+        return j;
+    }
+    j["nodes"] = f.nodes;
+    j["triangles"] = f.triangles;
+    if (kind == "model") {
+        j["vertices"] = f.vertices;
+        j["lods"] = f.lods;
+        j["groups"] = f.groups;
+        j["shown"] = {
+            {"lod", f.shown_lod}, {"group", f.shown_group}, {"triangles", f.shown_triangles}};
+        if (f.animated) j["animation"] = {{"frames", uint64_t(f.frames)}, {"keys", f.keys}};
+        return j;
+    }
+    j["meshes"] = f.meshes; // a scene, or a level's
+    if (f.animated) j["animation"] = {{"seconds", f.seconds}, {"frames", f.frames}};
+    if (kind == "level") {
+        j["objects"] = f.objects;
+        j["unresolved"] = f.unresolved;
+        j["distinct_models"] = f.distinct_models;
+    }
+    return j;
 }
 
 Preview finish(Sheet sheet, const std::string& kind, const std::string& address, uint64_t hash,
-               nlohmann::json facts, std::vector<std::string> warnings) {
+               mshconv::PreviewFacts facts, std::vector<std::string> warnings) {
     Preview p;
     p.png = std::move(sheet.png);
     // The metadata names files without the input's folders, in its warnings too.
@@ -265,11 +320,15 @@ Preview finish(Sheet sheet, const std::string& kind, const std::string& address,
         for (std::string& w : recorded)
             for (size_t at = w.find(folder); at != std::string::npos; at = w.find(folder, at))
                 w.erase(at, folder.size());
-    p.metadata = {
-        {"kind", kind},       {"source", source},          {"hash", sidecar::hex64(hash)},
-        {"size", sheet.size}, {"facts", std::move(facts)}, {"views", std::move(sheet.views)}};
+    p.metadata = {{"kind", kind},
+                  {"source", source},
+                  {"hash", sidecar::hex64(hash)},
+                  {"size", sheet.size},
+                  {"facts", facts_json(kind, facts)},
+                  {"views", std::move(sheet.views)}};
     if (!recorded.empty()) p.metadata["warnings"] = std::move(recorded);
     p.cameras = std::move(sheet.cameras);
+    p.facts = std::move(facts);
     p.warnings = std::move(warnings);
     return p;
 }
@@ -412,23 +471,27 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
     if (s.strip > 0 && !animated) throw PreviewError("the model has no animation to strip");
     Sheet sheet = draw_sheet(subject, s, {});
 
-    nlohmann::json facts;
-    facts["nodes"] = model.node_count();
-    facts["vertices"] = model.vertex_count();
-    facts["triangles"] = model.triangles.size();
+    mshconv::PreviewFacts facts;
+    facts.nodes = model.node_count();
+    facts.vertices = model.vertex_count();
+    facts.triangles = model.triangles.size();
     std::set<int> lods, groups;
     for (const Node& n : model.nodes)
         for (int l = 0; l < kLods; ++l)
             for (int g = 0; g < kGroups; ++g)
                 if (n.slot(l, g) != kNone) lods.insert(l), groups.insert(g);
-    facts["lods"] = std::vector<int>(lods.begin(), lods.end());
-    facts["groups"] = std::vector<int>(groups.begin(), groups.end());
-    facts["shown"] = {{"lod", s.lod}, {"group", s.group}, {"triangles", sheet.triangles}};
-    if (animated)
-        facts["animation"] = {{"frames", model.animation.frame_count},
-                              {"keys", model.animation.keys.size()}};
+    facts.lods.assign(lods.begin(), lods.end());
+    facts.groups.assign(groups.begin(), groups.end());
+    facts.shown_lod = s.lod;
+    facts.shown_group = s.group;
+    facts.shown_triangles = sheet.triangles;
+    facts.animated = animated;
+    if (animated) {
+        facts.frames = model.animation.frame_count;
+        facts.keys = model.animation.keys.size();
+    }
     material_facts(ms.scene, facts);
-    facts["bounds"] = bounds_json(
+    facts.bounds = bounds_of(
         sheet.rest_points
             ? *sheet.rest_points
             : preview_draw::draw_list(ms.scene, {}, kBoundsOnly, textures, warnings).framed);
@@ -456,16 +519,17 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
     };
     if (s.strip > 0 && seconds <= 0) throw PreviewError("the scene has no animation to strip");
     Sheet sheet = draw_sheet(subject, s, {});
-    nlohmann::json facts;
-    facts["nodes"] = sc.nodes.size();
-    facts["meshes"] = sc.meshes.size();
-    facts["triangles"] = sheet.triangles;
-    if (seconds > 0) facts["animation"] = {{"seconds", seconds}, {"frames", subject.frames}};
+    mshconv::PreviewFacts facts;
+    facts.nodes = sc.nodes.size();
+    facts.meshes = sc.meshes.size();
+    facts.triangles = sheet.triangles;
+    facts.animated = seconds > 0;
+    if (facts.animated) facts.seconds = seconds, facts.frames = subject.frames;
     material_facts(sc, facts);
-    facts["bounds"] =
-        bounds_json(sheet.rest_points
-                        ? *sheet.rest_points
-                        : preview_draw::draw_list(sc, {}, kBoundsOnly, textures, warnings).framed);
+    facts.bounds =
+        bounds_of(sheet.rest_points
+                      ? *sheet.rest_points
+                      : preview_draw::draw_list(sc, {}, kBoundsOnly, textures, warnings).framed);
     return finish(std::move(sheet), "scene", address, content_hash(bytes), std::move(facts),
                   std::move(warnings));
 }
@@ -481,9 +545,10 @@ Preview preview_level(const LevelExportInput& input, const PreviewSettings& s,
     Preview p =
         preview_scene(built.scene, input.mission.bytes, input.mission.address, settings, cache);
     p.metadata["kind"] = "level";
-    p.metadata["facts"]["objects"] = built.summary.objects;
-    p.metadata["facts"]["unresolved"] = built.summary.unresolved;
-    p.metadata["facts"]["distinct_models"] = built.summary.models;
+    p.facts.objects = built.summary.objects;
+    p.facts.unresolved = built.summary.unresolved;
+    p.facts.distinct_models = built.summary.models;
+    p.metadata["facts"] = facts_json("level", p.facts);
     for (std::string& w : built.warnings) p.warnings.push_back(std::move(w));
     return p;
 }
@@ -511,21 +576,17 @@ Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& 
         for (const auto& a : ts.map->areals) ++classes[a.class_id];
     Sheet sheet = draw_sheet(subject, s, classes);
 
-    nlohmann::json facts;
-    facts["faces"] = ts.terrain->faces.size();
-    facts["vertices"] = ts.terrain->positions.size();
-    facts["areals"] = ts.map ? ts.map->areals.size() : 0;
-    nlohmann::json class_facts = nlohmann::json::array();
+    mshconv::PreviewFacts facts;
+    facts.faces = ts.terrain->faces.size();
+    facts.vertices = ts.terrain->positions.size();
+    facts.areals = ts.map ? ts.map->areals.size() : 0;
     for (const auto& [id, count] : classes)
-        class_facts.push_back(
-            {{"class", id},
-             {"areals", count},
-             {"colour",
-              hex_colour(mapping::kArealClassColours[id % mapping::kArealClassColours.size()])},
-             {"fill_alpha", preview_draw::kFillAlpha}});
-    facts["areal_classes"] = class_facts;
+        facts.areal_classes.push_back(
+            {id, count,
+             hex_colour(mapping::kArealClassColours[id % mapping::kArealClassColours.size()]),
+             preview_draw::kFillAlpha});
     material_facts(ts.scene, facts);
-    facts["bounds"] = bounds_json(sheet.rest_points ? *sheet.rest_points : subject.draw(0).framed);
+    facts.bounds = bounds_of(sheet.rest_points ? *sheet.rest_points : subject.draw(0).framed);
     uint64_t hash = content_hash(input.land_msh);
     if (input.land_map) hash ^= content_hash(input.land_map->bytes) * 0x100000001b3ULL;
     return finish(std::move(sheet), "map", input.address, hash, std::move(facts),
@@ -582,13 +643,13 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     flat.viewport = {int(ox), int(oy), int(fitted.width), int(fitted.height)};
     sheet.views.push_back(preview_draw::camera_json(flat));
     sheet.cameras.push_back(std::move(flat));
-    nlohmann::json facts;
-    facts["format"] = t.header.format == 0 ? "indexed" : std::to_string(t.header.format);
-    facts["width"] = base.width;
-    facts["height"] = base.height;
-    facts["mips"] = t.levels.size();
-    facts["palette"] = !t.palette.empty();
-    facts["pages"] = t.page ? t.page->size() : 0;
+    mshconv::PreviewFacts facts;
+    facts.format = t.header.format == 0 ? "indexed" : std::to_string(t.header.format);
+    facts.width = int(base.width);
+    facts.height = int(base.height);
+    facts.mips = t.levels.size();
+    facts.palette = !t.palette.empty();
+    facts.pages = t.page ? t.page->size() : 0;
     return finish(std::move(sheet), "texture", address, content_hash(bytes), std::move(facts), {});
 }
 

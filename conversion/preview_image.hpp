@@ -77,6 +77,7 @@ struct Preview {
     // or a tool can project geometry the same way).
     nlohmann::json metadata;
     std::vector<mshconv::PreviewCamera> cameras; // the views' cameras, typed ("views" above)
+    mshconv::PreviewFacts facts;                 // typed ("facts" above)
     std::vector<std::string> warnings;
 };
 

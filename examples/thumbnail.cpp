@@ -17,6 +17,7 @@ int main(int argc, char** argv) try {
     const mshconv::Preview p = mshconv::preview(request, disk);
     std::printf("%s: %zu-byte PNG, 128 x 128, a %s\n", request.input.c_str(), p.png.size(),
                 mshconv::to_string(p.kind));
+    std::printf("%zu triangles, %zu materials\n", p.facts.triangles, p.facts.materials.size());
     // The view's camera puts any point of the model on the picture: here its origin.
     if (const auto at = mshconv::project(p.views.at(0), {0, 0, 0}))
         std::printf("its origin at pixel (%.1f, %.1f)\n", (*at)[0], (*at)[1]);

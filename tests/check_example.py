@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """examples/roundtrip on every model of the sample corpus: each archive entry goes to GLB and back
 through the library API and must give its archive back byte for byte, with a GLB on disk; and
-examples/thumbnail draws each model of static.rlb to a PNG in memory (its size and kind
+examples/thumbnail draws each model of static.rlb to a PNG in memory (its size, kind and facts
 printed, the PNG written only when asked) whose pixels are not all transparent; and
 examples/batch_folder converts the whole corpus folder to GLB and PNG with its progress callback
 and back, giving every file of the folder back byte for byte; and examples/error_place reads the
@@ -74,7 +74,8 @@ with tempfile.TemporaryDirectory() as work:
         r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", entry], capture_output=True,
                            text=True)
         if (r.returncode != 0 or "-byte PNG, 128 x 128" not in r.stdout or os.path.exists(png)
-                or not re.search(r"its origin at pixel \(-?[0-9.]+, -?[0-9.]+\)", r.stdout)):
+                or not re.search(r"its origin at pixel \(-?[0-9.]+, -?[0-9.]+\)", r.stdout)
+                or not re.search(r"^[1-9][0-9]* triangles, [1-9][0-9]* materials$", r.stdout, re.M)):
             sys.exit(f"FAIL thumbnail {entry} (in memory): exit {r.returncode} {r.stdout}{r.stderr}")
         r = subprocess.run([thumbnail, f"{work}/corpus/static.rlb", entry, png],
                            capture_output=True, text=True)

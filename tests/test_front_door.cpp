@@ -544,6 +544,93 @@ BOOST_AUTO_TEST_CASE(a_previews_cameras_put_points_on_the_picture) {
     BOOST_TEST(!mshconv::project(t.views[0], {0, 0, 0}).has_value());
 }
 
+// A preview's typed facts agree with what `info` reads of the same input, with a box whose
+// corners are known, and with the metadata's JSON, which is written from them.
+BOOST_AUTO_TEST_CASE(a_previews_facts_are_typed) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    std::string model, map, mission, texture;
+    for (const auto& f : msh::test::corpus()) {
+        const std::string& p = f.relative_path;
+        if (p.ends_with("animals.rlb")) model = p + ":A_BIG.msh";
+        if (map.empty() && p.ends_with("/Land.msh")) map = p;
+        if (mission.empty() && p.ends_with("/data.tma")) mission = p;
+        if (p.ends_with("Textures.lib")) texture = p + ":DEFAULT.0";
+    }
+    BOOST_TEST_REQUIRE(!model.empty());
+    BOOST_TEST_REQUIRE(!map.empty());
+    BOOST_TEST_REQUIRE(!mission.empty());
+    auto facts_json = [](const mshconv::Preview& p) {
+        return nlohmann::json::parse(p.metadata_json)["facts"];
+    };
+    mshconv::PreviewRequest request{model};
+    request.sources.game_dir = "";
+    const mshconv::Preview m = mshconv::preview(request, io);
+    const mshconv::ModelInfo mi = *mshconv::info(model, io).model;
+    BOOST_TEST(m.facts.nodes == mi.node_count);
+    BOOST_TEST(m.facts.vertices == mi.vertex_count);
+    BOOST_TEST(m.facts.triangles == mi.triangle_count);
+    BOOST_TEST(m.facts.animated == (mi.frame_count > 0));
+    BOOST_TEST(m.facts.frames == double(mi.frame_count));
+    BOOST_TEST(m.facts.keys == mi.key_count);
+    std::set<int> lods;
+    for (const auto& u : mi.lod_group_usage) lods.insert(u.lod);
+    BOOST_TEST((m.facts.lods == std::vector<int>(lods.begin(), lods.end())));
+    BOOST_TEST(m.facts.shown_triangles > 0u);
+    BOOST_TEST(m.facts.shown_triangles <= m.facts.triangles);
+    BOOST_TEST_REQUIRE(m.facts.bounds.has_value());
+    BOOST_TEST_REQUIRE(!m.facts.materials.empty());
+    const nlohmann::json mj = facts_json(m);
+    BOOST_TEST(mj["vertices"] == m.facts.vertices);
+    BOOST_TEST(mj["bounds"][1][2] == (*m.facts.bounds)[1][2]);
+    BOOST_TEST(mj["material_textures"].size() == m.facts.materials.size());
+    BOOST_TEST(mj["materials"][0] == m.facts.materials[0].name);
+
+    const mshconv::Preview t = mshconv::preview({texture}, io);
+    const mshconv::TextureInfo ti = *mshconv::info(texture, io).texture;
+    BOOST_TEST(t.facts.width == int(ti.width));
+    BOOST_TEST(t.facts.height == int(ti.height));
+    BOOST_TEST(t.facts.mips == ti.mip_count);
+    BOOST_TEST(t.facts.palette == ti.embedded_palette);
+    BOOST_TEST(facts_json(t)["format"] == t.facts.format);
+    BOOST_TEST(!t.facts.bounds.has_value());
+
+    const mshconv::Preview g = mshconv::preview({map}, io);
+    BOOST_TEST((g.kind == mshconv::PreviewKind::Map));
+    BOOST_TEST(g.facts.faces == mshconv::info(map, io).terrain->faces);
+    size_t by_class = 0;
+    for (const mshconv::PreviewArealClass& c : g.facts.areal_classes) {
+        by_class += c.areals;
+        BOOST_TEST(c.colour.size() == 7u);
+    }
+    BOOST_TEST(g.facts.areals > 0u);
+    BOOST_TEST(by_class == g.facts.areals);
+    BOOST_TEST(facts_json(g)["areal_classes"].size() == g.facts.areal_classes.size());
+
+    const mshconv::Preview l = mshconv::preview({mission}, io);
+    BOOST_TEST((l.kind == mshconv::PreviewKind::Level));
+    BOOST_TEST(l.facts.objects == mshconv::info(mission, io).mission->objects);
+    BOOST_TEST(l.facts.distinct_models > 0u); // a unit's parts are models of their own
+    BOOST_TEST(l.facts.unresolved <= l.facts.objects);
+    BOOST_TEST(facts_json(l)["objects"] == l.facts.objects);
+
+    // A box from (1, -2, 3) to (3, -1, 6) in the OBJ's axes (glTF's): MSH (x, -z, y).
+    std::string obj = "o box\n";
+    for (int i = 0; i < 8; ++i)
+        obj += "v " + std::to_string(i & 1 ? 3 : 1) + " " + std::to_string(i & 2 ? -1 : -2) + " " +
+               std::to_string(i & 4 ? 6 : 3) + "\n";
+    for (const char* face : {"1 3 4 2", "5 6 8 7", "1 2 6 5", "3 7 8 4", "1 5 7 3", "2 4 8 6"})
+        obj += std::string("f ") + face + "\n";
+    io.put("box.obj", std::vector<uint8_t>(obj.begin(), obj.end()));
+    const mshconv::Preview b = mshconv::preview({"box.obj"}, io);
+    BOOST_TEST(b.facts.meshes == 1u);
+    BOOST_TEST(b.facts.triangles == 12u);
+    BOOST_TEST(!b.facts.animated);
+    BOOST_TEST_REQUIRE(b.facts.bounds.has_value());
+    const std::array<float, 3> lo{1, -6, -2}, hi{3, -3, -1};
+    BOOST_TEST(((*b.facts.bounds)[0] == lo));
+    BOOST_TEST(((*b.facts.bounds)[1] == hi));
+}
+
 BOOST_AUTO_TEST_CASE(memory_io_lists_folders_and_writes_sets_whole) {
     mshconv::MemoryIo io;
     io.put("a/b/c.txt", {1});

@@ -5,13 +5,14 @@
 //
 //   const mshconv::Preview p = mshconv::preview({"static.rlb:TANK.msh"}, io);
 //   // p.png: the picture; p.views: each view's camera (project() puts a point on the picture);
-//   // p.metadata_json: the same with counts, bounds and materials, as --metadata writes it
+//   // p.facts: counts, bounds and materials; p.metadata_json: all of it, as --metadata writes it
 #pragma once
 
 #include <mshconv/convert.hpp>
 #include <mshconv/io.hpp>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -77,13 +78,63 @@ struct PreviewCamera {
 std::optional<std::array<double, 2>> project(const PreviewCamera& camera,
                                              const std::array<double, 3>& point);
 
+// A material the preview drew and the texture its first phase names (none: untextured).
+struct PreviewMaterial {
+    std::string name;
+    std::optional<std::string> texture;
+};
+
+// A class of a map's areals: how many, and the overlay's colour ("#rrggbb") and fill alpha.
+struct PreviewArealClass {
+    uint32_t id = 0;
+    size_t areals = 0;
+    std::string colour;
+    double fill_alpha = 0;
+};
+
+// What the preview drew, counted: the metadata's "facts". A field that is not the kind's stays
+// empty or 0.
+struct PreviewFacts {
+    // Every kind but a texture: the drawn points at rest, in MSH axes (none: nothing drawn), and
+    // the materials (in the scene's order; the areal overlay's not) with the distinct textures
+    // they name, sorted.
+    std::optional<std::array<std::array<float, 3>, 2>> bounds; // min, max
+    std::vector<PreviewMaterial> materials;
+    std::vector<std::string> textures;
+    // A model: nodes, vertices and triangles in the file; a scene or level: nodes, meshes and the
+    // triangles drawn.
+    size_t nodes = 0, meshes = 0, vertices = 0, triangles = 0;
+    // A model: the LODs and groups its nodes fill, and the LOD, group and triangles drawn.
+    std::vector<int> lods, groups;
+    int shown_lod = 0, shown_group = 0;
+    size_t shown_triangles = 0;
+    // A model's animation (frames and keys) or a scene's (seconds, and frames at the preview's
+    // fps).
+    bool animated = false;
+    double frames = 0, seconds = 0;
+    size_t keys = 0;
+    // A map: its faces and vertices, and its areals by class.
+    size_t faces = 0, areals = 0;
+    std::vector<PreviewArealClass> areal_classes;
+    // A level: the placed objects, those whose model was not found, and the distinct models.
+    size_t objects = 0, unresolved = 0, distinct_models = 0;
+    // A texture: its pixel format ("indexed", or the format number), first level's size, mip
+    // levels, atlas pages and whether it has a palette.
+    std::string format;
+    int width = 0, height = 0;
+    size_t mips = 0, pages = 0;
+    bool palette = false;
+};
+
 struct Preview {
     std::vector<uint8_t> png;
     PreviewKind kind = PreviewKind::Model;
     std::string source;               // the input as drawn (ARCHIVE:ENTRY)
     int width = 0, height = 0;        // the picture (a grid's, a strip's, a turntable frame's)
     std::vector<PreviewCamera> views; // each view's camera (a strip's or turntable's: a frame's)
-    std::string metadata_json; // all of the above and the facts: counts, bounds, materials, ...
+    PreviewFacts facts;
+    std::string
+        metadata_json; // all of the above as JSON, as `mshconv preview --metadata` writes it
 };
 
 // Throws UsageError on bad options, std::runtime_error on an input it cannot draw. Warnings
