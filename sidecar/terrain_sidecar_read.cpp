@@ -10,8 +10,6 @@
 
 namespace msh::sidecar {
 
-using nlohmann::json;
-
 namespace {
 
 Bytes decode_payload(const JsonAt& doc, const std::string& field) {
