@@ -254,7 +254,7 @@ void material_facts(const scene::Scene& sc, mshconv::PreviewFacts& facts) {
 nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& f) {
     nlohmann::json j;
     if (kind == "texture") {
-        j["format"] = f.format;
+        j["format"] = f.format == 0 ? "indexed" : std::to_string(f.format);
         j["width"] = f.width;
         j["height"] = f.height;
         j["mips"] = f.mips;
@@ -644,7 +644,7 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     sheet.views.push_back(preview_draw::camera_json(flat));
     sheet.cameras.push_back(std::move(flat));
     mshconv::PreviewFacts facts;
-    facts.format = t.header.format == 0 ? "indexed" : std::to_string(t.header.format);
+    facts.format = t.header.format;
     facts.width = int(base.width);
     facts.height = int(base.height);
     facts.mips = t.levels.size();

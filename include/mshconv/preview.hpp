@@ -118,9 +118,9 @@ struct PreviewFacts {
     std::vector<PreviewArealClass> areal_classes;
     // A level: the placed objects, those whose model was not found, and the distinct models.
     size_t objects = 0, unresolved = 0, distinct_models = 0;
-    // A texture: its pixel format ("indexed", or the format number), first level's size, mip
-    // levels, atlas pages and whether it has a palette.
-    std::string format;
+    // A texture: its Texm pixel format (0: indexed; TextureInfo::format_name names it), first
+    // level's size, mip levels, atlas pages and whether it has a palette.
+    uint32_t format = 0;
     int width = 0, height = 0;
     size_t mips = 0, pages = 0;
     bool palette = false;
