@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <rapidjson/fwd.h>
 
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -40,7 +41,8 @@ class ParsedJson {
 
   private:
     std::string buffer_; // the text the document's strings point into
-    std::unique_ptr<rapidjson::Document> document_;
+    std::unique_ptr<rapidjson::MemoryPoolAllocator<rapidjson::CrtAllocator>> allocator_;
+    std::unique_ptr<rapidjson::Document> document_; // its values in allocator_
 };
 
 class JsonAt {
@@ -76,10 +78,11 @@ class JsonAt {
     bool is_number() const;
     // An integer >= 0 (what as<uint64_t>() reads without failing).
     bool is_unsigned() const;
-    // This array's rows of `width` integers each, row-major, into `values`; false (and `values` in
-    // any state) when it is anything else: the caller reads it again through JsonAt, which names
-    // the value at fault. A terrain's 65,535 face rows without a JsonAt per value.
-    bool integer_rows(size_t width, std::vector<int64_t>& values) const;
+    // Hands `row` each row of this array as `width` integers (its index and values), in order;
+    // false at the first row that is anything else, when the caller reads the array again through
+    // JsonAt, which names the value at fault. A terrain's 65,535 face rows without a JsonAt per
+    // value, nor a copy of them all.
+    bool integer_rows(size_t width, const std::function<void(size_t, const int64_t*)>& row) const;
 
     template <class T> T as() const {
         if constexpr (std::is_same_v<T, bool>) {

@@ -554,15 +554,13 @@ TerrainBinding read_terrain_binding(const JsonAt& doc) {
     const size_t width = columns.size();
     const size_t shift = b.indices_in_file ? 3 : 0; // the columns after the indices
     const JsonAt rows = faces["rows"];
-    // All rows at once where they are rows of integers; otherwise row by row, which names the
-    // value at fault.
-    std::vector<int64_t> cells;
-    const bool scanned = rows.integer_rows(width, cells);
-    const size_t n = scanned ? cells.size() / width : rows.size();
+    // Straight from the parsed rows where they are rows of integers; otherwise again through
+    // JsonAt, which names the value at fault.
+    const size_t n = rows.size();
     b.faces.resize(n);
-    if (scanned) {
-        auto value = [&](size_t i, size_t k, int64_t lo, int64_t hi) {
-            const int64_t x = cells[i * width + k];
+    const bool scanned = rows.integer_rows(width, [&](size_t i, const int64_t* cells) {
+        auto value = [&](size_t k, int64_t lo, int64_t hi) {
+            const int64_t x = cells[k];
             if (x < lo || x > hi)
                 throw FormatError(doc.where(),
                                   Location::at_pointer("/faces/rows/" + std::to_string(i) + "/" +
@@ -571,22 +569,20 @@ TerrainBinding read_terrain_binding(const JsonAt& doc) {
                                       std::to_string(hi));
             return x;
         };
-        for (size_t i = 0; i < n; ++i) {
-            terrain::Face& f = b.faces[i];
-            f.flags = uint32_t(value(i, 0, 0, 0xFFFFFFFF));
-            f.material = uint8_t(value(i, 1, 0, 255));
-            f.aux = uint8_t(value(i, 2, 0, 255));
-            f.unk06 = uint16_t(value(i, 3, 0, 65535));
-            f.v = {0, 0, 0};
-            for (size_t k = 0; k < 3; ++k) {
-                if (!b.indices_in_file) f.v[k] = uint16_t(value(i, 4 + k, 0, 65535));
-                f.n[k] = uint16_t(value(i, 7 - shift + k, 0, 65535));
-                f.normal[k] = int16_t(value(i, 10 - shift + k, -32768, 32767));
-            }
-            f.edge_class = uint8_t(value(i, 13 - shift, 0, 255));
-            f.unk27 = uint8_t(value(i, 14 - shift, 0, 255));
+        terrain::Face& f = b.faces[i];
+        f.flags = uint32_t(value(0, 0, 0xFFFFFFFF));
+        f.material = uint8_t(value(1, 0, 255));
+        f.aux = uint8_t(value(2, 0, 255));
+        f.unk06 = uint16_t(value(3, 0, 65535));
+        f.v = {0, 0, 0};
+        for (size_t k = 0; k < 3; ++k) {
+            if (!b.indices_in_file) f.v[k] = uint16_t(value(4 + k, 0, 65535));
+            f.n[k] = uint16_t(value(7 - shift + k, 0, 65535));
+            f.normal[k] = int16_t(value(10 - shift + k, -32768, 32767));
         }
-    }
+        f.edge_class = uint8_t(value(13 - shift, 0, 255));
+        f.unk27 = uint8_t(value(14 - shift, 0, 255));
+    });
     for (size_t i = 0; i < n && !scanned; ++i) {
         const JsonAt row = rows[i];
         if (!row.is_array() || row.size() != width)
