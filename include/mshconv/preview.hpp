@@ -133,8 +133,8 @@ struct Preview {
     int width = 0, height = 0;        // the picture (a grid's, a strip's, a turntable frame's)
     std::vector<PreviewCamera> views; // each view's camera (a strip's or turntable's: a frame's)
     PreviewFacts facts;
-    std::string
-        metadata_json; // all of the above as JSON, as `mshconv preview --metadata` writes it
+    // All of the above as JSON, as `mshconv preview --metadata` writes it.
+    std::string metadata_json;
 };
 
 // Throws UsageError on bad options, std::runtime_error on an input it cannot draw. Warnings
