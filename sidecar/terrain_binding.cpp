@@ -558,7 +558,7 @@ TerrainBinding read_terrain_binding(const JsonAt& doc) {
     // JsonAt, which names the value at fault.
     const size_t n = rows.size();
     b.faces.resize(n);
-    const bool scanned = rows.integer_rows(width, [&](size_t i, const int64_t* cells) {
+    const bool all_integers = rows.integer_rows(width, [&](size_t i, const int64_t* cells) {
         auto value = [&](size_t k, int64_t lo, int64_t hi) {
             const int64_t x = cells[k];
             if (x < lo || x > hi)
@@ -583,7 +583,7 @@ TerrainBinding read_terrain_binding(const JsonAt& doc) {
         f.edge_class = uint8_t(value(13 - shift, 0, 255));
         f.unk27 = uint8_t(value(14 - shift, 0, 255));
     });
-    for (size_t i = 0; i < n && !scanned; ++i) {
+    for (size_t i = 0; i < n && !all_integers; ++i) {
         const JsonAt row = rows[i];
         if (!row.is_array() || row.size() != width)
             row.fail("expected a row of " + std::to_string(width) + " values");
