@@ -168,13 +168,13 @@ BOOST_AUTO_TEST_CASE(sidecar_parser_agrees_with_nlohmann) {
         "\"\xf5\x80\x80\x80\"", "\"\xe2\x82\"", "1 2", "{} x", "[1]]", "{\"a\":[}"};
     for (const std::string& t : texts)
         BOOST_TEST(reader_accepts(t) == json::accept(t), "text: " << t.substr(0, 40));
-    // The same values as array elements and member values (scanned there without value()).
+    // The same values as array elements and member values.
     for (const std::string& t : texts)
         for (const std::string& inside : {"[" + t + "]", "[1, " + t + " ]", "{\"k\":" + t + "}",
                                           "{\"j\": 2, \"k\": " + t + "}"})
             BOOST_TEST(reader_accepts(inside) == json::accept(inside),
                        "text: " << inside.substr(0, 40));
-    // Long strings (their encoding is checked eight bytes at a time): one special byte or
+    // Long strings (their encoding is checked 16 bytes at a time): one special byte or
     // sequence at every position of a 40-byte run, valid or not.
     for (const std::string special :
          {"\x01", "\x1f", "\xc3\xa9", "\xff", "\xc0\xaf", "\\n", "\\q", "\"", "\x7f", " "})
@@ -214,7 +214,7 @@ BOOST_AUTO_TEST_CASE(sidecar_parser_agrees_with_nlohmann) {
 
 // The quick look for a sidecar's "kind": where it answers, it answers what the parse reads (the
 // first member of that name: the look stops there).
-BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_scan) {
+BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_parse) {
     using sidecar::peek_plain_member;
     std::vector<std::string> answered = {
         R"({"kind":"terrain"})", R"( { "a" : [1, "]}\"", {"kind": "inner"}], "kind" : "model" } )",
