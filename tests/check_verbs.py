@@ -41,7 +41,7 @@ VERBS = {
 }
 # Below conversion/, `validate` is a format module's check of its own IR (formats/*.hpp), not the
 # verb: a different name would say less.
-IR_CHECKS = {("validate", "formats"), ("validate", "sidecar")}
+IR_CHECKS = {("validate", "formats")}
 
 # verb -> its settings struct; every stage of the verb takes exactly this one.
 SETTINGS = {
