@@ -209,6 +209,10 @@ bool JsonAt::is_string() const {
     return json_ ? json_->is_string() : rapid_->IsString();
 }
 
+bool JsonAt::is_text(std::string_view text) const {
+    return is_string() && as_string_view() == text;
+}
+
 bool JsonAt::is_number() const {
     return number().kind != Number::None;
 }

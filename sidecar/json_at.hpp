@@ -75,6 +75,8 @@ class JsonAt {
     bool is_object() const;
     bool is_array() const;
     bool is_string() const;
+    // A string equal to `text` (a value of another type is a mismatch, not an error).
+    bool is_text(std::string_view text) const;
     bool is_number() const;
     // An integer >= 0 (what as<uint64_t>() reads without failing).
     bool is_unsigned() const;

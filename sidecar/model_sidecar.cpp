@@ -214,7 +214,7 @@ constexpr std::string_view kVertexIdentity = "TEXCOORD_1 = (Res3 vertex index, R
 void note_unread_layout(const JsonAt& at, std::vector<std::string>& unread) {
     const JsonAt ex = at["export"];
     for (const auto& [key, text] : {std::pair{"axes", kAxes}, {"vertex_identity", kVertexIdentity}})
-        if (ex.has(key) && !(ex[key].is_string() && ex[key].as_string_view() == text))
+        if (ex.has(key) && !ex[key].is_text(text))
             unread.push_back(unread_layout_warning(at.where(), ex[key].pointer(), text));
 }
 
@@ -256,18 +256,13 @@ ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, Expo
 
 namespace {
 
-// Whether `at` is a string equal to `text` (a member of another type is a mismatch).
-bool is_text(const JsonAt& at, std::string_view text) {
-    return at.is_string() && at.as_string_view() == text;
-}
-
 // A first-layout sidecar: the record and the original image (decoded from the text as parsed);
 // with `description` the readable description of the model too.
 ModelSidecar parse_with_image(const JsonAt& at, bool description = true) {
     if (!at.is_object()) at.fail(std::string("not a ") + kSchema + " document");
-    if (!at.has("schema") || !is_text(at["schema"], kSchema))
+    if (!at.has("schema") || !at["schema"].is_text(kSchema))
         at["schema"].fail(std::string("not a ") + kSchema + " document");
-    if (!at.has("kind") || !is_text(at["kind"], "msh-model"))
+    if (!at.has("kind") || !at["kind"].is_text("msh-model"))
         at["kind"].fail("sidecar is not for an MSH model");
     ModelSidecar s;
     const JsonAt image = at["original_image"];
@@ -298,7 +293,7 @@ ModelSidecar parse_with_image(const JsonAt& at, bool description = true) {
 
 // A binding sidecar: the record and the binding; the image is rebuilt by the import.
 ModelSidecar parse_binding(const JsonAt& at) {
-    if (!at.has("kind") || !is_text(at["kind"], "msh-model"))
+    if (!at.has("kind") || !at["kind"].is_text("msh-model"))
         at["kind"].fail("sidecar is not for an MSH model");
     ModelSidecar s;
     const JsonAt source = at["source"];
@@ -316,7 +311,7 @@ ModelSidecar parse_binding(const JsonAt& at) {
 }
 
 bool is_binding(const JsonAt& at) {
-    return at.is_object() && at.has("schema") && is_text(at["schema"], kBindingSchema);
+    return at.is_object() && at.has("schema") && at["schema"].is_text(kBindingSchema);
 }
 
 } // namespace

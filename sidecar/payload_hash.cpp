@@ -29,7 +29,7 @@ PayloadHashCheck check_payload_hash(const JsonAt& object, ByteView bytes) {
         check.key = key;
         check.recorded = true;
         const JsonAt member = object[key];
-        check.matches = member.is_string() && member.as_string_view() == hex64(hash);
+        check.matches = member.is_text(hex64(hash));
         return true;
     };
     if (!compare(kPayloadHashKey, check.xxh3)) compare(kLegacyPayloadHashKey, fnv1a64(bytes));

@@ -71,8 +71,8 @@ void check_record_token(const TerrainSidecar& s, const JsonAt& doc) {
                           "was written, not what to import: restore them");
 }
 
-bool is_string(const JsonAt& object, const char* key, std::string_view value) {
-    return object.has(key) && object[key].is_string() && object[key].as_string_view() == value;
+bool has_text(const JsonAt& object, const char* key, std::string_view text) {
+    return object.has(key) && object[key].is_text(text);
 }
 
 // What the export's record and the WEAR layers say, over what `r` holds.
@@ -111,12 +111,12 @@ void read_export_record(const JsonAt& doc, TerrainExportRecord& r) {
 
 TerrainSidecar parse_terrain_sidecar(const JsonAt& doc) {
     const std::string& where = doc.where();
-    if (!doc.is_object() || !is_string(doc, "kind", "terrain"))
+    if (!doc.is_object() || !has_text(doc, "kind", "terrain"))
         throw FormatError(where, Location::at_pointer("/kind"),
                           "not a terrain sidecar (\"kind\": \"terrain\" expected)");
     TerrainSidecar s;
     s.where = where;
-    if (is_string(doc, "schema", kBindingSchema)) {
+    if (has_text(doc, "schema", kBindingSchema)) {
         s.binding = std::make_shared<const TerrainBinding>(read_terrain_binding(doc));
         if (doc["source"].has("address"))
             s.record.source = doc["source"]["address"].as<std::string>();
@@ -137,7 +137,7 @@ TerrainSidecar parse_terrain_sidecar(const JsonAt& doc) {
     check_record_token(s, doc);
     if (doc.has("conventions") && doc["conventions"].is_object())
         for (const auto& [key, text] : kTerrainConventions)
-            if (doc["conventions"].has(key) && !is_string(doc["conventions"], key, text))
+            if (doc["conventions"].has(key) && !doc["conventions"][key].is_text(text))
                 s.unread.push_back(
                     unread_layout_warning(where, std::string("/conventions/") + key, text));
     return s;
@@ -155,7 +155,7 @@ std::optional<TerrainSidecar> read_terrain_sidecar(ByteView text, const std::str
     ParsedJson parsed;
     if (!parsed.parse(text)) return std::nullopt; // not JSON: the model import says why
     const JsonAt doc(parsed.root(), "", where);
-    if (!doc.is_object() || !is_string(doc, "kind", "terrain")) return std::nullopt;
+    if (!doc.is_object() || !has_text(doc, "kind", "terrain")) return std::nullopt;
     return parse_terrain_sidecar(doc);
 }
 

@@ -159,8 +159,7 @@ TextureSidecar parse_with_original(const JsonAt& at) {
 namespace {
 
 TextureSidecar parse_texture_sidecar(const JsonAt& at) {
-    if (at.is_object() && at.has("schema") && at["schema"].is_string() &&
-        at["schema"].as_string_view() == kBindingSchema)
+    if (at.is_object() && at.has("schema") && at["schema"].is_text(kBindingSchema))
         return read_binding_texture(at);
     return parse_with_original(at);
 }
