@@ -6,6 +6,7 @@
 #include <mshconv/convert.hpp>
 #include <mshconv/inspect.hpp>
 #include <mshconv/preview.hpp>
+#include <mshconv/survey.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -42,6 +43,10 @@ inline constexpr NameTable<mshconv::OverlayStyle> kOverlayStyleNames[] = {
     {mshconv::OverlayStyle::None, "none"},
     {mshconv::OverlayStyle::Outline, "outline"},
     {mshconv::OverlayStyle::Fill, "fill"}};
+inline constexpr NameTable<mshconv::SurveyVerdict> kSurveyVerdictNames[] = {
+    {mshconv::SurveyVerdict::Supported, "supported"},
+    {mshconv::SurveyVerdict::Mixed, "mixed"},
+    {mshconv::SurveyVerdict::Undecided, "undecided"}};
 inline constexpr NameTable<mshconv::ItemKind> kItemKindNames[] = {
     {mshconv::ItemKind::Model, "model"},     {mshconv::ItemKind::Map, "map"},
     {mshconv::ItemKind::Texture, "texture"}, {mshconv::ItemKind::Archive, "archive"},

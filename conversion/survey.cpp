@@ -2,6 +2,7 @@
 // (survey_stats.hpp), the published figures beside its counts, the verdict on each contested
 // reading (formats/readings.hpp), and the JSON report of docs/survey.md, written with the contact
 // sheet (survey_sheet.hpp) as one set.
+#include "enum_names.hpp"
 #include "survey_sheet.hpp"
 #include "survey_stats.hpp"
 
@@ -631,9 +632,11 @@ mshconv::Survey run(const mshconv::SurveyRequest& request, mshconv::Io& io) {
     for (const Problem& p : r.strict) out.strict.push_back({p.where, p.error});
     for (const Verdict& v : verdicts) {
         using mshconv::SurveyVerdict;
-        const SurveyVerdict verdict = v.decided()              ? SurveyVerdict::Supported
-                                      : v.supported == "mixed" ? SurveyVerdict::Mixed
-                                                               : SurveyVerdict::Undecided;
+        // `supported` is the variant, or the verdict's own name.
+        const SurveyVerdict verdict =
+            v.decided()
+                ? SurveyVerdict::Supported
+                : named(kSurveyVerdictNames, v.supported).value_or(SurveyVerdict::Undecided);
         out.readings.push_back({v.name, v.variants, verdict,
                                 verdict == SurveyVerdict::Supported ? v.supported : "",
                                 v.switchable(), v.why, v.offsets, plain_line(v)});
@@ -651,15 +654,7 @@ mshconv::Survey run(const mshconv::SurveyRequest& request, mshconv::Io& io) {
 } // namespace msh::conversion::survey
 
 const char* mshconv::to_string(SurveyVerdict verdict) {
-    switch (verdict) {
-    case SurveyVerdict::Supported:
-        return "supported";
-    case SurveyVerdict::Mixed:
-        return "mixed";
-    case SurveyVerdict::Undecided:
-        break;
-    }
-    return "undecided";
+    return msh::conversion::name_of(msh::conversion::kSurveyVerdictNames, verdict);
 }
 
 mshconv::Survey mshconv::survey(const SurveyRequest& request, Io& io) {
