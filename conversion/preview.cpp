@@ -186,15 +186,13 @@ Preview preview(const PreviewRequest& request, Io& io, const OnMessage& on_messa
     msh::conversion::Preview p = requested_preview(request, io, on_message, nullptr);
     Preview out;
     out.png = std::move(p.png);
-    const nlohmann::json& m = p.metadata;
-    out.kind = msh::conversion::named(msh::conversion::kPreviewKindNames, m.value("kind", ""))
-                   .value_or(PreviewKind::Model);
-    out.source = m.value("source", "");
-    if (const auto size = m.find("size"); size != m.end() && size->size() == 2)
-        out.width = (*size)[0].get<int>(), out.height = (*size)[1].get<int>();
+    out.kind = p.kind;
+    out.source = std::move(p.source);
+    out.width = p.width;
+    out.height = p.height;
     out.views = std::move(p.cameras);
     out.facts = std::move(p.facts);
-    out.metadata_json = m.dump(2) + "\n";
+    out.metadata_json = p.metadata.dump(2) + "\n";
     return out;
 }
 

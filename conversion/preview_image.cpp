@@ -2,6 +2,7 @@
 // metadata records.
 #include "preview_image.hpp"
 
+#include "enum_names.hpp"
 #include "preview_draw.hpp"
 
 #include "formats/anim.hpp"
@@ -251,9 +252,10 @@ void material_facts(const scene::Scene& sc, mshconv::PreviewFacts& facts) {
 }
 
 // The facts of a preview of `kind` as the metadata writes them: each kind its own members.
-nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& f) {
+nlohmann::json facts_json(mshconv::PreviewKind kind, const mshconv::PreviewFacts& f) {
+    using mshconv::PreviewKind;
     nlohmann::json j;
-    if (kind == "texture") {
+    if (kind == PreviewKind::Texture) {
         j["format"] = f.format == 0 ? "indexed" : std::to_string(f.format);
         j["width"] = f.width;
         j["height"] = f.height;
@@ -274,7 +276,7 @@ nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& 
     j["materials"] = names;
     j["textures"] = f.textures;
     j["material_textures"] = std::move(material_textures);
-    if (kind == "map") {
+    if (kind == PreviewKind::Map) {
         j["faces"] = f.faces;
         j["vertices"] = f.vertices;
         j["areals"] = f.areals;
@@ -289,7 +291,7 @@ nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& 
     }
     j["nodes"] = f.nodes;
     j["triangles"] = f.triangles;
-    if (kind == "model") {
+    if (kind == PreviewKind::Model) {
         j["vertices"] = f.vertices;
         j["lods"] = f.lods;
         j["groups"] = f.groups;
@@ -300,7 +302,7 @@ nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& 
     }
     j["meshes"] = f.meshes; // a scene, or a level's
     if (f.animated) j["animation"] = {{"seconds", f.seconds}, {"frames", f.frames}};
-    if (kind == "level") {
+    if (kind == PreviewKind::Level) {
         j["objects"] = f.objects;
         j["unresolved"] = f.unresolved;
         j["distinct_models"] = f.distinct_models;
@@ -308,10 +310,11 @@ nlohmann::json facts_json(const std::string& kind, const mshconv::PreviewFacts& 
     return j;
 }
 
-Preview finish(Sheet sheet, const std::string& kind, const std::string& address, uint64_t hash,
+Preview finish(Sheet sheet, mshconv::PreviewKind kind, const std::string& address, uint64_t hash,
                mshconv::PreviewFacts facts, std::vector<std::string> warnings) {
     Preview p;
     p.png = std::move(sheet.png);
+    p.kind = kind;
     // The metadata names files without the input's folders, in its warnings too.
     const std::string source = sidecar::portable_address(address);
     const std::string folder = address.substr(0, address.size() - source.size());
@@ -320,7 +323,10 @@ Preview finish(Sheet sheet, const std::string& kind, const std::string& address,
         for (std::string& w : recorded)
             for (size_t at = w.find(folder); at != std::string::npos; at = w.find(folder, at))
                 w.erase(at, folder.size());
-    p.metadata = {{"kind", kind},
+    p.source = source;
+    p.width = int(sheet.size[0]);
+    p.height = int(sheet.size[1]);
+    p.metadata = {{"kind", name_of(kPreviewKindNames, kind)},
                   {"source", source},
                   {"hash", sidecar::hex64(hash)},
                   {"size", sheet.size},
@@ -497,8 +503,8 @@ Preview preview_model(const ModelExportInput& input, const PreviewSettings& s,
             : preview_draw::draw_list(ms.scene, {}, kBoundsOnly, textures, warnings).framed);
     uint64_t hash = content_hash(input.model);
     if (input.wear) hash ^= content_hash(input.wear->bytes) * 0x100000001b3ULL;
-    return finish(std::move(sheet), "model", input.address, hash, std::move(facts),
-                  std::move(warnings));
+    return finish(std::move(sheet), mshconv::PreviewKind::Model, input.address, hash,
+                  std::move(facts), std::move(warnings));
 }
 
 Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string& address,
@@ -530,8 +536,8 @@ Preview preview_scene(const scene::Scene& sc, ByteView bytes, const std::string&
         bounds_of(sheet.rest_points
                       ? *sheet.rest_points
                       : preview_draw::draw_list(sc, {}, kBoundsOnly, textures, warnings).framed);
-    return finish(std::move(sheet), "scene", address, content_hash(bytes), std::move(facts),
-                  std::move(warnings));
+    return finish(std::move(sheet), mshconv::PreviewKind::Scene, address, content_hash(bytes),
+                  std::move(facts), std::move(warnings));
 }
 
 Preview preview_level(const LevelExportInput& input, const PreviewSettings& s,
@@ -544,11 +550,12 @@ Preview preview_level(const LevelExportInput& input, const PreviewSettings& s,
     if (settings.view.empty()) settings.view = "top"; // as a map
     Preview p =
         preview_scene(built.scene, input.mission.bytes, input.mission.address, settings, cache);
-    p.metadata["kind"] = "level";
+    p.kind = mshconv::PreviewKind::Level;
+    p.metadata["kind"] = name_of(kPreviewKindNames, p.kind);
     p.facts.objects = built.summary.objects;
     p.facts.unresolved = built.summary.unresolved;
     p.facts.distinct_models = built.summary.models;
-    p.metadata["facts"] = facts_json("level", p.facts);
+    p.metadata["facts"] = facts_json(p.kind, p.facts);
     for (std::string& w : built.warnings) p.warnings.push_back(std::move(w));
     return p;
 }
@@ -589,8 +596,8 @@ Preview preview_terrain(const TerrainExportInput& input, const PreviewSettings& 
     facts.bounds = bounds_of(sheet.rest_points ? *sheet.rest_points : subject.draw(0).framed);
     uint64_t hash = content_hash(input.land_msh);
     if (input.land_map) hash ^= content_hash(input.land_map->bytes) * 0x100000001b3ULL;
-    return finish(std::move(sheet), "map", input.address, hash, std::move(facts),
-                  std::move(warnings));
+    return finish(std::move(sheet), mshconv::PreviewKind::Map, input.address, hash,
+                  std::move(facts), std::move(warnings));
 }
 
 Preview preview_texture(ByteView bytes, const std::string& address, const PreviewSettings& s) {
@@ -650,7 +657,8 @@ Preview preview_texture(ByteView bytes, const std::string& address, const Previe
     facts.mips = t.levels.size();
     facts.palette = !t.palette.empty();
     facts.pages = t.page ? t.page->size() : 0;
-    return finish(std::move(sheet), "texture", address, content_hash(bytes), std::move(facts), {});
+    return finish(std::move(sheet), mshconv::PreviewKind::Texture, address, content_hash(bytes),
+                  std::move(facts), {});
 }
 
 } // namespace msh::conversion

@@ -76,6 +76,9 @@ struct Preview {
     // bounds, materials, textures, ...), views (each view's viewport and camera, so that a test
     // or a tool can project geometry the same way).
     nlohmann::json metadata;
+    mshconv::PreviewKind kind = mshconv::PreviewKind::Model; // typed ("kind" above)
+    std::string source;                                      // "source" above
+    int width = 0, height = 0;                               // "size" above
     std::vector<mshconv::PreviewCamera> cameras; // the views' cameras, typed ("views" above)
     mshconv::PreviewFacts facts;                 // typed ("facts" above)
     std::vector<std::string> warnings;
