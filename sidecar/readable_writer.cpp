@@ -1,5 +1,7 @@
 #include "readable_writer.hpp"
 
+#include "formats/rapidjson.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -8,12 +10,26 @@
 
 namespace msh::sidecar {
 
-// What json::dump() itself uses for the strings it escapes: its serializer over an adapter
-// appending to our text.
+// RapidJSON's writer over our text, one scalar at a time: it escapes strings (refusing invalid
+// UTF-8) and writes doubles in their shortest round-trip form.
 struct ReadableJson::Scalars {
-    explicit Scalars(std::string& out)
-        : serializer(nlohmann::detail::output_adapter<char, std::string>(out), ' ') {}
-    nlohmann::detail::serializer<nlohmann::json> serializer;
+    struct Appender {
+        using Ch = char;
+        std::string* out;
+        void Put(char c) { *out += c; }
+        void Flush() {}
+    };
+    using Writer =
+        rapidjson::Writer<Appender, rapidjson::UTF8<>, rapidjson::UTF8<>, rapidjson::CrtAllocator,
+                          rapidjson::kWriteValidateEncodingFlag>;
+    explicit Scalars(std::string& out) : appender{&out}, writer(appender) {}
+    // A writer holds one root value: each scalar starts afresh.
+    Writer& fresh() {
+        writer.Reset(appender);
+        return writer;
+    }
+    Appender appender;
+    Writer writer;
 };
 
 ReadableJson::ReadableJson(std::string& out, size_t width)
@@ -22,12 +38,16 @@ ReadableJson::ReadableJson(std::string& out, size_t width)
 ReadableJson::~ReadableJson() = default;
 
 void ReadableJson::string(std::string_view s) {
-    // nlohmann escapes '"', '\\' and control characters and checks the UTF-8 of bytes from 0x80:
-    // those strings go through it, the rest are written as they are.
+    // RapidJSON escapes '"', '\\' and control characters and checks the UTF-8 of bytes from
+    // 0x80: those strings go through it, the rest are written as they are.
     for (const char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-            scalars_->serializer.dump(nlohmann::json(s), false, false, 0);
+            const size_t before = out_.size();
+            if (!scalars_->fresh().String(s.data(), rapidjson::SizeType(s.size()))) {
+                out_.resize(before);
+                throw std::invalid_argument("a sidecar string is not valid UTF-8");
+            }
             return;
         }
     }
@@ -186,8 +206,7 @@ void ReadableJson::value(double v) {
         out_ += "null";
         return;
     }
-    std::array<char, 64> buf; // what nlohmann's serializer writes a double with
-    out_.append(buf.data(), nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v));
+    scalars_->fresh().Double(v);
 }
 
 void ReadableJson::value(bool v) {

@@ -2,7 +2,7 @@
 // array whose compact text fits in `width` characters on one line, a larger one member per line;
 // a table (begin_rows) one compact row per line whatever its length, and a table or a verbatim
 // string (plain_string: base64) always makes every container around it take one member per
-// line. Scalars are written by nlohmann's own serializer (floats, escapes).
+// line. Scalars are written by RapidJSON's writer (doubles, escapes).
 //
 // Each container is written compact and, once it no longer fits, laid out again from the offsets
 // of its members: the text is never parsed back. Members go in key order (the order of a DOM's
@@ -48,7 +48,7 @@ class ReadableJson {
     void value(int16_t v) { value(int64_t(v)); }
     void value(int v) { value(int64_t(v)); }
     void value(float) = delete; // a float goes through the caller's rule (its shortest form)
-    void value(double v);       // nlohmann's shortest round-trip form; NaN and infinities as null
+    void value(double v);       // its shortest round-trip form (RapidJSON); NaN and infinities null
     void value(bool v);
     void value(std::string_view v);
     void value(const char* v) { value(std::string_view(v)); }
