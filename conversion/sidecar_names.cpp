@@ -36,7 +36,7 @@ std::string export_field(Io& io, const fs::path& sidecar, const char* field) {
     try {
         const Payload file = read_payload(io, sidecar);
         sidecar::ParsedJson parsed;
-        if (!parsed.parse(file)) return "";
+        if (!parsed.try_parse(file)) return "";
         const sidecar::JsonAt doc(parsed.root(), "", sidecar.string());
         if (doc.has("export") && doc["export"].has(field) && doc["export"][field].is_string())
             return doc["export"][field].as<std::string>();

@@ -4,6 +4,7 @@
 #include "binding_fields.hpp"
 #include "json_at.hpp"
 #include "payload_hash.hpp"
+#include "readable_writer.hpp"
 
 #include "scene/transform.hpp"
 
@@ -108,17 +109,16 @@ ByteView fingerprint_bytes(const FileVertices& v) {
                     v.fingerprints.size() * sizeof(uint32_t));
 }
 
-nlohmann::json file_vertices_json(const FileVertices& v) {
-    nlohmann::json carried = nlohmann::json::array();
-    for (const VertexRange& r : v.carried) carried.push_back({r.first, r.count});
-    auto block = [](ByteView bytes) {
-        return nlohmann::json{
-            {"size", bytes.size()}, {kPayloadHashKey, hex64(payload_hash(bytes))}, {"base64", ""}};
-    };
-    return {{"count", v.count},
-            {"carried", std::move(carried)},
-            {"positions", block(positions_bytes(v))},
-            {"fingerprints", block(fingerprint_bytes(v))}};
+void write_file_vertices(ReadableJson& w, const FileVertices& v) {
+    w.begin_object();
+    w.key("carried");
+    write_vertex_ranges(w, v.carried, false);
+    w.member("count", v.count);
+    w.key("fingerprints");
+    write_block(w, fingerprint_bytes(v));
+    w.key("positions");
+    write_block(w, positions_bytes(v));
+    w.end_object();
 }
 
 Bytes vertices_checked(const ArealRows& r) {

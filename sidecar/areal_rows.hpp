@@ -83,9 +83,8 @@ void put_links_row(const arealmap::Areal& a, std::string& out);
 // (`count`, `carried`, `positions`, `fingerprints`) or one block of every vertex.
 ArealRows read_areal_rows(const JsonAt& map, uint32_t areal_count);
 
-// The JSON of `/map/vertices` for file vertices: the blocks' base64 placeholders, filled by the
-// writer (terrain_binding's defer) from `positions_bytes` and `fingerprint_bytes`.
-nlohmann::json file_vertices_json(const FileVertices& v);
+// `/map/vertices` for file vertices: {"carried", "count", "fingerprints", "positions"}.
+void write_file_vertices(ReadableJson& w, const FileVertices& v);
 ByteView positions_bytes(const FileVertices& v);
 ByteView fingerprint_bytes(const FileVertices& v);
 

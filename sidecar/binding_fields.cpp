@@ -2,6 +2,7 @@
 
 #include "base64.hpp"
 #include "payload_hash.hpp"
+#include "readable_writer.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -46,11 +47,6 @@ double shortest_double(float f) {
     return d;
 }
 
-nlohmann::json float_json(float f) {
-    if (!std::isfinite(f)) return float_bits(f);
-    return shortest_double(f);
-}
-
 void append_float(std::string& out, float f) {
     if (!std::isfinite(f)) {
         out += '"' + float_bits(f) + '"';
@@ -83,8 +79,32 @@ uint16_t row_check(ByteView bytes) {
     return uint16_t(payload_hash(bytes));
 }
 
-nlohmann::json checks_json(const std::vector<uint16_t>& checks) {
-    return to_base64(ByteView(reinterpret_cast<const uint8_t*>(checks.data()), 2 * checks.size()));
+void write_checks(ReadableJson& w, const std::map<std::string, std::vector<uint16_t>>& checks) {
+    w.begin_object();
+    for (const auto& [table, rows] : checks)
+        w.member(table, to_base64(ByteView(reinterpret_cast<const uint8_t*>(rows.data()),
+                                           2 * rows.size())));
+    w.end_object();
+}
+
+void write_block(ReadableJson& w, ByteView bytes) {
+    w.begin_object();
+    w.key("base64");
+    w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
+    w.member("size", uint64_t(bytes.size()));
+    w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+    w.end_object();
+}
+
+void write_entry_block(ReadableJson& w, size_t entry, uint32_t type, ByteView bytes) {
+    w.begin_object();
+    w.key("base64");
+    w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
+    w.member("entry", uint64_t(entry));
+    w.member("size", uint64_t(bytes.size()));
+    w.member("type", type);
+    w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+    w.end_object();
 }
 
 std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks) {

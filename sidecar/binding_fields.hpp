@@ -6,8 +6,6 @@
 
 #include "formats/bytes.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstring>
 #include <map>
 #include <string>
@@ -16,8 +14,14 @@
 
 namespace msh::sidecar {
 
+class ReadableJson;
+
 constexpr const char* kBindingSchema = "mshconv-sidecar/2";
 
+// {"base64", "size", "xxh3_64"} of `bytes`, the base64 appended straight into the text.
+void write_block(ReadableJson& w, ByteView bytes);
+// An element of /blocks: {"base64", "entry", "size", "type", "xxh3_64"}.
+void write_entry_block(ReadableJson& w, size_t entry, uint32_t type, ByteView bytes);
 // {"base64", "size", "xxh3_64"} at `at`: the bytes, checked against both (`what` and `remedy`
 // name them in the error at the failing member's pointer).
 Bytes read_hashed_bytes(const JsonAt& at, const std::string& what, const std::string& remedy);
@@ -26,9 +30,9 @@ Bytes read_block(const JsonAt& at);
 
 // The check of a row's bytes: the low 16 bits of its XXH3-64.
 uint16_t row_check(ByteView bytes);
-// A table's row checks as the sidecar holds them (base64 of the 16-bit words), and back: the
-// "checks" object, a FormatError at its pointer for anything else.
-nlohmann::json checks_json(const std::vector<uint16_t>& checks);
+// The tables' row checks as the sidecar holds them (the "checks" object: per table, base64 of the
+// 16-bit words), and back, a FormatError at its pointer for anything else.
+void write_checks(ReadableJson& w, const std::map<std::string, std::vector<uint16_t>>& checks);
 std::map<std::string, std::vector<uint16_t>> read_checks(const JsonAt& checks);
 
 // Where a checks table's rows are in the sidecar: its JSON pointer, and whether the table is one
@@ -62,7 +66,6 @@ std::string unread_layout_warning(const std::string& sidecar, const std::string&
 std::string float_bits(float f);
 // The double whose shortest form is the float's shortest round-trip form (what JSON writes).
 double shortest_double(float f);
-nlohmann::json float_json(float f);
 // Appends the float's JSON text (the shortest round-trip form, or its "bits:" string).
 void append_float(std::string& out, float f);
 // A number (null: NaN) or a "bits:" string; a FormatError at `at` for anything else.

@@ -4,6 +4,8 @@
 #include "formats/json_nesting.hpp"
 #include "formats/rapidjson.hpp"
 
+#include <rapidjson/memorystream.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -45,7 +47,45 @@ bool nesting_within(const rapidjson::Value& v, size_t depth_left) {
 ParsedJson::ParsedJson() : document_(std::make_unique<rapidjson::Document>()) {}
 ParsedJson::~ParsedJson() = default;
 
-bool ParsedJson::parse(ByteView text) {
+namespace {
+
+constexpr uint8_t kByteOrderMark[] = {0xEF, 0xBB, 0xBF};
+
+ByteView without_byte_order_mark(ByteView text) {
+    if (text.size() >= 3 && std::equal(kByteOrderMark, kByteOrderMark + 3, text.begin()))
+        return text.subspan(3);
+    return text;
+}
+
+// Why RapidJSON refuses `text` (after any byte order mark, `skipped` bytes into the file), as a
+// FormatError at its line and column.
+[[noreturn]] void refuse(ByteView file, size_t skipped, const std::string& where) {
+    const ByteView text = file.subspan(skipped);
+    check_json_nesting(text, where);
+    const auto error = [&](size_t offset, const std::string& why) {
+        return FormatError(where, text_location(file.data(), file.size(), skipped + offset),
+                           "not JSON: " + why);
+    };
+    // RapidJSON's streams end at a NUL: one inside the text is refused where it is.
+    const auto nul = std::find(text.begin(), text.end(), uint8_t(0));
+    if (nul != text.end()) throw error(size_t(nul - text.begin()), "a NUL character");
+    rapidjson::MemoryStream bytes(reinterpret_cast<const char*>(text.data()), text.size());
+    rapidjson::Document strict; // UTF-8 and control characters checked as it reads
+    strict.ParseStream<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseFullPrecisionFlag |
+                       rapidjson::kParseIterativeFlag>(bytes);
+    if (strict.HasParseError())
+        throw error(strict.GetErrorOffset(), rapidjson::GetParseError_En(strict.GetParseError()));
+    throw error(0, "refused by the in-place parse"); // not expected: both read the same grammar
+}
+
+} // namespace
+
+void ParsedJson::parse(ByteView text, const std::string& where) {
+    if (!try_parse(text)) refuse(text, text.size() - without_byte_order_mark(text).size(), where);
+}
+
+bool ParsedJson::try_parse(ByteView text) {
+    text = without_byte_order_mark(text);
     // The document's values in one block, four times the text's size reserved (a map's face rows
     // take about 2.6 times): one allocation the allocator hands back to the system when the
     // document goes, where RapidJSON's 64 KB chunks stayed in its pages and raised the peak of

@@ -34,9 +34,12 @@ class ParsedJson {
     ParsedJson(const ParsedJson&) = delete;
     ParsedJson& operator=(const ParsedJson&) = delete;
 
-    // False for what RapidJSON refuses and for a document nested deeper than kMaxJsonNesting:
-    // parse_json then says where and why.
-    bool parse(ByteView text);
+    // False for what RapidJSON refuses and for a document nested deeper than kMaxJsonNesting.
+    // A UTF-8 byte order mark before the document is skipped (editors on Windows write one).
+    bool try_parse(ByteView text);
+    // The same, FormatError("where", line L, column C, "not JSON: <RapidJSON's reason>") for what
+    // it refuses.
+    void parse(ByteView text, const std::string& where);
     const rapidjson::Value& root() const;
 
   private:

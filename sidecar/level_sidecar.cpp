@@ -97,12 +97,9 @@ std::optional<LevelSidecar> read_level_sidecar(ByteView text, const std::string&
     const std::optional<std::string_view> kind = peek_plain_member(chars, "kind");
     if (kind && *kind != "level") return std::nullopt;
     ParsedJson parsed;
-    if (parsed.parse(text)) return read_level(JsonAt(parsed.root(), "", where));
-    if (!kind) return std::nullopt; // not JSON: not a level sidecar
-    // What RapidJSON refuses: a level sidecar's broken text (parse_json says where it breaks), or
-    // JSON nested deeper than kMaxJsonNesting.
-    const nlohmann::json refused = parse_json(text, where);
-    return read_level(JsonAt(refused, "", where));
+    if (!kind && !parsed.try_parse(text)) return std::nullopt; // not JSON: not a level sidecar
+    if (kind) parsed.parse(text, where); // a level sidecar's broken text: where it breaks
+    return read_level(JsonAt(parsed.root(), "", where));
 }
 
 } // namespace msh::sidecar

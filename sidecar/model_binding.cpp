@@ -18,8 +18,6 @@
 
 namespace msh::sidecar {
 
-using nlohmann::json;
-
 namespace {
 
 constexpr const char* kContentNames[] = {"nodes", "header_slots", "positions",    "uvs",
@@ -54,12 +52,6 @@ constexpr const char* kKeyColumns[] = {"position", "time", "rotation_words"};
 // Frame-map words per row of /animation/frame_map.
 constexpr size_t kWordsPerRow = 16;
 
-template <size_t N> json columns(const char* const (&names)[N]) {
-    json j = json::array();
-    for (const char* n : names) j.push_back(n);
-    return j;
-}
-
 void put_float(ReadableJson& w, float f) {
     if (!std::isfinite(f))
         w.value(float_bits(f));
@@ -78,22 +70,6 @@ template <size_t N> void put_columns(ReadableJson& w, const char* const (&names)
     w.begin_array();
     for (const char* n : names) w.value(n);
     w.end_array();
-}
-
-// {"base64", "size", "xxh3_64"} of `bytes`, the base64 appended straight into the text.
-void put_block(ReadableJson& w, ByteView bytes) {
-    w.begin_object();
-    w.key("base64");
-    w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
-    w.member("size", uint64_t(bytes.size()));
-    w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
-    w.end_object();
-}
-
-template <size_t N> json floats_json(const std::array<float, N>& a) {
-    json j = json::array();
-    for (float f : a) j.push_back(float_json(f));
-    return j;
 }
 
 template <size_t N> void read_floats(const JsonAt& at, std::array<float, N>& out) {
@@ -353,80 +329,16 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
     key("blocks");
     w.begin_array();
     for (size_t i = 0; i < b.blocks.size(); ++i)
-        if (b.content[i] == EntryContent::Block) {
-            const Bytes& bytes = b.blocks[i];
-            w.begin_object();
-            w.key("base64");
-            w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
-            w.member("entry", uint64_t(i));
-            w.member("size", uint64_t(bytes.size()));
-            w.member("type", b.directory.entries[i].type);
-            w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
-            w.end_object();
-        }
+        if (b.content[i] == EntryContent::Block)
+            write_entry_block(w, i, b.directory.entries[i].type, b.blocks[i]);
     w.end_array();
 
     key("checks");
-    w.begin_object();
-    for (const auto& [table, rows] : b.checks)
-        w.member(table, to_base64(ByteView(reinterpret_cast<const uint8_t*>(rows.data()),
-                                           2 * rows.size())));
-    w.end_object();
+    write_checks(w, b.checks);
 
     key("container");
-    w.begin_object();
-    w.key("entries");
-    w.begin_object();
-    put_columns(w, kDirectoryEntryColumns);
-    w.key("rows");
-    w.begin_rows();
-    for (size_t i = 0; i < b.directory.entries.size(); ++i) {
-        const nres::Entry& e = b.directory.entries[i];
-        // As add_binding_json writes the name field.
-        const std::string name = e.name();
-        bool plain = utf8_to_cp1251(cp1251_to_utf8(name)) == name;
-        for (size_t k = name.size(); k < nres::kNameSize; ++k) plain = plain && e.raw_name[k] == 0;
-        w.begin_array();
-        w.value(e.type);
-        if (plain) {
-            w.value(cp1251_to_utf8(name));
-        } else {
-            w.begin_object();
-            w.member("hex", to_hex(ByteView(e.raw_name.data(), e.raw_name.size())));
-            w.end_object();
-        }
-        w.value(e.attr1);
-        w.value(e.attr2);
-        w.value(e.attr3);
-        w.value(e.sort_index);
-        w.value(content_name(b.content[i]));
-        w.end_array();
-    }
-    w.end_rows();
-    w.end_object();
-    w.key("layout");
-    w.begin_array();
-    for (const nres::Segment& seg : b.directory.layout) {
-        switch (seg.kind) {
-        case nres::Segment::Kind::Payload:
-            w.begin_array();
-            w.value(seg.entry);
-            w.value(seg.original_offset);
-            w.end_array();
-            break;
-        case nres::Segment::Kind::Pad:
-            w.value("pad");
-            break;
-        case nres::Segment::Kind::Gap:
-            w.begin_object();
-            w.member("gap", to_hex(seg.gap));
-            w.end_object();
-            break;
-        }
-    }
-    w.end_array();
-    w.member("trailing", to_hex(b.directory.trailing));
-    w.end_object();
+    write_directory(
+        w, b.directory, [&](size_t i) { return content_name(b.content[i]); }, true);
 
     key("derived");
     w.begin_object();
@@ -538,7 +450,7 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
         key("triangles");
         w.begin_object();
         w.key("records");
-        put_block(w, b.triangle_records);
+        write_block(w, b.triangle_records);
         w.key("stored_normals");
         w.begin_object();
         w.key("columns");
@@ -562,24 +474,17 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
     key("vertices");
     w.begin_object();
     w.key("carried");
-    w.begin_rows();
-    for (const VertexRange& r : b.carried) {
-        w.begin_array();
-        w.value(r.first);
-        w.value(r.count);
-        w.end_array();
-    }
-    w.end_rows();
+    write_vertex_ranges(w, b.carried, true);
     w.member("count", b.vertex_count);
     w.key("position_fingerprints");
-    put_block(w, pod_bytes(b.position_fingerprints));
+    write_block(w, pod_bytes(b.position_fingerprints));
     w.key("positions");
-    put_block(w, pod_bytes(b.carried_positions));
+    write_block(w, pod_bytes(b.carried_positions));
     if (b.has_uvs) {
         w.key("uv_fingerprints");
-        put_block(w, pod_bytes(b.uv_fingerprints));
+        write_block(w, pod_bytes(b.uv_fingerprints));
         w.key("uv_records");
-        put_block(w, pod_bytes(b.carried_uvs));
+        write_block(w, pod_bytes(b.carried_uvs));
     }
     w.member("uvs", b.has_uvs);
     w.end_object();
@@ -600,6 +505,17 @@ uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
         ranges.push_back(range);
     }
     return total;
+}
+
+void write_vertex_ranges(ReadableJson& w, const std::vector<VertexRange>& ranges, bool table) {
+    table ? w.begin_rows() : w.begin_array();
+    for (const VertexRange& r : ranges) {
+        w.begin_array();
+        w.value(r.first);
+        w.value(r.count);
+        w.end_array();
+    }
+    table ? w.end_rows() : w.end_array();
 }
 
 void add_to_ranges(std::vector<VertexRange>& ranges, uint32_t v) {

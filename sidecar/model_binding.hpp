@@ -24,8 +24,6 @@
 #include "formats/msh.hpp"
 #include "formats/nres.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <map>
 #include <optional>
@@ -64,6 +62,9 @@ struct VertexRange {
 // to `ranges`; their vertices' total. Every problem is a FormatError at its pointer.
 uint64_t read_vertex_ranges(const JsonAt& carried, uint32_t vertex_count,
                             std::vector<VertexRange>& ranges);
+class ReadableJson;
+// The [first, count] rows, one per line (`table`) or laid out as any array.
+void write_vertex_ranges(ReadableJson& w, const std::vector<VertexRange>& ranges, bool table);
 // Appends vertex v (after every vertex the ranges hold) to the carried ranges.
 void add_to_ranges(std::vector<VertexRange>& ranges, uint32_t v);
 

@@ -11,6 +11,10 @@
 
 #include <stdexcept>
 
+// The pairing token hashes its facts as nlohmann's compact text: a fixed form, so that the
+// tokens in sidecars already written are computed again the same.
+#include <nlohmann/json.hpp>
+
 namespace msh::sidecar {
 
 using nlohmann::json;
@@ -316,12 +320,6 @@ bool is_binding(const JsonAt& at) {
 
 } // namespace
 
-ModelSidecar parse_model_sidecar(const json& doc, const std::string& where) {
-    const JsonAt at(doc, "", where);
-    if (is_binding(at)) return parse_binding(at);
-    return parse_with_image(at);
-}
-
 namespace {
 
 // The record's objects, the same in both layouts.
@@ -556,10 +554,10 @@ std::string model_sidecar_text(const ModelSidecar& s) {
 namespace {
 
 // The sidecar read from the document RapidJSON parsed in place (the image's base64 decoded from the
-// text, never copied); what RapidJSON refuses goes to parse_json, which says where and why.
+// text, never copied).
 ModelSidecar read_text(ByteView bytes, const std::string& where, bool description) {
     ParsedJson parsed;
-    if (!parsed.parse(bytes)) return parse_model_sidecar(parse_json(bytes, where), where);
+    parsed.parse(bytes, where);
     const JsonAt at(parsed.root(), "", where);
     if (is_binding(at)) return parse_binding(at);
     return parse_with_image(at, description);

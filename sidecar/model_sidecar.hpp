@@ -12,8 +12,6 @@
 #include "payload_hash.hpp"
 #include "written_file.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -122,11 +120,7 @@ ModelSidecar make_binding_sidecar(const Model& model, size_t original_size, Expo
 // 250 characters) take one line.
 constexpr size_t kReadableWidth = 256;
 
-// Reads every field, checks the schema and the original image against its recorded size and
-// hash; throws FormatError naming `where` and the JSON pointer of the field.
-ModelSidecar parse_model_sidecar(const nlohmann::json& doc, const std::string& where);
-
-// The sidecar file's text, and back (FormatError at offset 0 when it is not JSON).
+// The sidecar file's text, and back (FormatError at the line and column where it is not JSON).
 std::string model_sidecar_text(const ModelSidecar& sidecar);
 ModelSidecar read_model_sidecar(ByteView text, const std::string& where);
 // What an import uses: the original image (size and hash checked), `source`, `export` and `wear`

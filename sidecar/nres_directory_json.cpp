@@ -4,6 +4,7 @@
 
 #include "base64.hpp"
 #include "json_at.hpp"
+#include "readable_writer.hpp"
 
 #include "formats/cp1251.hpp"
 
@@ -11,8 +12,6 @@
 #include <stdexcept>
 
 namespace msh::sidecar {
-
-using nlohmann::json;
 
 namespace {
 
@@ -26,39 +25,63 @@ Bytes hex_at(const JsonAt& at) {
 
 } // namespace
 
-json directory_json(const nres::Archive& directory, const std::vector<size_t>& content,
-                    const std::vector<std::string>& content_names) {
-    json entries = json::array();
+void write_directory(ReadableJson& w, const nres::Archive& directory,
+                     const std::function<std::string_view(size_t entry)>& content, bool table) {
+    w.begin_object();
+    w.key("entries");
+    w.begin_object();
+    w.key("columns");
+    w.begin_array();
+    for (const char* c : kDirectoryEntryColumns) w.value(c);
+    w.end_array();
+    w.key("rows");
+    table ? w.begin_rows() : w.begin_array();
     for (size_t i = 0; i < directory.entries.size(); ++i) {
         const nres::Entry& e = directory.entries[i];
         const std::string name = e.name();
         bool plain = utf8_to_cp1251(cp1251_to_utf8(name)) == name;
         for (size_t k = name.size(); k < nres::kNameSize; ++k) plain = plain && e.raw_name[k] == 0;
-        const json name_json =
-            plain ? json(cp1251_to_utf8(name))
-                  : json{{"hex", to_hex(ByteView(e.raw_name.data(), e.raw_name.size()))}};
-        entries.push_back({e.type, name_json, e.attr1, e.attr2, e.attr3, e.sort_index,
-                           content_names.at(content.at(i))});
+        w.begin_array();
+        w.value(e.type);
+        if (plain) {
+            w.value(cp1251_to_utf8(name));
+        } else {
+            w.begin_object();
+            w.member("hex", to_hex(ByteView(e.raw_name.data(), e.raw_name.size())));
+            w.end_object();
+        }
+        w.value(e.attr1);
+        w.value(e.attr2);
+        w.value(e.attr3);
+        w.value(e.sort_index);
+        w.value(content(i));
+        w.end_array();
     }
-    json layout = json::array();
-    for (const nres::Segment& s : directory.layout) {
-        switch (s.kind) {
+    table ? w.end_rows() : w.end_array();
+    w.end_object();
+    w.key("layout");
+    w.begin_array();
+    for (const nres::Segment& seg : directory.layout) {
+        switch (seg.kind) {
         case nres::Segment::Kind::Payload:
-            layout.push_back({s.entry, s.original_offset});
+            w.begin_array();
+            w.value(seg.entry);
+            w.value(seg.original_offset);
+            w.end_array();
             break;
         case nres::Segment::Kind::Pad:
-            layout.push_back("pad");
+            w.value("pad");
             break;
         case nres::Segment::Kind::Gap:
-            layout.push_back({{"gap", to_hex(s.gap)}});
+            w.begin_object();
+            w.member("gap", to_hex(seg.gap));
+            w.end_object();
             break;
         }
     }
-    json columns = json::array();
-    for (const char* c : kDirectoryEntryColumns) columns.push_back(c);
-    return {{"entries", {{"columns", std::move(columns)}, {"rows", std::move(entries)}}},
-            {"layout", std::move(layout)},
-            {"trailing", to_hex(directory.trailing)}};
+    w.end_array();
+    w.member("trailing", to_hex(directory.trailing));
+    w.end_object();
 }
 
 nres::Archive read_directory(const JsonAt& at, const std::vector<std::string>& content_names,

@@ -6,24 +6,24 @@
 
 #include "formats/nres.hpp"
 
-#include <nlohmann/json.hpp>
-
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace msh::sidecar {
 
 class JsonAt;
+class ReadableJson;
 
 // The columns of a directory's entry rows.
 inline constexpr const char* kDirectoryEntryColumns[] = {"type",  "name",       "attr1",  "attr2",
                                                          "attr3", "sort_index", "content"};
 
-// {"entries": {"columns", "rows"}, "layout", "trailing"}; `content[i]` names where entry i's
-// payload comes from (one of `content_names`). A name is text when it converts back to the same
-// 36 bytes, else {"hex": 36 bytes}.
-nlohmann::json directory_json(const nres::Archive& directory, const std::vector<size_t>& content,
-                              const std::vector<std::string>& content_names);
+// {"entries": {"columns", "rows"}, "layout", "trailing"}; `content(i)` names where entry i's
+// payload comes from. A name is text when it converts back to the same 36 bytes, else {"hex": 36
+// bytes}. The entry rows one per line (`table`), or laid out as any array.
+void write_directory(ReadableJson& w, const nres::Archive& directory,
+                     const std::function<std::string_view(size_t entry)>& content, bool table);
 
 // The directory `at` holds, entries without payloads; `content` gets each entry's index into
 // `content_names`. Every problem is a FormatError at its JSON pointer.

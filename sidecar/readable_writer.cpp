@@ -2,8 +2,6 @@
 
 #include "formats/rapidjson.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -228,59 +226,6 @@ void ReadableJson::array(const std::vector<std::string>& values) {
     begin_array();
     for (const std::string& v : values) value(std::string_view(v));
     end_array();
-}
-
-void write_json(ReadableJson& w, const nlohmann::json& value, const Deferred& deferred) {
-    if (!deferred.empty())
-        if (const auto it = deferred.find(&value); it != deferred.end()) {
-            it->second(w);
-            return;
-        }
-    switch (value.type()) {
-    case nlohmann::json::value_t::object:
-        w.begin_object();
-        for (auto it = value.begin(); it != value.end(); ++it) {
-            w.key(it.key());
-            write_json(w, it.value(), deferred);
-        }
-        w.end_object();
-        return;
-    case nlohmann::json::value_t::array:
-        w.begin_array();
-        for (const nlohmann::json& element : value) write_json(w, element, deferred);
-        w.end_array();
-        return;
-    case nlohmann::json::value_t::string:
-        w.value(value.get_ref<const std::string&>());
-        return;
-    case nlohmann::json::value_t::boolean:
-        w.value(value.get<bool>());
-        return;
-    case nlohmann::json::value_t::number_unsigned:
-        w.value(value.get<uint64_t>());
-        return;
-    case nlohmann::json::value_t::number_integer:
-        w.value(value.get<int64_t>());
-        return;
-    case nlohmann::json::value_t::number_float:
-        w.value(value.get<double>());
-        return;
-    default: // null; a DOM built by our code holds no binary or discarded values
-        w.null();
-        return;
-    }
-}
-
-std::string readable_text(const nlohmann::json& doc, size_t width, const Deferred& deferred,
-                          size_t reserve) {
-    std::string text;
-    text.reserve(reserve);
-    {
-        ReadableJson w(text, width);
-        write_json(w, doc, deferred);
-    }
-    text += '\n';
-    return text;
 }
 
 } // namespace msh::sidecar

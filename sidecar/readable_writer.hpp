@@ -5,20 +5,15 @@
 // line. Scalars are written by RapidJSON's writer (doubles, escapes).
 //
 // Each container is written compact and, once it no longer fits, laid out again from the offsets
-// of its members: the text is never parsed back. Members go in key order (the order of a DOM's
-// std::map, so a small document built as a DOM writes the same through write_json); a key out
-// of that order throws.
+// of its members: the text is never parsed back. Members go in key order; a key out of that
+// order throws.
 #pragma once
-
-#include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace msh::sidecar {
@@ -127,15 +122,5 @@ class ReadableJson {
     size_t used_ = 0; // levels_ in use (the vector keeps the others' buffers)
     bool after_key_ = false;
 };
-
-// Writers of the values a DOM holds only a placeholder for (tables of thousands of rows, base64
-// blocks), keyed by the placeholder's address.
-using Deferred = std::unordered_map<const nlohmann::json*, std::function<void(ReadableJson&)>>;
-
-// `value` through `w`: objects in their key order, a placeholder named in `deferred` by its writer.
-void write_json(ReadableJson& w, const nlohmann::json& value, const Deferred& deferred = {});
-// The whole document `doc` laid out in `width` characters, with its final newline.
-std::string readable_text(const nlohmann::json& doc, size_t width, const Deferred& deferred = {},
-                          size_t reserve = 0);
 
 } // namespace msh::sidecar

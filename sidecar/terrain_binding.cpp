@@ -18,8 +18,6 @@
 
 namespace msh::sidecar {
 
-using nlohmann::json;
-
 namespace {
 
 // As TerrainContent: an older sidecar names only the first three.
@@ -109,27 +107,20 @@ void put_face_row(const terrain::Face& f, bool indices, std::string& out) {
     out.append(row, p);
 }
 
-// {"size", "xxh3_64", "base64"}: the base64 a placeholder that defer_terrain_binding fills.
-json sized_block_json(ByteView bytes) {
-    return {{"size", bytes.size()}, {kPayloadHashKey, hex64(payload_hash(bytes))}, {"base64", ""}};
-}
-
-std::vector<size_t> content_indices(const BoundArchive& a) {
-    std::vector<size_t> c;
-    for (TerrainContent x : a.content) c.push_back(size_t(x));
-    return c;
-}
-
-json blocks_json(const BoundArchive& a) {
-    json blocks = json::array();
+// /blocks of `a`: its entries carried whole.
+void write_blocks(ReadableJson& w, const BoundArchive& a) {
+    w.begin_array();
     for (size_t i = 0; i < a.content.size(); ++i)
-        if (a.content[i] == TerrainContent::Block) {
-            json block = sized_block_json(a.blocks[i]);
-            block["entry"] = i;
-            block["type"] = a.directory.entries[i].type;
-            blocks.push_back(std::move(block));
-        }
-    return blocks;
+        if (a.content[i] == TerrainContent::Block)
+            write_entry_block(w, i, a.directory.entries[i].type, a.blocks[i]);
+    w.end_array();
+}
+
+void write_container(ReadableJson& w, const BoundArchive& a) {
+    write_directory(
+        w, a.directory,
+        [&](size_t i) -> std::string_view { return kTerrainContentNames[size_t(a.content[i])]; },
+        false);
 }
 
 BoundArchive read_archive(const JsonAt& container, const JsonAt& blocks) {
@@ -193,8 +184,17 @@ bool is_source(ByteView bytes, const SourceRecord& s) {
     return bytes.size() == s.size && payload_hash(bytes) == s.xxh3_64;
 }
 
-json source_json(const SourceRecord& s) {
-    return {{"size", s.size}, {kPayloadHashKey, hex64(s.xxh3_64)}};
+// {"address", "size", "xxh3_64"}.
+void write_source(ReadableJson& w, const std::string& address, const SourceRecord& s) {
+    w.begin_object();
+    w.member("address", address);
+    w.member("size", s.size);
+    w.member(kPayloadHashKey, hex64(s.xxh3_64));
+    w.end_object();
+}
+
+template <class T> ByteView bytes_of_pods(const std::vector<T>& v) {
+    return ByteView(reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T));
 }
 
 SourceRecord read_source(const JsonAt& at) {
@@ -411,125 +411,157 @@ std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding
     return out;
 }
 
-void add_terrain_binding_json(const TerrainBinding& b, json& doc) {
-    doc["source"].update(source_json(b.msh_source));
-    doc["container"] =
-        directory_json(b.land_msh.directory, content_indices(b.land_msh), kTerrainContentNames);
-    json columns = json::array();
+namespace {
+
+void write_faces(ReadableJson& w, const TerrainBinding& b) {
+    w.begin_object();
+    w.key("columns");
+    w.begin_array();
     for (size_t k = 0; k < kFaceValues; ++k)
         if (!b.indices_in_file || k < kIndexColumn || k >= kIndexColumn + 3)
-            columns.push_back(kFaceColumns[k]);
-    doc["faces"] = {{"columns", std::move(columns)}, {"rows", json::array()}}; // placeholder
-    if (b.indices_in_file) {
-        json rows = json::array();
-        for (const auto& [f, v] : b.carried_indices) rows.push_back({f, v[0], v[1], v[2]});
-        doc["face_indices"] = {{"columns", {"face", "i0", "i1", "i2"}}, {"rows", std::move(rows)}};
-    }
-    json carried = json::array();
-    for (const VertexRange& r : b.carried) carried.push_back({r.first, r.count});
-    doc["vertices"] = {
-        {"count", b.vertex_count},
-        {"carried", std::move(carried)},
-        {"positions", sized_block_json(pod_bytes(b.carried_positions))},
-        {"position_fingerprints", sized_block_json(pod_bytes(b.position_fingerprints))}};
-    for (size_t s = 0; s < kStreamCount; ++s) {
-        const BoundStream& bs = b.streams[s];
-        if (!bs.bound) continue;
-        json ranges = json::array();
-        for (const VertexRange& r : bs.carried) ranges.push_back({r.first, r.count});
-        doc["vertices"][kVertexStreams[s].member] = {
-            {"carried", std::move(ranges)},
-            {"records", sized_block_json(pod_bytes(bs.carried_records))},
-            {"fingerprints", sized_block_json(pod_bytes(bs.fingerprints))}};
-    }
-    doc["derived"] = {{"slot_bounds_rule", b.slot_bounds_rule}, {"header_rule", b.header_rule}};
-    doc["blocks"] = blocks_json(b.land_msh);
-    if (b.land_map) {
-        doc["map_source"].update(source_json(b.map_source));
-        doc["map_container"] = directory_json(b.land_map->directory, content_indices(*b.land_map),
-                                              kTerrainContentNames);
-        doc["map_blocks"] = blocks_json(*b.land_map);
-        if (const auto& r = b.areal_rows) {
-            json areal_columns = json::array();
-            for (const char* c : kArealColumns) areal_columns.push_back(c);
-            json m = {{"areals", {{"columns", std::move(areal_columns)}, {"rows", json::array()}}},
-                      {"links", {{"columns", {"area_ref", "edge_ref"}}, {"rows", json::array()}}},
-                      {"vertices", r->file_vertices ? file_vertices_json(*r->file_vertices)
-                                                    : sized_block_json(areal_vertices(r->areals))},
-                      {"sub_blocks", sized_block_json(areal_sub_blocks(r->areals))},
-                      {"grid_rule", r->grid_rule}};
-            if (r->grid_rule)
-                m["grid_cells"] = {r->cells_x, r->cells_y};
-            else
-                m["grid"] = sized_block_json(r->grid);
-            doc["map"] = std::move(m);
-        }
-    } else {
-        doc["map_source"] = nullptr;
-    }
-    json checks = json::object();
-    for (const auto& [table, rows] : b.checks) checks[table] = checks_json(rows);
-    doc["checks"] = std::move(checks);
+            w.value(kFaceColumns[k]);
+    w.end_array();
+    w.key("rows");
+    w.rows_with(b.faces.size(), [&](size_t i, std::string& out) {
+        put_face_row(b.faces[i], !b.indices_in_file, out);
+    });
+    w.end_object();
 }
 
-void defer_terrain_binding(const TerrainBinding& b, const json& doc, Deferred& deferred) {
-    deferred[&doc["faces"]["rows"]] = [&b](ReadableJson& w) {
-        w.rows_with(b.faces.size(), [&](size_t i, std::string& out) {
-            put_face_row(b.faces[i], !b.indices_in_file, out);
-        });
+void write_face_indices(ReadableJson& w, const TerrainBinding& b) {
+    w.begin_object();
+    w.key("columns");
+    w.array(std::vector<std::string>{"face", "i0", "i1", "i2"});
+    w.key("rows");
+    w.begin_array();
+    for (const auto& [f, v] : b.carried_indices) {
+        w.begin_array();
+        w.value(f);
+        for (const auto i : v) w.value(i);
+        w.end_array();
+    }
+    w.end_array();
+    w.end_object();
+}
+
+void write_vertices(ReadableJson& w, const TerrainBinding& b) {
+    // The streams' members among the others, in key order.
+    std::map<std::string_view, std::function<void()>> members;
+    members["carried"] = [&] { write_vertex_ranges(w, b.carried, false); };
+    members["count"] = [&] { w.value(b.vertex_count); };
+    members["positions"] = [&] { write_block(w, bytes_of_pods(b.carried_positions)); };
+    members["position_fingerprints"] = [&] {
+        write_block(w, bytes_of_pods(b.position_fingerprints));
     };
-    // The blocks' bytes stay where the binding holds them until the text is written.
-    auto block = [&](const json& at, ByteView bytes) {
-        deferred[&at["base64"]] = [bytes](ReadableJson& w) {
-            w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
-        };
-    };
-    const json& vertices = doc["vertices"];
-    block(vertices["positions"],
-          ByteView(reinterpret_cast<const uint8_t*>(b.carried_positions.data()),
-                   b.carried_positions.size() * sizeof(Vec3)));
-    block(vertices["position_fingerprints"],
-          ByteView(reinterpret_cast<const uint8_t*>(b.position_fingerprints.data()),
-                   b.position_fingerprints.size() * sizeof(uint32_t)));
     for (size_t s = 0; s < kStreamCount; ++s) {
         const BoundStream& bs = b.streams[s];
         if (!bs.bound) continue;
-        const json& at = vertices[kVertexStreams[s].member];
-        block(at["records"], ByteView(reinterpret_cast<const uint8_t*>(bs.carried_records.data()),
-                                      bs.carried_records.size() * sizeof(uint32_t)));
-        block(at["fingerprints"], ByteView(bs.fingerprints.data(), bs.fingerprints.size()));
+        members[kVertexStreams[s].member] = [&w, &bs] {
+            w.begin_object();
+            w.key("carried");
+            write_vertex_ranges(w, bs.carried, false);
+            w.key("fingerprints");
+            write_block(w, ByteView(bs.fingerprints.data(), bs.fingerprints.size()));
+            w.key("records");
+            write_block(w, bytes_of_pods(bs.carried_records));
+            w.end_object();
+        };
     }
-    auto blocks = [&](const json& list, const BoundArchive& a) {
-        for (const json& jb : list) block(jb, a.blocks[jb["entry"].get<size_t>()]);
+    w.begin_object();
+    for (const auto& [name, write] : members) {
+        w.key(name);
+        write();
+    }
+    w.end_object();
+}
+
+void write_areal_rows(ReadableJson& w, const ArealRows& r) {
+    w.begin_object();
+    w.key("areals");
+    w.begin_object();
+    w.key("columns");
+    w.begin_array();
+    for (const char* c : kArealColumns) w.value(c);
+    w.end_array();
+    w.key("rows");
+    w.rows_with(r.areals.size(),
+                [&](size_t i, std::string& out) { put_areal_row(r.areals[i], out); });
+    w.end_object();
+    if (r.grid_rule) {
+        w.key("grid_cells");
+        w.begin_array();
+        w.value(r.cells_x);
+        w.value(r.cells_y);
+        w.end_array();
+    } else {
+        w.key("grid");
+        write_block(w, r.grid);
+    }
+    w.member("grid_rule", r.grid_rule);
+    w.key("links");
+    w.begin_object();
+    w.key("columns");
+    w.array(std::vector<std::string>{"area_ref", "edge_ref"});
+    w.key("rows");
+    w.rows_with(r.areals.size(),
+                [&](size_t i, std::string& out) { put_links_row(r.areals[i], out); });
+    w.end_object();
+    w.key("sub_blocks");
+    write_block(w, areal_sub_blocks(r.areals));
+    w.key("vertices");
+    if (r.file_vertices)
+        write_file_vertices(w, *r.file_vertices);
+    else
+        write_block(w, areal_vertices(r.areals));
+    w.end_object();
+}
+
+} // namespace
+
+void write_terrain_binding(const TerrainBinding& b, ReadableJson& w, const std::string& msh_address,
+                           const std::string& map_address,
+                           const std::function<void(std::string_view before)>& other) {
+    const auto key = [&](std::string_view name) {
+        other(name);
+        w.key(name);
     };
-    blocks(doc["blocks"], b.land_msh);
-    if (b.land_map) blocks(doc["map_blocks"], *b.land_map);
-    if (b.areal_rows) {
-        const ArealRows* r = &*b.areal_rows;
-        const json& m = doc["map"];
-        deferred[&m["areals"]["rows"]] = [r](ReadableJson& w) {
-            w.rows_with(r->areals.size(),
-                        [&](size_t i, std::string& out) { put_areal_row(r->areals[i], out); });
-        };
-        deferred[&m["links"]["rows"]] = [r](ReadableJson& w) {
-            w.rows_with(r->areals.size(),
-                        [&](size_t i, std::string& out) { put_links_row(r->areals[i], out); });
-        };
-        // Joined here, owned by their writers until the text is written.
-        auto owned = [&](const json& at, Bytes bytes) {
-            deferred[&at["base64"]] = [bytes = std::move(bytes)](ReadableJson& w) {
-                w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
-            };
-        };
-        if (const auto& v = r->file_vertices) {
-            block(m["vertices"]["positions"], positions_bytes(*v));
-            block(m["vertices"]["fingerprints"], fingerprint_bytes(*v));
-        } else {
-            owned(m["vertices"], areal_vertices(r->areals));
-        }
-        owned(m["sub_blocks"], areal_sub_blocks(r->areals));
-        if (!r->grid_rule) block(m["grid"], r->grid);
+    key("blocks");
+    write_blocks(w, b.land_msh);
+    key("checks");
+    write_checks(w, b.checks);
+    key("container");
+    write_container(w, b.land_msh);
+    key("derived");
+    w.begin_object();
+    w.member("header_rule", b.header_rule);
+    w.member("slot_bounds_rule", b.slot_bounds_rule);
+    w.end_object();
+    if (b.indices_in_file) {
+        key("face_indices");
+        write_face_indices(w, b);
     }
+    key("faces");
+    write_faces(w, b);
+    if (b.land_map) {
+        if (b.areal_rows) {
+            key("map");
+            write_areal_rows(w, *b.areal_rows);
+        }
+        key("map_blocks");
+        write_blocks(w, *b.land_map);
+        key("map_container");
+        write_container(w, *b.land_map);
+        key("map_source");
+        write_source(w, map_address, b.map_source);
+    } else {
+        key("map_source");
+        w.null();
+    }
+    key("source");
+    write_source(w, msh_address, b.msh_source);
+    key("vertices");
+    write_vertices(w, b);
+    other({});
 }
 
 TerrainBinding read_terrain_binding(const JsonAt& doc) {

@@ -37,9 +37,8 @@
 #include "model_binding.hpp"
 #include "readable_writer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -147,13 +146,12 @@ Bytes rebuild_land_map(const TerrainBinding& binding, const ArealRows& rows);
 // The row checks of the tables as they are now (compared with `checks` by the import).
 std::map<std::string, std::vector<uint16_t>> terrain_checks(const TerrainBinding& binding);
 
-// The JSON members of the binding, added to a sidecar document; the face rows and blocks' base64
-// are placeholders that `deferred` fills (a stress map has 65,535 faces: no DOM for them).
-void add_terrain_binding_json(const TerrainBinding& binding, nlohmann::json& doc);
-// Fills the placeholders add_terrain_binding_json left in `doc` (after the document is complete:
-// the writers are keyed by the values' addresses).
-void defer_terrain_binding(const TerrainBinding& binding, const nlohmann::json& doc,
-                           Deferred& deferred);
+// The binding's members, written into a sidecar's text (terrain_sidecar_text), the sources with
+// their addresses: `other(key)` writes the document's other members that sort before `key`, and
+// the rest when `key` is empty.
+void write_terrain_binding(const TerrainBinding& binding, ReadableJson& w,
+                           const std::string& msh_address, const std::string& map_address,
+                           const std::function<void(std::string_view before)>& other);
 
 // Reads them; every problem is a FormatError at its JSON pointer.
 TerrainBinding read_terrain_binding(const JsonAt& doc);

@@ -12,33 +12,40 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
-#include <unordered_map>
+
+// The pairing token hashes its facts as nlohmann's compact text: a fixed form, so that the
+// tokens in sidecars already written are computed again the same.
+#include <nlohmann/json.hpp>
 
 namespace msh::sidecar {
 
-using nlohmann::json;
-
 namespace {
 
-json directory(const nres::Archive& ar) {
-    json entries = json::array();
-    for (const nres::Entry& e : ar.entries)
-        entries.push_back({{"type", e.type},
-                           {"name", e.display_name()},
-                           {"attr1", e.attr1},
-                           {"attr2", e.attr2},
-                           {"attr3", e.attr3},
-                           {"sort_index", e.sort_index},
-                           {"size", e.data.size()}});
-    return entries;
+void write_directory_entries(ReadableJson& w, const nres::Archive& ar) {
+    w.begin_array();
+    for (const nres::Entry& e : ar.entries) {
+        w.begin_object();
+        w.member("attr1", e.attr1);
+        w.member("attr2", e.attr2);
+        w.member("attr3", e.attr3);
+        w.member("name", e.display_name());
+        w.member("size", uint64_t(e.data.size()));
+        w.member("sort_index", e.sort_index);
+        w.member("type", e.type);
+        w.end_object();
+    }
+    w.end_array();
 }
 
-// "base64" is a placeholder the text writer fills from the bytes (terrain_sidecar_text).
-json payload(const std::string& address, ByteView bytes) {
-    return {{"address", address},
-            {"size", bytes.size()},
-            {kPayloadHashKey, hex64(payload_hash(bytes))},
-            {"base64", ""}};
+// A first layout's payload: its address, size and hash, and its base64 straight into the text.
+void write_payload(ReadableJson& w, const std::string& address, ByteView bytes) {
+    w.begin_object();
+    w.member("address", address);
+    w.key("base64");
+    w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
+    w.member("size", uint64_t(bytes.size()));
+    w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+    w.end_object();
 }
 
 template <class T> void put_int(std::string& out, T v) {
@@ -68,13 +75,16 @@ void put_face_row(const terrain::Face& f, std::string& out) {
     out.append(row, p);
 }
 
-// "rows" is a placeholder the text writer fills, one line per face.
-json faces_json() {
-    json columns = json::array();
-    for (const char* c : kFaceColumns) columns.push_back(c);
-    return {{"columns", std::move(columns)}, {"rows", json::array()}};
+void write_faces(ReadableJson& w, const terrain::Terrain& t) {
+    w.begin_object();
+    w.key("columns");
+    w.begin_array();
+    for (const char* c : kFaceColumns) w.value(c);
+    w.end_array();
+    w.key("rows");
+    w.rows_with(t.faces.size(), [&](size_t i, std::string& out) { put_face_row(t.faces[i], out); });
+    w.end_object();
 }
-
 // Shortest round-trip text of a float; NaN/inf print as null (the original payload is the
 // authority).
 void put_float(std::string& out, float f) {
@@ -97,7 +107,7 @@ void put_vec3(std::string& out, const msh::Vec3& v) {
     out += ']';
 }
 
-// One areal, compact, keys in the order nlohmann sorts them.
+// One areal, compact, its keys in order.
 void put_areal(const arealmap::Areal& a, size_t index, std::string& out) {
     out += "{\"anchor\":";
     put_vec3(out, a.anchor);
@@ -156,90 +166,155 @@ std::string terrain_pairing_token_of(uint64_t msh_hash, uint64_t msh_size, uint6
 
 namespace {
 
-json export_json(const TerrainExportRecord& r, bool with_source) {
-    json e = {{"output", r.output},
-              {"format", r.format},
-              {"options", {{"lift", r.lift}, {"areal_faces", r.areal_faces}}},
-              {"readings", reading_map(r.readings)},
-              {"pair", r.pair}};
-    if (with_source) e["source"] = r.source;
-    if (r.written.recorded()) e["written"] = to_json(r.written);
-    return e;
-}
-
-json conventions_json() {
-    json c = json::object();
-    for (const auto& [key, text] : kTerrainConventions) c[key] = text;
-    return c;
-}
-
-json wear_json(const TerrainExportRecord& r) {
-    return {{"land1", {{"address", r.wear1_source}, {"rows", r.wear1_rows}}},
-            {"land2", {{"address", r.wear2_source}, {"rows", r.wear2_rows}}}};
-}
-
-// Everything but the big parts, which are placeholders filled by terrain_sidecar_text.
-json skeleton(const terrain::Terrain& t, ByteView land_msh, const arealmap::ArealMap* map,
-              ByteView land_map, const TerrainExportRecord& r) {
-    json doc = {
-        {"schema", kSchema},
-        {"kind", "terrain"},
-        {"generator", "mshconv"},
-        {"export", export_json(r, true)},
-        {"conventions", conventions_json()},
-        {"land_msh", payload(r.source, land_msh)},
-        {"land_msh_directory", directory(t.container)},
-        {"terrain",
-         {{"vertices", t.positions.size()},
-          {"has_weights", t.has(terrain::kWeights)},
-          {"nodes", t.nodes.size()},
-          {"slots", t.slots.size()},
-          {"cell_pairs", t.cell_pairs.size()},
-          {"faces", faces_json()}}},
-        {"wear", wear_json(r)},
-    };
-    if (map) {
-        doc["land_map"] = payload(r.map_source, land_map);
-        doc["land_map_directory"] = directory(map->container);
-        doc["areal_map"] = {
-            {"decoded", map->decoded},
-            {"grid", {{"cells_x", map->grid.cells_x}, {"cells_y", map->grid.cells_y}}},
-            {"areals", json::array()}}; // placeholder, one line per areal
-    } else {
-        doc["land_map"] = nullptr;
+void write_export(ReadableJson& w, const TerrainExportRecord& r, bool with_source) {
+    w.begin_object();
+    w.member("format", r.format);
+    w.key("options");
+    w.begin_object();
+    w.member("areal_faces", r.areal_faces);
+    w.member("lift", double(r.lift));
+    w.end_object();
+    w.member("output", r.output);
+    w.member("pair", r.pair);
+    w.key("readings");
+    w.begin_object();
+    for (const auto& [reading, value] : reading_map(r.readings)) w.member(reading, value);
+    w.end_object();
+    if (with_source) w.member("source", r.source);
+    if (r.written.recorded()) {
+        w.key("written");
+        write_written_file(w, r.written);
     }
-    return doc;
+    w.end_object();
+}
+
+void write_conventions(ReadableJson& w) {
+    const std::map<std::string_view, std::string_view> sorted(std::begin(kTerrainConventions),
+                                                              std::end(kTerrainConventions));
+    w.begin_object();
+    for (const auto& [key, text] : sorted) w.member(key, text);
+    w.end_object();
+}
+
+void write_wear(ReadableJson& w, const TerrainExportRecord& r) {
+    w.begin_object();
+    for (const auto& [key, address, rows] :
+         {std::tuple(std::string_view("land1"), &r.wear1_source, &r.wear1_rows),
+          std::tuple(std::string_view("land2"), &r.wear2_source, &r.wear2_rows)}) {
+        w.key(key);
+        w.begin_object();
+        w.member("address", *address);
+        w.member("rows", *rows);
+        w.end_object();
+    }
+    w.end_object();
+}
+
+// The first layout: the payloads, and a readable view of the level that is not read back.
+void write_first_layout(ReadableJson& w, const terrain::Terrain& t, ByteView land_msh,
+                        const arealmap::ArealMap* map, ByteView land_map,
+                        const TerrainExportRecord& r) {
+    w.begin_object();
+    if (map) {
+        w.key("areal_map");
+        w.begin_object();
+        w.key("areals");
+        w.rows_with(map->areals.size(),
+                    [&](size_t i, std::string& out) { put_areal(map->areals[i], i, out); });
+        w.member("decoded", map->decoded);
+        w.key("grid");
+        w.begin_object();
+        w.member("cells_x", map->grid.cells_x);
+        w.member("cells_y", map->grid.cells_y);
+        w.end_object();
+        w.end_object();
+    }
+    w.key("conventions");
+    write_conventions(w);
+    w.key("export");
+    write_export(w, r, true);
+    w.member("generator", "mshconv");
+    w.member("kind", "terrain");
+    w.key("land_map");
+    if (map) {
+        write_payload(w, r.map_source, land_map);
+        w.key("land_map_directory");
+        write_directory_entries(w, map->container);
+    } else {
+        w.null();
+    }
+    w.key("land_msh");
+    write_payload(w, r.source, land_msh);
+    w.key("land_msh_directory");
+    write_directory_entries(w, t.container);
+    w.member("schema", kSchema);
+    w.key("terrain");
+    w.begin_object();
+    w.member("cell_pairs", uint64_t(t.cell_pairs.size()));
+    w.key("faces");
+    write_faces(w, t);
+    w.member("has_weights", t.has(terrain::kWeights));
+    w.member("nodes", uint64_t(t.nodes.size()));
+    w.member("slots", uint64_t(t.slots.size()));
+    w.member("vertices", uint64_t(t.positions.size()));
+    w.end_object();
+    w.key("wear");
+    write_wear(w, r);
+    w.end_object();
 }
 
 // The binding layout (sidecar/terrain_binding.hpp): the record, then the binding's members.
-std::string binding_text(const TerrainSidecar& sidecar, size_t width) {
-    const TerrainBinding& b = *sidecar.binding;
+void write_binding_layout(ReadableJson& w, const TerrainSidecar& sidecar) {
     const TerrainExportRecord& r = sidecar.record;
-    json doc = {{"schema", kBindingSchema},
-                {"kind", "terrain"},
-                {"generator", "mshconv"},
-                {"export", export_json(r, false)},
-                {"conventions", conventions_json()},
-                {"wear", wear_json(r)},
-                {"source", {{"address", r.source}}}};
-    if (b.land_map) doc["map_source"] = {{"address", r.map_source}};
-    add_terrain_binding_json(b, doc);
-    Deferred deferred;
-    defer_terrain_binding(b, doc, deferred);
-    size_t blocks = 0;
-    for (const Bytes& x : b.land_msh.blocks) blocks += x.size();
-    if (b.land_map)
-        for (const Bytes& x : b.land_map->blocks) blocks += x.size();
-    // Generous (untouched capacity costs no memory): a face row is at most 100 characters.
-    const size_t reserve = 65536 + 104 * b.faces.size() + (blocks + 6) / 3 * 4 +
-                           8 * b.position_fingerprints.size() + 24 * b.carried_positions.size();
-    return readable_text(doc, width, deferred, reserve);
+    // The record's members, in key order between the binding's (write_terrain_binding).
+    const char* const record_keys[] = {"conventions", "export", "generator",
+                                       "kind",        "schema", "wear"};
+    size_t next = 0;
+    const auto record_member = [&](std::string_view key) {
+        w.key(key);
+        if (key == "conventions")
+            write_conventions(w);
+        else if (key == "export")
+            write_export(w, r, false);
+        else if (key == "generator")
+            w.value("mshconv");
+        else if (key == "kind")
+            w.value("terrain");
+        else if (key == "schema")
+            w.value(kBindingSchema);
+        else // wear
+            write_wear(w, r);
+    };
+    w.begin_object();
+    write_terrain_binding(
+        *sidecar.binding, w, r.source, r.map_source, [&](std::string_view before) {
+            while (next < std::size(record_keys) &&
+                   (before.empty() || std::string_view(record_keys[next]) < before))
+                record_member(record_keys[next++]);
+        });
+    w.end_object();
 }
 
 } // namespace
 
 std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width) {
-    if (sidecar.binding) return binding_text(sidecar, width);
+    std::string text;
+    if (sidecar.binding) {
+        const TerrainBinding& b = *sidecar.binding;
+        size_t blocks = 0;
+        for (const Bytes& x : b.land_msh.blocks) blocks += x.size();
+        if (b.land_map)
+            for (const Bytes& x : b.land_map->blocks) blocks += x.size();
+        // Generous (untouched capacity costs no memory): a face row is at most 100 characters.
+        text.reserve(65536 + 104 * b.faces.size() + (blocks + 6) / 3 * 4 +
+                     8 * b.position_fingerprints.size() + 24 * b.carried_positions.size());
+        {
+            ReadableJson w(text, width);
+            write_binding_layout(w, sidecar);
+        }
+        text += '\n';
+        return text;
+    }
     // A sidecar read back has no decoded level: decode the payloads it carries.
     std::shared_ptr<const terrain::Terrain> decoded_terrain = sidecar.terrain;
     if (!decoded_terrain)
@@ -253,30 +328,15 @@ std::string terrain_sidecar_text(const TerrainSidecar& sidecar, size_t width) {
     const arealmap::ArealMap* map = decoded_map.get();
     const ByteView land_msh = sidecar.land_msh;
     const ByteView land_map = sidecar.land_map ? ByteView(*sidecar.land_map) : ByteView();
-    const json doc = skeleton(t, land_msh, map, land_map, sidecar.record);
-    Deferred deferred;
-    deferred[&doc["terrain"]["faces"]["rows"]] = [&](ReadableJson& w) {
-        w.rows_with(t.faces.size(),
-                    [&](size_t i, std::string& out) { put_face_row(t.faces[i], out); });
-    };
-    deferred[&doc["land_msh"]["base64"]] = [&](ReadableJson& w) {
-        w.plain_string_with([&](std::string& out) { append_base64(out, land_msh); });
-    };
-    if (map) {
-        deferred[&doc["land_map"]["base64"]] = [&](ReadableJson& w) {
-            w.plain_string_with([&](std::string& out) { append_base64(out, land_map); });
-        };
-        deferred[&doc["areal_map"]["areals"]] = [&](ReadableJson& w) {
-            w.rows_with(map->areals.size(),
-                        [&](size_t i, std::string& out) { put_areal(map->areals[i], i, out); });
-        };
+    // Generous: a face row is at most 90 characters, a payload byte 4/3, an areal a few hundred.
+    text.reserve(65536 + 96 * t.faces.size() + (land_msh.size() + land_map.size() + 6) / 3 * 4 +
+                 (map ? 1024 * map->areals.size() : 0));
+    {
+        ReadableJson w(text, width);
+        write_first_layout(w, t, land_msh, map, land_map, sidecar.record);
     }
-    // Generous (untouched capacity costs no memory): a face row is at most 90 characters, a
-    // payload byte 4/3, an areal a few hundred.
-    const size_t reserve = 65536 + 96 * t.faces.size() +
-                           (land_msh.size() + land_map.size() + 6) / 3 * 4 +
-                           (map ? 1024 * map->areals.size() : 0);
-    return readable_text(doc, width, deferred, reserve);
+    text += '\n';
+    return text;
 }
 
 } // namespace msh::sidecar

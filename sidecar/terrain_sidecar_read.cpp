@@ -143,17 +143,13 @@ TerrainSidecar parse_terrain_sidecar(const JsonAt& doc) {
     return s;
 }
 
-TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where) {
-    return parse_terrain_sidecar(JsonAt(doc, "", where));
-}
-
 std::optional<TerrainSidecar> read_terrain_sidecar(ByteView text, const std::string& where) {
     // A model or texture sidecar says so in its "kind": not parsed here (its own reader does).
     const std::string_view chars(reinterpret_cast<const char*>(text.data()), text.size());
     if (const auto kind = peek_plain_member(chars, "kind"); kind && *kind != "terrain")
         return std::nullopt;
     ParsedJson parsed;
-    if (!parsed.parse(text)) return std::nullopt; // not JSON: the model import says why
+    if (!parsed.try_parse(text)) return std::nullopt; // not JSON: the model import says why
     const JsonAt doc(parsed.root(), "", where);
     if (!doc.is_object() || !has_text(doc, "kind", "terrain")) return std::nullopt;
     return parse_terrain_sidecar(doc);

@@ -8,8 +8,6 @@
 #include "json_at.hpp"
 #include "terrain_sidecar.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
@@ -24,7 +22,5 @@ std::optional<TerrainSidecar> read_terrain_sidecar(ByteView text, const std::str
 // back; the terrain and map pointers stay null). Throws FormatError naming `doc.where()` and the
 // JSON pointer on a missing or malformed field, bad base64 or a size/hash mismatch.
 TerrainSidecar parse_terrain_sidecar(const JsonAt& doc);
-// The same of a document already parsed (an edited one, in the tests).
-TerrainSidecar parse_terrain_sidecar(const nlohmann::json& doc, const std::string& where);
 
 } // namespace msh::sidecar

@@ -4,6 +4,7 @@
 #include "binding_fields.hpp"
 #include "json_at.hpp"
 #include "payload_hash.hpp"
+#include "readable_writer.hpp"
 
 #include "formats/diagnostics.hpp"
 #include "formats/file_io.hpp"
@@ -11,8 +12,6 @@
 #include <array>
 
 namespace msh::sidecar {
-
-using nlohmann::json;
 
 namespace {
 
@@ -62,10 +61,13 @@ uint16_t level_check(const TextureLevel& level) {
     return row_check(pod_bytes(std::vector<uint64_t>{level.size, level.xxh3_64}));
 }
 
-json hashed_json(ByteView bytes) {
-    return {{"size", bytes.size()},
-            {kPayloadHashKey, hex64(payload_hash(bytes))},
-            {"base64", to_base64(bytes)}};
+// {"base64", "size", "xxh3_64"} of `bytes`.
+void write_hashed(ReadableJson& w, ByteView bytes) {
+    w.begin_object();
+    w.member("base64", to_base64(bytes));
+    w.member("size", uint64_t(bytes.size()));
+    w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+    w.end_object();
 }
 
 } // namespace
@@ -145,50 +147,81 @@ std::map<std::string, uint16_t> texture_checks(const TextureSidecar& s) {
             {"tail", row_check(s.tail)}};
 }
 
-json binding_texture_json(const TextureSidecar& s) {
+void write_binding_texture(ReadableJson& w, const TextureSidecar& s) {
     const texm::Header& h = s.header;
-    json rows = json::array();
+    w.begin_object();
+    w.key("checks");
+    w.begin_object();
+    bool levels_written = false;
+    auto write_level_checks = [&] {
+        w.key("levels");
+        w.begin_array();
+        for (const uint16_t check : s.level_checks) w.value(hex16(check));
+        w.end_array();
+        levels_written = true;
+    };
+    for (const auto& [member, check] : s.checks) {
+        if (member == "levels") continue; // the level checks' own member
+        if (!levels_written && std::string_view("levels") < member) write_level_checks();
+        w.member(member, hex16(check));
+    }
+    if (!levels_written) write_level_checks();
+    w.end_object();
+    w.key("header");
+    w.begin_object();
+    w.member("flags4", h.flags4);
+    w.member("flags5", h.flags5);
+    w.member("format", h.format);
+    w.member("mip_count", h.mip_count);
+    w.member("unknown6", h.unknown6);
+    w.end_object();
+    w.member("kind", "texm");
+    w.key("levels");
+    w.begin_object();
+    w.member("format", s.encoded_format);
+    w.key("rows");
+    w.begin_array();
     for (size_t k = 0; k < s.levels.size(); ++k) {
         const TextureLevel& l = s.levels[k];
-        json row = {{"level", k},
-                    {"in", level_source_name(l.from)},
-                    {"size", l.size},
-                    {kPayloadHashKey, hex64(l.xxh3_64)}};
-        if (l.bytes) row["base64"] = to_base64(*l.bytes);
-        rows.push_back(std::move(row));
+        w.begin_object();
+        if (l.bytes) w.member("base64", to_base64(*l.bytes));
+        w.member("in", level_source_name(l.from));
+        w.member("level", uint64_t(k));
+        w.member("size", l.size);
+        w.member(kPayloadHashKey, hex64(l.xxh3_64));
+        w.end_object();
     }
-    json page = nullptr;
+    w.end_array();
+    w.end_object();
+    w.member("mips", s.mips);
+    w.key("page");
     if (s.page) {
-        page = json::array();
-        for (const texm::PageRect& r : *s.page) page.push_back({r.x, r.w, r.y, r.h});
+        w.begin_array();
+        for (const texm::PageRect& r : *s.page) {
+            w.begin_array();
+            for (const uint16_t v : {r.x, r.w, r.y, r.h}) w.value(v);
+            w.end_array();
+        }
+        w.end_array();
+    } else {
+        w.null();
     }
-    json checks = json::object();
-    for (const auto& [member, check] : s.checks) checks[member] = hex16(check);
-    checks["levels"] = json::array();
-    for (const uint16_t check : s.level_checks) checks["levels"].push_back(hex16(check));
-    json doc = {
-        {"schema", kBindingSchema},
-        {"kind", "texm"},
-        {"source",
-         {{"address", s.source},
-          {"size", s.source_size},
-          {kPayloadHashKey, hex64(s.source_xxh3_64)}}},
-        {"png", s.png},
-        {"mips", s.mips},
-        {"header",
-         {{"mip_count", h.mip_count},
-          {"flags4", h.flags4},
-          {"flags5", h.flags5},
-          {"unknown6", h.unknown6},
-          {"format", h.format}}},
-        {"page", page},
-        {"readings", {{"texm-rgb", channel_order_name(s.channel_order)}}},
-        {"levels", {{"format", s.encoded_format}, {"rows", rows}}},
-        {"tail", hashed_json(s.tail)},
-        {"checks", checks},
-    };
-    if (!s.palette_x.empty()) doc["palette_x"] = to_hex(s.palette_x);
-    return doc;
+    if (!s.palette_x.empty()) w.member("palette_x", to_hex(s.palette_x));
+    w.member("png", s.png);
+    w.key("readings");
+    w.begin_object();
+    w.member("texm-rgb", channel_order_name(s.channel_order));
+    w.end_object();
+    w.member("schema", kBindingSchema);
+    w.key("source");
+    w.begin_object();
+    w.member("address", s.source);
+    w.member("size", s.source_size);
+    w.member(kPayloadHashKey, hex64(s.source_xxh3_64));
+    w.end_object();
+    w.key("tail");
+    write_hashed(w, s.tail);
+    w.end_object();
 }
 
 TextureSidecar read_binding_texture(const JsonAt& at) {

@@ -5,11 +5,10 @@
 
 #include "texture_sidecar.hpp"
 
-#include <nlohmann/json.hpp>
-
 namespace msh::sidecar {
 
 class JsonAt;
+class ReadableJson;
 
 // What both layouts read alike: the mip PNGs' names (plain file names), the texm-rgb reading
 // (absent: the default), each a FormatError naming its place.
@@ -24,7 +23,8 @@ void bind_texture(const texm::Texture& t, ByteView payload, bool mip_pngs, Textu
 // The checks of the members a person may edit, as they are now (compared with `checks`).
 std::map<std::string, uint16_t> texture_checks(const TextureSidecar& s);
 
-nlohmann::json binding_texture_json(const TextureSidecar& s);
+// The binding layout's document through `w`.
+void write_binding_texture(ReadableJson& w, const TextureSidecar& s);
 // Every field typed and checked (a FormatError at its JSON pointer); `edits` filled.
 TextureSidecar read_binding_texture(const JsonAt& doc);
 

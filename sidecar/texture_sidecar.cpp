@@ -20,25 +20,32 @@
 
 namespace msh::sidecar {
 
-using nlohmann::json;
-
 namespace {
 
-json page_json(const std::optional<std::vector<texm::PageRect>>& page) {
-    if (!page) return nullptr;
-    json out = json::array();
-    for (const texm::PageRect& r : *page)
-        out.push_back({{"x", r.x}, {"w", r.w}, {"y", r.y}, {"h", r.h}});
-    return out;
+void write_page(ReadableJson& w, const std::optional<std::vector<texm::PageRect>>& page) {
+    if (!page) return w.null();
+    w.begin_array();
+    for (const texm::PageRect& r : *page) {
+        w.begin_object();
+        w.member("h", r.h);
+        w.member("w", r.w);
+        w.member("x", r.x);
+        w.member("y", r.y);
+        w.end_object();
+    }
+    w.end_array();
 }
 
-json palette_json(const Bytes& palette, ChannelOrder order) {
-    if (palette.empty()) return nullptr;
-    json entries = json::array();
+void write_palette(ReadableJson& w, const Bytes& palette, ChannelOrder order) {
+    if (palette.empty()) return w.null();
+    w.begin_object();
+    w.member("byte_order", order == ChannelOrder::Bgr ? "B, G, R, X" : "R, G, B, X");
+    w.key("entries");
+    w.begin_array();
     for (size_t k = 0; k + 4 <= palette.size(); k += 4)
-        entries.push_back(to_hex(ByteView(palette).subspan(k, 4)));
-    return {{"byte_order", order == ChannelOrder::Bgr ? "B, G, R, X" : "R, G, B, X"},
-            {"entries", entries}};
+        w.value(to_hex(ByteView(palette).subspan(k, 4)));
+    w.end_array();
+    w.end_object();
 }
 
 Bytes hex_field(const JsonAt& at) {
@@ -60,43 +67,50 @@ std::string mip_png_name(const std::string& png_name, uint32_t level) {
 
 namespace {
 
-// The first layout. `with_base64` false: the original's base64 is an empty placeholder
-// (texture_sidecar_text).
-json first_layout_json(const TextureSidecar& s, bool with_base64) {
+// The first layout, the original's base64 (most of the text) straight into the text.
+void write_first_layout(ReadableJson& w, const TextureSidecar& s) {
     const texm::Header& h = s.header;
-    json doc = {
-        {"schema", kSchema},
-        {"kind", "texm"},
-        {"source", s.source},
-        {"png", s.png},
-        {"mips", s.mips},
-        {"format", h.format},
-        {"header",
-         {{"width", h.width},
-          {"height", h.height},
-          {"mip_count", h.mip_count},
-          {"flags4", h.flags4},
-          {"flags5", h.flags5},
-          {"unknown6", h.unknown6},
-          {"format", h.format}}},
-        {"page", page_json(s.page)},
-        {"palette", palette_json(s.palette, s.channel_order)},
-        {"readings", {{"texm-rgb", channel_order_name(s.channel_order)}}},
-        {"tail_bytes", s.tail_bytes},
-        {"original",
-         {{"size", s.original.size()},
-          {kPayloadHashKey, hex64(payload_hash(s.original))},
-          {"base64", with_base64 ? to_base64(s.original) : std::string()}}},
-    };
-    if (s.written.recorded()) doc["written"] = to_json(s.written);
-    return doc;
+    w.begin_object();
+    w.member("format", h.format);
+    w.key("header");
+    w.begin_object();
+    w.member("flags4", h.flags4);
+    w.member("flags5", h.flags5);
+    w.member("format", h.format);
+    w.member("height", h.height);
+    w.member("mip_count", h.mip_count);
+    w.member("unknown6", h.unknown6);
+    w.member("width", h.width);
+    w.end_object();
+    w.member("kind", "texm");
+    w.member("mips", s.mips);
+    w.key("original");
+    w.begin_object();
+    w.key("base64");
+    w.plain_string_with([&](std::string& out) { append_base64(out, s.original); });
+    w.member("size", uint64_t(s.original.size()));
+    w.member(kPayloadHashKey, hex64(payload_hash(s.original)));
+    w.end_object();
+    w.key("page");
+    write_page(w, s.page);
+    w.key("palette");
+    write_palette(w, s.palette, s.channel_order);
+    w.member("png", s.png);
+    w.key("readings");
+    w.begin_object();
+    w.member("texm-rgb", channel_order_name(s.channel_order));
+    w.end_object();
+    w.member("schema", kSchema);
+    w.member("source", s.source);
+    w.member("tail_bytes", s.tail_bytes);
+    if (s.written.recorded()) {
+        w.key("written");
+        write_written_file(w, s.written);
+    }
+    w.end_object();
 }
 
 } // namespace
-
-json to_json(const TextureSidecar& s) {
-    return s.layout == 1 ? first_layout_json(s, true) : binding_texture_json(s);
-}
 
 namespace {
 
@@ -166,27 +180,25 @@ TextureSidecar parse_texture_sidecar(const JsonAt& at) {
 
 } // namespace
 
-TextureSidecar parse_texture_sidecar(const json& doc, const std::string& where) {
-    return parse_texture_sidecar(JsonAt(doc, "", where));
-}
-
 std::string texture_sidecar_text(const TextureSidecar& sidecar) {
-    if (sidecar.layout != 1) return readable_text(binding_texture_json(sidecar), kReadableWidth);
-    // The original's base64 (most of the text) goes straight into the text.
-    const json doc = first_layout_json(sidecar, false);
-    Deferred deferred;
-    deferred[&doc["original"]["base64"]] = [&sidecar](ReadableJson& w) {
-        w.plain_string_with([&](std::string& out) { append_base64(out, sidecar.original); });
-    };
-    return readable_text(doc, kReadableWidth, deferred, base64_size(sidecar.original.size()));
+    std::string text;
+    text.reserve(sidecar.layout == 1 ? 4096 + base64_size(sidecar.original.size()) : 0);
+    {
+        ReadableJson w(text, kReadableWidth);
+        if (sidecar.layout == 1)
+            write_first_layout(w, sidecar);
+        else
+            write_binding_texture(w, sidecar);
+    }
+    text += '\n';
+    return text;
 }
 
 // Either layout is read from the document RapidJSON parsed in place (the original's base64,
-// megabytes for a large texture, decoded from the text, never copied); what RapidJSON refuses goes
-// to parse_json, which says where and why.
+// megabytes for a large texture, decoded from the text, never copied).
 TextureSidecar read_texture_sidecar(ByteView bytes, const std::string& where) {
     ParsedJson parsed;
-    if (!parsed.parse(bytes)) return parse_texture_sidecar(parse_json(bytes, where), where);
+    parsed.parse(bytes, where);
     return parse_texture_sidecar(JsonAt(parsed.root(), "", where));
 }
 

@@ -13,8 +13,6 @@
 #include "formats/texm.hpp"
 #include "written_file.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <optional>
 #include <string>
@@ -71,11 +69,9 @@ struct TextureSidecar {
     WrittenFile written;     // the level-0 PNG as the export wrote it (written_file.hpp)
 };
 
-nlohmann::json to_json(const TextureSidecar& sidecar);
-// Reads every field; throws FormatError naming `where` and the JSON pointer of the field (a
-// hash that does not match the original payload included).
-TextureSidecar parse_texture_sidecar(const nlohmann::json& doc, const std::string& where);
 std::string texture_sidecar_text(const TextureSidecar& sidecar);
+// Reads every field; throws FormatError naming `where` and the JSON pointer of the field (a
+// hash that does not match the original payload included), or where the text is not JSON.
 TextureSidecar read_texture_sidecar(ByteView text, const std::string& where);
 
 // File name of mip level k beside `png_name` (`NAME.mip<k>.png` for `NAME.png`).

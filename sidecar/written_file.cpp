@@ -1,5 +1,7 @@
 #include "written_file.hpp"
 
+#include "readable_writer.hpp"
+
 #include "formats/file_io.hpp"
 
 #include <algorithm>
@@ -21,13 +23,14 @@ std::string hash_at(const JsonAt& at) {
 
 } // namespace
 
-nlohmann::json to_json(const WrittenFile& written) {
-    nlohmann::json j = {{"xxh3_64", written.xxh3_64}};
+void write_written_file(ReadableJson& w, const WrittenFile& written) {
+    w.begin_object();
     if (!written.buffer.empty()) {
-        j["buffer"] = written.buffer;
-        j["buffer_xxh3_64"] = written.buffer_xxh3_64;
+        w.member("buffer", written.buffer);
+        w.member("buffer_xxh3_64", written.buffer_xxh3_64);
     }
-    return j;
+    w.member("xxh3_64", written.xxh3_64);
+    w.end_object();
 }
 
 WrittenFile read_written_file(const JsonAt& at) {

@@ -9,11 +9,11 @@
 
 #include "json_at.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace msh::sidecar {
+
+class ReadableJson;
 
 struct WrittenFile {
     std::string xxh3_64;        // of the .glb or .gltf; empty: nothing recorded
@@ -22,7 +22,8 @@ struct WrittenFile {
     bool recorded() const { return !xxh3_64.empty(); }
 };
 
-nlohmann::json to_json(const WrittenFile& written);
+// The `written` object through `w`.
+void write_written_file(ReadableJson& w, const WrittenFile& written);
 // `at` is the `written` object; FormatError at its pointer when a member is not 16 hex digits or
 // the buffer is not a plain file name.
 WrittenFile read_written_file(const JsonAt& at);

@@ -399,7 +399,7 @@ BOOST_AUTO_TEST_CASE(sub_blocks_and_a_grid_off_the_rule_come_back_through_the_te
     BOOST_TEST(doc["map"]["sub_blocks"]["size"] == 28);
     BOOST_TEST(doc["map"]["areals"]["rows"][1][13] == 1);
     BOOST_TEST(doc["map"]["links"]["rows"][1].size() == 2 * (a.vertices.size() + 3));
-    const sidecar::TerrainSidecar back = sidecar::parse_terrain_sidecar(doc, "back");
+    const sidecar::TerrainSidecar back = test::read_terrain_doc(doc, "back");
     BOOST_TEST_REQUIRE(back.binding != nullptr);
     // The polygon vertices are the file's: given here as the import finds them.
     BOOST_TEST_REQUIRE(back.binding->areal_rows->file_vertices.has_value());

@@ -10,6 +10,7 @@
 #include "mapping/terrain_to_scene.hpp"
 #include "samples/terrain_gen.hpp"
 #include "sidecar/terrain_sidecar_read.hpp"
+#include "sidecar_edits.hpp"
 #include "terrain_fixtures.hpp"
 #include "test_util.hpp"
 
@@ -84,8 +85,7 @@ const test::MapExports& exports() {
 
 sidecar::TerrainSidecar load_sidecar(const fs::path& p) {
     const Bytes text = read_file(p);
-    return sidecar::parse_terrain_sidecar(nlohmann::json::parse(text.begin(), text.end()),
-                                          p.string());
+    return test::read_terrain_text(text, p.string());
 }
 
 // Note: every export of a map writes the same sidecar name (OUT_STEM.sidecar.json), so the last

@@ -2,6 +2,8 @@
 // against RFC 4648 and round trips, the sidecar readers' parse against nlohmann's verdict on
 // valid and broken texts, the quick look for a sidecar's kind, a first-layout sidecar read back
 // whole, and the text writer (face rows, one line per areal) against the decoded level.
+#include "sidecar_edits.hpp"
+
 #include "formats/arealmap.hpp"
 #include "formats/diagnostics.hpp"
 #include "formats/json_nesting.hpp"
@@ -57,10 +59,10 @@ std::string sidecar_text_of(const samples::GeneratedMap& m) {
     return sidecar::terrain_sidecar_text(s);
 }
 
-// Whether the sidecar readers' parse takes `text` (what it refuses, parse_json reports).
+// Whether the sidecar readers' parse takes `text`.
 bool reader_accepts(const std::string& text) {
     sidecar::ParsedJson parsed;
-    return parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    return parsed.try_parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 } // namespace
@@ -233,7 +235,7 @@ BOOST_AUTO_TEST_CASE(peek_of_a_plain_member_agrees_with_the_parse) {
         BOOST_TEST_REQUIRE(kind.has_value(), t);
         sidecar::ParsedJson parsed;
         BOOST_TEST_REQUIRE(
-            parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(t.data()), t.size())), t);
+            parsed.try_parse(ByteView(reinterpret_cast<const uint8_t*>(t.data()), t.size())), t);
         std::string first;
         for (const auto& m : parsed.root().GetObject())
             if (std::string_view(m.name.GetString()) == "kind" && first.empty())
@@ -288,23 +290,23 @@ BOOST_AUTO_TEST_CASE(payload_hashes_of_older_sidecars_still_check) {
         kept[field].erase("xxh3_64");
         kept[field]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(bytes));
     }
-    const sidecar::TerrainSidecar sc = sidecar::parse_terrain_sidecar(kept, "older");
+    const sidecar::TerrainSidecar sc = test::read_terrain_doc(kept, "older");
     BOOST_TEST((sc.land_msh == m.land_msh));
     BOOST_TEST_REQUIRE(sc.land_map.has_value());
     BOOST_TEST((*sc.land_map == m.land_map));
     kept["land_map"]["fnv1a64"] = "0000000000000000";
     try {
-        sidecar::parse_terrain_sidecar(kept, "damaged");
+        test::read_terrain_doc(kept, "damaged");
         BOOST_ERROR("a wrong FNV-1a hash was accepted");
     } catch (const FormatError& e) {
         BOOST_TEST(e.location().pointer == "/land_map/fnv1a64");
     }
     kept["land_map"].erase("fnv1a64");
     kept["land_map"]["xxh3_64"] = "0000000000000000";
-    BOOST_CHECK_THROW(sidecar::parse_terrain_sidecar(kept, "damaged"), FormatError);
+    BOOST_CHECK_THROW(test::read_terrain_doc(kept, "damaged"), FormatError);
     kept["land_map"].erase("xxh3_64"); // no hash at all: refused too, as for models and textures
     try {
-        sidecar::parse_terrain_sidecar(kept, "damaged");
+        test::read_terrain_doc(kept, "damaged");
         BOOST_ERROR("a payload without a hash was accepted");
     } catch (const FormatError& e) {
         BOOST_TEST(e.location().pointer == "/land_map/xxh3_64");

@@ -13,6 +13,7 @@
 #include "sidecar/base64.hpp"
 #include "sidecar/payload_hash.hpp"
 #include "sidecar/texture_sidecar.hpp"
+#include "sidecar_edits.hpp"
 #include "texture_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -161,7 +162,8 @@ BOOST_AUTO_TEST_CASE(png_holds_level_zero_pixels_and_sidecar_the_header) {
             BOOST_TEST(x.mips.size() == size_t(t.header.mip_count - 1));
             for (size_t k = 0; k < x.mips.size(); ++k)
                 BOOST_TEST((png::decode(x.mips[k]).rgba == texm::decode_level(t, uint32_t(k + 1))));
-            const nlohmann::json doc = sidecar::to_json(x.sidecar);
+            const nlohmann::json doc =
+                nlohmann::json::parse(sidecar::texture_sidecar_text(x.sidecar));
             BOOST_TEST(doc["schema"] == "mshconv-sidecar/2");
             BOOST_TEST(doc["kind"] == "texm");
             BOOST_TEST(doc["header"]["flags5"].get<uint32_t>() == t.header.flags5);
@@ -175,8 +177,8 @@ BOOST_AUTO_TEST_CASE(png_holds_level_zero_pixels_and_sidecar_the_header) {
             for (const nlohmann::json& row : doc["levels"]["rows"])
                 BOOST_TEST(!row.contains("base64"));
             // The typed form reads back from its JSON unchanged.
-            const sidecar::TextureSidecar back = sidecar::parse_texture_sidecar(doc, "a.json");
-            BOOST_TEST(sidecar::to_json(back) == doc);
+            const sidecar::TextureSidecar back = test::read_texture_doc(doc, "a.json");
+            BOOST_TEST(nlohmann::json::parse(sidecar::texture_sidecar_text(back)) == doc);
         }
     }
     BOOST_TEST(seen_formats.count(0) == 1u);
@@ -245,7 +247,7 @@ BOOST_AUTO_TEST_CASE(first_layout_text_reads_as_its_json) {
         const std::string text(bytes.begin(), bytes.end());
         const nlohmann::json doc = nlohmann::json::parse(text);
         auto same = [&](const sidecar::TextureSidecar& a) {
-            const sidecar::TextureSidecar b = sidecar::parse_texture_sidecar(doc, "b");
+            const sidecar::TextureSidecar b = test::read_texture_doc(doc, "b");
             return a.original == b.original && a.source == b.source && a.png == b.png &&
                    a.mips == b.mips && a.palette == b.palette && a.tail_bytes == b.tail_bytes &&
                    a.header.width == b.header.width && a.header.format == b.header.format &&
@@ -298,21 +300,21 @@ BOOST_AUTO_TEST_CASE(import_errors_are_clear) {
     const Bytes kept = read_file(fs::path(MSHCONV_SOURCE_DIR) / "tests" / "fixtures" /
                                  "sidecar_v1" / "barrel_dk.sidecar.json");
     const nlohmann::json first = nlohmann::json::parse(kept.begin(), kept.end());
-    const sidecar::TextureSidecar v1 = sidecar::parse_texture_sidecar(first, "a.sidecar.json");
+    const sidecar::TextureSidecar v1 = test::read_texture_doc(first, "a.sidecar.json");
     nlohmann::json damaged = first;
     damaged["original"]["xxh3_64"] = "0000000000000000";
-    BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(damaged, "a.sidecar.json"), FormatError);
+    BOOST_CHECK_THROW(test::read_texture_doc(damaged, "a.sidecar.json"), FormatError);
     nlohmann::json older = first;
     older["original"].erase("xxh3_64");
     older["original"]["fnv1a64"] = sidecar::hex64(sidecar::fnv1a64(v1.original));
-    BOOST_TEST(
-        (sidecar::parse_texture_sidecar(older, "older.sidecar.json").original == v1.original));
+    BOOST_TEST((test::read_texture_doc(older, "older.sidecar.json").original == v1.original));
     older["original"]["fnv1a64"] = "0000000000000000";
-    BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(older, "older.sidecar.json"), FormatError);
+    BOOST_CHECK_THROW(test::read_texture_doc(older, "older.sidecar.json"), FormatError);
     // A mip name that would leave the PNG's folder, in either layout.
-    for (nlohmann::json doc : {first, sidecar::to_json(x.sidecar)}) {
+    for (nlohmann::json doc :
+         {first, nlohmann::json::parse(sidecar::texture_sidecar_text(x.sidecar))}) {
         doc["mips"] = {"../../etc/passwd"};
-        BOOST_CHECK_THROW(sidecar::parse_texture_sidecar(doc, "a.sidecar.json"), FormatError);
+        BOOST_CHECK_THROW(test::read_texture_doc(doc, "a.sidecar.json"), FormatError);
     }
     // Not a PNG.
     in.sidecar = x.sidecar;
