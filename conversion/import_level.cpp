@@ -27,7 +27,8 @@ void refuse_tma_without_level_sidecar(const fs::path& input, const std::string& 
         throw UsageError(input.string() + ": a data.tma is written from a level export and its " +
                          "sidecar (kind level); " + sidecar_search_text(input, found) +
                          " and found none");
-    sidecar::parse_json(read_payload(job.io, found.path), found.path.string()); // broken text
+    sidecar::ParsedJson parsed; // broken text: where it breaks
+    parsed.parse(read_payload(job.io, found.path), found.path.string());
     throw FormatError(found.path.string(), Location::whole(),
                       "not a level sidecar (its kind is not \"level\"): a data.tma is written "
                       "from a level export");

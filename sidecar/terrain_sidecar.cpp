@@ -158,7 +158,7 @@ std::string terrain_pairing_token_of(uint64_t msh_hash, uint64_t msh_size, uint6
                                      const TerrainExportRecord& r) {
     // Content only, never an address: the same level exported in any folder gets the same token.
     // Not areal_faces either: it shapes only the OBJ text, and one sidecar serves both formats.
-    json facts = {r.wear1_rows, r.wear2_rows, r.lift, msh_size};
+    nlohmann::json facts = {r.wear1_rows, r.wear2_rows, r.lift, msh_size};
     if (r.readings != Readings{}) facts.push_back(describe(r.readings)); // defaults: as before
     // Over Land.msh and Land.map (each file's hash; the facts carry the second).
     return pairing_token_of_hash(msh_hash, hex64(map_hash) + '\n' + facts.dump());
