@@ -5,14 +5,11 @@
 
 #include <mshconv/batch.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace msh::conversion {
-
-using nlohmann::json;
 
 Shard parse_shard(const std::string& text) {
     Shard s;
@@ -59,20 +56,26 @@ std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard
 
 namespace {
 
-// One item of a report as to_json(BatchResult) wrote it.
-mshconv::BatchItem item_of(const nlohmann::json& j) {
+// One item of a report as to_json(BatchResult) wrote it; a FormatError at the value's pointer.
+mshconv::BatchItem item_of(const sidecar::JsonAt& j) {
+    if (!j.is_object()) j.fail("expected an item object");
+    const auto text = [&](const char* key) {
+        return j.has(key) ? j[key].as<std::string>() : std::string();
+    };
     mshconv::BatchItem item;
-    item.input = j.value("input", "");
-    item.kind = item_kind(j.value("kind", ""));
-    const std::string status = j.value("status", "");
+    item.input = text("input");
+    item.kind = item_kind(text("kind"));
+    const std::string status = text("status");
     item.status = status == "converted" ? mshconv::ItemStatus::Converted
                   : status == "failed"  ? mshconv::ItemStatus::Failed
                                         : mshconv::ItemStatus::Skipped;
-    item.output = j.value("output", "");
-    item.message = j.value(item.status == mshconv::ItemStatus::Failed ? "error" : "reason", "");
-    item.warnings = j.value("warnings", std::vector<std::string>());
-    item.seconds = j.value("seconds", 0.0);
-    item.unchanged = j.value("unchanged", false);
+    item.output = text("output");
+    item.message = text(item.status == mshconv::ItemStatus::Failed ? "error" : "reason");
+    if (j.has("warnings"))
+        for (size_t k = 0; k < j["warnings"].size(); ++k)
+            item.warnings.push_back(j["warnings"][k].as<std::string>());
+    item.seconds = j.has("seconds") ? j["seconds"].as<double>() : 0.0;
+    item.unchanged = j.has("unchanged") && j["unchanged"].as<bool>();
     return item;
 }
 
@@ -86,21 +89,21 @@ mshconv::BatchItem item_of(const nlohmann::json& j) {
 mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>& report_texts,
                                                   const std::vector<std::string>& reports) {
     using namespace msh;
-    using nlohmann::json;
     if (report_texts.size() != reports.size())
         throw std::invalid_argument("merge_batch_reports: a name for every report");
-    std::vector<json> docs(reports.size());
+    std::vector<std::unique_ptr<sidecar::ParsedJson>> parsed;
+    std::vector<sidecar::JsonAt> docs;
     size_t count = 0;
     std::string to;
     for (size_t i = 0; i < reports.size(); ++i) {
         const std::string& text = report_texts[i];
-        docs[i] = sidecar::parse_json(
-            ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()), reports[i]);
-        const sidecar::JsonAt at(docs[i], "", reports[i]);
-        if (!docs[i].is_object() || !docs[i].contains("schema") ||
-            docs[i]["schema"] != "mshconv-batch/1")
+        parsed.push_back(std::make_unique<sidecar::ParsedJson>());
+        parsed.back()->parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+                             reports[i]);
+        const sidecar::JsonAt at(parsed.back()->root(), "", reports[i]);
+        if (!at.is_object() || !at.has("schema") || !at["schema"].is_text("mshconv-batch/1"))
             at.fail("not a mshconv-batch/1 report");
-        if (!docs[i].contains("shard")) at["shard"].fail("not the report of a --shard job");
+        if (!at.has("shard")) at["shard"].fail("not the report of a --shard job");
         const size_t n = at["shard"]["count"].as<size_t>();
         const std::string t = at["to"].as<std::string>();
         if (i == 0) count = n, to = t;
@@ -108,10 +111,11 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
             at["shard"]["count"].fail("a shard of " + std::to_string(n) + ", not of " +
                                       std::to_string(count));
         if (t != to) at["to"].fail("converted to " + t + ", the first report to " + to);
+        docs.push_back(at);
     }
-    std::vector<const json*> by_index(count, nullptr);
+    std::vector<const sidecar::JsonAt*> by_index(count, nullptr);
     for (size_t i = 0; i < docs.size(); ++i) {
-        const size_t k = docs[i]["shard"]["index"].get<size_t>();
+        const size_t k = docs[i]["shard"]["index"].as<size_t>();
         if (k < 1 || k > count || by_index[k - 1])
             throw mshconv::UsageError(reports[i] + ": shard " + std::to_string(k) + " of " +
                                       std::to_string(count) + " is given twice or out of range");
@@ -127,26 +131,31 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
     BatchResult result;
     result.to = parse_batch_formats(to);
     result.shards = unsigned(count);
-    result.output = by_index[0]->value("output", "");
-    for (const json* d : by_index) {
-        for (const json& item : (*d)["items"])
-            result.items.push_back(msh::conversion::item_of(item));
-        for (const json& w : d->value("warnings", json::array()))
-            result.warnings.push_back(w.get<std::string>());
-        for (const json& j : (*d)["inputs"]) {
-            const std::string in = j.get<std::string>();
+    const sidecar::JsonAt& first = *by_index[0];
+    result.output = first.has("output") ? first["output"].as<std::string>() : std::string();
+    for (const sidecar::JsonAt* d : by_index) {
+        const sidecar::JsonAt items = (*d)["items"];
+        for (size_t k = 0; k < items.size(); ++k)
+            result.items.push_back(msh::conversion::item_of(items[k]));
+        if (d->has("warnings"))
+            for (size_t k = 0; k < (*d)["warnings"].size(); ++k)
+                result.warnings.push_back((*d)["warnings"][k].as<std::string>());
+        const sidecar::JsonAt inputs = (*d)["inputs"];
+        for (size_t k = 0; k < inputs.size(); ++k) {
+            const std::string in = inputs[k].as<std::string>();
             if (std::find(result.inputs.begin(), result.inputs.end(), in) == result.inputs.end())
                 result.inputs.push_back(in);
         }
-        for (const auto& [kind, n] : (*d)["converted_by_kind"].items())
-            result.converted_by_kind[kind] += n.get<size_t>();
-        const double seconds = (*d)["seconds"].get<double>();
+        const sidecar::JsonAt by_kind = (*d)["converted_by_kind"];
+        for (const std::string& kind : by_kind.keys())
+            result.converted_by_kind[kind] += by_kind[kind].as<size_t>();
+        const double seconds = (*d)["seconds"].as<double>();
         result.seconds = std::max(result.seconds, seconds); // the wall of the run: its slowest job
         result.job_seconds += seconds;
-        result.converted += (*d)["converted"].get<size_t>();
-        result.failed += (*d)["failed"].get<size_t>();
-        result.skipped += (*d)["skipped"].get<size_t>();
-        result.unchanged += d->value("unchanged", size_t(0));
+        result.converted += (*d)["converted"].as<size_t>();
+        result.failed += (*d)["failed"].as<size_t>();
+        result.skipped += (*d)["skipped"].as<size_t>();
+        if (d->has("unchanged")) result.unchanged += (*d)["unchanged"].as<size_t>();
     }
     return result;
 }

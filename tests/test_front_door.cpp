@@ -192,6 +192,23 @@ BOOST_AUTO_TEST_CASE(shard_reports_merge_into_a_typed_result) {
     BOOST_TEST(j["items"].size() == items);
     BOOST_TEST(!j.contains("threads"));
     BOOST_TEST(j["items"][0]["input"] == merged.items[0].input);
+    // A damaged report is refused with its name and the JSON pointer of the value at fault.
+    for (const auto& [pointer, value] :
+         {std::pair<std::string, nlohmann::json>{"/items/0/seconds", "slow"},
+          {"/items/1", 7},
+          {"/converted_by_kind/msh-model", -1}}) {
+        std::vector<std::string> damaged = texts;
+        nlohmann::json doc = nlohmann::json::parse(damaged[1]);
+        doc[nlohmann::json::json_pointer(pointer)] = value;
+        damaged[1] = doc.dump(1);
+        try {
+            mshconv::merge_batch_reports(damaged, names);
+            BOOST_ERROR(pointer << ": a damaged report was merged");
+        } catch (const mshconv::Error& e) {
+            BOOST_TEST(e.place().resource == "report2.json", e.what()); // a name, not a file
+            BOOST_TEST(e.place().pointer.value_or("") == pointer, e.what());
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(info_and_validate_read_through_the_io) {
