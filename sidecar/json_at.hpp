@@ -2,8 +2,8 @@
 // pointer, so that `at["nodes"][3]["flags"].as<uint16_t>()` either returns the number or throws
 // FormatError("where", at /nodes/3/flags, "expected an integer 0..65535"). Every sidecar reader
 // fills its typed struct through it, from the document RapidJSON parsed in place (ParsedJson). A
-// nlohmann document reads the same, with the same errors: an archive manifest, a batch report (not
-// sidecars).
+// nlohmann document reads the same, with the same errors: an archive manifest, a batch mirror
+// manifest (not sidecars).
 #pragma once
 
 #include "formats/bytes.hpp"
@@ -22,7 +22,7 @@
 
 namespace msh::sidecar {
 
-// The JSON document `text` as nlohmann reads it (manifests and batch reports); FormatError("where",
+// The JSON document `text` as nlohmann reads it (the manifests); FormatError("where",
 // line L, column C, "not JSON: ...") otherwise.
 nlohmann::json parse_json(ByteView text, const std::string& where);
 
