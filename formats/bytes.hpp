@@ -55,6 +55,11 @@ template <class T> inline Bytes pod_bytes(const std::vector<T>& v) {
     return out;
 }
 
+// The same bytes without a copy (they live as long as `v` is unchanged).
+template <class T> inline ByteView pod_view(const std::vector<T>& v) {
+    return ByteView(reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T));
+}
+
 inline uint64_t align8(uint64_t v) {
     return (v + 7) & ~uint64_t(7);
 }

@@ -100,13 +100,11 @@ Vec3 unlifted_vertex(const std::array<float, 3>& world, float lift) {
 }
 
 ByteView positions_bytes(const FileVertices& v) {
-    return ByteView(reinterpret_cast<const uint8_t*>(v.carried_vertices.data()),
-                    v.carried_vertices.size() * sizeof(Vec3));
+    return pod_view(v.carried_vertices);
 }
 
 ByteView fingerprint_bytes(const FileVertices& v) {
-    return ByteView(reinterpret_cast<const uint8_t*>(v.fingerprints.data()),
-                    v.fingerprints.size() * sizeof(uint32_t));
+    return pod_view(v.fingerprints);
 }
 
 void write_file_vertices(ReadableJson& w, const FileVertices& v) {

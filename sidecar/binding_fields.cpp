@@ -81,9 +81,7 @@ uint16_t row_check(ByteView bytes) {
 
 void write_checks(ReadableJson& w, const std::map<std::string, std::vector<uint16_t>>& checks) {
     w.begin_object();
-    for (const auto& [table, rows] : checks)
-        w.member(table, to_base64(ByteView(reinterpret_cast<const uint8_t*>(rows.data()),
-                                           2 * rows.size())));
+    for (const auto& [table, rows] : checks) w.member(table, to_base64(pod_view(rows)));
     w.end_object();
 }
 
@@ -93,6 +91,14 @@ void write_block(ReadableJson& w, ByteView bytes) {
     w.plain_string_with([&](std::string& out) { append_base64(out, bytes); });
     w.member("size", uint64_t(bytes.size()));
     w.member(kPayloadHashKey, hex64(payload_hash(bytes)));
+    w.end_object();
+}
+
+void write_source(ReadableJson& w, std::string_view address, uint64_t size, uint64_t hash) {
+    w.begin_object();
+    w.member("address", address);
+    w.member("size", size);
+    w.member(kPayloadHashKey, hex64(hash));
     w.end_object();
 }
 

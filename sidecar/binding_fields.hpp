@@ -20,6 +20,8 @@ constexpr const char* kBindingSchema = "mshconv-sidecar/2";
 
 // {"base64", "size", "xxh3_64"} of `bytes`, the base64 appended straight into the text.
 void write_block(ReadableJson& w, ByteView bytes);
+// A source record: {"address", "size", "xxh3_64"} of the payload an unedited import rebuilds.
+void write_source(ReadableJson& w, std::string_view address, uint64_t size, uint64_t hash);
 // An element of /blocks: {"base64", "entry", "size", "type", "xxh3_64"}.
 void write_entry_block(ReadableJson& w, size_t entry, uint32_t type, ByteView bytes);
 // {"base64", "size", "xxh3_64"} at `at`: the bytes, checked against both (`what` and `remedy`

@@ -140,7 +140,7 @@ std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& b)
     out["slots"] = rows(res2, kHeaderSize, kSlotStride);
     out["batches"] = rows(encode_resource(m, kBatches), 0, kBatchStride);
     out["keys"] = rows(encode_resource(m, kKeys), 0, 24);
-    out["frame_map"] = {row_check(pod_bytes(b.frame_map))};
+    out["frame_map"] = {row_check(pod_view(b.frame_map))};
     ByteWriter normals;
     for (const auto& [t, n] : b.stored_normals) {
         normals.put(t);
@@ -164,10 +164,10 @@ std::map<std::string, std::vector<uint16_t>> table_checks(const ModelBinding& b)
         vertices.put(r.first);
         vertices.put(r.count);
     }
-    vertices.put_bytes(pod_bytes(b.carried_positions));
-    vertices.put_bytes(pod_bytes(b.carried_uvs));
-    vertices.put_bytes(pod_bytes(b.position_fingerprints));
-    vertices.put_bytes(pod_bytes(b.uv_fingerprints));
+    vertices.put_bytes(pod_view(b.carried_positions));
+    vertices.put_bytes(pod_view(b.carried_uvs));
+    vertices.put_bytes(pod_view(b.position_fingerprints));
+    vertices.put_bytes(pod_view(b.uv_fingerprints));
     out["vertices"] = {row_check(vertices.take())};
     for (const NodeString& s : b.node_strings)
         out["node_strings"].push_back(
@@ -477,14 +477,14 @@ void write_binding_json(const ModelBinding& b, ReadableJson& w,
     write_vertex_ranges(w, b.carried, true);
     w.member("count", b.vertex_count);
     w.key("position_fingerprints");
-    write_block(w, pod_bytes(b.position_fingerprints));
+    write_block(w, pod_view(b.position_fingerprints));
     w.key("positions");
-    write_block(w, pod_bytes(b.carried_positions));
+    write_block(w, pod_view(b.carried_positions));
     if (b.has_uvs) {
         w.key("uv_fingerprints");
-        write_block(w, pod_bytes(b.uv_fingerprints));
+        write_block(w, pod_view(b.uv_fingerprints));
         w.key("uv_records");
-        write_block(w, pod_bytes(b.carried_uvs));
+        write_block(w, pod_view(b.carried_uvs));
     }
     w.member("uvs", b.has_uvs);
     w.end_object();

@@ -361,14 +361,6 @@ void write_export(ReadableJson& w, const ExportRecord& r) {
     w.end_object();
 }
 
-void write_source(ReadableJson& w, const ExportRecord& r, uint64_t size, uint64_t hash) {
-    w.begin_object();
-    w.member("address", r.source);
-    w.member("size", size);
-    w.member(kPayloadHashKey, hex64(hash));
-    w.end_object();
-}
-
 void write_wear(ReadableJson& w, const ExportRecord& r) {
     w.begin_object();
     if (!r.wear_image.empty()) {
@@ -411,7 +403,7 @@ static std::string binding_text(const ModelSidecar& s) {
         } else if (k == "schema") {
             w.value(kBindingSchema);
         } else if (k == "source") {
-            write_source(w, r, s.original_size, s.original_hash);
+            write_source(w, r.source, s.original_size, s.original_hash);
         } else { // wear
             write_wear(w, r);
         }
@@ -543,7 +535,7 @@ std::string model_sidecar_text(const ModelSidecar& s) {
     }
     w.end_array();
     w.key("source");
-    write_source(w, r, s.original_image.size(), s.original_hash);
+    write_source(w, r.source, s.original_image.size(), s.original_hash);
     w.key("wear");
     write_wear(w, r);
     w.end_object();

@@ -184,19 +184,6 @@ bool is_source(ByteView bytes, const SourceRecord& s) {
     return bytes.size() == s.size && payload_hash(bytes) == s.xxh3_64;
 }
 
-// {"address", "size", "xxh3_64"}.
-void write_source(ReadableJson& w, const std::string& address, const SourceRecord& s) {
-    w.begin_object();
-    w.member("address", address);
-    w.member("size", s.size);
-    w.member(kPayloadHashKey, hex64(s.xxh3_64));
-    w.end_object();
-}
-
-template <class T> ByteView bytes_of_pods(const std::vector<T>& v) {
-    return ByteView(reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T));
-}
-
 SourceRecord read_source(const JsonAt& at) {
     SourceRecord s;
     s.size = at["size"].as<uint64_t>();
@@ -449,10 +436,8 @@ void write_vertices(ReadableJson& w, const TerrainBinding& b) {
     std::map<std::string_view, std::function<void()>> members;
     members["carried"] = [&] { write_vertex_ranges(w, b.carried, false); };
     members["count"] = [&] { w.value(b.vertex_count); };
-    members["positions"] = [&] { write_block(w, bytes_of_pods(b.carried_positions)); };
-    members["position_fingerprints"] = [&] {
-        write_block(w, bytes_of_pods(b.position_fingerprints));
-    };
+    members["positions"] = [&] { write_block(w, pod_view(b.carried_positions)); };
+    members["position_fingerprints"] = [&] { write_block(w, pod_view(b.position_fingerprints)); };
     for (size_t s = 0; s < kStreamCount; ++s) {
         const BoundStream& bs = b.streams[s];
         if (!bs.bound) continue;
@@ -463,7 +448,7 @@ void write_vertices(ReadableJson& w, const TerrainBinding& b) {
             w.key("fingerprints");
             write_block(w, ByteView(bs.fingerprints.data(), bs.fingerprints.size()));
             w.key("records");
-            write_block(w, bytes_of_pods(bs.carried_records));
+            write_block(w, pod_view(bs.carried_records));
             w.end_object();
         };
     }
@@ -552,13 +537,13 @@ void write_terrain_binding(const TerrainBinding& b, ReadableJson& w, const std::
         key("map_container");
         write_container(w, *b.land_map);
         key("map_source");
-        write_source(w, map_address, b.map_source);
+        write_source(w, map_address, b.map_source.size, b.map_source.xxh3_64);
     } else {
         key("map_source");
         w.null();
     }
     key("source");
-    write_source(w, msh_address, b.msh_source);
+    write_source(w, msh_address, b.msh_source.size, b.msh_source.xxh3_64);
     key("vertices");
     write_vertices(w, b);
     other({});

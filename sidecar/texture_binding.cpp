@@ -214,11 +214,7 @@ void write_binding_texture(ReadableJson& w, const TextureSidecar& s) {
     w.end_object();
     w.member("schema", kBindingSchema);
     w.key("source");
-    w.begin_object();
-    w.member("address", s.source);
-    w.member("size", s.source_size);
-    w.member(kPayloadHashKey, hex64(s.source_xxh3_64));
-    w.end_object();
+    write_source(w, s.source, s.source_size, s.source_xxh3_64);
     w.key("tail");
     write_hashed(w, s.tail);
     w.end_object();
