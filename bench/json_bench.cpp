@@ -54,7 +54,7 @@ bool simdjson_accepts(simdjson::dom::parser& parser, const simdjson::padded_stri
 
 bool readers_accept(const std::string& text) {
     sidecar::ParsedJson parsed;
-    return parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    return parsed.try_parse(ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 double median_ms(std::vector<double> v) {
