@@ -35,9 +35,10 @@ namespace {
 
 void read_one(mshconv::Io& io, const fs::path& file, std::vector<MirrorRecord>& records) {
     const std::string where = file.string();
-    const json doc = sidecar::parse_json(io.read(file).bytes, where);
-    const sidecar::JsonAt at(doc, "", where);
-    if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kMirrorSchema)
+    sidecar::ParsedJson doc;
+    doc.parse(io.read(file).bytes, where);
+    const sidecar::JsonAt at(doc.root(), "", where);
+    if (!at.is_object() || !at.has("schema") || !at["schema"].is_text(kMirrorSchema))
         at.fail(std::string("not a ") + kMirrorSchema + " manifest");
     const sidecar::JsonAt files = at["files"];
     for (size_t i = 0; i < files.size(); ++i) {

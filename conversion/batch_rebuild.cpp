@@ -10,8 +10,6 @@
 #include "formats/file_io.hpp"
 #include "formats/nres.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <optional>
@@ -19,7 +17,6 @@
 namespace msh::conversion {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
@@ -58,32 +55,30 @@ class Rebuild {
   private:
     // The archive of an unpacked folder; nullopt when an entry failed (each failure reported).
     std::optional<nres::Archive> archive(const fs::path& folder, const std::string& out_display) {
-        const std::string where = (folder / manifest::kFileName).string();
-        json m;
+        std::optional<manifest::Manifest> m;
         nres::Archive ar;
         try {
-            m = manifest::load(folder, io_);
-            ar = manifest::parse(m, where);
+            m.emplace(folder, io_);
+            ar = manifest::parse(*m);
         } catch (const std::exception& e) {
             fail(folder.string(), e.what());
             return std::nullopt;
         }
-        const json& entries = m.at("entries");
         std::atomic<bool> ok{true};
         // Nested archives first, one after the other (each converts its own entries in
         // parallel); then this archive's entries in parallel. The report lines of a parallel
         // pass are all added before it starts.
         std::vector<size_t> flat;
         for (size_t i = 0; i < ar.entries.size(); ++i) {
-            if (kind_of(entries[i]) != "archive") {
+            if (manifest::entry_kind(m->entry(i)) != "archive") {
                 flat.push_back(i);
                 continue;
             }
             std::optional<Bytes> inner;
             try {
-                if (auto nested =
-                        archive(manifest::entry_file(m, i, "converted/folder", folder, where, &io_),
-                                out_display + ":" + ar.entries[i].display_name()))
+                if (auto nested = archive(
+                        manifest::entry_file(m->entry(i)["converted"]["folder"], folder, &io_),
+                        out_display + ":" + ar.entries[i].display_name()))
                     inner = nres::write(*nested);
             } catch (const std::exception& e) {
                 fail(folder.string(), e.what());
@@ -97,7 +92,7 @@ class Rebuild {
         const size_t first = results_.size();
         for (size_t i : flat)
             results_.push_back(report_line(
-                (folder / describe(entries[i])).string(), kind_of(entries[i]),
+                (folder / describe(m->entry(i))).string(), manifest::entry_kind(m->entry(i)),
                 out_display + ":" + ar.entries[i].display_name(), Status::Converted, ""));
         const long count = long(flat.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
@@ -106,7 +101,7 @@ class Rebuild {
             Result& r = results_[first + size_t(k)];
             const auto start = Clock::now();
             try {
-                ar.entries[i].data = payload(folder, m, i, r);
+                ar.entries[i].data = payload(folder, m->entry(i), r);
             } catch (const std::exception& e) {
                 r.status = Status::Failed;
                 r.message = e.what();
@@ -126,43 +121,36 @@ class Rebuild {
         return ar;
     }
 
-    static std::string describe(const json& e) {
-        if (e.contains("file")) return e["file"].get<std::string>();
-        const json& c = e.at("converted");
-        if (c.contains("png")) return c["png"].get<std::string>();
-        if (c.contains("folder")) return c["folder"].get<std::string>();
-        return c.at("file").get<std::string>();
+    // The file an entry's report line names (any failure was caught by manifest::parse).
+    static std::string describe(const sidecar::JsonAt& e) {
+        if (e.has("file")) return e["file"].as<std::string>();
+        const sidecar::JsonAt c = e["converted"];
+        for (const char* key : {"png", "folder", "file"})
+            if (c.has(key)) return c[key].as<std::string>();
+        return std::string();
     }
 
-    static std::string kind_of(const json& e) {
-        return e.contains("file") ? "raw" : e.at("converted").at("kind").get<std::string>();
-    }
-
-    Bytes payload(const fs::path& folder, const json& doc, size_t entry, Result& r) {
-        const std::string manifest = (folder / manifest::kFileName).string();
+    Bytes payload(const fs::path& folder, const sidecar::JsonAt& e, Result& r) {
         // A name from the manifest, confined to its folder (no absolute path, `..` or symlink out).
-        auto at = [&](const std::string& key) {
-            return manifest::entry_file(doc, entry, key, folder, manifest, &io_);
+        auto at = [&](const char* key) {
+            return manifest::entry_file(e["converted"][key], folder, &io_);
         };
-        const json& e = doc.at("entries").at(entry);
-        if (e.contains("file")) {
+        if (e.has("file")) {
             r.unchanged = true;
-            return read_bytes(io_, at("file"));
+            return read_bytes(io_, manifest::entry_file(e["file"], folder, &io_));
         }
-        const json& c = e.at("converted");
-        const std::string kind = c.at("kind").get<std::string>();
+        const std::string kind = manifest::entry_kind(e);
         if (kind == "texture") {
-            TextureImport t =
-                import_texture_files(io_, at("converted/png"), at("converted/sidecar"), {},
-                                     png::kDefaultMaxPixels, full_read_);
+            TextureImport t = import_texture_files(io_, at("png"), at("sidecar"), {},
+                                                   png::kDefaultMaxPixels, full_read_);
             r.unchanged = t.identical;
             r.warnings = t.warnings;
             return std::move(t.texm);
         }
         if (kind == "model") {
             KeptWarnings warnings;
-            ModelImport m = import_model_files(item_job(warnings), at("converted/file"),
-                                               at("converted/sidecar"), choices());
+            ModelImport m =
+                import_model_files(item_job(warnings), at("file"), at("sidecar"), choices());
             r.warnings = warnings.texts();
             r.unchanged = m.identical;
             return std::move(m.msh);
@@ -190,18 +178,17 @@ class Rebuild {
 // The report lines an unpacked archive will give, for the progress total: its converted
 // entries, those of nested archives included (0 when its manifest cannot be read).
 size_t converted_entries(mshconv::Io& io, const fs::path& folder) {
-    const std::string where = (folder / manifest::kFileName).string();
     try {
-        const json m = manifest::load(folder, io);
-        const json& entries = m.at("entries");
+        const manifest::Manifest m(folder, io);
+        const size_t entries = manifest::parse(m).entries.size();
         size_t n = 0;
-        for (size_t i = 0; i < entries.size(); ++i) {
-            if (!entries[i].contains("converted")) continue;
-            if (entries[i]["converted"].value("kind", "") != "archive")
-                ++n;
-            else
+        for (size_t i = 0; i < entries; ++i) {
+            const std::string kind = manifest::entry_kind(m.entry(i));
+            if (kind == "archive")
                 n += converted_entries(
-                    io, manifest::entry_file(m, i, "converted/folder", folder, where, &io));
+                    io, manifest::entry_file(m.entry(i)["converted"]["folder"], folder, &io));
+            else if (kind != "raw")
+                ++n;
         }
         return n;
     } catch (const std::exception&) {

@@ -112,9 +112,23 @@ json make(const nres::Archive& ar, const std::string& source, const std::vector<
             {"trailing", sidecar::to_hex(ar.trailing)}};
 }
 
-nres::Archive parse(const json& m, const std::string& where) {
-    const sidecar::JsonAt doc(m, "", where);
-    if (!m.is_object() || !m.contains("schema") || m["schema"] != kSchema)
+Manifest::Manifest(const std::filesystem::path& dir, mshconv::Io& io)
+    : where_((dir / kFileName).string()) {
+    parsed_.parse(io.read(dir / kFileName).bytes, where_); // nesting bounded first
+}
+
+Manifest::Manifest(ByteView text, std::string where) : where_(std::move(where)) {
+    parsed_.parse(text, where_);
+}
+
+std::string entry_kind(const sidecar::JsonAt& entry) {
+    if (entry.has("file")) return "raw";
+    return entry["converted"]["kind"].as<std::string>();
+}
+
+nres::Archive parse(const Manifest& manifest) {
+    const sidecar::JsonAt doc = manifest.root();
+    if (!doc.is_object() || !doc.has("schema") || !doc["schema"].is_text(kSchema))
         doc.fail(std::string("not an ") + kSchema + " manifest");
     nres::Archive ar;
     const sidecar::JsonAt entries = doc["entries"];
@@ -129,6 +143,13 @@ nres::Archive parse(const json& m, const std::string& where) {
         e.attr2 = je["attr2"].as<uint32_t>();
         e.attr3 = je["attr3"].as<uint32_t>();
         e.sort_index = je["sort_index"].as<uint32_t>();
+        // The payload's home, checked here so that every reader of the entry may rely on it.
+        if (je.has("file") == je.has("converted"))
+            je.fail("an entry names its payload by \"file\" or by \"converted\", one of them");
+        if (je.has("file"))
+            je["file"].as<std::string>();
+        else
+            entry_kind(je);
         ar.entries.push_back(std::move(e));
     }
     const sidecar::JsonAt layout = doc["layout"];
@@ -154,25 +175,16 @@ nres::Archive parse(const json& m, const std::string& where) {
     return ar;
 }
 
-std::filesystem::path entry_file(const json& m, size_t entry, const std::string& key,
-                                 const std::filesystem::path& folder, const std::string& where,
+std::filesystem::path entry_file(const sidecar::JsonAt& name, const std::filesystem::path& folder,
                                  mshconv::Io* io) {
-    const std::string pointer = "/entries/" + std::to_string(entry) + "/" + key;
-    const json::json_pointer ptr(pointer);
-    if (!m.contains(ptr)) throw FormatError(where, Location::at_pointer(pointer), "missing");
-    const sidecar::JsonAt at(m.at(ptr), pointer, where);
+    const std::string text = name.as<std::string>();
     try {
-        return confined_path(io, folder, at.as<std::string>());
+        return confined_path(io, folder, text);
     } catch (const FormatError&) {
         throw;
     } catch (const std::exception& e) {
-        at.fail(e.what());
+        name.fail(e.what());
     }
-}
-
-json load(const std::filesystem::path& dir, mshconv::Io& io) {
-    const std::filesystem::path path = dir / kFileName;
-    return sidecar::parse_json(io.read(path).bytes, path.string()); // nesting bounded first
 }
 
 } // namespace msh::conversion::manifest

@@ -14,6 +14,8 @@
 
 #include "formats/nres.hpp"
 
+#include "sidecar/json_at.hpp"
+
 #include <mshconv/io.hpp>
 
 #include <nlohmann/json.hpp>
@@ -50,20 +52,39 @@ class FileNames {
 nlohmann::json make(const nres::Archive& archive, const std::string& source,
                     const std::vector<nlohmann::json>& payloads);
 
+// A manifest as read back (RapidJSON, in place), named by its path in every error.
+class Manifest {
+  public:
+    // `dir`/_nres.json read through `io`: throws with the path on a missing or non-JSON file.
+    Manifest(const std::filesystem::path& dir, mshconv::Io& io);
+    // The manifest text `text`, named `where` in errors.
+    Manifest(ByteView text, std::string where);
+    Manifest(const Manifest&) = delete;
+    Manifest& operator=(const Manifest&) = delete;
+
+    sidecar::JsonAt root() const { return sidecar::JsonAt(parsed_.root(), "", where_); }
+    // Entry `index`'s object (parse() checked that it is there).
+    sidecar::JsonAt entry(size_t index) const { return root()["entries"][index]; }
+
+  private:
+    std::string where_;
+    sidecar::ParsedJson parsed_;
+};
+
 // The archive the manifest describes, with empty payloads (the caller fills `data` of every
-// entry from the entry's "file" or "converted" object). Throws FormatError naming `where` and
-// the field's JSON pointer on a manifest that is not mshconv-nres/1 or is inconsistent.
-nres::Archive parse(const nlohmann::json& manifest, const std::string& where);
+// entry from the entry's "file" or "converted" object, which parse() checked: one of them, a
+// string or an object with a string "kind"). Throws FormatError naming the manifest and the
+// field's JSON pointer on a manifest that is not mshconv-nres/1 or is inconsistent.
+nres::Archive parse(const Manifest& manifest);
 
-// The file that member `key` of entry `entry` names (`key` a JSON pointer below the entry, e.g.
-// "file" or "converted/png"), confined to `folder` (no absolute path, `..` or symlink leaving it).
-// FormatError naming `where` and the member's JSON pointer otherwise.
-std::filesystem::path entry_file(const nlohmann::json& manifest, size_t entry,
-                                 const std::string& key, const std::filesystem::path& folder,
-                                 const std::string& where, mshconv::Io* io = nullptr);
+// How entry `entry` is stored: "raw" (a "file") or its "converted" kind ("texture", "model",
+// "map", "archive").
+std::string entry_kind(const sidecar::JsonAt& entry);
 
-// Reads and parses `dir`/_nres.json through `io` (throws with the path on a missing or non-JSON
-// file).
-nlohmann::json load(const std::filesystem::path& dir, mshconv::Io& io = mshconv::disk());
+// The file a member of an entry names (e.g. `entry["converted"]["png"]`), confined to `folder`
+// (no absolute path, `..` or symlink leaving it). FormatError at the member's JSON pointer
+// otherwise.
+std::filesystem::path entry_file(const sidecar::JsonAt& name, const std::filesystem::path& folder,
+                                 mshconv::Io* io = nullptr);
 
 } // namespace msh::conversion::manifest

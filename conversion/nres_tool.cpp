@@ -74,7 +74,6 @@ size_t extract(Io& io, const std::string& input, const fs::path& dir) {
 }
 
 mshconv::NresPacked pack(Io& io, const fs::path& dir, const fs::path& out) {
-    const std::string where = (dir / manifest::kFileName).string();
     // The output must not be one of the pack's inputs: the manifest or a payload it names.
     auto refuse_input = [&](const fs::path& input) {
         if (io.same_file(out, input))
@@ -82,24 +81,22 @@ mshconv::NresPacked pack(Io& io, const fs::path& dir, const fs::path& out) {
                              input.string() + "); write the archive elsewhere");
     };
     refuse_input(dir / manifest::kFileName);
-    const json m = manifest::load(dir, io);
-    nres::Archive ar = manifest::parse(m, where);
-    const json& entries = m.at("entries"); // parse() checked it is an array of ar's size
+    const manifest::Manifest m(dir, io);
+    nres::Archive ar = manifest::parse(m);
     for (size_t i = 0; i < ar.entries.size(); ++i) {
-        if (entries[i].contains("converted"))
-            throw FormatError(where, Location::at_pointer("/entries/" + std::to_string(i)),
-                              "converted by `mshconv batch`; rebuild the archive with "
-                              "`mshconv batch DIR --to nres -o OUT`");
+        const sidecar::JsonAt entry = m.entry(i);
+        if (entry.has("converted"))
+            entry.fail("converted by `mshconv batch`; rebuild the archive with "
+                       "`mshconv batch DIR --to nres -o OUT`");
         // The manifest names files inside its folder only.
-        const fs::path file = manifest::entry_file(m, i, "file", dir, where, &io);
+        const fs::path file = manifest::entry_file(entry["file"], dir, &io);
         refuse_input(file);
         try {
             ar.entries[i].data = read_bytes(io, file);
         } catch (const FormatError&) {
             throw;
         } catch (const std::exception& e) {
-            throw FormatError(
-                where, Location::at_pointer("/entries/" + std::to_string(i) + "/file"), e.what());
+            entry["file"].fail(e.what());
         }
     }
     const Bytes bytes = nres::write(ar);

@@ -76,14 +76,4 @@ void check_json_nesting(ByteView text, const std::string& where, size_t limit) {
         if (!step(s, text[i], limit)) throw too_deep(i);
 }
 
-size_t refused_token_offset(ByteView text, std::string_view what) {
-    const size_t open = what.find('\'');
-    const size_t close = open == std::string_view::npos ? open : what.find('\'', open + 1);
-    if (close == std::string_view::npos || close == open + 1) return text.size();
-    const std::string_view token = what.substr(open + 1, close - open - 1);
-    const std::string_view body(reinterpret_cast<const char*>(text.data()), text.size());
-    const size_t at = body.find(token);
-    return at == std::string_view::npos ? text.size() : at;
-}
-
 } // namespace msh

@@ -6,7 +6,6 @@
 #include "bytes.hpp"
 
 #include <string>
-#include <string_view>
 
 namespace msh {
 
@@ -16,10 +15,5 @@ constexpr size_t kMaxJsonNesting = 256;
 // Throws FormatError(where, line/column of the first bracket too deep, ...) when arrays and
 // objects nest deeper than `limit`; brackets inside strings do not count. Checks nothing else.
 void check_json_nesting(ByteView text, const std::string& where, size_t limit = kMaxJsonNesting);
-
-// nlohmann refuses some valid JSON grammar without a position (a number past the double range:
-// out_of_range.406 "number overflow parsing 'TOKEN'"): the offset of TOKEN, quoted in the
-// message `what`, in `text`; text.size() when the message quotes nothing found there.
-size_t refused_token_offset(ByteView text, std::string_view what);
 
 } // namespace msh

@@ -5,13 +5,12 @@
 
 #include "conversion/nres_manifest.hpp"
 #include "formats/nres.hpp"
-#include "sidecar/json_at.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace msh;
     fuzz::expect_format_errors([&] {
-        const nlohmann::json doc = sidecar::parse_json(fuzz::view(data, size), "fuzz");
-        nres::Archive ar = conversion::manifest::parse(doc, "fuzz");
+        const conversion::manifest::Manifest manifest(fuzz::view(data, size), "fuzz");
+        nres::Archive ar = conversion::manifest::parse(manifest);
         // What the manifest accepted must be writable as an archive (or refused as a format
         // error), whatever its layout says.
         nres::write(ar);

@@ -101,22 +101,6 @@ const rapidjson::Value& ParsedJson::root() const {
     return *document_;
 }
 
-nlohmann::json parse_json(ByteView text, const std::string& where) {
-    check_json_nesting(text, where);
-    try {
-        return nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is 1-based: the character where parsing stopped.
-        const size_t at = e.byte ? std::min<size_t>(e.byte - 1, text.size()) : 0;
-        throw FormatError(where, text_location(text.data(), text.size(), at),
-                          std::string("not JSON: ") + e.what());
-    } catch (const nlohmann::json::exception& e) { // valid grammar refused without a position
-        throw FormatError(
-            where, text_location(text.data(), text.size(), refused_token_offset(text, e.what())),
-            std::string("not JSON: ") + e.what());
-    }
-}
-
 namespace {
 
 // The member `key` of object `v` (of a repeated key the last, as nlohmann keeps it); null if none.
@@ -130,27 +114,6 @@ const rapidjson::Value* find_member(const rapidjson::Value& v, std::string_view 
 }
 
 // Appends to `path` the JSON pointer of `target` below `at`; false when it is not there.
-bool path_to(const nlohmann::json& at, const nlohmann::json* target, std::string& path) {
-    if (&at == target) return true;
-    const size_t length = path.size();
-    if (at.is_object()) {
-        for (auto it = at.begin(); it != at.end(); ++it) {
-            path += '/';
-            path += pointer_token(it.key());
-            if (path_to(it.value(), target, path)) return true;
-            path.resize(length);
-        }
-    } else if (at.is_array()) {
-        for (size_t i = 0; i < at.size(); ++i) {
-            path += '/';
-            path += std::to_string(i);
-            if (path_to(at[i], target, path)) return true;
-            path.resize(length);
-        }
-    }
-    return false;
-}
-
 bool path_to(const rapidjson::Value& at, const rapidjson::Value* target, std::string& path) {
     if (&at == target) return true;
     const size_t length = path.size();
@@ -174,44 +137,26 @@ bool path_to(const rapidjson::Value& at, const rapidjson::Value* target, std::st
 
 } // namespace
 
-const nlohmann::json& JsonAt::json() const {
-    if (!json_) throw std::logic_error("JsonAt::json() of a RapidJSON document");
-    return *json_;
-}
-
 std::string JsonAt::pointer() const {
     std::string path = prefix_;
-    if (json_)
-        path_to(*json_root_, json_, path);
-    else
-        path_to(*rapid_root_, rapid_, path);
+    path_to(*rapid_root_, rapid_, path);
     return path;
 }
 
 JsonAt JsonAt::operator[](const std::string& key) const {
     if (!is_object()) fail("expected an object");
-    if (json_) {
-        const auto it = json_->find(key);
-        if (it != json_->end()) return JsonAt(*this, &*it, nullptr);
-    } else if (const rapidjson::Value* member = find_member(*rapid_, key)) {
-        return JsonAt(*this, nullptr, member);
-    }
+    if (const rapidjson::Value* member = find_member(*rapid_, key)) return JsonAt(*this, member);
     throw FormatError(*where_, Location::at_pointer(pointer() + "/" + pointer_token(key)),
                       "missing");
 }
 
 bool JsonAt::has(const std::string& key) const {
-    if (json_) return json_->is_object() && json_->contains(key);
     return rapid_->IsObject() && find_member(*rapid_, key);
 }
 
 std::vector<std::string> JsonAt::keys() const {
     if (!is_object()) fail("expected an object");
     std::vector<std::string> out;
-    if (json_) {
-        for (auto it = json_->begin(); it != json_->end(); ++it) out.push_back(it.key());
-        return out;
-    }
     for (const auto& m : rapid_->GetObject())
         out.emplace_back(m.name.GetString(), m.name.GetStringLength());
     std::sort(out.begin(), out.end());
@@ -224,29 +169,28 @@ JsonAt JsonAt::operator[](size_t index) const {
     if (index >= size())
         throw FormatError(*where_, Location::at_pointer(pointer() + "/" + std::to_string(index)),
                           "missing");
-    if (json_) return JsonAt(*this, &(*json_)[index], nullptr);
-    return JsonAt(*this, nullptr, &(*rapid_)[rapidjson::SizeType(index)]);
+    return JsonAt(*this, &(*rapid_)[rapidjson::SizeType(index)]);
 }
 
 size_t JsonAt::size() const {
     if (!is_array()) fail("expected an array");
-    return json_ ? json_->size() : rapid_->Size();
+    return rapid_->Size();
 }
 
 bool JsonAt::is_null() const {
-    return json_ ? json_->is_null() : rapid_->IsNull();
+    return rapid_->IsNull();
 }
 
 bool JsonAt::is_object() const {
-    return json_ ? json_->is_object() : rapid_->IsObject();
+    return rapid_->IsObject();
 }
 
 bool JsonAt::is_array() const {
-    return json_ ? json_->is_array() : rapid_->IsArray();
+    return rapid_->IsArray();
 }
 
 bool JsonAt::is_string() const {
-    return json_ ? json_->is_string() : rapid_->IsString();
+    return rapid_->IsString();
 }
 
 bool JsonAt::is_text(std::string_view text) const {
@@ -266,23 +210,6 @@ bool JsonAt::integer_rows(size_t width,
     if (!is_array()) return false;
     std::vector<int64_t> values(width);
     size_t i = 0;
-    if (json_) {
-        for (const nlohmann::json& r : *json_) {
-            if (!r.is_array() || r.size() != width) return false;
-            for (size_t k = 0; k < width; ++k) {
-                const nlohmann::json& v = r[k];
-                if (v.is_number_unsigned() &&
-                    v.get<uint64_t>() <= uint64_t(std::numeric_limits<int64_t>::max()))
-                    values[k] = int64_t(v.get<uint64_t>());
-                else if (v.is_number_integer() && !v.is_number_unsigned())
-                    values[k] = v.get<int64_t>();
-                else
-                    return false;
-            }
-            row(i++, values.data());
-        }
-        return true;
-    }
     for (const rapidjson::Value& r : rapid_->GetArray()) {
         if (!r.IsArray() || r.Size() != width) return false;
         for (size_t k = 0; k < width; ++k) {
@@ -297,14 +224,7 @@ bool JsonAt::integer_rows(size_t width,
 
 JsonAt::Number JsonAt::number() const {
     Number n;
-    if (json_) {
-        if (json_->is_number_unsigned())
-            n.kind = Number::Unsigned, n.u = json_->get<uint64_t>();
-        else if (json_->is_number_integer())
-            n.kind = Number::Signed, n.i = json_->get<int64_t>();
-        else if (json_->is_number_float())
-            n.kind = Number::Floating, n.d = json_->get<double>();
-    } else if (rapid_->IsNumber()) { // classified as to_nlohmann() does
+    if (rapid_->IsNumber()) { // the narrowest: an integer >= 0, then a signed one, then a double
         if (rapid_->IsUint64())
             n.kind = Number::Unsigned, n.u = rapid_->GetUint64();
         else if (rapid_->IsInt64())
@@ -316,13 +236,12 @@ JsonAt::Number JsonAt::number() const {
 }
 
 bool JsonAt::as_bool() const {
-    if (json_ ? !json_->is_boolean() : !rapid_->IsBool()) fail("expected true or false");
-    return json_ ? json_->get<bool>() : rapid_->GetBool();
+    if (!rapid_->IsBool()) fail("expected true or false");
+    return rapid_->GetBool();
 }
 
 std::string_view JsonAt::as_string_view() const {
     if (!is_string()) fail("expected a string");
-    if (json_) return json_->get_ref<const std::string&>();
     return std::string_view(rapid_->GetString(), rapid_->GetStringLength());
 }
 

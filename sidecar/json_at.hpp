@@ -1,15 +1,14 @@
 // Typed reading of a parsed JSON document with the location in every error: a value and its JSON
 // pointer, so that `at["nodes"][3]["flags"].as<uint16_t>()` either returns the number or throws
 // FormatError("where", at /nodes/3/flags, "expected an integer 0..65535"). Every sidecar reader
-// fills its typed struct through it, from the document RapidJSON parsed in place (ParsedJson). A
-// nlohmann document reads the same, with the same errors: an archive manifest, a batch mirror
-// manifest (not sidecars).
+// fills its typed struct through it, from the document RapidJSON parsed in place (ParsedJson), and
+// so do the readers of the other JSON files mshconv reads back: the archive manifest, the batch
+// mirror manifest and shard reports.
 #pragma once
 
 #include "formats/bytes.hpp"
 #include "formats/diagnostics.hpp"
 
-#include <nlohmann/json.hpp>
 #include <rapidjson/fwd.h>
 
 #include <functional>
@@ -21,10 +20,6 @@
 #include <vector>
 
 namespace msh::sidecar {
-
-// The JSON document `text` as nlohmann reads it (the manifests); FormatError("where",
-// line L, column C, "not JSON: ...") otherwise.
-nlohmann::json parse_json(ByteView text, const std::string& where);
 
 // A document RapidJSON parsed in place, to read through JsonAt as it is: how every sidecar is read.
 class ParsedJson {
@@ -51,15 +46,9 @@ class ParsedJson {
 class JsonAt {
   public:
     // `value` is at `pointer` (of the document an error names).
-    JsonAt(const nlohmann::json& value, std::string pointer, const std::string& where)
-        : json_(&value), json_root_(&value), prefix_(std::move(pointer)), where_(&where) {}
-    // (A template, so that a nlohmann value is never tried for a conversion to a RapidJSON one.)
-    template <class Value, std::enable_if_t<std::is_same_v<Value, rapidjson::Value>, int> = 0>
-    JsonAt(const Value& value, std::string pointer, const std::string& where)
+    JsonAt(const rapidjson::Value& value, std::string pointer, const std::string& where)
         : rapid_(&value), rapid_root_(&value), prefix_(std::move(pointer)), where_(&where) {}
 
-    // The value of a nlohmann document (std::logic_error for a RapidJSON one).
-    const nlohmann::json& json() const;
     // Found from the value given to the constructor when asked (only an error needs it): building
     // it for every member and element read cost more than reading them.
     std::string pointer() const;
@@ -137,17 +126,14 @@ class JsonAt {
     }
 
     // A member or element of `parent`'s value.
-    JsonAt(const JsonAt& parent, const nlohmann::json* json, const rapidjson::Value* rapid)
-        : json_(json), json_root_(parent.json_root_), rapid_(rapid),
-          rapid_root_(parent.rapid_root_), where_(parent.where_) {
+    JsonAt(const JsonAt& parent, const rapidjson::Value* value)
+        : rapid_(value), rapid_root_(parent.rapid_root_), where_(parent.where_) {
         if (!parent.prefix_.empty()) prefix_ = parent.prefix_; // copying "" is not free either
     }
 
-    // One of the two is set, with the value given to the constructor (at `prefix_`).
-    const nlohmann::json* json_ = nullptr;
-    const nlohmann::json* json_root_ = nullptr;
-    const rapidjson::Value* rapid_ = nullptr;
-    const rapidjson::Value* rapid_root_ = nullptr;
+    // This value, and the value given to the constructor (at `prefix_`).
+    const rapidjson::Value* rapid_;
+    const rapidjson::Value* rapid_root_;
     std::string prefix_;
     const std::string* where_;
 };

@@ -115,7 +115,7 @@ def stride_cases(reader, label, container, strides, command, emptied=(1, 3)):
             add(reader, f"{label}: type {t} emptied", gone, command)
 
 
-def json_cases(reader, label, base, companions, json_name, args):
+def json_cases(reader, label, base, companions, json_name, args, single=True):
     """A maker of cases that damage the JSON document `base` (or replace its text) beside
     `companions`, read by `args`."""
     def case(name, edit, raw=None, pointer=None):
@@ -123,7 +123,8 @@ def json_cases(reader, label, base, companions, json_name, args):
         if edit:
             edit(doc)
         text = raw if raw is not None else json.dumps(doc).encode()
-        add(reader, f"{label}: {name}", dict(companions, **{json_name: text}), args, pointer=pointer)
+        add(reader, f"{label}: {name}", dict(companions, **{json_name: text}), args, pointer=pointer,
+            single=single)
     return case
 
 
@@ -659,6 +660,30 @@ def generate(corpus, work):
     manifest_case("file absolute", lambda d: d["entries"][0].update(file="/etc/passwd"))
     manifest_case("file missing", lambda d: d["entries"][0].update(file="missing.bin"))
     manifest_case("nested 300 deep", lambda d: d.update(extra=json.loads("[" * 300 + "]" * 300)))
+    manifest_case("file a number", lambda d: d["entries"][0].update(file=5), pointer="/entries/0/file")
+    manifest_case("neither file nor converted", lambda d: d["entries"][0].pop("file"),
+                  pointer="/entries/0")
+
+    # ---- the same manifests rebuilt by `batch DIR --to nres` (which also reads "converted";
+    # the archive's line and the folder's "not written" line: two error lines) ----
+    # (In a folder of its own: batch refuses an output inside its input.)
+    rebuild_case = json_cases("manifest", "_nres.json (batch --to nres)", manifest,
+                              {f"u/{n}": data for n, data in payload_files.items()}, "u/_nres.json",
+                              ["batch", "{dir}/u", "--to", "nres", "-o", "{out}/a.lib"], single=False)
+    rebuild_case("not JSON", None, raw=b"[")
+    rebuild_case("neither file nor converted", lambda d: d["entries"][0].pop("file"),
+                 pointer="/entries/0")
+    rebuild_case("both file and converted",
+                 lambda d: d["entries"][0].update(converted={"kind": "texture"}), pointer="/entries/0")
+    rebuild_case("converted kind a number",
+                 lambda d: d["entries"][0].pop("file") and d["entries"][0].update(converted={"kind": 5}),
+                 pointer="/entries/0/converted/kind")
+    rebuild_case("converted texture without its png",
+                 lambda d: d["entries"][0].pop("file") and
+                 d["entries"][0].update(converted={"kind": "texture", "sidecar": "x.json"}),
+                 pointer="/entries/0/converted/png")
+    rebuild_case("file escaping the folder", lambda d: d["entries"][0].update(file="../x"),
+                 pointer="/entries/0/file")
 
 
 def prepare_seeds(corpus, work):
@@ -688,10 +713,12 @@ def check(case, root, index):
     os.makedirs(out)
     if isinstance(case.files, dict):
         for name, data in case.files.items():
+            os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
             open(os.path.join(folder, name), "wb").write(data)
         input_name = next(n for n in case.files if n.endswith((".gltf", ".glb", ".msh", ".map", ".png", ".wea", ".lib", ".json")))
-        if "_nres.json" in case.files:
-            input_name = "_nres.json"
+        manifests = [n for n in case.files if n.endswith("_nres.json")]
+        if manifests:
+            input_name = manifests[0]
         elif "Land.msh" in case.files or "Land.map" in case.files:
             input_name = "Land." + ("map" if case.name.startswith("Land.map") else "msh")
         elif "m.glb" in case.files and "m.sidecar.json" in case.files:

@@ -186,8 +186,8 @@ BOOST_AUTO_TEST_CASE(sidecar_parser_agrees_with_nlohmann) {
             BOOST_TEST(reader_accepts(t) == json::accept(t), "special at " << at << ": " << t);
         }
     // Nesting: the bound of check_json_nesting, kMaxJsonNesting levels of arrays or objects, one
-    // more refused (an empty one too): what the readers take, parse_json's DOM could hold too
-    // (nlohmann's parser and destructors recurse).
+    // more refused (an empty one too): what the readers take, a recursive parser's DOM could
+    // hold too (nlohmann's parser and destructors recurse).
     const auto arrays = [](size_t levels) {
         return std::string(levels, '[') + std::string(levels, ']');
     };
