@@ -6,38 +6,55 @@
 #include "formats/cp1251.hpp"
 #include "formats/gltf.hpp"
 #include "scene/transform.hpp"
+#include "sidecar/json_at.hpp"
 #include "sidecar/pairing.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <numbers>
 
 namespace msh::conversion {
 
 namespace {
 
-std::array<double, 3> triple(const nlohmann::json& j, std::array<double, 3> fallback) {
-    if (!j.is_array() || j.size() != 3) return fallback;
-    for (size_t i = 0; i < 3; ++i)
-        if (j[i].is_number()) fallback[i] = j[i].get<double>();
-    return fallback;
+// An array of exactly `N` numbers (a glTF vector or matrix); refused at its pointer otherwise.
+template <size_t N> std::array<double, N> numbers(const sidecar::JsonAt& at) {
+    if (!at.is_array() || at.size() != N)
+        at.fail("expected an array of " + std::to_string(N) + " numbers");
+    std::array<double, N> out{};
+    for (size_t i = 0; i < N; ++i) out[i] = at[i].as<double>();
+    return out;
 }
 
-scene::Matrix4 local_matrix(const nlohmann::json& node) {
-    if (node.contains("matrix") && node["matrix"].is_array() && node["matrix"].size() == 16) {
-        scene::Matrix4 m{};
-        for (size_t i = 0; i < 16; ++i) m[i] = node["matrix"][i].get<double>();
-        return m;
+template <size_t N>
+std::array<double, N> numbers_or(const sidecar::JsonAt& object, const char* key,
+                                 std::array<double, N> absent) {
+    return object.has(key) ? numbers<N>(object[key]) : absent;
+}
+
+scene::Matrix4 local_matrix(const sidecar::JsonAt& node) {
+    if (node.has("matrix")) return numbers<16>(node["matrix"]);
+    return scene::scaled_matrix(numbers_or<3>(node, "translation", {0, 0, 0}),
+                                numbers_or<4>(node, "rotation", {0, 0, 0, 1}),
+                                numbers_or<3>(node, "scale", {1, 1, 1}));
+}
+
+std::string name_of(const sidecar::JsonAt& node) {
+    return node.has("name") ? node["name"].as<std::string>() : std::string();
+}
+
+// The pairing token of the scene's extras; "" when there is none (another tool's file, or extras
+// dropped).
+std::string pairing_token(const sidecar::JsonAt& doc) {
+    size_t scene = 0;
+    if (doc.has("scene")) scene = doc["scene"].as<size_t>();
+    if (!doc.has("scenes") || !doc["scenes"].is_array() || scene >= doc["scenes"].size()) return {};
+    sidecar::JsonAt at = doc["scenes"][scene];
+    for (const char* key : {"extras", "mshconv", "pair"}) {
+        if (!at.is_object() || !at.has(key)) return {};
+        at = at[key];
     }
-    std::array<double, 4> q{0, 0, 0, 1};
-    if (const nlohmann::json r = node.value("rotation", nlohmann::json());
-        r.is_array() && r.size() == 4)
-        for (size_t k = 0; k < 4; ++k) q[k] = r[k].get<double>();
-    return scene::scaled_matrix(triple(node.value("translation", nlohmann::json()), {0, 0, 0}), q,
-                                triple(node.value("scale", nlohmann::json()), {1, 1, 1}));
+    return at.is_string() ? at.as<std::string>() : std::string();
 }
 
 float wrap_near(double angle, float reference) {
@@ -55,82 +72,73 @@ void put_floats(Bytes& out, uint64_t at, std::initializer_list<float> values) {
 } // namespace
 
 LevelDocument read_level_document(ByteView document, bool binary, const std::string& where) {
-    nlohmann::json doc;
-    try {
-        const std::optional<std::string_view> text = gltf::json_text(document, binary);
-        if (!text)
-            throw FormatError(where, 0, "not a GLB with a whole JSON chunk (glTF 2.0 header)");
-        doc = nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(where, Location::whole(), std::string("not JSON: ") + e.what());
+    const std::optional<std::string_view> text = gltf::json_text(document, binary);
+    if (!text) throw FormatError(where, 0, "not a GLB with a whole JSON chunk (glTF 2.0 header)");
+    sidecar::ParsedJson parsed;
+    parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(text->data()), text->size()), where);
+    const sidecar::JsonAt doc(parsed.root(), "", where);
+    if (!doc.is_object()) doc.fail("expected a glTF document (an object)");
+    const size_t n = doc.has("nodes") ? doc["nodes"].size() : 0;
+    std::vector<sidecar::JsonAt> nodes;
+    nodes.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        nodes.push_back(doc["nodes"][i]);
+        if (!nodes.back().is_object()) nodes.back().fail("expected a node (an object)");
     }
-    const nlohmann::json& nodes = doc.contains("nodes") ? doc["nodes"] : nlohmann::json::array();
-    if (!nodes.is_array()) throw FormatError(where, Location::at_pointer("/nodes"), "not an array");
-    const size_t n = nodes.size();
     std::vector<int> parent(n, -1);
-    for (size_t i = 0; i < n; ++i)
-        for (const nlohmann::json& c : nodes[i].value("children", nlohmann::json::array())) {
-            if (!c.is_number_unsigned() || c.get<size_t>() >= n || parent[c.get<size_t>()] != -1)
-                throw FormatError(where,
-                                  Location::at_pointer("/nodes/" + std::to_string(i) + "/children"),
-                                  "a child index that is out of range or has two parents");
-            parent[c.get<size_t>()] = int(i);
+    for (size_t i = 0; i < n; ++i) {
+        if (!nodes[i].has("children")) continue;
+        const sidecar::JsonAt children = nodes[i]["children"];
+        for (size_t k = 0; k < children.size(); ++k) {
+            const sidecar::JsonAt c = children[k];
+            if (!c.is_unsigned() || c.as<uint64_t>() >= n || parent[c.as<size_t>()] != -1)
+                c.fail("a child index that is out of range or has two parents");
+            parent[c.as<size_t>()] = int(i);
         }
-    // World matrices, parents first (a walk up each node's chain; cycles refused).
+    }
+    // World matrices, parents first: each node's chain of unsolved ancestors is walked up, then
+    // solved down (no recursion: a chain may be as long as the file has nodes).
     std::vector<scene::Matrix4> world(n);
-    std::vector<int> state(n, 0); // 0 new, 1 on the stack, 2 done
-    std::function<void(size_t)> solve = [&](size_t i) {
-        if (state[i] == 2) return;
-        if (state[i] == 1)
-            throw FormatError(where, Location::at_pointer("/nodes/" + std::to_string(i)),
-                              "a cycle of children");
-        state[i] = 1;
-        const scene::Matrix4 local = local_matrix(nodes[i]);
-        if (parent[i] >= 0) {
-            solve(size_t(parent[i]));
-            world[i] = scene::multiply(world[size_t(parent[i])], local);
-        } else {
-            world[i] = local;
+    std::vector<int> state(n, 0); // 0 new, 1 on the chain being solved, 2 done
+    std::vector<size_t> chain;
+    auto solve = [&](size_t i) {
+        for (int at = int(i); at >= 0 && state[size_t(at)] != 2; at = parent[size_t(at)]) {
+            if (state[size_t(at)] == 1) nodes[size_t(at)].fail("a cycle of children");
+            state[size_t(at)] = 1;
+            chain.push_back(size_t(at));
         }
-        state[i] = 2;
+        for (; !chain.empty(); chain.pop_back()) {
+            const size_t k = chain.back();
+            const scene::Matrix4 local = local_matrix(nodes[k]);
+            world[k] = parent[k] >= 0 ? scene::multiply(world[size_t(parent[k])], local) : local;
+            state[k] = 2;
+        }
     };
     std::optional<size_t> objects_root;
     for (size_t i = 0; i < n; ++i)
-        if (nodes[i].value("name", "") == mapping::kObjectsNode && parent[i] == -1)
-            objects_root = i;
+        if (parent[i] == -1 && name_of(nodes[i]) == mapping::kObjectsNode) objects_root = i;
 
     LevelDocument out;
-    try {
-        const size_t scene = doc.value("scene", size_t(0));
-        out.pair =
-            doc.at("scenes").at(scene).at("extras").at("mshconv").at("pair").get<std::string>();
-    } catch (const nlohmann::json::exception&) {
-        // No token: another tool's file, or extras dropped.
-    }
+    out.pair = pairing_token(doc);
     for (size_t i = 0; i < n; ++i) {
-        const nlohmann::json& node = nodes[i];
-        const nlohmann::json* level = nullptr;
-        if (node.contains("extras") && node["extras"].is_object() &&
-            node["extras"].contains(mapping::kLevelExtras))
-            level = &node["extras"][mapping::kLevelExtras];
+        const sidecar::JsonAt& node = nodes[i];
+        std::optional<sidecar::JsonAt> level;
+        if (node.has("extras") && node["extras"].is_object() &&
+            node["extras"].has(mapping::kLevelExtras))
+            level = node["extras"][mapping::kLevelExtras];
         const bool object =
-            level && level->is_object() && level->contains("record") && level->contains("kind");
+            level && level->is_object() && level->has("record") && level->has("kind");
         const bool under_objects = objects_root && parent[i] == int(*objects_root);
         if (!object && !under_objects) continue;
         solve(i);
         LevelNode ln;
-        ln.name = node.value("name", "");
+        ln.name = name_of(node);
         ln.pointer = "/nodes/" + std::to_string(i);
         if (object) {
-            const nlohmann::json& r = (*level)["record"];
-            if (!r.is_number_unsigned())
-                throw FormatError(where,
-                                  Location::at_pointer(ln.pointer + "/extras/" +
-                                                       mapping::kLevelExtras + "/record"),
-                                  "not a record index");
-            ln.record = r.get<size_t>();
-            if (level->contains("housed_at"))
-                ln.housed_at = triple((*level)["housed_at"], {0, 0, 0});
+            const sidecar::JsonAt record = (*level)["record"];
+            if (!record.is_unsigned()) record.fail("not a record index");
+            ln.record = record.as<size_t>();
+            if (level->has("housed_at")) ln.housed_at = numbers<3>((*level)["housed_at"]);
         }
         const scene::Matrix4& m = world[i];
         ln.translation = {m[12], m[13], m[14]};

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 // The file's own names: the test program compiles in unity batches (CMakeLists.txt).
@@ -335,6 +336,56 @@ BOOST_AUTO_TEST_CASE(what_the_game_cannot_express_is_refused) {
             }
         d["nodes"][nodes.at(scenery)]["extras"].erase(mapping::kLevelExtras);
     });
+}
+
+// A level document another tool damaged: every value the import reads is refused at its JSON
+// pointer as an mshconv::Error, with nothing written; a parent chain as long as the file is read
+// without recursion.
+BOOST_AUTO_TEST_CASE(a_damaged_level_document_is_refused_at_its_pointer) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const std::string m = missions().front();
+    mshconv::convert({m, "level-out/edit.glb"}, io);
+    const std::vector<uint8_t> glb = io.at("level-out/edit.glb");
+    const json original = glb_json(glb);
+    const size_t object = object_nodes(original).begin()->second;
+    const std::string at = "/nodes/" + std::to_string(object);
+
+    auto refused_at = [&](const std::string& pointer, const std::function<void(json&)>& edit) {
+        json doc = original;
+        edit(doc);
+        io.put("level-out/edit.glb", with_json(glb, doc));
+        std::optional<std::string> found;
+        try {
+            mshconv::convert({"level-out/edit.glb", "level-back/edit.tma"}, io);
+        } catch (const mshconv::Error& e) {
+            found = e.place().pointer.value_or("(no pointer) " + std::string(e.what()));
+        }
+        BOOST_TEST(found.value_or("(accepted)") == pointer);
+        BOOST_TEST(!io.is_file("level-back/edit.tma"), pointer << ": an output was written");
+    };
+    refused_at(at, [&](json& d) { d["nodes"][object] = 5; });
+    refused_at(at + "/name", [&](json& d) { d["nodes"][object]["name"] = 7; });
+    refused_at(at + "/translation/1", [&](json& d) {
+        d["nodes"][object]["translation"] = {0, "x", 0};
+    });
+    refused_at(at + "/rotation", [&](json& d) { d["nodes"][object]["rotation"] = {0, 0, 1}; });
+    refused_at(at + "/matrix", [&](json& d) { d["nodes"][object]["matrix"] = json::array(); });
+    refused_at(at + "/extras/" + std::string(mapping::kLevelExtras) + "/record", [&](json& d) {
+        d["nodes"][object]["extras"][mapping::kLevelExtras]["record"] = "1";
+    });
+    refused_at("/nodes", [&](json& d) { d["nodes"] = json::object(); });
+
+    // `Objects` 100,000 groups down (each object's chain of parents that long): unchanged.
+    json doc = original;
+    size_t objects_root = 0;
+    while (doc["nodes"][objects_root].value("name", "") != "Objects") ++objects_root;
+    for (size_t k = 0; k < 100000; ++k) {
+        const size_t next = k + 1 < 100000 ? doc["nodes"].size() + 1 : objects_root;
+        doc["nodes"].push_back({{"name", "group"}, {"children", {next}}});
+    }
+    io.put("level-out/edit.glb", with_json(glb, doc));
+    mshconv::convert({"level-out/edit.glb", "level-back/edit.tma"}, io);
+    BOOST_TEST((io.at("level-back/edit.tma") == io.at(m)));
 }
 
 // The level sidecar: the text an earlier release wrote (nlohmann's two-space dump in the record's
