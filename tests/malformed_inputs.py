@@ -745,7 +745,8 @@ def check(case, root, index):
         problems.append("no error line")
     elif case.single and len(errors) != 1:
         problems.append(f"{len(errors)} error lines")
-    if errors and input_name not in errors[0] and os.path.splitext(input_name)[0] not in errors[0]:
+    named = os.path.basename(input_name)  # the folder's separator is the system's
+    if errors and named not in errors[0] and os.path.splitext(named)[0] not in errors[0]:
         problems.append("the error does not name the input file")
     if errors and not case.whole and not any(LOCATION.search(e) for e in errors):
         problems.append("the error has no location (offset, line or JSON pointer)")
