@@ -99,7 +99,7 @@ struct LevelNode {
     std::optional<size_t> record; // none: a node under `Objects` that is no object of the level
     std::array<double, 3> translation{0, 0, 0};
     std::array<std::array<double, 3>, 3> basis{}; // world rotation times scale, columns = axes
-    std::string pointer;                          // its JSON pointer
+    Location place; // in the file: its node's JSON pointer, or its OBJ object's line
     // A housed unit: where the export put it (game axes), the host's hall-way vertex.
     std::optional<std::array<double, 3>> housed_at;
     // How far the heading (radians) and the scale (relative) may stray and still count as

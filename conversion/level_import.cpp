@@ -133,7 +133,7 @@ LevelDocument read_level_document(ByteView document, bool binary, const std::str
         solve(i);
         LevelNode ln;
         ln.name = name_of(node);
-        ln.pointer = "/nodes/" + std::to_string(i);
+        ln.place = Location::at_pointer("/nodes/" + std::to_string(i));
         if (object) {
             const sidecar::JsonAt record = (*level)["record"];
             if (!record.is_unsigned()) record.fail("not a record index");
@@ -160,8 +160,7 @@ LevelImport rebuild_level(const LevelDocument& document, const sidecar::LevelSid
     out.pairing = sidecar::to_string(sidecar::check_pairing(document.pair, sidecar.pair, where,
                                                             settings.sidecar_name, settings.force));
     auto refuse = [&](const LevelNode& node, const std::string& why) {
-        return FormatError(where, Location::at_pointer(node.pointer),
-                           "object '" + node.name + "': " + why);
+        return FormatError(where, node.place, "object '" + node.name + "': " + why);
     };
     std::vector<const LevelNode*> by_record(m.objects.size(), nullptr);
     for (const LevelNode& node : nodes) {

@@ -11,6 +11,7 @@
 #include "scene/transform.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -169,8 +170,7 @@ LevelDocument read_level_obj(std::string_view text, const std::string& where) {
     obj::scan(text, where, [&](const obj::Statement& st) {
         if (st.keyword == "v" && st.args.size() >= 3) {
             std::array<double, 3> v{};
-            for (int k = 0; k < 3; ++k)
-                v[size_t(k)] = std::strtod(std::string(st.args[size_t(k)]).c_str(), nullptr);
+            for (size_t k = 0; k < 3; ++k) v[k] = obj::precise_number(st.args[k], where, st);
             vertices.push_back(v);
         } else if (st.keyword == "o") {
             object = std::string(st.rest);
@@ -179,27 +179,27 @@ LevelDocument read_level_obj(std::string_view text, const std::string& where) {
             material = std::string(st.rest);
         } else if (st.keyword == "f" && material == kFrameMaterial && st.args.size() == 3) {
             for (const std::string_view a : st.args) {
-                long index =
-                    std::strtol(std::string(a.substr(0, a.find('/'))).c_str(), nullptr, 10);
-                if (index < 0) index += long(vertices.size()) + 1;
-                if (index < 1 || size_t(index) > vertices.size())
-                    throw FormatError(where, Location::at_line(st.line),
-                                      "a frame corner names vertex " + std::string(a) +
-                                          ", which the file does not have");
+                const long index = obj::reference(a, 0, vertices.size(), where, st);
+                if (index == 0) obj::fail(where, st, "a frame corner without a vertex");
                 frames[object].push_back(vertices[size_t(index) - 1]);
+                lines.emplace(object, st.line); // a frame before any `o` statement
             }
         }
     });
     for (const auto& [name, corners] : frames) {
         LevelNode node;
         node.name = name;
-        node.pointer = "";
+        node.place = Location::at_line(lines[name]);
+        // `<name>#<record>`: a number past any record is no record (refused as an added object).
         const size_t hash = name.rfind('#');
-        if (hash != std::string::npos && hash + 1 < name.size() &&
-            name.find_first_not_of("0123456789", hash + 1) == std::string::npos)
-            node.record = std::stoull(name.substr(hash + 1));
+        size_t record = 0;
+        if (hash != std::string::npos) {
+            const auto [end, error] =
+                std::from_chars(name.data() + hash + 1, name.data() + name.size(), record);
+            if (error == std::errc() && end == name.data() + name.size()) node.record = record;
+        }
         if (corners.size() != 3)
-            throw FormatError(where, Location::at_line(lines[name]),
+            throw FormatError(where, node.place,
                               "object '" + name + "': its frame has " +
                                   std::to_string(corners.size()) + " corners, not 3");
         // The origin is the corner whose two edges are the short (x) and the long (up) one.

@@ -219,15 +219,29 @@ void fail(const std::string& where, const Statement& statement, const std::strin
     throw FormatError(where, Location::at_line(statement.line), what);
 }
 
-float number(std::string_view token, const std::string& where, const Statement& statement) {
+namespace {
+
+template <class T>
+T whole_number(std::string_view token, const std::string& where, const Statement& statement) {
     std::string_view t = token;
     if (t.size() > 1 && t[0] == '+' && t[1] != '-') t.remove_prefix(1);
-    float f = 0;
+    T f = 0;
     const auto r = std::from_chars(t.data(), t.data() + t.size(), f);
     if (r.ec != std::errc() || r.ptr != t.data() + t.size())
         fail(where, statement, "'" + std::string(token) + "' is not a number");
     if (!std::isfinite(f)) fail(where, statement, "'" + std::string(token) + "' is not finite");
     return f;
+}
+
+} // namespace
+
+float number(std::string_view token, const std::string& where, const Statement& statement) {
+    return whole_number<float>(token, where, statement);
+}
+
+double precise_number(std::string_view token, const std::string& where,
+                      const Statement& statement) {
+    return whole_number<double>(token, where, statement);
 }
 
 long reference(std::string_view ref, int part, size_t count, const std::string& where,

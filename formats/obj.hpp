@@ -69,6 +69,8 @@ std::vector<std::string> material_libraries(std::string_view text, const std::st
                        const std::string& what);
 // A whole token as a float (a leading '+' is allowed); fails with "'token' is not a number".
 float number(std::string_view token, const std::string& where, const Statement& statement);
+// The same to double precision (a level's frame corners, read as written).
+double precise_number(std::string_view token, const std::string& where, const Statement& statement);
 // Part `part` (0 v, 1 vt, 2 vn) of a `v/vt/vn` reference as a 1-based index into `count`
 // elements: negative indices count back from the end; 0 when the part is absent. Fails with
 // "bad index" / "index N is out of range".

@@ -19,6 +19,7 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -287,6 +288,47 @@ BOOST_AUTO_TEST_CASE(an_object_moved_in_the_obj_changes_its_position) {
     for (size_t i = 0; i < before.size(); ++i)
         if (before[i] != after[i])
             BOOST_TEST((i >= t && i < t + 12), "byte " << i << " outside the record's position");
+}
+
+// A damaged level OBJ: refused at the line at fault as an mshconv::Error, nothing written.
+BOOST_AUTO_TEST_CASE(a_damaged_level_obj_is_refused_at_its_line) {
+    mshconv::MemoryIo io = corpus_in_memory();
+    const std::string m = missions().front();
+    const mission::Mission tma = mission::read(io.at(m), ReadMode::Strict, m);
+    mshconv::convert({m, "level-out/edit.obj"}, io);
+    const std::vector<uint8_t>& bytes = io.at("level-out/edit.obj");
+    const std::string text(bytes.begin(), bytes.end());
+    const std::string name = mapping::object_node_name(tma.objects[0], 0);
+    const size_t object_at = text.find("\no " + name + "\n") + 1;
+    BOOST_TEST_REQUIRE(object_at != 0u, name);
+    const auto line_of = [&](size_t offset) {
+        return uint64_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(offset), '\n')) + 1;
+    };
+    const size_t vertex_at = text.find("\nv ", object_at) + 1;
+
+    auto refused_at = [&](uint64_t line, const std::string& what, size_t from, size_t to,
+                          const std::string& with) {
+        std::string edited = text;
+        edited.replace(from, to - from, with);
+        io.put("level-out/edit.obj", std::vector<uint8_t>(edited.begin(), edited.end()));
+        std::optional<uint64_t> found;
+        std::string message;
+        try {
+            mshconv::convert({"level-out/edit.obj", "level-back/edit.tma"}, io);
+        } catch (const mshconv::Error& e) {
+            found = e.place().line;
+            message = e.what();
+        }
+        BOOST_TEST(found.value_or(0) == line, what << ": " << message);
+        BOOST_TEST(message.find(what) != std::string::npos, message);
+        BOOST_TEST(!io.is_file("level-back/edit.tma"), what << ": an output was written");
+    };
+    // A vertex that is no number (it was read as 0 before).
+    refused_at(line_of(vertex_at), "'abc' is not a number", vertex_at,
+               text.find(' ', vertex_at + 2), "v abc");
+    // A record number past any record: an added object, at its `o` line.
+    refused_at(line_of(object_at), "an added object", object_at, text.find('\n', object_at),
+               "o " + name.substr(0, name.rfind('#')) + "#99999999999999999999999");
 }
 
 BOOST_AUTO_TEST_CASE(what_the_game_cannot_express_is_refused) {
