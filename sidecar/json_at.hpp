@@ -3,7 +3,7 @@
 // FormatError("where", at /nodes/3/flags, "expected an integer 0..65535"). Every sidecar reader
 // fills its typed struct through it, from the document RapidJSON parsed in place (ParsedJson), and
 // so do the readers of the other JSON files mshconv reads back: the archive manifest, the batch
-// mirror manifest and shard reports.
+// mirror manifest, shard reports and a level's glTF.
 #pragma once
 
 #include "formats/bytes.hpp"
