@@ -180,7 +180,7 @@ class Rebuild {
 size_t converted_entries(mshconv::Io& io, const fs::path& folder) {
     try {
         const manifest::Manifest m(folder, io);
-        const size_t entries = manifest::parse(m).entries.size();
+        const size_t entries = m.root()["entries"].size();
         size_t n = 0;
         for (size_t i = 0; i < entries; ++i) {
             const std::string kind = manifest::entry_kind(m.entry(i));

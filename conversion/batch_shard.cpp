@@ -56,6 +56,13 @@ std::vector<bool> shard_members(const std::vector<ShardUnit>& units, const Shard
 
 namespace {
 
+// An array of strings; a FormatError at the value's pointer otherwise.
+std::vector<std::string> strings(const sidecar::JsonAt& array) {
+    std::vector<std::string> out;
+    for (size_t k = 0; k < array.size(); ++k) out.push_back(array[k].as<std::string>());
+    return out;
+}
+
 // One item of a report as to_json(BatchResult) wrote it; a FormatError at the value's pointer.
 mshconv::BatchItem item_of(const sidecar::JsonAt& j) {
     if (!j.is_object()) j.fail("expected an item object");
@@ -71,9 +78,7 @@ mshconv::BatchItem item_of(const sidecar::JsonAt& j) {
                                         : mshconv::ItemStatus::Skipped;
     item.output = text("output");
     item.message = text(item.status == mshconv::ItemStatus::Failed ? "error" : "reason");
-    if (j.has("warnings"))
-        for (size_t k = 0; k < j["warnings"].size(); ++k)
-            item.warnings.push_back(j["warnings"][k].as<std::string>());
+    if (j.has("warnings")) item.warnings = strings(j["warnings"]);
     item.seconds = j.has("seconds") ? j["seconds"].as<double>() : 0.0;
     item.unchanged = j.has("unchanged") && j["unchanged"].as<bool>();
     return item;
@@ -138,14 +143,11 @@ mshconv::BatchResult mshconv::merge_batch_reports(const std::vector<std::string>
         for (size_t k = 0; k < items.size(); ++k)
             result.items.push_back(msh::conversion::item_of(items[k]));
         if (d->has("warnings"))
-            for (size_t k = 0; k < (*d)["warnings"].size(); ++k)
-                result.warnings.push_back((*d)["warnings"][k].as<std::string>());
-        const sidecar::JsonAt inputs = (*d)["inputs"];
-        for (size_t k = 0; k < inputs.size(); ++k) {
-            const std::string in = inputs[k].as<std::string>();
+            for (std::string& w : msh::conversion::strings((*d)["warnings"]))
+                result.warnings.push_back(std::move(w));
+        for (const std::string& in : msh::conversion::strings((*d)["inputs"]))
             if (std::find(result.inputs.begin(), result.inputs.end(), in) == result.inputs.end())
                 result.inputs.push_back(in);
-        }
         const sidecar::JsonAt by_kind = (*d)["converted_by_kind"];
         for (const std::string& kind : by_kind.keys())
             result.converted_by_kind[kind] += by_kind[kind].as<size_t>();

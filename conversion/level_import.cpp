@@ -78,13 +78,15 @@ LevelDocument read_level_document(ByteView document, bool binary, const std::str
     parsed.parse(ByteView(reinterpret_cast<const uint8_t*>(text->data()), text->size()), where);
     const sidecar::JsonAt doc(parsed.root(), "", where);
     if (!doc.is_object()) doc.fail("expected a glTF document (an object)");
-    const size_t n = doc.has("nodes") ? doc["nodes"].size() : 0;
     std::vector<sidecar::JsonAt> nodes;
-    nodes.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
-        nodes.push_back(doc["nodes"][i]);
-        if (!nodes.back().is_object()) nodes.back().fail("expected a node (an object)");
+    if (doc.has("nodes")) {
+        const sidecar::JsonAt all = doc["nodes"];
+        for (size_t i = 0; i < all.size(); ++i) {
+            nodes.push_back(all[i]);
+            if (!nodes.back().is_object()) nodes.back().fail("expected a node (an object)");
+        }
     }
+    const size_t n = nodes.size();
     std::vector<int> parent(n, -1);
     for (size_t i = 0; i < n; ++i) {
         if (!nodes[i].has("children")) continue;
